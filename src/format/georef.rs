@@ -1,0 +1,201 @@
+//! The 160-byte georeferencing block: ModelTransformationTag + GeoKeyDirectoryTag
+//! (spec: "Georeferencing", "Undefined georeferencing").
+
+use crate::error::{Error, Result};
+use crate::format::bytes::Cursor;
+
+/// Size of the two georeferencing values, the last 160 bytes before the frames.
+pub const GEOREF_BYTES: usize = 160;
+
+/// How a pixel relates to its coordinate (GTRasterTypeGeoKey).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RasterType {
+    /// 1: PixelIsArea
+    Area,
+    /// 2: PixelIsPoint
+    Point,
+}
+
+/// Whether the EPSG code names a projected or geographic CRS (GTModelTypeGeoKey).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ModelType {
+    /// 1: projected, key 3072
+    Projected,
+    /// 2: geographic, key 2048
+    Geographic,
+}
+
+/// Affine coefficients `(x_res, row_rot, x_origin, col_rot, y_res, y_origin)`:
+/// `X = x_origin + col * x_res + row * row_rot`, `Y = y_origin + col * col_rot + row * y_res`.
+pub type Affine = [f64; 6];
+
+/// Georeferencing of a file.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Georef {
+    /// No CRS; the transformation matrix is ignored.
+    Undefined {
+        /// raster type recorded (1 or 2)
+        raster_type: RasterType,
+    },
+    /// An EPSG CRS with its affine transform.
+    Epsg {
+        /// projected or geographic, as recorded
+        model: ModelType,
+        /// PixelIsArea or PixelIsPoint
+        raster_type: RasterType,
+        /// EPSG code, 1024..=32766
+        epsg: u16,
+        /// the affine transform
+        affine: Affine,
+    },
+}
+
+impl Georef {
+    /// Serialises the 128-byte matrix followed by the 32-byte key directory.
+    pub fn to_bytes(&self) -> Result<[u8; GEOREF_BYTES]> {
+        let (matrix, keys) = match *self {
+            Georef::Undefined { raster_type } => {
+                let mut m = [0f64; 16];
+                m[0] = 1.0;
+                m[5] = 1.0;
+                m[15] = 1.0;
+                (m, [1, 1, 0, 3, 1024, 0, 1, 0, 1025, 0, 1, raster_code(raster_type), 2048, 0, 1, 0])
+            }
+            Georef::Epsg { model, raster_type, epsg, affine } => {
+                if !(1024..=32766).contains(&epsg) {
+                    return Err(Error::EpsgRange(epsg));
+                }
+                for (index, &value) in affine.iter().enumerate() {
+                    if !value.is_finite() {
+                        return Err(Error::MatrixNotFinite { index, value });
+                    }
+                }
+                let [a, b, c, d, e, f] = affine;
+                let m = [a, b, 0.0, c, d, e, 0.0, f, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0];
+                let (mt, key) = match model {
+                    ModelType::Projected => (1, 3072),
+                    ModelType::Geographic => (2, 2048),
+                };
+                (m, [1, 1, 0, 3, 1024, 0, 1, mt, 1025, 0, 1, raster_code(raster_type), key, 0, 1, epsg])
+            }
+        };
+        let mut out = [0u8; GEOREF_BYTES];
+        for (i, v) in matrix.iter().enumerate() {
+            out[i * 8..i * 8 + 8].copy_from_slice(&v.to_le_bytes());
+        }
+        for (i, v) in keys.iter().enumerate() {
+            out[128 + i * 2..128 + i * 2 + 2].copy_from_slice(&v.to_le_bytes());
+        }
+        Ok(out)
+    }
+
+    /// Parses and validates the 160-byte block; `base` is its file offset (for errors).
+    pub fn parse(bytes: &[u8], base: u64) -> Result<Self> {
+        let mut c = Cursor::new(bytes, base, "georeferencing block");
+        let mut m = [0f64; 16];
+        for v in m.iter_mut() {
+            *v = c.f64()?;
+        }
+        let mut k = [0u16; 16];
+        for v in k.iter_mut() {
+            *v = c.u16()?;
+        }
+        let header = [k[0], k[1], k[2], k[3]];
+        if header != [1, 1, 0, 3] {
+            return Err(Error::GeoKeyHeader(header));
+        }
+        let key = |i: usize| [k[4 + 4 * i], k[5 + 4 * i], k[6 + 4 * i], k[7 + 4 * i]];
+        let (mt, rt, crs) = (key(0), key(1), key(2));
+        if mt[0] != 1024 || mt[1] != 0 || mt[2] != 1 {
+            return Err(Error::GeoKey { index: 0, found: mt, expected: "(1024, 0, 1, model_type)" });
+        }
+        if rt[0] != 1025 || rt[1] != 0 || rt[2] != 1 {
+            return Err(Error::GeoKey { index: 1, found: rt, expected: "(1025, 0, 1, raster_type)" });
+        }
+        if !(crs[0] == 2048 || crs[0] == 3072) || crs[1] != 0 || crs[2] != 1 {
+            return Err(Error::GeoKey { index: 2, found: crs, expected: "(2048 or 3072, 0, 1, epsg)" });
+        }
+        let raster_type = match rt[3] {
+            1 => RasterType::Area,
+            2 => RasterType::Point,
+            other => return Err(Error::RasterType(other)),
+        };
+        let model = match mt[3] {
+            0 => {
+                if crs[0] != 2048 {
+                    return Err(Error::CrsKeyMismatch { key: crs[0], model: 0 });
+                }
+                if crs[3] != 0 {
+                    return Err(Error::UndefinedCrsCode(crs[3]));
+                }
+                let mut expected = [0f64; 16];
+                expected[0] = 1.0;
+                expected[5] = 1.0;
+                expected[15] = 1.0;
+                if m.iter().zip(expected.iter()).any(|(a, b)| a.to_bits() != b.to_bits()) {
+                    return Err(Error::Matrix("undefined georeferencing requires the identity matrix with a zero third row"));
+                }
+                return Ok(Georef::Undefined { raster_type });
+            }
+            1 => ModelType::Projected,
+            2 => ModelType::Geographic,
+            other => return Err(Error::ModelType(other)),
+        };
+        let expected_key = if model == ModelType::Projected { 3072 } else { 2048 };
+        if crs[0] != expected_key {
+            return Err(Error::CrsKeyMismatch { key: crs[0], model: mt[3] });
+        }
+        if !(1024..=32766).contains(&crs[3]) {
+            return Err(Error::EpsgRange(crs[3]));
+        }
+        if m[8..12].iter().any(|v| *v != 0.0) {
+            return Err(Error::Matrix("the third row must be zero"));
+        }
+        if m[2] != 0.0 || m[6] != 0.0 || m[12] != 0.0 || m[13] != 0.0 || m[14] != 0.0 || m[15] != 1.0 {
+            return Err(Error::Matrix("the matrix must have the form [a b 0 c; d e 0 f; 0 0 0 0; 0 0 0 1]"));
+        }
+        let affine = [m[0], m[1], m[3], m[4], m[5], m[7]];
+        for (index, &value) in affine.iter().enumerate() {
+            if !value.is_finite() {
+                return Err(Error::MatrixNotFinite { index, value });
+            }
+        }
+        Ok(Georef::Epsg { model, raster_type, epsg: crs[3], affine })
+    }
+
+    /// The raster type, whatever the CRS.
+    pub fn raster_type(&self) -> RasterType {
+        match *self {
+            Georef::Undefined { raster_type } | Georef::Epsg { raster_type, .. } => raster_type,
+        }
+    }
+}
+
+fn raster_code(r: RasterType) -> u16 {
+    match r {
+        RasterType::Area => 1,
+        RasterType::Point => 2,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips() {
+        let cases = [
+            Georef::Undefined { raster_type: RasterType::Point },
+            Georef::Epsg {
+                model: ModelType::Projected,
+                raster_type: RasterType::Area,
+                epsg: 32631,
+                affine: [20.0, 0.5, 500000.0, -0.25, -20.0, 4.0e6],
+            },
+            Georef::Epsg { model: ModelType::Geographic, raster_type: RasterType::Point, epsg: 4326, affine: [0.1, 0.0, -180.0, 0.0, -0.1, 90.0] },
+        ];
+        for g in cases {
+            assert_eq!(Georef::parse(&g.to_bytes().unwrap(), 0).unwrap(), g);
+        }
+    }
+}

@@ -1,0 +1,18 @@
+//! Layer 1: pure parsing and serialising of every rumi structure. Bytes in, typed values or a
+//! precise error out; no I/O, no unsafe.
+
+pub mod bitpack;
+pub mod blob;
+pub(crate) mod bytes;
+pub mod georef;
+pub mod ifd;
+pub mod layout;
+pub mod sample;
+pub mod trailer;
+
+pub use blob::Blob;
+pub use georef::{Affine, Georef, ModelType, RasterType};
+pub use ifd::{Ifd, IfdHead};
+pub use layout::{FrameUnit, Layout};
+pub use sample::SampleEncoding;
+pub use trailer::{TimeAxis, TimeKind, TimeStep, Trailer};

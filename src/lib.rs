@@ -1,0 +1,11 @@
+//! rumi: reference implementation of the rumi 0.1.0 stateless raster format.
+//!
+//! Layers (see ARCHITECTURE.md): [`format`] (pure parsing), [`codec`] (OpenZL),
+//! [`io`] / [`reader`] / [`writer`] / [`validate`], then the C ABI and GDAL driver.
+#![forbid(unsafe_op_in_unsafe_fn)]
+
+pub mod error;
+pub mod codec;
+pub mod format;
+
+pub use error::{Error, Limits, Result};
