@@ -7,5 +7,8 @@
 pub mod error;
 pub mod codec;
 pub mod format;
+pub mod io;
+pub mod reader;
+pub mod writer;
 
 pub use error::{Error, Limits, Result};

@@ -1,0 +1,88 @@
+//! The range-read trait every reader works over, with local-file and in-memory sources.
+//! The GDAL driver implements it over GDAL's VSI layer through the C ABI.
+
+use std::io;
+use std::sync::Arc;
+
+/// A source of bytes addressed by offset: a file, a byte slice, an HTTP object...
+pub trait RangeRead: Send + Sync {
+    /// Reads exactly `len` bytes at `offset`; a short read is an `UnexpectedEof` error.
+    fn read_at(&self, offset: u64, len: usize) -> io::Result<Vec<u8>>;
+
+    /// Reads several ranges; sources that can batch requests (HTTP) override this.
+    fn read_ranges(&self, ranges: &[(u64, usize)]) -> io::Result<Vec<Vec<u8>>> {
+        ranges.iter().map(|&(o, l)| self.read_at(o, l)).collect()
+    }
+
+    /// Total size of the source in bytes.
+    fn size(&self) -> io::Result<u64>;
+}
+
+fn eof(offset: u64, len: usize, size: u64) -> io::Error {
+    io::Error::new(io::ErrorKind::UnexpectedEof, format!("range {offset}+{len} is past the end ({size} bytes)"))
+}
+
+impl RangeRead for std::fs::File {
+    fn read_at(&self, offset: u64, len: usize) -> io::Result<Vec<u8>> {
+        use std::os::unix::fs::FileExt;
+        let mut buf = vec![0u8; len];
+        self.read_exact_at(&mut buf, offset).map_err(|e| {
+            if e.kind() == io::ErrorKind::UnexpectedEof {
+                eof(offset, len, self.metadata().map(|m| m.len()).unwrap_or(0))
+            } else {
+                e
+            }
+        })?;
+        Ok(buf)
+    }
+    fn size(&self) -> io::Result<u64> {
+        Ok(self.metadata()?.len())
+    }
+}
+
+/// An in-memory source.
+impl RangeRead for Vec<u8> {
+    fn read_at(&self, offset: u64, len: usize) -> io::Result<Vec<u8>> {
+        self.as_slice().read_at(offset, len)
+    }
+    fn size(&self) -> io::Result<u64> {
+        Ok(self.len() as u64)
+    }
+}
+
+impl RangeRead for &[u8] {
+    fn read_at(&self, offset: u64, len: usize) -> io::Result<Vec<u8>> {
+        let start = usize::try_from(offset).ok().filter(|&s| s <= self.len());
+        match start.and_then(|s| s.checked_add(len).filter(|&e| e <= self.len()).map(|e| (s, e))) {
+            Some((s, e)) => Ok(self[s..e].to_vec()),
+            None => Err(eof(offset, len, self.len() as u64)),
+        }
+    }
+    fn size(&self) -> io::Result<u64> {
+        Ok(self.len() as u64)
+    }
+}
+
+impl<T: RangeRead + ?Sized> RangeRead for Arc<T> {
+    fn read_at(&self, offset: u64, len: usize) -> io::Result<Vec<u8>> {
+        (**self).read_at(offset, len)
+    }
+    fn read_ranges(&self, ranges: &[(u64, usize)]) -> io::Result<Vec<Vec<u8>>> {
+        (**self).read_ranges(ranges)
+    }
+    fn size(&self) -> io::Result<u64> {
+        (**self).size()
+    }
+}
+
+impl<T: RangeRead + ?Sized> RangeRead for Box<T> {
+    fn read_at(&self, offset: u64, len: usize) -> io::Result<Vec<u8>> {
+        (**self).read_at(offset, len)
+    }
+    fn read_ranges(&self, ranges: &[(u64, usize)]) -> io::Result<Vec<Vec<u8>>> {
+        (**self).read_ranges(ranges)
+    }
+    fn size(&self) -> io::Result<u64> {
+        (**self).size()
+    }
+}

@@ -1,0 +1,354 @@
+//! Layer 3: the reader. Opens statelessly from a header blob (no IFD byte is read) or by
+//! parsing and validating the file; reads frames and windows, decoding each frame once.
+
+use std::collections::BTreeSet;
+use std::io;
+use std::ops::Range;
+use std::sync::OnceLock;
+
+use rayon::prelude::*;
+
+use crate::codec::{self, AlignedBuf};
+use crate::error::{Error, Limits, Result};
+use crate::format::georef::GEOREF_BYTES;
+use crate::format::ifd::FIXED_PREFIX_BYTES;
+use crate::format::{Blob, Georef, IfdHead, Layout, SampleEncoding, Trailer};
+use crate::io::RangeRead;
+
+/// A selection of the raster: time steps, bands (any order, repeats allowed), rows, columns.
+/// Samples land in the output as `[t][b][y][x]`, C order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Window {
+    /// time steps
+    pub times: Range<u32>,
+    /// band indices, in output order
+    pub bands: Vec<u32>,
+    /// rows
+    pub rows: Range<u32>,
+    /// columns
+    pub cols: Range<u32>,
+}
+
+/// An open rumi file.
+pub struct Reader<R: RangeRead> {
+    src: R,
+    blob: Blob,
+    /// N+1 boundaries; `offsets[N]` is the trailer offset.
+    offsets: Vec<u64>,
+    limits: Limits,
+    georef: OnceLock<Georef>,
+    trailer: OnceLock<Trailer>,
+}
+
+fn fetch<R: RangeRead>(src: &R, what: &'static str, offset: u64, len: u64) -> Result<Vec<u8>> {
+    let n = usize::try_from(len).map_err(|_| Error::Overflow(what))?;
+    src.read_at(offset, n).map_err(|e| io_error(e, what, offset, len, src))
+}
+
+fn io_error<R: RangeRead>(e: io::Error, what: &'static str, offset: u64, need: u64, src: &R) -> Error {
+    if e.kind() == io::ErrorKind::UnexpectedEof {
+        let have = src.size().map(|s| s.saturating_sub(offset)).unwrap_or(0);
+        Error::Truncated { what, offset, need, have }
+    } else {
+        Error::Io(e)
+    }
+}
+
+impl<R: RangeRead> Reader<R> {
+    /// Opens statelessly: the blob locates every frame; no IFD byte is read. The georeferencing
+    /// block and the trailer are read only when asked for.
+    pub fn open_with_blob(src: R, blob: &[u8], limits: Limits) -> Result<Self> {
+        let blob = Blob::parse(blob, &limits)?;
+        let offsets = blob.offsets()?;
+        Ok(Reader { src, blob, offsets, limits, georef: OnceLock::new(), trailer: OnceLock::new() })
+    }
+
+    /// Opens by parsing and validating the file itself (header, IFD, external values, offsets,
+    /// georeferencing, trailer and file size), building the blob in memory.
+    pub fn open(src: R, limits: Limits) -> Result<Self> {
+        let fixed = fetch(&src, "file header and IFD", 0, FIXED_PREFIX_BYTES)?;
+        let head = IfdHead::parse(&fixed, &limits)?;
+        let ext = fetch(&src, "IFD external values", FIXED_PREFIX_BYTES, head.external_len())?;
+        let ifd = head.finish(&ext, &limits)?;
+        let blob = Blob { layout: ifd.layout, counts: ifd.byte_counts };
+        let offsets = blob.offsets()?;
+        let reader = Reader { src, blob, offsets, limits, georef: OnceLock::new(), trailer: OnceLock::new() };
+        let _ = reader.georef.set(ifd.georef);
+        reader.trailer()?;
+        Ok(reader)
+    }
+
+    /// Shape, tiling, encoding and frame unit.
+    pub fn layout(&self) -> &Layout {
+        &self.blob.layout
+    }
+
+    /// The sample encoding.
+    pub fn encoding(&self) -> SampleEncoding {
+        self.blob.layout.encoding
+    }
+
+    /// The limits this reader enforces.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// The header blob (parsed); `blob().to_bytes()` serialises it.
+    pub fn blob(&self) -> &Blob {
+        &self.blob
+    }
+
+    /// The underlying source.
+    pub fn source(&self) -> &R {
+        &self.src
+    }
+
+    /// Number of frames N.
+    pub fn frame_count(&self) -> u64 {
+        self.blob.counts.len() as u64
+    }
+
+    /// Byte range `(offset, length)` of frame `index`.
+    pub fn frame_range(&self, index: u64) -> Result<(u64, u64)> {
+        let i = usize::try_from(index).ok().filter(|&i| i < self.blob.counts.len());
+        let i = i.ok_or_else(|| Error::Request(format!("frame {index} does not exist (N = {})", self.blob.counts.len())))?;
+        Ok((self.offsets[i], u64::from(self.blob.counts[i])))
+    }
+
+    /// Offset of the trailer (just past the last frame).
+    pub fn trailer_offset(&self) -> u64 {
+        self.offsets[self.offsets.len() - 1]
+    }
+
+    /// Total compressed frame bytes.
+    pub fn compressed_bytes(&self) -> u64 {
+        self.trailer_offset() - self.offsets[0]
+    }
+
+    /// The georeferencing (read on first use: 160 bytes before the first frame).
+    pub fn georef(&self) -> Result<Georef> {
+        if let Some(g) = self.georef.get() {
+            return Ok(*g);
+        }
+        let off = self.offsets[0] - GEOREF_BYTES as u64;
+        let bytes = fetch(&self.src, "georeferencing block", off, GEOREF_BYTES as u64)?;
+        let g = Georef::parse(&bytes, off)?;
+        Ok(*self.georef.get_or_init(|| g))
+    }
+
+    /// Band texts and time coordinates (read on first use, from the trailer offset to the end).
+    pub fn trailer(&self) -> Result<&Trailer> {
+        if let Some(t) = self.trailer.get() {
+            return Ok(t);
+        }
+        let start = self.trailer_offset();
+        let size = self.src.size()?;
+        if size < start {
+            return Err(Error::FileSize { what: "the frames located by the header", found: size, expected: start });
+        }
+        let len = size - start;
+        Limits::check("trailer size", len, self.limits.max_trailer_bytes)?;
+        let bytes = fetch(&self.src, "trailer", start, len)?;
+        let l = &self.blob.layout;
+        let t = Trailer::parse(&bytes, l.bands, l.times, start, &self.limits)?;
+        Ok(self.trailer.get_or_init(|| t))
+    }
+
+    /// Reads the compressed bytes of frame `index`.
+    pub fn read_frame_bytes(&self, index: u64) -> Result<Vec<u8>> {
+        let (off, len) = self.frame_range(index)?;
+        fetch(&self.src, "frame", off, len)
+    }
+
+    /// Decodes compressed frame `index` and checks size, element width and boolean bytes.
+    pub fn decode_frame(&self, index: u64, compressed: &[u8]) -> Result<AlignedBuf> {
+        let l = &self.blob.layout;
+        let expected = l.decoded_frame_bytes(index);
+        Limits::check("decoded frame size", expected, self.limits.max_frame_bytes)?;
+        let mut out = AlignedBuf::zeroed(expected as usize);
+        codec::decode_into(compressed, l.encoding.element_width(), &mut out, index)?;
+        if l.encoding == SampleEncoding::Bool {
+            if let Some(offset) = out.as_bytes().iter().position(|&v| v > 1) {
+                return Err(Error::BooleanValue { index, offset: offset as u64, value: out.as_bytes()[offset] });
+            }
+        }
+        Ok(out)
+    }
+
+    /// Reads and decodes frame `index`.
+    pub fn read_frame(&self, index: u64) -> Result<AlignedBuf> {
+        let bytes = self.read_frame_bytes(index)?;
+        self.decode_frame(index, &bytes)
+    }
+
+    /// Copies the `h x w` plane of band `b`, time `t` out of decoded frame `index` into `out`
+    /// (row-major, `h * w * bytes_per_sample` bytes). `b`/`t` must belong to the frame.
+    pub fn extract_plane(&self, index: u64, decoded: &AlignedBuf, b: u32, t: u32, out: &mut [u8]) -> Result<()> {
+        let l = &self.blob.layout;
+        let (row, col, fb, ft) = l.frame_position(index);
+        if l.frame_unit.is_tile() && (fb != b || ft != t) || b >= u32::from(l.bands) || t >= l.times {
+            return Err(Error::Request(format!("frame {index} does not hold band {b} at time {t}")));
+        }
+        let (h, w) = l.tile_dims(row, col);
+        let bps = l.encoding.decoded_bytes();
+        if out.len() != h as usize * w as usize * bps {
+            return Err(Error::Request(format!("plane buffer is {} bytes, expected {}", out.len(), h as usize * w as usize * bps)));
+        }
+        let s = l.frame_strides(h, w);
+        let src = decoded.as_bytes();
+        let base = b as usize * s.b + t as usize * s.t;
+        if s.x == 1 && s.y == w as usize {
+            let start = base * bps;
+            out.copy_from_slice(&src[start..start + out.len()]);
+        } else {
+            for y in 0..h as usize {
+                for x in 0..w as usize {
+                    let si = (base + y * s.y + x * s.x) * bps;
+                    let di = (y * w as usize + x) * bps;
+                    out[di..di + bps].copy_from_slice(&src[si..si + bps]);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Frames needed for `win`, in increasing index order (each once).
+    pub fn frames_for(&self, win: &Window) -> Result<Vec<u64>> {
+        self.check_window(win)?;
+        let l = &self.blob.layout;
+        let mut set = BTreeSet::new();
+        if win.rows.is_empty() || win.cols.is_empty() || win.times.is_empty() || win.bands.is_empty() {
+            return Ok(Vec::new());
+        }
+        let (tl, tw) = (u32::from(l.tile_length), u32::from(l.tile_width));
+        for row in win.rows.start / tl..=(win.rows.end - 1) / tl {
+            for col in win.cols.start / tw..=(win.cols.end - 1) / tw {
+                if l.frame_unit.is_tile() {
+                    for t in win.times.clone() {
+                        for &b in &win.bands {
+                            set.insert(l.frame_index(row, col, b, t));
+                        }
+                    }
+                } else {
+                    set.insert(l.frame_index(row, col, 0, 0));
+                }
+            }
+        }
+        Ok(set.into_iter().collect())
+    }
+
+    fn check_window(&self, win: &Window) -> Result<()> {
+        let l = &self.blob.layout;
+        let bad = |m: String| Err(Error::Request(m));
+        if win.rows.start > win.rows.end || win.rows.end > l.length {
+            return bad(format!("rows {:?} outside 0..{}", win.rows, l.length));
+        }
+        if win.cols.start > win.cols.end || win.cols.end > l.width {
+            return bad(format!("columns {:?} outside 0..{}", win.cols, l.width));
+        }
+        if win.times.start > win.times.end || win.times.end > l.times {
+            return bad(format!("time steps {:?} outside 0..{}", win.times, l.times));
+        }
+        if let Some(b) = win.bands.iter().find(|&&b| b >= u32::from(l.bands)) {
+            return bad(format!("band {b} outside 0..{}", l.bands));
+        }
+        Ok(())
+    }
+
+    /// Bytes `read_window` writes for `win`.
+    pub fn window_bytes(&self, win: &Window) -> Result<u64> {
+        let n = [win.times.len() as u64, win.bands.len() as u64, win.rows.len() as u64, win.cols.len() as u64]
+            .iter()
+            .try_fold(self.encoding().decoded_bytes() as u64, |a, &v| a.checked_mul(v))
+            .ok_or(Error::Overflow("window size"))?;
+        Ok(n)
+    }
+
+    /// Reads `win` into `out` (`[t][b][y][x]`, `window_bytes(win)` bytes). Fetches the needed
+    /// frames' byte ranges in one batch and decodes each needed frame exactly once.
+    pub fn read_window(&self, win: &Window, out: &mut [u8]) -> Result<()> {
+        let need = self.window_bytes(win)?;
+        Limits::check("window size", need, self.limits.max_read_bytes)?;
+        if out.len() as u64 != need {
+            return Err(Error::Request(format!("output buffer is {} bytes, the window needs {need}", out.len())));
+        }
+        let frames = self.frames_for(win)?;
+        // Bound memory: batches of frames whose decoded sizes sum to at most ~64 MiB.
+        let l = &self.blob.layout;
+        let mut batch: Vec<u64> = Vec::new();
+        let mut batch_bytes = 0u64;
+        for &f in &frames {
+            batch.push(f);
+            batch_bytes += l.decoded_frame_bytes(f);
+            if batch_bytes >= 64 << 20 {
+                self.read_batch(&batch, win, out)?;
+                batch.clear();
+                batch_bytes = 0;
+            }
+        }
+        if !batch.is_empty() {
+            self.read_batch(&batch, win, out)?;
+        }
+        Ok(())
+    }
+
+    fn read_batch(&self, frames: &[u64], win: &Window, out: &mut [u8]) -> Result<()> {
+        let ranges = frames.iter().map(|&f| self.frame_range(f).map(|(o, n)| (o, n as usize))).collect::<Result<Vec<_>>>()?;
+        let bytes = self.src.read_ranges(&ranges).map_err(|e| io_error(e, "frame", ranges[0].0, ranges[0].1 as u64, &self.src))?;
+        if bytes.len() != frames.len() || bytes.iter().zip(&ranges).any(|(b, r)| b.len() != r.1) {
+            return Err(Error::Io(io::Error::other("range source returned the wrong number of bytes")));
+        }
+        let decoded: Vec<AlignedBuf> = frames
+            .par_iter()
+            .zip(bytes.par_iter())
+            .map(|(&f, b)| self.decode_frame(f, b))
+            .collect::<Result<Vec<_>>>()?;
+        for (&f, d) in frames.iter().zip(&decoded) {
+            self.scatter(f, d, win, out);
+        }
+        Ok(())
+    }
+
+    /// Copies the samples of decoded frame `index` that fall in `win` into `out`.
+    fn scatter(&self, index: u64, decoded: &AlignedBuf, win: &Window, out: &mut [u8]) {
+        let l = &self.blob.layout;
+        let bps = l.encoding.decoded_bytes();
+        let (row, col, fb, ft) = l.frame_position(index);
+        let (h, w) = l.tile_dims(row, col);
+        let (y0, x0) = (row * u32::from(l.tile_length), col * u32::from(l.tile_width));
+        let ys = win.rows.start.max(y0)..win.rows.end.min(y0 + h);
+        let xs = win.cols.start.max(x0)..win.cols.end.min(x0 + w);
+        if ys.is_empty() || xs.is_empty() {
+            return;
+        }
+        let s = l.frame_strides(h, w);
+        let src = decoded.as_bytes();
+        let (nb, ny, nx) = (win.bands.len(), win.rows.len(), win.cols.len());
+        let run = xs.len();
+        for t in win.times.clone() {
+            if l.frame_unit.is_tile() && t != ft {
+                continue;
+            }
+            for (bi, &b) in win.bands.iter().enumerate() {
+                if l.frame_unit.is_tile() && b != fb {
+                    continue;
+                }
+                let (tt, bb) = if l.frame_unit.is_tile() { (0, 0) } else { (t as usize, b as usize) };
+                let ti = (t - win.times.start) as usize;
+                for y in ys.clone() {
+                    let src0 = bb * s.b + tt * s.t + (y - y0) as usize * s.y + (xs.start - x0) as usize * s.x;
+                    let dst0 = ((ti * nb + bi) * ny + (y - win.rows.start) as usize) * nx + (xs.start - win.cols.start) as usize;
+                    if s.x == 1 {
+                        out[dst0 * bps..(dst0 + run) * bps].copy_from_slice(&src[src0 * bps..(src0 + run) * bps]);
+                    } else {
+                        for k in 0..run {
+                            let si = (src0 + k * s.x) * bps;
+                            let di = (dst0 + k) * bps;
+                            out[di..di + bps].copy_from_slice(&src[si..si + bps]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

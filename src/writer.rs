@@ -1,0 +1,238 @@
+//! Layer 3: the writer. Produces a compliant, deterministic file from samples and metadata:
+//! frames are compressed tile row by tile row (in parallel, written in frame-index order) at
+//! `base_frame_offset`, then the trailer, then the prefix whose TileOffsets/TileByteCounts
+//! are now known.
+
+use std::io::{Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use crate::codec::{self, Graph};
+use crate::error::{Error, Limits, Result};
+use crate::format::ifd::serialise_prefix;
+use crate::format::{Blob, Georef, Layout, SampleEncoding, Trailer};
+
+/// Everything a file records besides its samples.
+#[derive(Debug, Clone)]
+pub struct ImageSpec {
+    /// X
+    pub width: u32,
+    /// Y
+    pub length: u32,
+    /// T
+    pub times: u32,
+    /// B
+    pub bands: u16,
+    /// sample encoding
+    pub encoding: SampleEncoding,
+    /// nominal tile width
+    pub tile_width: u16,
+    /// nominal tile length
+    pub tile_length: u16,
+    /// frame unit (must be valid for B and T)
+    pub frame_unit: u16,
+    /// georeferencing
+    pub georef: Georef,
+    /// band texts and time axis
+    pub trailer: Trailer,
+}
+
+impl ImageSpec {
+    /// The layout this spec describes (validated; writer limits are the defaults).
+    pub fn layout(&self) -> Result<Layout> {
+        Layout::new(
+            self.width,
+            self.length,
+            self.times,
+            self.bands,
+            self.tile_width,
+            self.tile_length,
+            self.encoding,
+            self.frame_unit,
+            &Limits::default(),
+        )
+    }
+
+    /// The frame unit a writer picks when the caller has no preference: cells of all bands
+    /// (`b h w`, unit 1) when exactly one of B, T exceeds 1 (measured to compress best), cells
+    /// `t b h w` (unit 4) for cubes with several bands, tiles (0) for one band and one time.
+    pub fn default_frame_unit(bands: u16, times: u32) -> u16 {
+        match (bands > 1, times > 1) {
+            (false, false) => 0,
+            (true, true) => 4,
+            _ => 1,
+        }
+    }
+}
+
+/// Streams frames into `out` tile row by tile row.
+pub struct Writer<W: Write + Seek> {
+    out: W,
+    spec: ImageSpec,
+    layout: Layout,
+    trailer_bytes: Vec<u8>,
+    graph: Graph,
+    next_row: u32,
+    counts: Vec<u32>,
+}
+
+impl<W: Write + Seek> Writer<W> {
+    /// Validates the spec (layout, texts, times, georeferencing) before writing anything.
+    pub fn new(mut out: W, spec: ImageSpec, graph: Graph) -> Result<Self> {
+        let layout = spec.layout()?;
+        if spec.trailer.band_texts.len() != usize::from(spec.bands) {
+            return Err(Error::BandTextCount { found: spec.trailer.band_texts.len(), expected: usize::from(spec.bands) });
+        }
+        if spec.trailer.time.steps() != spec.times as usize {
+            let per = if spec.trailer.time.kind == crate::format::TimeKind::Interval { 2 } else { 1 };
+            return Err(Error::TimeCount { found: spec.trailer.time.coords.len(), expected: spec.times as usize * per });
+        }
+        let trailer_bytes = spec.trailer.to_bytes()?;
+        spec.georef.to_bytes()?;
+        let n = layout.frame_count()?;
+        out.seek(SeekFrom::Start(layout.base_frame_offset()?))?;
+        Ok(Writer { out, spec, layout, trailer_bytes, graph, next_row: 0, counts: Vec::with_capacity(n as usize) })
+    }
+
+    /// The validated layout.
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// Bytes `write_tile_row(row, ..)` expects: `T * B * h * X` samples, `[t][b][y][x]`, where
+    /// `h` is the height of tile row `row`.
+    pub fn tile_row_bytes(&self, row: u32) -> usize {
+        let (h, _) = self.layout.tile_dims(row, 0);
+        let l = &self.layout;
+        l.times as usize * usize::from(l.bands) * h as usize * l.width as usize * l.encoding.decoded_bytes()
+    }
+
+    /// Compresses and writes every frame of tile row `row` (rows must come in order 0, 1, ...).
+    pub fn write_tile_row(&mut self, row: u32, data: &[u8]) -> Result<()> {
+        if row != self.next_row || row >= self.layout.tiles_down() {
+            return Err(Error::Request(format!("tile row {row} written out of order (expected {})", self.next_row)));
+        }
+        if data.len() != self.tile_row_bytes(row) {
+            return Err(Error::Request(format!("tile row {row}: {} bytes given, {} expected", data.len(), self.tile_row_bytes(row))));
+        }
+        let l = self.layout;
+        let first = l.frame_index(row, 0, 0, 0);
+        let count = u64::from(l.tiles_across()) * l.frames_per_location();
+        if l.encoding == SampleEncoding::Bool {
+            if let Some(p) = data.iter().position(|&v| v > 1) {
+                return Err(Error::Request(format!("boolean sample byte {p} of tile row {row} is {}, must be 0 or 1", data[p])));
+            }
+        }
+        let graph = self.graph;
+        let frames: Vec<Vec<u8>> = (first..first + count)
+            .into_par_iter()
+            .map(|index| codec::encode(&gather(&l, index, data), l.encoding.element_width(), graph))
+            .collect::<Result<_>>()?;
+        for f in frames {
+            let len = u32::try_from(f.len()).map_err(|_| Error::Overflow("frame byte count"))?;
+            self.out.write_all(&f)?;
+            self.counts.push(len);
+        }
+        self.next_row += 1;
+        Ok(())
+    }
+
+    /// Writes the trailer and the prefix; returns the output and the header blob.
+    pub fn finish(mut self) -> Result<(W, Blob)> {
+        if self.next_row != self.layout.tiles_down() {
+            return Err(Error::Request(format!("only {} of {} tile rows written", self.next_row, self.layout.tiles_down())));
+        }
+        self.out.write_all(&self.trailer_bytes)?;
+        let prefix = serialise_prefix(&self.layout, &self.counts, &self.spec.georef)?;
+        self.out.seek(SeekFrom::Start(0))?;
+        self.out.write_all(&prefix)?;
+        self.out.flush()?;
+        Ok((self.out, Blob { layout: self.layout, counts: self.counts }))
+    }
+}
+
+/// Builds the decoded sample order of frame `index` from a tile row given as `[t][b][y][x]`.
+fn gather(l: &Layout, index: u64, data: &[u8]) -> Vec<u8> {
+    let bps = l.encoding.decoded_bytes();
+    let (row, col, fb, ft) = l.frame_position(index);
+    let (h, w) = l.tile_dims(row, col);
+    let x0 = (col * u32::from(l.tile_width)) as usize;
+    let s = l.frame_strides(h, w);
+    let (bands, times): (Vec<u32>, Vec<u32>) = if l.frame_unit.is_tile() {
+        (vec![fb], vec![ft])
+    } else {
+        ((0..u32::from(l.bands)).collect(), (0..l.times).collect())
+    };
+    let mut out = vec![0u8; l.frame_samples(h, w) as usize * bps];
+    let (nb, xw) = (usize::from(l.bands), l.width as usize);
+    for (ti, &t) in times.iter().enumerate() {
+        for (bi, &b) in bands.iter().enumerate() {
+            for y in 0..h as usize {
+                let src_row = ((t as usize * nb + b as usize) * h as usize + y) * xw + x0;
+                let dst_row = bi * s.b + ti * s.t + y * s.y;
+                if s.x == 1 {
+                    out[dst_row * bps..(dst_row + w as usize) * bps].copy_from_slice(&data[src_row * bps..(src_row + w as usize) * bps]);
+                } else {
+                    for x in 0..w as usize {
+                        let (si, di) = ((src_row + x) * bps, (dst_row + x * s.x) * bps);
+                        out[di..di + bps].copy_from_slice(&data[si..si + bps]);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Writes a whole array (`[t][b][y][x]`, little-endian samples) to `out`; returns the blob.
+pub fn write_array<W: Write + Seek>(out: W, spec: ImageSpec, graph: Graph, data: &[u8]) -> Result<(W, Blob)> {
+    let mut w = Writer::new(out, spec, graph)?;
+    let l = *w.layout();
+    let bps = l.encoding.decoded_bytes();
+    let plane = l.length as usize * l.width as usize * bps;
+    let expected = plane * usize::from(l.bands) * l.times as usize;
+    if data.len() != expected {
+        return Err(Error::Request(format!("array is {} bytes, the shape needs {expected}", data.len())));
+    }
+    let row_bytes = l.width as usize * bps;
+    for row in 0..l.tiles_down() {
+        let (h, _) = l.tile_dims(row, 0);
+        let y0 = (row * u32::from(l.tile_length)) as usize;
+        let mut buf = Vec::with_capacity(w.tile_row_bytes(row));
+        for p in 0..usize::from(l.bands) * l.times as usize {
+            let start = p * plane + y0 * row_bytes;
+            buf.extend_from_slice(&data[start..start + h as usize * row_bytes]);
+        }
+        w.write_tile_row(row, &buf)?;
+    }
+    w.finish()
+}
+
+/// A file that appears at its final path only when complete (temporary file + rename in the
+/// same folder); dropping it without [`AtomicFile::commit`] removes the temporary file.
+pub struct AtomicFile {
+    tmp: tempfile::NamedTempFile,
+    path: PathBuf,
+}
+
+impl AtomicFile {
+    /// Creates the temporary file beside `path`.
+    pub fn create(path: &Path) -> Result<Self> {
+        let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let tmp = tempfile::Builder::new().prefix(".rumi-partial-").tempfile_in(dir)?;
+        Ok(AtomicFile { tmp, path: path.to_path_buf() })
+    }
+
+    /// The open temporary file.
+    pub fn file(&mut self) -> &mut std::fs::File {
+        self.tmp.as_file_mut()
+    }
+
+    /// Flushes to disk and renames into place.
+    pub fn commit(self) -> Result<()> {
+        self.tmp.as_file().sync_all()?;
+        self.tmp.persist(&self.path).map_err(|e| Error::Io(e.error))?;
+        Ok(())
+    }
+}
