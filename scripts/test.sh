@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Runs every check CI runs: formatting, lints, the Rust test suites, the release build of the
+# GDAL plugin and the GDAL autotest-style pytest suite against it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+t0=$(date +%s)
+step() { echo; echo "== $1 ($(( $(date +%s) - t0 ))s)"; }
+step "cargo fmt --check"
+cargo fmt --check
+step "cargo clippy"
+cargo clippy --all-targets --release -- -D warnings
+step "cargo test"
+cargo test --release
+if [ -d tests/gdal_autotest ] && ls tests/gdal_autotest/test_*.py >/dev/null 2>&1; then
+  step "pytest tests/gdal_autotest (GDAL $(gdal-config --version))"
+  cargo build --release
+  /usr/bin/python3 -m pytest -q tests/gdal_autotest
+fi
+step "all tests passed"
