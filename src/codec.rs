@@ -111,7 +111,8 @@ fn compress_once(src: &AlignedBuf, width: usize, graph: zl::ZL_GraphID, level: i
             }
             *slot = Some(ctx);
         }
-        let (cctx, compressor) = slot.as_ref().map(|c| (c.0, c.1)).unwrap_or((std::ptr::null_mut(), std::ptr::null_mut()));
+        let (cctx, compressor) =
+            slot.as_ref().map(|c| (c.0, c.1)).unwrap_or((std::ptr::null_mut(), std::ptr::null_mut()));
         // SAFETY: cctx is a live context owned by this thread; parameters are plain ints; the
         // typed ref borrows `src`, which outlives the call, and is freed before returning.
         unsafe {
@@ -194,7 +195,14 @@ pub fn decode_into(frame: &[u8], width: usize, out: &mut AlignedBuf, index: u64)
         // SAFETY: dctx is live and owned by this thread; `out` is 8-byte aligned with `cap`
         // writable bytes; `frame` is read within its length.
         let r = unsafe {
-            zl::ZL_DCtx_decompressTyped(dctx, &mut info, out.as_bytes_mut().as_mut_ptr().cast(), cap, frame.as_ptr().cast(), frame.len())
+            zl::ZL_DCtx_decompressTyped(
+                dctx,
+                &mut info,
+                out.as_bytes_mut().as_mut_ptr().cast(),
+                cap,
+                frame.as_ptr().cast(),
+                frame.len(),
+            )
         };
         if let Some(message) = report_error(r) {
             return Err(Error::Decode { index, message });
@@ -225,7 +233,10 @@ mod tests {
             decode_into(&f, 2, &mut out, 0).unwrap();
             assert_eq!(out.as_bytes(), &data[..]);
             let mut out = AlignedBuf::zeroed(data.len());
-            assert!(matches!(decode_into(&f, 4, &mut out, 3), Err(Error::DecodedWidth { index: 3, found: 2, expected: 4 })));
+            assert!(matches!(
+                decode_into(&f, 4, &mut out, 3),
+                Err(Error::DecodedWidth { index: 3, found: 2, expected: 4 })
+            ));
             let mut short = AlignedBuf::zeroed(data.len() - 2);
             assert!(matches!(decode_into(&f, 2, &mut short, 1), Err(Error::DecodedSize { .. })));
         }

@@ -60,7 +60,9 @@ pub enum Error {
     #[error("{name}[{index}] is {found}, but {name}[0] is {first}: all bands must use the same sample pair")]
     MixedSamples { name: &'static str, index: usize, found: u16, first: u16 },
     /// The (sample_format, bits_per_sample) pair is not listed in the spec.
-    #[error("sample pair (sample_format {sample_format}, bits_per_sample {bits_per_sample}) is not a valid rumi encoding")]
+    #[error(
+        "sample pair (sample_format {sample_format}, bits_per_sample {bits_per_sample}) is not a valid rumi encoding"
+    )]
     SamplePair { sample_format: u16, bits_per_sample: u16 },
     /// frame_unit is not registered.
     #[error("frame_unit {0} is not registered (valid: 0..=9)")]

@@ -111,7 +111,8 @@ impl<R: RangeRead> Reader<R> {
     /// Byte range `(offset, length)` of frame `index`.
     pub fn frame_range(&self, index: u64) -> Result<(u64, u64)> {
         let i = usize::try_from(index).ok().filter(|&i| i < self.blob.counts.len());
-        let i = i.ok_or_else(|| Error::Request(format!("frame {index} does not exist (N = {})", self.blob.counts.len())))?;
+        let i =
+            i.ok_or_else(|| Error::Request(format!("frame {index} does not exist (N = {})", self.blob.counts.len())))?;
         Ok((self.offsets[i], u64::from(self.blob.counts[i])))
     }
 
@@ -192,7 +193,11 @@ impl<R: RangeRead> Reader<R> {
         let (h, w) = l.tile_dims(row, col);
         let bps = l.encoding.decoded_bytes();
         if out.len() != h as usize * w as usize * bps {
-            return Err(Error::Request(format!("plane buffer is {} bytes, expected {}", out.len(), h as usize * w as usize * bps)));
+            return Err(Error::Request(format!(
+                "plane buffer is {} bytes, expected {}",
+                out.len(),
+                h as usize * w as usize * bps
+            )));
         }
         let s = l.frame_strides(h, w);
         let src = decoded.as_bytes();
@@ -293,8 +298,12 @@ impl<R: RangeRead> Reader<R> {
     }
 
     fn read_batch(&self, frames: &[u64], win: &Window, out: &mut [u8]) -> Result<()> {
-        let ranges = frames.iter().map(|&f| self.frame_range(f).map(|(o, n)| (o, n as usize))).collect::<Result<Vec<_>>>()?;
-        let bytes = self.src.read_ranges(&ranges).map_err(|e| io_error(e, "frame", ranges[0].0, ranges[0].1 as u64, &self.src))?;
+        let ranges =
+            frames.iter().map(|&f| self.frame_range(f).map(|(o, n)| (o, n as usize))).collect::<Result<Vec<_>>>()?;
+        let bytes = self
+            .src
+            .read_ranges(&ranges)
+            .map_err(|e| io_error(e, "frame", ranges[0].0, ranges[0].1 as u64, &self.src))?;
         if bytes.len() != frames.len() || bytes.iter().zip(&ranges).any(|(b, r)| b.len() != r.1) {
             return Err(Error::Io(io::Error::other("range source returned the wrong number of bytes")));
         }
@@ -337,7 +346,8 @@ impl<R: RangeRead> Reader<R> {
                 let ti = (t - win.times.start) as usize;
                 for y in ys.clone() {
                     let src0 = bb * s.b + tt * s.t + (y - y0) as usize * s.y + (xs.start - x0) as usize * s.x;
-                    let dst0 = ((ti * nb + bi) * ny + (y - win.rows.start) as usize) * nx + (xs.start - win.cols.start) as usize;
+                    let dst0 = ((ti * nb + bi) * ny + (y - win.rows.start) as usize) * nx
+                        + (xs.start - win.cols.start) as usize;
                     if s.x == 1 {
                         out[dst0 * bps..(dst0 + run) * bps].copy_from_slice(&src[src0 * bps..(src0 + run) * bps]);
                     } else {

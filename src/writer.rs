@@ -82,11 +82,17 @@ impl<W: Write + Seek> Writer<W> {
     pub fn new(mut out: W, spec: ImageSpec, graph: Graph) -> Result<Self> {
         let layout = spec.layout()?;
         if spec.trailer.band_texts.len() != usize::from(spec.bands) {
-            return Err(Error::BandTextCount { found: spec.trailer.band_texts.len(), expected: usize::from(spec.bands) });
+            return Err(Error::BandTextCount {
+                found: spec.trailer.band_texts.len(),
+                expected: usize::from(spec.bands),
+            });
         }
         if spec.trailer.time.steps() != spec.times as usize {
             let per = if spec.trailer.time.kind == crate::format::TimeKind::Interval { 2 } else { 1 };
-            return Err(Error::TimeCount { found: spec.trailer.time.coords.len(), expected: spec.times as usize * per });
+            return Err(Error::TimeCount {
+                found: spec.trailer.time.coords.len(),
+                expected: spec.times as usize * per,
+            });
         }
         let trailer_bytes = spec.trailer.to_bytes()?;
         spec.georef.to_bytes()?;
@@ -114,14 +120,21 @@ impl<W: Write + Seek> Writer<W> {
             return Err(Error::Request(format!("tile row {row} written out of order (expected {})", self.next_row)));
         }
         if data.len() != self.tile_row_bytes(row) {
-            return Err(Error::Request(format!("tile row {row}: {} bytes given, {} expected", data.len(), self.tile_row_bytes(row))));
+            return Err(Error::Request(format!(
+                "tile row {row}: {} bytes given, {} expected",
+                data.len(),
+                self.tile_row_bytes(row)
+            )));
         }
         let l = self.layout;
         let first = l.frame_index(row, 0, 0, 0);
         let count = u64::from(l.tiles_across()) * l.frames_per_location();
         if l.encoding == SampleEncoding::Bool {
             if let Some(p) = data.iter().position(|&v| v > 1) {
-                return Err(Error::Request(format!("boolean sample byte {p} of tile row {row} is {}, must be 0 or 1", data[p])));
+                return Err(Error::Request(format!(
+                    "boolean sample byte {p} of tile row {row} is {}, must be 0 or 1",
+                    data[p]
+                )));
             }
         }
         let graph = self.graph;
@@ -141,7 +154,11 @@ impl<W: Write + Seek> Writer<W> {
     /// Writes the trailer and the prefix; returns the output and the header blob.
     pub fn finish(mut self) -> Result<(W, Blob)> {
         if self.next_row != self.layout.tiles_down() {
-            return Err(Error::Request(format!("only {} of {} tile rows written", self.next_row, self.layout.tiles_down())));
+            return Err(Error::Request(format!(
+                "only {} of {} tile rows written",
+                self.next_row,
+                self.layout.tiles_down()
+            )));
         }
         self.out.write_all(&self.trailer_bytes)?;
         let prefix = serialise_prefix(&self.layout, &self.counts, &self.spec.georef)?;
@@ -172,7 +189,8 @@ fn gather(l: &Layout, index: u64, data: &[u8]) -> Vec<u8> {
                 let src_row = ((t as usize * nb + b as usize) * h as usize + y) * xw + x0;
                 let dst_row = bi * s.b + ti * s.t + y * s.y;
                 if s.x == 1 {
-                    out[dst_row * bps..(dst_row + w as usize) * bps].copy_from_slice(&data[src_row * bps..(src_row + w as usize) * bps]);
+                    out[dst_row * bps..(dst_row + w as usize) * bps]
+                        .copy_from_slice(&data[src_row * bps..(src_row + w as usize) * bps]);
                 } else {
                     for x in 0..w as usize {
                         let (si, di) = ((src_row + x) * bps, (dst_row + x * s.x) * bps);

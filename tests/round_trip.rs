@@ -48,7 +48,12 @@ fn every_encoding_and_frame_unit() {
                     r.read_window(&win, &mut out).unwrap();
                     assert!(out == data, "{enc:?} B={b} T={t} unit={}", unit.value());
                     // an odd window crossing edge tiles, bands reordered
-                    let win = Window { times: (t - 1)..t, bands: (0..u32::from(b)).rev().collect(), rows: 5..29, cols: 14..37 };
+                    let win = Window {
+                        times: (t - 1)..t,
+                        bands: (0..u32::from(b)).rev().collect(),
+                        rows: 5..29,
+                        cols: 14..37,
+                    };
                     let mut out = vec![0u8; r.window_bytes(&win).unwrap() as usize];
                     r.read_window(&win, &mut out).unwrap();
                     assert_eq!(out, expected(&data, bps, (t, b, y, x), &win), "{enc:?} unit {}", unit.value());

@@ -48,7 +48,8 @@ impl Blob {
             return Err(Error::CountBits(count_bits));
         }
         let encoding = SampleEncoding::from_pair(u16::from(sf), u16::from(bps))?;
-        let layout = Layout::new(width, length, times, bands, tile_width, tile_length, encoding, u16::from(unit), limits)?;
+        let layout =
+            Layout::new(width, length, times, bands, tile_width, tile_length, encoding, u16::from(unit), limits)?;
         let n = layout.frame_count()?;
         let expected = packed_len(n, u32::from(count_bits))?
             .checked_add(BLOB_HEADER_BYTES as u64)

@@ -65,7 +65,5 @@ impl<'a> Cursor<'a> {
 
 /// `ceil(n * bits / 8)` with checked arithmetic.
 pub(crate) fn packed_len(n: u64, bits: u32) -> Result<u64> {
-    n.checked_mul(u64::from(bits))
-        .map(|b| b.div_ceil(8))
-        .ok_or(Error::Overflow("packed region size"))
+    n.checked_mul(u64::from(bits)).map(|b| b.div_ceil(8)).ok_or(Error::Overflow("packed region size"))
 }

@@ -133,7 +133,9 @@ impl Georef {
                 expected[5] = 1.0;
                 expected[15] = 1.0;
                 if m.iter().zip(expected.iter()).any(|(a, b)| a.to_bits() != b.to_bits()) {
-                    return Err(Error::Matrix("undefined georeferencing requires the identity matrix with a zero third row"));
+                    return Err(Error::Matrix(
+                        "undefined georeferencing requires the identity matrix with a zero third row",
+                    ));
                 }
                 return Ok(Georef::Undefined { raster_type });
             }
@@ -192,7 +194,12 @@ mod tests {
                 epsg: 32631,
                 affine: [20.0, 0.5, 500000.0, -0.25, -20.0, 4.0e6],
             },
-            Georef::Epsg { model: ModelType::Geographic, raster_type: RasterType::Point, epsg: 4326, affine: [0.1, 0.0, -180.0, 0.0, -0.1, 90.0] },
+            Georef::Epsg {
+                model: ModelType::Geographic,
+                raster_type: RasterType::Point,
+                epsg: 4326,
+                affine: [0.1, 0.0, -180.0, 0.0, -0.1, 90.0],
+            },
         ];
         for g in cases {
             assert_eq!(Georef::parse(&g.to_bytes().unwrap(), 0).unwrap(), g);

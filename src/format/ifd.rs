@@ -152,7 +152,8 @@ impl IfdHead {
         let (width, length, bands) = (v(0) as u32, v(1) as u32, v(3) as u16);
         let (tile_width, tile_length, frame_unit, times) = (v(4) as u16, v(5) as u16, v(11) as u16, v(12) as u32);
         // Sizes via a provisional layout (encoding checked once the values are read).
-        let probe = Layout::new(width, length, times, bands, tile_width, tile_length, SampleEncoding::U8, frame_unit, limits)?;
+        let probe =
+            Layout::new(width, length, times, bands, tile_width, tile_length, SampleEncoding::U8, frame_unit, limits)?;
         let frames = probe.frame_count()?;
         check_count(2, entries[2].count, u64::from(bands))?;
         check_count(8, entries[8].count, u64::from(bands))?;
@@ -170,13 +171,29 @@ impl IfdHead {
             } else {
                 let found = u64::from_le_bytes(e.value);
                 if found != next_offset {
-                    return Err(Error::ExternalOffset { tag: TAGS[i].0, name: TAGS[i].1, found, expected: next_offset });
+                    return Err(Error::ExternalOffset {
+                        tag: TAGS[i].0,
+                        name: TAGS[i].1,
+                        found,
+                        expected: next_offset,
+                    });
                 }
                 next_offset += size;
             }
         }
         debug_assert_eq!(next_offset, base);
-        Ok(IfdHead { entries, width, length, bands, tile_width, tile_length, frame_unit, times, frames, base_frame_offset: base })
+        Ok(IfdHead {
+            entries,
+            width,
+            length,
+            bands,
+            tile_width,
+            tile_length,
+            frame_unit,
+            times,
+            frames,
+            base_frame_offset: base,
+        })
     }
 
     /// Bytes of external values that follow the IFD (`base_frame_offset - 292`).
@@ -209,7 +226,9 @@ impl IfdHead {
                 &bytes[start..start + size]
             }
         };
-        let shorts = |i: usize| -> Vec<u16> { value_bytes(i).chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect() };
+        let shorts = |i: usize| -> Vec<u16> {
+            value_bytes(i).chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect()
+        };
         let bps = shorts(2);
         let sf = shorts(8);
         for (name, values) in [("BitsPerSample", &bps), ("SampleFormat", &sf)] {
@@ -229,8 +248,10 @@ impl IfdHead {
             self.frame_unit,
             limits,
         )?;
-        let offsets: Vec<u64> = value_bytes(6).chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().unwrap_or([0; 8]))).collect();
-        let byte_counts: Vec<u32> = value_bytes(7).chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap_or([0; 4]))).collect();
+        let offsets: Vec<u64> =
+            value_bytes(6).chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().unwrap_or([0; 8]))).collect();
+        let byte_counts: Vec<u32> =
+            value_bytes(7).chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap_or([0; 4]))).collect();
         if let Some(index) = byte_counts.iter().position(|&c| c == 0) {
             return Err(Error::ZeroByteCount { what: "TileByteCounts", index });
         }
@@ -245,7 +266,8 @@ impl IfdHead {
             expected = expected.checked_add(u64::from(count)).ok_or(Error::Overflow("frame offset"))?;
         }
         let geo_start = (self.external_len() as usize) - GEOREF_BYTES;
-        let georef = Georef::parse(&bytes[geo_start..geo_start + GEOREF_BYTES], self.base_frame_offset - GEOREF_BYTES as u64)?;
+        let georef =
+            Georef::parse(&bytes[geo_start..geo_start + GEOREF_BYTES], self.base_frame_offset - GEOREF_BYTES as u64)?;
         Ok(Ifd { layout, byte_counts, offsets, georef, base_frame_offset: self.base_frame_offset })
     }
 }

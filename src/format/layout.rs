@@ -79,8 +79,20 @@ impl FrameUnit {
     pub fn describe(self, bands: u32) -> &'static str {
         match self.0 {
             0 | 9 => "h w",
-            1 => if bands > 1 { "b h w" } else { "t h w" },
-            2 => if bands > 1 { "h w b" } else { "h w t" },
+            1 => {
+                if bands > 1 {
+                    "b h w"
+                } else {
+                    "t h w"
+                }
+            }
+            2 => {
+                if bands > 1 {
+                    "h w b"
+                } else {
+                    "h w t"
+                }
+            }
             3 => "b t h w",
             4 => "t b h w",
             5 => "b h w t",
@@ -294,10 +306,7 @@ pub fn base_frame_offset(bands: u64, frames: u64) -> Result<u64> {
     let bps = if bands >= 5 { bands.checked_mul(2).ok_or_else(ov)? } else { 0 };
     let offs = if frames >= 2 { frames.checked_mul(8).ok_or_else(ov)? } else { 0 };
     let counts = if frames >= 3 { frames.checked_mul(4).ok_or_else(ov)? } else { 0 };
-    [bps, offs, counts, bps, 128, 32]
-        .iter()
-        .try_fold(292u64, |acc, v| acc.checked_add(*v))
-        .ok_or_else(ov)
+    [bps, offs, counts, bps, 128, 32].iter().try_fold(292u64, |acc, v| acc.checked_add(*v)).ok_or_else(ov)
 }
 
 #[cfg(test)]
@@ -318,7 +327,8 @@ mod tests {
     #[test]
     fn frame_position_inverts_index_for_every_unit() {
         for unit in FrameUnit::valid_for(3, 4) {
-            let l = Layout::new(70, 50, 4, 3, 32, 16, SampleEncoding::U8, unit.value().into(), &Limits::default()).unwrap();
+            let l =
+                Layout::new(70, 50, 4, 3, 32, 16, SampleEncoding::U8, unit.value().into(), &Limits::default()).unwrap();
             for i in 0..l.frame_count().unwrap() {
                 let (r, c, b, t) = l.frame_position(i);
                 assert_eq!(l.frame_index(r, c, b, t), i);

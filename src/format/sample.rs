@@ -55,8 +55,8 @@ use SampleEncoding::*;
 impl SampleEncoding {
     /// All 21 encodings, in the order of the spec's table.
     pub const ALL: [SampleEncoding; 21] = [
-        Bool, U8, U16, U32, U64, I8, I16, I32, I64, F16, F32, F64, C32, C64, C128, F8E4M3FN,
-        F8E5M2, BF16, F8E8M0FNU, F8E4M3FNUZ, F8E5M2FNUZ,
+        Bool, U8, U16, U32, U64, I8, I16, I32, I64, F16, F32, F64, C32, C64, C128, F8E4M3FN, F8E5M2, BF16, F8E8M0FNU,
+        F8E4M3FNUZ, F8E5M2FNUZ,
     ];
 
     /// Looks up a pair; any pair not in the spec's table (reserved ones included) is an error.
@@ -153,7 +153,9 @@ mod tests {
 
     #[test]
     fn reserved_pairs_are_rejected() {
-        for (sf, bps) in [(1, 2), (1, 4), (2, 2), (2, 4), (5, 32), (5, 64), (104, 6), (105, 6), (106, 4), (3, 8), (2, 1)] {
+        for (sf, bps) in
+            [(1, 2), (1, 4), (2, 2), (2, 4), (5, 32), (5, 64), (104, 6), (105, 6), (106, 4), (3, 8), (2, 1)]
+        {
             assert!(matches!(SampleEncoding::from_pair(sf, bps), Err(Error::SamplePair { .. })), "{sf},{bps}");
         }
     }

@@ -59,11 +59,8 @@ impl TimeAxis {
             return Err(Error::TimeCount { found: seconds.len(), expected });
         }
         let whole_days = seconds.iter().all(|s| s % SECONDS_PER_DAY == 0);
-        let (scale, coords) = if whole_days {
-            (86400, seconds.iter().map(|s| s / SECONDS_PER_DAY).collect())
-        } else {
-            (1, seconds)
-        };
+        let (scale, coords) =
+            if whole_days { (86400, seconds.iter().map(|s| s / SECONDS_PER_DAY).collect()) } else { (1, seconds) };
         let axis = TimeAxis { kind, scale, coords };
         axis.check_order()?;
         Ok(axis)
@@ -210,7 +207,8 @@ impl Trailer {
         let mut packed = Vec::with_capacity(c.len());
         for (i, &v) in c.iter().enumerate() {
             let predicted = i128::from(epoch) + (i as i128) * i128::from(step);
-            let r = i64::try_from(i128::from(v) - predicted).map_err(|_| Error::TimeOverflow { index: i, what: "residual" })?;
+            let r = i64::try_from(i128::from(v) - predicted)
+                .map_err(|_| Error::TimeOverflow { index: i, what: "residual" })?;
             packed.push(zigzag(r));
         }
         let bits = bit_length(packed.iter().copied().max().unwrap_or(0));
@@ -294,7 +292,8 @@ impl Trailer {
         if coords[0] != epoch {
             return Err(Error::TimeEpoch { found: epoch, expected: coords[0] });
         }
-        let expected_step = time_step(&coords).ok_or(Error::TimeOverflow { index: coords.len() - 1, what: "time_step" })?;
+        let expected_step =
+            time_step(&coords).ok_or(Error::TimeOverflow { index: coords.len() - 1, what: "time_step" })?;
         if expected_step != step {
             return Err(Error::TimeStep { found: step, expected: expected_step });
         }
@@ -328,7 +327,8 @@ mod tests {
 
     #[test]
     fn round_trip_with_residuals() {
-        let time = TimeAxis::from_seconds(TimeKind::Instant, vec![-86400 * 3, 10, 86400 * 7, 86400 * 7 + 5], 4).unwrap();
+        let time =
+            TimeAxis::from_seconds(TimeKind::Instant, vec![-86400 * 3, 10, 86400 * 7, 86400 * 7 + 5], 4).unwrap();
         assert_eq!(time.scale, 1);
         let t = Trailer { band_texts: vec!["B4, Red".into(), "NIR".into()], time };
         let bytes = t.to_bytes().unwrap();

@@ -32,15 +32,34 @@ pub fn texts(b: u16) -> Vec<String> {
 }
 
 pub fn instants(t: u32) -> TimeAxis {
-    TimeAxis::from_seconds(TimeKind::Instant, (0..t as i64).map(|i| 1_600_000_000 + i * 86_400 * 5 + (i % 3) * 7).collect(), t).unwrap()
+    TimeAxis::from_seconds(
+        TimeKind::Instant,
+        (0..t as i64).map(|i| 1_600_000_000 + i * 86_400 * 5 + (i % 3) * 7).collect(),
+        t,
+    )
+    .unwrap()
 }
 
 pub fn utm() -> Georef {
-    Georef::Epsg { model: ModelType::Projected, raster_type: RasterType::Area, epsg: 32631, affine: [20.0, 0.0, 500000.0, 0.0, -20.0, 4_000_000.0] }
+    Georef::Epsg {
+        model: ModelType::Projected,
+        raster_type: RasterType::Area,
+        epsg: 32631,
+        affine: [20.0, 0.0, 500000.0, 0.0, -20.0, 4_000_000.0],
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
-pub fn spec(enc: SampleEncoding, width: u32, length: u32, bands: u16, times: u32, tile: (u16, u16), unit: u16, georef: Georef) -> ImageSpec {
+pub fn spec(
+    enc: SampleEncoding,
+    width: u32,
+    length: u32,
+    bands: u16,
+    times: u32,
+    tile: (u16, u16),
+    unit: u16,
+    georef: Georef,
+) -> ImageSpec {
     ImageSpec {
         width,
         length,
