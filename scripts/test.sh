@@ -4,6 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 t0=$(date +%s)
+scripts/install-deps.sh
 step() { echo; echo "== $1 ($(( $(date +%s) - t0 ))s)"; }
 step "cargo fmt --check"
 cargo fmt --check

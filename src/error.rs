@@ -202,6 +202,9 @@ pub enum Error {
     /// Blob field disagrees with the file (header builder / validate --header).
     #[error("header blob {field} is {blob} but the file says {file}")]
     BlobMismatch { field: &'static str, blob: u64, file: u64 },
+    /// A frame byte count of the blob disagrees with the file's TileByteCounts (validate --header).
+    #[error("header blob frame_byte_counts[{index}] is {blob} but the file's TileByteCounts[{index}] is {file}")]
+    BlobCountMismatch { index: usize, blob: u32, file: u32 },
 
     // ---- frames ---------------------------------------------------------------------------
     /// An offset or size computation overflowed.

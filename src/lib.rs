@@ -4,11 +4,12 @@
 //! [`io`] / [`reader`] / [`writer`] / [`validate`], then the C ABI and GDAL driver.
 #![forbid(unsafe_op_in_unsafe_fn)]
 
-pub mod error;
 pub mod codec;
+pub mod error;
 pub mod format;
 pub mod io;
 pub mod reader;
+pub mod validate;
 pub mod writer;
 
 pub use error::{Error, Limits, Result};

@@ -68,6 +68,11 @@ impl<R: RangeRead> Reader<R> {
     pub fn open(src: R, limits: Limits) -> Result<Self> {
         let fixed = fetch(&src, "file header and IFD", 0, FIXED_PREFIX_BYTES)?;
         let head = IfdHead::parse(&fixed, &limits)?;
+        // Check the claimed sizes against the real file before reading ~12*N bytes of values.
+        let (size, need) = (src.size()?, head.min_file_size()?);
+        if size < need {
+            return Err(Error::FileSize { what: "the IFD (frames, values and trailer)", found: size, expected: need });
+        }
         let ext = fetch(&src, "IFD external values", FIXED_PREFIX_BYTES, head.external_len())?;
         let ifd = head.finish(&ext, &limits)?;
         let blob = Blob { layout: ifd.layout, counts: ifd.byte_counts };
@@ -158,7 +163,16 @@ impl<R: RangeRead> Reader<R> {
     /// Reads the compressed bytes of frame `index`.
     pub fn read_frame_bytes(&self, index: u64) -> Result<Vec<u8>> {
         let (off, len) = self.frame_range(index)?;
+        self.check_compressed(index, len)?;
         fetch(&self.src, "frame", off, len)
+    }
+
+    /// A frame never needs much more than its decoded size (OpenZL stores incompressible data
+    /// nearly raw): a larger byte count in a blob is refused before anything is allocated.
+    fn check_compressed(&self, index: u64, len: u64) -> Result<()> {
+        let decoded = self.blob.layout.decoded_frame_bytes(index);
+        let bound = decoded.saturating_add(decoded / 2).saturating_add(64 << 10);
+        Limits::check("compressed frame size", len, bound.min(self.limits.max_frame_bytes.saturating_add(64 << 10)))
     }
 
     /// Decodes compressed frame `index` and checks size, element width and boolean bytes.

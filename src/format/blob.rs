@@ -49,7 +49,12 @@ impl Blob {
         }
         let encoding = SampleEncoding::from_pair(u16::from(sf), u16::from(bps))?;
         let layout =
-            Layout::new(width, length, times, bands, tile_width, tile_length, encoding, u16::from(unit), limits)?;
+            Layout::new(width, length, times, bands, tile_width, tile_length, encoding, u16::from(unit), limits)
+                .map_err(|e| match e {
+                    // name the blob field, not the IFD tag the shared check names
+                    Error::ZeroDimension(tag) => Error::ZeroDimension(blob_field(tag)),
+                    other => other,
+                })?;
         let n = layout.frame_count()?;
         let expected = packed_len(n, u32::from(count_bits))?
             .checked_add(BLOB_HEADER_BYTES as u64)
@@ -124,6 +129,19 @@ impl Blob {
             out.push(off);
         }
         Ok(out)
+    }
+}
+
+/// The blob field that duplicates IFD tag `tag`.
+fn blob_field(tag: &'static str) -> &'static str {
+    match tag {
+        "ImageWidth" => "header blob image_width",
+        "ImageLength" => "header blob image_length",
+        "TimeCount" => "header blob time_count",
+        "TileWidth" => "header blob tile_width",
+        "TileLength" => "header blob tile_length",
+        "SamplesPerPixel" => "header blob samples_per_pixel",
+        other => other,
     }
 }
 

@@ -43,7 +43,7 @@ pub enum Georef {
         model: ModelType,
         /// PixelIsArea or PixelIsPoint
         raster_type: RasterType,
-        /// EPSG code, 1024..=32766
+        /// EPSG code, 1024..=32766 (only the range is checked here, not registration)
         epsg: u16,
         /// the affine transform
         affine: Affine,
@@ -90,6 +90,12 @@ impl Georef {
     }
 
     /// Parses and validates the 160-byte block; `base` is its file offset (for errors).
+    ///
+    /// The spec requires the EPSG code to be "defined by the EPSG registry and fall between 1024
+    /// and 32766". This pure format layer carries no copy of the registry, so it checks only the
+    /// range ([`Error::EpsgRange`]); whether the code is actually registered (and whether the
+    /// recorded model type matches the registry's CRS type) is left to callers with access to
+    /// the EPSG registry or a PROJ database, such as the GDAL driver.
     pub fn parse(bytes: &[u8], base: u64) -> Result<Self> {
         let mut c = Cursor::new(bytes, base, "georeferencing block");
         let mut m = [0f64; 16];

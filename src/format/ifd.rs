@@ -206,6 +206,18 @@ impl IfdHead {
         self.frames
     }
 
+    /// The smallest file this IFD can belong to: the prefix, N frames of at least one byte each
+    /// and a trailer of at least `28 + 3 * B` bytes (each band text is a 2-byte length and at
+    /// least one byte). Comparing it with the file size before reading the external values keeps
+    /// a short file that claims a huge N from causing a large read or allocation.
+    pub fn min_file_size(&self) -> Result<u64> {
+        let trailer = 28 + 3 * u64::from(self.bands);
+        self.base_frame_offset
+            .checked_add(self.frames)
+            .and_then(|v| v.checked_add(trailer))
+            .ok_or(Error::Overflow("minimum file size"))
+    }
+
     /// Parses the external values (`bytes` starts at file offset 292) and checks offsets.
     pub fn finish(&self, bytes: &[u8], limits: &Limits) -> Result<Ifd> {
         if (bytes.len() as u64) < self.external_len() {

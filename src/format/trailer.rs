@@ -231,6 +231,9 @@ impl Trailer {
     /// Parses and validates a trailer of a file with `bands` bands and `times` time steps.
     /// `bytes` is everything from the trailer offset to the end of the file; `base` its offset.
     pub fn parse(bytes: &[u8], bands: u16, times: u32, base: u64, limits: &Limits) -> Result<Self> {
+        if times == 0 {
+            return Err(Error::ZeroDimension("TimeCount"));
+        }
         Limits::check("trailer size", bytes.len() as u64, limits.max_trailer_bytes)?;
         let mut c = Cursor::new(bytes, base, "trailer");
         let magic: [u8; 4] = c.array()?;
@@ -289,11 +292,13 @@ impl Trailer {
             let v = i128::from(epoch) + (i as i128) * i128::from(step) + i128::from(unzigzag(p));
             coords.push(i64::try_from(v).map_err(|_| Error::TimeOverflow { index: i, what: "coordinate" })?);
         }
-        if coords[0] != epoch {
-            return Err(Error::TimeEpoch { found: epoch, expected: coords[0] });
+        // C >= 1 because T > 0; `first` only avoids an index.
+        let first = coords.first().copied().unwrap_or(epoch);
+        if first != epoch {
+            return Err(Error::TimeEpoch { found: epoch, expected: first });
         }
-        let expected_step =
-            time_step(&coords).ok_or(Error::TimeOverflow { index: coords.len() - 1, what: "time_step" })?;
+        let expected_step = time_step(&coords)
+            .ok_or(Error::TimeOverflow { index: coords.len().saturating_sub(1), what: "time_step" })?;
         if expected_step != step {
             return Err(Error::TimeStep { found: step, expected: expected_step });
         }

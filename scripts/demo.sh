@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# One command on a fresh Debian 12 machine: installs every dependency, builds rumi, installs the
+# GDAL plugin, then converts a real Landsat 7 scene (shipped in Debian's r-cran-stars package)
+# to rumi and reads it back with `rumi info`, `gdalinfo` and `gdal_translate -of COG`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+cargo build --release
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+
+work=${RUMI_DEMO_DIR:-build/demo}
+mkdir -p "$work"
+if [ ! -f "$work/L7_ETMs.tif" ]; then
+  (cd "$work" && apt-get download r-cran-stars >/dev/null && dpkg-deb -x r-cran-stars_*.deb stars \
+    && cp stars/usr/lib/R/site-library/stars/tif/L7_ETMs.tif . && rm -rf stars r-cran-stars_*.deb)
+fi
+# The scene's acquisition date is not recorded in the file: label it with the ETM+ mission
+# interval it belongs to (before the 2003-05-31 scan-line-corrector failure).
+./target/release/rumi convert "$work/L7_ETMs.tif" "$work/L7_ETMs.rumi" --interval 1999-04-15/2003-05-31 \
+  --band-text "B1, Blue, 485nm" --band-text "B2, Green, 560nm" --band-text "B3, Red, 660nm" \
+  --band-text "B4, NIR, 835nm" --band-text "B5, SWIR1, 1650nm" --band-text "B7, SWIR2, 2220nm"
+./target/release/rumi info "$work/L7_ETMs.rumi"
+./target/release/rumi validate "$work/L7_ETMs.rumi" --header "$work/L7_ETMs.rumi.header"
+
+if nm -D --defined-only target/release/librumi.so | grep -q GDALRegister_RUMI; then
+  cmake -S . -B build/cmake -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build build/cmake >/dev/null
+  $SUDO cmake --install build/cmake
+  gdalinfo -checksum "$work/L7_ETMs.rumi"
+  gdal_translate -q -of COG "$work/L7_ETMs.rumi" "$work/L7_ETMs_cog.tif"
+  gdalinfo -checksum "$work/L7_ETMs_cog.tif" | grep -E "Driver|Checksum"
+  ls -l "$work/L7_ETMs.tif" "$work/L7_ETMs.rumi" "$work/L7_ETMs.rumi.header" "$work/L7_ETMs_cog.tif"
+fi

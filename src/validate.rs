@@ -1,0 +1,200 @@
+//! Layer 3: whole-file validation and the header builder (spec: "File profile", "Creating the
+//! header blob").
+//!
+//! [`validate`] checks every rule a file can break: the structure ([`Reader::open`]: file header,
+//! IFD, external values, offsets, georeferencing, trailer, exact file size), then every frame
+//! (each decodes as OpenZL to the size, element width and boolean values the IFD implies), and,
+//! when a header blob is given, every value the blob duplicates. [`build_header`] derives the
+//! blob from a finished file and refuses to emit one when any check fails.
+
+use std::io;
+
+use rayon::prelude::*;
+
+use crate::error::{Error, Limits, Result};
+use crate::format::ifd::FIXED_PREFIX_BYTES;
+use crate::format::{Blob, Georef, IfdHead, Layout, Trailer};
+use crate::io::RangeRead;
+use crate::reader::Reader;
+
+/// Compressed bytes fetched per batch while decoding every frame (at least one frame a batch).
+const BATCH_BYTES: u64 = 64 << 20;
+
+/// What [`validate`] checked, for reporting.
+#[derive(Debug, Clone)]
+pub struct Report {
+    /// Shape, tiling, encoding and frame unit.
+    pub layout: Layout,
+    /// Frames read and decoded (N).
+    pub frames: u64,
+    /// Size of the file in bytes.
+    pub file_bytes: u64,
+    /// Offset of the first frame: file header, IFD and external values come before it.
+    pub base_frame_offset: u64,
+    /// Sum of the frame byte counts.
+    pub compressed_bytes: u64,
+    /// Sum of the decoded frame sizes.
+    pub decoded_bytes: u64,
+    /// Offset of the trailer (just past the last frame).
+    pub trailer_offset: u64,
+    /// Size of the trailer in bytes.
+    pub trailer_bytes: u64,
+    /// The georeferencing block.
+    pub georef: Georef,
+    /// Band texts and time coordinates.
+    pub trailer: Trailer,
+    /// True when a header blob was given and every duplicated value matched the file.
+    pub blob_checked: bool,
+}
+
+/// Validates a whole file: its structure, every frame, and (when `blob` is given) the header
+/// blob against the file.
+///
+/// The first broken rule is returned: structural errors first, then the blob's own rules and its
+/// agreement with the file ([`Error::BlobMismatch`], [`Error::BlobCountMismatch`]), then frames
+/// in frame-index order.
+pub fn validate<R: RangeRead>(src: R, blob: Option<&[u8]>, limits: Limits) -> Result<Report> {
+    let file_bytes = src.size()?;
+    let reader = open_validated(src, limits)?;
+    let file = reader.blob();
+    if let Some(bytes) = blob {
+        let given = Blob::parse(bytes, &limits)?;
+        compare(&given, file)?;
+    }
+    let decoded_bytes = decode_every_frame(&reader)?;
+    let trailer_offset = reader.trailer_offset();
+    Ok(Report {
+        layout: *reader.layout(),
+        frames: reader.frame_count(),
+        file_bytes,
+        base_frame_offset: file.layout.base_frame_offset()?,
+        compressed_bytes: reader.compressed_bytes(),
+        decoded_bytes,
+        trailer_offset,
+        trailer_bytes: file_bytes - trailer_offset,
+        georef: reader.georef()?,
+        trailer: reader.trailer()?.clone(),
+        blob_checked: blob.is_some(),
+    })
+}
+
+/// Builds the header blob of a finished file (spec: "Creating the header blob").
+///
+/// The file is validated structurally first (header, IFD, external values, offsets,
+/// georeferencing, trailer and exact file size, so a truncated or extended file yields no blob).
+/// The serialised blob is then parsed back and every duplicated value is compared with the IFD;
+/// nothing is returned if any comparison fails. Frames are not decoded: use [`validate`] for
+/// that.
+pub fn build_header<R: RangeRead>(src: R, limits: Limits) -> Result<Vec<u8>> {
+    let reader = open_validated(src, limits)?;
+    let file = reader.blob();
+    let bytes = file.to_bytes()?;
+    let parsed = Blob::parse(&bytes, &limits)?;
+    compare(&parsed, file)?;
+    Ok(bytes)
+}
+
+/// Compares every value the blob duplicates with the file's, in the order of the spec's table.
+/// `file` is the blob-shaped view of the IFD that [`Reader::open`] built.
+fn compare(blob: &Blob, file: &Blob) -> Result<()> {
+    let (b, f) = (&blob.layout, &file.layout);
+    let ((b_sf, b_bps), (f_sf, f_bps)) = (b.encoding.pair(), f.encoding.pair());
+    let fields: [(&'static str, u64, u64); 9] = [
+        ("image_width", b.width.into(), f.width.into()),
+        ("image_length", b.length.into(), f.length.into()),
+        ("time_count", b.times.into(), f.times.into()),
+        ("tile_width", b.tile_width.into(), f.tile_width.into()),
+        ("tile_length", b.tile_length.into(), f.tile_length.into()),
+        ("samples_per_pixel", b.bands.into(), f.bands.into()),
+        ("bits_per_sample", b_bps.into(), f_bps.into()),
+        ("sample_format", b_sf.into(), f_sf.into()),
+        ("frame_unit", b.frame_unit.value().into(), f.frame_unit.value().into()),
+    ];
+    for (field, blob, file) in fields {
+        if blob != file {
+            return Err(Error::BlobMismatch { field, blob, file });
+        }
+    }
+    // Equal fields give equal N; checked anyway since the comparison below zips the two.
+    if blob.counts.len() != file.counts.len() {
+        return Err(Error::BlobMismatch {
+            field: "frame_byte_counts entries",
+            blob: blob.counts.len() as u64,
+            file: file.counts.len() as u64,
+        });
+    }
+    if let Some((index, (&blob, &file))) = blob.counts.iter().zip(&file.counts).enumerate().find(|(_, (a, b))| a != b) {
+        return Err(Error::BlobCountMismatch { index, blob, file });
+    }
+    Ok(())
+}
+
+/// Parses the file header and IFD entries and compares the file size with the smallest file
+/// they allow before [`Reader::open`] reads anything sized by N; then opens the file, which
+/// validates the external values, the offsets, the georeferencing and the trailer.
+fn open_validated<R: RangeRead>(src: R, limits: Limits) -> Result<Reader<R>> {
+    let size = src.size()?;
+    // A short file still gets its header checked first, then a precise truncation error.
+    let fixed_len = size.min(FIXED_PREFIX_BYTES) as usize;
+    let fixed = src.read_at(0, fixed_len).map_err(|e| io_error(e, "file header and IFD", 0, fixed_len as u64, size))?;
+    let head = IfdHead::parse(&fixed, &limits)?;
+    let min = head.min_file_size()?;
+    if size < min {
+        return Err(Error::FileSize {
+            what: "the IFD (its external values, N frames of at least one byte and a trailer)",
+            found: size,
+            expected: min,
+        });
+    }
+    Reader::open(src, limits)
+}
+
+/// Reads and decodes every frame in frame-index order, in batches of about [`BATCH_BYTES`]
+/// compressed bytes decoded in parallel; returns the total decoded size. The error of the
+/// lowest failing frame index is returned.
+fn decode_every_frame<R: RangeRead>(reader: &Reader<R>) -> Result<u64> {
+    let n = reader.frame_count();
+    let size = reader.source().size()?;
+    let mut decoded = 0u64;
+    let mut start = 0u64;
+    while start < n {
+        let mut ranges = Vec::new();
+        let mut batch = 0u64;
+        let mut end = start;
+        while end < n {
+            let (offset, len) = reader.frame_range(end)?;
+            if end > start && batch + len > BATCH_BYTES {
+                break;
+            }
+            let len_usize = usize::try_from(len).map_err(|_| Error::Overflow("frame byte count"))?;
+            ranges.push((offset, len_usize));
+            batch += len;
+            end += 1;
+        }
+        let bytes = reader
+            .source()
+            .read_ranges(&ranges)
+            .map_err(|e| io_error(e, "frame", ranges[0].0, ranges[0].1 as u64, size))?;
+        if bytes.len() != ranges.len() || bytes.iter().zip(&ranges).any(|(b, r)| b.len() != r.1) {
+            return Err(Error::Io(io::Error::other("range source returned the wrong number of bytes")));
+        }
+        let sizes: Vec<Result<u64>> = bytes
+            .par_iter()
+            .enumerate()
+            .map(|(k, frame)| reader.decode_frame(start + k as u64, frame).map(|d| d.as_bytes().len() as u64))
+            .collect();
+        for s in sizes {
+            decoded += s?;
+        }
+        start = end;
+    }
+    Ok(decoded)
+}
+
+fn io_error(e: io::Error, what: &'static str, offset: u64, need: u64, size: u64) -> Error {
+    if e.kind() == io::ErrorKind::UnexpectedEof {
+        Error::Truncated { what, offset, need, have: size.saturating_sub(offset) }
+    } else {
+        Error::Io(e)
+    }
+}
