@@ -265,7 +265,7 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_frame_bytes: 256 << 20,
-            max_frames: 1 << 26,
+            max_frames: 1 << 24,
             max_trailer_bytes: 64 << 20,
             max_time_coords: 1 << 22,
             max_bands: 65535,

@@ -4,7 +4,9 @@
 //! [`io`] / [`reader`] / [`writer`] / [`validate`], then the C ABI and GDAL driver.
 #![forbid(unsafe_op_in_unsafe_fn)]
 
+pub mod capi;
 pub mod codec;
+pub mod driver;
 pub mod error;
 pub mod format;
 pub mod io;

@@ -1098,11 +1098,12 @@ fn truncation_at_every_structure_boundary() {
 
 #[test]
 fn file_size_checked_before_reading_external_values() {
-    // a 1 KB file whose IFD claims N = 6 * 2048 * 2730 frames: the external values alone would be
-    // 400 MB; the file size is compared with the smallest file the IFD allows first
+    // a 1 KB file whose IFD claims N = 6 * 1024 * 2730 frames (just under the frame limit): the
+    // external values alone would be 200 MB; the file size is compared with the smallest file
+    // the IFD allows first
     let (mut f, _) = cube();
-    let n: u64 = 6 * 2048 * 2730;
-    put_u32(&mut f, value(0), 16 * 2048);
+    let n: u64 = 6 * 1024 * 2730;
+    put_u32(&mut f, value(0), 16 * 1024);
     put_u32(&mut f, value(1), 8 * 2730);
     put_u64(&mut f, entry(6) + 4, n);
     put_u64(&mut f, entry(7) + 4, n);

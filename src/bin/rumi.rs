@@ -1,1 +1,232 @@
-fn main() {}
+//! `rumi`: the command-line tool of the rumi 0.1.0 raster format.
+//!
+//! `convert` and `stack` turn rasters GDAL can read into rumi Images and Cubes; `header`,
+//! `validate` and `info` build header blobs for, check and describe rumi files. Errors print
+//! `rumi: <message>` on stderr and exit with 1 (2 for usage errors).
+
+#[path = "rumi/convert.rs"]
+mod convert;
+#[path = "rumi/fail.rs"]
+mod fail;
+#[path = "rumi/inspect.rs"]
+mod inspect;
+#[path = "rumi/output.rs"]
+mod output;
+#[path = "rumi/source.rs"]
+mod source;
+#[path = "rumi/times.rs"]
+mod times;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::error::ErrorKind;
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
+use rumi::codec::Graph;
+
+use crate::fail::Failure;
+
+#[derive(Parser)]
+#[command(name = "rumi", version, about = "Convert, stack, validate and describe rumi 0.1.0 raster files")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Convert one raster GDAL can read into a rumi Image (T = 1).
+    Convert(ConvertArgs),
+    /// Stack co-registered rasters (same size, transform, CRS, type, bands) into a rumi Cube.
+    Stack(StackArgs),
+    /// Build the external header blob of a rumi file, validating the file first.
+    Header(HeaderArgs),
+    /// Check that a file is rumi 0.1.0 compliant (exit 0) or say why not (exit 1).
+    Validate(ValidateArgs),
+    /// Describe a rumi file: shape, encoding, tiling, georeferencing, bands, times, sizes.
+    Info(InfoArgs),
+}
+
+/// Options shared by `convert` and `stack`.
+#[derive(Args, Debug, Clone)]
+pub struct WriteOpts {
+    /// Nominal tile size: N for N x N, or WIDTHxLENGTH.
+    #[arg(long, value_name = "N|WxL", default_value = "256", value_parser = parse_tile)]
+    pub tile: (u16, u16),
+    /// frame_unit (0..=9). Default: 0 when B = T = 1, 1 when exactly one of B, T exceeds 1,
+    /// 4 when both do.
+    #[arg(long, value_name = "N")]
+    pub frame_unit: Option<u16>,
+    /// OpenZL compression level (numeric graph unless --graph says otherwise; default 7).
+    #[arg(long, value_name = "L", allow_negative_numbers = true)]
+    pub level: Option<i32>,
+    /// OpenZL graph: numeric (default), generic, or best (numeric at levels 6 and 7, smaller kept).
+    #[arg(long, value_enum)]
+    pub graph: Option<GraphArg>,
+    /// Band text, once per band in band order (default: the source band descriptions).
+    #[arg(long = "band-text", value_name = "TEXT")]
+    pub band_text: Vec<String>,
+    /// Store sources that declare a nodata value (or a mask); rumi has no nodata field, so
+    /// nodata samples become ordinary samples.
+    #[arg(long)]
+    pub allow_nodata_loss: bool,
+    /// Store the raster without georeferencing (e.g. GCP-only or non-EPSG CRS sources).
+    #[arg(long)]
+    pub no_georef: bool,
+    /// Do not write the `<OUT>.header` sidecar (an existing one is removed: it would be stale).
+    #[arg(long)]
+    pub no_header: bool,
+    /// No progress bar and no summary.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// `--graph` values.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GraphArg {
+    /// OpenZL numeric graph
+    Numeric,
+    /// OpenZL generic graph (zstd-like)
+    Generic,
+    /// numeric at levels 6 and 7, keep the smaller frame
+    Best,
+}
+
+impl WriteOpts {
+    /// The compression graph the options select.
+    pub fn graph(&self) -> Result<Graph, String> {
+        let level = self.level.unwrap_or(7);
+        match (self.graph, self.level) {
+            (Some(GraphArg::Best), Some(_)) => {
+                Err("--level cannot be combined with --graph best (it tries levels 6 and 7)".into())
+            }
+            (Some(GraphArg::Best), None) => Ok(Graph::BestOf),
+            (Some(GraphArg::Generic), _) => Ok(Graph::Generic(level)),
+            (Some(GraphArg::Numeric) | None, _) => Ok(Graph::Numeric(level)),
+        }
+    }
+}
+
+#[derive(Args)]
+struct ConvertArgs {
+    /// Any raster GDAL can open.
+    src: PathBuf,
+    /// Output file (conventionally `.rumi`).
+    out: PathBuf,
+    /// Acquisition instant, ISO 8601 UTC: 2020-05-18 or 2020-05-18T13:40:00Z.
+    /// Default: the source's ACQUISITIONDATETIME or TIFFTAG_DATETIME metadata.
+    #[arg(long, value_name = "ISO", conflicts_with = "interval")]
+    time: Option<String>,
+    /// Time interval START/END (END exclusive), e.g. 2020-01-01/2021-01-01 for an annual product.
+    #[arg(long, value_name = "START/END")]
+    interval: Option<String>,
+    #[command(flatten)]
+    opts: WriteOpts,
+}
+
+#[derive(Args)]
+struct StackArgs {
+    /// Two or more co-registered sources, in time order, followed by the output file.
+    #[arg(value_name = "SRC... OUT", required = true, num_args = 1..)]
+    paths: Vec<PathBuf>,
+    /// One instant per source, comma separated: 2015-03-09T17:30:17Z,2017-03-09T05:43:56Z.
+    /// Default: each source's ACQUISITIONDATETIME or TIFFTAG_DATETIME metadata.
+    #[arg(long, value_name = "ISO,...", value_delimiter = ',', conflicts_with = "intervals")]
+    times: Vec<String>,
+    /// One interval START/END per source, comma separated.
+    #[arg(long, value_name = "START/END,...", value_delimiter = ',')]
+    intervals: Vec<String>,
+    #[command(flatten)]
+    opts: WriteOpts,
+}
+
+#[derive(Args)]
+struct HeaderArgs {
+    /// The rumi file.
+    file: PathBuf,
+    /// Where to write the blob (default: `<FILE>.header`).
+    #[arg(short, long, value_name = "FILE.header")]
+    output: Option<PathBuf>,
+}
+
+#[derive(Args)]
+struct ValidateArgs {
+    /// The rumi file.
+    file: PathBuf,
+    /// Also check that this header blob belongs to the file.
+    #[arg(long, value_name = "BLOB")]
+    header: Option<PathBuf>,
+}
+
+#[derive(Args)]
+struct InfoArgs {
+    /// The rumi file.
+    file: PathBuf,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
+    /// Open statelessly from this header blob instead of parsing the file's IFD.
+    #[arg(long, value_name = "BLOB")]
+    header: Option<PathBuf>,
+}
+
+fn parse_tile(text: &str) -> Result<(u16, u16), String> {
+    let one = |t: &str| match t.trim().parse::<u16>() {
+        Ok(0) | Err(_) => Err(format!("{t:?} is not a tile dimension between 1 and 65535")),
+        Ok(v) => Ok(v),
+    };
+    match text.split_once(['x', 'X']) {
+        Some((w, l)) => Ok((one(w)?, one(l)?)),
+        None => one(text).map(|v| (v, v)),
+    }
+}
+
+/// Exits with a usage error (code 2) shown with the usage of subcommand `sub`.
+fn usage_error(sub: &str, kind: ErrorKind, message: String) -> ! {
+    let mut cmd = Cli::command();
+    match cmd.find_subcommand_mut(sub) {
+        Some(c) => c.clone().bin_name(format!("rumi {sub}")).error(kind, message).exit(),
+        None => cmd.error(kind, message).exit(),
+    }
+}
+
+fn run(cli: Cli) -> Result<(), Failure> {
+    match cli.command {
+        Command::Convert(a) => {
+            let graph = a.opts.graph().unwrap_or_else(|m| usage_error("convert", ErrorKind::ArgumentConflict, m));
+            let time = times::TimeArgs::single(a.time, a.interval);
+            convert::run(&[a.src], &a.out, &time, &a.opts, graph)
+        }
+        Command::Stack(mut a) => {
+            let graph = a.opts.graph().unwrap_or_else(|m| usage_error("stack", ErrorKind::ArgumentConflict, m));
+            if a.paths.len() < 3 {
+                usage_error(
+                    "stack",
+                    ErrorKind::TooFewValues,
+                    "stack needs at least two sources and an output file (use convert for one source)".into(),
+                );
+            }
+            let out = a.paths.pop().unwrap_or_default();
+            let time = times::TimeArgs::list(a.times, a.intervals);
+            convert::run(&a.paths, &out, &time, &a.opts, graph)
+        }
+        Command::Header(a) => inspect::header(&a.file, a.output.as_deref()),
+        Command::Validate(a) => inspect::validate(&a.file, a.header.as_deref()),
+        Command::Info(a) => inspect::info(&a.file, a.header.as_deref(), a.json),
+    }
+}
+
+fn main() -> ExitCode {
+    std::panic::set_hook(Box::new(|info| {
+        fail::say(&format!("internal error (a bug in rumi, please report it): {info}"))
+    }));
+    let cli = Cli::parse();
+    source::quiet_gdal_errors();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(f) => {
+            fail::say(&f.0);
+            ExitCode::FAILURE
+        }
+    }
+}

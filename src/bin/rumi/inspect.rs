@@ -1,0 +1,316 @@
+//! `header`, `validate` and `info`: build the header blob of, check and describe rumi files.
+
+use std::fs::File;
+use std::io::Write;
+use std::path::Path;
+
+use rumi::format::{Blob, Georef, Layout, ModelType, RasterType, TimeKind, TimeStep};
+use rumi::reader::Reader;
+use rumi::Limits;
+use serde::Serialize;
+
+use crate::fail::{print, Context, Failure, Res};
+use crate::output::{self, sidecar};
+
+/// `12.3 MiB`-style size.
+pub fn human_bytes(n: u64) -> String {
+    const UNITS: [&str; 5] = ["bytes", "KiB", "MiB", "GiB", "TiB"];
+    let mut v = n as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u + 1 < UNITS.len() {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{n} bytes")
+    } else {
+        format!("{v:.2} {}", UNITS[u])
+    }
+}
+
+/// Decoded size of the whole raster: `T * B * Y * X * bytes_per_sample`.
+pub fn decoded_bytes(l: &Layout) -> u64 {
+    u64::from(l.times)
+        * u64::from(l.bands)
+        * u64::from(l.length)
+        * u64::from(l.width)
+        * l.encoding.decoded_bytes() as u64
+}
+
+fn open(path: &Path) -> Res<File> {
+    File::open(path).context(|| format!("cannot open {}", path.display()))
+}
+
+fn read_blob(path: &Path) -> Res<Vec<u8>> {
+    std::fs::read(path).context(|| format!("cannot read header blob {}", path.display()))
+}
+
+/// Builds the header blob from a finalized rumi file (spec "Creating the header blob").
+fn build_header(file: File) -> rumi::Result<Vec<u8>> {
+    rumi::validate::build_header(file, Limits::default())
+}
+
+/// The header blob of a file the writer just produced: built from the finished file (so every
+/// duplicated value is checked against its IFD) and compared with what the writer computed.
+pub fn header_of_written(file: &mut File, blob: &Blob) -> Res<Vec<u8>> {
+    file.flush()?;
+    let built = build_header(file.try_clone()?).context(|| "the written file does not validate (internal error)")?;
+    if built != blob.to_bytes()? {
+        return Err(Failure("internal error: the header built from the written file differs from the writer's".into()));
+    }
+    Ok(built)
+}
+
+/// `rumi header FILE [-o OUT]`.
+pub fn header(path: &Path, output: Option<&Path>) -> Res<()> {
+    let out = output.map(Path::to_path_buf).unwrap_or_else(|| sidecar(path));
+    let bytes = build_header(open(path)?).context(|| format!("{}: not a valid rumi file", path.display()))?;
+    output::commit(output::staged(&out, &bytes)?, &out)?;
+    print(&format!("wrote {} ({} bytes) for {}\n", out.display(), bytes.len(), path.display()))
+}
+
+/// `rumi validate FILE [--header BLOB]`.
+pub fn validate(path: &Path, header: Option<&Path>) -> Res<()> {
+    let blob = header.map(read_blob).transpose()?;
+    if let (Some(b), Some(h)) = (&blob, header) {
+        Blob::parse(b, &Limits::default()).context(|| format!("{} is not a valid header blob", h.display()))?;
+    }
+    let report =
+        rumi::validate::validate(open(path)?, blob.as_deref(), Limits::default()).map_err(|e| match (e, header) {
+            (e @ (rumi::Error::BlobMismatch { .. } | rumi::Error::BlobCountMismatch { .. }), Some(h)) => {
+                Failure(format!("header blob {} does not belong to {}: {e}", h.display(), path.display()))
+            }
+            (e, _) => Failure(format!("{}: not rumi 0.1.0 compliant: {e}", path.display())),
+        })?;
+    let l = report.layout;
+    print(&format!(
+        "{}: rumi 0.1.0 compliant: {} T={} B={} Y={} X={} {}, {} frames decoded{}\n",
+        path.display(),
+        if l.times > 1 { "Cube" } else { "Image" },
+        l.times,
+        l.bands,
+        l.length,
+        l.width,
+        l.encoding.name(),
+        report.frames,
+        if header.is_some() { ", header blob matches" } else { "" }
+    ))
+}
+
+#[derive(Serialize)]
+#[allow(non_snake_case)]
+struct Shape {
+    T: u32,
+    B: u16,
+    Y: u32,
+    X: u32,
+}
+
+#[derive(Serialize)]
+struct Encoding {
+    name: &'static str,
+    sample_format: u16,
+    bits_per_sample: u16,
+    decoded_bytes: usize,
+}
+
+#[derive(Serialize)]
+struct Tiles {
+    width: u16,
+    length: u16,
+    across: u32,
+    down: u32,
+}
+
+#[derive(Serialize)]
+struct Unit {
+    value: u8,
+    layout: &'static str,
+    frame: &'static str,
+}
+
+#[derive(Serialize)]
+struct GeorefInfo {
+    epsg: u16,
+    model: &'static str,
+    raster_type: &'static str,
+    /// `(x_res, row_rot, x_origin, col_rot, y_res, y_origin)` as stored
+    affine: [f64; 6],
+    /// the same transform in GDAL's order `(x_origin, x_res, row_rot, y_origin, col_rot, y_res)`
+    geotransform: [f64; 6],
+}
+
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Step {
+    Instant(String),
+    Interval { start: String, end: String },
+}
+
+#[derive(Serialize)]
+struct Times {
+    kind: &'static str,
+    scale_seconds: u32,
+    steps: Vec<Step>,
+}
+
+#[derive(Serialize)]
+struct Info {
+    file: String,
+    file_bytes: u64,
+    header_blob: Option<String>,
+    kind: &'static str,
+    shape: Shape,
+    encoding: Encoding,
+    tile: Tiles,
+    frame_unit: Unit,
+    frames: u64,
+    base_frame_offset: u64,
+    trailer_offset: u64,
+    raster_type: &'static str,
+    georef: Option<GeorefInfo>,
+    band_texts: Vec<String>,
+    time: Times,
+    compressed_bytes: u64,
+    decoded_bytes: u64,
+    ratio: f64,
+}
+
+fn raster_type_name(r: RasterType) -> &'static str {
+    match r {
+        RasterType::Area => "PixelIsArea",
+        RasterType::Point => "PixelIsPoint",
+    }
+}
+
+fn describe(path: &Path, header: Option<&Path>) -> Res<Info> {
+    let file = open(path)?;
+    let file_bytes = file.metadata()?.len();
+    let reader = match header {
+        Some(h) => Reader::open_with_blob(file, &read_blob(h)?, Limits::default())
+            .context(|| format!("header blob {}", h.display()))?,
+        None => {
+            Reader::open(file, Limits::default()).context(|| format!("{}: not a valid rumi file", path.display()))?
+        }
+    };
+    let what = || path.display().to_string();
+    let l = *reader.layout();
+    let georef = reader.georef().context(what)?;
+    let trailer = reader.trailer().context(what)?;
+    let georef_info = match georef {
+        Georef::Undefined { .. } => None,
+        Georef::Epsg { model, raster_type, epsg, affine } => Some(GeorefInfo {
+            epsg,
+            model: if model == ModelType::Projected { "projected" } else { "geographic" },
+            raster_type: raster_type_name(raster_type),
+            affine,
+            geotransform: [affine[2], affine[0], affine[1], affine[5], affine[3], affine[4]],
+        }),
+    };
+    let axis = &trailer.time;
+    let steps = (0..axis.steps())
+        .map(|i| match axis.step(i) {
+            TimeStep::Instant(t) => Step::Instant(axis.iso(t)),
+            TimeStep::Interval(a, b) => Step::Interval { start: axis.iso(a), end: axis.iso(b) },
+        })
+        .collect();
+    let compressed = reader.compressed_bytes();
+    let decoded = decoded_bytes(&l);
+    let (sample_format, bits_per_sample) = l.encoding.pair();
+    Ok(Info {
+        file: path.display().to_string(),
+        file_bytes,
+        header_blob: header.map(|h| h.display().to_string()),
+        kind: if l.times > 1 { "Cube" } else { "Image" },
+        shape: Shape { T: l.times, B: l.bands, Y: l.length, X: l.width },
+        encoding: Encoding {
+            name: l.encoding.name(),
+            sample_format,
+            bits_per_sample,
+            decoded_bytes: l.encoding.decoded_bytes(),
+        },
+        tile: Tiles { width: l.tile_width, length: l.tile_length, across: l.tiles_across(), down: l.tiles_down() },
+        frame_unit: Unit {
+            value: l.frame_unit.value(),
+            layout: l.frame_unit.describe(u32::from(l.bands)),
+            frame: if l.frame_unit.is_tile() { "tile" } else { "cell" },
+        },
+        frames: reader.frame_count(),
+        base_frame_offset: l.base_frame_offset()?,
+        trailer_offset: reader.trailer_offset(),
+        raster_type: raster_type_name(georef.raster_type()),
+        georef: georef_info,
+        band_texts: trailer.band_texts.clone(),
+        time: Times {
+            kind: if axis.kind == TimeKind::Instant { "instant" } else { "interval" },
+            scale_seconds: axis.scale,
+            steps,
+        },
+        compressed_bytes: compressed,
+        decoded_bytes: decoded,
+        ratio: decoded as f64 / compressed.max(1) as f64,
+    })
+}
+
+/// `rumi info FILE [--json] [--header BLOB]`.
+pub fn info(path: &Path, header: Option<&Path>, json: bool) -> Res<()> {
+    let i = describe(path, header)?;
+    if json {
+        let text = serde_json::to_string_pretty(&i).map_err(|e| Failure(e.to_string()))?;
+        return print(&format!("{text}\n"));
+    }
+    let mut o = String::new();
+    let mut line = |k: &str, v: String| o.push_str(&format!("{k:<18}{v}\n"));
+    line("file", format!("{} ({} bytes)", i.file, i.file_bytes));
+    if let Some(h) = &i.header_blob {
+        line("header blob", format!("{h} (layout and frame sizes read from it)"));
+    }
+    line("kind", i.kind.into());
+    line("shape", format!("T={} B={} Y={} X={}", i.shape.T, i.shape.B, i.shape.Y, i.shape.X));
+    line(
+        "encoding",
+        format!(
+            "{} (sample_format {}, bits_per_sample {}, {} byte(s) per sample)",
+            i.encoding.name, i.encoding.sample_format, i.encoding.bits_per_sample, i.encoding.decoded_bytes
+        ),
+    );
+    line("tiles", format!("{} x {} ({} across x {} down)", i.tile.width, i.tile.length, i.tile.across, i.tile.down));
+    line(
+        "frame unit",
+        format!("{}: {} (one {} per frame)", i.frame_unit.value, i.frame_unit.layout, i.frame_unit.frame),
+    );
+    line(
+        "frames",
+        format!("N={}, base_frame_offset {}, trailer at {}", i.frames, i.base_frame_offset, i.trailer_offset),
+    );
+    match &i.georef {
+        None => line("georeferencing", format!("none ({})", i.raster_type)),
+        Some(g) => {
+            line("georeferencing", format!("EPSG:{} ({}), {}", g.epsg, g.model, g.raster_type));
+            let a = g.affine;
+            line("affine", format!("X = {} + col * {} + row * {}", a[2], a[0], a[1]));
+            line("", format!("Y = {} + col * {} + row * {}", a[5], a[3], a[4]));
+        }
+    }
+    for (n, t) in i.band_texts.iter().enumerate() {
+        line(if n == 0 { "bands" } else { "" }, format!("{}: {t}", n + 1));
+    }
+    for (n, s) in i.time.steps.iter().enumerate() {
+        let v = match s {
+            Step::Instant(t) => t.clone(),
+            Step::Interval { start, end } => format!("{start} / {end}"),
+        };
+        line(if n == 0 { "times" } else { "" }, format!("{}: {v}", n + 1));
+    }
+    line("time", format!("{} (time_scale {} s)", i.time.kind, i.time.scale_seconds));
+    line(
+        "size",
+        format!(
+            "{} compressed, {} decoded, ratio {:.2}",
+            human_bytes(i.compressed_bytes),
+            human_bytes(i.decoded_bytes),
+            i.ratio
+        ),
+    );
+    print(&o)
+}

@@ -1,0 +1,651 @@
+//! A GDAL raster as a rumi source: its shape, sample encoding, georeferencing (EPSG CRS +
+//! affine, spec "Georeferencing"), band texts and acquisition time, with every reason it cannot
+//! be stored collected before anything is written; then tile rows read on demand.
+
+use std::ffi::{c_int, CStr};
+use std::path::{Path, PathBuf};
+
+use gdal::errors::GdalError;
+use gdal::spatial_ref::SpatialRef;
+use gdal::{Dataset, DatasetOptions, GdalOpenFlags, Metadata};
+use gdal_sys::GDALDataType;
+use rumi::format::{Georef, ModelType, RasterType, SampleEncoding};
+
+use crate::fail::{Failure, Res};
+use crate::times::{MetaTime, META_KEYS};
+use crate::WriteOpts;
+
+/// GDAL errors are returned through the API and become part of our messages; GDAL warnings
+/// are shown as warnings. Nothing else is printed by GDAL itself.
+pub fn quiet_gdal_errors() {
+    gdal::config::set_error_handler(|class, _no, msg| {
+        if class == gdal::errors::CplErrType::Warning {
+            crate::fail::say(&format!("warning: GDAL: {msg}"));
+        }
+    });
+}
+
+/// An opened, inspected source that rumi can store.
+pub struct Source {
+    /// the path given
+    pub path: PathBuf,
+    ds: Dataset,
+    /// X
+    pub width: u32,
+    /// Y
+    pub length: u32,
+    /// B
+    pub bands: u16,
+    /// the rumi sample encoding
+    pub encoding: SampleEncoding,
+    /// the GDAL type samples are read as (same bits as `encoding`)
+    gdal_type: GDALDataType::Type,
+    /// GDAL's name of that type (plus PIXELTYPE), for messages
+    pub type_name: String,
+    /// the georeferencing to store
+    pub georef: Georef,
+    /// the GDAL geotransform as given, if any (for co-registration checks)
+    pub geotransform: Option<[f64; 6]>,
+    /// the band texts to store
+    pub band_texts: Vec<String>,
+    /// the acquisition time in the metadata, if any
+    pub meta_time: Option<MetaTime>,
+    /// warnings and notes for the user
+    pub notes: Vec<String>,
+}
+
+/// Maps a GDAL data type name (and PIXELTYPE) to a rumi encoding, or says why it has none.
+fn encoding_for(type_name: &str, signed_byte: bool) -> Result<SampleEncoding, String> {
+    use SampleEncoding::*;
+    Ok(match type_name {
+        "Byte" if signed_byte => I8,
+        "Byte" => U8,
+        "Int8" => I8,
+        "UInt16" => U16,
+        "Int16" => I16,
+        "UInt32" => U32,
+        "Int32" => I32,
+        "UInt64" => U64,
+        "Int64" => I64,
+        "Float16" => F16,
+        "Float32" => F32,
+        "Float64" => F64,
+        "CFloat16" => C32,
+        "CFloat32" => C64,
+        "CFloat64" => C128,
+        "CInt16" | "CInt32" => {
+            let wider = if type_name == "CInt16" { "CFloat32" } else { "CFloat64" };
+            return Err(format!(
+                "its samples are complex integers ({type_name}), which have no rumi sample encoding \
+                 (rumi's complex encodings are IEEE floating point); convert them first, e.g. \
+                 `gdal_translate -ot {wider} SRC tmp.tif` (exact for {type_name})"
+            ));
+        }
+        other => return Err(format!("its GDAL data type {other:?} has no rumi sample encoding")),
+    })
+}
+
+fn type_name(t: GDALDataType::Type) -> String {
+    // SAFETY: GDALGetDataTypeName returns a pointer to a static string or null.
+    let p = unsafe { gdal_sys::GDALGetDataTypeName(t) };
+    if p.is_null() {
+        format!("type {t}")
+    } else {
+        // SAFETY: non-null, NUL-terminated static string.
+        unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
+    }
+}
+
+/// Formats a list of 1-based band numbers: `band 2` or `bands 1, 2, 3`.
+fn band_list(bands: &[usize]) -> String {
+    let list: Vec<String> = bands.iter().map(|b| b.to_string()).collect();
+    if list.len() == 1 {
+        format!("band {}", list[0])
+    } else {
+        format!("bands {}", list.join(", "))
+    }
+}
+
+/// The EPSG code and model type of a CRS, or why rumi cannot store it.
+fn epsg_of(srs: &SpatialRef) -> Result<(u16, ModelType), String> {
+    let name = srs.name().unwrap_or_else(|| "unnamed".into());
+    let kind = if srs.is_compound() {
+        Some("a compound CRS")
+    } else if srs.is_vertical() {
+        Some("a vertical CRS")
+    } else if srs.is_geocentric() {
+        Some("a geocentric CRS")
+    } else if srs.is_local() {
+        Some("a local (engineering) CRS")
+    } else if srs.is_derived_geographic() {
+        Some("a derived geographic CRS")
+    } else if !srs.is_projected() && !srs.is_geographic() {
+        Some("neither a projected nor a geographic CRS")
+    } else {
+        None
+    };
+    if let Some(kind) = kind {
+        return Err(format!(
+            "its CRS {name:?} is {kind}; rumi stores only a 2-D projected or geographic CRS by EPSG code"
+        ));
+    }
+    let code = identify_epsg(srs).ok_or_else(|| {
+        let candidates = epsg_candidates(srs);
+        let hint = if candidates.is_empty() {
+            String::new()
+        } else {
+            format!(" (closest EPSG matches, not exact: {})", candidates.join(", "))
+        };
+        format!(
+            "its CRS {name:?} has no EPSG code{hint}; rumi stores a CRS only as an EPSG code. Reproject \
+             (gdalwarp -t_srs EPSG:<code>), assign an equivalent code (gdal_translate -a_srs EPSG:<code>), \
+             or pass --no-georef"
+        )
+    })?;
+    let epsg = u16::try_from(code)
+        .ok()
+        .filter(|c| (1024..=32766).contains(c))
+        .ok_or_else(|| format!("its CRS is EPSG:{code}, outside the range 1024..=32766 rumi can store"))?;
+    // The type comes from the EPSG registry (PROJ database), never from the number.
+    let registry = SpatialRef::from_epsg(u32::from(epsg))
+        .map_err(|e| format!("EPSG:{epsg} is not in the EPSG registry known to PROJ ({e})"))?;
+    let model = if registry.is_projected() {
+        ModelType::Projected
+    } else if registry.is_geographic() && !registry.is_derived_geographic() {
+        ModelType::Geographic
+    } else {
+        return Err(format!("EPSG:{epsg} is neither a projected nor a geographic CRS in the EPSG registry"));
+    };
+    if registry.axes_count() != 2 {
+        return Err(format!("EPSG:{epsg} is a {}-D CRS; rumi stores only 2-D CRSs", registry.axes_count()));
+    }
+    if registry.is_projected() != srs.is_projected() {
+        return Err(format!("the source CRS {name:?} and EPSG:{epsg} disagree on being projected"));
+    }
+    Ok((epsg, model))
+}
+
+/// EPSG code of the CRS root: its own authority, else OSR AutoIdentifyEPSG, else the single
+/// 100 % match of OSR FindMatches.
+fn identify_epsg(srs: &SpatialRef) -> Option<i32> {
+    let epsg_root =
+        |s: &SpatialRef| s.auth_name().filter(|a| a.eq_ignore_ascii_case("EPSG")).and_then(|_| s.auth_code().ok());
+    if let Some(c) = epsg_root(srs) {
+        return Some(c);
+    }
+    let mut copy = srs.clone();
+    if copy.auto_identify_epsg().is_ok() {
+        if let Some(c) = epsg_root(&copy) {
+            return Some(c);
+        }
+    }
+    let matches = find_matches(srs);
+    let exact: Vec<i32> = matches.iter().filter(|m| m.1 == 100).filter_map(|m| m.0).collect();
+    (exact.len() == 1).then(|| exact[0])
+}
+
+/// OSR FindMatches: `(EPSG code if any, confidence %)`, best first.
+fn find_matches(srs: &SpatialRef) -> Vec<(Option<i32>, i32)> {
+    let mut n: c_int = 0;
+    let mut conf: *mut c_int = std::ptr::null_mut();
+    // SAFETY: the SRS handle is live for the call; GDAL allocates the returned array and the
+    // confidence array, which are freed below with the matching functions.
+    let arr = unsafe { gdal_sys::OSRFindMatches(srs.to_c_hsrs(), std::ptr::null_mut(), &mut n, &mut conf) };
+    let mut out = Vec::new();
+    if !arr.is_null() {
+        for i in 0..usize::try_from(n).unwrap_or(0) {
+            // SAFETY: `arr` holds `n` handles and `conf` `n` ints (when non-null).
+            let (h, c) = unsafe { (*arr.add(i), if conf.is_null() { 0 } else { *conf.add(i) }) };
+            if h.is_null() {
+                continue;
+            }
+            // SAFETY: `h` is a live handle owned by `arr`; the strings are copied at once.
+            let code = unsafe {
+                let auth = gdal_sys::OSRGetAuthorityName(h, std::ptr::null());
+                let code = gdal_sys::OSRGetAuthorityCode(h, std::ptr::null());
+                if !auth.is_null()
+                    && !code.is_null()
+                    && CStr::from_ptr(auth).to_string_lossy().eq_ignore_ascii_case("EPSG")
+                {
+                    CStr::from_ptr(code).to_string_lossy().parse::<i32>().ok()
+                } else {
+                    None
+                }
+            };
+            out.push((code, c));
+        }
+        // SAFETY: frees the array returned by OSRFindMatches, once.
+        unsafe { gdal_sys::OSRFreeSRSArray(arr) };
+    }
+    if !conf.is_null() {
+        // SAFETY: the confidence array was allocated by GDAL with CPLMalloc.
+        unsafe { gdal_sys::VSIFree(conf.cast()) };
+    }
+    out
+}
+
+fn epsg_candidates(srs: &SpatialRef) -> Vec<String> {
+    find_matches(srs).into_iter().filter_map(|(c, p)| c.map(|c| format!("EPSG:{c} ({p}%)"))).take(3).collect()
+}
+
+/// Band texts from the descriptions: a blank one becomes `band N`; texts shared by several
+/// bands get ` (band N)` appended (N is the 1-based GDAL band number). Errors if that still
+/// leaves duplicates.
+fn derive_band_texts(descriptions: &[String]) -> Result<(Vec<String>, Option<String>), String> {
+    let mut texts: Vec<String> = descriptions
+        .iter()
+        .enumerate()
+        .map(|(i, d)| if d.trim().is_empty() { format!("band {}", i + 1) } else { d.clone() })
+        .collect();
+    let dup: Vec<usize> = (0..texts.len()).filter(|&i| texts.iter().filter(|t| **t == texts[i]).count() > 1).collect();
+    let mut note = None;
+    if !dup.is_empty() {
+        for &i in &dup {
+            texts[i] = format!("{} (band {})", texts[i], i + 1);
+        }
+        note = Some(format!(
+            "band descriptions of {} are not unique; \" (band N)\" appended to make them so (use --band-text to choose)",
+            band_list(&dup.iter().map(|i| i + 1).collect::<Vec<_>>())
+        ));
+    }
+    check_texts(&texts).map_err(|e| format!("{e}; name the bands with --band-text"))?;
+    Ok((texts, note))
+}
+
+/// The trailer's rules on band texts (spec "Band descriptions").
+pub fn check_texts(texts: &[String]) -> Result<(), String> {
+    for (i, t) in texts.iter().enumerate() {
+        if t.is_empty() {
+            return Err(format!("band text {} is empty", i + 1));
+        }
+        if t.contains('\0') {
+            return Err(format!("band text {} contains a NUL byte", i + 1));
+        }
+        if t.len() > usize::from(u16::MAX) {
+            return Err(format!("band text {} is {} bytes, more than 65535", i + 1, t.len()));
+        }
+        if let Some(j) = texts[..i].iter().position(|o| o == t) {
+            return Err(format!("bands {} and {} have the same text {t:?}", j + 1, i + 1));
+        }
+    }
+    Ok(())
+}
+
+fn format_value(v: f64) -> String {
+    if v.is_finite() && v == v.trunc() && v.abs() < 1e15 {
+        format!("{}", v as i64)
+    } else {
+        format!("{v}")
+    }
+}
+
+impl Source {
+    /// Opens and inspects `path`; fails with every reason it cannot be stored as one message.
+    pub fn open(path: &Path, opts: &WriteOpts) -> Res<Self> {
+        let flags =
+            GdalOpenFlags::GDAL_OF_RASTER | GdalOpenFlags::GDAL_OF_READONLY | GdalOpenFlags::GDAL_OF_VERBOSE_ERROR;
+        let ds = Dataset::open_ex(path, DatasetOptions { open_flags: flags, ..Default::default() })
+            .map_err(|e| Failure(format!("cannot open {} with GDAL: {}", path.display(), gdal_message(&e))))?;
+        let mut problems: Vec<String> = Vec::new();
+        let mut notes: Vec<String> = Vec::new();
+
+        let count = ds.raster_count();
+        if count == 0 {
+            let subs = ds.metadata_domain("SUBDATASETS").unwrap_or_default();
+            let hint = subs
+                .iter()
+                .find_map(|kv| kv.strip_prefix("SUBDATASET_1_NAME="))
+                .map(|n| format!("; it has subdatasets: convert one of them, e.g. {n:?}"))
+                .unwrap_or_default();
+            return Err(Failure(format!("{} has no raster bands{hint}", path.display())));
+        }
+        let bands = u16::try_from(count)
+            .map_err(|_| Failure(format!("{} has {count} bands, more than 65535", path.display())))?;
+        let (x, y) = ds.raster_size();
+        let (width, length) = (u32::try_from(x).unwrap_or(0), u32::try_from(y).unwrap_or(0));
+
+        // ---- sample type (one for all bands) -----------------------------------------------
+        let mut types = Vec::with_capacity(count);
+        let mut descriptions = Vec::with_capacity(count);
+        let mut nodata: Vec<(usize, String)> = Vec::new();
+        let mut masked: Vec<usize> = Vec::new();
+        let mut scaled: Vec<usize> = Vec::new();
+        let mut paletted: Vec<usize> = Vec::new();
+        for i in 1..=count {
+            let band =
+                ds.rasterband(i).map_err(|e| Failure(format!("{}: band {i}: {}", path.display(), gdal_message(&e))))?;
+            // SAFETY: the band handle is live while `band` is.
+            let t = unsafe { gdal_sys::GDALGetRasterDataType(band.c_rasterband()) };
+            let signed = band
+                .metadata_item("PIXELTYPE", "IMAGE_STRUCTURE")
+                .or_else(|| ds.metadata_item("PIXELTYPE", "IMAGE_STRUCTURE"));
+            types.push((t, signed.as_deref() == Some("SIGNEDBYTE")));
+            descriptions.push(band.description().unwrap_or_default());
+            let nd = match type_name(t).as_str() {
+                "Int64" => band.no_data_value_i64().map(|v| v.to_string()),
+                "UInt64" => band.no_data_value_u64().map(|v| v.to_string()),
+                _ => band.no_data_value().map(format_value),
+            };
+            if let Some(v) = nd {
+                nodata.push((i, v));
+            } else if let Ok(flags) = band.mask_flags() {
+                if !flags.is_all_valid() && !flags.is_alpha() && !flags.is_nodata() {
+                    masked.push(i);
+                }
+            }
+            if band.scale().is_some_and(|s| s != 1.0) || band.offset().is_some_and(|o| o != 0.0) {
+                scaled.push(i);
+            }
+            if band.color_table().is_some() {
+                paletted.push(i);
+            }
+        }
+        let (t0, signed0) = types[0];
+        let mut encoding = SampleEncoding::U8;
+        let mut gdal_type = t0;
+        let tname = |t: GDALDataType::Type, s: bool| {
+            if s {
+                format!("{} (PIXELTYPE=SIGNEDBYTE)", type_name(t))
+            } else {
+                type_name(t)
+            }
+        };
+        if let Some(i) = types.iter().position(|&v| v != (t0, signed0)) {
+            problems.push(format!(
+                "its bands have different data types (band 1 is {}, band {} is {}); rumi stores one sample encoding per file",
+                tname(t0, signed0),
+                i + 1,
+                tname(types[i].0, types[i].1)
+            ));
+        } else {
+            match encoding_for(&type_name(t0), signed0) {
+                Ok(e) => encoding = e,
+                Err(p) => problems.push(p),
+            }
+        }
+        if gdal_type == GDALDataType::GDT_Unknown {
+            gdal_type = GDALDataType::GDT_Byte;
+        }
+
+        // ---- nodata and masks --------------------------------------------------------------
+        if !nodata.is_empty() {
+            let mut values: Vec<&str> = nodata.iter().map(|n| n.1.as_str()).collect();
+            values.dedup();
+            let which = band_list(&nodata.iter().map(|n| n.0).collect::<Vec<_>>());
+            let value = if values.len() == 1 {
+                format!("nodata value {}", values[0])
+            } else {
+                format!("nodata values {}", values.join(", "))
+            };
+            if opts.allow_nodata_loss {
+                notes.push(format!(
+                    "warning: {}: the {value} of {which} is not stored (rumi has no nodata field); those samples are kept as ordinary values",
+                    path.display()
+                ));
+            } else {
+                problems.push(format!(
+                    "{which} declare{} {value}, but rumi has no nodata field: those samples would become ordinary values. \
+                     Pass --allow-nodata-loss to store them anyway",
+                    if nodata.len() == 1 { "s" } else { "" }
+                ));
+            }
+        }
+        if !masked.is_empty() {
+            let which = band_list(&masked);
+            if opts.allow_nodata_loss {
+                notes.push(format!(
+                    "warning: {}: the mask of {which} is not stored (rumi has no masks)",
+                    path.display()
+                ));
+            } else {
+                problems.push(format!(
+                    "{which} ha{} a validity mask, which rumi cannot store. Pass --allow-nodata-loss to drop it",
+                    if masked.len() == 1 { "s" } else { "ve" }
+                ));
+            }
+        }
+        if !scaled.is_empty() {
+            notes.push(format!(
+                "warning: {}: the scale/offset of {} is not stored; raw samples are kept",
+                path.display(),
+                band_list(&scaled)
+            ));
+        }
+        if !paletted.is_empty() {
+            notes.push(format!(
+                "warning: {}: the colour table of {} is not stored; palette indices are kept",
+                path.display(),
+                band_list(&paletted)
+            ));
+        }
+
+        // ---- georeferencing ------------------------------------------------------------------
+        let raster_type = match ds.metadata_item("AREA_OR_POINT", "") {
+            Some(v) if v.eq_ignore_ascii_case("Point") => RasterType::Point,
+            _ => RasterType::Area,
+        };
+        let geotransform = ds.geo_transform().ok();
+        let srs = ds.spatial_ref().ok();
+        let gcps = ds.gcps().len();
+        let georef = match georef_of(geotransform, srs.as_ref(), gcps, raster_type) {
+            Ok(g) if opts.no_georef => {
+                if matches!(g, Georef::Epsg { .. }) {
+                    notes.push(format!("georeferencing of {} not stored (--no-georef)", path.display()));
+                }
+                Georef::Undefined { raster_type }
+            }
+            Ok(g) => g,
+            Err(p) if opts.no_georef => {
+                notes.push(format!("{} stored without georeferencing (--no-georef): {p}", path.display()));
+                Georef::Undefined { raster_type }
+            }
+            Err(p) => {
+                problems.push(p);
+                Georef::Undefined { raster_type }
+            }
+        };
+
+        // ---- band texts ------------------------------------------------------------------------
+        let band_texts = if opts.band_text.is_empty() {
+            match derive_band_texts(&descriptions) {
+                Ok((t, note)) => {
+                    notes.extend(note.map(|n| format!("{}: {n}", path.display())));
+                    t
+                }
+                Err(p) => {
+                    problems.push(p);
+                    Vec::new()
+                }
+            }
+        } else if opts.band_text.len() != count {
+            problems.push(format!(
+                "--band-text was given {} time(s) but the source has {count} band(s); give one per band",
+                opts.band_text.len()
+            ));
+            Vec::new()
+        } else {
+            if let Err(p) = check_texts(&opts.band_text) {
+                problems.push(format!("--band-text: {p}"));
+            }
+            opts.band_text.clone()
+        };
+
+        // ---- acquisition time --------------------------------------------------------------------
+        let meta_time = META_KEYS.iter().find_map(|&(key, domain)| {
+            ds.metadata_item(key, domain).filter(|v| !v.trim().is_empty()).map(|v| MetaTime::new(key, &v))
+        });
+
+        if !problems.is_empty() {
+            let msg = if problems.len() == 1 {
+                format!("{} cannot be stored as rumi: {}", path.display(), problems[0])
+            } else {
+                format!("{} cannot be stored as rumi:\n  - {}", path.display(), problems.join("\n  - "))
+            };
+            return Err(Failure(msg));
+        }
+        Ok(Source {
+            path: path.to_path_buf(),
+            ds,
+            width,
+            length,
+            bands,
+            encoding,
+            gdal_type,
+            type_name: tname(t0, signed0),
+            georef,
+            geotransform: geotransform.map(|g| [g[0], g[1], g[2], g[3], g[4], g[5]]),
+            band_texts,
+            meta_time,
+            notes,
+        })
+    }
+
+    /// Reads rows `y0 .. y0 + h` of every band into `out` as `[b][y][x]` little-endian samples.
+    pub fn read_rows(&self, y0: u32, h: u32, out: &mut [u8]) -> Res<()> {
+        let bps = self.encoding.decoded_bytes();
+        let line = bps as i64 * i64::from(self.width);
+        let plane = line * i64::from(h);
+        let need = plane as u128 * u128::from(self.bands);
+        if out.len() as u128 != need {
+            return Err(Failure(format!("internal error: row buffer is {} bytes, {need} needed", out.len())));
+        }
+        let mut band_map: Vec<c_int> = (1..=c_int::from(self.bands)).collect();
+        let to_int = |v: u32| c_int::try_from(v).map_err(|_| Failure("raster too large for GDAL".into()));
+        let (xs, ys, hh) = (to_int(self.width)?, to_int(y0)?, to_int(h)?);
+        // SAFETY: `out` holds exactly B * h * X samples of `gdal_type` (checked above) laid out
+        // with the pixel, line and band spacings given; the band map has B entries.
+        let err = unsafe {
+            gdal_sys::GDALDatasetRasterIOEx(
+                self.ds.c_dataset(),
+                gdal_sys::GDALRWFlag::GF_Read,
+                0,
+                ys,
+                xs,
+                hh,
+                out.as_mut_ptr().cast(),
+                xs,
+                hh,
+                self.gdal_type,
+                c_int::from(self.bands),
+                band_map.as_mut_ptr(),
+                bps as i64,
+                line,
+                plane,
+                std::ptr::null_mut(),
+            )
+        };
+        if err != gdal_sys::CPLErr::CE_None {
+            return Err(Failure(format!(
+                "{}: reading rows {y0}..{}: {}",
+                self.path.display(),
+                y0 + h,
+                last_gdal_error()
+            )));
+        }
+        if cfg!(target_endian = "big") {
+            let w = self.encoding.element_width();
+            for chunk in out.chunks_exact_mut(w) {
+                chunk.reverse();
+            }
+        }
+        Ok(())
+    }
+
+    /// The CRS as text: `EPSG:32631 (projected)` or `no CRS`.
+    pub fn crs_text(&self) -> String {
+        match self.georef {
+            Georef::Undefined { .. } => "no CRS".into(),
+            Georef::Epsg { epsg, model, .. } => {
+                format!("EPSG:{epsg} ({})", if model == ModelType::Projected { "projected" } else { "geographic" })
+            }
+        }
+    }
+}
+
+/// The georeferencing of a dataset (spec "Georeferencing"): an EPSG CRS with the affine
+/// transform, or undefined when there is neither a geotransform nor a CRS.
+fn georef_of(
+    gt: Option<[f64; 6]>,
+    srs: Option<&SpatialRef>,
+    gcps: usize,
+    raster_type: RasterType,
+) -> Result<Georef, String> {
+    let gcp_only = || {
+        format!(
+            "it is georeferenced only by {gcps} ground control points (no geotransform); rumi stores an affine transform \
+             with an EPSG CRS. Warp it first (gdalwarp -t_srs EPSG:<code> SRC out.tif) or pass --no-georef"
+        )
+    };
+    let (gt, srs) = match (gt, srs) {
+        (None, None) if gcps > 0 => return Err(gcp_only()),
+        (None, None) => return Ok(Georef::Undefined { raster_type }),
+        (None, Some(_)) if gcps > 0 => return Err(gcp_only()),
+        (None, Some(_)) => {
+            return Err("it has a CRS but no geotransform; pass --no-georef to store it without georeferencing".into())
+        }
+        (Some(_), None) => {
+            return Err(
+                "it has a geotransform but no CRS; assign one (gdal_translate -a_srs EPSG:<code>) or pass --no-georef"
+                    .into(),
+            )
+        }
+        (Some(gt), Some(srs)) => (gt, srs),
+    };
+    let (epsg, model) = epsg_of(srs)?;
+    if let Some(i) = gt.iter().position(|v| !v.is_finite()) {
+        return Err(format!("its geotransform coefficient {i} is {}", gt[i]));
+    }
+    // GDAL's geotransform refers to pixel corners. For PixelIsPoint, GeoTIFF's tiepoint refers
+    // to the centre of pixel (0, 0): shift the origin by half a pixel (GDAL's GTiff driver
+    // does the reverse when it reads such a file).
+    let (x0, y0) = match raster_type {
+        RasterType::Area => (gt[0], gt[3]),
+        RasterType::Point => (gt[0] + 0.5 * gt[1] + 0.5 * gt[2], gt[3] + 0.5 * gt[4] + 0.5 * gt[5]),
+    };
+    Ok(Georef::Epsg { model, raster_type, epsg, affine: [gt[1], gt[2], x0, gt[4], gt[5], y0] })
+}
+
+fn gdal_message(e: &GdalError) -> String {
+    match e {
+        GdalError::NullPointer { msg, .. } if !msg.is_empty() => msg.clone(),
+        GdalError::CplError { msg, .. } if !msg.is_empty() => msg.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn last_gdal_error() -> String {
+    // SAFETY: CPLGetLastErrorMsg returns a pointer to a thread-local string, never null.
+    let p = unsafe { gdal_sys::CPLGetLastErrorMsg() };
+    if p.is_null() {
+        "GDAL read error".into()
+    } else {
+        // SAFETY: non-null and NUL-terminated; copied at once.
+        unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn band_texts_are_made_unique() {
+        let (t, note) = derive_band_texts(&["".into(), "VV".into(), "VV".into()]).unwrap();
+        assert_eq!(t, ["band 1", "VV (band 2)", "VV (band 3)"]);
+        assert!(note.is_some());
+        assert!(derive_band_texts(&["a (band 2)".into(), "a".into(), "a".into()]).is_err());
+    }
+
+    #[test]
+    fn point_shifts_origin_by_half_a_pixel() {
+        let gt = [100.0, 10.0, 0.0, 200.0, 0.0, -10.0];
+        let srs = SpatialRef::from_epsg(32631).unwrap();
+        match georef_of(Some(gt), Some(&srs), 0, RasterType::Point).unwrap() {
+            Georef::Epsg { affine, model, epsg, .. } => {
+                assert_eq!(affine, [10.0, 0.0, 105.0, 0.0, -10.0, 195.0]);
+                assert_eq!((model, epsg), (ModelType::Projected, 32631));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}

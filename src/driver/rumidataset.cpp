@@ -1,0 +1,870 @@
+/*
+ * rumi GDAL driver: dataset, band and registration. See rumidataset.h.
+ *
+ * Mapping of the rumi data model (spec: "Data model"):
+ *   Image (T = 1)        -> B bands, description = band text
+ *   Cube  (T > 1)        -> T*B bands, time-major (GDAL band t*B + b + 1), description
+ *                           "<band text> @ <time>", plus one subdataset per time step
+ *   RUMI:"<path>":<t>    -> time step t of a file as an Image of B bands
+ * Blocks are the file's tiles; reading a block decodes one frame. For frame units whose
+ * frames hold a whole cell, the other bands' blocks of the same tile are filled from the same
+ * decoded frame, so reading every band decodes each frame once.
+ */
+#include "rumidataset.h"
+
+#include "cpl_string.h"
+#include "cpl_vsi.h"
+
+#include <algorithm>
+#include <climits>
+#include <cstring>
+#include <exception>
+#include <new>
+
+namespace
+{
+
+constexpr const char *DRIVER_NAME = "RUMI";
+constexpr const char *PREFIX = "RUMI:";
+/* Largest header blob read from a file: 32 + ceil(N * 32 / 8) with N at the default frame
+   limit (2^26 frames). */
+constexpr vsi_l_offset MAX_BLOB_BYTES = 32 + (static_cast<vsi_l_offset>(1) << 28);
+
+struct FrameFree
+{
+    void operator()(rumi_frame *psFrame) const noexcept
+    {
+        rumi_frame_free(psFrame);
+    }
+};
+
+/* Reports the last rumi error as a GDAL error: "RUMI: [context: ]message". */
+void ReportRumiError(const char *pszContext = nullptr)
+{
+    const char *pszMsg = rumi_last_error();
+    if (pszContext != nullptr && pszContext[0] != '\0')
+        CPLError(CE_Failure, CPLE_AppDefined, "RUMI: %s: %s", pszContext, pszMsg);
+    else
+        CPLError(CE_Failure, CPLE_AppDefined, "RUMI: %s", pszMsg);
+}
+
+/* Parses "RUMI:<path>" and "RUMI:\"<path>\":<t>". Returns false (with a CPLError) on bad
+   syntax. nTime is -1 when no time step is given. */
+bool ParseConnectionString(const char *pszName, std::string &osPath, int &nTime)
+{
+    const char *pszRest = pszName + strlen(PREFIX);
+    nTime = -1;
+    const char *pszSyntax = "expected RUMI:<path> or RUMI:\"<path>\":<time index>";
+    if (pszRest[0] == '"')
+    {
+        const char *pszEnd = strrchr(pszRest + 1, '"');
+        if (pszEnd == nullptr || pszEnd == pszRest + 1)
+        {
+            CPLError(CE_Failure, CPLE_OpenFailed,
+                     "RUMI: invalid dataset name '%s': unterminated or empty quoted path; %s", pszName,
+                     pszSyntax);
+            return false;
+        }
+        osPath.assign(pszRest + 1, pszEnd);
+        const char *pszTail = pszEnd + 1;
+        if (pszTail[0] == '\0')
+            return true;
+        const char *pszDigits = pszTail + 1;
+        const size_t nDigits = strlen(pszDigits);
+        const bool bDigitsOnly =
+            nDigits > 0 && nDigits <= 9 &&
+            std::all_of(pszDigits, pszDigits + nDigits, [](char c) { return c >= '0' && c <= '9'; });
+        if (pszTail[0] != ':' || !bDigitsOnly)
+        {
+            CPLError(CE_Failure, CPLE_OpenFailed,
+                     "RUMI: invalid dataset name '%s': '%s' after the quoted path is not ':' followed by a "
+                     "time index (a non-negative integer); %s",
+                     pszName, pszTail, pszSyntax);
+            return false;
+        }
+        nTime = atoi(pszDigits);
+        return true;
+    }
+    if (pszRest[0] == '\0')
+    {
+        CPLError(CE_Failure, CPLE_OpenFailed, "RUMI: invalid dataset name '%s': no path; %s", pszName,
+                 pszSyntax);
+        return false;
+    }
+    osPath = pszRest;
+    return true;
+}
+
+/* Reads a whole (small) file through VSI. */
+bool IngestFile(const std::string &osPath, std::vector<GByte> &abyOut)
+{
+    GByte *pabyData = nullptr;
+    vsi_l_offset nSize = 0;
+    if (!VSIIngestFile(nullptr, osPath.c_str(), &pabyData, &nSize, static_cast<GIntBig>(MAX_BLOB_BYTES)))
+    {
+        CPLError(CE_Failure, CPLE_OpenFailed, "RUMI: cannot read the header blob '%s'", osPath.c_str());
+        return false;
+    }
+    abyOut.assign(pabyData, pabyData + nSize);
+    VSIFree(pabyData);
+    return true;
+}
+
+/* The decoded frame layout of a frame unit, as in the spec's table. */
+const char *FrameLayout(uint32_t nUnit, uint32_t nBands)
+{
+    switch (nUnit)
+    {
+        case 0:
+        case 9:
+            return "h w";
+        case 1:
+            return nBands > 1 ? "b h w" : "t h w";
+        case 2:
+            return nBands > 1 ? "h w b" : "h w t";
+        case 3:
+            return "b t h w";
+        case 4:
+            return "t b h w";
+        case 5:
+            return "b h w t";
+        case 6:
+            return "t h w b";
+        case 7:
+            return "h w b t";
+        default:
+            return "h w t b";
+    }
+}
+
+}  // namespace
+
+/************************************************************************/
+/*                            RUMIVsiSource                             */
+/************************************************************************/
+
+RUMIVsiSource::~RUMIVsiSource()
+{
+    if (m_fp != nullptr)
+        VSIFCloseL(m_fp);
+}
+
+rumi_io RUMIVsiSource::AsIo()
+{
+    rumi_io sIo{};
+    sIo.ctx = this;
+    sIo.read = ReadCb;
+    sIo.size = SizeCb;
+    sIo.read_multi = ReadMultiCb;
+    return sIo;
+}
+
+int RUMIVsiSource::EofOrError(uint64_t nOffset, size_t nLen) noexcept
+{
+    /* caller holds the mutex */
+    if (VSIFSeekL(m_fp, 0, SEEK_END) != 0)
+        return RUMI_IO_ERROR;
+    const vsi_l_offset nSize = VSIFTellL(m_fp);
+    return (nOffset > nSize || nLen > nSize - nOffset) ? RUMI_IO_EOF : RUMI_IO_ERROR;
+}
+
+int RUMIVsiSource::Read(uint64_t nOffset, size_t nLen, uint8_t *pabyBuf) noexcept
+{
+    try
+    {
+        std::lock_guard<std::mutex> oLock(m_mutex);
+        if (VSIFSeekL(m_fp, static_cast<vsi_l_offset>(nOffset), SEEK_SET) != 0)
+            return EofOrError(nOffset, nLen);
+        if (VSIFReadL(pabyBuf, 1, nLen, m_fp) != nLen)
+            return EofOrError(nOffset, nLen);
+        return RUMI_IO_OK;
+    }
+    catch (...)
+    {
+        return RUMI_IO_ERROR;
+    }
+}
+
+int RUMIVsiSource::Size(uint64_t *pnSize) noexcept
+{
+    try
+    {
+        std::lock_guard<std::mutex> oLock(m_mutex);
+        if (VSIFSeekL(m_fp, 0, SEEK_END) != 0)
+            return RUMI_IO_ERROR;
+        *pnSize = static_cast<uint64_t>(VSIFTellL(m_fp));
+        return RUMI_IO_OK;
+    }
+    catch (...)
+    {
+        return RUMI_IO_ERROR;
+    }
+}
+
+int RUMIVsiSource::ReadMulti(size_t nCount, const uint64_t *panOffsets, const size_t *panLens,
+                             uint8_t *const *papBufs) noexcept
+{
+    try
+    {
+        if (nCount > static_cast<size_t>(INT_MAX))
+            return RUMI_IO_ERROR;
+        std::vector<vsi_l_offset> anOffsets(panOffsets, panOffsets + nCount);
+        std::vector<void *> apData(papBufs, papBufs + nCount);
+        std::lock_guard<std::mutex> oLock(m_mutex);
+        if (VSIFReadMultiRangeL(static_cast<int>(nCount), apData.data(), anOffsets.data(), panLens, m_fp) == 0)
+            return RUMI_IO_OK;
+        for (size_t i = 0; i < nCount; ++i)
+        {
+            if (EofOrError(panOffsets[i], panLens[i]) == RUMI_IO_EOF)
+                return RUMI_IO_EOF;
+        }
+        return RUMI_IO_ERROR;
+    }
+    catch (...)
+    {
+        return RUMI_IO_ERROR;
+    }
+}
+
+int RUMIVsiSource::ReadCb(void *ctx, uint64_t offset, size_t len, uint8_t *buf) noexcept
+{
+    return static_cast<RUMIVsiSource *>(ctx)->Read(offset, len, buf);
+}
+
+int RUMIVsiSource::SizeCb(void *ctx, uint64_t *size) noexcept
+{
+    return static_cast<RUMIVsiSource *>(ctx)->Size(size);
+}
+
+int RUMIVsiSource::ReadMultiCb(void *ctx, size_t count, const uint64_t *offsets, const size_t *lens,
+                               uint8_t *const *bufs) noexcept
+{
+    return static_cast<RUMIVsiSource *>(ctx)->ReadMulti(count, offsets, lens, bufs);
+}
+
+/************************************************************************/
+/*                            RUMIRasterBand                            */
+/************************************************************************/
+
+RUMIRasterBand::RUMIRasterBand(RUMIDataset *poDSIn, int nBandIn, uint32_t nRumiBand, uint32_t nRumiTime)
+    : m_nRumiBand(nRumiBand), m_nRumiTime(nRumiTime)
+{
+    poDS = poDSIn;
+    nBand = nBandIn;
+    nRasterXSize = poDSIn->GetRasterXSize();
+    nRasterYSize = poDSIn->GetRasterYSize();
+    nBlockXSize = poDSIn->BlockXSize();
+    nBlockYSize = poDSIn->BlockYSize();
+    eDataType = poDSIn->m_eDataType;
+}
+
+CPLErr RUMIRasterBand::IReadBlock(int nBlockXOff, int nBlockYOff, void *pImage)
+{
+    try
+    {
+        return ReadBlockImpl(nBlockXOff, nBlockYOff, pImage);
+    }
+    catch (const std::exception &e)
+    {
+        CPLError(CE_Failure, CPLE_AppDefined, "RUMI: %s", e.what());
+        return CE_Failure;
+    }
+}
+
+CPLErr RUMIRasterBand::ReadBlockImpl(int nBlockXOff, int nBlockYOff, void *pImage)
+{
+    auto poGDS = static_cast<RUMIDataset *>(poDS);
+    const size_t nBlockBytes = poGDS->BlockBytes();
+    /* edge tiles are clipped in the file: the rest of the block stays 0 */
+    memset(pImage, 0, nBlockBytes);
+
+    std::shared_ptr<rumi_frame> poFrame = poGDS->GetFrame(static_cast<uint32_t>(nBlockYOff),
+                                                          static_cast<uint32_t>(nBlockXOff), m_nRumiBand, m_nRumiTime);
+    if (!poFrame)
+    {
+        ReportRumiError(CPLSPrintf("band %d, block (%d, %d)", nBand, nBlockXOff, nBlockYOff));
+        return CE_Failure;
+    }
+    if (rumi_frame_extract(poGDS->m_hRumi, poFrame.get(), m_nRumiBand, m_nRumiTime, poGDS->m_nOutput, pImage,
+                           nBlockBytes, poGDS->LineStride()) != RUMI_OK)
+    {
+        ReportRumiError(CPLSPrintf("band %d, block (%d, %d)", nBand, nBlockXOff, nBlockYOff));
+        return CE_Failure;
+    }
+    if (poGDS->m_sInfo.cell_frames)
+        poGDS->FillOtherBands(this, nBlockXOff, nBlockYOff, poFrame.get());
+    return CE_None;
+}
+
+/************************************************************************/
+/*                              RUMIDataset                             */
+/************************************************************************/
+
+RUMIDataset::~RUMIDataset()
+{
+    GDALPamDataset::FlushCache(true);
+    m_poLastFrame.reset();
+    /* the Rust side calls the source's callbacks until rumi_free returns */
+    rumi_free(m_hRumi);
+    m_hRumi = nullptr;
+    m_poSource.reset();
+}
+
+/* Blocks are tiles; a tile larger than the image is clipped to it (there is one tile across or
+   down then, so block and tile indices stay equal) to keep GDAL's block buffers small. */
+int RUMIDataset::BlockXSize() const
+{
+    return static_cast<int>(std::min(m_sInfo.tile_width, m_sInfo.width));
+}
+
+int RUMIDataset::BlockYSize() const
+{
+    return static_cast<int>(std::min(m_sInfo.tile_length, m_sInfo.length));
+}
+
+size_t RUMIDataset::LineStride() const
+{
+    return static_cast<size_t>(BlockXSize()) * m_nOutBytes;
+}
+
+size_t RUMIDataset::BlockBytes() const
+{
+    return LineStride() * static_cast<size_t>(BlockYSize());
+}
+
+/* Decodes the frame holding (band, time) of tile (row, col); NULL with the rumi error set. */
+std::shared_ptr<rumi_frame> RUMIDataset::GetFrame(uint32_t nRow, uint32_t nCol, uint32_t nBand, uint32_t nTime)
+{
+    std::lock_guard<std::mutex> oLock(m_oFrameMutex);
+    if (m_sInfo.cell_frames && m_poLastFrame && m_nLastRow == nRow && m_nLastCol == nCol)
+    {
+        CPLDebug("RUMI", "reused the decoded frame of tile (%u, %u)", nRow, nCol);
+        return m_poLastFrame;
+    }
+    rumi_frame *psRaw = nullptr;
+    if (rumi_frame_read(m_hRumi, nRow, nCol, nBand, nTime, &psRaw) != RUMI_OK)
+        return nullptr;
+    std::shared_ptr<rumi_frame> poFrame(psRaw, FrameFree());
+    CPLDebug("RUMI", "decoded the frame of tile (%u, %u) holding band %u at time %u", nRow, nCol, nBand, nTime);
+    if (m_sInfo.cell_frames)
+    {
+        m_poLastFrame = poFrame;
+        m_nLastRow = nRow;
+        m_nLastCol = nCol;
+    }
+    return poFrame;
+}
+
+/* Like GTiff's FillCacheForOtherBands: a decoded cell holds every band of this tile, so
+   put the other bands' planes into their (not yet cached) blocks while it is in memory. */
+void RUMIDataset::FillOtherBands(RUMIRasterBand *poSkip, int nBlockXOff, int nBlockYOff,
+                                 const rumi_frame *psFrame)
+{
+    if (nBands < 2)
+        return;
+    const size_t nBlockBytes = BlockBytes();
+    /* Do not evict half the cache for blocks that may never be read. */
+    if (static_cast<GIntBig>(nBlockBytes) * nBands > GDALGetCacheMax64() / 2)
+        return;
+    const size_t nLineStride = LineStride();
+    for (int iBand = 1; iBand <= nBands; ++iBand)
+    {
+        if (iBand == poSkip->GetBand())
+            continue;
+        auto poBand = static_cast<RUMIRasterBand *>(GetRasterBand(iBand));
+        GDALRasterBlock *poBlock = poBand->TryGetLockedBlockRef(nBlockXOff, nBlockYOff);
+        if (poBlock != nullptr)
+        {
+            poBlock->DropLock(); /* already cached */
+            continue;
+        }
+        poBlock = poBand->GetLockedBlockRef(nBlockXOff, nBlockYOff, TRUE);
+        if (poBlock == nullptr)
+            continue;
+        void *pData = poBlock->GetDataRef();
+        memset(pData, 0, nBlockBytes);
+        const bool bOk = rumi_frame_extract(m_hRumi, psFrame, poBand->m_nRumiBand, poBand->m_nRumiTime, m_nOutput,
+                                            pData, nBlockBytes, nLineStride) == RUMI_OK;
+        poBlock->DropLock();
+        if (!bOk)
+            poBand->FlushBlock(nBlockXOff, nBlockYOff, FALSE); /* never keep a wrong block */
+    }
+}
+
+CPLErr RUMIDataset::GetGeoTransform(double *padfTransform)
+{
+    if (m_bHasGeoTransform)
+    {
+        memcpy(padfTransform, m_adfGeoTransform, sizeof(m_adfGeoTransform));
+        return CE_None;
+    }
+    return GDALPamDataset::GetGeoTransform(padfTransform);
+}
+
+const OGRSpatialReference *RUMIDataset::GetSpatialRef() const
+{
+    if (m_bHasSRS)
+        return &m_oSRS;
+    return GDALPamDataset::GetSpatialRef();
+}
+
+char **RUMIDataset::GetFileList()
+{
+    CPLStringList aosFiles(GDALPamDataset::GetFileList());
+    for (const std::string &osFile : {m_osPath, m_osHeader})
+    {
+        if (!osFile.empty() && aosFiles.FindString(osFile.c_str()) < 0)
+            aosFiles.AddString(osFile.c_str());
+    }
+    return aosFiles.StealList();
+}
+
+int RUMIDataset::Identify(GDALOpenInfo *poOpenInfo)
+{
+    if (STARTS_WITH_CI(poOpenInfo->pszFilename, PREFIX))
+        return TRUE;
+    /* file header: "RUMI", version 1 (uint16 LE), reserved 0 */
+    static const GByte abyMagic[] = {'R', 'U', 'M', 'I', 1, 0, 0, 0};
+    return poOpenInfo->fpL != nullptr && poOpenInfo->nHeaderBytes >= static_cast<int>(sizeof(abyMagic)) &&
+           memcmp(poOpenInfo->pabyHeader, abyMagic, sizeof(abyMagic)) == 0;
+}
+
+GDALDataset *RUMIDataset::Open(GDALOpenInfo *poOpenInfo)
+{
+    try
+    {
+        return OpenImpl(poOpenInfo);
+    }
+    catch (const std::exception &e)
+    {
+        CPLError(CE_Failure, CPLE_AppDefined, "RUMI: %s", e.what());
+        return nullptr;
+    }
+}
+
+bool RUMIDataset::SetupDataType(bool bPromote, const std::string &osPath)
+{
+    const char *pszEncoding = rumi_encoding_name(m_sInfo.encoding);
+    m_nOutput = RUMI_OUTPUT_NATIVE;
+    switch (m_sInfo.encoding)
+    {
+        case RUMI_ENCODING_BOOL:
+        case RUMI_ENCODING_UINT8:
+            m_eDataType = GDT_Byte;
+            break;
+        case RUMI_ENCODING_INT8:
+#if GDAL_VERSION_NUM >= GDAL_COMPUTE_VERSION(3, 7, 0)
+            m_eDataType = GDT_Int8;
+#else
+            m_eDataType = GDT_Byte; /* with PIXELTYPE=SIGNEDBYTE */
+#endif
+            break;
+        case RUMI_ENCODING_UINT16:
+            m_eDataType = GDT_UInt16;
+            break;
+        case RUMI_ENCODING_INT16:
+            m_eDataType = GDT_Int16;
+            break;
+        case RUMI_ENCODING_UINT32:
+            m_eDataType = GDT_UInt32;
+            break;
+        case RUMI_ENCODING_INT32:
+            m_eDataType = GDT_Int32;
+            break;
+#if GDAL_VERSION_NUM >= GDAL_COMPUTE_VERSION(3, 5, 0)
+        case RUMI_ENCODING_UINT64:
+            m_eDataType = GDT_UInt64;
+            break;
+        case RUMI_ENCODING_INT64:
+            m_eDataType = GDT_Int64;
+            break;
+#endif
+        case RUMI_ENCODING_FLOAT32:
+            m_eDataType = GDT_Float32;
+            break;
+        case RUMI_ENCODING_FLOAT64:
+            m_eDataType = GDT_Float64;
+            break;
+        case RUMI_ENCODING_COMPLEX64:
+            m_eDataType = GDT_CFloat32;
+            break;
+        case RUMI_ENCODING_COMPLEX128:
+            m_eDataType = GDT_CFloat64;
+            break;
+        default:
+            break;
+    }
+    if (m_eDataType == GDT_Unknown)
+    {
+        if (rumi_output_sample_bytes(m_sInfo.encoding, RUMI_OUTPUT_FLOAT32) == 0)
+        {
+            CPLError(CE_Failure, CPLE_NotSupported, "RUMI: %s: %s samples have no GDAL data type in GDAL %s",
+                     osPath.c_str(), pszEncoding ? pszEncoding : "?", GDALVersionInfo("RELEASE_NAME"));
+            return false;
+        }
+        if (!bPromote)
+        {
+            CPLError(CE_Failure, CPLE_NotSupported,
+                     "RUMI: %s: %s samples have no GDAL data type. Open with the open option PROMOTE=FLOAT32 "
+                     "(e.g. gdalinfo -oo PROMOTE=FLOAT32) to read them converted exactly to %s",
+                     osPath.c_str(), pszEncoding ? pszEncoding : "?",
+                     m_sInfo.encoding == RUMI_ENCODING_COMPLEX32 ? "CFloat32" : "Float32");
+            return false;
+        }
+        m_nOutput = RUMI_OUTPUT_FLOAT32;
+        m_eDataType = m_sInfo.encoding == RUMI_ENCODING_COMPLEX32 ? GDT_CFloat32 : GDT_Float32;
+    }
+    m_nOutBytes = rumi_output_sample_bytes(m_sInfo.encoding, m_nOutput);
+    if (m_nOutBytes != static_cast<size_t>(GDALGetDataTypeSizeBytes(m_eDataType)))
+    {
+        CPLError(CE_Failure, CPLE_AppDefined, "RUMI: %s: internal error: %u-byte samples for a %d-byte GDAL type",
+                 osPath.c_str(), static_cast<unsigned>(m_nOutBytes), GDALGetDataTypeSizeBytes(m_eDataType));
+        return false;
+    }
+    return true;
+}
+
+void RUMIDataset::SetupGeoreferencing()
+{
+    rumi_georef sGeo{};
+    if (rumi_get_georef(m_hRumi, &sGeo) != RUMI_OK)
+    {
+        ReportRumiError();
+        return;
+    }
+    SetMetadataItem(GDALMD_AREA_OR_POINT, sGeo.raster_type == 2 ? GDALMD_AOP_POINT : GDALMD_AOP_AREA);
+    if (sGeo.model == 0)
+        return; /* undefined georeferencing: no CRS, the matrix is ignored (spec) */
+    /* rumi affine (x_res, row_rot, x_origin, col_rot, y_res, y_origin) -> GDAL geotransform */
+    m_adfGeoTransform[0] = sGeo.affine[2];
+    m_adfGeoTransform[1] = sGeo.affine[0];
+    m_adfGeoTransform[2] = sGeo.affine[1];
+    m_adfGeoTransform[3] = sGeo.affine[5];
+    m_adfGeoTransform[4] = sGeo.affine[3];
+    m_adfGeoTransform[5] = sGeo.affine[4];
+    /* PixelIsPoint: the transform maps pixel centres; GDAL's maps corners. Shift by half a pixel
+       as the GTiff driver does (and, like it, not when GTIFF_POINT_GEO_IGNORE is set). */
+    if (sGeo.raster_type == 2 && !CPLTestBool(CPLGetConfigOption("GTIFF_POINT_GEO_IGNORE", "FALSE")))
+    {
+        m_adfGeoTransform[0] -= m_adfGeoTransform[1] * 0.5 + m_adfGeoTransform[2] * 0.5;
+        m_adfGeoTransform[3] -= m_adfGeoTransform[4] * 0.5 + m_adfGeoTransform[5] * 0.5;
+    }
+    m_bHasGeoTransform = true;
+    m_oSRS.SetAxisMappingStrategy(OAMS_TRADITIONAL_GIS_ORDER);
+    if (m_oSRS.importFromEPSG(static_cast<int>(sGeo.epsg)) == OGRERR_NONE)
+        m_bHasSRS = true;
+    else
+        CPLError(CE_Warning, CPLE_AppDefined, "RUMI: EPSG:%u is not in the PROJ database; the dataset has no CRS",
+                 sGeo.epsg);
+}
+
+void RUMIDataset::SetupMetadata(const std::string &osPath, const std::string &osHeader)
+{
+    const uint32_t nB = m_sInfo.bands;
+    const uint32_t nT = m_sInfo.times;
+    const bool bInterval = m_sInfo.time_kind == 1;
+    const char *pszEncoding = rumi_encoding_name(m_sInfo.encoding);
+
+    /* IMAGE_STRUCTURE */
+    SetMetadataItem("COMPRESSION", "OPENZL", "IMAGE_STRUCTURE");
+    const uint32_t nUnit = m_sInfo.frame_unit;
+    const bool bPixel = nUnit == 2 || (nUnit >= 5 && nUnit <= 8);
+    SetMetadataItem("INTERLEAVE", bPixel ? "PIXEL" : "BAND", "IMAGE_STRUCTURE");
+
+    /* RUMI domain */
+    SetMetadataItem("FRAME_UNIT", CPLSPrintf("%u", nUnit), "RUMI");
+    SetMetadataItem("FRAME_LAYOUT", FrameLayout(nUnit, nB), "RUMI");
+    SetMetadataItem("TILE_WIDTH", CPLSPrintf("%u", m_sInfo.tile_width), "RUMI");
+    SetMetadataItem("TILE_LENGTH", CPLSPrintf("%u", m_sInfo.tile_length), "RUMI");
+    SetMetadataItem("FRAME_COUNT", CPLSPrintf("%llu", static_cast<unsigned long long>(m_sInfo.frame_count)), "RUMI");
+    SetMetadataItem("BAND_COUNT", CPLSPrintf("%u", nB), "RUMI");
+    SetMetadataItem("TIME_COUNT", CPLSPrintf("%u", nT), "RUMI");
+    SetMetadataItem("TIME_TYPE", bInterval ? "INTERVAL" : "INSTANT", "RUMI");
+    SetMetadataItem("TIME_SCALE", CPLSPrintf("%u", m_sInfo.time_scale), "RUMI");
+    SetMetadataItem("SAMPLE_ENCODING", pszEncoding ? pszEncoding : "", "RUMI");
+    SetMetadataItem("OPEN_MODE", m_sInfo.stateless ? "STATELESS" : "VALIDATED", "RUMI");
+    if (!osHeader.empty())
+        SetMetadataItem("HEADER", osHeader.c_str(), "RUMI");
+    if (m_nOutput == RUMI_OUTPUT_FLOAT32)
+        SetMetadataItem("PROMOTED", "FLOAT32", "RUMI");
+    if (m_nTimeIndex >= 0)
+        SetMetadataItem("TIME_INDEX", CPLSPrintf("%d", m_nTimeIndex), "RUMI");
+
+    auto SetTime = [bInterval](GDALMajorObject *poObj, rumi_dataset *h, uint32_t t) {
+        if (bInterval)
+        {
+            poObj->SetMetadataItem("TIME_START", rumi_time_text(h, t, RUMI_TIME_START));
+            poObj->SetMetadataItem("TIME_END", rumi_time_text(h, t, RUMI_TIME_END));
+        }
+        else
+        {
+            poObj->SetMetadataItem("TIME", rumi_time_text(h, t, RUMI_TIME_START));
+        }
+    };
+
+    const bool bCube = nT > 1 && m_nTimeIndex < 0;
+    if (!bCube)
+    {
+        SetTime(this, m_hRumi, m_nTimeIndex < 0 ? 0 : static_cast<uint32_t>(m_nTimeIndex));
+    }
+    else
+    {
+        std::string osTimes;
+        for (uint32_t t = 0; t < nT; ++t)
+        {
+            if (t)
+                osTimes += ',';
+            osTimes += rumi_time_text(m_hRumi, t, RUMI_TIME_STEP);
+        }
+        SetMetadataItem("TIME_COUNT", CPLSPrintf("%u", nT));
+        SetMetadataItem("TIMES", osTimes.c_str());
+
+        CPLStringList aosSubdatasets;
+        for (uint32_t t = 0; t < nT; ++t)
+        {
+            aosSubdatasets.SetNameValue(CPLSPrintf("SUBDATASET_%u_NAME", t + 1),
+                                        CPLSPrintf("%s\"%s\":%u", PREFIX, osPath.c_str(), t));
+            aosSubdatasets.SetNameValue(CPLSPrintf("SUBDATASET_%u_DESC", t + 1),
+                                        CPLSPrintf("Time step %u (%s) of %s: %u band(s)", t,
+                                                   rumi_time_text(m_hRumi, t, RUMI_TIME_STEP), osPath.c_str(), nB));
+        }
+        SetMetadata(aosSubdatasets.List(), "SUBDATASETS");
+    }
+
+    for (int iBand = 1; iBand <= nBands; ++iBand)
+    {
+        auto poBand = static_cast<RUMIRasterBand *>(GetRasterBand(iBand));
+        const char *pszText = rumi_band_text(m_hRumi, poBand->m_nRumiBand);
+        const std::string osText = pszText ? pszText : "";
+        poBand->SetMetadataItem("BAND_TEXT", osText.c_str());
+        poBand->SetMetadataItem("BAND_INDEX", CPLSPrintf("%u", poBand->m_nRumiBand));
+        if (bCube)
+        {
+            poBand->SetDescription(
+                CPLSPrintf("%s @ %s", osText.c_str(), rumi_time_text(m_hRumi, poBand->m_nRumiTime, RUMI_TIME_STEP)));
+            poBand->SetMetadataItem("TIME_INDEX", CPLSPrintf("%u", poBand->m_nRumiTime));
+            SetTime(poBand, m_hRumi, poBand->m_nRumiTime);
+        }
+        else
+        {
+            poBand->SetDescription(osText.c_str());
+        }
+        if (m_sInfo.encoding == RUMI_ENCODING_BOOL)
+            poBand->SetMetadataItem("NBITS", "1", "IMAGE_STRUCTURE");
+#if GDAL_VERSION_NUM < GDAL_COMPUTE_VERSION(3, 7, 0)
+        if (m_sInfo.encoding == RUMI_ENCODING_INT8)
+            poBand->SetMetadataItem("PIXELTYPE", "SIGNEDBYTE", "IMAGE_STRUCTURE");
+#endif
+    }
+}
+
+GDALDataset *RUMIDataset::OpenImpl(GDALOpenInfo *poOpenInfo)
+{
+    if (!Identify(poOpenInfo))
+        return nullptr;
+
+    std::string osPath = poOpenInfo->pszFilename;
+    int nTime = -1;
+    const bool bPrefixed = STARTS_WITH_CI(poOpenInfo->pszFilename, PREFIX);
+    if (bPrefixed && !ParseConnectionString(poOpenInfo->pszFilename, osPath, nTime))
+        return nullptr;
+
+    if (poOpenInfo->eAccess == GA_Update)
+    {
+        CPLError(CE_Failure, CPLE_NotSupported,
+                 "RUMI: the driver is read-only: open '%s' without update access (rumi files are written "
+                 "by the rumi writer)",
+                 poOpenInfo->pszFilename);
+        return nullptr;
+    }
+
+    /* Options */
+    const char *pszPromote = CSLFetchNameValueDef(poOpenInfo->papszOpenOptions, "PROMOTE", "NONE");
+    if (!EQUAL(pszPromote, "NONE") && !EQUAL(pszPromote, "FLOAT32"))
+    {
+        CPLError(CE_Failure, CPLE_IllegalArg, "RUMI: PROMOTE=%s is not supported: use NONE or FLOAT32", pszPromote);
+        return nullptr;
+    }
+    const bool bPromote = EQUAL(pszPromote, "FLOAT32");
+    rumi_limits sLimits{};
+    rumi_limits_default(&sLimits);
+    const char *pszMaxFrame = CSLFetchNameValue(poOpenInfo->papszOpenOptions, "MAX_FRAME_MB");
+    if (pszMaxFrame != nullptr)
+    {
+        const GIntBig nMB = CPLAtoGIntBig(pszMaxFrame);
+        if (nMB <= 0 || nMB > (static_cast<GIntBig>(1) << 40))
+        {
+            CPLError(CE_Failure, CPLE_IllegalArg, "RUMI: MAX_FRAME_MB=%s is not a positive number of MiB",
+                     pszMaxFrame);
+            return nullptr;
+        }
+        sLimits.max_frame_bytes = static_cast<uint64_t>(nMB) << 20;
+    }
+
+    /* The file, through VSI: reuse GDAL's handle when it opened the file itself. */
+    VSILFILE *fp = nullptr;
+    if (!bPrefixed && poOpenInfo->fpL != nullptr)
+    {
+        fp = poOpenInfo->fpL;
+        poOpenInfo->fpL = nullptr;
+    }
+    else
+    {
+        fp = VSIFOpenL(osPath.c_str(), "rb");
+        if (fp == nullptr)
+        {
+            CPLError(CE_Failure, CPLE_OpenFailed,
+                     "RUMI: cannot open '%s'%s", osPath.c_str(),
+                     bPrefixed && osPath.find(':') != std::string::npos && nTime < 0
+                         ? " (a time step is selected with RUMI:\"<path>\":<time index>)"
+                         : "");
+            return nullptr;
+        }
+    }
+    auto poDS = std::make_unique<RUMIDataset>();
+    poDS->m_poSource = std::make_unique<RUMIVsiSource>(fp);
+
+    /* The header blob: HEADER=<path> | NONE, else the sidecar <path>.header if present. */
+    std::string osHeader;
+    const char *pszHeader = CSLFetchNameValue(poOpenInfo->papszOpenOptions, "HEADER");
+    char **papszSiblings = bPrefixed ? nullptr : poOpenInfo->GetSiblingFiles();
+    if (pszHeader != nullptr)
+    {
+        if (!EQUAL(pszHeader, "NONE"))
+            osHeader = pszHeader;
+    }
+    else
+    {
+        std::string osSidecar = osPath + ".header";
+        std::vector<char> achSidecar(osSidecar.begin(), osSidecar.end());
+        achSidecar.push_back('\0');
+        if (CPLCheckForFile(achSidecar.data(), papszSiblings))
+            osHeader = achSidecar.data();
+    }
+    std::vector<GByte> abyBlob;
+    if (!osHeader.empty() && !IngestFile(osHeader, abyBlob))
+        return nullptr;
+
+    const rumi_io sIo = poDS->m_poSource->AsIo();
+    static const GByte byEmpty = 0; /* an empty blob is still a blob (and an invalid one) */
+    const GByte *pabyBlob = osHeader.empty() ? nullptr : (abyBlob.empty() ? &byEmpty : abyBlob.data());
+    const int nErr = rumi_open(&sIo, pabyBlob, abyBlob.size(), &sLimits, &poDS->m_hRumi);
+    if (nErr != RUMI_OK)
+    {
+        if (osHeader.empty())
+            ReportRumiError(osPath.c_str());
+        else
+            ReportRumiError(CPLSPrintf("%s (header blob %s)", osPath.c_str(), osHeader.c_str()));
+        return nullptr;
+    }
+    if (rumi_get_info(poDS->m_hRumi, &poDS->m_sInfo) != RUMI_OK)
+    {
+        ReportRumiError(osPath.c_str());
+        return nullptr;
+    }
+    const rumi_info &sInfo = poDS->m_sInfo;
+
+    if (nTime >= 0 && static_cast<uint32_t>(nTime) >= sInfo.times)
+    {
+        CPLError(CE_Failure, CPLE_IllegalArg, "RUMI: time index %d is out of range: '%s' has %u time step(s) (0..%u)",
+                 nTime, osPath.c_str(), sInfo.times, sInfo.times - 1);
+        return nullptr;
+    }
+    poDS->m_nTimeIndex = nTime;
+    if (!poDS->SetupDataType(bPromote, osPath))
+        return nullptr;
+
+    if (sInfo.width > static_cast<uint32_t>(INT_MAX) || sInfo.length > static_cast<uint32_t>(INT_MAX))
+    {
+        CPLError(CE_Failure, CPLE_NotSupported, "RUMI: %s: %ux%u pixels exceed GDAL's raster size limit",
+                 osPath.c_str(), sInfo.width, sInfo.length);
+        return nullptr;
+    }
+    const bool bCube = sInfo.times > 1 && nTime < 0;
+    const uint64_t nBandCount = bCube ? static_cast<uint64_t>(sInfo.times) * sInfo.bands : sInfo.bands;
+    if (nBandCount > static_cast<uint64_t>(INT_MAX) || !GDALCheckBandCount(static_cast<int>(nBandCount), FALSE))
+    {
+        CPLError(CE_Failure, CPLE_NotSupported,
+                 "RUMI: %s: %u time steps x %u bands are too many GDAL bands; open one time step with "
+                 "RUMI:\"%s\":<time index>",
+                 osPath.c_str(), sInfo.times, sInfo.bands, osPath.c_str());
+        return nullptr;
+    }
+    poDS->nRasterXSize = static_cast<int>(sInfo.width);
+    poDS->nRasterYSize = static_cast<int>(sInfo.length);
+    for (uint64_t i = 0; i < nBandCount; ++i)
+    {
+        const uint32_t nB = static_cast<uint32_t>(i % sInfo.bands);
+        const uint32_t nT = bCube ? static_cast<uint32_t>(i / sInfo.bands) : (nTime < 0 ? 0 : nTime);
+        const int iBand = static_cast<int>(i) + 1;
+        poDS->SetBand(iBand, new RUMIRasterBand(poDS.get(), iBand, nB, nT));
+    }
+
+    poDS->m_osPath = osPath;
+    poDS->m_osHeader = osHeader;
+    poDS->SetupGeoreferencing();
+    poDS->SetupMetadata(osPath, osHeader);
+
+    /* PAM (.aux.xml) and external overviews (.ovr) */
+    poDS->SetDescription(poOpenInfo->pszFilename);
+    std::string osOverviewBase = osPath;
+    if (nTime >= 0)
+    {
+        poDS->SetPhysicalFilename(osPath.c_str());
+        poDS->SetSubdatasetName(CPLSPrintf("%d", nTime));
+        osOverviewBase = osPath + CPLSPrintf(".t%d", nTime);
+    }
+    poDS->TryLoadXML(papszSiblings);
+    poDS->oOvManager.Initialize(poDS.get(), osOverviewBase.c_str(), nTime >= 0 ? nullptr : papszSiblings);
+    /* what Open set is the file's, not a change to save in .aux.xml */
+    poDS->SetPamFlags(poDS->GetPamFlags() & ~GPF_DIRTY);
+    return poDS.release();
+}
+
+/************************************************************************/
+/*                       rumi_gdal_register_driver()                    */
+/************************************************************************/
+
+extern "C" void rumi_gdal_register_driver(void) noexcept
+{
+    try
+    {
+        if (!GDAL_CHECK_VERSION(DRIVER_NAME))
+            return;
+        if (GDALGetDriverByName(DRIVER_NAME) != nullptr)
+            return;
+        auto poDriver = std::make_unique<GDALDriver>();
+        poDriver->SetDescription(DRIVER_NAME);
+        poDriver->SetMetadataItem(GDAL_DCAP_RASTER, "YES");
+        poDriver->SetMetadataItem(GDAL_DCAP_OPEN, "YES");
+        poDriver->SetMetadataItem(GDAL_DMD_LONGNAME, "rumi stateless raster storage");
+        poDriver->SetMetadataItem(GDAL_DMD_EXTENSION, "rumi");
+        poDriver->SetMetadataItem(GDAL_DMD_EXTENSIONS, "rumi");
+        poDriver->SetMetadataItem(GDAL_DCAP_VIRTUALIO, "YES");
+        poDriver->SetMetadataItem(GDAL_DMD_SUBDATASETS, "YES");
+        poDriver->SetMetadataItem(GDAL_DMD_CONNECTION_PREFIX, PREFIX);
+        poDriver->SetMetadataItem("DMD_PLUGIN_VERSION", rumi_version());
+        poDriver->SetMetadataItem(
+            GDAL_DMD_OPENOPTIONLIST,
+            "<OpenOptionList>"
+            "  <Option name='HEADER' type='string' description='External header blob for a stateless open "
+            "(any GDAL path, e.g. /vsis3/...), or NONE to parse and validate the file itself. Default: the "
+            "sidecar file.rumi.header when it exists, else NONE'/>"
+            "  <Option name='PROMOTE' type='string-select' default='NONE' description='Encodings GDAL has no "
+            "data type for (float16, bfloat16, complex32, float8) are refused unless FLOAT32: then their "
+            "values are converted exactly to Float32 (CFloat32 for complex32)'>"
+            "    <Value>NONE</Value>"
+            "    <Value>FLOAT32</Value>"
+            "  </Option>"
+            "  <Option name='MAX_FRAME_MB' type='int' default='256' description='Largest decoded frame to "
+            "accept, in MiB'/>"
+            "</OpenOptionList>");
+        poDriver->pfnIdentify = RUMIDataset::Identify;
+        poDriver->pfnOpen = RUMIDataset::Open;
+        GetGDALDriverManager()->RegisterDriver(poDriver.release());
+    }
+    catch (...)
+    {
+        /* registration failed (out of memory): GDAL simply does not get the driver */
+    }
+}

@@ -1,0 +1,292 @@
+//! The C ABI (src/capi.rs) driven from Rust the way a C host drives it: callbacks over an
+//! in-memory file, stateless and validating opens, frame extraction against the reader,
+//! conversions, and errors reported through codes and `rumi_last_error`.
+
+mod common;
+
+use std::ffi::{c_int, c_void, CStr};
+use std::ptr;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use common::*;
+use rumi::capi::*;
+use rumi::format::{FrameUnit, SampleEncoding};
+use rumi::reader::{Reader, Window};
+use rumi::Limits;
+
+/// The host side: a byte buffer, and counters of the callback calls.
+struct Host {
+    bytes: Vec<u8>,
+    reads: AtomicUsize,
+    fail_reads: bool,
+}
+
+unsafe extern "C" fn read_cb(ctx: *mut c_void, offset: u64, len: usize, buf: *mut u8) -> c_int {
+    // SAFETY: ctx is the &Host passed in `io`, alive for the whole test.
+    let host = unsafe { &*(ctx as *const Host) };
+    host.reads.fetch_add(1, Ordering::Relaxed);
+    if host.fail_reads {
+        return RUMI_IO_ERROR;
+    }
+    let Some(end) = (offset as usize).checked_add(len).filter(|&e| e <= host.bytes.len()) else {
+        return RUMI_IO_EOF;
+    };
+    // SAFETY: the ABI promises `len` writable bytes at `buf`.
+    unsafe { ptr::copy_nonoverlapping(host.bytes[offset as usize..end].as_ptr(), buf, len) };
+    RUMI_IO_OK
+}
+
+unsafe extern "C" fn size_cb(ctx: *mut c_void, size: *mut u64) -> c_int {
+    // SAFETY: as above; `size` is writable per the ABI.
+    unsafe {
+        let host = &*(ctx as *const Host);
+        *size = host.bytes.len() as u64;
+    }
+    RUMI_IO_OK
+}
+
+fn io(host: &Host) -> rumi_io {
+    rumi_io { ctx: host as *const Host as *mut c_void, read: Some(read_cb), size: Some(size_cb), read_multi: None }
+}
+
+fn host(bytes: Vec<u8>) -> Host {
+    Host { bytes, reads: AtomicUsize::new(0), fail_reads: false }
+}
+
+fn last_error() -> String {
+    // SAFETY: rumi_last_error returns a valid C string.
+    unsafe { CStr::from_ptr(rumi_last_error()) }.to_string_lossy().into_owned()
+}
+
+fn open(host: &Host, blob: Option<&[u8]>) -> Result<*mut rumi_dataset, (c_int, String)> {
+    let io = io(host);
+    let mut ds = ptr::null_mut();
+    let (p, n) = blob.map_or((ptr::null(), 0), |b| (b.as_ptr(), b.len()));
+    // SAFETY: valid io, blob and out pointers.
+    let code = unsafe { rumi_open(&io, p, n, ptr::null(), &mut ds) };
+    if code == RUMI_OK {
+        Ok(ds)
+    } else {
+        assert!(ds.is_null());
+        Err((code, last_error()))
+    }
+}
+
+fn text(p: *const std::ffi::c_char) -> Option<String> {
+    // SAFETY: non-null results of the ABI are valid C strings.
+    (!p.is_null()).then(|| unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned())
+}
+
+#[test]
+fn planes_match_the_reader_for_every_frame_unit() {
+    let enc = SampleEncoding::U16;
+    for (b, t) in [(1u16, 1u32), (3, 1), (1, 3), (2, 3)] {
+        for unit in FrameUnit::valid_for(u32::from(b), t) {
+            let (x, y) = (37u32, 29u32);
+            let data = samples(enc, (x * y) as usize * usize::from(b) * t as usize, 7);
+            let (file, blob) = write(spec(enc, x, y, b, t, (16, 8), unit.value().into(), utm()), &data);
+            let reader = Reader::open(file.as_slice(), Limits::default()).unwrap();
+            let h = host(file.clone());
+            for stateless in [false, true] {
+                let ds = open(&h, stateless.then_some(blob.as_slice())).unwrap();
+                let mut info = rumi_info::default();
+                // SAFETY: live dataset, writable out.
+                assert_eq!(unsafe { rumi_get_info(ds, &mut info) }, RUMI_OK);
+                assert_eq!((info.width, info.length, info.bands, info.times), (x, y, u32::from(b), t));
+                assert_eq!(info.frame_unit, u32::from(unit.value()));
+                assert_eq!(info.cell_frames, u32::from(!unit.is_tile()));
+                assert_eq!(info.stateless, u32::from(stateless));
+                assert_eq!(info.encoding, RUMI_ENCODING_UINT16);
+                for row in 0..info.tiles_down {
+                    for col in 0..info.tiles_across {
+                        let (mut th, mut tw) = (0, 0);
+                        // SAFETY: live dataset, writable outs.
+                        assert_eq!(unsafe { rumi_tile_dims(ds, row, col, &mut th, &mut tw) }, RUMI_OK);
+                        for tt in 0..t {
+                            for bb in 0..u32::from(b) {
+                                let mut frame = ptr::null_mut();
+                                // SAFETY: live dataset, writable out.
+                                let code = unsafe { rumi_frame_read(ds, row, col, bb, tt, &mut frame) };
+                                assert_eq!(code, RUMI_OK, "{}", last_error());
+                                // A block buffer wider than the tile: stride 20 samples.
+                                let stride = 20 * 2;
+                                let mut block = vec![0xAAu8; stride * 8];
+                                // SAFETY: live dataset and frame; block has block.len() bytes.
+                                let code = unsafe {
+                                    rumi_frame_extract(
+                                        ds,
+                                        frame,
+                                        bb,
+                                        tt,
+                                        RUMI_OUTPUT_NATIVE,
+                                        block.as_mut_ptr().cast(),
+                                        block.len(),
+                                        stride,
+                                    )
+                                };
+                                assert_eq!(code, RUMI_OK, "{}", last_error());
+                                let win = Window {
+                                    times: tt..tt + 1,
+                                    bands: vec![bb],
+                                    rows: row * 8..row * 8 + th,
+                                    cols: col * 16..col * 16 + tw,
+                                };
+                                let mut want = vec![0u8; reader.window_bytes(&win).unwrap() as usize];
+                                reader.read_window(&win, &mut want).unwrap();
+                                for r in 0..th as usize {
+                                    let got = &block[r * stride..r * stride + tw as usize * 2];
+                                    assert_eq!(got, &want[r * tw as usize * 2..(r + 1) * tw as usize * 2]);
+                                    // bytes past the plane are untouched
+                                    assert!(block[r * stride + tw as usize * 2..(r + 1) * stride]
+                                        .iter()
+                                        .all(|&v| v == 0xAA));
+                                }
+                                // SAFETY: live frame, freed once.
+                                unsafe {
+                                    assert_eq!(rumi_frame_holds(ds, frame, bb, tt), 1);
+                                    rumi_frame_free(frame);
+                                }
+                            }
+                        }
+                    }
+                }
+                // SAFETY: freed once, no other use.
+                unsafe { rumi_free(ds) };
+            }
+        }
+    }
+}
+
+#[test]
+fn metadata_queries() {
+    let (file, blob) =
+        write(spec(SampleEncoding::U8, 5, 4, 2, 3, (4, 4), 4, utm()), &samples(SampleEncoding::U8, 120, 1));
+    let h = host(file);
+    let ds = open(&h, Some(&blob)).unwrap();
+    // SAFETY: live dataset throughout; outputs are valid.
+    unsafe {
+        assert_eq!(text(rumi_band_text(ds, 1)).as_deref(), Some("band 1"));
+        assert!(rumi_band_text(ds, 2).is_null());
+        assert!(last_error().contains("band 2 does not exist"), "{}", last_error());
+        assert_eq!(text(rumi_time_text(ds, 0, RUMI_TIME_STEP)).as_deref(), Some("2020-09-13T12:26:40Z"));
+        assert_eq!(text(rumi_time_text(ds, 2, RUMI_TIME_START)).as_deref(), Some("2020-09-23T12:26:54Z"));
+        assert!(rumi_time_text(ds, 0, RUMI_TIME_END).is_null());
+        assert!(rumi_time_text(ds, 3, RUMI_TIME_STEP).is_null());
+        let mut g = rumi_georef::default();
+        assert_eq!(rumi_get_georef(ds, &mut g), RUMI_OK);
+        assert_eq!((g.model, g.raster_type, g.epsg), (1, 1, 32631));
+        assert_eq!(g.affine, [20.0, 0.0, 500000.0, 0.0, -20.0, 4_000_000.0]);
+        let mut info = rumi_info::default();
+        assert_eq!(rumi_get_info(ds, &mut info), RUMI_OK);
+        assert_eq!((info.time_kind, info.time_scale), (2, 1));
+        rumi_free(ds);
+        assert_eq!(text(rumi_encoding_name(RUMI_ENCODING_FLOAT8_E4M3FN)).as_deref(), Some("float8_e4m3fn"));
+        assert!(rumi_encoding_name(99).is_null());
+        assert_eq!(text(rumi_version()).as_deref(), Some(env!("CARGO_PKG_VERSION")));
+        assert_eq!(rumi_output_sample_bytes(RUMI_ENCODING_COMPLEX32, RUMI_OUTPUT_FLOAT32), 8);
+        assert_eq!(rumi_output_sample_bytes(RUMI_ENCODING_UINT16, RUMI_OUTPUT_FLOAT32), 0);
+        assert_eq!(rumi_output_sample_bytes(RUMI_ENCODING_UINT16, RUMI_OUTPUT_NATIVE), 2);
+    }
+}
+
+#[test]
+fn float32_output_converts_half_floats_exactly() {
+    let enc = SampleEncoding::F16;
+    let values: Vec<f32> = (0..20).map(|i| i as f32 * 0.5 - 3.0).collect();
+    let data: Vec<u8> = values.iter().flat_map(|v| half::f16::from_f32(*v).to_le_bytes()).collect();
+    let (file, _) = write(spec(enc, 5, 4, 1, 1, (8, 8), 0, utm()), &data);
+    let h = host(file);
+    let ds = open(&h, None).unwrap();
+    let mut frame = ptr::null_mut();
+    let mut out = vec![0f32; 20];
+    // SAFETY: live dataset and frame; `out` holds 80 bytes.
+    unsafe {
+        assert_eq!(rumi_frame_read(ds, 0, 0, 0, 0, &mut frame), RUMI_OK);
+        let code = rumi_frame_extract(ds, frame, 0, 0, RUMI_OUTPUT_FLOAT32, out.as_mut_ptr().cast(), 80, 20);
+        assert_eq!(code, RUMI_OK, "{}", last_error());
+        assert_eq!(out, values);
+        // too small a buffer is an argument error, not a write past the end
+        let code = rumi_frame_extract(ds, frame, 0, 0, RUMI_OUTPUT_FLOAT32, out.as_mut_ptr().cast(), 79, 20);
+        assert_eq!(code, RUMI_ERR_ARGUMENT);
+        rumi_frame_free(frame);
+        rumi_free(ds);
+    }
+}
+
+#[test]
+fn errors_are_codes_and_messages() {
+    let (file, blob) =
+        write(spec(SampleEncoding::U8, 5, 4, 1, 1, (4, 4), 0, utm()), &samples(SampleEncoding::U8, 20, 1));
+    // wrong magic
+    let mut bad = file.clone();
+    bad[0] = b'X';
+    let (code, msg) = open(&host(bad), None).unwrap_err();
+    assert_eq!(code, RUMI_ERR_FORMAT);
+    assert!(msg.contains("magic"), "{msg}");
+    // truncated: the trailer is gone
+    let (code, msg) = open(&host(file[..file.len() - 10].to_vec()), None).unwrap_err();
+    assert!(code == RUMI_ERR_IO || code == RUMI_ERR_FORMAT, "{code} {msg}");
+    // a blob of another file
+    let (_, other_blob) =
+        write(spec(SampleEncoding::U16, 9, 9, 2, 1, (4, 4), 1, utm()), &samples(SampleEncoding::U16, 162, 2));
+    assert!(open(&host(file.clone()), Some(&other_blob)).is_err());
+    // garbage blob
+    let (code, msg) = open(&host(file.clone()), Some(&blob[..10])).unwrap_err();
+    assert_eq!(code, RUMI_ERR_FORMAT, "{msg}");
+    assert!(msg.contains("header blob"), "{msg}");
+    // failing I/O
+    let mut failing = host(file.clone());
+    failing.fail_reads = true;
+    let (code, msg) = open(&failing, None).unwrap_err();
+    assert_eq!(code, RUMI_ERR_IO, "{msg}");
+    assert!(failing.reads.load(Ordering::Relaxed) > 0);
+    // NULL arguments
+    let mut ds = ptr::null_mut();
+    // SAFETY: exercising the NULL checks.
+    unsafe {
+        assert_eq!(rumi_open(ptr::null(), ptr::null(), 0, ptr::null(), &mut ds), RUMI_ERR_ARGUMENT);
+        assert_eq!(rumi_get_info(ptr::null(), ptr::null_mut()), RUMI_ERR_ARGUMENT);
+        assert!(rumi_band_text(ptr::null(), 0).is_null());
+        rumi_free(ptr::null_mut());
+        rumi_frame_free(ptr::null_mut());
+    }
+    let no_read = rumi_io { ctx: ptr::null_mut(), read: None, size: Some(size_cb), read_multi: None };
+    // SAFETY: valid pointers; the missing callback is the error under test.
+    assert_eq!(unsafe { rumi_open(&no_read, ptr::null(), 0, ptr::null(), &mut ds) }, RUMI_ERR_ARGUMENT);
+    // out-of-range frame requests
+    let h = host(file);
+    let ds = open(&h, None).unwrap();
+    let mut frame = ptr::null_mut();
+    // SAFETY: live dataset, writable out.
+    unsafe {
+        assert_eq!(rumi_frame_read(ds, 5, 0, 0, 0, &mut frame), RUMI_ERR_ARGUMENT);
+        assert!(frame.is_null());
+        assert_eq!(rumi_frame_read(ds, 0, 0, 1, 0, &mut frame), RUMI_ERR_ARGUMENT);
+        rumi_free(ds);
+    }
+}
+
+#[test]
+fn limits_refuse_large_frames_before_decoding() {
+    let (file, _) =
+        write(spec(SampleEncoding::U16, 64, 64, 1, 1, (64, 64), 0, utm()), &samples(SampleEncoding::U16, 4096, 3));
+    let h = host(file);
+    let mut limits = rumi_limits {
+        max_frame_bytes: 0,
+        max_frames: 0,
+        max_trailer_bytes: 0,
+        max_time_coords: 0,
+        max_bands: 0,
+        max_read_bytes: 0,
+    };
+    let mut ds = ptr::null_mut();
+    let io = io(&h);
+    // SAFETY: valid pointers throughout.
+    unsafe {
+        assert_eq!(rumi_limits_default(&mut limits), RUMI_OK);
+        assert_eq!(rumi::Limits::from(limits), Limits::default());
+        limits.max_frame_bytes = 1024;
+        let code = rumi_open(&io, ptr::null(), 0, &limits, &mut ds);
+        assert_eq!(code, RUMI_ERR_LIMIT, "{}", last_error());
+    }
+}

@@ -1,0 +1,300 @@
+"""Opening rumi files: header blobs (HEADER=, sidecar, NONE), virtual file systems, update
+mode, and malformed inputs (which must fail with a GDAL error, never crash the process)."""
+
+import json
+import shutil
+import struct
+import subprocess
+import zipfile
+
+import numpy as np
+import pytest
+from osgeo import gdal
+
+import rumi_util
+from rumi_util import make_rumi, sample_array
+
+W, H, TILE = 37, 29, (16, 8)
+
+
+@pytest.fixture
+def cube(tmp_path):
+    data = sample_array("uint16", 2, 3, H, W)
+    path = tmp_path / "c.rumi"
+    header = tmp_path / "elsewhere.header"
+    make_rumi(path, data, "uint16", tile=TILE, frame_unit=4, header=header)
+    return path, header, data
+
+
+def read_all(ds):
+    a = ds.ReadAsArray()
+    return a.reshape((2, 3) + a.shape[-2:])
+
+
+def test_without_header_the_file_is_validated(cube):
+    path, _, data = cube
+    ds = gdal.Open(str(path))
+    assert ds.GetMetadataItem("OPEN_MODE", "RUMI") == "VALIDATED"
+    assert ds.GetMetadataItem("HEADER", "RUMI") is None
+    np.testing.assert_array_equal(read_all(ds), data)
+
+
+def test_header_option_opens_statelessly(cube):
+    path, header, data = cube
+    ds = gdal.OpenEx(str(path), open_options=[f"HEADER={header}"])
+    assert ds.GetMetadataItem("OPEN_MODE", "RUMI") == "STATELESS"
+    assert ds.GetMetadataItem("HEADER", "RUMI") == str(header)
+    np.testing.assert_array_equal(read_all(ds), data)
+    assert str(header) in ds.GetFileList()
+
+
+def test_header_option_accepts_vsi_paths(cube):
+    path, header, data = cube
+    gdal.FileFromMemBuffer("/vsimem/blob.header", header.read_bytes())
+    try:
+        ds = gdal.OpenEx(str(path), open_options=["HEADER=/vsimem/blob.header"])
+        assert ds.GetMetadataItem("OPEN_MODE", "RUMI") == "STATELESS"
+        np.testing.assert_array_equal(read_all(ds), data)
+    finally:
+        gdal.Unlink("/vsimem/blob.header")
+
+
+def test_sidecar_header_is_found(cube):
+    path, header, data = cube
+    sidecar = path.with_name(path.name + ".header")
+    shutil.copy(header, sidecar)
+    ds = gdal.Open(str(path))
+    assert ds.GetMetadataItem("OPEN_MODE", "RUMI") == "STATELESS"
+    assert ds.GetMetadataItem("HEADER", "RUMI") == str(sidecar)
+    np.testing.assert_array_equal(read_all(ds), data)
+    assert sorted(ds.GetFileList()) == sorted([str(path), str(sidecar)])
+    # ... also for subdatasets
+    sub = gdal.Open(f'RUMI:"{path}":1')
+    assert sub.GetMetadataItem("OPEN_MODE", "RUMI") == "STATELESS"
+    np.testing.assert_array_equal(sub.ReadAsArray(), data[1])
+    # HEADER=NONE ignores the sidecar
+    ds = gdal.OpenEx(str(path), open_options=["HEADER=NONE"])
+    assert ds.GetMetadataItem("OPEN_MODE", "RUMI") == "VALIDATED"
+
+
+def test_missing_header_file_is_an_error(cube):
+    path, _, _ = cube
+    with pytest.raises(RuntimeError, match="cannot read the header blob"):
+        gdal.OpenEx(str(path), open_options=[f"HEADER={path}.nope"])
+
+
+def test_header_of_another_file_is_an_error(tmp_path, cube):
+    path, _, _ = cube
+    other_header = tmp_path / "other.header"
+    make_rumi(tmp_path / "other.rumi", sample_array("uint8", 1, 1, 50, 50), "uint8", tile=(16, 16),
+              header=other_header)
+    with pytest.raises(RuntimeError, match="RUMI: .*header blob"):
+        ds = gdal.OpenEx(str(path), open_options=[f"HEADER={other_header}"])
+        ds.ReadAsArray()
+
+
+def test_vsimem(cube):
+    path, _, data = cube
+    gdal.FileFromMemBuffer("/vsimem/c.rumi", path.read_bytes())
+    try:
+        ds = gdal.Open("/vsimem/c.rumi")
+        assert ds.GetDriver().ShortName == "RUMI"
+        np.testing.assert_array_equal(read_all(ds), data)
+        sub = gdal.Open('RUMI:"/vsimem/c.rumi":0')
+        np.testing.assert_array_equal(sub.ReadAsArray(), data[0])
+    finally:
+        gdal.Unlink("/vsimem/c.rumi")
+
+
+def test_vsizip_with_sidecar(tmp_path, cube):
+    path, header, data = cube
+    archive = tmp_path / "a.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        z.write(path, "dir/c.rumi")
+        z.write(header, "dir/c.rumi.header")
+    ds = gdal.Open(f"/vsizip/{archive}/dir/c.rumi")
+    assert ds.GetMetadataItem("OPEN_MODE", "RUMI") == "STATELESS"
+    np.testing.assert_array_equal(read_all(ds), data)
+    sub = gdal.Open(f'RUMI:"/vsizip/{archive}/dir/c.rumi":1')
+    np.testing.assert_array_equal(sub.ReadAsArray(), data[1])
+
+
+def test_update_mode_is_refused(cube):
+    path, _, _ = cube
+    with pytest.raises(RuntimeError, match="read-only"):
+        gdal.Open(str(path), gdal.GA_Update)
+    with pytest.raises(RuntimeError, match="read-only"):
+        gdal.OpenEx(f'RUMI:"{path}":0', gdal.OF_RASTER | gdal.OF_UPDATE)
+
+
+def test_open_leaves_no_aux_xml(cube):
+    path, _, _ = cube
+    ds = gdal.Open(str(path))
+    ds.GetRasterBand(1).Checksum()
+    ds = None
+    assert not path.with_name(path.name + ".aux.xml").exists()
+
+
+def test_frame_limit_open_option(cube):
+    path, _, _ = cube
+    # a frame of unit 4 holds 2 x 3 x 16 x 8 uint16 samples = 1536 bytes; 1 MiB is plenty
+    ds = gdal.OpenEx(str(path), open_options=["MAX_FRAME_MB=1"])
+    assert ds is not None
+    with pytest.raises(RuntimeError, match="MAX_FRAME_MB"):
+        gdal.OpenEx(str(path), open_options=["MAX_FRAME_MB=0"])
+
+
+# ---- malformed inputs, each opened and read in a child process --------------------------------
+
+PROBE = r"""
+import sys
+from osgeo import gdal
+gdal.DontUseExceptions()
+errors = []
+gdal.PushErrorHandler(lambda cls, num, msg: errors.append(msg) if cls >= gdal.CE_Failure else None)
+name, options = sys.argv[1], sys.argv[2:]
+ds = gdal.OpenEx(name, gdal.OF_RASTER | gdal.OF_VERBOSE_ERROR, open_options=options)
+if ds is None:
+    print("OPEN_FAILED", " | ".join(errors))
+    sys.exit(0)
+for i in range(ds.RasterCount):
+    ds.GetRasterBand(i + 1).Checksum()
+print("READ_FAILED " + " | ".join(errors) if errors else "OK")
+"""
+
+
+def probe(name, *options):
+    out = subprocess.run([rumi_util.PYTHON, "-c", PROBE, str(name), *options], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, f"the process died ({out.returncode}): {out.stderr[-2000:]}"
+    return out.stdout.strip()
+
+
+@pytest.fixture
+def good(tmp_path):
+    data = sample_array("uint16", 1, 2, H, W)
+    path = tmp_path / "good.rumi"
+    header = tmp_path / "good.header"
+    make_rumi(path, data, "uint16", tile=TILE, frame_unit=0, header=header)
+    return path, header
+
+
+def mutate(path, dest, edit):
+    b = bytearray(path.read_bytes())
+    b = edit(b)
+    dest.write_bytes(bytes(b))
+    return dest
+
+
+def test_malformed_wrong_magic(tmp_path, good):
+    path, _ = good
+    bad = mutate(path, tmp_path / "magic.rumi", lambda b: b"RUMX" + b[4:])
+    out = probe(bad)
+    assert out.startswith("OPEN_FAILED") and "not recognized" in out, out
+    out = probe(f"RUMI:{bad}")
+    assert out.startswith("OPEN_FAILED") and "RUMI:" in out and "magic" in out, out
+
+
+def test_malformed_wrong_version(tmp_path, good):
+    path, _ = good
+    bad = mutate(path, tmp_path / "version.rumi", lambda b: b[:4] + struct.pack("<H", 2) + b[6:])
+    out = probe(f"RUMI:{bad}")
+    assert out.startswith("OPEN_FAILED") and "version" in out, out
+
+
+@pytest.mark.parametrize("keep", [10, 200, 400, 600, -5])
+def test_malformed_truncated(tmp_path, good, keep):
+    path, header = good
+    raw = path.read_bytes()
+    bad = tmp_path / "trunc.rumi"
+    bad.write_bytes(raw[:keep])
+    out = probe(f"RUMI:{bad}")
+    assert out.startswith("OPEN_FAILED") and "RUMI:" in out, out
+    # statelessly the frames are located by the blob; the missing bytes still fail cleanly
+    out = probe(bad, f"HEADER={header}")
+    assert out.startswith(("OPEN_FAILED", "READ_FAILED")) and "RUMI:" in out, out
+
+
+def test_malformed_bad_tile_offset(tmp_path, good):
+    path, _ = good
+    raw = bytearray(path.read_bytes())
+    # IFD entry 7 (TileOffsets, tag 324) holds the offset of the external array
+    entry = 16 + 8 + 6 * 20
+    assert struct.unpack_from("<H", raw, entry)[0] == 324
+    (array_at,) = struct.unpack_from("<Q", raw, entry + 12)
+    first = struct.unpack_from("<Q", raw, array_at + 8)[0]
+    struct.pack_into("<Q", raw, array_at + 8, first + 3)
+    bad = tmp_path / "offsets.rumi"
+    bad.write_bytes(bytes(raw))
+    out = probe(bad)
+    assert out.startswith("OPEN_FAILED") and "TileOffsets" in out, out
+
+
+def test_malformed_corrupt_frame(tmp_path, good):
+    path, header = good
+    raw = bytearray(path.read_bytes())
+    base = 292 + 8 * 24 + 4 * 24 + 160  # B = 2, N = 24 frames
+    for i in range(base + 4, base + 40):
+        raw[i] ^= 0x5A
+    bad = tmp_path / "frame.rumi"
+    bad.write_bytes(bytes(raw))
+    out = probe(bad)
+    assert out.startswith("READ_FAILED") and "RUMI:" in out and "frame" in out, out
+    out = probe(bad, f"HEADER={header}")
+    assert out.startswith("READ_FAILED"), out
+
+
+def test_malformed_blob_of_another_file(tmp_path, good):
+    path, _ = good
+    other = tmp_path / "other.header"
+    make_rumi(tmp_path / "other.rumi", sample_array("uint16", 1, 2, H, W, seed=9) // 7, "uint16", tile=TILE,
+              frame_unit=0, header=other)
+    out = probe(path, f"HEADER={other}")
+    assert out.startswith(("OPEN_FAILED", "READ_FAILED")) and "RUMI:" in out, out
+
+
+@pytest.mark.parametrize("blob", [b"", b"LOVE", b"NOPE" + bytes(60), b"LOVE\x01\x00" + bytes(26)])
+def test_malformed_blob_bytes(tmp_path, good, blob):
+    path, _ = good
+    bad = tmp_path / "bad.header"
+    bad.write_bytes(blob)
+    out = probe(path, f"HEADER={bad}")
+    assert out.startswith("OPEN_FAILED") and "RUMI:" in out, out
+
+
+def test_malformed_trailer(tmp_path, good):
+    path, _ = good
+    bad = mutate(path, tmp_path / "tail.rumi", lambda b: b[:-3] + b"\xff\xff\xff")
+    out = probe(bad)
+    assert out.startswith("OPEN_FAILED") and "trailer" in out, out
+
+
+def test_malformed_random_bytes_never_crash(tmp_path, good):
+    path, header = good
+    raw = path.read_bytes()
+    rng = np.random.default_rng(42)
+    names = []
+    for k in range(12):
+        b = bytearray(raw)
+        for pos in rng.integers(8, len(b), 4):
+            b[pos] = int(rng.integers(0, 256))
+        p = tmp_path / f"fuzz{k}.rumi"
+        p.write_bytes(bytes(b))
+        names.append(str(p))
+    # one process for all, each input checked the same way
+    script = (
+        "import sys, json\nfrom osgeo import gdal\ngdal.DontUseExceptions()\ngdal.PushErrorHandler('CPLQuietErrorHandler')\n"
+        "for name in json.loads(sys.argv[1]):\n"
+        "    for opts in ([], ['HEADER=' + sys.argv[2]]):\n"
+        "        gdal.ErrorReset()\n"
+        "        ds = gdal.OpenEx(name, gdal.OF_RASTER, open_options=opts)\n"
+        "        if ds is not None:\n"
+        "            [ds.GetRasterBand(i + 1).Checksum() for i in range(ds.RasterCount)]\n"
+        "        print('FAILED' if gdal.GetLastErrorType() >= gdal.CE_Failure else 'OK')\n"
+    )
+    out = subprocess.run([rumi_util.PYTHON, "-c", script, json.dumps(names), str(header)], capture_output=True,
+                         text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    lines = out.stdout.splitlines()
+    assert len(lines) == 24
+    assert all(line == "OK" or "FAILED" in line for line in lines)
