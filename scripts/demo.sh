@@ -23,12 +23,12 @@ fi
 ./target/release/rumi info "$work/L7_ETMs.rumi"
 ./target/release/rumi validate "$work/L7_ETMs.rumi" --header "$work/L7_ETMs.rumi.header"
 
-if nm -D --defined-only target/release/librumi.so | grep -q GDALRegister_RUMI; then
-  cmake -S . -B build/cmake -DCMAKE_BUILD_TYPE=Release >/dev/null
-  cmake --build build/cmake >/dev/null
-  $SUDO cmake --install build/cmake
-  gdalinfo -checksum "$work/L7_ETMs.rumi"
-  gdal_translate -q -of COG "$work/L7_ETMs.rumi" "$work/L7_ETMs_cog.tif"
-  gdalinfo -checksum "$work/L7_ETMs_cog.tif" | grep -E "Driver|Checksum"
-  ls -l "$work/L7_ETMs.tif" "$work/L7_ETMs.rumi" "$work/L7_ETMs.rumi.header" "$work/L7_ETMs_cog.tif"
-fi
+# GDAL's default plugin folder (GDAL_DRIVER_PATH, when set, replaces it).
+plugdir=/usr/lib/$(gcc -print-multiarch)/gdalplugins
+cmake -S . -B build/cmake -DCMAKE_BUILD_TYPE=Release -DGDAL_PLUGIN_DIR="$plugdir" >/dev/null
+cmake --build build/cmake >/dev/null
+$SUDO cmake --install build/cmake
+gdalinfo -checksum "$work/L7_ETMs.rumi"
+gdal_translate -q -of COG "$work/L7_ETMs.rumi" "$work/L7_ETMs_cog.tif"
+gdalinfo -checksum "$work/L7_ETMs_cog.tif" | grep -E "Driver|Checksum"
+ls -l "$work/L7_ETMs.tif" "$work/L7_ETMs.rumi" "$work/L7_ETMs.rumi.header" "$work/L7_ETMs_cog.tif"
