@@ -92,6 +92,21 @@ bool ParseConnectionString(const char *pszName, std::string &osPath, int &nTime)
         return false;
     }
     osPath = pszRest;
+    /* Unquoted "RUMI:<path>:<t>" (how rasterio lists subdatasets, without the quotes): when
+       the whole text is not a file but the part before the last ":<digits>" is, it names
+       time step t. */
+    const char *pszColon = strrchr(pszRest, ':');
+    if (pszColon != nullptr && pszColon != pszRest && pszColon[1] != '\0' && strlen(pszColon + 1) <= 9 &&
+        std::all_of(pszColon + 1, pszColon + strlen(pszColon), [](char c) { return c >= '0' && c <= '9'; }))
+    {
+        VSIStatBufL sStat;
+        const std::string osHead(pszRest, pszColon);
+        if (VSIStatL(pszRest, &sStat) != 0 && VSIStatL(osHead.c_str(), &sStat) == 0)
+        {
+            osPath = osHead;
+            nTime = atoi(pszColon + 1);
+        }
+    }
     return true;
 }
 
@@ -172,6 +187,16 @@ int RUMIVsiSource::Read(uint64_t nOffset, size_t nLen, uint8_t *pabyBuf) noexcep
 {
     try
     {
+        if (nLen >= 2)
+        {
+            /* A single VSIFReadL on /vsicurl/ is widened to whole 16 KiB chunks (which would read
+               the IFD during a stateless open); a read of two adjacent ranges is fetched exactly.
+               On local files this is two plain reads. */
+            const uint64_t anOffsets[2] = {nOffset, nOffset + nLen / 2};
+            const size_t anLens[2] = {nLen / 2, nLen - nLen / 2};
+            uint8_t *const apBufs[2] = {pabyBuf, pabyBuf + nLen / 2};
+            return ReadMulti(2, anOffsets, anLens, apBufs);
+        }
         std::lock_guard<std::mutex> oLock(m_mutex);
         if (VSIFSeekL(m_fp, static_cast<vsi_l_offset>(nOffset), SEEK_SET) != 0)
             return EofOrError(nOffset, nLen);
