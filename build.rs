@@ -14,7 +14,14 @@ fn gdal_config(arg: &str) -> Option<String> {
 }
 
 fn main() {
-    for path in ["build.rs", "src/driver/rumidataset.cpp", "src/driver/rumidataset.h", "include/rumi.h"] {
+    for path in [
+        "build.rs",
+        "src/driver/rumidataset.cpp",
+        "src/driver/rumidataset.h",
+        "src/driver/rumimultidim.cpp",
+        "src/driver/rumimultidim.h",
+        "include/rumi.h",
+    ] {
         println!("cargo:rerun-if-changed={path}");
     }
     println!("cargo:rerun-if-env-changed=GDAL_CONFIG");
@@ -24,6 +31,7 @@ fn main() {
         .cpp(true)
         .std("c++17")
         .file("src/driver/rumidataset.cpp")
+        .file("src/driver/rumimultidim.cpp")
         .include("include")
         .include("src/driver")
         .flag("-fvisibility=hidden")
@@ -54,5 +62,9 @@ fn main() {
     }
     // Every symbol of the plugin must resolve at link time (libgdal, libstdc++), or the loader
     // of a host that has not linked libgdal itself fails with "undefined symbol".
-    println!("cargo:rustc-cdylib-link-arg=-Wl,-z,defs");
+    // Not under `cargo fuzz` (`--cfg fuzzing`): its sanitizer runtime is linked into the fuzz
+    // binaries only, so the cdylib built beside them has the sanitizer's symbols undefined.
+    if std::env::var_os("CARGO_CFG_FUZZING").is_none() {
+        println!("cargo:rustc-cdylib-link-arg=-Wl,-z,defs");
+    }
 }

@@ -24,7 +24,8 @@
 // An I/O callback failed.
 #define RUMI_ERR_IO 3
 
-// A resource limit (see `rumi_limits`) would be exceeded.
+// A resource limit (see `rumi_limits`) would be exceeded, or memory within the limits could
+// not be allocated.
 #define RUMI_ERR_LIMIT 4
 
 // The request is valid but not supported (e.g. a conversion the encoding has no use for).
@@ -121,9 +122,24 @@
 // `rumi_time_text` part: the end of an interval (NULL for instants).
 #define RUMI_TIME_END 2
 
-// An open rumi file. Every function taking a `const rumi_dataset *` may be called from
-// several threads at once (the `rumi_io` callbacks must then be thread-safe);
-// `rumi_free` must not race with any other use.
+// An open rumi file.
+//
+// Thread safety:
+// - Every function taking a `const rumi_dataset *` may be called from several threads at once
+//   on the same dataset: the dataset is immutable after `rumi_open` except for caches that are
+//   filled once (trailer, georeferencing) or locked (time texts). The `rumi_io` callbacks are
+//   then called concurrently, so they must be thread-safe.
+// - Datasets share nothing: several datasets of the same file, each used by its own thread,
+//   need no locking at all (this is what GDAL does with one dataset per thread).
+// - `rumi_free` must not race with any other use of the same dataset. Frames read from it
+//   own their samples and may be freed after it, but are extracted from only while it lives.
+// - Pointers returned by `rumi_band_text` and `rumi_time_text` stay valid, on every thread,
+//   until `rumi_free`.
+// - Errors are per thread: `rumi_last_error` is the last failure of the calling thread.
+// - Decoding uses one OpenZL context per thread, created on a thread's first decode and freed
+//   when that thread exits; no global state is shared. The functions that take no dataset
+//   (`rumi_version`, `rumi_encoding_name`, `rumi_limits_default`, `rumi_output_sample_bytes`)
+//   may be called from any thread at any time.
 typedef struct rumi_dataset rumi_dataset;
 
 // One decoded frame. Immutable once read: it may be extracted from by several threads at
@@ -221,6 +237,58 @@ typedef struct {
     // `X = x_origin + col * x_res + row * row_rot`, `Y = y_origin + col * col_rot + row * y_res`
     double affine[6];
 } rumi_georef;
+
+// A window of the raster and the layout of the host buffer it is read into (GDAL's
+// `IRasterIO` spacings): output plane `p` holds band `bands[p]` at time `times[p]`; the
+// sample of plane `p`, row `y`, column `x` lands at byte
+// `p * band_space + (y - row_start) * line_space + (x - col_start) * pixel_space` of `dst`.
+typedef struct {
+    // first column
+    uint32_t col_start;
+    // one past the last column
+    uint32_t col_end;
+    // first row
+    uint32_t row_start;
+    // one past the last row
+    uint32_t row_end;
+    // number of output planes (entries at `bands` and `times`)
+    size_t plane_count;
+    // band of each output plane
+    const uint32_t *bands;
+    // time step of each output plane
+    const uint32_t *times;
+    // the host buffer
+    void *dst;
+    // bytes at `dst`; every write is checked against it
+    size_t dst_len;
+    // bytes between horizontally adjacent samples (at least the sample size)
+    size_t pixel_space;
+    // bytes between vertically adjacent samples
+    size_t line_space;
+    // bytes between output planes
+    size_t band_space;
+} rumi_strided_window;
+
+// A tile location: tile row and column.
+typedef struct {
+    // tile row
+    uint32_t row;
+    // tile column
+    uint32_t col;
+} rumi_tile;
+
+// Names a frame by what it holds: band `band` at time `time` of the tile at (`row`, `col`)
+// (band and time are ignored by frame units whose frames hold whole cells).
+typedef struct {
+    // tile row
+    uint32_t row;
+    // tile column
+    uint32_t col;
+    // band
+    uint32_t band;
+    // time step
+    uint32_t time;
+} rumi_frame_key;
 
 #ifdef __cplusplus
 extern "C" {
@@ -354,6 +422,52 @@ int rumi_frame_dims(const rumi_frame *frame, uint32_t *row, uint32_t *col, uint3
 // # Safety
 // `frame` must be NULL or returned by `rumi_frame_read` and not yet freed.
 void rumi_frame_free(rumi_frame *frame);
+
+// The raw time coordinates: stores their number C (T for instants, 2T for intervals: start
+// and end of each step) in `*count` and, when `out` is not NULL and `len >= C`, copies them
+// to `out`. Coordinate `i` is `out[i] * time_scale` seconds since 1970-01-01T00:00:00Z
+// (`rumi_info.time_scale`: 1 or 86400). Call with `out` NULL to learn C.
+//
+// # Safety
+// `ds` must be a live dataset; `out` NULL or pointing to `len` writable values; `count`
+// writable.
+int rumi_time_coords(const rumi_dataset *ds, int64_t *out, size_t len, size_t *count);
+
+// Reads the window `*win` straight into the host buffer `win->dst`, samples in their
+// decoded type and host byte order (no conversion: `RUMI_OUTPUT_NATIVE`). The byte ranges of
+// every frame the window needs are fetched with one `rumi_io.read_multi` call (per 64 MiB of
+// compressed bytes) and decoded on `threads` threads (0 or 1: the calling thread only; more:
+// a pool of that many threads, one OpenZL context each), each frame copying its part of the
+// window into `dst` as soon as it is decoded. Threads are used only when no two samples of
+// the window share a byte of `dst`.
+//
+// `tiles`/`tile_count` restrict the read to these tile locations (samples of the other tiles
+// are not written, e.g. because the host already has them); `tiles` NULL reads every tile
+// the window touches. Returns `RUMI_ERR_UNSUPPORTED` on big-endian hosts.
+//
+// # Safety
+// `ds` must be a live dataset; `win` valid, its `bands`/`times` pointing to `plane_count`
+// values and `dst` to `dst_len` writable bytes; `tiles` NULL or pointing to `tile_count`
+// values.
+int rumi_read_strided(const rumi_dataset *ds,
+                      const rumi_strided_window *win,
+                      const rumi_tile *tiles,
+                      size_t tile_count,
+                      uint32_t threads);
+
+// Reads and decodes the `count` frames named by `keys` and stores them in `out[0..count]`
+// (free each with `rumi_frame_free`). Their byte ranges are fetched with one
+// `rumi_io.read_multi` call (per 64 MiB of compressed bytes) and decoded on `threads` threads
+// (0 or 1: the calling thread only). On failure every `out[i]` is NULL.
+//
+// # Safety
+// `ds` must be a live dataset; `keys` must point to `count` values and `out` to `count`
+// writable pointers.
+int rumi_frames_read(const rumi_dataset *ds,
+                     const rumi_frame_key *keys,
+                     size_t count,
+                     uint32_t threads,
+                     rumi_frame **out);
 
 #ifdef __cplusplus
 }  // extern "C"

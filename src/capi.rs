@@ -19,6 +19,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr;
 use std::sync::Mutex;
 
+use crate::batch::{self, StridedWindow};
 use crate::codec::AlignedBuf;
 use crate::driver::promote;
 use crate::error::{Error, Limits};
@@ -34,7 +35,8 @@ pub const RUMI_ERR_ARGUMENT: c_int = 1;
 pub const RUMI_ERR_FORMAT: c_int = 2;
 /// An I/O callback failed.
 pub const RUMI_ERR_IO: c_int = 3;
-/// A resource limit (see `rumi_limits`) would be exceeded.
+/// A resource limit (see `rumi_limits`) would be exceeded, or memory within the limits could
+/// not be allocated.
 pub const RUMI_ERR_LIMIT: c_int = 4;
 /// The request is valid but not supported (e.g. a conversion the encoding has no use for).
 pub const RUMI_ERR_UNSUPPORTED: c_int = 5;
@@ -234,9 +236,24 @@ pub struct rumi_georef {
     pub affine: [f64; 6],
 }
 
-/// An open rumi file. Every function taking a `const rumi_dataset *` may be called from
-/// several threads at once (the `rumi_io` callbacks must then be thread-safe);
-/// `rumi_free` must not race with any other use.
+/// An open rumi file.
+///
+/// Thread safety:
+/// - Every function taking a `const rumi_dataset *` may be called from several threads at once
+///   on the same dataset: the dataset is immutable after `rumi_open` except for caches that are
+///   filled once (trailer, georeferencing) or locked (time texts). The `rumi_io` callbacks are
+///   then called concurrently, so they must be thread-safe.
+/// - Datasets share nothing: several datasets of the same file, each used by its own thread,
+///   need no locking at all (this is what GDAL does with one dataset per thread).
+/// - `rumi_free` must not race with any other use of the same dataset. Frames read from it
+///   own their samples and may be freed after it, but are extracted from only while it lives.
+/// - Pointers returned by `rumi_band_text` and `rumi_time_text` stay valid, on every thread,
+///   until `rumi_free`.
+/// - Errors are per thread: `rumi_last_error` is the last failure of the calling thread.
+/// - Decoding uses one OpenZL context per thread, created on a thread's first decode and freed
+///   when that thread exits; no global state is shared. The functions that take no dataset
+///   (`rumi_version`, `rumi_encoding_name`, `rumi_limits_default`, `rumi_output_sample_bytes`)
+///   may be called from any thread at any time.
 pub struct rumi_dataset {
     reader: Reader<CallbackSource>,
     stateless: bool,
@@ -273,7 +290,7 @@ fn set_error(message: &str) {
 fn code_of(e: &Error) -> c_int {
     match e {
         Error::Io(_) => RUMI_ERR_IO,
-        Error::Limit { .. } => RUMI_ERR_LIMIT,
+        Error::Limit { .. } | Error::Alloc { .. } => RUMI_ERR_LIMIT,
         Error::Request(_) => RUMI_ERR_ARGUMENT,
         _ => RUMI_ERR_FORMAT,
     }
@@ -911,13 +928,24 @@ fn extract_inner(
     };
     let (h, w) = (f.height as usize, f.width as usize);
     let row_bytes = w * out_bytes;
-    let need = if h == 0 { 0 } else { (h - 1) * line_stride + row_bytes };
-    if line_stride < row_bytes || dst.len() < need {
+    // checked: a huge caller-supplied stride must be an argument error, not a wrapped size
+    let need = if h == 0 { Some(0) } else { (h - 1).checked_mul(line_stride).and_then(|v| v.checked_add(row_bytes)) };
+    if line_stride < row_bytes || need.is_none_or(|n| dst.len() < n) {
+        let need = need.map_or_else(|| "more than addressable".to_owned(), |n| n.to_string());
         return Err(bad_argument(&format!(
             "rumi_frame_extract: a {h}x{w} plane of {out_bytes}-byte samples needs a line stride of at least {row_bytes} \
              and {need} bytes; got stride {line_stride} and {} bytes",
             dst.len()
         )));
+    }
+    if output == RUMI_OUTPUT_NATIVE && cfg!(target_endian = "little") {
+        // Straight from the decoded frame into the caller's rows: no intermediate plane.
+        let l = ds.reader.layout();
+        if l.frame_unit.is_tile() && (f.band != band || f.time != time) || band >= u32::from(l.bands) || time >= l.times
+        {
+            return Err(fail(Error::Request(format!("frame {} does not hold band {band} at time {time}", f.index))));
+        }
+        return batch::copy_plane(l, f.index, &f.data, (band, time), dst, line_stride).map_err(fail);
     }
     let mut plane = vec![0u8; h * w * enc.decoded_bytes()];
     ds.reader.extract_plane(f.index, &f.data, band, time, &mut plane).map_err(fail)?;
@@ -1016,4 +1044,253 @@ pub unsafe extern "C" fn rumi_frame_free(frame: *mut rumi_frame) {
             drop(unsafe { Box::from_raw(frame) });
         }
     }));
+}
+
+// ---- time coordinates (the driver's multidimensional API) --------------------------------------
+
+/// The raw time coordinates: stores their number C (T for instants, 2T for intervals: start
+/// and end of each step) in `*count` and, when `out` is not NULL and `len >= C`, copies them
+/// to `out`. Coordinate `i` is `out[i] * time_scale` seconds since 1970-01-01T00:00:00Z
+/// (`rumi_info.time_scale`: 1 or 86400). Call with `out` NULL to learn C.
+///
+/// # Safety
+/// `ds` must be a live dataset; `out` NULL or pointing to `len` writable values; `count`
+/// writable.
+#[no_mangle]
+pub unsafe extern "C" fn rumi_time_coords(
+    ds: *const rumi_dataset,
+    out: *mut i64,
+    len: usize,
+    count: *mut usize,
+) -> c_int {
+    guard("rumi_time_coords", || {
+        // SAFETY: the caller guarantees `ds` is NULL or live.
+        let ds = match unsafe { dataset(ds, "rumi_time_coords") } {
+            Ok(d) => d,
+            Err(c) => return c,
+        };
+        if count.is_null() {
+            return bad_argument("rumi_time_coords: count is NULL");
+        }
+        let coords = match ds.reader.trailer() {
+            Ok(t) => &t.time.coords,
+            Err(e) => return fail(e),
+        };
+        // SAFETY: checked non-null; the caller guarantees it is writable.
+        unsafe { count.write(coords.len()) };
+        if !out.is_null() {
+            if len < coords.len() {
+                return bad_argument(&format!(
+                    "rumi_time_coords: {len} values do not hold {} coordinates",
+                    coords.len()
+                ));
+            }
+            // SAFETY: `out` has at least `coords.len()` writable values (checked above).
+            unsafe { ptr::copy_nonoverlapping(coords.as_ptr(), out, coords.len()) };
+        }
+        RUMI_OK
+    })
+}
+
+// ---- batched reads into host buffers (the GDAL driver's IRasterIO) -----------------------------
+
+/// A window of the raster and the layout of the host buffer it is read into (GDAL's
+/// `IRasterIO` spacings): output plane `p` holds band `bands[p]` at time `times[p]`; the
+/// sample of plane `p`, row `y`, column `x` lands at byte
+/// `p * band_space + (y - row_start) * line_space + (x - col_start) * pixel_space` of `dst`.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct rumi_strided_window {
+    /// first column
+    pub col_start: u32,
+    /// one past the last column
+    pub col_end: u32,
+    /// first row
+    pub row_start: u32,
+    /// one past the last row
+    pub row_end: u32,
+    /// number of output planes (entries at `bands` and `times`)
+    pub plane_count: usize,
+    /// band of each output plane
+    pub bands: *const u32,
+    /// time step of each output plane
+    pub times: *const u32,
+    /// the host buffer
+    pub dst: *mut c_void,
+    /// bytes at `dst`; every write is checked against it
+    pub dst_len: usize,
+    /// bytes between horizontally adjacent samples (at least the sample size)
+    pub pixel_space: usize,
+    /// bytes between vertically adjacent samples
+    pub line_space: usize,
+    /// bytes between output planes
+    pub band_space: usize,
+}
+
+/// A tile location: tile row and column.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct rumi_tile {
+    /// tile row
+    pub row: u32,
+    /// tile column
+    pub col: u32,
+}
+
+/// Names a frame by what it holds: band `band` at time `time` of the tile at (`row`, `col`)
+/// (band and time are ignored by frame units whose frames hold whole cells).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct rumi_frame_key {
+    /// tile row
+    pub row: u32,
+    /// tile column
+    pub col: u32,
+    /// band
+    pub band: u32,
+    /// time step
+    pub time: u32,
+}
+
+/// Reads the window `*win` straight into the host buffer `win->dst`, samples in their
+/// decoded type and host byte order (no conversion: `RUMI_OUTPUT_NATIVE`). The byte ranges of
+/// every frame the window needs are fetched with one `rumi_io.read_multi` call (per 64 MiB of
+/// compressed bytes) and decoded on `threads` threads (0 or 1: the calling thread only; more:
+/// a pool of that many threads, one OpenZL context each), each frame copying its part of the
+/// window into `dst` as soon as it is decoded. Threads are used only when no two samples of
+/// the window share a byte of `dst`.
+///
+/// `tiles`/`tile_count` restrict the read to these tile locations (samples of the other tiles
+/// are not written, e.g. because the host already has them); `tiles` NULL reads every tile
+/// the window touches. Returns `RUMI_ERR_UNSUPPORTED` on big-endian hosts.
+///
+/// # Safety
+/// `ds` must be a live dataset; `win` valid, its `bands`/`times` pointing to `plane_count`
+/// values and `dst` to `dst_len` writable bytes; `tiles` NULL or pointing to `tile_count`
+/// values.
+#[no_mangle]
+pub unsafe extern "C" fn rumi_read_strided(
+    ds: *const rumi_dataset,
+    win: *const rumi_strided_window,
+    tiles: *const rumi_tile,
+    tile_count: usize,
+    threads: u32,
+) -> c_int {
+    guard("rumi_read_strided", || {
+        // SAFETY: the caller guarantees `ds` is NULL or live.
+        let ds = match unsafe { dataset(ds, "rumi_read_strided") } {
+            Ok(d) => d,
+            Err(c) => return c,
+        };
+        // SAFETY: the caller guarantees `win` is NULL or valid.
+        let Some(w) = (unsafe { win.as_ref() }) else { return bad_argument("rumi_read_strided: win is NULL") };
+        if w.plane_count > 0 && (w.bands.is_null() || w.times.is_null()) || w.dst.is_null() && w.dst_len > 0 {
+            return bad_argument("rumi_read_strided: bands, times or dst is NULL");
+        }
+        if cfg!(target_endian = "big") {
+            set_error("rumi_read_strided: not available on big-endian hosts (use rumi_frame_extract)");
+            return RUMI_ERR_UNSUPPORTED;
+        }
+        let planes: Vec<(u32, u32)> = if w.plane_count == 0 {
+            Vec::new()
+        } else {
+            // SAFETY: both checked non-null; the caller guarantees `plane_count` values each.
+            let (b, t) = unsafe {
+                (std::slice::from_raw_parts(w.bands, w.plane_count), std::slice::from_raw_parts(w.times, w.plane_count))
+            };
+            b.iter().copied().zip(t.iter().copied()).collect()
+        };
+        let tiles: Option<Vec<(u32, u32)>> = if tiles.is_null() {
+            None
+        } else if tile_count == 0 {
+            Some(Vec::new())
+        } else {
+            // SAFETY: checked non-null; the caller guarantees `tile_count` values.
+            Some(unsafe { std::slice::from_raw_parts(tiles, tile_count) }.iter().map(|t| (t.row, t.col)).collect())
+        };
+        let window = StridedWindow {
+            cols: w.col_start..w.col_end,
+            rows: w.row_start..w.row_end,
+            planes,
+            pixel_space: w.pixel_space,
+            line_space: w.line_space,
+            band_space: w.band_space,
+        };
+        let dst: &mut [u8] = if w.dst_len == 0 {
+            &mut []
+        } else {
+            // SAFETY: checked non-null; the caller guarantees `dst_len` writable bytes.
+            unsafe { std::slice::from_raw_parts_mut(w.dst.cast::<u8>(), w.dst_len) }
+        };
+        match batch::read_strided(&ds.reader, &window, tiles.as_deref(), dst, threads as usize) {
+            Ok(()) => RUMI_OK,
+            Err(e) => fail(e),
+        }
+    })
+}
+
+/// Reads and decodes the `count` frames named by `keys` and stores them in `out[0..count]`
+/// (free each with `rumi_frame_free`). Their byte ranges are fetched with one
+/// `rumi_io.read_multi` call (per 64 MiB of compressed bytes) and decoded on `threads` threads
+/// (0 or 1: the calling thread only). On failure every `out[i]` is NULL.
+///
+/// # Safety
+/// `ds` must be a live dataset; `keys` must point to `count` values and `out` to `count`
+/// writable pointers.
+#[no_mangle]
+pub unsafe extern "C" fn rumi_frames_read(
+    ds: *const rumi_dataset,
+    keys: *const rumi_frame_key,
+    count: usize,
+    threads: u32,
+    out: *mut *mut rumi_frame,
+) -> c_int {
+    guard("rumi_frames_read", || {
+        // SAFETY: the caller guarantees `ds` is NULL or live.
+        let ds = match unsafe { dataset(ds, "rumi_frames_read") } {
+            Ok(d) => d,
+            Err(c) => return c,
+        };
+        if count == 0 {
+            return RUMI_OK;
+        }
+        if keys.is_null() || out.is_null() {
+            return bad_argument("rumi_frames_read: keys or out is NULL");
+        }
+        // SAFETY: checked non-null; the caller guarantees `count` writable pointers.
+        let out = unsafe { std::slice::from_raw_parts_mut(out, count) };
+        out.fill(ptr::null_mut());
+        // SAFETY: checked non-null; the caller guarantees `count` readable keys.
+        let keys = unsafe { std::slice::from_raw_parts(keys, count) };
+        let l = *ds.reader.layout();
+        let mut indices = Vec::with_capacity(count);
+        for k in keys {
+            if k.row >= l.tiles_down() || k.col >= l.tiles_across() || k.band >= u32::from(l.bands) || k.time >= l.times
+            {
+                return bad_argument(&format!(
+                    "rumi_frames_read: tile ({}, {}) band {} time {} is outside the raster ({}x{} tiles, B = {}, T = {})",
+                    k.row,
+                    k.col,
+                    k.band,
+                    k.time,
+                    l.tiles_down(),
+                    l.tiles_across(),
+                    l.bands,
+                    l.times
+                ));
+            }
+            indices.push(l.frame_index(k.row, k.col, k.band, k.time));
+        }
+        let decoded = match batch::decode_frames(&ds.reader, &indices, threads as usize) {
+            Ok(d) => d,
+            Err(e) => return fail(e),
+        };
+        for ((slot, k), (data, &index)) in out.iter_mut().zip(keys).zip(decoded.into_iter().zip(&indices)) {
+            let (height, width) = l.tile_dims(k.row, k.col);
+            let (band, time) = if l.frame_unit.is_tile() { (k.band, k.time) } else { (0, 0) };
+            let f = rumi_frame { index, row: k.row, col: k.col, band, time, height, width, data };
+            *slot = Box::into_raw(Box::new(f));
+        }
+        RUMI_OK
+    })
 }

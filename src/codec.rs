@@ -87,6 +87,16 @@ impl AlignedBuf {
     pub fn zeroed(len: usize) -> Self {
         AlignedBuf { words: vec![0u64; len.div_ceil(8)], len }
     }
+    /// A zeroed buffer of `len` bytes, or [`Error::Alloc`] when the memory cannot be had
+    /// (a host process must not be aborted by a frame that is within the limits but too large
+    /// for the memory left).
+    pub fn try_zeroed(len: usize, what: &'static str) -> Result<Self> {
+        let words = len.div_ceil(8);
+        let mut v: Vec<u64> = Vec::new();
+        v.try_reserve_exact(words).map_err(|_| Error::Alloc { what, bytes: len as u64 })?;
+        v.resize(words, 0);
+        Ok(AlignedBuf { words: v, len })
+    }
     /// The bytes.
     pub fn as_bytes(&self) -> &[u8] {
         // SAFETY: u64 storage viewed as bytes; len <= 8 * words.len().
@@ -240,6 +250,16 @@ mod tests {
             let mut short = AlignedBuf::zeroed(data.len() - 2);
             assert!(matches!(decode_into(&f, 2, &mut short, 1), Err(Error::DecodedSize { .. })));
         }
+    }
+
+    #[test]
+    fn memory_that_cannot_be_had_is_an_error() {
+        let e = AlignedBuf::try_zeroed(usize::MAX / 2, "a decoded frame").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("cannot allocate {} bytes for a decoded frame: out of memory", usize::MAX / 2)
+        );
+        assert_eq!(AlignedBuf::try_zeroed(12, "x").unwrap().as_bytes(), &[0u8; 12]);
     }
 
     #[test]

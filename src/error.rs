@@ -237,11 +237,27 @@ pub enum Error {
     #[error("invalid request: {0}")]
     Request(String),
     /// Limits exceeded before allocation.
-    #[error("resource limit exceeded: {what} is {value}, the limit is {limit} (see Limits)")]
+    #[error("resource limit exceeded: {what} is {value}, the limit is {limit} ({})", limit_knob(what))]
     Limit { what: &'static str, value: u64, limit: u64 },
+    /// Memory for a buffer within the limits could not be allocated.
+    #[error("cannot allocate {bytes} bytes for {what}: out of memory")]
+    Alloc { what: &'static str, bytes: u64 },
     /// I/O failure.
     #[error("I/O error: {0}")]
     Io(#[from] io::Error),
+}
+
+/// The `Limits` field (and GDAL configuration option) that raises the limit named `what`.
+fn limit_knob(what: &str) -> &'static str {
+    match what {
+        "frame count N" => "Limits::max_frames, GDAL: RUMI_MAX_FRAMES",
+        "band count B" => "Limits::max_bands, GDAL: RUMI_MAX_BANDS",
+        "decoded frame size" | "compressed frame size" => "Limits::max_frame_bytes, GDAL: RUMI_MAX_FRAME_BYTES",
+        "trailer size" => "Limits::max_trailer_bytes, GDAL: RUMI_MAX_TRAILER_BYTES",
+        "time coordinate count C" => "Limits::max_time_coords, GDAL: RUMI_MAX_TIME_COORDS",
+        "window size" => "Limits::max_read_bytes, GDAL: RUMI_MAX_READ_BYTES",
+        _ => "see Limits",
+    }
 }
 
 /// Resource limits checked before any allocation or decode (spec: "Resource limits").

@@ -4,6 +4,7 @@
 //! [`io`] / [`reader`] / [`writer`] / [`validate`], then the C ABI and GDAL driver.
 #![forbid(unsafe_op_in_unsafe_fn)]
 
+pub mod batch;
 pub mod capi;
 pub mod codec;
 pub mod driver;

@@ -180,7 +180,7 @@ impl<R: RangeRead> Reader<R> {
         let l = &self.blob.layout;
         let expected = l.decoded_frame_bytes(index);
         Limits::check("decoded frame size", expected, self.limits.max_frame_bytes)?;
-        let mut out = AlignedBuf::zeroed(expected as usize);
+        let mut out = AlignedBuf::try_zeroed(expected as usize, "a decoded frame")?;
         codec::decode_into(compressed, l.encoding.element_width(), &mut out, index)?;
         if l.encoding == SampleEncoding::Bool {
             if let Some(offset) = out.as_bytes().iter().position(|&v| v > 1) {
@@ -188,6 +188,25 @@ impl<R: RangeRead> Reader<R> {
             }
         }
         Ok(out)
+    }
+
+    /// Like [`Reader::decode_frame`], into `out`: its storage is reused when it already has the
+    /// frame's decoded size (a decoding thread's scratch buffer: no allocation, no zeroing;
+    /// OpenZL writes every byte or the call fails).
+    pub fn decode_frame_into(&self, index: u64, compressed: &[u8], out: &mut AlignedBuf) -> Result<()> {
+        let l = &self.blob.layout;
+        let expected = l.decoded_frame_bytes(index);
+        Limits::check("decoded frame size", expected, self.limits.max_frame_bytes)?;
+        if out.as_bytes().len() as u64 != expected {
+            *out = AlignedBuf::try_zeroed(expected as usize, "a decoded frame")?;
+        }
+        codec::decode_into(compressed, l.encoding.element_width(), out, index)?;
+        if l.encoding == SampleEncoding::Bool {
+            if let Some(offset) = out.as_bytes().iter().position(|&v| v > 1) {
+                return Err(Error::BooleanValue { index, offset: offset as u64, value: out.as_bytes()[offset] });
+            }
+        }
+        Ok(())
     }
 
     /// Reads and decodes frame `index`.
@@ -311,9 +330,19 @@ impl<R: RangeRead> Reader<R> {
         Ok(())
     }
 
-    fn read_batch(&self, frames: &[u64], win: &Window, out: &mut [u8]) -> Result<()> {
-        let ranges =
-            frames.iter().map(|&f| self.frame_range(f).map(|(o, n)| (o, n as usize))).collect::<Result<Vec<_>>>()?;
+    /// Reads the compressed bytes of several frames with ONE `read_ranges` call (a source that
+    /// batches requests, e.g. GDAL's `VSIFReadMultiRangeL` over HTTP, merges adjacent ranges).
+    /// Every frame's byte count is checked against its decoded size before anything is read.
+    pub fn fetch_frames(&self, frames: &[u64]) -> Result<Vec<Vec<u8>>> {
+        if frames.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut ranges = Vec::with_capacity(frames.len());
+        for &f in frames {
+            let (o, n) = self.frame_range(f)?;
+            self.check_compressed(f, n)?;
+            ranges.push((o, usize::try_from(n).map_err(|_| Error::Overflow("frame size"))?));
+        }
         let bytes = self
             .src
             .read_ranges(&ranges)
@@ -321,6 +350,11 @@ impl<R: RangeRead> Reader<R> {
         if bytes.len() != frames.len() || bytes.iter().zip(&ranges).any(|(b, r)| b.len() != r.1) {
             return Err(Error::Io(io::Error::other("range source returned the wrong number of bytes")));
         }
+        Ok(bytes)
+    }
+
+    fn read_batch(&self, frames: &[u64], win: &Window, out: &mut [u8]) -> Result<()> {
+        let bytes = self.fetch_frames(frames)?;
         let decoded: Vec<AlignedBuf> = frames
             .par_iter()
             .zip(bytes.par_iter())

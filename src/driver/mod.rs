@@ -26,9 +26,18 @@
 //! - Blocks are tiles; a block read decodes one frame. With cell frame units the other bands'
 //!   blocks of the tile are filled from the same decoded frame (as GTiff's
 //!   `FillCacheForOtherBands`), and the last decoded cell is kept, so each frame is decoded once.
+//! - Multi-block reads: a `RasterIO` request covering several blocks (no resampling, buffer of
+//!   the band's type) fetches every frame it needs with one batched range read
+//!   (`VSIFReadMultiRangeL`: adjacent frames become one HTTP range) and decodes them on
+//!   `NUM_THREADS` / `GDAL_NUM_THREADS` threads (default 1; one OpenZL context per thread),
+//!   straight into the request buffer (whole-raster reads and full-width swaths of every band the
+//!   frames hold, and requests too large for the cache) or into the block cache (the others, so
+//!   that later reads of the same area, and the other bands of a cell, come from memory). Blocks already
+//!   cached are copied, not decoded again. `RUMI_MULTI_BLOCK_READ=AUTO|DIRECT|CACHE|NO` forces
+//!   a path (for measurements). Single-block requests keep the block path.
 //! - Open options: `HEADER=<path>|NONE` (default: the sidecar `<path>.header` when present, for
 //!   a stateless open; NONE parses and validates the file), `PROMOTE=NONE|FLOAT32`,
-//!   `MAX_FRAME_MB`. Domains: `IMAGE_STRUCTURE` (`COMPRESSION=OPENZL`, `INTERLEAVE`) and `RUMI`
+//!   `MAX_FRAME_MB`, `NUM_THREADS`. Domains: `IMAGE_STRUCTURE` (`COMPRESSION=OPENZL`, `INTERLEAVE`) and `RUMI`
 //!   (`FRAME_UNIT`, `FRAME_LAYOUT`, `TILE_WIDTH`, `TILE_LENGTH`, `FRAME_COUNT`, `TIME_TYPE`,
 //!   `TIME_SCALE`, `SAMPLE_ENCODING`, `OPEN_MODE`, `HEADER`, ...). External overviews (`.ovr`,
 //!   built by gdaladdo) and PAM `.aux.xml` work as for other drivers.

@@ -11,11 +11,13 @@
  * decoded frame, so reading every band decodes each frame once.
  */
 #include "rumidataset.h"
+#include "rumimultidim.h"
 
 #include "cpl_string.h"
 #include "cpl_vsi.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <climits>
 #include <cstring>
 #include <exception>
@@ -26,9 +28,6 @@ namespace
 
 constexpr const char *DRIVER_NAME = "RUMI";
 constexpr const char *PREFIX = "RUMI:";
-/* Largest header blob read from a file: 32 + ceil(N * 32 / 8) with N at the default frame
-   limit (2^26 frames). */
-constexpr vsi_l_offset MAX_BLOB_BYTES = 32 + (static_cast<vsi_l_offset>(1) << 28);
 
 struct FrameFree
 {
@@ -110,14 +109,20 @@ bool ParseConnectionString(const char *pszName, std::string &osPath, int &nTime)
     return true;
 }
 
-/* Reads a whole (small) file through VSI. */
-bool IngestFile(const std::string &osPath, std::vector<GByte> &abyOut)
+/* Reads a header blob through VSI: at most 32 + 4 * max_frames bytes (32-bit counts of the
+   most frames the limits allow), so RUMI_MAX_FRAMES also bounds what a blob can make us read. */
+bool IngestFile(const std::string &osPath, std::vector<GByte> &abyOut, const rumi_limits &sLimits)
 {
     GByte *pabyData = nullptr;
     vsi_l_offset nSize = 0;
-    if (!VSIIngestFile(nullptr, osPath.c_str(), &pabyData, &nSize, static_cast<GIntBig>(MAX_BLOB_BYTES)))
+    const uint64_t nMaxFrames = std::min<uint64_t>(sLimits.max_frames, static_cast<uint64_t>(1) << 40);
+    const GIntBig nMax = static_cast<GIntBig>(32 + 4 * nMaxFrames);
+    if (!VSIIngestFile(nullptr, osPath.c_str(), &pabyData, &nSize, nMax))
     {
-        CPLError(CE_Failure, CPLE_OpenFailed, "RUMI: cannot read the header blob '%s'", osPath.c_str());
+        CPLError(CE_Failure, CPLE_OpenFailed,
+                 "RUMI: cannot read the header blob '%s' (missing, unreadable, or larger than the " CPL_FRMT_GIB
+                 " bytes RUMI_MAX_FRAMES allows)",
+                 osPath.c_str(), nMax);
         return false;
     }
     abyOut.assign(pabyData, pabyData + nSize);
@@ -187,11 +192,18 @@ int RUMIVsiSource::Read(uint64_t nOffset, size_t nLen, uint8_t *pabyBuf) noexcep
 {
     try
     {
-        if (nLen >= 2)
+        if (nOffset <= m_abyPrefix.size() && nLen <= m_abyPrefix.size() - nOffset)
         {
-            /* A single VSIFReadL on /vsicurl/ is widened to whole 16 KiB chunks (which would read
-               the IFD during a stateless open); a read of two adjacent ranges is fetched exactly.
-               On local files this is two plain reads. */
+            if (nLen > 0)
+                memcpy(pabyBuf, m_abyPrefix.data() + nOffset, nLen);
+            return RUMI_IO_OK;
+        }
+        if (nLen >= 2 && nLen < 16384)
+        {
+            /* A small VSIFReadL on /vsicurl/ is widened to a whole 16 KiB chunk (which would read
+               the IFD when a stateless open reads the georeferencing block); a read of two
+               adjacent ranges is fetched exactly. Large reads (frames) are fetched as they are
+               in one request. On local files this is two plain reads. */
             const uint64_t anOffsets[2] = {nOffset, nOffset + nLen / 2};
             const size_t anLens[2] = {nLen / 2, nLen - nLen / 2};
             uint8_t *const apBufs[2] = {pabyBuf, pabyBuf + nLen / 2};
@@ -236,14 +248,24 @@ int RUMIVsiSource::ReadMulti(size_t nCount, const uint64_t *panOffsets, const si
         std::vector<vsi_l_offset> anOffsets(panOffsets, panOffsets + nCount);
         std::vector<void *> apData(papBufs, papBufs + nCount);
         std::lock_guard<std::mutex> oLock(m_mutex);
-        if (VSIFReadMultiRangeL(static_cast<int>(nCount), apData.data(), anOffsets.data(), panLens, m_fp) == 0)
-            return RUMI_IO_OK;
-        for (size_t i = 0; i < nCount; ++i)
+        /* Batches of at most 64 ranges: HTTP servers cap the ranges of one request (and
+           /vsicurl/ fails a request with hundreds of them). A batch the multi-range call cannot
+           serve is read range by range. */
+        constexpr size_t BATCH = 64;
+        for (size_t nStart = 0; nStart < nCount; nStart += BATCH)
         {
-            if (EofOrError(panOffsets[i], panLens[i]) == RUMI_IO_EOF)
-                return RUMI_IO_EOF;
+            const size_t n = std::min(BATCH, nCount - nStart);
+            if (VSIFReadMultiRangeL(static_cast<int>(n), apData.data() + nStart, anOffsets.data() + nStart,
+                                    panLens + nStart, m_fp) == 0)
+                continue;
+            for (size_t i = nStart; i < nStart + n; ++i)
+            {
+                if (VSIFSeekL(m_fp, anOffsets[i], SEEK_SET) != 0 ||
+                    VSIFReadL(apData[i], 1, panLens[i], m_fp) != panLens[i])
+                    return EofOrError(panOffsets[i], panLens[i]);
+            }
         }
-        return RUMI_IO_ERROR;
+        return RUMI_IO_OK;
     }
     catch (...)
     {
@@ -414,6 +436,393 @@ void RUMIDataset::FillOtherBands(RUMIRasterBand *poSkip, int nBlockXOff, int nBl
         if (!bOk)
             poBand->FlushBlock(nBlockXOff, nBlockYOff, FALSE); /* never keep a wrong block */
     }
+}
+
+/************************************************************************/
+/*                     Multi-block reads (IRasterIO)                    */
+/************************************************************************/
+
+namespace
+{
+
+/* GDAL_NUM_THREADS-style value: ALL_CPUS or a count; 1 when unset or not a positive number. */
+int ParseThreadCount(const char *pszValue)
+{
+    if (pszValue == nullptr || pszValue[0] == '\0')
+        return 1;
+    const int nThreads = EQUAL(pszValue, "ALL_CPUS") ? CPLGetNumCPUs() : atoi(pszValue);
+    return std::max(1, std::min(nThreads, 256));
+}
+
+/* True when CPL_DEBUG asks for debug messages (then each decoded frame is reported, as the
+   block path does). */
+bool DebugOn()
+{
+    const char *pszDebug = CPLGetConfigOption("CPL_DEBUG", nullptr);
+    return pszDebug != nullptr && !EQUAL(pszDebug, "OFF") && !EQUAL(pszDebug, "NO") && !EQUAL(pszDebug, "FALSE");
+}
+
+/* Frees the frames of a batch on every exit path. */
+struct FrameBatch
+{
+    std::vector<rumi_frame *> apsFrames{};
+    ~FrameBatch()
+    {
+        for (rumi_frame *psFrame : apsFrames)
+            rumi_frame_free(psFrame);
+    }
+};
+
+}  // namespace
+
+void RUMIDataset::SetupMultiBlockRead(GDALOpenInfo *poOpenInfo)
+{
+    const char *pszThreads = CSLFetchNameValue(poOpenInfo->papszOpenOptions, "NUM_THREADS");
+    m_nThreads = ParseThreadCount(pszThreads ? pszThreads : CPLGetConfigOption("GDAL_NUM_THREADS", nullptr));
+    const char *pszMode = CPLGetConfigOption("RUMI_MULTI_BLOCK_READ", "AUTO");
+    if (EQUAL(pszMode, "DIRECT"))
+        m_eMultiBlockMode = MultiBlockMode::DIRECT;
+    else if (EQUAL(pszMode, "CACHE"))
+        m_eMultiBlockMode = MultiBlockMode::CACHE;
+    else if (EQUAL(pszMode, "NO") || EQUAL(pszMode, "NONE") || EQUAL(pszMode, "OFF") || EQUAL(pszMode, "FALSE"))
+        m_eMultiBlockMode = MultiBlockMode::NONE;
+    else
+        m_eMultiBlockMode = MultiBlockMode::AUTO;
+}
+
+/* Decides how a read request is served. One block: GDAL's block path (IReadBlock and the
+   block cache). Several blocks: every frame they need is fetched in one batched range read
+   and decoded on m_nThreads threads, DIRECT into the request buffer or into the block CACHE
+   (the caller then composes the buffer from the cached blocks, and later reads of the same
+   area are served from memory). AUTO: DIRECT for whole-raster reads and full-width swaths
+   that ask for every band the frames hold (read once: caching them would only churn the
+   cache; measured in bench/results/latest.md) and for requests too large for the cache;
+   CACHE otherwise, in particular for windows and for band-by-band reads of cell frames. */
+RUMIDataset::MultiBlockResult RUMIDataset::MultiBlockRead(int nXOff, int nYOff, int nXSize, int nYSize, void *pData,
+                                                          GDALDataType eBufType, int nBandCount,
+                                                          const int *panBandMap, GSpacing nPixelSpace,
+                                                          GSpacing nLineSpace, GSpacing nBandSpace, CPLErr &eErr)
+{
+    eErr = CE_None;
+    if (m_eMultiBlockMode == MultiBlockMode::NONE || m_nMultiBlockDepth > 0 || nBandCount < 1 || nXSize < 1 ||
+        nYSize < 1 || eBufType != m_eDataType)
+        return MultiBlockResult::DEFAULT;
+    const int nBX = BlockXSize();
+    const int nBY = BlockYSize();
+    const GIntBig nTiles = static_cast<GIntBig>((nXOff + nXSize - 1) / nBX - nXOff / nBX + 1) *
+                           ((nYOff + nYSize - 1) / nBY - nYOff / nBY + 1);
+    if (nTiles < 2)
+        return MultiBlockResult::DEFAULT;
+
+    const bool bWhole = nXOff == 0 && nYOff == 0 && nXSize == nRasterXSize && nYSize == nRasterYSize;
+    /* A full-width swath (gdal_translate's pattern): read once, better not cached. */
+    const bool bSwath = nXOff == 0 && nXSize == nRasterXSize;
+    /* With cell frames, a request for some of the bands would decode each cell again for the
+       others: the cache keeps the other bands' planes of every decoded cell. */
+    bool bAllBands = !m_sInfo.cell_frames;
+    if (!bAllBands)
+    {
+        std::vector<bool> abSeen(static_cast<size_t>(nBands) + 1, false);
+        int nSeen = 0;
+        for (int i = 0; i < nBandCount; ++i)
+        {
+            if (panBandMap[i] >= 1 && panBandMap[i] <= nBands && !abSeen[panBandMap[i]])
+            {
+                abSeen[panBandMap[i]] = true;
+                ++nSeen;
+            }
+        }
+        bAllBands = nSeen == nBands;
+    }
+    const int nFillBands = m_sInfo.cell_frames ? nBands : nBandCount;
+    const GIntBig nCacheBytes = nTiles * static_cast<GIntBig>(BlockBytes()) * nFillBands;
+    const GIntBig nCacheMax = GDALGetCacheMax64();
+    const bool bCanDirect = m_nOutput == RUMI_OUTPUT_NATIVE && CPL_IS_LSB && nPixelSpace > 0 && nLineSpace >= 0 &&
+                            nBandSpace >= 0;
+    bool bDirect = false;
+    switch (m_eMultiBlockMode)
+    {
+        case MultiBlockMode::DIRECT:
+            bDirect = bCanDirect;
+            break;
+        case MultiBlockMode::CACHE:
+            bDirect = false;
+            break;
+        default:
+            bDirect = bCanDirect && ((bAllBands && (bWhole || bSwath)) || nCacheBytes > nCacheMax / 4);
+            break;
+    }
+    /* A fill larger than half the cache would evict its own blocks before they are copied. */
+    if (!bDirect && nCacheBytes > nCacheMax / 2)
+    {
+        if (!bCanDirect || m_eMultiBlockMode == MultiBlockMode::CACHE)
+            return MultiBlockResult::DEFAULT;
+        bDirect = true;
+    }
+
+    ++m_nMultiBlockDepth;
+    try
+    {
+        if (bDirect)
+            eErr = ReadDirect(nXOff, nYOff, nXSize, nYSize, pData, nBandCount, panBandMap, nPixelSpace, nLineSpace,
+                              nBandSpace);
+        else
+            eErr = ReadIntoCache(nXOff, nYOff, nXSize, nYSize, nBandCount, panBandMap);
+    }
+    catch (const std::exception &e)
+    {
+        CPLError(CE_Failure, CPLE_AppDefined, "RUMI: %s", e.what());
+        eErr = CE_Failure;
+    }
+    --m_nMultiBlockDepth;
+    return bDirect || eErr != CE_None ? MultiBlockResult::DONE : MultiBlockResult::CACHED;
+}
+
+/* DIRECT: tiles whose requested blocks are all cached are copied from the cache (it may hold
+   them from earlier block reads; a read-only dataset never has dirty blocks, so the cache and
+   the file agree); the other tiles are read by rumi_read_strided straight into pData. */
+CPLErr RUMIDataset::ReadDirect(int nXOff, int nYOff, int nXSize, int nYSize, void *pData, int nBandCount,
+                               const int *panBandMap, GSpacing nPixelSpace, GSpacing nLineSpace, GSpacing nBandSpace)
+{
+    const int nBX = BlockXSize();
+    const int nBY = BlockYSize();
+    const int nDTSize = GDALGetDataTypeSizeBytes(m_eDataType);
+    std::vector<RUMIRasterBand *> apoBands(nBandCount);
+    std::vector<uint32_t> anBands(nBandCount);
+    std::vector<uint32_t> anTimes(nBandCount);
+    for (int i = 0; i < nBandCount; ++i)
+    {
+        apoBands[i] = static_cast<RUMIRasterBand *>(GetRasterBand(panBandMap[i]));
+        anBands[i] = apoBands[i]->m_nRumiBand;
+        anTimes[i] = apoBands[i]->m_nRumiTime;
+    }
+    if (nBandCount == 1)
+        nBandSpace = 0;
+    GByte *pabyData = static_cast<GByte *>(pData);
+    std::vector<rumi_tile> asTiles;
+    std::vector<GDALRasterBlock *> apoBlocks(nBandCount);
+    for (int nBlockY = nYOff / nBY; nBlockY <= (nYOff + nYSize - 1) / nBY; ++nBlockY)
+    {
+        for (int nBlockX = nXOff / nBX; nBlockX <= (nXOff + nXSize - 1) / nBX; ++nBlockX)
+        {
+            int nCached = 0;
+            for (; nCached < nBandCount; ++nCached)
+            {
+                apoBlocks[nCached] = apoBands[nCached]->TryGetLockedBlockRef(nBlockX, nBlockY);
+                if (apoBlocks[nCached] == nullptr)
+                    break;
+            }
+            if (nCached < nBandCount)
+            {
+                for (int i = 0; i < nCached; ++i)
+                    apoBlocks[i]->DropLock();
+                asTiles.push_back(rumi_tile{static_cast<uint32_t>(nBlockY), static_cast<uint32_t>(nBlockX)});
+                continue;
+            }
+            const int nX0 = std::max(nXOff, nBlockX * nBX);
+            const int nX1 = std::min(nXOff + nXSize, (nBlockX + 1) * nBX);
+            const int nY0 = std::max(nYOff, nBlockY * nBY);
+            const int nY1 = std::min(nYOff + nYSize, (nBlockY + 1) * nBY);
+            for (int i = 0; i < nBandCount; ++i)
+            {
+                const GByte *pabyBlock = static_cast<const GByte *>(apoBlocks[i]->GetDataRef());
+                for (int y = nY0; y < nY1; ++y)
+                {
+                    GDALCopyWords64(pabyBlock + (static_cast<size_t>(y - nBlockY * nBY) * nBX + (nX0 - nBlockX * nBX)) *
+                                                    nDTSize,
+                                    m_eDataType, nDTSize,
+                                    pabyData + i * nBandSpace + (y - nYOff) * nLineSpace + (nX0 - nXOff) * nPixelSpace,
+                                    m_eDataType, static_cast<int>(nPixelSpace), nX1 - nX0);
+                }
+                apoBlocks[i]->DropLock();
+            }
+        }
+    }
+    if (asTiles.empty())
+        return CE_None;
+
+    rumi_strided_window sWin{};
+    sWin.col_start = static_cast<uint32_t>(nXOff);
+    sWin.col_end = static_cast<uint32_t>(nXOff + nXSize);
+    sWin.row_start = static_cast<uint32_t>(nYOff);
+    sWin.row_end = static_cast<uint32_t>(nYOff + nYSize);
+    sWin.plane_count = static_cast<size_t>(nBandCount);
+    sWin.bands = anBands.data();
+    sWin.times = anTimes.data();
+    sWin.dst = pData;
+    sWin.dst_len = static_cast<size_t>((nXSize - 1) * nPixelSpace + (nYSize - 1) * nLineSpace +
+                                       (nBandCount - 1) * nBandSpace + nDTSize);
+    sWin.pixel_space = static_cast<size_t>(nPixelSpace);
+    sWin.line_space = static_cast<size_t>(nLineSpace);
+    sWin.band_space = static_cast<size_t>(nBandSpace);
+    CPLDebug("RUMI", "multi-block read (direct) of %dx%d at (%d, %d), %d band(s): %d tile(s) decoded on %d thread(s)",
+             nXSize, nYSize, nXOff, nYOff, nBandCount, static_cast<int>(asTiles.size()), m_nThreads);
+    if (rumi_read_strided(m_hRumi, &sWin, asTiles.data(), asTiles.size(), static_cast<uint32_t>(m_nThreads)) !=
+        RUMI_OK)
+    {
+        ReportRumiError(CPLSPrintf("window %dx%d at (%d, %d)", nXSize, nYSize, nXOff, nYOff));
+        return CE_Failure;
+    }
+    if (DebugOn())
+    {
+        std::vector<std::pair<uint32_t, uint32_t>> aoPairs;
+        for (int i = 0; i < nBandCount; ++i)
+            aoPairs.emplace_back(m_sInfo.cell_frames ? 0 : anBands[i], m_sInfo.cell_frames ? 0 : anTimes[i]);
+        std::sort(aoPairs.begin(), aoPairs.end());
+        aoPairs.erase(std::unique(aoPairs.begin(), aoPairs.end()), aoPairs.end());
+        for (const rumi_tile &sTile : asTiles)
+            for (const auto &oPair : aoPairs)
+                CPLDebug("RUMI", "decoded the frame of tile (%u, %u) holding band %u at time %u", sTile.row,
+                         sTile.col, oPair.first, oPair.second);
+    }
+    return CE_None;
+}
+
+/* CACHE: decodes the frames of every block of the window that is not cached yet (with cell
+   frames, every band of the dataset, as FillOtherBands does) and stores the planes in the
+   block cache. */
+CPLErr RUMIDataset::ReadIntoCache(int nXOff, int nYOff, int nXSize, int nYSize, int nBandCount,
+                                  const int *panBandMap)
+{
+    const int nBX = BlockXSize();
+    const int nBY = BlockYSize();
+    std::vector<int> anFill;
+    if (m_sInfo.cell_frames)
+    {
+        for (int i = 1; i <= nBands; ++i)
+            anFill.push_back(i);
+    }
+    else
+    {
+        anFill.assign(panBandMap, panBandMap + nBandCount);
+        std::sort(anFill.begin(), anFill.end());
+        anFill.erase(std::unique(anFill.begin(), anFill.end()), anFill.end());
+    }
+    struct Need
+    {
+        int nBlockX;
+        int nBlockY;
+        RUMIRasterBand *poBand;
+        size_t iFrame;
+    };
+    std::vector<Need> asNeeds;
+    std::vector<rumi_frame_key> asKeys;
+    for (int nBlockY = nYOff / nBY; nBlockY <= (nYOff + nYSize - 1) / nBY; ++nBlockY)
+    {
+        for (int nBlockX = nXOff / nBX; nBlockX <= (nXOff + nXSize - 1) / nBX; ++nBlockX)
+        {
+            const size_t nCellKey = asKeys.size();
+            bool bCellKeyed = false;
+            for (int iBand : anFill)
+            {
+                auto poBand = static_cast<RUMIRasterBand *>(GetRasterBand(iBand));
+                GDALRasterBlock *poBlock = poBand->TryGetLockedBlockRef(nBlockX, nBlockY);
+                if (poBlock != nullptr)
+                {
+                    poBlock->DropLock();
+                    continue;
+                }
+                const rumi_frame_key sKey{static_cast<uint32_t>(nBlockY), static_cast<uint32_t>(nBlockX),
+                                          poBand->m_nRumiBand, poBand->m_nRumiTime};
+                if (m_sInfo.cell_frames)
+                {
+                    if (!bCellKeyed)
+                        asKeys.push_back(sKey);
+                    bCellKeyed = true;
+                    asNeeds.push_back(Need{nBlockX, nBlockY, poBand, nCellKey});
+                }
+                else
+                {
+                    asNeeds.push_back(Need{nBlockX, nBlockY, poBand, asKeys.size()});
+                    asKeys.push_back(sKey);
+                }
+            }
+        }
+    }
+    if (asKeys.empty())
+        return CE_None;
+
+    CPLDebug("RUMI", "multi-block read (cache) of %dx%d at (%d, %d): %d frame(s) decoded on %d thread(s)", nXSize,
+             nYSize, nXOff, nYOff, static_cast<int>(asKeys.size()), m_nThreads);
+    FrameBatch oBatch;
+    oBatch.apsFrames.assign(asKeys.size(), nullptr);
+    if (rumi_frames_read(m_hRumi, asKeys.data(), asKeys.size(), static_cast<uint32_t>(m_nThreads),
+                         oBatch.apsFrames.data()) != RUMI_OK)
+    {
+        ReportRumiError(CPLSPrintf("window %dx%d at (%d, %d)", nXSize, nYSize, nXOff, nYOff));
+        return CE_Failure;
+    }
+    if (DebugOn())
+    {
+        for (const rumi_frame_key &sKey : asKeys)
+            CPLDebug("RUMI", "decoded the frame of tile (%u, %u) holding band %u at time %u", sKey.row, sKey.col,
+                     m_sInfo.cell_frames ? 0 : sKey.band, m_sInfo.cell_frames ? 0 : sKey.time);
+    }
+    const size_t nBlockBytes = BlockBytes();
+    for (const Need &sNeed : asNeeds)
+    {
+        GDALRasterBlock *poBlock = sNeed.poBand->GetLockedBlockRef(sNeed.nBlockX, sNeed.nBlockY, TRUE);
+        if (poBlock == nullptr)
+            return CE_Failure;
+        void *pBlock = poBlock->GetDataRef();
+        /* edge tiles are clipped in the file: the rest of the block stays 0 */
+        if ((sNeed.nBlockX + 1) * nBX > nRasterXSize || (sNeed.nBlockY + 1) * nBY > nRasterYSize)
+            memset(pBlock, 0, nBlockBytes);
+        const bool bOk = rumi_frame_extract(m_hRumi, oBatch.apsFrames[sNeed.iFrame], sNeed.poBand->m_nRumiBand,
+                                            sNeed.poBand->m_nRumiTime, m_nOutput, pBlock, nBlockBytes,
+                                            LineStride()) == RUMI_OK;
+        poBlock->DropLock();
+        if (!bOk)
+        {
+            sNeed.poBand->FlushBlock(sNeed.nBlockX, sNeed.nBlockY, FALSE); /* never keep a wrong block */
+            ReportRumiError(CPLSPrintf("band %d, block (%d, %d)", sNeed.poBand->GetBand(), sNeed.nBlockX,
+                                       sNeed.nBlockY));
+            return CE_Failure;
+        }
+    }
+    return CE_None;
+}
+
+CPLErr RUMIDataset::IRasterIO(GDALRWFlag eRWFlag, int nXOff, int nYOff, int nXSize, int nYSize, void *pData,
+                              int nBufXSize, int nBufYSize, GDALDataType eBufType, int nBandCount,
+                              RUMI_BANDMAP_TYPE panBandMap, GSpacing nPixelSpace, GSpacing nLineSpace,
+                              GSpacing nBandSpace, GDALRasterIOExtraArg *psExtraArg)
+{
+    if (eRWFlag == GF_Read && nBufXSize == nXSize && nBufYSize == nYSize)
+    {
+        CPLErr eErr = CE_None;
+        const MultiBlockResult eRes = MultiBlockRead(nXOff, nYOff, nXSize, nYSize, pData, eBufType, nBandCount,
+                                                     panBandMap, nPixelSpace, nLineSpace, nBandSpace, eErr);
+        if (eRes == MultiBlockResult::DONE)
+            return eErr;
+    }
+    ++m_nMultiBlockDepth;
+    const CPLErr eErr = GDALPamDataset::IRasterIO(eRWFlag, nXOff, nYOff, nXSize, nYSize, pData, nBufXSize, nBufYSize,
+                                                  eBufType, nBandCount, panBandMap, nPixelSpace, nLineSpace,
+                                                  nBandSpace, psExtraArg);
+    --m_nMultiBlockDepth;
+    return eErr;
+}
+
+CPLErr RUMIRasterBand::IRasterIO(GDALRWFlag eRWFlag, int nXOff, int nYOff, int nXSize, int nYSize, void *pData,
+                                 int nBufXSize, int nBufYSize, GDALDataType eBufType, GSpacing nPixelSpace,
+                                 GSpacing nLineSpace, GDALRasterIOExtraArg *psExtraArg)
+{
+    auto poGDS = static_cast<RUMIDataset *>(poDS);
+    if (eRWFlag == GF_Read && nBufXSize == nXSize && nBufYSize == nYSize)
+    {
+        CPLErr eErr = CE_None;
+        const int nBandMap = nBand;
+        const auto eRes = poGDS->MultiBlockRead(nXOff, nYOff, nXSize, nYSize, pData, eBufType, 1, &nBandMap,
+                                                nPixelSpace, nLineSpace, 0, eErr);
+        if (eRes == RUMIDataset::MultiBlockResult::DONE)
+            return eErr;
+    }
+    ++poGDS->m_nMultiBlockDepth;
+    const CPLErr eErr = GDALPamRasterBand::IRasterIO(eRWFlag, nXOff, nYOff, nXSize, nYSize, pData, nBufXSize,
+                                                     nBufYSize, eBufType, nPixelSpace, nLineSpace, psExtraArg);
+    --poGDS->m_nMultiBlockDepth;
+    return eErr;
 }
 
 CPLErr RUMIDataset::GetGeoTransform(double *padfTransform)
@@ -644,12 +1053,14 @@ void RUMIDataset::SetupMetadata(const std::string &osPath, const std::string &os
         SetMetadataItem("TIME_COUNT", CPLSPrintf("%u", nT));
         SetMetadataItem("TIMES", osTimes.c_str());
 
+        /* AddNameValue, not SetNameValue: the keys are new, and SetNameValue's search for an
+           existing key made opening a Cube of 65536 time steps take 40 s (quadratic) */
         CPLStringList aosSubdatasets;
         for (uint32_t t = 0; t < nT; ++t)
         {
-            aosSubdatasets.SetNameValue(CPLSPrintf("SUBDATASET_%u_NAME", t + 1),
+            aosSubdatasets.AddNameValue(CPLSPrintf("SUBDATASET_%u_NAME", t + 1),
                                         CPLSPrintf("%s\"%s\":%u", PREFIX, osPath.c_str(), t));
-            aosSubdatasets.SetNameValue(CPLSPrintf("SUBDATASET_%u_DESC", t + 1),
+            aosSubdatasets.AddNameValue(CPLSPrintf("SUBDATASET_%u_DESC", t + 1),
                                         CPLSPrintf("Time step %u (%s) of %s: %u band(s)", t,
                                                    rumi_time_text(m_hRumi, t, RUMI_TIME_STEP), osPath.c_str(), nB));
         }
@@ -683,6 +1094,47 @@ void RUMIDataset::SetupMetadata(const std::string &osPath, const std::string &os
     }
 }
 
+/************************************************************************/
+/*                           RUMIConfigLimits()                         */
+/************************************************************************/
+
+/* The resource limits configuration options may set (docs/reliability.md); see rumi_limits. */
+static const struct
+{
+    const char *pszName;
+    uint64_t rumi_limits::*pnField;
+} asConfigLimits[] = {
+    {"RUMI_MAX_FRAME_BYTES", &rumi_limits::max_frame_bytes},
+    {"RUMI_MAX_FRAMES", &rumi_limits::max_frames},
+    {"RUMI_MAX_TRAILER_BYTES", &rumi_limits::max_trailer_bytes},
+    {"RUMI_MAX_TIME_COORDS", &rumi_limits::max_time_coords},
+    {"RUMI_MAX_BANDS", &rumi_limits::max_bands},
+    {"RUMI_MAX_READ_BYTES", &rumi_limits::max_read_bytes},
+};
+
+bool RUMIConfigLimits(rumi_limits &sLimits)
+{
+    rumi_limits_default(&sLimits);
+    for (const auto &sOpt : asConfigLimits)
+    {
+        const char *pszValue = CPLGetConfigOption(sOpt.pszName, nullptr);
+        if (pszValue == nullptr || pszValue[0] == '\0')
+            continue;
+        char *pszEnd = nullptr;
+        errno = 0;
+        const unsigned long long nValue = strtoull(pszValue, &pszEnd, 10);
+        if (pszValue[0] < '0' || pszValue[0] > '9' || *pszEnd != '\0' || errno != 0 || nValue == 0)
+        {
+            CPLError(CE_Failure, CPLE_IllegalArg,
+                     "RUMI: configuration option %s=%s is not a positive integer (default " CPL_FRMT_GUIB ")",
+                     sOpt.pszName, pszValue, static_cast<GUIntBig>(sLimits.*sOpt.pnField));
+            return false;
+        }
+        sLimits.*sOpt.pnField = static_cast<uint64_t>(nValue);
+    }
+    return true;
+}
+
 GDALDataset *RUMIDataset::OpenImpl(GDALOpenInfo *poOpenInfo)
 {
     if (!Identify(poOpenInfo))
@@ -712,7 +1164,8 @@ GDALDataset *RUMIDataset::OpenImpl(GDALOpenInfo *poOpenInfo)
     }
     const bool bPromote = EQUAL(pszPromote, "FLOAT32");
     rumi_limits sLimits{};
-    rumi_limits_default(&sLimits);
+    if (!RUMIConfigLimits(sLimits))
+        return nullptr;
     const char *pszMaxFrame = CSLFetchNameValue(poOpenInfo->papszOpenOptions, "MAX_FRAME_MB");
     if (pszMaxFrame != nullptr)
     {
@@ -728,8 +1181,16 @@ GDALDataset *RUMIDataset::OpenImpl(GDALOpenInfo *poOpenInfo)
 
     /* The file, through VSI: reuse GDAL's handle when it opened the file itself. */
     VSILFILE *fp = nullptr;
+    /* The first 16 KiB: /vsicurl/ fetched them in one chunk to identify the file, so reading
+       them again costs no request; RUMIVsiSource serves reads inside them from memory. */
+    constexpr int PREFIX_BYTES = 16384;
+    std::vector<GByte> abyPrefix;
     if (!bPrefixed && poOpenInfo->fpL != nullptr)
     {
+        poOpenInfo->TryToIngest(PREFIX_BYTES);
+        if (poOpenInfo->pabyHeader != nullptr && poOpenInfo->nHeaderBytes > 0)
+            abyPrefix.assign(poOpenInfo->pabyHeader,
+                             poOpenInfo->pabyHeader + std::min(poOpenInfo->nHeaderBytes, PREFIX_BYTES));
         fp = poOpenInfo->fpL;
         poOpenInfo->fpL = nullptr;
     }
@@ -748,6 +1209,7 @@ GDALDataset *RUMIDataset::OpenImpl(GDALOpenInfo *poOpenInfo)
     }
     auto poDS = std::make_unique<RUMIDataset>();
     poDS->m_poSource = std::make_unique<RUMIVsiSource>(fp);
+    poDS->m_poSource->SetPrefix(abyPrefix.data(), abyPrefix.size());
 
     /* The header blob: HEADER=<path> | NONE, else the sidecar <path>.header if present. */
     std::string osHeader;
@@ -767,7 +1229,7 @@ GDALDataset *RUMIDataset::OpenImpl(GDALOpenInfo *poOpenInfo)
             osHeader = achSidecar.data();
     }
     std::vector<GByte> abyBlob;
-    if (!osHeader.empty() && !IngestFile(osHeader, abyBlob))
+    if (!osHeader.empty() && !IngestFile(osHeader, abyBlob, sLimits))
         return nullptr;
 
     const rumi_io sIo = poDS->m_poSource->AsIo();
@@ -798,6 +1260,8 @@ GDALDataset *RUMIDataset::OpenImpl(GDALOpenInfo *poOpenInfo)
     poDS->m_nTimeIndex = nTime;
     if (!poDS->SetupDataType(bPromote, osPath))
         return nullptr;
+    if ((poOpenInfo->nOpenFlags & GDAL_OF_MULTIDIM_RASTER) != 0)
+        return RUMIMultiDimDataset::Open(std::move(poDS), osPath, osHeader, nTime); /* rumimultidim.cpp */
 
     if (sInfo.width > static_cast<uint32_t>(INT_MAX) || sInfo.length > static_cast<uint32_t>(INT_MAX))
     {
@@ -827,6 +1291,7 @@ GDALDataset *RUMIDataset::OpenImpl(GDALOpenInfo *poOpenInfo)
 
     poDS->m_osPath = osPath;
     poDS->m_osHeader = osHeader;
+    poDS->SetupMultiBlockRead(poOpenInfo);
     poDS->SetupGeoreferencing();
     poDS->SetupMetadata(osPath, osHeader);
 
@@ -861,6 +1326,7 @@ extern "C" void rumi_gdal_register_driver(void) noexcept
         auto poDriver = std::make_unique<GDALDriver>();
         poDriver->SetDescription(DRIVER_NAME);
         poDriver->SetMetadataItem(GDAL_DCAP_RASTER, "YES");
+        poDriver->SetMetadataItem(GDAL_DCAP_MULTIDIM_RASTER, "YES");
         poDriver->SetMetadataItem(GDAL_DCAP_OPEN, "YES");
         poDriver->SetMetadataItem(GDAL_DMD_LONGNAME, "rumi stateless raster storage");
         poDriver->SetMetadataItem(GDAL_DMD_EXTENSION, "rumi");
@@ -869,6 +1335,21 @@ extern "C" void rumi_gdal_register_driver(void) noexcept
         poDriver->SetMetadataItem(GDAL_DMD_SUBDATASETS, "YES");
         poDriver->SetMetadataItem(GDAL_DMD_CONNECTION_PREFIX, PREFIX);
         poDriver->SetMetadataItem("DMD_PLUGIN_VERSION", rumi_version());
+        /* Resource limits (docs/reliability.md), read at every open; MAX_FRAME_MB overrides the first */
+        poDriver->SetMetadataItem(
+            "DMD_RUMI_CONFIG_OPTIONS",
+            "<ConfigOptionList>"
+            "  <Option name='RUMI_MAX_FRAME_BYTES' type='int' default='268435456' description='Largest decoded "
+            "frame, in bytes (also bounds a compressed frame)'/>"
+            "  <Option name='RUMI_MAX_FRAMES' type='int' default='16777216' description='Largest frame count N'/>"
+            "  <Option name='RUMI_MAX_TRAILER_BYTES' type='int' default='67108864' description='Largest trailer "
+            "(band texts and time coordinates), in bytes'/>"
+            "  <Option name='RUMI_MAX_TIME_COORDS' type='int' default='4194304' description='Largest number of "
+            "time coordinates C'/>"
+            "  <Option name='RUMI_MAX_BANDS' type='int' default='65535' description='Largest band count B'/>"
+            "  <Option name='RUMI_MAX_READ_BYTES' type='int' default='4294967296' description='Largest window "
+            "one read may decode into memory, in bytes'/>"
+            "</ConfigOptionList>");
         poDriver->SetMetadataItem(
             GDAL_DMD_OPENOPTIONLIST,
             "<OpenOptionList>"
@@ -882,7 +1363,10 @@ extern "C" void rumi_gdal_register_driver(void) noexcept
             "    <Value>FLOAT32</Value>"
             "  </Option>"
             "  <Option name='MAX_FRAME_MB' type='int' default='256' description='Largest decoded frame to "
-            "accept, in MiB'/>"
+            "accept, in MiB (overrides the RUMI_MAX_FRAME_BYTES configuration option)'/>"
+            "  <Option name='NUM_THREADS' type='string' description='Threads decoding the frames of a "
+            "multi-block read: a number or ALL_CPUS. Default: the GDAL_NUM_THREADS configuration option, "
+            "else 1'/>"
             "</OpenOptionList>");
         poDriver->pfnIdentify = RUMIDataset::Identify;
         poDriver->pfnOpen = RUMIDataset::Open;

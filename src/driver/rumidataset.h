@@ -22,6 +22,17 @@
 
 extern "C" void rumi_gdal_register_driver(void) noexcept;
 
+/** The default limits with the RUMI_MAX_* configuration options applied (docs/reliability.md).
+ *  False, with a CPLError, when an option is not a positive integer. */
+bool RUMIConfigLimits(rumi_limits &sLimits);
+
+/* GDAL 3.10 made the band map of GDALDataset::IRasterIO const (BANDMAP_TYPE). */
+#ifdef BANDMAP_TYPE
+#define RUMI_BANDMAP_TYPE BANDMAP_TYPE
+#else
+#define RUMI_BANDMAP_TYPE int *
+#endif
+
 /** The VSI handle a dataset reads through, shared with Rust as rumi_io callbacks. Rust may call
  *  them from any thread, so every call takes the mutex. */
 class RUMIVsiSource final
@@ -37,9 +48,19 @@ class RUMIVsiSource final
     /** The callbacks, with this object as their context. */
     rumi_io AsIo();
 
+    /** The first bytes of the file, already read by GDALOpenInfo (from the chunk /vsicurl/
+     *  fetched to identify the file): reads inside them are served from memory, so a
+     *  stateless open reads the georeferencing block (and a validating open the IFD) of a
+     *  small file without another request. */
+    void SetPrefix(const GByte *pabyData, size_t nLen)
+    {
+        m_abyPrefix.assign(pabyData, pabyData + nLen);
+    }
+
   private:
     VSILFILE *m_fp;
     std::mutex m_mutex{};
+    std::vector<GByte> m_abyPrefix{};
 
     int Read(uint64_t nOffset, size_t nLen, uint8_t *pabyBuf) noexcept;
     int Size(uint64_t *pnSize) noexcept;
@@ -60,6 +81,7 @@ class RUMIRasterBand;
 class RUMIDataset final : public GDALPamDataset
 {
     friend class RUMIRasterBand;
+    friend class RUMIMultiDimDataset; /* takes the open file for the multidimensional view */
 
   public:
     RUMIDataset() = default;
@@ -71,6 +93,12 @@ class RUMIDataset final : public GDALPamDataset
     CPLErr GetGeoTransform(double *padfTransform) override;
     const OGRSpatialReference *GetSpatialRef() const override;
     char **GetFileList() override;
+
+  protected:
+    CPLErr IRasterIO(GDALRWFlag eRWFlag, int nXOff, int nYOff, int nXSize, int nYSize, void *pData, int nBufXSize,
+                     int nBufYSize, GDALDataType eBufType, int nBandCount, RUMI_BANDMAP_TYPE panBandMap,
+                     GSpacing nPixelSpace, GSpacing nLineSpace, GSpacing nBandSpace,
+                     GDALRasterIOExtraArg *psExtraArg) override;
 
   private:
     std::unique_ptr<RUMIVsiSource> m_poSource{};
@@ -99,6 +127,37 @@ class RUMIDataset final : public GDALPamDataset
     size_t BlockBytes() const;
     size_t LineStride() const;
 
+    /* Multi-block reads (IRasterIO, rumidataset.cpp "Multi-block reads"): a request covering
+       several blocks fetches every frame it needs in one batched range read and decodes them
+       on m_nThreads threads (NUM_THREADS open option or GDAL_NUM_THREADS; default 1), either
+       straight into the request buffer (DIRECT) or into the block cache (CACHE).
+       RUMI_MULTI_BLOCK_READ=AUTO|DIRECT|CACHE|NO picks the way; AUTO: DIRECT for whole-raster
+       reads and full-width swaths of every band, and for requests too large for the cache;
+       CACHE for the others (MultiBlockRead). */
+    enum class MultiBlockMode
+    {
+        NONE,
+        AUTO,
+        DIRECT,
+        CACHE
+    };
+    enum class MultiBlockResult
+    {
+        DEFAULT, /* not handled: take GDAL's block-by-block path */
+        DONE,    /* the request buffer is filled (or the read failed) */
+        CACHED   /* the blocks are in the block cache: compose the buffer from them */
+    };
+    MultiBlockMode m_eMultiBlockMode = MultiBlockMode::AUTO;
+    int m_nThreads = 1;
+    int m_nMultiBlockDepth = 0; /* > 0 inside a multi-block read: no recursion */
+    MultiBlockResult MultiBlockRead(int nXOff, int nYOff, int nXSize, int nYSize, void *pData,
+                                    GDALDataType eBufType, int nBandCount, const int *panBandMap,
+                                    GSpacing nPixelSpace, GSpacing nLineSpace, GSpacing nBandSpace, CPLErr &eErr);
+    CPLErr ReadDirect(int nXOff, int nYOff, int nXSize, int nYSize, void *pData, int nBandCount,
+                      const int *panBandMap, GSpacing nPixelSpace, GSpacing nLineSpace, GSpacing nBandSpace);
+    CPLErr ReadIntoCache(int nXOff, int nYOff, int nXSize, int nYSize, int nBandCount, const int *panBandMap);
+    void SetupMultiBlockRead(GDALOpenInfo *poOpenInfo);
+
     /* The last decoded cell frame (frame units other than 0 and 9), so that bands whose blocks
        FillOtherBands could not cache do not decode the same cell again. */
     std::mutex m_oFrameMutex{};
@@ -119,6 +178,9 @@ class RUMIRasterBand final : public GDALPamRasterBand
 
   protected:
     CPLErr IReadBlock(int nBlockXOff, int nBlockYOff, void *pImage) override;
+    CPLErr IRasterIO(GDALRWFlag eRWFlag, int nXOff, int nYOff, int nXSize, int nYSize, void *pData, int nBufXSize,
+                     int nBufYSize, GDALDataType eBufType, GSpacing nPixelSpace, GSpacing nLineSpace,
+                     GDALRasterIOExtraArg *psExtraArg) override;
 
   private:
     uint32_t m_nRumiBand;

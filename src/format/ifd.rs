@@ -151,9 +151,12 @@ impl IfdHead {
         let v = |i: usize| entries[i].inline_u64(TAGS[i].2);
         let (width, length, bands) = (v(0) as u32, v(1) as u32, v(3) as u16);
         let (tile_width, tile_length, frame_unit, times) = (v(4) as u16, v(5) as u16, v(11) as u16, v(12) as u32);
-        // Sizes via a provisional layout (encoding checked once the values are read).
-        let probe =
-            Layout::new(width, length, times, bands, tile_width, tile_length, SampleEncoding::U8, frame_unit, limits)?;
+        // Sizes via a provisional layout (encoding checked once the values are read). With B <= 4
+        // the first sample pair is inline: use it, so that a frame-size limit names the real size.
+        let first = |i: usize| u16::from_le_bytes([entries[i].value[0], entries[i].value[1]]);
+        let encoding = if bands <= 4 { SampleEncoding::from_pair(first(8), first(2)).ok() } else { None };
+        let encoding = encoding.unwrap_or(SampleEncoding::U8);
+        let probe = Layout::new(width, length, times, bands, tile_width, tile_length, encoding, frame_unit, limits)?;
         let frames = probe.frame_count()?;
         check_count(2, entries[2].count, u64::from(bands))?;
         check_count(8, entries[8].count, u64::from(bands))?;

@@ -1,8 +1,8 @@
 """pytest configuration of the rumi GDAL autotest suite (run with Debian's Python, which has
 osgeo: `/usr/bin/python3 -m pytest tests/gdal_autotest`).
 
-Before osgeo is imported, it builds the plugin and the fixture writer (`cargo build --release
---lib --example make_fixture`; set RUMI_SKIP_BUILD=1 to use what target/release holds), copies
+Before osgeo is imported, it builds the plugin, the rumi CLI and the fixture writer (`cargo build
+--release --lib --bin rumi --example make_fixture`; set RUMI_SKIP_BUILD=1 to use what target/release holds), copies
 target/release/librumi.so to a temporary folder as gdal_RUMI.so and points GDAL_DRIVER_PATH
 there, so the tests load this tree's driver and no installed one.
 """
@@ -25,7 +25,7 @@ _PLUGIN_DIR = None
 def pytest_configure(config):
     global _PLUGIN_DIR
     if os.environ.get("RUMI_SKIP_BUILD") != "1":
-        subprocess.run(["cargo", "build", "--release", "--lib", "--example", "make_fixture"],
+        subprocess.run(["cargo", "build", "--release", "--lib", "--bin", "rumi", "--example", "make_fixture"],
                        cwd=rumi_util.ROOT, check=True)
     for needed in (rumi_util.PLUGIN, rumi_util.MAKE_FIXTURE):
         if not needed.exists():

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Runs the malformed-file corpus (tests/hostile: one broken spec rule per case) through
+# `rumi validate` and GDAL (`gdalinfo -checksum`, validated and stateless opens), each case in
+# its own process under a timeout and an address-space limit.
+#
+#   scripts/test-hostile.sh               # every case; about half a minute
+#   scripts/test-hostile.sh --valgrind    # the GDAL cases under valgrind --error-exitcode=99
+#                                         # (every 3rd case; RUMI_HOSTILE_VALGRIND_SUBSET=all
+#                                         # for every case, slow)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+need=()
+[ -x /usr/bin/time ] || need+=(time)
+[ "${1:-}" != "--valgrind" ] || command -v valgrind >/dev/null || need+=(valgrind)
+if [ ${#need[@]} -gt 0 ]; then
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+if [ "${1:-}" = "--valgrind" ]; then
+  export RUMI_HOSTILE_VALGRIND=1
+  shift
+fi
+exec /usr/bin/python3 -m pytest -q -p no:cacheprovider tests/hostile "$@"

@@ -1,0 +1,205 @@
+//! Concurrency: several threads reading one file, each with its own `Reader` (and several
+//! threads sharing one `Reader`, and one C ABI dataset), get exactly the samples of a serial
+//! read, for a bounded time.
+
+mod common;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use common::*;
+use rumi::format::SampleEncoding;
+use rumi::reader::{Reader, Window};
+use rumi::Limits;
+
+const THREADS: usize = 4;
+const BUDGET: Duration = Duration::from_millis(1500);
+
+/// A Cube (uint16, 3 bands, 2 times, cell frames) on disk, and its samples read serially.
+fn fixture(unit: u16) -> (tempfile::TempPath, Vec<u8>, (u32, u32, u32, u32)) {
+    let (x, y, b, t) = (150u32, 97u32, 3u16, 2u32);
+    let n = (x * y) as usize * usize::from(b) * t as usize;
+    let (file, _) =
+        write(spec(SampleEncoding::U16, x, y, b, t, (32, 16), unit, utm()), &samples(SampleEncoding::U16, n, 5));
+    let mut tmp = tempfile::NamedTempFile::new().unwrap();
+    std::io::Write::write_all(&mut tmp, &file).unwrap();
+    let path = tmp.into_temp_path();
+    let r = Reader::open(std::fs::File::open(&path).unwrap(), Limits::default()).unwrap();
+    let win = Window { times: 0..t, bands: (0..u32::from(b)).collect(), rows: 0..y, cols: 0..x };
+    let mut all = vec![0u8; r.window_bytes(&win).unwrap() as usize];
+    r.read_window(&win, &mut all).unwrap();
+    (path, all, (x, y, u32::from(b), t))
+}
+
+/// The window `(t, b, rows, cols)` cut out of the serial read.
+fn expected(all: &[u8], dims: (u32, u32, u32, u32), win: &Window) -> Vec<u8> {
+    let (x, y, b, _) = (dims.0 as usize, dims.1 as usize, dims.2 as usize, dims.3);
+    let mut out = Vec::new();
+    for t in win.times.clone() {
+        for &band in &win.bands {
+            for row in win.rows.clone() {
+                let start = ((t as usize * b + band as usize) * y + row as usize) * x + win.cols.start as usize;
+                out.extend_from_slice(&all[start * 2..(start + win.cols.len()) * 2]);
+            }
+        }
+    }
+    out
+}
+
+/// Deterministic pseudo-random windows, different per thread.
+fn windows(seed: u64, dims: (u32, u32, u32, u32)) -> impl Iterator<Item = Window> {
+    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = move |m: u32| {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        (s % u64::from(m)) as u32
+    };
+    std::iter::repeat_with(move || {
+        let (x, y, b, t) = dims;
+        let (r0, c0) = (next(y), next(x));
+        let (r1, c1) = (r0 + 1 + next(y - r0), c0 + 1 + next(x - c0));
+        let t0 = next(t);
+        let bands = (0..1 + next(b)).map(|_| next(b)).collect();
+        Window { times: t0..t0 + 1 + next(t - t0), bands, rows: r0..r1.min(y), cols: c0..c1.min(x) }
+    })
+}
+
+fn hammer<F: Fn(&Window) -> Vec<u8> + Sync>(all: &[u8], dims: (u32, u32, u32, u32), read: F) -> usize {
+    let start = Instant::now();
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..THREADS)
+            .map(|i| {
+                let read = &read;
+                s.spawn(move || {
+                    let mut reads = 0;
+                    for win in windows(i as u64 + 1, dims) {
+                        assert_eq!(read(&win), expected(all, dims, &win), "thread {i}, window {win:?}");
+                        reads += 1;
+                        if start.elapsed() > BUDGET {
+                            break;
+                        }
+                    }
+                    reads
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).sum()
+    })
+}
+
+#[test]
+fn one_reader_per_thread_matches_a_serial_read() {
+    for unit in [0, 4] {
+        let (path, all, dims) = fixture(unit);
+        let reads = hammer(&all, dims, |win| {
+            // a new reader (and file handle) per read, as GDAL opens one dataset per thread
+            let r = Reader::open(std::fs::File::open(&path).unwrap(), Limits::default()).unwrap();
+            let mut out = vec![0u8; r.window_bytes(win).unwrap() as usize];
+            r.read_window(win, &mut out).unwrap();
+            out
+        });
+        assert!(reads >= THREADS, "unit {unit}: {reads} reads");
+    }
+}
+
+#[test]
+fn one_shared_reader_matches_a_serial_read() {
+    let (path, all, dims) = fixture(4);
+    let r = Arc::new(Reader::open(std::fs::File::open(&path).unwrap(), Limits::default()).unwrap());
+    let reads = hammer(&all, dims, |win| {
+        let mut out = vec![0u8; r.window_bytes(win).unwrap() as usize];
+        r.read_window(win, &mut out).unwrap();
+        out
+    });
+    assert!(reads >= THREADS);
+}
+
+#[test]
+fn one_capi_dataset_shared_by_threads_matches_a_serial_read() {
+    use rumi::capi::*;
+    use std::ffi::c_void;
+    let (path, all, dims) = fixture(0);
+    let bytes = std::fs::read(&path).unwrap();
+
+    unsafe extern "C" fn read(ctx: *mut c_void, offset: u64, len: usize, buf: *mut u8) -> i32 {
+        // SAFETY: ctx is the Vec<u8> below, alive while the dataset lives.
+        let src = unsafe { &*(ctx as *const Vec<u8>) };
+        match src.get(offset as usize..offset as usize + len) {
+            Some(s) => {
+                // SAFETY: the C ABI gives `len` writable bytes at `buf`.
+                unsafe { std::ptr::copy_nonoverlapping(s.as_ptr(), buf, len) };
+                RUMI_IO_OK
+            }
+            None => RUMI_IO_EOF,
+        }
+    }
+    unsafe extern "C" fn size(ctx: *mut c_void, out: *mut u64) -> i32 {
+        // SAFETY: as above; `out` is writable.
+        unsafe { *out = (*(ctx as *const Vec<u8>)).len() as u64 };
+        RUMI_IO_OK
+    }
+    let io = rumi_io {
+        ctx: (&bytes as *const Vec<u8>).cast_mut().cast(),
+        read: Some(read),
+        size: Some(size),
+        read_multi: None,
+    };
+    let mut ds: *mut rumi_dataset = std::ptr::null_mut();
+    // SAFETY: valid io, NULL blob and limits, writable out.
+    assert_eq!(unsafe { rumi_open(&io, std::ptr::null(), 0, std::ptr::null(), &mut ds) }, RUMI_OK);
+    struct Ds(*mut rumi_dataset);
+    // SAFETY: the C ABI documents concurrent use of one dataset as safe.
+    unsafe impl Sync for Ds {}
+    let ds = Ds(ds);
+    let (x, y, _, _) = dims;
+    let (tw, th) = (32u32, 16u32);
+    let reads = hammer(&all, dims, |win| {
+        // assemble the window from frames, tile by tile, with the C ABI only
+        let mut out = Vec::new();
+        let ds = &ds;
+        for t in win.times.clone() {
+            for &b in &win.bands {
+                let mut plane = vec![0u8; (x * y * 2) as usize];
+                for row in win.rows.start / th..=(win.rows.end - 1) / th {
+                    for col in win.cols.start / tw..=(win.cols.end - 1) / tw {
+                        let mut f: *mut rumi_frame = std::ptr::null_mut();
+                        // SAFETY: live dataset, writable out.
+                        assert_eq!(unsafe { rumi_frame_read(ds.0, row, col, b, t, &mut f) }, RUMI_OK);
+                        let (h, w) = ((y - row * th).min(th), (x - col * tw).min(tw));
+                        let mut tile = vec![0u8; (h * w * 2) as usize];
+                        // SAFETY: `tile` holds h rows of w samples.
+                        let code = unsafe {
+                            rumi_frame_extract(
+                                ds.0,
+                                f,
+                                b,
+                                t,
+                                RUMI_OUTPUT_NATIVE,
+                                tile.as_mut_ptr().cast(),
+                                tile.len(),
+                                (w * 2) as usize,
+                            )
+                        };
+                        assert_eq!(code, RUMI_OK);
+                        // SAFETY: read above, freed once.
+                        unsafe { rumi_frame_free(f) };
+                        for r in 0..h {
+                            let dst = (((row * th + r) * x + col * tw) * 2) as usize;
+                            plane[dst..dst + (w * 2) as usize]
+                                .copy_from_slice(&tile[(r * w * 2) as usize..((r + 1) * w * 2) as usize]);
+                        }
+                    }
+                }
+                for r in win.rows.clone() {
+                    let s = ((r * x + win.cols.start) * 2) as usize;
+                    out.extend_from_slice(&plane[s..s + win.cols.len() * 2]);
+                }
+            }
+        }
+        out
+    });
+    assert!(reads >= THREADS);
+    // SAFETY: no other thread uses it any more.
+    unsafe { rumi_free(ds.0) };
+}

@@ -1,0 +1,147 @@
+//! Absurd headers are refused before any allocation: a header claiming about four billion
+//! pixels in one frame fails on the frame-size limit in every open path (validated, stateless,
+//! C ABI), while the largest allocation made stays under 1 MiB (a counting allocator, as in
+//! tests/validation.rs). Memory that cannot be had fails cleanly instead of aborting.
+
+mod common;
+
+use std::alloc::{GlobalAlloc, Layout as AllocLayout, System};
+use std::cell::Cell;
+
+use common::*;
+use rumi::capi::*;
+use rumi::format::SampleEncoding;
+use rumi::reader::Reader;
+use rumi::validate::validate;
+use rumi::{Error, Limits};
+
+/// Records the largest single allocation made by the current thread since the last reset.
+struct Tracking;
+
+thread_local! {
+    static LARGEST: Cell<usize> = const { Cell::new(0) };
+}
+
+// SAFETY: forwards to the system allocator; only records sizes in a thread-local cell.
+unsafe impl GlobalAlloc for Tracking {
+    unsafe fn alloc(&self, layout: AllocLayout) -> *mut u8 {
+        let _ = LARGEST.try_with(|c| c.set(c.get().max(layout.size())));
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: AllocLayout) {
+        // SAFETY: same contract as the caller's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: AllocLayout) -> *mut u8 {
+        let _ = LARGEST.try_with(|c| c.set(c.get().max(layout.size())));
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: AllocLayout, new_size: usize) -> *mut u8 {
+        let _ = LARGEST.try_with(|c| c.set(c.get().max(new_size)));
+        // SAFETY: same contract as the caller's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static ALLOC: Tracking = Tracking;
+
+fn largest_allocation<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    LARGEST.with(|c| c.set(0));
+    let out = f();
+    (out, LARGEST.with(Cell::get))
+}
+
+/// A valid uint16 Cube (B = 3, T = 2, frame_unit 0) and its blob, both patched to claim
+/// `width x length` pixels in `tile x tile` tiles (the blob keeps N = 72 packed counts).
+fn claiming(width: u32, length: u32, tile: u16) -> (Vec<u8>, Vec<u8>) {
+    let n = 37 * 29 * 3 * 2;
+    let (mut f, mut b) =
+        write(spec(SampleEncoding::U16, 37, 29, 3, 2, (16, 8), 0, utm()), &samples(SampleEncoding::U16, n, 7));
+    let value = |i: usize| 24 + 20 * i + 12;
+    f[value(0)..value(0) + 4].copy_from_slice(&width.to_le_bytes());
+    f[value(1)..value(1) + 4].copy_from_slice(&length.to_le_bytes());
+    f[value(4)..value(4) + 2].copy_from_slice(&tile.to_le_bytes());
+    f[value(5)..value(5) + 2].copy_from_slice(&tile.to_le_bytes());
+    b[6..10].copy_from_slice(&width.to_le_bytes());
+    b[10..14].copy_from_slice(&length.to_le_bytes());
+    b[18..20].copy_from_slice(&tile.to_le_bytes());
+    b[20..22].copy_from_slice(&tile.to_le_bytes());
+    (f, b)
+}
+
+const FOUR_GIGAPIXEL_FRAME: u64 = 65535 * 65535 * 2;
+
+#[test]
+fn four_gigapixel_frame_is_refused_without_allocating_in_rust() {
+    let (f, b) = claiming(65535, 65535, 65535);
+    let expected = |e: &Error| matches!(e, Error::Limit { what: "decoded frame size", value, .. } if *value == FOUR_GIGAPIXEL_FRAME);
+    let (r, largest) = largest_allocation(|| validate(f.as_slice(), None, Limits::default()).map(|_| ()));
+    assert!(r.as_ref().is_err_and(expected), "{r:?}");
+    assert!(largest < 1 << 20, "validate: largest allocation {largest} bytes");
+    let (r, largest) = largest_allocation(|| Reader::open(f.as_slice(), Limits::default()).map(|_| ()));
+    assert!(r.as_ref().is_err_and(expected), "{r:?}");
+    assert!(largest < 1 << 20, "open: largest allocation {largest} bytes");
+    let (r, largest) = largest_allocation(|| Reader::open_with_blob(f.as_slice(), &b, Limits::default()).map(|_| ()));
+    assert!(r.as_ref().is_err_and(expected), "{r:?}");
+    assert!(largest < 1 << 20, "open_with_blob: largest allocation {largest} bytes");
+}
+
+unsafe extern "C" fn read(ctx: *mut std::ffi::c_void, offset: u64, len: usize, buf: *mut u8) -> i32 {
+    // SAFETY: ctx is the Vec<u8> of the test, alive while the dataset lives.
+    let src = unsafe { &*(ctx as *const Vec<u8>) };
+    match src.get(offset as usize..offset as usize + len) {
+        Some(s) => {
+            // SAFETY: `len` writable bytes at `buf` per the C ABI.
+            unsafe { std::ptr::copy_nonoverlapping(s.as_ptr(), buf, len) };
+            RUMI_IO_OK
+        }
+        None => RUMI_IO_EOF,
+    }
+}
+
+unsafe extern "C" fn size(ctx: *mut std::ffi::c_void, out: *mut u64) -> i32 {
+    // SAFETY: as above; `out` is writable.
+    unsafe { *out = (*(ctx as *const Vec<u8>)).len() as u64 };
+    RUMI_IO_OK
+}
+
+#[test]
+fn four_gigapixel_frame_is_refused_without_allocating_through_the_c_abi() {
+    let (f, b) = claiming(65535, 65535, 65535);
+    let io =
+        rumi_io { ctx: (&f as *const Vec<u8>).cast_mut().cast(), read: Some(read), size: Some(size), read_multi: None };
+    for blob in [None, Some(&b)] {
+        let mut ds: *mut rumi_dataset = std::ptr::null_mut();
+        let (bp, bl) = blob.map_or((std::ptr::null(), 0), |b| (b.as_ptr(), b.len()));
+        // SAFETY: valid io and blob, NULL limits (the defaults), writable out.
+        let (code, largest) = largest_allocation(|| unsafe { rumi_open(&io, bp, bl, std::ptr::null(), &mut ds) });
+        assert_eq!(code, RUMI_ERR_LIMIT);
+        assert!(ds.is_null());
+        assert!(largest < 1 << 20, "rumi_open: largest allocation {largest} bytes");
+        // SAFETY: rumi_last_error returns a valid C string.
+        let msg = unsafe { std::ffi::CStr::from_ptr(rumi_last_error()) }.to_string_lossy().into_owned();
+        assert!(msg.contains(&format!("decoded frame size is {FOUR_GIGAPIXEL_FRAME}")), "{msg}");
+        assert!(msg.contains("RUMI_MAX_FRAME_BYTES"), "{msg}");
+    }
+}
+
+#[test]
+fn a_plausible_four_gigapixel_header_fails_on_the_short_file_without_allocating_the_raster() {
+    // 65536 x 65536 pixels in 256 x 256 tiles: N = 393216 frames is within the limits; a 32-byte
+    // blob (every frame 100 bytes) describes it. The open allocates the N counts and offsets
+    // (5 MB), never the 8 GiB raster, and fails at the first structure past the end of the file.
+    let (f, b) = claiming(65536, 65536, 256);
+    let mut blob = b[..32].to_vec();
+    blob[27..31].copy_from_slice(&100u32.to_le_bytes());
+    blob[31] = 0;
+    let (r, largest) =
+        largest_allocation(|| Reader::open_with_blob(f.as_slice(), &blob, Limits::default()).map(|r| r.georef()));
+    assert!(matches!(r, Ok(Err(Error::Truncated { what: "georeferencing block", .. }))), "{r:?}");
+    assert!(largest < 8 << 20, "largest allocation {largest} bytes");
+    let (r, largest) = largest_allocation(|| validate(f.as_slice(), None, Limits::default()).map(|_| ()));
+    assert!(matches!(r, Err(Error::IfdCount { found: 72, expected: 393216, .. })), "{r:?}");
+    assert!(largest < 1 << 20, "largest allocation {largest} bytes");
+}
