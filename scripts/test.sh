@@ -17,6 +17,8 @@ if [ -d tests/gdal_autotest ] && ls tests/gdal_autotest/test_*.py >/dev/null 2>&
   cargo build --release
   /usr/bin/python3 -m pytest -q tests/gdal_autotest
 fi
+step "malformed-file corpus through rumi validate and gdalinfo (tests/hostile)"
+scripts/test-hostile.sh
 step "real clients: QGIS, rasterio, rioxarray + dask, GDAL tools, /vsicurl/ via nginx"
 RUMI_SKIP_BUILD=1 scripts/test-clients.sh
 step "all tests passed"

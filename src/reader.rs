@@ -57,7 +57,16 @@ fn io_error<R: RangeRead>(e: io::Error, what: &'static str, offset: u64, need: u
 impl<R: RangeRead> Reader<R> {
     /// Opens statelessly: the blob locates every frame; no IFD byte is read. The georeferencing
     /// block and the trailer are read only when asked for.
+    ///
+    /// The source's size is compared with the smallest file the blob's fixed header describes
+    /// (`base_frame_offset` + N * `count_min`) before the N counts are unpacked: a 32-byte blob
+    /// claiming millions of frames for a short file allocates nothing.
     pub fn open_with_blob(src: R, blob: &[u8], limits: Limits) -> Result<Self> {
+        let need = Blob::parse_header(blob, &limits)?.min_frames_end()?;
+        let size = src.size()?;
+        if size < need {
+            return Err(Error::FileSize { what: "a file with the header blob's frames", found: size, expected: need });
+        }
         let blob = Blob::parse(blob, &limits)?;
         let offsets = blob.offsets()?;
         Ok(Reader { src, blob, offsets, limits, georef: OnceLock::new(), trailer: OnceLock::new() })

@@ -50,14 +50,16 @@ pub struct Report {
 /// Validates a whole file: its structure, every frame, and (when `blob` is given) the header
 /// blob against the file.
 ///
-/// The first broken rule is returned: structural errors first, then the blob's own rules and its
-/// agreement with the file ([`Error::BlobMismatch`], [`Error::BlobCountMismatch`]), then frames
-/// in frame-index order.
+/// The first broken rule is returned: structural errors first, then the blob's fixed header
+/// (its own rules, then its agreement with the file, [`Error::BlobMismatch`], before any count
+/// is unpacked), then the blob's counts (their rules, then [`Error::BlobCountMismatch`]), then
+/// frames in frame-index order.
 pub fn validate<R: RangeRead>(src: R, blob: Option<&[u8]>, limits: Limits) -> Result<Report> {
     let file_bytes = src.size()?;
     let reader = open_validated(src, limits)?;
     let file = reader.blob();
     if let Some(bytes) = blob {
+        compare_layouts(&Blob::parse_header(bytes, &limits)?.layout, &file.layout)?;
         let given = Blob::parse(bytes, &limits)?;
         compare(&given, file)?;
     }
@@ -97,7 +99,25 @@ pub fn build_header<R: RangeRead>(src: R, limits: Limits) -> Result<Vec<u8>> {
 /// Compares every value the blob duplicates with the file's, in the order of the spec's table.
 /// `file` is the blob-shaped view of the IFD that [`Reader::open`] built.
 fn compare(blob: &Blob, file: &Blob) -> Result<()> {
-    let (b, f) = (&blob.layout, &file.layout);
+    compare_layouts(&blob.layout, &file.layout)?;
+    // Equal fields give equal N; checked anyway since the comparison below zips the two.
+    if blob.counts.len() != file.counts.len() {
+        return Err(Error::BlobMismatch {
+            field: "frame_byte_counts entries",
+            blob: blob.counts.len() as u64,
+            file: file.counts.len() as u64,
+        });
+    }
+    if let Some((index, (&blob, &file))) = blob.counts.iter().zip(&file.counts).enumerate().find(|(_, (a, b))| a != b) {
+        return Err(Error::BlobCountMismatch { index, blob, file });
+    }
+    Ok(())
+}
+
+/// Compares the fields of the blob's fixed header with the file's (the first nine rows of the
+/// spec's table). Done before the blob's counts are unpacked, so that a blob claiming another
+/// shape costs no allocation.
+fn compare_layouts(b: &Layout, f: &Layout) -> Result<()> {
     let ((b_sf, b_bps), (f_sf, f_bps)) = (b.encoding.pair(), f.encoding.pair());
     let fields: [(&'static str, u64, u64); 9] = [
         ("image_width", b.width.into(), f.width.into()),
@@ -114,17 +134,6 @@ fn compare(blob: &Blob, file: &Blob) -> Result<()> {
         if blob != file {
             return Err(Error::BlobMismatch { field, blob, file });
         }
-    }
-    // Equal fields give equal N; checked anyway since the comparison below zips the two.
-    if blob.counts.len() != file.counts.len() {
-        return Err(Error::BlobMismatch {
-            field: "frame_byte_counts entries",
-            blob: blob.counts.len() as u64,
-            file: file.counts.len() as u64,
-        });
-    }
-    if let Some((index, (&blob, &file))) = blob.counts.iter().zip(&file.counts).enumerate().find(|(_, (a, b))| a != b) {
-        return Err(Error::BlobCountMismatch { index, blob, file });
     }
     Ok(())
 }

@@ -131,17 +131,84 @@ fn four_gigapixel_frame_is_refused_without_allocating_through_the_c_abi() {
 #[test]
 fn a_plausible_four_gigapixel_header_fails_on_the_short_file_without_allocating_the_raster() {
     // 65536 x 65536 pixels in 256 x 256 tiles: N = 393216 frames is within the limits; a 32-byte
-    // blob (every frame 100 bytes) describes it. The open allocates the N counts and offsets
-    // (5 MB), never the 8 GiB raster, and fails at the first structure past the end of the file.
+    // blob (every frame 100 bytes) describes it. The file is far shorter than the 39 MB of frames
+    // the blob's header promises, which the stateless open sees before unpacking the N counts.
     let (f, b) = claiming(65536, 65536, 256);
     let mut blob = b[..32].to_vec();
     blob[27..31].copy_from_slice(&100u32.to_le_bytes());
     blob[31] = 0;
     let (r, largest) =
-        largest_allocation(|| Reader::open_with_blob(f.as_slice(), &blob, Limits::default()).map(|r| r.georef()));
-    assert!(matches!(r, Ok(Err(Error::Truncated { what: "georeferencing block", .. }))), "{r:?}");
+        largest_allocation(|| Reader::open_with_blob(f.as_slice(), &blob, Limits::default()).map(|_| ()));
+    let expected = 292 + 12 * 393216 + 160 + 393216 * 100;
+    assert!(matches!(r, Err(Error::FileSize { expected: e, .. }) if e == expected), "{r:?}");
+    assert!(largest < 1 << 20, "largest allocation {largest} bytes");
+    // the same blob over a file long enough: the counts and offsets are allocated (5 MB), never
+    // the 8 GiB raster, and the reads fail at the first structure past the end of the file
+    let long = [&f[..], &vec![0u8; expected as usize - f.len()]].concat();
+    let (r, largest) = largest_allocation(|| {
+        Reader::open_with_blob(long.as_slice(), &blob, Limits::default()).map(|r| r.trailer().map(|_| ()))
+    });
+    assert!(
+        matches!(r, Ok(Err(Error::FileSize { .. } | Error::Truncated { .. } | Error::TrailerMagic { .. }))),
+        "{r:?}"
+    );
     assert!(largest < 8 << 20, "largest allocation {largest} bytes");
     let (r, largest) = largest_allocation(|| validate(f.as_slice(), None, Limits::default()).map(|_| ()));
     assert!(matches!(r, Err(Error::IfdCount { found: 72, expected: 393216, .. })), "{r:?}");
     assert!(largest < 1 << 20, "largest allocation {largest} bytes");
+}
+
+#[test]
+fn a_32_byte_blob_claiming_the_most_frames_costs_no_allocation() {
+    // N = 2^24 one-pixel tiles (the default frame limit), every frame one byte: unpacked, the
+    // counts and offsets would take 200 MB. Against a short file (stateless open) and against a
+    // file of another shape (validate --header), the blob's fixed header is enough to refuse it.
+    let (f, b) = claiming(37, 29, 16);
+    let mut blob = b[..32].to_vec();
+    blob[6..10].copy_from_slice(&4096u32.to_le_bytes());
+    blob[10..14].copy_from_slice(&4096u32.to_le_bytes());
+    blob[14..18].copy_from_slice(&1u32.to_le_bytes());
+    blob[18..20].copy_from_slice(&1u16.to_le_bytes());
+    blob[20..22].copy_from_slice(&1u16.to_le_bytes());
+    blob[22..24].copy_from_slice(&1u16.to_le_bytes());
+    blob[27..31].copy_from_slice(&1u32.to_le_bytes());
+    blob[31] = 0;
+    let (r, largest) =
+        largest_allocation(|| Reader::open_with_blob(f.as_slice(), &blob, Limits::default()).map(|_| ()));
+    assert!(matches!(r, Err(Error::FileSize { .. })), "{r:?}");
+    assert!(largest < 1 << 20, "open_with_blob: largest allocation {largest} bytes");
+    let n = 37 * 29 * 3 * 2;
+    let (f, _) = write(spec(SampleEncoding::U16, 37, 29, 3, 2, (16, 8), 0, utm()), &samples(SampleEncoding::U16, n, 7));
+    let (r, largest) = largest_allocation(|| validate(f.as_slice(), Some(&blob), Limits::default()).map(|_| ()));
+    assert!(matches!(r, Err(Error::BlobMismatch { field: "image_width", blob: 4096, file: 37 })), "{r:?}");
+    assert!(largest < 1 << 20, "validate: largest allocation {largest} bytes");
+}
+
+#[test]
+fn a_huge_line_stride_is_an_argument_error() {
+    // (h - 1) * line_stride used to wrap around in release builds: the size check passed and
+    // the copy panicked (caught, RUMI_ERR_INTERNAL) instead of refusing the arguments
+    let n = 37 * 29 * 3 * 2;
+    let (f, _) = write(spec(SampleEncoding::U16, 37, 29, 3, 2, (16, 8), 0, utm()), &samples(SampleEncoding::U16, n, 7));
+    let io =
+        rumi_io { ctx: (&f as *const Vec<u8>).cast_mut().cast(), read: Some(read), size: Some(size), read_multi: None };
+    let mut ds: *mut rumi_dataset = std::ptr::null_mut();
+    // SAFETY: valid io, NULL blob and limits, writable out.
+    assert_eq!(unsafe { rumi_open(&io, std::ptr::null(), 0, std::ptr::null(), &mut ds) }, RUMI_OK);
+    let mut frame: *mut rumi_frame = std::ptr::null_mut();
+    // SAFETY: live dataset, writable out.
+    assert_eq!(unsafe { rumi_frame_read(ds, 0, 0, 0, 0, &mut frame) }, RUMI_OK);
+    let mut dst = vec![0u8; 4096];
+    for stride in [usize::MAX / 2, usize::MAX / 7 + 1, usize::MAX] {
+        // SAFETY: `dst` has dst.len() writable bytes.
+        let code = unsafe {
+            rumi_frame_extract(ds, frame, 0, 0, RUMI_OUTPUT_NATIVE, dst.as_mut_ptr().cast(), dst.len(), stride)
+        };
+        assert_eq!(code, RUMI_ERR_ARGUMENT, "stride {stride}");
+    }
+    // SAFETY: both came from rumi_*, freed once.
+    unsafe {
+        rumi_frame_free(frame);
+        rumi_free(ds);
+    }
 }

@@ -47,6 +47,17 @@ void ReportRumiError(const char *pszContext = nullptr)
         CPLError(CE_Failure, CPLE_AppDefined, "RUMI: %s", pszMsg);
 }
 
+/* For IReadBlock only: records the last rumi error as GDAL's last error without printing it.
+   IReadBlock's one caller, GDALRasterBand::GetLockedBlockRef, reports every failure itself as
+   "<file>, band <n>: IReadBlock failed at X offset .., Y offset ..: <last error>", so printing
+   the error here too would show the user the same message twice. */
+void ReportRumiBlockError(const char *pszContext)
+{
+    CPLPushErrorHandler(CPLQuietErrorHandler);
+    ReportRumiError(pszContext);
+    CPLPopErrorHandler();
+}
+
 /* Parses "RUMI:<path>" and "RUMI:\"<path>\":<t>". Returns false (with a CPLError) on bad
    syntax. nTime is -1 when no time step is given. */
 bool ParseConnectionString(const char *pszName, std::string &osPath, int &nTime)
@@ -329,13 +340,13 @@ CPLErr RUMIRasterBand::ReadBlockImpl(int nBlockXOff, int nBlockYOff, void *pImag
                                                           static_cast<uint32_t>(nBlockXOff), m_nRumiBand, m_nRumiTime);
     if (!poFrame)
     {
-        ReportRumiError(CPLSPrintf("band %d, block (%d, %d)", nBand, nBlockXOff, nBlockYOff));
+        ReportRumiBlockError(CPLSPrintf("band %d, block (%d, %d)", nBand, nBlockXOff, nBlockYOff));
         return CE_Failure;
     }
     if (rumi_frame_extract(poGDS->m_hRumi, poFrame.get(), m_nRumiBand, m_nRumiTime, poGDS->m_nOutput, pImage,
                            nBlockBytes, poGDS->LineStride()) != RUMI_OK)
     {
-        ReportRumiError(CPLSPrintf("band %d, block (%d, %d)", nBand, nBlockXOff, nBlockYOff));
+        ReportRumiBlockError(CPLSPrintf("band %d, block (%d, %d)", nBand, nBlockXOff, nBlockYOff));
         return CE_Failure;
     }
     if (poGDS->m_sInfo.cell_frames)
@@ -1002,7 +1013,13 @@ void RUMIDataset::SetupMetadata(const std::string &osPath, const std::string &os
     /* IMAGE_STRUCTURE */
     SetMetadataItem("COMPRESSION", "OPENZL", "IMAGE_STRUCTURE");
     const uint32_t nUnit = m_sInfo.frame_unit;
-    const bool bPixel = nUnit == 2 || (nUnit >= 5 && nUnit <= 8);
+    /* INTERLEAVE tells GDAL how to traverse the bands cheaply (as the JPEG 2000 drivers do):
+       with cell frames (units 1 to 8) one frame holds every band of a tile, so all bands are
+       best read together (PIXEL): GDAL's whole-raster copies then read all bands per swath
+       instead of band by band, which decoded each cell once per band once the raster no
+       longer fit in the block cache (3x the work, bench/results/latest.md). The exact frame
+       layout is FRAME_LAYOUT in the RUMI domain. */
+    const bool bPixel = m_sInfo.cell_frames != 0;
     SetMetadataItem("INTERLEAVE", bPixel ? "PIXEL" : "BAND", "IMAGE_STRUCTURE");
 
     /* RUMI domain */

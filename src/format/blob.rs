@@ -21,9 +21,32 @@ pub struct Blob {
     pub counts: Vec<u32>,
 }
 
+/// The fixed 32-byte part of a blob, checked: what a reader can know before unpacking counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BlobHeader {
+    /// Shape, tiling, encoding, frame unit (within the limits).
+    pub layout: Layout,
+    /// The smallest frame byte count.
+    pub count_min: u32,
+    /// Bits per packed count residual (0..=32).
+    pub count_bits: u8,
+}
+
+impl BlobHeader {
+    /// The smallest file the blob can describe: `base_frame_offset` and N frames of at least
+    /// `count_min` bytes. A source shorter than this cannot be the blob's file, which a
+    /// reader can tell before allocating the N counts.
+    pub fn min_frames_end(&self) -> Result<u64> {
+        let n = self.layout.frame_count()?;
+        n.checked_mul(u64::from(self.count_min))
+            .and_then(|v| v.checked_add(self.layout.base_frame_offset().ok()?))
+            .ok_or(Error::Overflow("frame offset"))
+    }
+}
+
 impl Blob {
-    /// Parses and validates a blob (every MUST of "Header blob").
-    pub fn parse(bytes: &[u8], limits: &Limits) -> Result<Self> {
+    /// Parses and checks the fixed 32-byte header of a blob (the counts are not read).
+    pub fn parse_header(bytes: &[u8], limits: &Limits) -> Result<BlobHeader> {
         let mut c = Cursor::new(bytes, 0, "header blob");
         let magic: [u8; 4] = c.array()?;
         if magic != BLOB_MAGIC {
@@ -55,6 +78,12 @@ impl Blob {
                     Error::ZeroDimension(tag) => Error::ZeroDimension(blob_field(tag)),
                     other => other,
                 })?;
+        Ok(BlobHeader { layout, count_min, count_bits })
+    }
+
+    /// Parses and validates a blob (every MUST of "Header blob").
+    pub fn parse(bytes: &[u8], limits: &Limits) -> Result<Self> {
+        let BlobHeader { layout, count_min, count_bits } = Self::parse_header(bytes, limits)?;
         let n = layout.frame_count()?;
         let expected = packed_len(n, u32::from(count_bits))?
             .checked_add(BLOB_HEADER_BYTES as u64)

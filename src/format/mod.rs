@@ -10,7 +10,7 @@ pub mod layout;
 pub mod sample;
 pub mod trailer;
 
-pub use blob::Blob;
+pub use blob::{Blob, BlobHeader};
 pub use georef::{Affine, Georef, ModelType, RasterType};
 pub use ifd::{Ifd, IfdHead};
 pub use layout::{FrameUnit, Layout};

@@ -105,10 +105,13 @@ def test_gdal(case, mode):
     # no noise: only GDAL's own error lines (an OpenZL log line would not have this form)
     noise = [x for x in stderr if x.strip() and not GDAL_LINE.match(x)]
     assert not noise, f"unexpected stderr lines: {noise}"
-    # every rumi error reaches the user once (GDAL's "IReadBlock failed ...: <message>" wrapper
-    # of a block error is GDAL's, not a second report)
-    rumi_lines = [x for x in stderr if x.startswith("ERROR 1: RUMI:")]
+    # every rumi error reaches the user once: no line repeats, no line holds a message twice
+    # (a block error appears inside GDAL's "IReadBlock failed at ...: <message>" only)
+    rumi_lines = [x for x in stderr if "RUMI: " in x]
     assert len(rumi_lines) == len(set(rumi_lines)), f"an error was reported twice: {rumi_lines}"
+    assert all(x.count("RUMI: ") == 1 for x in rumi_lines), f"an error was reported twice: {rumi_lines}"
+    messages = [x.split("RUMI: ", 1)[1] for x in rumi_lines]
+    assert len(messages) == len(set(messages)), f"an error was reported twice: {rumi_lines}"
 
 
 def test_corpus_covers_every_section():
