@@ -648,7 +648,7 @@ def report(res, args):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="~90 MB mosaic, 3 repetitions, fewer windows")
-    ap.add_argument("--reps", type=int, help="repetitions per speed figure (default 5, --quick 3)")
+    ap.add_argument("--reps", type=int, help="repetitions per speed figure (default 4, --quick 3)")
     ap.add_argument("--skip-big", action="store_true", help="leave out the Landsat mosaic")
     ap.add_argument("--skip-http", action="store_true", help="leave out the /vsicurl/ request counts")
     ap.add_argument("--only", help="comma-separated inputs to run (default: all)")
@@ -661,7 +661,7 @@ def main():
         results = json.loads((BENCH / "results.json").read_text())
         write_report(results, args)
         return
-    reps = args.reps or (3 if args.quick else 5)
+    reps = args.reps or (3 if args.quick else 4)
     min_time = 0.15 if args.quick else 0.3
     t_start = time.perf_counter()
     if not DATA.is_dir():
@@ -697,7 +697,7 @@ def main():
     try:
         for name, inp in ins.items():
             big = inp.get("big", False)
-            r_reps = max(2, reps - 2) if big else reps
+            r_reps = max(2, min(3, reps - 1)) if big else reps
             log(f"{name}: files")
             files = make_cogs(name, inp, env, args.fresh)
             files += make_rumis(name, inp, env, 1 if big else min(3, reps))
