@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Runs the malformed-file corpus (tests/hostile: one broken spec rule per case) through
-# `rumi validate` and GDAL (`gdalinfo -checksum`, validated and stateless opens), each case in
-# its own process under a timeout and an address-space limit.
+# `rumi validate` and GDAL (`gdalinfo -checksum` and the multidimensional API, validated and
+# stateless opens), each case in its own process under a timeout and an address-space limit.
 #
-#   scripts/test-hostile.sh               # every case; about half a minute
-#   scripts/test-hostile.sh --valgrind    # the GDAL cases under valgrind --error-exitcode=99
+#   scripts/test-hostile.sh               # every case; under a minute
+#   scripts/test-hostile.sh --valgrind    # the gdalinfo cases under valgrind --error-exitcode=99
 #                                         # (every 3rd case; RUMI_HOSTILE_VALGRIND_SUBSET=all
 #                                         # for every case, slow)
 set -euo pipefail

@@ -1017,7 +1017,7 @@ void RUMIDataset::SetupMetadata(const std::string &osPath, const std::string &os
        with cell frames (units 1 to 8) one frame holds every band of a tile, so all bands are
        best read together (PIXEL): GDAL's whole-raster copies then read all bands per swath
        instead of band by band, which decoded each cell once per band once the raster no
-       longer fit in the block cache (3x the work, bench/results/latest.md). The exact frame
+       longer fit in the block cache (3x the work, docs/performance.md). The exact frame
        layout is FRAME_LAYOUT in the RUMI domain. */
     const bool bPixel = m_sInfo.cell_frames != 0;
     SetMetadataItem("INTERLEAVE", bPixel ? "PIXEL" : "BAND", "IMAGE_STRUCTURE");

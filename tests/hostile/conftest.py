@@ -51,7 +51,7 @@ def pytest_terminal_summary(terminalreporter):
     tr = terminalreporter
     tr.section("hostile corpus: peak resident memory")
     tr.write_line(f"{len(STATE['cases'])} cases, {len(peak)} processes measured")
-    for what in ("validate", "gdal"):
+    for what in ("validate", "gdal", "multidim"):
         runs = {k: v for k, v in peak.items() if k[0] == what}
         if runs:
             (w, name, mode), kb = max(runs.items(), key=lambda kv: kv[1])

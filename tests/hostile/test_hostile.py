@@ -1,6 +1,6 @@
 """Every case of the malformed-file corpus (make_corpus.py: one broken MUST / MUST NOT each) through
-`rumi validate` and through GDAL (`gdalinfo -checksum`, validated and stateless), each in its own
-process, asserting:
+`rumi validate` and through GDAL (`gdalinfo -checksum`, and GDAL's multidimensional API reading
+every array), validated and stateless, each in its own process, asserting:
 
 - a clean failure: exit code 1 (never a signal, never a Rust panic's 101), and an error naming
   the rule (one of the case's substrings);
@@ -10,7 +10,7 @@ process, asserting:
 - no noise: stderr holds only GDAL's error lines (no OpenZL log line), and rumi's error for
   one failure appears once.
 
-RUMI_HOSTILE_VALGRIND=1 (scripts/test-hostile.sh --valgrind) runs the GDAL processes under
+RUMI_HOSTILE_VALGRIND=1 (scripts/test-hostile.sh --valgrind) runs the gdalinfo processes under
 `valgrind --error-exitcode=99` instead (no address-space limit: valgrind needs its own), on
 the subset RUMI_HOSTILE_VALGRIND_SUBSET selects ("all", or every k-th case, default 3).
 """
@@ -112,6 +112,21 @@ def test_gdal(case, mode):
     assert all(x.count("RUMI: ") == 1 for x in rumi_lines), f"an error was reported twice: {rumi_lines}"
     messages = [x.split("RUMI: ", 1)[1] for x in rumi_lines]
     assert len(messages) == len(set(messages)), f"an error was reported twice: {rumi_lines}"
+
+
+@pytest.mark.skipif(VALGRIND, reason="valgrind mode runs gdalinfo only")
+@pytest.mark.parametrize("case,mode", gdal_cases())
+def test_gdal_multidim(case, mode):
+    """The same case through GDAL's multidimensional API: open, then read every array."""
+    header = "NONE" if mode == "validated" else case["blob"]
+    args = [rumi_util.PYTHON, str(Path(__file__).parent / "read_multidim.py"), case["file"], header]
+    env = dict(os.environ, GDAL_DRIVER_PATH=str(STATE["plugins"]), CPL_DEBUG="OFF", GDAL_PAM_ENABLED="NO")
+    code, signalled, stderr = run(args, "multidim", case["name"], mode, limit=AS_GDAL, env=env)
+    assert not signalled and code in (0, 1), f"exit {code}: {stderr}"
+    expect = case["gdal"] if mode == "validated" else case["stateless"]
+    if expect and code == 1:
+        text = "\n".join(stderr)
+        assert any(e in text for e in expect) or "not recognized" in text or "not a supported" in text, stderr
 
 
 def test_corpus_covers_every_section():
