@@ -25,6 +25,7 @@ fn main() {
         println!("cargo:rerun-if-changed={path}");
     }
     println!("cargo:rerun-if-env-changed=GDAL_CONFIG");
+    println!("cargo:rerun-if-env-changed=CARGO_CFG_FUZZING");
 
     let mut build = cc::Build::new();
     build
@@ -38,6 +39,16 @@ fn main() {
         .flag("-fvisibility-inlines-hidden")
         .flag_if_supported("-Wextra")
         .warnings(true);
+    // Under `cargo fuzz` (`--cfg fuzzing`), compile the adapter with clang's libFuzzer coverage
+    // instrumentation (and AddressSanitizer when the Rust code has it), so that the `gdal` fuzz
+    // target is guided by the C++ branches too and its memory errors are caught.
+    if std::env::var_os("CARGO_CFG_FUZZING").is_some() {
+        build.compiler("clang++").flag("-fsanitize=fuzzer-no-link");
+        let sanitize = std::env::var("CARGO_CFG_SANITIZE").unwrap_or_default();
+        if sanitize.split(',').any(|s| s == "address") {
+            build.flag("-fsanitize=address");
+        }
+    }
     let cflags = gdal_config("--cflags").unwrap_or_else(|| "-I/usr/include/gdal".to_owned());
     for flag in cflags.split_whitespace() {
         if let Some(dir) = flag.strip_prefix("-I") {

@@ -10,7 +10,9 @@
 //! - `ifd`: a whole file (the target parses the first 292 bytes, then the external values).
 //! - `trailer`: `B` (u16 LE), `T` (u32 LE), then the trailer bytes.
 //! - `blob`: a header blob.
-//! - `read_file`, `capi`: a whole file; `capi` reads its first byte as the open mode.
+//! - `read_file`: a whole file.
+//! - `capi`, `gdal`: a mode byte (bit 0: with a blob, then split as for `read_blob`), then the
+//!   file; `gdal` reads more bits of it (fuzz/src/gdal.rs).
 //! - `read_blob`: the blob length (u16 LE), the blob, then the file.
 
 use std::io::Cursor;
@@ -166,6 +168,11 @@ fn run(dir: &Path) -> Result<usize, String> {
         // capi: first byte selects the mode (even: validated open, odd: stateless)
         write(dir, "capi", &format!("{}_file", case.name), &[&[0u8][..], &f].concat())?;
         write(dir, "capi", &format!("{}_blob", case.name), &[&[1u8][..], &split].concat())?;
+        // gdal: the same two forms, plus the multidimensional API and the forced read paths
+        write(dir, "gdal", &format!("{}_file", case.name), &[&[0u8][..], &f].concat())?;
+        write(dir, "gdal", &format!("{}_blob_md", case.name), &[&[0b0000_0111u8][..], &split].concat())?;
+        write(dir, "gdal", &format!("{}_blob_direct", case.name), &[&[0b0010_1001u8][..], &split].concat())?;
+        write(dir, "gdal", &format!("{}_blob_cache", case.name), &[&[0b0001_0001u8][..], &split].concat())?;
     }
     Ok(cases.len())
 }
@@ -177,7 +184,7 @@ fn main() -> ExitCode {
     };
     match run(Path::new(&dir)) {
         Ok(n) => {
-            println!("fuzz_seeds: {n} valid files written as seeds of the 6 fuzz targets under {dir}");
+            println!("fuzz_seeds: {n} valid files written as seeds of the 7 fuzz targets under {dir}");
             ExitCode::SUCCESS
         }
         Err(e) => {

@@ -217,13 +217,19 @@ typedef struct {
     uint32_t sample_bytes;
     // number of frames N
     uint64_t frame_count;
-    // spec `time_type`: 1 interval (each step has a start and an end), 2 instant
-    uint32_t time_kind;
-    // seconds per time coordinate unit: 1 or 86400
-    uint32_t time_scale;
     // 1 when opened statelessly from a header blob, 0 when the file was parsed and validated
     uint32_t stateless;
 } rumi_info;
+
+// The time axis of an open dataset (from the trailer).
+typedef struct {
+    // spec `time_type`: 1 interval (each step has a start and an end), 2 instant
+    uint32_t kind;
+    // seconds per time coordinate unit: 1 or 86400
+    uint32_t scale;
+    // number of coordinates C: T for instants, 2T for intervals
+    uint64_t coords;
+} rumi_time_axis;
 
 // Georeferencing of an open dataset.
 typedef struct {
@@ -318,10 +324,14 @@ int rumi_limits_default(rumi_limits *out);
 // Opens a rumi file read through `io` and stores the new dataset in `*out`.
 //
 // With a header blob (`blob`/`blob_len`, copied; `blob` may be freed after the call) the open
-// is stateless: the blob locates every frame and no IFD byte is read. With `blob` NULL the
-// file's header, IFD, offsets, georeferencing and trailer are parsed and validated. Both
-// modes then read the georeferencing block and the trailer (band texts, time coordinates).
-// `limits` may be NULL for the defaults.
+// is stateless: the blob locates every frame, no IFD byte is read, and the only request made
+// is the file's size. The georeferencing block (160 bytes before the first frame) and the
+// trailer (band texts, time coordinates) are then read on first use, by `rumi_get_georef`,
+// `rumi_get_time_axis`, `rumi_band_text`, `rumi_time_text` and `rumi_time_coords`, which
+// report their errors (a broken trailer does not prevent reading pixels: the spec forbids
+// using it to locate or decode frames). With `blob` NULL the file's header, IFD, offsets,
+// georeferencing and trailer are parsed and validated at open. `limits` may be NULL for the
+// defaults.
 //
 // # Safety
 // `io` must point to a valid `rumi_io` whose callbacks honour its contract; `blob` must be
@@ -345,6 +355,13 @@ void rumi_free(rumi_dataset *ds);
 // `ds` must be a live dataset and `out` writable.
 int rumi_get_info(const rumi_dataset *ds, rumi_info *out);
 
+// Stores the time axis (kind, scale, number of coordinates) in `*out`. Reads the trailer on
+// first use when the dataset was opened from a header blob.
+//
+// # Safety
+// `ds` must be a live dataset and `out` writable.
+int rumi_get_time_axis(const rumi_dataset *ds, rumi_time_axis *out);
+
 // Stores the georeferencing in `*out`.
 //
 // # Safety
@@ -352,7 +369,7 @@ int rumi_get_info(const rumi_dataset *ds, rumi_info *out);
 int rumi_get_georef(const rumi_dataset *ds, rumi_georef *out);
 
 // The text of band `band` (0-based), UTF-8. The pointer lives as long as the dataset.
-// NULL when `band` is out of range.
+// NULL when `band` is out of range or the trailer cannot be read (see `rumi_last_error`).
 //
 // # Safety
 // `ds` must be a live dataset.
@@ -360,8 +377,8 @@ const char *rumi_band_text(const rumi_dataset *ds, uint32_t band);
 
 // Time step `time` (0-based) as ISO 8601 UTC text; `part` is a `RUMI_TIME_*` value. Dates
 // (`YYYY-MM-DD`) when `time_scale` is 86400, else date-times (`YYYY-MM-DDTHH:MM:SSZ`). The
-// pointer lives as long as the dataset. NULL when `time` is out of range, and for
-// `RUMI_TIME_END` on an instant axis.
+// pointer lives as long as the dataset. NULL when `time` is out of range, for
+// `RUMI_TIME_END` on an instant axis, and when the trailer cannot be read.
 //
 // # Safety
 // `ds` must be a live dataset.
@@ -426,7 +443,7 @@ void rumi_frame_free(rumi_frame *frame);
 // The raw time coordinates: stores their number C (T for instants, 2T for intervals: start
 // and end of each step) in `*count` and, when `out` is not NULL and `len >= C`, copies them
 // to `out`. Coordinate `i` is `out[i] * time_scale` seconds since 1970-01-01T00:00:00Z
-// (`rumi_info.time_scale`: 1 or 86400). Call with `out` NULL to learn C.
+// (`rumi_time_axis.scale`: 1 or 86400). Call with `out` NULL to learn C.
 //
 // # Safety
 // `ds` must be a live dataset; `out` NULL or pointing to `len` writable values; `count`

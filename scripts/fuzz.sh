@@ -19,7 +19,7 @@ seconds=${1:-60}
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(ifd trailer blob read_file read_blob capi)
+  targets=(ifd trailer blob read_file read_blob capi gdal)
 fi
 jobs=${FUZZ_JOBS:-1}
 
@@ -50,7 +50,7 @@ for t in "${targets[@]}"; do
 done
 wait || true
 
-# the grown corpora through the GDAL driver's C++ adapter, which cargo fuzz does not reach
+# the grown read_file / read_blob corpora also through gdalinfo (the plugin as GDAL loads it)
 nice -n 19 cargo build --release --lib
 plugins=$(mktemp -d)
 cp target/release/librumi.so "$plugins/gdal_RUMI.so"

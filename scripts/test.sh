@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every check CI runs: formatting, lints, the Rust test suites, the release build of the
-# GDAL plugin and the GDAL autotest-style pytest suite against it.
+# GDAL plugin and the GDAL autotest-style pytest suite against it, the malformed-file corpus
+# (also under valgrind), and the real clients.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 t0=$(date +%s)
@@ -19,6 +20,11 @@ if [ -d tests/gdal_autotest ] && ls tests/gdal_autotest/test_*.py >/dev/null 2>&
 fi
 step "malformed-file corpus through rumi validate and gdalinfo (tests/hostile)"
 scripts/test-hostile.sh
+if [ "${RUMI_SKIP_VALGRIND:-0}" != 1 ]; then
+  # every gdalinfo case of the corpus under valgrind: any memory error fails (about 16 min)
+  step "malformed-file corpus under valgrind (RUMI_SKIP_VALGRIND=1 skips it)"
+  RUMI_HOSTILE_VALGRIND_SUBSET=all scripts/test-hostile.sh --valgrind
+fi
 step "real clients: QGIS, rasterio, rioxarray + dask, GDAL tools, /vsicurl/ via nginx"
 RUMI_SKIP_BUILD=1 scripts/test-clients.sh
 step "all tests passed"

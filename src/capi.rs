@@ -17,7 +17,7 @@ use std::ffi::{c_char, c_int, c_void, CString};
 use std::io;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr;
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 
 use crate::batch::{self, StridedWindow};
 use crate::codec::AlignedBuf;
@@ -213,12 +213,20 @@ pub struct rumi_info {
     pub sample_bytes: u32,
     /// number of frames N
     pub frame_count: u64,
-    /// spec `time_type`: 1 interval (each step has a start and an end), 2 instant
-    pub time_kind: u32,
-    /// seconds per time coordinate unit: 1 or 86400
-    pub time_scale: u32,
     /// 1 when opened statelessly from a header blob, 0 when the file was parsed and validated
     pub stateless: u32,
+}
+
+/// The time axis of an open dataset (from the trailer).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct rumi_time_axis {
+    /// spec `time_type`: 1 interval (each step has a start and an end), 2 instant
+    pub kind: u32,
+    /// seconds per time coordinate unit: 1 or 86400
+    pub scale: u32,
+    /// number of coordinates C: T for instants, 2T for intervals
+    pub coords: u64,
 }
 
 /// Georeferencing of an open dataset.
@@ -257,7 +265,8 @@ pub struct rumi_georef {
 pub struct rumi_dataset {
     reader: Reader<CallbackSource>,
     stateless: bool,
-    band_texts: Vec<CString>,
+    /// Band texts as C strings, made on first request (from the trailer, read then).
+    band_texts: OnceLock<Vec<CString>>,
     /// Time texts handed out so far, by (step, part): formatted on first request (a trailer
     /// may hold millions of steps), kept so that the pointers live as long as the dataset.
     time_texts: Mutex<HashMap<(u32, u32), CString>>,
@@ -537,18 +546,52 @@ fn open_inner(io: rumi_io, blob: Option<&[u8]>, limits: Limits) -> Result<rumi_d
         Some(b) => Reader::open_with_blob(src, b, limits)?,
         None => Reader::open(src, limits)?,
     };
-    reader.georef()?;
-    let band_texts = cstrings(reader.trailer()?.band_texts.iter().cloned())?;
-    Ok(rumi_dataset { reader, stateless: blob.is_some(), band_texts, time_texts: Mutex::new(HashMap::new()) })
+    Ok(rumi_dataset {
+        reader,
+        stateless: blob.is_some(),
+        band_texts: OnceLock::new(),
+        time_texts: Mutex::new(HashMap::new()),
+    })
+}
+
+impl rumi_dataset {
+    /// Reports a failed frame read. A frame that does not decode in a stateless open most
+    /// often means a header blob of another file (nothing else was checked against the file):
+    /// the message says so.
+    fn fail_frames(&self, e: Error) -> c_int {
+        let blob_hint = self.stateless
+            && matches!(e, Error::Decode { .. } | Error::DecodedWidth { .. } | Error::DecodedType { .. });
+        if blob_hint {
+            let code = code_of(&e);
+            set_error(&format!(
+                "{e} (opened statelessly: the header blob may not belong to this file; an open without it validates the file)"
+            ));
+            return code;
+        }
+        fail(e)
+    }
+
+    /// The band texts, from the trailer (read on first use).
+    fn band_texts(&self) -> Result<&[CString], Error> {
+        if let Some(t) = self.band_texts.get() {
+            return Ok(t);
+        }
+        let texts = cstrings(self.reader.trailer()?.band_texts.iter().cloned())?;
+        Ok(self.band_texts.get_or_init(|| texts))
+    }
 }
 
 /// Opens a rumi file read through `io` and stores the new dataset in `*out`.
 ///
 /// With a header blob (`blob`/`blob_len`, copied; `blob` may be freed after the call) the open
-/// is stateless: the blob locates every frame and no IFD byte is read. With `blob` NULL the
-/// file's header, IFD, offsets, georeferencing and trailer are parsed and validated. Both
-/// modes then read the georeferencing block and the trailer (band texts, time coordinates).
-/// `limits` may be NULL for the defaults.
+/// is stateless: the blob locates every frame, no IFD byte is read, and the only request made
+/// is the file's size. The georeferencing block (160 bytes before the first frame) and the
+/// trailer (band texts, time coordinates) are then read on first use, by `rumi_get_georef`,
+/// `rumi_get_time_axis`, `rumi_band_text`, `rumi_time_text` and `rumi_time_coords`, which
+/// report their errors (a broken trailer does not prevent reading pixels: the spec forbids
+/// using it to locate or decode frames). With `blob` NULL the file's header, IFD, offsets,
+/// georeferencing and trailer are parsed and validated at open. `limits` may be NULL for the
+/// defaults.
 ///
 /// # Safety
 /// `io` must point to a valid `rumi_io` whose callbacks honour its contract; `blob` must be
@@ -631,12 +674,6 @@ pub unsafe extern "C" fn rumi_get_info(ds: *const rumi_dataset, out: *mut rumi_i
         }
         let l = ds.reader.layout();
         let (sf, bps) = l.encoding.pair();
-        let time = ds.reader.trailer().map(|t| (t.time.kind, t.time.scale));
-        let (kind, scale) = match time {
-            Ok((TimeKind::Interval, s)) => (1, s),
-            Ok((TimeKind::Instant, s)) => (2, s),
-            Err(e) => return fail(e),
-        };
         let info = rumi_info {
             width: l.width,
             length: l.length,
@@ -653,12 +690,41 @@ pub unsafe extern "C" fn rumi_get_info(ds: *const rumi_dataset, out: *mut rumi_i
             bits_per_sample: u32::from(bps),
             sample_bytes: l.encoding.decoded_bytes() as u32,
             frame_count: ds.reader.frame_count(),
-            time_kind: kind,
-            time_scale: scale,
             stateless: u32::from(ds.stateless),
         };
         // SAFETY: checked non-null; the caller guarantees it is writable.
         unsafe { out.write(info) };
+        RUMI_OK
+    })
+}
+
+/// Stores the time axis (kind, scale, number of coordinates) in `*out`. Reads the trailer on
+/// first use when the dataset was opened from a header blob.
+///
+/// # Safety
+/// `ds` must be a live dataset and `out` writable.
+#[no_mangle]
+pub unsafe extern "C" fn rumi_get_time_axis(ds: *const rumi_dataset, out: *mut rumi_time_axis) -> c_int {
+    guard("rumi_get_time_axis", || {
+        // SAFETY: the caller guarantees `ds` is NULL or live.
+        let ds = match unsafe { dataset(ds, "rumi_get_time_axis") } {
+            Ok(d) => d,
+            Err(c) => return c,
+        };
+        if out.is_null() {
+            return bad_argument("rumi_get_time_axis: out is NULL");
+        }
+        let axis = match ds.reader.trailer() {
+            Ok(t) => &t.time,
+            Err(e) => return fail(e),
+        };
+        let kind = match axis.kind {
+            TimeKind::Interval => 1,
+            TimeKind::Instant => 2,
+        };
+        let value = rumi_time_axis { kind, scale: axis.scale, coords: axis.coords.len() as u64 };
+        // SAFETY: checked non-null; the caller guarantees it is writable.
+        unsafe { out.write(value) };
         RUMI_OK
     })
 }
@@ -704,7 +770,7 @@ pub unsafe extern "C" fn rumi_get_georef(ds: *const rumi_dataset, out: *mut rumi
 }
 
 /// The text of band `band` (0-based), UTF-8. The pointer lives as long as the dataset.
-/// NULL when `band` is out of range.
+/// NULL when `band` is out of range or the trailer cannot be read (see `rumi_last_error`).
 ///
 /// # Safety
 /// `ds` must be a live dataset.
@@ -713,10 +779,17 @@ pub unsafe extern "C" fn rumi_band_text(ds: *const rumi_dataset, band: u32) -> *
     guard_ptr("rumi_band_text", || {
         // SAFETY: the caller guarantees `ds` is NULL or live.
         let Ok(ds) = (unsafe { dataset(ds, "rumi_band_text") }) else { return ptr::null() };
-        match ds.band_texts.get(band as usize) {
+        let texts = match ds.band_texts() {
+            Ok(t) => t,
+            Err(e) => {
+                fail(e);
+                return ptr::null();
+            }
+        };
+        match texts.get(band as usize) {
             Some(t) => t.as_ptr(),
             None => {
-                set_error(&format!("band {band} does not exist (B = {})", ds.band_texts.len()));
+                set_error(&format!("band {band} does not exist (B = {})", texts.len()));
                 ptr::null()
             }
         }
@@ -725,8 +798,8 @@ pub unsafe extern "C" fn rumi_band_text(ds: *const rumi_dataset, band: u32) -> *
 
 /// Time step `time` (0-based) as ISO 8601 UTC text; `part` is a `RUMI_TIME_*` value. Dates
 /// (`YYYY-MM-DD`) when `time_scale` is 86400, else date-times (`YYYY-MM-DDTHH:MM:SSZ`). The
-/// pointer lives as long as the dataset. NULL when `time` is out of range, and for
-/// `RUMI_TIME_END` on an instant axis.
+/// pointer lives as long as the dataset. NULL when `time` is out of range, for
+/// `RUMI_TIME_END` on an instant axis, and when the trailer cannot be read.
 ///
 /// # Safety
 /// `ds` must be a live dataset.
@@ -863,7 +936,7 @@ pub unsafe extern "C" fn rumi_frame_read(
                 unsafe { out.write(Box::into_raw(Box::new(f))) };
                 RUMI_OK
             }
-            Err(e) => fail(e),
+            Err(e) => ds.fail_frames(e),
         }
     })
 }
@@ -1051,7 +1124,7 @@ pub unsafe extern "C" fn rumi_frame_free(frame: *mut rumi_frame) {
 /// The raw time coordinates: stores their number C (T for instants, 2T for intervals: start
 /// and end of each step) in `*count` and, when `out` is not NULL and `len >= C`, copies them
 /// to `out`. Coordinate `i` is `out[i] * time_scale` seconds since 1970-01-01T00:00:00Z
-/// (`rumi_info.time_scale`: 1 or 86400). Call with `out` NULL to learn C.
+/// (`rumi_time_axis.scale`: 1 or 86400). Call with `out` NULL to learn C.
 ///
 /// # Safety
 /// `ds` must be a live dataset; `out` NULL or pointing to `len` writable values; `count`
@@ -1224,7 +1297,7 @@ pub unsafe extern "C" fn rumi_read_strided(
         };
         match batch::read_strided(&ds.reader, &window, tiles.as_deref(), dst, threads as usize) {
             Ok(()) => RUMI_OK,
-            Err(e) => fail(e),
+            Err(e) => ds.fail_frames(e),
         }
     })
 }
@@ -1283,7 +1356,7 @@ pub unsafe extern "C" fn rumi_frames_read(
         }
         let decoded = match batch::decode_frames(&ds.reader, &indices, threads as usize) {
             Ok(d) => d,
-            Err(e) => return fail(e),
+            Err(e) => return ds.fail_frames(e),
         };
         for ((slot, k), (data, &index)) in out.iter_mut().zip(keys).zip(decoded.into_iter().zip(&indices)) {
             let (height, width) = l.tile_dims(k.row, k.col);

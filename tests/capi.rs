@@ -176,9 +176,10 @@ fn metadata_queries() {
         assert_eq!(rumi_get_georef(ds, &mut g), RUMI_OK);
         assert_eq!((g.model, g.raster_type, g.epsg), (1, 1, 32631));
         assert_eq!(g.affine, [20.0, 0.0, 500000.0, 0.0, -20.0, 4_000_000.0]);
-        let mut info = rumi_info::default();
-        assert_eq!(rumi_get_info(ds, &mut info), RUMI_OK);
-        assert_eq!((info.time_kind, info.time_scale), (2, 1));
+        let mut axis = rumi_time_axis::default();
+        assert_eq!(rumi_get_time_axis(ds, &mut axis), RUMI_OK);
+        assert_eq!(axis, rumi_time_axis { kind: 2, scale: 1, coords: 3 });
+        assert_eq!(rumi_get_time_axis(ds, ptr::null_mut()), RUMI_ERR_ARGUMENT);
         rumi_free(ds);
         assert_eq!(text(rumi_encoding_name(RUMI_ENCODING_FLOAT8_E4M3FN)).as_deref(), Some("float8_e4m3fn"));
         assert!(rumi_encoding_name(99).is_null());
@@ -211,6 +212,61 @@ fn float32_output_converts_half_floats_exactly() {
         rumi_frame_free(frame);
         rumi_free(ds);
     }
+}
+
+/// A stateless open reads nothing but the file's size; the georeferencing block and the
+/// trailer are read once, when first asked for, and a broken trailer fails those queries
+/// (with the rule named) without preventing pixel reads.
+#[test]
+fn stateless_open_reads_georef_and_trailer_on_first_use() {
+    let (file, blob) =
+        write(spec(SampleEncoding::U8, 5, 4, 2, 3, (4, 4), 4, utm()), &samples(SampleEncoding::U8, 120, 1));
+    let h = host(file.clone());
+    let ds = open(&h, Some(&blob)).unwrap();
+    let reads = || h.reads.load(Ordering::Relaxed);
+    assert_eq!(reads(), 0, "a stateless open reads no byte of the file");
+    // SAFETY: live dataset throughout; outputs are valid.
+    unsafe {
+        let mut info = rumi_info::default();
+        assert_eq!(rumi_get_info(ds, &mut info), RUMI_OK);
+        let mut frame = ptr::null_mut();
+        assert_eq!(rumi_frame_read(ds, 0, 0, 1, 2, &mut frame), RUMI_OK, "{}", last_error());
+        rumi_frame_free(frame);
+        assert_eq!(reads(), 1, "one frame: one read");
+        let mut g = rumi_georef::default();
+        assert_eq!(rumi_get_georef(ds, &mut g), RUMI_OK);
+        assert_eq!(rumi_get_georef(ds, &mut g), RUMI_OK);
+        assert_eq!(reads(), 2, "the georeferencing block: one read, kept");
+        assert_eq!(text(rumi_band_text(ds, 0)).as_deref(), Some("band 0"));
+        let mut axis = rumi_time_axis::default();
+        assert_eq!(rumi_get_time_axis(ds, &mut axis), RUMI_OK);
+        assert!(!rumi_time_text(ds, 2, RUMI_TIME_STEP).is_null());
+        assert_eq!(reads(), 3, "the trailer: one read, kept");
+        rumi_free(ds);
+    }
+    // A broken trailer magic: the stateless open and pixel reads work, the trailer queries fail.
+    let reader = Reader::open(file.as_slice(), Limits::default()).unwrap();
+    let mut bad = file.clone();
+    let t = reader.trailer_offset() as usize;
+    bad[t] = b'X';
+    let h = host(bad.clone());
+    let ds = open(&h, Some(&blob)).unwrap();
+    // SAFETY: live dataset throughout; outputs are valid.
+    unsafe {
+        let mut frame = ptr::null_mut();
+        assert_eq!(rumi_frame_read(ds, 0, 0, 0, 0, &mut frame), RUMI_OK, "{}", last_error());
+        rumi_frame_free(frame);
+        assert!(rumi_band_text(ds, 0).is_null());
+        assert!(last_error().contains("trailer: magic"), "{}", last_error());
+        let mut axis = rumi_time_axis::default();
+        assert_eq!(rumi_get_time_axis(ds, &mut axis), RUMI_ERR_FORMAT);
+        assert!(rumi_time_text(ds, 0, RUMI_TIME_STEP).is_null());
+        rumi_free(ds);
+    }
+    // Validated opens still refuse it.
+    let (code, msg) = open(&host(bad), None).unwrap_err();
+    assert_eq!(code, RUMI_ERR_FORMAT);
+    assert!(msg.contains("trailer: magic"), "{msg}");
 }
 
 #[test]

@@ -65,7 +65,7 @@ fn valid_files_pass_every_target() {
         let reader = rumi::reader::Reader::open(file.as_slice(), rumi::Limits::default()).unwrap();
         let trailer = [&b.to_le_bytes()[..], &t.to_le_bytes(), &file[reader.trailer_offset() as usize..]].concat();
         let split = [&(blob.len() as u16).to_le_bytes()[..], &blob, &file].concat();
-        let inputs: [(&str, Vec<u8>); 7] = [
+        let inputs: [(&str, Vec<u8>); 11] = [
             ("ifd", file.clone()),
             ("trailer", trailer),
             ("blob", blob.clone()),
@@ -73,9 +73,16 @@ fn valid_files_pass_every_target() {
             ("read_blob", split.clone()),
             ("capi", [&[0u8][..], &file].concat()),
             ("capi", [&[1u8][..], &split].concat()),
+            ("gdal", [&[0u8][..], &file].concat()),
+            ("gdal", [&[0b0000_0111u8][..], &split].concat()),
+            ("gdal", [&[0b0010_1001u8][..], &split].concat()),
+            ("gdal", [&[0b0001_0011u8][..], &split].concat()),
         ];
         for (target, data) in inputs {
             assert!(harness::run(target, &data), "{target}");
+            if target == "gdal" {
+                assert!(harness::gdal_opens(&data), "GDAL opens a valid file (mode {})", data[0]);
+            }
         }
     }
 }

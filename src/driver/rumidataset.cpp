@@ -838,6 +838,7 @@ CPLErr RUMIRasterBand::IRasterIO(GDALRWFlag eRWFlag, int nXOff, int nYOff, int n
 
 CPLErr RUMIDataset::GetGeoTransform(double *padfTransform)
 {
+    LoadGeoreferencing();
     if (m_bHasGeoTransform)
     {
         memcpy(padfTransform, m_adfGeoTransform, sizeof(m_adfGeoTransform));
@@ -848,6 +849,8 @@ CPLErr RUMIDataset::GetGeoTransform(double *padfTransform)
 
 const OGRSpatialReference *RUMIDataset::GetSpatialRef() const
 {
+    /* the lazily read georeferencing fills members: logically const */
+    const_cast<RUMIDataset *>(this)->LoadGeoreferencing();
     if (m_bHasSRS)
         return &m_oSRS;
     return GDALPamDataset::GetSpatialRef();
@@ -969,15 +972,26 @@ bool RUMIDataset::SetupDataType(bool bPromote, const std::string &osPath)
     return true;
 }
 
-void RUMIDataset::SetupGeoreferencing()
+/* Sets a metadata item unless .aux.xml (PAM, loaded at open) already set it, and without
+   marking PAM dirty: what the file says is not a change to save. */
+static void SetFileItem(GDALMajorObject *poObj, const char *pszName, const char *pszValue, const char *pszDomain = "")
 {
+    if (pszValue != nullptr && poObj->GDALMajorObject::GetMetadataItem(pszName, pszDomain) == nullptr)
+        poObj->GDALMajorObject::SetMetadataItem(pszName, pszValue, pszDomain);
+}
+
+void RUMIDataset::LoadGeoreferencing()
+{
+    if (m_bGeorefLoaded)
+        return;
+    m_bGeorefLoaded = true;
     rumi_georef sGeo{};
     if (rumi_get_georef(m_hRumi, &sGeo) != RUMI_OK)
     {
-        ReportRumiError();
+        ReportRumiError(m_osPath.c_str());
         return;
     }
-    SetMetadataItem(GDALMD_AREA_OR_POINT, sGeo.raster_type == 2 ? GDALMD_AOP_POINT : GDALMD_AOP_AREA);
+    SetFileItem(this, GDALMD_AREA_OR_POINT, sGeo.raster_type == 2 ? GDALMD_AOP_POINT : GDALMD_AOP_AREA);
     if (sGeo.model == 0)
         return; /* undefined georeferencing: no CRS, the matrix is ignored (spec) */
     /* rumi affine (x_res, row_rot, x_origin, col_rot, y_res, y_origin) -> GDAL geotransform */
@@ -1003,11 +1017,10 @@ void RUMIDataset::SetupGeoreferencing()
                  sGeo.epsg);
 }
 
-void RUMIDataset::SetupMetadata(const std::string &osPath, const std::string &osHeader)
+/* What Open knows without reading the trailer or the georeferencing block. */
+void RUMIDataset::SetupMetadata(const std::string &osHeader)
 {
     const uint32_t nB = m_sInfo.bands;
-    const uint32_t nT = m_sInfo.times;
-    const bool bInterval = m_sInfo.time_kind == 1;
     const char *pszEncoding = rumi_encoding_name(m_sInfo.encoding);
 
     /* IMAGE_STRUCTURE */
@@ -1022,16 +1035,14 @@ void RUMIDataset::SetupMetadata(const std::string &osPath, const std::string &os
     const bool bPixel = m_sInfo.cell_frames != 0;
     SetMetadataItem("INTERLEAVE", bPixel ? "PIXEL" : "BAND", "IMAGE_STRUCTURE");
 
-    /* RUMI domain */
+    /* RUMI domain (TIME_TYPE and TIME_SCALE come from the trailer: LoadTrailer) */
     SetMetadataItem("FRAME_UNIT", CPLSPrintf("%u", nUnit), "RUMI");
     SetMetadataItem("FRAME_LAYOUT", FrameLayout(nUnit, nB), "RUMI");
     SetMetadataItem("TILE_WIDTH", CPLSPrintf("%u", m_sInfo.tile_width), "RUMI");
     SetMetadataItem("TILE_LENGTH", CPLSPrintf("%u", m_sInfo.tile_length), "RUMI");
     SetMetadataItem("FRAME_COUNT", CPLSPrintf("%llu", static_cast<unsigned long long>(m_sInfo.frame_count)), "RUMI");
     SetMetadataItem("BAND_COUNT", CPLSPrintf("%u", nB), "RUMI");
-    SetMetadataItem("TIME_COUNT", CPLSPrintf("%u", nT), "RUMI");
-    SetMetadataItem("TIME_TYPE", bInterval ? "INTERVAL" : "INSTANT", "RUMI");
-    SetMetadataItem("TIME_SCALE", CPLSPrintf("%u", m_sInfo.time_scale), "RUMI");
+    SetMetadataItem("TIME_COUNT", CPLSPrintf("%u", m_sInfo.times), "RUMI");
     SetMetadataItem("SAMPLE_ENCODING", pszEncoding ? pszEncoding : "", "RUMI");
     SetMetadataItem("OPEN_MODE", m_sInfo.stateless ? "STATELESS" : "VALIDATED", "RUMI");
     if (!osHeader.empty())
@@ -1041,15 +1052,47 @@ void RUMIDataset::SetupMetadata(const std::string &osPath, const std::string &os
     if (m_nTimeIndex >= 0)
         SetMetadataItem("TIME_INDEX", CPLSPrintf("%d", m_nTimeIndex), "RUMI");
 
+    for (int iBand = 1; iBand <= nBands; ++iBand)
+    {
+        auto poBand = static_cast<RUMIRasterBand *>(GetRasterBand(iBand));
+        poBand->SetMetadataItem("BAND_INDEX", CPLSPrintf("%u", poBand->m_nRumiBand));
+        if (m_sInfo.encoding == RUMI_ENCODING_BOOL)
+            poBand->SetMetadataItem("NBITS", "1", "IMAGE_STRUCTURE");
+#if GDAL_VERSION_NUM < GDAL_COMPUTE_VERSION(3, 7, 0)
+        if (m_sInfo.encoding == RUMI_ENCODING_INT8)
+            poBand->SetMetadataItem("PIXELTYPE", "SIGNEDBYTE", "IMAGE_STRUCTURE");
+#endif
+    }
+}
+
+/* Band texts, time labels and the subdataset list: from the trailer. */
+void RUMIDataset::LoadTrailer()
+{
+    if (m_bTrailerLoaded)
+        return;
+    m_bTrailerLoaded = true;
+    rumi_time_axis sAxis{};
+    if (rumi_get_time_axis(m_hRumi, &sAxis) != RUMI_OK)
+    {
+        ReportRumiError(m_osPath.c_str());
+        return;
+    }
+    const uint32_t nB = m_sInfo.bands;
+    const uint32_t nT = m_sInfo.times;
+    const bool bInterval = sAxis.kind == 1;
+
+    SetFileItem(this, "TIME_TYPE", bInterval ? "INTERVAL" : "INSTANT", "RUMI");
+    SetFileItem(this, "TIME_SCALE", CPLSPrintf("%u", sAxis.scale), "RUMI");
+
     auto SetTime = [bInterval](GDALMajorObject *poObj, rumi_dataset *h, uint32_t t) {
         if (bInterval)
         {
-            poObj->SetMetadataItem("TIME_START", rumi_time_text(h, t, RUMI_TIME_START));
-            poObj->SetMetadataItem("TIME_END", rumi_time_text(h, t, RUMI_TIME_END));
+            SetFileItem(poObj, "TIME_START", rumi_time_text(h, t, RUMI_TIME_START));
+            SetFileItem(poObj, "TIME_END", rumi_time_text(h, t, RUMI_TIME_END));
         }
         else
         {
-            poObj->SetMetadataItem("TIME", rumi_time_text(h, t, RUMI_TIME_START));
+            SetFileItem(poObj, "TIME", rumi_time_text(h, t, RUMI_TIME_START));
         }
     };
 
@@ -1067,8 +1110,8 @@ void RUMIDataset::SetupMetadata(const std::string &osPath, const std::string &os
                 osTimes += ',';
             osTimes += rumi_time_text(m_hRumi, t, RUMI_TIME_STEP);
         }
-        SetMetadataItem("TIME_COUNT", CPLSPrintf("%u", nT));
-        SetMetadataItem("TIMES", osTimes.c_str());
+        SetFileItem(this, "TIME_COUNT", CPLSPrintf("%u", nT));
+        SetFileItem(this, "TIMES", osTimes.c_str());
 
         /* AddNameValue, not SetNameValue: the keys are new, and SetNameValue's search for an
            existing key made opening a Cube of 65536 time steps take 40 s (quadratic) */
@@ -1076,12 +1119,13 @@ void RUMIDataset::SetupMetadata(const std::string &osPath, const std::string &os
         for (uint32_t t = 0; t < nT; ++t)
         {
             aosSubdatasets.AddNameValue(CPLSPrintf("SUBDATASET_%u_NAME", t + 1),
-                                        CPLSPrintf("%s\"%s\":%u", PREFIX, osPath.c_str(), t));
+                                        CPLSPrintf("%s\"%s\":%u", PREFIX, m_osPath.c_str(), t));
             aosSubdatasets.AddNameValue(CPLSPrintf("SUBDATASET_%u_DESC", t + 1),
                                         CPLSPrintf("Time step %u (%s) of %s: %u band(s)", t,
-                                                   rumi_time_text(m_hRumi, t, RUMI_TIME_STEP), osPath.c_str(), nB));
+                                                   rumi_time_text(m_hRumi, t, RUMI_TIME_STEP), m_osPath.c_str(), nB));
         }
-        SetMetadata(aosSubdatasets.List(), "SUBDATASETS");
+        if (GDALMajorObject::GetMetadata("SUBDATASETS") == nullptr)
+            GDALMajorObject::SetMetadata(aosSubdatasets.List(), "SUBDATASETS");
     }
 
     for (int iBand = 1; iBand <= nBands; ++iBand)
@@ -1089,26 +1133,91 @@ void RUMIDataset::SetupMetadata(const std::string &osPath, const std::string &os
         auto poBand = static_cast<RUMIRasterBand *>(GetRasterBand(iBand));
         const char *pszText = rumi_band_text(m_hRumi, poBand->m_nRumiBand);
         const std::string osText = pszText ? pszText : "";
-        poBand->SetMetadataItem("BAND_TEXT", osText.c_str());
-        poBand->SetMetadataItem("BAND_INDEX", CPLSPrintf("%u", poBand->m_nRumiBand));
+        SetFileItem(poBand, "BAND_TEXT", osText.c_str());
+        std::string osDescription = osText;
         if (bCube)
         {
-            poBand->SetDescription(
-                CPLSPrintf("%s @ %s", osText.c_str(), rumi_time_text(m_hRumi, poBand->m_nRumiTime, RUMI_TIME_STEP)));
-            poBand->SetMetadataItem("TIME_INDEX", CPLSPrintf("%u", poBand->m_nRumiTime));
+            osDescription = CPLSPrintf("%s @ %s", osText.c_str(),
+                                       rumi_time_text(m_hRumi, poBand->m_nRumiTime, RUMI_TIME_STEP));
+            SetFileItem(poBand, "TIME_INDEX", CPLSPrintf("%u", poBand->m_nRumiTime));
             SetTime(poBand, m_hRumi, poBand->m_nRumiTime);
         }
-        else
-        {
-            poBand->SetDescription(osText.c_str());
-        }
-        if (m_sInfo.encoding == RUMI_ENCODING_BOOL)
-            poBand->SetMetadataItem("NBITS", "1", "IMAGE_STRUCTURE");
-#if GDAL_VERSION_NUM < GDAL_COMPUTE_VERSION(3, 7, 0)
-        if (m_sInfo.encoding == RUMI_ENCODING_INT8)
-            poBand->SetMetadataItem("PIXELTYPE", "SIGNEDBYTE", "IMAGE_STRUCTURE");
-#endif
+        if (poBand->GDALMajorObject::GetDescription()[0] == '\0')
+            poBand->GDALMajorObject::SetDescription(osDescription.c_str());
     }
+}
+
+/* Which queries need the georeferencing block or the trailer: a whole domain that holds
+   items they set, or one of those items (so that GetMetadataItem("OPEN_MODE", "RUMI") after a
+   pixel read costs no request). */
+static bool IsDefaultDomain(const char *pszDomain)
+{
+    return pszDomain == nullptr || pszDomain[0] == '\0';
+}
+
+static bool IsTrailerDomain(const char *pszDomain)
+{
+    return IsDefaultDomain(pszDomain) || EQUAL(pszDomain, "SUBDATASETS") || EQUAL(pszDomain, "RUMI");
+}
+
+static bool IsTrailerItem(const char *pszName, const char *pszDomain)
+{
+    if (IsDefaultDomain(pszDomain))
+        return pszName != nullptr && (STARTS_WITH_CI(pszName, "TIME") || EQUAL(pszName, "BAND_TEXT"));
+    if (EQUAL(pszDomain, "RUMI"))
+        return pszName != nullptr && (EQUAL(pszName, "TIME_TYPE") || EQUAL(pszName, "TIME_SCALE"));
+    return EQUAL(pszDomain, "SUBDATASETS");
+}
+
+char **RUMIDataset::GetMetadata(const char *pszDomain)
+{
+    if (IsDefaultDomain(pszDomain))
+        LoadGeoreferencing();
+    if (IsTrailerDomain(pszDomain))
+        LoadTrailer();
+    return GDALPamDataset::GetMetadata(pszDomain);
+}
+
+const char *RUMIDataset::GetMetadataItem(const char *pszName, const char *pszDomain)
+{
+    if (IsDefaultDomain(pszDomain) && pszName != nullptr && EQUAL(pszName, GDALMD_AREA_OR_POINT))
+        LoadGeoreferencing();
+    if (IsTrailerItem(pszName, pszDomain))
+        LoadTrailer();
+    return GDALPamDataset::GetMetadataItem(pszName, pszDomain);
+}
+
+char **RUMIDataset::GetMetadataDomainList()
+{
+    LoadGeoreferencing();
+    LoadTrailer();
+    return GDALPamDataset::GetMetadataDomainList();
+}
+
+const char *RUMIRasterBand::GetDescription() const
+{
+    static_cast<RUMIDataset *>(poDS)->LoadTrailer();
+    return GDALPamRasterBand::GetDescription();
+}
+
+char **RUMIRasterBand::GetMetadata(const char *pszDomain)
+{
+    if (IsDefaultDomain(pszDomain))
+        static_cast<RUMIDataset *>(poDS)->LoadTrailer();
+    return GDALPamRasterBand::GetMetadata(pszDomain);
+}
+
+const char *RUMIRasterBand::GetMetadataItem(const char *pszName, const char *pszDomain)
+{
+    if (IsDefaultDomain(pszDomain) && IsTrailerItem(pszName, pszDomain))
+        static_cast<RUMIDataset *>(poDS)->LoadTrailer();
+    return GDALPamRasterBand::GetMetadataItem(pszName, pszDomain);
+}
+
+char **RUMIRasterBand::GetMetadataDomainList()
+{
+    static_cast<RUMIDataset *>(poDS)->LoadTrailer();
+    return GDALPamRasterBand::GetMetadataDomainList();
 }
 
 /************************************************************************/
@@ -1150,6 +1259,30 @@ bool RUMIConfigLimits(rumi_limits &sLimits)
         sLimits.*sOpt.pnField = static_cast<uint64_t>(nValue);
     }
     return true;
+}
+
+/* The files beside osPath, as GDALOpenInfo::GetSiblingFiles lists them for a plain file name
+   (GDAL gives a RUMI:"..." name none): with GDAL_DISABLE_READDIR_ON_OPEN=EMPTY_DIR only the
+   file itself, so that neither the sidecar blob nor .aux.xml/.ovr is probed (over /vsicurl/,
+   a HEAD each); with TRUE none (NULL: probe each); otherwise the directory's listing. */
+static char **SiblingFiles(const std::string &osPath)
+{
+    const char *pszOption = CPLGetConfigOption("GDAL_DISABLE_READDIR_ON_OPEN", "NO");
+    if (EQUAL(pszOption, "EMPTY_DIR"))
+        return CSLAddString(nullptr, CPLGetFilename(osPath.c_str()));
+    if (CPLTestBool(pszOption))
+        return nullptr;
+    char **papszFiles = VSISiblingFiles(osPath.c_str());
+    if (papszFiles != nullptr)
+        return papszFiles;
+    const int nMaxFiles = atoi(CPLGetConfigOption("GDAL_READDIR_LIMIT_ON_OPEN", "1000"));
+    papszFiles = VSIReadDirEx(CPLGetDirname(osPath.c_str()), nMaxFiles);
+    if (nMaxFiles > 0 && CSLCount(papszFiles) > nMaxFiles)
+    {
+        CSLDestroy(papszFiles);
+        return nullptr;
+    }
+    return papszFiles;
 }
 
 GDALDataset *RUMIDataset::OpenImpl(GDALOpenInfo *poOpenInfo)
@@ -1231,7 +1364,10 @@ GDALDataset *RUMIDataset::OpenImpl(GDALOpenInfo *poOpenInfo)
     /* The header blob: HEADER=<path> | NONE, else the sidecar <path>.header if present. */
     std::string osHeader;
     const char *pszHeader = CSLFetchNameValue(poOpenInfo->papszOpenOptions, "HEADER");
-    char **papszSiblings = bPrefixed ? nullptr : poOpenInfo->GetSiblingFiles();
+    CPLStringList aosPrefixedSiblings;
+    if (bPrefixed)
+        aosPrefixedSiblings.Assign(SiblingFiles(osPath), TRUE);
+    char **papszSiblings = bPrefixed ? aosPrefixedSiblings.List() : poOpenInfo->GetSiblingFiles();
     if (pszHeader != nullptr)
     {
         if (!EQUAL(pszHeader, "NONE"))
@@ -1309,8 +1445,7 @@ GDALDataset *RUMIDataset::OpenImpl(GDALOpenInfo *poOpenInfo)
     poDS->m_osPath = osPath;
     poDS->m_osHeader = osHeader;
     poDS->SetupMultiBlockRead(poOpenInfo);
-    poDS->SetupGeoreferencing();
-    poDS->SetupMetadata(osPath, osHeader);
+    poDS->SetupMetadata(osHeader);
 
     /* PAM (.aux.xml) and external overviews (.ovr) */
     poDS->SetDescription(poOpenInfo->pszFilename);
@@ -1322,7 +1457,7 @@ GDALDataset *RUMIDataset::OpenImpl(GDALOpenInfo *poOpenInfo)
         osOverviewBase = osPath + CPLSPrintf(".t%d", nTime);
     }
     poDS->TryLoadXML(papszSiblings);
-    poDS->oOvManager.Initialize(poDS.get(), osOverviewBase.c_str(), nTime >= 0 ? nullptr : papszSiblings);
+    poDS->oOvManager.Initialize(poDS.get(), osOverviewBase.c_str(), papszSiblings);
     /* what Open set is the file's, not a change to save in .aux.xml */
     poDS->SetPamFlags(poDS->GetPamFlags() & ~GPF_DIRTY);
     return poDS.release();

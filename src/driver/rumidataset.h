@@ -93,6 +93,9 @@ class RUMIDataset final : public GDALPamDataset
     CPLErr GetGeoTransform(double *padfTransform) override;
     const OGRSpatialReference *GetSpatialRef() const override;
     char **GetFileList() override;
+    char **GetMetadata(const char *pszDomain = "") override;
+    const char *GetMetadataItem(const char *pszName, const char *pszDomain = "") override;
+    char **GetMetadataDomainList() override;
 
   protected:
     CPLErr IRasterIO(GDALRWFlag eRWFlag, int nXOff, int nYOff, int nXSize, int nYSize, void *pData, int nBufXSize,
@@ -115,10 +118,21 @@ class RUMIDataset final : public GDALPamDataset
     double m_adfGeoTransform[6] = {0, 1, 0, 0, 0, 1};
     bool m_bHasGeoTransform = false;
 
+    /* The georeferencing block and the trailer (band texts, time coordinates) are read when
+       first needed, not at open: a stateless open followed by a pixel read then costs no
+       request for them (over /vsicurl/: HEAD + the frames). LoadGeoreferencing runs on the
+       first GetGeoTransform, GetSpatialRef or default-domain metadata query; LoadTrailer on
+       the first query of the default, SUBDATASETS or RUMI domain of the dataset, of a band's
+       default domain, or of a band description. Each runs once and reports a failure once;
+       values found in .aux.xml (PAM) are kept. */
+    bool m_bGeorefLoaded = false;
+    bool m_bTrailerLoaded = false;
+    void LoadGeoreferencing();
+    void LoadTrailer();
+
     static GDALDataset *OpenImpl(GDALOpenInfo *poOpenInfo);
     bool SetupDataType(bool bPromote, const std::string &osPath);
-    void SetupGeoreferencing();
-    void SetupMetadata(const std::string &osPath, const std::string &osHeader);
+    void SetupMetadata(const std::string &osHeader);
     void FillOtherBands(RUMIRasterBand *poSkip, int nBlockXOff, int nBlockYOff,
                         const rumi_frame *psFrame);
     std::shared_ptr<rumi_frame> GetFrame(uint32_t nRow, uint32_t nCol, uint32_t nBand, uint32_t nTime);
@@ -175,6 +189,12 @@ class RUMIRasterBand final : public GDALPamRasterBand
 
   public:
     RUMIRasterBand(RUMIDataset *poDSIn, int nBandIn, uint32_t nRumiBand, uint32_t nRumiTime);
+
+    /* band texts and time labels come from the trailer, read on first use (RUMIDataset) */
+    const char *GetDescription() const override;
+    char **GetMetadata(const char *pszDomain = "") override;
+    const char *GetMetadataItem(const char *pszName, const char *pszDomain = "") override;
+    char **GetMetadataDomainList() override;
 
   protected:
     CPLErr IReadBlock(int nBlockXOff, int nBlockYOff, void *pImage) override;

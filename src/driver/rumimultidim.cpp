@@ -827,22 +827,24 @@ GDALDataset *RUMIMultiDimDataset::Open(std::unique_ptr<RUMIDataset> poClassic, c
     }
 
     /* time: coordinates (interval starts) and, for intervals, their bounds */
+    rumi_time_axis sAxis{};
     size_t nCoords = 0;
     std::vector<int64_t> anCoords;
-    if (rumi_time_coords(poShared->hRumi, nullptr, 0, &nCoords) == RUMI_OK)
+    if (rumi_get_time_axis(poShared->hRumi, &sAxis) == RUMI_OK &&
+        rumi_time_coords(poShared->hRumi, nullptr, 0, &nCoords) == RUMI_OK)
     {
         anCoords.resize(nCoords);
         if (rumi_time_coords(poShared->hRumi, anCoords.data(), anCoords.size(), &nCoords) != RUMI_OK)
             nCoords = 0;
     }
-    const bool bInterval = sInfo.time_kind == 1;
-    if (nCoords != static_cast<size_t>(sInfo.times) * (bInterval ? 2 : 1))
+    const bool bInterval = sAxis.kind == 1;
+    if (sAxis.kind == 0 || nCoords != static_cast<size_t>(sInfo.times) * (bInterval ? 2 : 1))
     {
         ReportRumiError(CPLSPrintf("%s: time coordinates", osPath.c_str()));
         return nullptr;
     }
     const std::string osUnits =
-        sInfo.time_scale == 86400 ? "days since 1970-01-01" : "seconds since 1970-01-01T00:00:00Z";
+        sAxis.scale == 86400 ? "days since 1970-01-01" : "seconds since 1970-01-01T00:00:00Z";
     const GDALExtendedDataType oInt64 = GDALExtendedDataType::Create(GDT_Int64);
     std::vector<GByte> abyTime(static_cast<size_t>(nT) * sizeof(int64_t));
     std::vector<GByte> abyBounds;

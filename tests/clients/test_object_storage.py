@@ -331,6 +331,20 @@ def test_rumi_vs_cog_figures(figures):
     assert figures["cog_full"]["all"]["bytes"] >= figures["cog_tile"]["all"]["bytes"] * 10
 
 
+def test_one_tile_with_blob_costs_fewer_requests_and_bytes_than_cog(figures):
+    """The issue-5 target: cold open + one tile with the blob. The driver reads neither the
+    georeferencing block nor the trailer until they are asked for, so a plain name costs what the
+    COG costs (HEAD, GDAL's identification chunk, the tile) and RUMI:"..." (no identification
+    read) one request fewer: HEAD and the frame. Bytes: the frame is smaller than the COG tile."""
+    cog = min(figures[k]["all"]["requests"] for k in ("cog_tile", "cog2_tile"))
+    cog_bytes = min(figures[k]["all"]["bytes"] for k in ("cog_tile", "cog2_tile"))
+    plain, prefixed = figures["rumi_blob_tile"]["all"], figures["rumi_blob_prefix_tile"]["all"]
+    assert plain["requests"] <= cog, (plain["lines"], cog)
+    assert prefixed["requests"] < cog, (prefixed["lines"], cog)
+    assert prefixed["requests"] == 2, prefixed["lines"]
+    assert plain["bytes"] < cog_bytes and prefixed["bytes"] < cog_bytes, (plain["bytes"], prefixed["bytes"], cog_bytes)
+
+
 def test_cube_subdataset_over_http(store):
     srv, cube = store["nginx"], store["cube"]
     url = "/vsicurl/" + srv.url("s1cube.rumi")

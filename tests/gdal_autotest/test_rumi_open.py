@@ -144,6 +144,54 @@ def test_frame_limit_open_option(cube):
         gdal.OpenEx(str(path), open_options=["MAX_FRAME_MB=0"])
 
 
+def test_stateless_open_reads_georef_and_trailer_on_first_use(tmp_path, cube):
+    """With a blob, the trailer (band texts, times) is read when metadata is first asked for, not
+    at open: a file whose trailer is broken still reads its pixels (the spec forbids using the
+    trailer to locate or decode frames); the metadata query reports the broken rule, once."""
+    path, header, data = cube
+    raw = bytearray(path.read_bytes())
+    good = gdal.OpenEx(str(path), open_options=[f"HEADER={header}"])
+    assert good.GetRasterBand(4).GetDescription() == "band 0 @ " + good.GetMetadataItem("TIMES").split(",")[1]
+    assert good.GetMetadataItem("TIME_TYPE", "RUMI") in ("INSTANT", "INTERVAL")
+    assert good.GetGeoTransform() is not None and good.GetSpatialRef() is not None
+    good = None
+    trailer_at = raw.rfind(b"TAIL")  # the trailer's magic (the texts and times after it hold no "TAIL")
+    assert raw[trailer_at:trailer_at + 4] == b"TAIL"
+    raw[trailer_at] = ord("X")
+    bad = tmp_path / "bad_trailer.rumi"
+    bad.write_bytes(bytes(raw))
+    ds = gdal.OpenEx(str(bad), open_options=[f"HEADER={header}"])
+    np.testing.assert_array_equal(read_all(ds), data)
+    assert ds.GetMetadataItem("OPEN_MODE", "RUMI") == "STATELESS"
+    with pytest.raises(RuntimeError, match="trailer: magic"):
+        ds.GetMetadata()
+    # reported once: the later queries find no trailer values, and no error
+    assert ds.GetRasterBand(1).GetDescription() == ""
+    assert ds.GetRasterBand(2).GetMetadataItem("TIME") is None
+    assert not ds.GetMetadata("SUBDATASETS")
+    assert gdal.GetLastErrorType() == gdal.CE_None
+    # validated, the same file is refused at open
+    with pytest.raises(RuntimeError, match="trailer: magic"):
+        gdal.OpenEx(str(bad), open_options=["HEADER=NONE"])
+
+
+def test_pam_values_win_over_lazily_read_ones(tmp_path, cube):
+    """A band description and an item saved in .aux.xml are kept when the trailer is read later."""
+    path, header, _ = cube
+    copy = tmp_path / "pam.rumi"
+    shutil.copy(path, copy)
+    ds = gdal.OpenEx(str(copy), open_options=[f"HEADER={header}"])
+    ds.GetRasterBand(2).SetDescription("my band")
+    ds.SetMetadataItem("TIME_COUNT", "user value")
+    ds = None
+    assert copy.with_name(copy.name + ".aux.xml").exists()
+    ds = gdal.OpenEx(str(copy), open_options=[f"HEADER={header}"])
+    assert ds.GetRasterBand(2).GetDescription() == "my band"
+    assert ds.GetMetadataItem("TIME_COUNT") == "user value"
+    assert ds.GetRasterBand(1).GetDescription().startswith("band 0 @ ")
+    assert ds.GetMetadataItem("TIMES").count(",") == 1
+
+
 # ---- malformed inputs, each opened and read in a child process --------------------------------
 
 PROBE = r"""
@@ -159,6 +207,7 @@ if ds is None:
     sys.exit(0)
 for i in range(ds.RasterCount):
     ds.GetRasterBand(i + 1).Checksum()
+ds.GetMetadata()  # as gdalinfo: the trailer of a stateless open is read here
 print("READ_FAILED " + " | ".join(errors) if errors else "OK")
 """
 
