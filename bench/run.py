@@ -372,6 +372,8 @@ def http_measure(nginx, files, inp, env):
         elif f["label"] == "rumi-default":
             cases.append(("rumi (blob over HTTP)", f, url, ["HEADER=/vsicurl/" + nginx.url(f["header"])]))
             cases.append(("rumi (blob from catalog)", f, url, ["HEADER=" + f["header"]]))
+            # RUMI:"..." names skip GDAL's identification read of the first 16 KiB
+            cases.append(("rumi (blob from catalog, RUMI:)", f, f'RUMI:"{url}"', ["HEADER=" + f["header"]]))
             cases.append(("rumi (no blob)", f, url, ["HEADER=NONE"]))
     out = []
     for what, window in (("tile", tile), ("window", win)):
@@ -504,8 +506,9 @@ def summary(res):
     if http:
         L.append("\nCold open + one 256x256 tile over `/vsicurl/` (rumi-default), vs the COG with the fewest "
                  "requests / bytes (target: fewer requests and fewer bytes with the blob):\n")
-        L.append("| input | read | rumi blob from catalog: requests, bytes | blob over HTTP | no blob | best COG: requests, bytes |")
-        L.append("|---|---|---|---|---|---|")
+        L.append("| input | read | rumi blob from catalog: requests, bytes | same, opened as `RUMI:\"...\"` "
+                 "| blob over HTTP | no blob | best COG: requests, bytes |")
+        L.append("|---|---|---|---|---|---|---|")
         for name in dict.fromkeys(n for n, _ in http):
             for what in ("tile", "window"):
                 rows = [h for n, h in http if n == name and h["what"] == what]
@@ -518,6 +521,7 @@ def summary(res):
                     return f"{h['requests']} ({h['requests'] / cr:.2f}x), {h['bytes']:,} ({h['bytes'] / cb:.2f}x)"
 
                 L.append(f"| {name} | {what} {rows[0]['window']} | {cell('rumi (blob from catalog)')} | "
+                         f"{cell('rumi (blob from catalog, RUMI:)')} | "
                          f"{cell('rumi (blob over HTTP)')} | {cell('rumi (no blob)')} | {cr}, {cb:,} |")
     for name, r in res["inputs"].items():
         if r.get("rss"):
@@ -625,7 +629,7 @@ def report(res, args):
                 for h in rows:
                     L.append(f"| {what} {h['window']} | {h['label']} | {h['requests']} | {h['gets']} | {h['bytes']:,} | "
                              f"{h['requests'] / cr:.2f} | {h['bytes'] / cb:.2f} |")
-            for label in ("rumi (blob over HTTP)", "rumi (blob from catalog)", "cog-zstd9"):
+            for label in ("rumi (blob over HTTP)", "rumi (blob from catalog)", "rumi (blob from catalog, RUMI:)", "cog-zstd9"):
                 seq = [h for h in r["http"] if h["what"] == "tile" and h["label"] == label]
                 if seq:
                     L.append(f"\nRequests of `{label}`, tile: " + "; ".join(

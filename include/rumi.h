@@ -362,7 +362,8 @@ int rumi_get_info(const rumi_dataset *ds, rumi_info *out);
 // `ds` must be a live dataset and `out` writable.
 int rumi_get_time_axis(const rumi_dataset *ds, rumi_time_axis *out);
 
-// Stores the georeferencing in `*out`.
+// Stores the georeferencing in `*out`. Reads the georeferencing block on first use when the
+// dataset was opened from a header blob.
 //
 // # Safety
 // `ds` must be a live dataset and `out` writable.

@@ -14,21 +14,12 @@ cd "$(dirname "$0")/.."
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 
-PKGS=(python3-qgis python3-rasterio python3-pytest python3-numpy python3-gdal gdal-bin
-      nginx-light python3-venv python3-pip curl)
-missing=()
-for p in "${PKGS[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "apt installing: ${missing[*]}"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
-    "${missing[@]}" >/dev/null
-  # nginx's package starts a system service on :80; the tests run their own instance.
-  if command -v systemctl >/dev/null 2>&1; then
-    $SUDO systemctl disable --now nginx >/dev/null 2>&1 || true
-  fi
+had_nginx=$(command -v nginx || true)
+scripts/apt-install.sh --no-install-recommends python3-qgis python3-rasterio python3-pytest python3-numpy \
+  python3-gdal gdal-bin nginx-light python3-venv python3-pip curl
+# nginx's package starts a system service on :80; the tests run their own instance.
+if [ -z "$had_nginx" ] && command -v systemctl >/dev/null 2>&1; then
+  $SUDO systemctl disable --now nginx >/dev/null 2>&1 || true
 fi
 
 VENV=build/venv

@@ -9,15 +9,9 @@
 #                                         # for every case, slow)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-SUDO=""
-[ "$(id -u)" -eq 0 ] || SUDO="sudo"
-need=()
-[ -x /usr/bin/time ] || need+=(time)
-[ "${1:-}" != "--valgrind" ] || command -v valgrind >/dev/null || need+=(valgrind)
-if [ ${#need[@]} -gt 0 ]; then
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
-fi
+need=(time)
+[ "${1:-}" != "--valgrind" ] || need+=(valgrind)
+scripts/apt-install.sh "${need[@]}"
 if [ "${1:-}" = "--valgrind" ]; then
   export RUMI_HOSTILE_VALGRIND=1
   shift

@@ -657,45 +657,68 @@ unsafe fn dataset<'a>(ds: *const rumi_dataset, what: &str) -> Result<&'a rumi_da
 
 // ---- queries -----------------------------------------------------------------------------------
 
+/// The shared body of the `rumi_get_*` queries: checks `ds` and `out`, runs `f` (no panic
+/// escapes) and writes its value to `*out`, or reports its error.
+///
+/// # Safety
+/// `ds` must be NULL or a live dataset, `out` NULL or writable.
+unsafe fn query<T>(
+    what: &str,
+    ds: *const rumi_dataset,
+    out: *mut T,
+    f: impl FnOnce(&rumi_dataset) -> Result<T, Error>,
+) -> c_int {
+    guard(what, || {
+        // SAFETY: the caller guarantees `ds` is NULL or live.
+        let ds = match unsafe { dataset(ds, what) } {
+            Ok(d) => d,
+            Err(c) => return c,
+        };
+        if out.is_null() {
+            return bad_argument(&format!("{what}: out is NULL"));
+        }
+        match f(ds) {
+            Ok(value) => {
+                // SAFETY: checked non-null; the caller guarantees it is writable.
+                unsafe { out.write(value) };
+                RUMI_OK
+            }
+            Err(e) => fail(e),
+        }
+    })
+}
+
 /// Stores the dataset's shape, tiling, encoding and frame unit in `*out`.
 ///
 /// # Safety
 /// `ds` must be a live dataset and `out` writable.
 #[no_mangle]
 pub unsafe extern "C" fn rumi_get_info(ds: *const rumi_dataset, out: *mut rumi_info) -> c_int {
-    guard("rumi_get_info", || {
-        // SAFETY: the caller guarantees `ds` is NULL or live.
-        let ds = match unsafe { dataset(ds, "rumi_get_info") } {
-            Ok(d) => d,
-            Err(c) => return c,
-        };
-        if out.is_null() {
-            return bad_argument("rumi_get_info: out is NULL");
-        }
-        let l = ds.reader.layout();
-        let (sf, bps) = l.encoding.pair();
-        let info = rumi_info {
-            width: l.width,
-            length: l.length,
-            times: l.times,
-            bands: u32::from(l.bands),
-            tile_width: u32::from(l.tile_width),
-            tile_length: u32::from(l.tile_length),
-            tiles_across: l.tiles_across(),
-            tiles_down: l.tiles_down(),
-            frame_unit: u32::from(l.frame_unit.value()),
-            cell_frames: u32::from(!l.frame_unit.is_tile()),
-            encoding: encoding_code(l.encoding),
-            sample_format: u32::from(sf),
-            bits_per_sample: u32::from(bps),
-            sample_bytes: l.encoding.decoded_bytes() as u32,
-            frame_count: ds.reader.frame_count(),
-            stateless: u32::from(ds.stateless),
-        };
-        // SAFETY: checked non-null; the caller guarantees it is writable.
-        unsafe { out.write(info) };
-        RUMI_OK
-    })
+    // SAFETY: the caller's guarantees are `query`'s.
+    unsafe {
+        query("rumi_get_info", ds, out, |ds| {
+            let l = ds.reader.layout();
+            let (sf, bps) = l.encoding.pair();
+            Ok(rumi_info {
+                width: l.width,
+                length: l.length,
+                times: l.times,
+                bands: u32::from(l.bands),
+                tile_width: u32::from(l.tile_width),
+                tile_length: u32::from(l.tile_length),
+                tiles_across: l.tiles_across(),
+                tiles_down: l.tiles_down(),
+                frame_unit: u32::from(l.frame_unit.value()),
+                cell_frames: u32::from(!l.frame_unit.is_tile()),
+                encoding: encoding_code(l.encoding),
+                sample_format: u32::from(sf),
+                bits_per_sample: u32::from(bps),
+                sample_bytes: l.encoding.decoded_bytes() as u32,
+                frame_count: ds.reader.frame_count(),
+                stateless: u32::from(ds.stateless),
+            })
+        })
+    }
 }
 
 /// Stores the time axis (kind, scale, number of coordinates) in `*out`. Reads the trailer on
@@ -705,68 +728,46 @@ pub unsafe extern "C" fn rumi_get_info(ds: *const rumi_dataset, out: *mut rumi_i
 /// `ds` must be a live dataset and `out` writable.
 #[no_mangle]
 pub unsafe extern "C" fn rumi_get_time_axis(ds: *const rumi_dataset, out: *mut rumi_time_axis) -> c_int {
-    guard("rumi_get_time_axis", || {
-        // SAFETY: the caller guarantees `ds` is NULL or live.
-        let ds = match unsafe { dataset(ds, "rumi_get_time_axis") } {
-            Ok(d) => d,
-            Err(c) => return c,
-        };
-        if out.is_null() {
-            return bad_argument("rumi_get_time_axis: out is NULL");
-        }
-        let axis = match ds.reader.trailer() {
-            Ok(t) => &t.time,
-            Err(e) => return fail(e),
-        };
-        let kind = match axis.kind {
-            TimeKind::Interval => 1,
-            TimeKind::Instant => 2,
-        };
-        let value = rumi_time_axis { kind, scale: axis.scale, coords: axis.coords.len() as u64 };
-        // SAFETY: checked non-null; the caller guarantees it is writable.
-        unsafe { out.write(value) };
-        RUMI_OK
-    })
+    // SAFETY: the caller's guarantees are `query`'s.
+    unsafe {
+        query("rumi_get_time_axis", ds, out, |ds| {
+            let axis = &ds.reader.trailer()?.time;
+            let kind = match axis.kind {
+                TimeKind::Interval => 1,
+                TimeKind::Instant => 2,
+            };
+            Ok(rumi_time_axis { kind, scale: axis.scale, coords: axis.coords.len() as u64 })
+        })
+    }
 }
 
-/// Stores the georeferencing in `*out`.
+/// Stores the georeferencing in `*out`. Reads the georeferencing block on first use when the
+/// dataset was opened from a header blob.
 ///
 /// # Safety
 /// `ds` must be a live dataset and `out` writable.
 #[no_mangle]
 pub unsafe extern "C" fn rumi_get_georef(ds: *const rumi_dataset, out: *mut rumi_georef) -> c_int {
-    guard("rumi_get_georef", || {
-        // SAFETY: the caller guarantees `ds` is NULL or live.
-        let ds = match unsafe { dataset(ds, "rumi_get_georef") } {
-            Ok(d) => d,
-            Err(c) => return c,
-        };
-        if out.is_null() {
-            return bad_argument("rumi_get_georef: out is NULL");
-        }
-        let g = match ds.reader.georef() {
-            Ok(g) => g,
-            Err(e) => return fail(e),
-        };
-        let raster = |r: RasterType| if r == RasterType::Point { 2 } else { 1 };
-        let value = match g {
-            Georef::Undefined { raster_type } => rumi_georef {
-                model: 0,
-                raster_type: raster(raster_type),
-                epsg: 0,
-                affine: [1.0, 0.0, 0.0, 0.0, 1.0, 0.0],
-            },
-            Georef::Epsg { model, raster_type, epsg, affine } => rumi_georef {
-                model: if model == ModelType::Projected { 1 } else { 2 },
-                raster_type: raster(raster_type),
-                epsg: u32::from(epsg),
-                affine,
-            },
-        };
-        // SAFETY: checked non-null; the caller guarantees it is writable.
-        unsafe { out.write(value) };
-        RUMI_OK
-    })
+    // SAFETY: the caller's guarantees are `query`'s.
+    unsafe {
+        query("rumi_get_georef", ds, out, |ds| {
+            let raster = |r: RasterType| if r == RasterType::Point { 2 } else { 1 };
+            Ok(match ds.reader.georef()? {
+                Georef::Undefined { raster_type } => rumi_georef {
+                    model: 0,
+                    raster_type: raster(raster_type),
+                    epsg: 0,
+                    affine: [1.0, 0.0, 0.0, 0.0, 1.0, 0.0],
+                },
+                Georef::Epsg { model, raster_type, epsg, affine } => rumi_georef {
+                    model: if model == ModelType::Projected { 1 } else { 2 },
+                    raster_type: raster(raster_type),
+                    epsg: u32::from(epsg),
+                    affine,
+                },
+            })
+        })
+    }
 }
 
 /// The text of band `band` (0-based), UTF-8. The pointer lives as long as the dataset.

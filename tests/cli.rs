@@ -617,3 +617,24 @@ fn failed_conversions_are_atomic() {
     let err = fails(&["convert", &s("src.tif"), &s("nowhere/out.rumi"), "--time", "2020-01-01"]);
     assert!(err.contains("cannot create a temporary file beside"), "{err}");
 }
+
+/// Outputs get the mode `File::create` gives (not the 0600 of the temporary file they are
+/// written to), and a replaced output keeps its mode.
+#[test]
+fn outputs_get_the_mode_a_plain_create_gives() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempdir();
+    let p = |n: &str| dir.path().join(n);
+    let s = |n: &str| p(n).display().to_string();
+    let mode = |n: &str| fs::metadata(p(n)).unwrap().permissions().mode() & 0o7777;
+    fs::File::create(p("reference")).unwrap();
+    synthetic::<u16>(&p("src.tif"), 1, Some(32633), &[], &[]);
+    ok(&["convert", &s("src.tif"), &s("a.rumi"), "--time", "2020-01-01", "-q"]);
+    assert_eq!(mode("a.rumi"), mode("reference"));
+    assert_eq!(mode("a.rumi.header"), mode("reference"));
+    ok(&["header", &s("a.rumi"), "-o", &s("b.header")]);
+    assert_eq!(mode("b.header"), mode("reference"));
+    fs::set_permissions(p("a.rumi"), fs::Permissions::from_mode(0o640)).unwrap();
+    ok(&["convert", &s("src.tif"), &s("a.rumi"), "--time", "2020-01-02", "-q"]);
+    assert_eq!(mode("a.rumi"), 0o640, "a replaced output keeps its mode");
+}
