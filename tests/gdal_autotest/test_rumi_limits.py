@@ -162,8 +162,9 @@ def test_a_cube_of_65536_time_steps_opens_in_linear_time(tmp_path):
                      time={"kind": "instant", "seconds": list(range(t))})
     start = time.monotonic()
     ds = gdal.Open(str(path))
+    subdatasets = ds.GetMetadata_List("SUBDATASETS")  # built from the trailer, on first use
     elapsed = time.monotonic() - start
     assert ds.RasterCount == t
-    assert len(ds.GetMetadata_List("SUBDATASETS")) == 2 * t
+    assert len(subdatasets) == 2 * t
     assert ds.GetMetadata_List("SUBDATASETS")[2 * t - 2] == f'SUBDATASET_{t}_NAME=RUMI:"{path}":{t - 1}'
-    assert elapsed < 10, f"opening took {elapsed:.1f} s"
+    assert elapsed < 10, f"opening and listing took {elapsed:.1f} s"
