@@ -1,6 +1,7 @@
 """Helpers of the rumi GDAL autotest suite: where the plugin and the fixture writer live, and
 how to write a rumi file from a numpy array (through examples/make_fixture.rs)."""
 
+import contextlib
 import json
 import os
 import subprocess
@@ -151,3 +152,18 @@ def float8_value(encoding, v):
     if e == 0:
         return sign * m / (1 << mbits) * 2.0 ** (1 - bias)
     return sign * (1 + m / (1 << mbits)) * 2.0 ** (e - bias)
+
+
+@contextlib.contextmanager
+def config_option(name, value):
+    """Sets a GDAL configuration option for a block (gdal.config_option of newer bindings;
+    GDAL 3.6 has none), restoring the previous value. osgeo is imported here, not at the top:
+    conftest imports this module before it points GDAL_DRIVER_PATH at this tree's plugin."""
+    from osgeo import gdal
+
+    old = gdal.GetConfigOption(name)
+    gdal.SetConfigOption(name, value)
+    try:
+        yield
+    finally:
+        gdal.SetConfigOption(name, old)

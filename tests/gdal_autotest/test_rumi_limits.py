@@ -2,7 +2,6 @@
 before any allocation (gdalinfo in a subprocess under an address-space limit far below what the
 header claims)."""
 
-import contextlib
 import os
 import struct
 import subprocess
@@ -11,23 +10,12 @@ import numpy as np
 import pytest
 from osgeo import gdal
 
-from rumi_util import make_rumi, sample_array
+from rumi_util import config_option, make_rumi, sample_array
 
 W, H, TILE = 37, 29, (16, 8)
 OPTIONS = ["RUMI_MAX_FRAME_BYTES", "RUMI_MAX_FRAMES", "RUMI_MAX_TRAILER_BYTES", "RUMI_MAX_TIME_COORDS",
            "RUMI_MAX_BANDS", "RUMI_MAX_READ_BYTES"]
 AS_LIMIT = 1 << 30  # 1 GiB of address space for gdalinfo: a 4-gigapixel raster does not fit
-
-
-@contextlib.contextmanager
-def config_option(name, value):
-    """gdal.config_option of newer bindings (GDAL 3.6 has none)."""
-    old = gdal.GetConfigOption(name)
-    gdal.SetConfigOption(name, value)
-    try:
-        yield
-    finally:
-        gdal.SetConfigOption(name, old)
 
 
 def value_at(i):

@@ -11,21 +11,11 @@ import numpy as np
 import pytest
 from osgeo import gdal
 
-from rumi_util import make_rumi, sample_array
+from rumi_util import config_option, make_rumi, sample_array
 
 T, B, H, W, TILE = 2, 3, 97, 150, (32, 16)
 THREADS = 4
 BUDGET = 2.0  # seconds of hammering per test
-
-
-@contextlib.contextmanager
-def config_option(name, value):
-    old = gdal.GetConfigOption(name)
-    gdal.SetConfigOption(name, value)
-    try:
-        yield
-    finally:
-        gdal.SetConfigOption(name, old)
 
 
 @contextlib.contextmanager
