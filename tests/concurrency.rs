@@ -118,33 +118,10 @@ fn one_shared_reader_matches_a_serial_read() {
 #[test]
 fn one_capi_dataset_shared_by_threads_matches_a_serial_read() {
     use rumi::capi::*;
-    use std::ffi::c_void;
     let (path, all, dims) = fixture(0);
     let bytes = std::fs::read(&path).unwrap();
 
-    unsafe extern "C" fn read(ctx: *mut c_void, offset: u64, len: usize, buf: *mut u8) -> i32 {
-        // SAFETY: ctx is the Vec<u8> below, alive while the dataset lives.
-        let src = unsafe { &*(ctx as *const Vec<u8>) };
-        match src.get(offset as usize..offset as usize + len) {
-            Some(s) => {
-                // SAFETY: the C ABI gives `len` writable bytes at `buf`.
-                unsafe { std::ptr::copy_nonoverlapping(s.as_ptr(), buf, len) };
-                RUMI_IO_OK
-            }
-            None => RUMI_IO_EOF,
-        }
-    }
-    unsafe extern "C" fn size(ctx: *mut c_void, out: *mut u64) -> i32 {
-        // SAFETY: as above; `out` is writable.
-        unsafe { *out = (*(ctx as *const Vec<u8>)).len() as u64 };
-        RUMI_IO_OK
-    }
-    let io = rumi_io {
-        ctx: (&bytes as *const Vec<u8>).cast_mut().cast(),
-        read: Some(read),
-        size: Some(size),
-        read_multi: None,
-    };
+    let io = vec_io(&bytes);
     let mut ds: *mut rumi_dataset = std::ptr::null_mut();
     // SAFETY: valid io, NULL blob and limits, writable out.
     assert_eq!(unsafe { rumi_open(&io, std::ptr::null(), 0, std::ptr::null(), &mut ds) }, RUMI_OK);

@@ -51,30 +51,10 @@ fn four_gigapixel_frame_is_refused_without_allocating_in_rust() {
     assert!(largest < 1 << 20, "open_with_blob: largest allocation {largest} bytes");
 }
 
-unsafe extern "C" fn read(ctx: *mut std::ffi::c_void, offset: u64, len: usize, buf: *mut u8) -> i32 {
-    // SAFETY: ctx is the Vec<u8> of the test, alive while the dataset lives.
-    let src = unsafe { &*(ctx as *const Vec<u8>) };
-    match src.get(offset as usize..offset as usize + len) {
-        Some(s) => {
-            // SAFETY: `len` writable bytes at `buf` per the C ABI.
-            unsafe { std::ptr::copy_nonoverlapping(s.as_ptr(), buf, len) };
-            RUMI_IO_OK
-        }
-        None => RUMI_IO_EOF,
-    }
-}
-
-unsafe extern "C" fn size(ctx: *mut std::ffi::c_void, out: *mut u64) -> i32 {
-    // SAFETY: as above; `out` is writable.
-    unsafe { *out = (*(ctx as *const Vec<u8>)).len() as u64 };
-    RUMI_IO_OK
-}
-
 #[test]
 fn four_gigapixel_frame_is_refused_without_allocating_through_the_c_abi() {
     let (f, b) = claiming(65535, 65535, 65535);
-    let io =
-        rumi_io { ctx: (&f as *const Vec<u8>).cast_mut().cast(), read: Some(read), size: Some(size), read_multi: None };
+    let io = vec_io(&f);
     for blob in [None, Some(&b)] {
         let mut ds: *mut rumi_dataset = std::ptr::null_mut();
         let (bp, bl) = blob.map_or((std::ptr::null(), 0), |b| (b.as_ptr(), b.len()));
@@ -152,8 +132,7 @@ fn a_huge_line_stride_is_an_argument_error() {
     // the copy panicked (caught, RUMI_ERR_INTERNAL) instead of refusing the arguments
     let n = 37 * 29 * 3 * 2;
     let (f, _) = write(spec(SampleEncoding::U16, 37, 29, 3, 2, (16, 8), 0, utm()), &samples(SampleEncoding::U16, n, 7));
-    let io =
-        rumi_io { ctx: (&f as *const Vec<u8>).cast_mut().cast(), read: Some(read), size: Some(size), read_multi: None };
+    let io = vec_io(&f);
     let mut ds: *mut rumi_dataset = std::ptr::null_mut();
     // SAFETY: valid io, NULL blob and limits, writable out.
     assert_eq!(unsafe { rumi_open(&io, std::ptr::null(), 0, std::ptr::null(), &mut ds) }, RUMI_OK);
