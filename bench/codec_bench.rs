@@ -113,7 +113,7 @@ fn zstd_tiles(enc: SampleEncoding, x: u32, y: u32, b: u16, data: &[u8], level: i
 fn main() {
     let args: Vec<PathBuf> = std::env::args().skip(1).map(PathBuf::from).collect();
     let files = if args.is_empty() {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data");
         [
             "landsat8_LC08_L1TP_224078_20200518_3band_uint16.tif",
             "lf_elev_220_mt_hood_utm.tif",

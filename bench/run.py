@@ -679,7 +679,7 @@ def main():
     # Snapshot the binaries: other builds of the shared target dir must not change them mid-run.
     for sub in ("plugin", "bin"):
         (BENCH / sub).mkdir(parents=True, exist_ok=True)
-    shutil.copy2(TARGET / "release" / "librumi.so", BENCH / "plugin" / "gdal_RUMI.so")
+    shutil.copy2(TARGET / "release" / "libgdal_rumi.so", BENCH / "plugin" / "gdal_RUMI.so")
     shutil.copy2(TARGET / "release" / "rumi", BENCH / "bin" / "rumi")
     shutil.copy2(TARGET / "release" / "examples" / "decode_ceiling", BENCH / "bin" / "decode_ceiling")
     env = gdal_env(os.environ)

@@ -53,7 +53,7 @@ wait || true
 # the grown read_file / read_blob corpora also through gdalinfo (the plugin as GDAL loads it)
 nice -n 19 cargo build --release --lib
 plugins=$(mktemp -d)
-cp target/release/librumi.so "$plugins/gdal_RUMI.so"
+cp target/release/libgdal_rumi.so "$plugins/gdal_RUMI.so"
 nice -n 19 /usr/bin/python3 tests/hostile/replay_corpus.py "$plugins" || true
 rm -rf "$plugins"
 

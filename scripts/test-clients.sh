@@ -21,7 +21,7 @@ deps_s=$(( $(date +%s) - t ))
 
 t=$(date +%s)
 if [ "${RUMI_SKIP_BUILD:-0}" != "1" ]; then
-  stamp "cargo build --release (librumi.so, rumi)"
+  stamp "cargo build --release (libgdal_rumi.so, rumi)"
   cargo build --release --lib --bin rumi
 fi
 build_s=$(( $(date +%s) - t ))

@@ -10,9 +10,11 @@ step() { echo; echo "== $1 ($(( $(date +%s) - t0 ))s)"; }
 step "cargo fmt --check"
 cargo fmt --check
 step "cargo clippy"
-cargo clippy --all-targets --release -- -D warnings
-step "cargo test"
-cargo test --release
+cargo clippy --workspace --all-targets --release -- -D warnings
+step "cargo test (the whole workspace)"
+cargo test --release --workspace
+step "core crate without GDAL (scripts/test-core-without-gdal.sh)"
+scripts/test-core-without-gdal.sh
 if [ -d tests/gdal_autotest ] && ls tests/gdal_autotest/test_*.py >/dev/null 2>&1; then
   step "pytest tests/gdal_autotest (GDAL $(gdal-config --version))"
   cargo build --release

@@ -19,13 +19,13 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr;
 use std::sync::{Mutex, OnceLock};
 
-use crate::batch::{self, StridedWindow};
-use crate::codec::AlignedBuf;
-use crate::driver::promote;
-use crate::error::{Error, Limits};
-use crate::format::{Georef, ModelType, RasterType, SampleEncoding, TimeKind, TimeStep};
-use crate::io::RangeRead;
-use crate::reader::Reader;
+use rumi::batch::{self, StridedWindow};
+use rumi::codec::AlignedBuf;
+use rumi::error::{Error, Limits};
+use rumi::format::{Georef, ModelType, RasterType, SampleEncoding, TimeKind, TimeStep};
+use rumi::io::RangeRead;
+use rumi::promote;
+use rumi::reader::Reader;
 
 /// Success.
 pub const RUMI_OK: c_int = 0;

@@ -2,6 +2,7 @@
 //! in-memory file, stateless and validating opens, frame extraction against the reader,
 //! conversions, and errors reported through codes and `rumi_last_error`.
 
+#[path = "../crates/rumi/tests/common/mod.rs"]
 mod common;
 
 use std::ffi::{c_int, c_void, CStr};
@@ -9,7 +10,7 @@ use std::ptr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use common::*;
-use rumi::capi::*;
+use gdal_rumi::capi::*;
 use rumi::format::{FrameUnit, SampleEncoding};
 use rumi::reader::{Reader, Window};
 use rumi::Limits;

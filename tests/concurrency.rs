@@ -2,15 +2,19 @@
 //! threads sharing one `Reader`, and one C ABI dataset), get exactly the samples of a serial
 //! read, for a bounded time.
 
+#[path = "../crates/rumi/tests/common/mod.rs"]
 mod common;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use common::*;
+#[path = "support/vec_io.rs"]
+mod vec_io;
 use rumi::format::SampleEncoding;
 use rumi::reader::{Reader, Window};
 use rumi::Limits;
+use vec_io::vec_io;
 
 const THREADS: usize = 4;
 const BUDGET: Duration = Duration::from_millis(1500);
@@ -117,7 +121,7 @@ fn one_shared_reader_matches_a_serial_read() {
 
 #[test]
 fn one_capi_dataset_shared_by_threads_matches_a_serial_read() {
-    use rumi::capi::*;
+    use gdal_rumi::capi::*;
     let (path, all, dims) = fixture(0);
     let bytes = std::fs::read(&path).unwrap();
 

@@ -5,6 +5,7 @@
 //! replays it. A new crash found by `scripts/fuzz.sh` is fixed in the right layer, and its input
 //! is copied here under the class of the failure, so that `cargo test` keeps it fixed.
 
+#[path = "../crates/rumi/tests/common/mod.rs"]
 mod common;
 #[path = "../fuzz/src/lib.rs"]
 mod harness;

@@ -3,16 +3,20 @@
 //! C ABI), while the largest allocation made stays under 1 MiB (a counting allocator, as in
 //! tests/validation.rs). Memory that cannot be had fails cleanly instead of aborting.
 
+#[path = "../crates/rumi/tests/common/mod.rs"]
 mod common;
 
 use common::*;
-use rumi::capi::*;
+#[path = "support/vec_io.rs"]
+mod vec_io;
+use gdal_rumi::capi::*;
 use rumi::format::SampleEncoding;
 use rumi::reader::Reader;
 use rumi::validate::validate;
 use rumi::{Error, Limits};
+use vec_io::vec_io;
 
-#[path = "common/alloc.rs"]
+#[path = "../crates/rumi/tests/common/alloc.rs"]
 mod alloc;
 use alloc::largest_allocation;
 

@@ -65,7 +65,7 @@ fn setup() {
         // SAFETY: plain GDAL calls at start-up, before any other GDAL use of this process.
         unsafe { CPLSetErrorHandler(Some(on_error)) };
         set_config("GDAL_DRIVER_PATH", "disable");
-        rumi::driver::GDALRegister_RUMI();
+        gdal_rumi::driver::GDALRegister_RUMI();
         // SAFETY: a NUL-terminated name.
         assert!(!unsafe { GDALGetDriverByName(c"RUMI".as_ptr()) }.is_null(), "the RUMI driver is registered");
         let l = limits();

@@ -10,7 +10,7 @@
 use std::ffi::{c_int, c_void, CStr};
 use std::ptr;
 
-use rumi::capi::*;
+use gdal_rumi::capi::*;
 use rumi::format::ifd::{serialise_prefix, FIXED_PREFIX_BYTES};
 use rumi::format::{Blob, IfdHead, Trailer};
 use rumi::io::RangeRead;

@@ -42,8 +42,6 @@
 //!   `TIME_SCALE`, `SAMPLE_ENCODING`, `OPEN_MODE`, `HEADER`, ...). External overviews (`.ovr`,
 //!   built by gdaladdo) and PAM `.aux.xml` work as for other drivers.
 
-pub mod promote;
-
 extern "C" {
     /// Registers the driver with GDAL's driver manager (C++, `rumidataset.cpp`); `noexcept`,
     /// it catches every C++ exception itself. Checks the GDAL version the plugin was built

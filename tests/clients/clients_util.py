@@ -17,7 +17,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 TARGET = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
-PLUGIN = TARGET / "release" / "librumi.so"
+PLUGIN = TARGET / "release" / "libgdal_rumi.so"
 RUMI = TARGET / "release" / "rumi"
 DATA_DIR = Path(os.environ.get("RUMI_DATA_DIR", ROOT.parent / "shared" / "data"))
 ARTIFACTS = ROOT / "build" / "test-artifacts"

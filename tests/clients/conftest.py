@@ -9,8 +9,8 @@ Run with Debian's Python, which has osgeo, rasterio and qgis:
     /usr/bin/python3 -m pytest tests/clients  # or scripts/test-clients.sh
 
 Before osgeo (or anything that loads libgdal) is imported, pytest_configure checks that
-target/release/librumi.so and target/release/rumi exist, makes a temporary plugin folder
-holding gdal_RUMI.so -> librumi.so and points GDAL_DRIVER_PATH at it (in os.environ, so the
+target/release/libgdal_rumi.so and target/release/rumi exist, makes a temporary plugin folder
+holding gdal_RUMI.so -> libgdal_rumi.so and points GDAL_DRIVER_PATH at it (in os.environ, so the
 GDAL tools, dask workers and every other child process load the same plugin).
 """
 

@@ -3,7 +3,7 @@ osgeo: `/usr/bin/python3 -m pytest tests/gdal_autotest`).
 
 Before osgeo is imported, it builds the plugin, the rumi CLI and the fixture writer (`cargo build
 --release --lib --bin rumi --example make_fixture`; set RUMI_SKIP_BUILD=1 to use what target/release holds), copies
-target/release/librumi.so to a temporary folder as gdal_RUMI.so and points GDAL_DRIVER_PATH
+target/release/libgdal_rumi.so to a temporary folder as gdal_RUMI.so and points GDAL_DRIVER_PATH
 there, so the tests load this tree's driver and no installed one.
 """
 

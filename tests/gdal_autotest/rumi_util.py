@@ -12,7 +12,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[2]
 TARGET = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
-PLUGIN = TARGET / "release" / "librumi.so"
+PLUGIN = TARGET / "release" / "libgdal_rumi.so"
 MAKE_FIXTURE = TARGET / "release" / "examples" / "make_fixture"
 DATA_DIR = ROOT.parent / "shared" / "data"
 PYTHON = "/usr/bin/python3"

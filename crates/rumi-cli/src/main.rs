@@ -4,17 +4,16 @@
 //! `validate` and `info` build header blobs for, check and describe rumi files. Errors print
 //! `rumi: <message>` on stderr and exit with 1 (2 for usage errors).
 
-#[path = "rumi/convert.rs"]
 mod convert;
-#[path = "rumi/fail.rs"]
+
 mod fail;
-#[path = "rumi/inspect.rs"]
+
 mod inspect;
-#[path = "rumi/output.rs"]
+
 mod output;
-#[path = "rumi/source.rs"]
+
 mod source;
-#[path = "rumi/times.rs"]
+
 mod times;
 
 use std::path::PathBuf;

@@ -292,7 +292,7 @@ impl Default for Limits {
 
 impl Limits {
     /// Fails with [`Error::Limit`] when `value > limit`.
-    pub(crate) fn check(what: &'static str, value: u64, limit: u64) -> Result<()> {
+    pub fn check(what: &'static str, value: u64, limit: u64) -> Result<()> {
         if value > limit {
             Err(Error::Limit { what, value, limit })
         } else {

@@ -18,7 +18,9 @@ const BIN: &str = env!("CARGO_BIN_EXE_rumi");
 fn data_dir() -> Option<PathBuf> {
     let candidates: Vec<PathBuf> = match std::env::var_os("RUMI_TEST_DATA") {
         Some(d) => vec![PathBuf::from(d)],
-        None => vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data"), PathBuf::from("/work/shared/data")],
+        None => {
+            vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"), PathBuf::from("/work/shared/data")]
+        }
     };
     let found = candidates.iter().find(|d| d.join("MANIFEST.tsv").is_file()).cloned();
     if found.is_none() {

@@ -1,0 +1,19 @@
+//! rumi: reference implementation of the rumi 0.1.0 stateless raster format, with no GDAL,
+//! C++ or CLI dependency.
+//!
+//! Layers (see ARCHITECTURE.md): [`format`] (pure parsing), [`codec`] (OpenZL),
+//! [`io`] / [`reader`] / [`batch`] / [`writer`] / [`validate`]. The GDAL plugin (the workspace's
+//! root package), the `rumi` CLI and the Python package are hosts built on this crate.
+#![forbid(unsafe_op_in_unsafe_fn)]
+
+pub mod batch;
+pub mod codec;
+pub mod error;
+pub mod format;
+pub mod io;
+pub mod promote;
+pub mod reader;
+pub mod validate;
+pub mod writer;
+
+pub use error::{Error, Limits, Result};

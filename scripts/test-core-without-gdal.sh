@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The core crate (crates/rumi) builds and passes its tests on a machine without GDAL: this runs
+# `cargo test -p rumi` in a private mount namespace where gdal-config, GDAL's headers and
+# libgdal are masked, in a target folder of its own (so nothing built against GDAL is reused),
+# and checks that no GDAL, C++ build or CLI crate is among the core's dependencies.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bad=$(cargo tree -p rumi -e normal,build --prefix none | grep -E '^(gdal|gdal-sys|clap|indicatif|cbindgen) ' || true)
+if [ -n "$bad" ]; then
+  echo "the core crate depends on: $bad" >&2
+  exit 1
+fi
+echo "core dependencies: no gdal, gdal-sys, clap, indicatif"
+mask='
+  set -e
+  mkdir -p /tmp/rumi-empty
+  [ -d /usr/include/gdal ] && mount --bind /tmp/rumi-empty /usr/include/gdal
+  for f in /usr/bin/gdal-config /usr/lib/x86_64-linux-gnu/libgdal.so*; do
+    [ -e "$f" ] && mount --bind /dev/null "$f"
+  done
+  if command -v gdal-config >/dev/null && gdal-config --version >/dev/null 2>&1; then echo "GDAL still visible" >&2; exit 1; fi
+  [ -z "$(ls -A /usr/include/gdal 2>/dev/null)" ] || { echo "GDAL headers still visible" >&2; exit 1; }
+  echo "GDAL hidden: gdal-config, /usr/include/gdal and libgdal.so are masked"
+  CARGO_TARGET_DIR=target/core-only cargo test --release -p rumi
+'
+if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
+  unshare -m bash -c "$mask"
+else
+  echo "not root or no mount namespaces: running with gdal-config off PATH only"
+  GDAL_CONFIG=/nonexistent PATH=$(echo "$PATH" | tr ':' '\n' | grep -v '^/usr/bin$' | paste -sd:):/usr/bin/env \
+    CARGO_TARGET_DIR=target/core-only cargo test --release -p rumi
+fi
