@@ -21,7 +21,7 @@ use std::sync::{Mutex, OnceLock};
 
 use rumi::batch::{self, StridedWindow};
 use rumi::codec::AlignedBuf;
-use rumi::error::{Error, Limits};
+use rumi::error::{Category, Error, Limits};
 use rumi::format::{Georef, ModelType, RasterType, SampleEncoding, TimeKind, TimeStep};
 use rumi::io::RangeRead;
 use rumi::promote;
@@ -297,11 +297,12 @@ fn set_error(message: &str) {
 }
 
 fn code_of(e: &Error) -> c_int {
-    match e {
-        Error::Io(_) => RUMI_ERR_IO,
-        Error::Limit { .. } | Error::Alloc { .. } => RUMI_ERR_LIMIT,
-        Error::Request(_) => RUMI_ERR_ARGUMENT,
-        _ => RUMI_ERR_FORMAT,
+    match e.category() {
+        Category::Format => RUMI_ERR_FORMAT,
+        Category::Limit => RUMI_ERR_LIMIT,
+        Category::Unsupported => RUMI_ERR_UNSUPPORTED,
+        Category::Usage => RUMI_ERR_ARGUMENT,
+        Category::Io => RUMI_ERR_IO,
     }
 }
 
@@ -534,12 +535,12 @@ pub unsafe extern "C" fn rumi_limits_default(out: *mut rumi_limits) -> c_int {
 }
 
 fn cstrings<I: IntoIterator<Item = String>>(items: I) -> Result<Vec<CString>, Error> {
-    items.into_iter().map(|s| CString::new(s).map_err(|_| Error::Request("text contains a NUL byte".into()))).collect()
+    items.into_iter().map(|s| CString::new(s).map_err(|_| Error::Usage("text contains a NUL byte".into()))).collect()
 }
 
 fn open_inner(io: rumi_io, blob: Option<&[u8]>, limits: Limits) -> Result<rumi_dataset, Error> {
     if io.read.is_none() || io.size.is_none() {
-        return Err(Error::Request("rumi_io.read and rumi_io.size are required".into()));
+        return Err(Error::Usage("rumi_io.read and rumi_io.size are required".into()));
     }
     let src = CallbackSource { io };
     let reader = match blob {
@@ -559,8 +560,7 @@ impl rumi_dataset {
     /// often means a header blob of another file (nothing else was checked against the file):
     /// the message says so.
     fn fail_frames(&self, e: Error) -> c_int {
-        let blob_hint = self.stateless
-            && matches!(e, Error::Decode { .. } | Error::DecodedWidth { .. } | Error::DecodedType { .. });
+        let blob_hint = self.stateless && matches!(e, Error::Decode { .. });
         if blob_hint {
             let code = code_of(&e);
             set_error(&format!(
@@ -885,7 +885,7 @@ pub unsafe extern "C" fn rumi_tile_dims(
 fn read_frame_inner(ds: &rumi_dataset, row: u32, col: u32, band: u32, time: u32) -> Result<rumi_frame, Error> {
     let l = ds.reader.layout();
     if row >= l.tiles_down() || col >= l.tiles_across() || band >= u32::from(l.bands) || time >= l.times {
-        return Err(Error::Request(format!(
+        return Err(Error::Usage(format!(
             "tile ({row}, {col}) band {band} time {time} is outside the raster ({}x{} tiles, B = {}, T = {})",
             l.tiles_down(),
             l.tiles_across(),
@@ -1017,7 +1017,7 @@ fn extract_inner(
         let l = ds.reader.layout();
         if l.frame_unit.is_tile() && (f.band != band || f.time != time) || band >= u32::from(l.bands) || time >= l.times
         {
-            return Err(fail(Error::Request(format!("frame {} does not hold band {band} at time {time}", f.index))));
+            return Err(fail(Error::Usage(format!("frame {} does not hold band {band} at time {time}", f.index))));
         }
         return batch::copy_plane(l, f.index, &f.data, (band, time), dst, line_stride).map_err(fail);
     }
@@ -1432,7 +1432,7 @@ unsafe fn request_of(r: &rumi_request) -> Result<rumi::plan::Request, Error> {
     let planes = if r.plane_count == 0 {
         &[][..]
     } else if r.planes.is_null() {
-        return Err(Error::Request("rumi_read: planes is NULL".into()));
+        return Err(Error::Usage("rumi_read: planes is NULL".into()));
     } else {
         // SAFETY: non-null; the caller guarantees `plane_count` readable values.
         unsafe { std::slice::from_raw_parts(r.planes, r.plane_count) }
@@ -1448,9 +1448,7 @@ unsafe fn request_of(r: &rumi_request) -> Result<rumi::plan::Request, Error> {
         RUMI_OUTPUT_NATIVE => rumi::plan::Output::Native,
         RUMI_OUTPUT_FLOAT32 => rumi::plan::Output::Float32,
         o => {
-            return Err(Error::Request(format!(
-                "rumi_read: output {o} is not RUMI_OUTPUT_NATIVE or RUMI_OUTPUT_FLOAT32"
-            )))
+            return Err(Error::Usage(format!("rumi_read: output {o} is not RUMI_OUTPUT_NATIVE or RUMI_OUTPUT_FLOAT32")))
         }
     };
     Ok(rumi::plan::Request { planes, rows: axis_of(&r.rows)?, cols: axis_of(&r.cols)?, output })

@@ -171,11 +171,9 @@ impl Dst {
                 unsafe { std::ptr::copy_nonoverlapping(src.as_ptr(), self.ptr.add(at), src.len()) };
                 Ok(())
             }
-            _ => Err(Error::Request(format!(
-                "write of {} bytes at {at} outside the {}-byte buffer",
-                src.len(),
-                self.len
-            ))),
+            _ => {
+                Err(Error::Usage(format!("write of {} bytes at {at} outside the {}-byte buffer", src.len(), self.len)))
+            }
         }
     }
 }
@@ -262,7 +260,7 @@ pub fn read_strided<R: RangeRead>(
     threads: usize,
 ) -> Result<()> {
     if cfg!(target_endian = "big") {
-        return Err(Error::Request("strided reads copy little-endian samples: not on big-endian hosts".into()));
+        return Err(Error::Unsupported("strided reads copy little-endian samples: not on big-endian hosts".into()));
     }
     let l = *reader.layout();
     let bps = l.encoding.decoded_bytes();
@@ -271,20 +269,20 @@ pub fn read_strided<R: RangeRead>(
         || win.cols.start > win.cols.end
         || win.cols.end > l.width
     {
-        return Err(Error::Request(format!(
+        return Err(Error::Usage(format!(
             "window rows {:?} x columns {:?} outside the {}x{} raster",
             win.rows, win.cols, l.length, l.width
         )));
     }
     if let Some(&(b, t)) = win.planes.iter().find(|&&(b, t)| b >= u32::from(l.bands) || t >= l.times) {
-        return Err(Error::Request(format!("band {b} at time {t} outside B = {}, T = {}", l.bands, l.times)));
+        return Err(Error::Usage(format!("band {b} at time {t} outside B = {}, T = {}", l.bands, l.times)));
     }
     let extent = win.extent(bps)?;
     if extent == 0 {
         return Ok(());
     }
     if extent > dst.len() || (win.cols.len() > 1 && win.pixel_space < bps) {
-        return Err(Error::Request(format!(
+        return Err(Error::Usage(format!(
             "the window needs {extent} bytes with pixel spacing >= {bps}; the buffer has {} (pixel spacing {})",
             dst.len(),
             win.pixel_space
@@ -295,7 +293,7 @@ pub fn read_strided<R: RangeRead>(
     let tiles = match tiles {
         Some(t) => {
             if let Some(&(r, c)) = t.iter().find(|&&(r, c)| r >= l.tiles_down() || c >= l.tiles_across()) {
-                return Err(Error::Request(format!(
+                return Err(Error::Usage(format!(
                     "tile ({r}, {c}) outside the {}x{} grid",
                     l.tiles_down(),
                     l.tiles_across()
@@ -354,7 +352,7 @@ pub fn copy_plane(
     };
     let extent = win.extent(bps)?;
     if extent > dst.len() || line_stride < w as usize * bps {
-        return Err(Error::Request(format!(
+        return Err(Error::Usage(format!(
             "a {h}x{w} plane needs {extent} bytes and a line stride >= {}; got {} bytes, stride {line_stride}",
             w as usize * bps,
             dst.len()

@@ -17,4 +17,4 @@ pub mod reader;
 pub mod validate;
 pub mod writer;
 
-pub use error::{Error, Limits, Result};
+pub use error::{Category, Error, Limits, Result};

@@ -66,7 +66,7 @@ impl Axis {
         let last = i64::from(self.start).checked_add(i64::from(self.count - 1).saturating_mul(self.step));
         match last {
             Some(last) if u64::from(self.start) < u64::from(len) && (0..i64::from(len)).contains(&last) => Ok(()),
-            _ => Err(Error::Request(format!(
+            _ => Err(Error::Usage(format!(
                 "{what}: start {} + {} steps of {} leaves 0..{len}",
                 self.start,
                 self.count.saturating_sub(1),
@@ -374,7 +374,7 @@ pub fn pool(threads: usize) -> Result<Option<Arc<rayon::ThreadPool>>> {
         .num_threads(threads)
         .thread_name(|i| format!("rumi-decode-{i}"))
         .build()
-        .map_err(|e| Error::Request(format!("cannot start {threads} decoding threads: {e}")))?;
+        .map_err(|e| Error::Threads { threads, message: e.to_string() })?;
     let p = Arc::new(p);
     map.insert(key, Arc::clone(&p));
     Ok(Some(p))
@@ -389,7 +389,7 @@ pub fn parse_threads(value: &str) -> Result<usize> {
     }
     match v.parse::<u64>() {
         Ok(n) if n >= 1 => Ok((n as usize).min(MAX_THREADS)),
-        _ => Err(Error::Request(format!("thread count {value:?} is not ALL_CPUS or a positive integer"))),
+        _ => Err(Error::Usage(format!("thread count {value:?} is not ALL_CPUS or a positive integer"))),
     }
 }
 
@@ -411,7 +411,7 @@ impl Dst {
     fn put(&self, at: isize, src: &[u8]) -> Result<()> {
         let at = usize::try_from(at).ok().filter(|&a| a.checked_add(src.len()).is_some_and(|e| e <= self.len));
         let Some(at) = at else {
-            return Err(Error::Request(format!(
+            return Err(Error::Usage(format!(
                 "a write of {} bytes falls outside the {}-byte buffer",
                 src.len(),
                 self.len
@@ -560,15 +560,15 @@ impl<R: RangeRead> Reader<R> {
     fn check_request(&self, req: &Request, dst_len: usize, origin: usize) -> Result<usize> {
         let l = self.layout();
         if cfg!(target_endian = "big") {
-            return Err(Error::Request("reads copy little-endian samples: not on big-endian hosts".into()));
+            return Err(Error::Unsupported("reads copy little-endian samples: not on big-endian hosts".into()));
         }
         if req.output == Output::Float32 && !promote::promotable(l.encoding) {
-            return Err(Error::Request(format!("{} samples cannot be promoted to float32", l.encoding.name())));
+            return Err(Error::Unsupported(format!("{} samples cannot be promoted to float32", l.encoding.name())));
         }
         req.rows.check(l.length, "rows")?;
         req.cols.check(l.width, "columns")?;
         if let Some(p) = req.planes.iter().find(|p| p.band >= u32::from(l.bands) || p.time >= l.times) {
-            return Err(Error::Request(format!(
+            return Err(Error::Usage(format!(
                 "band {} at time {} is outside B = {}, T = {}",
                 p.band, p.time, l.bands, l.times
             )));
@@ -579,13 +579,13 @@ impl<R: RangeRead> Reader<R> {
         let (lo, span) = req.extent(sb)?;
         let first = (origin as isize).checked_add(lo);
         if span > 0 && !first.is_some_and(|f| f >= 0 && (f as usize).checked_add(span).is_some_and(|e| e <= dst_len)) {
-            return Err(Error::Request(format!(
+            return Err(Error::Usage(format!(
                 "the request spans bytes {lo}..{} around byte {origin} of a {dst_len}-byte buffer",
                 lo + span as isize
             )));
         }
         if sb > 1 && [req.cols, req.rows].iter().any(|a| a.count > 1 && a.spacing.unsigned_abs() < sb) {
-            return Err(Error::Request(format!("sample spacings must be at least the sample size ({sb} bytes)")));
+            return Err(Error::Usage(format!("sample spacings must be at least the sample size ({sb} bytes)")));
         }
         Ok(sb)
     }

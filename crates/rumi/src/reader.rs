@@ -152,7 +152,7 @@ impl<R: RangeRead> Reader<R> {
     pub fn frame_range(&self, index: u64) -> Result<(u64, u64)> {
         let i = usize::try_from(index).ok().filter(|&i| i < self.blob.counts.len());
         let i =
-            i.ok_or_else(|| Error::Request(format!("frame {index} does not exist (N = {})", self.blob.counts.len())))?;
+            i.ok_or_else(|| Error::Usage(format!("frame {index} does not exist (N = {})", self.blob.counts.len())))?;
         Ok((self.offsets[i], u64::from(self.blob.counts[i])))
     }
 
@@ -210,13 +210,13 @@ impl<R: RangeRead> Reader<R> {
         Limits::check("compressed frame size", len, bound.min(self.limits.max_frame_bytes.saturating_add(64 << 10)))
     }
 
-    /// Decodes compressed frame `index` and checks size, element width and boolean bytes.
+    /// Decodes compressed frame `index` and checks its decoded size and boolean bytes.
     pub fn decode_frame(&self, index: u64, compressed: &[u8]) -> Result<AlignedBuf> {
         let l = &self.blob.layout;
         let expected = l.decoded_frame_bytes(index);
         Limits::check("decoded frame size", expected, self.limits.max_frame_bytes)?;
         let mut out = AlignedBuf::try_zeroed(expected as usize, "a decoded frame")?;
-        codec::decode_into(compressed, l.encoding.element_width(), &mut out, index)?;
+        codec::decode_into(compressed, &mut out, index)?;
         if l.encoding == SampleEncoding::Bool {
             if let Some(offset) = out.as_bytes().iter().position(|&v| v > 1) {
                 return Err(Error::BooleanValue { index, offset: offset as u64, value: out.as_bytes()[offset] });
@@ -235,7 +235,7 @@ impl<R: RangeRead> Reader<R> {
         if out.as_bytes().len() as u64 != expected {
             *out = AlignedBuf::try_zeroed(expected as usize, "a decoded frame")?;
         }
-        codec::decode_into(compressed, l.encoding.element_width(), out, index)?;
+        codec::decode_into(compressed, out, index)?;
         if l.encoding == SampleEncoding::Bool {
             if let Some(offset) = out.as_bytes().iter().position(|&v| v > 1) {
                 return Err(Error::BooleanValue { index, offset: offset as u64, value: out.as_bytes()[offset] });
@@ -256,12 +256,12 @@ impl<R: RangeRead> Reader<R> {
         let l = &self.blob.layout;
         let (row, col, fb, ft) = l.frame_position(index);
         if l.frame_unit.is_tile() && (fb != b || ft != t) || b >= u32::from(l.bands) || t >= l.times {
-            return Err(Error::Request(format!("frame {index} does not hold band {b} at time {t}")));
+            return Err(Error::Usage(format!("frame {index} does not hold band {b} at time {t}")));
         }
         let (h, w) = l.tile_dims(row, col);
         let bps = l.encoding.decoded_bytes();
         if out.len() != h as usize * w as usize * bps {
-            return Err(Error::Request(format!(
+            return Err(Error::Usage(format!(
                 "plane buffer is {} bytes, expected {}",
                 out.len(),
                 h as usize * w as usize * bps
@@ -299,7 +299,7 @@ impl<R: RangeRead> Reader<R> {
 
     fn check_window(&self, win: &Window) -> Result<()> {
         let l = &self.blob.layout;
-        let bad = |m: String| Err(Error::Request(m));
+        let bad = |m: String| Err(Error::Usage(m));
         if win.rows.start > win.rows.end || win.rows.end > l.length {
             return bad(format!("rows {:?} outside 0..{}", win.rows, l.length));
         }
@@ -330,7 +330,7 @@ impl<R: RangeRead> Reader<R> {
         let need = self.window_bytes(win)?;
         Limits::check("window size", need, self.limits.max_read_bytes)?;
         if out.len() as u64 != need {
-            return Err(Error::Request(format!("output buffer is {} bytes, the window needs {need}", out.len())));
+            return Err(Error::Usage(format!("output buffer is {} bytes, the window needs {need}", out.len())));
         }
         self.check_window(win)?;
         self.read(&self.dense(win), out, 0, 1).map(|_| ())
