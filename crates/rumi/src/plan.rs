@@ -523,24 +523,58 @@ fn promote_sample(enc: SampleEncoding, sample: &[u8], out: &mut [u8; 8]) -> usiz
     n
 }
 
-/// Runs `f(i)` for every `i` in `0..n`, on the pool when there is one; stops at the first error.
+/// Runs `f(i)` for every `i` in `0..n`, on the pool when there is one; the error of the
+/// smallest failing `i` wins, so that reports do not depend on thread timing.
 fn run<F>(pool: Option<&rayon::ThreadPool>, n: usize, f: F) -> Result<()>
 where
     F: Fn(usize) -> Result<()> + Send + Sync,
 {
-    match pool {
-        Some(p) if n > 1 => p.install(|| (0..n).into_par_iter().try_for_each(&f)),
-        _ => (0..n).try_for_each(f),
-    }
+    let results: Vec<Result<()>> = match pool {
+        Some(p) if n > 1 => p.install(|| (0..n).into_par_iter().map(&f).collect()),
+        _ => return (0..n).try_for_each(f),
+    };
+    results.into_iter().collect()
 }
 
-/// Splits `jobs` into runs of at most [`BATCH_BYTES`] compressed bytes (a larger single frame
-/// is a batch of its own).
-fn batches<R: RangeRead>(reader: &Reader<R>, jobs: &[&Job]) -> Result<Vec<Range<usize>>> {
+/// Fetches and decodes the frames `indices` (increasing order, each once) and hands each
+/// decoded frame to `each(k, frame)` (`k` its position in `indices`) on the thread that
+/// decoded it: one merged `read_ranges` call per [`BATCH_BYTES`], decoding on `threads`
+/// threads when `parallel`. Every decoded frame is then offered to the reader's cache. The
+/// first failing frame in index order is reported.
+pub fn decode_each<R, F>(reader: &Reader<R>, indices: &[u64], threads: usize, each: F) -> Result<ReadStats>
+where
+    R: RangeRead,
+    F: Fn(usize, &AlignedBuf) -> Result<()> + Send + Sync,
+{
+    let mut stats = ReadStats { frames: indices.len() as u64, ..ReadStats::default() };
+    let pool = pool(threads)?;
+    for batch in batches(reader, indices)? {
+        let bytes = reader.fetch_frames(&indices[batch.clone()])?;
+        stats.batches += 1;
+        stats.decoded += bytes.len() as u64;
+        stats.bytes_fetched += bytes.iter().map(|b| b.len() as u64).sum::<u64>();
+        run(pool.as_deref(), bytes.len(), |k| {
+            let index = indices[batch.start + k];
+            SCRATCH.with(|cell| {
+                let mut scratch = cell.borrow_mut();
+                reader.decode_frame_into(index, &bytes[k], &mut scratch)?;
+                each(batch.start + k, &scratch)?;
+                let frame = std::mem::take(&mut *scratch);
+                *scratch = reader.cache().insert(index, frame).unwrap_or_default();
+                Ok(())
+            })
+        })?;
+    }
+    Ok(stats)
+}
+
+/// Splits `indices` into runs of at most [`BATCH_BYTES`] compressed bytes (a larger single
+/// frame is a batch of its own).
+fn batches<R: RangeRead>(reader: &Reader<R>, indices: &[u64]) -> Result<Vec<Range<usize>>> {
     let mut out = Vec::new();
     let (mut start, mut acc) = (0usize, 0u64);
-    for (i, job) in jobs.iter().enumerate() {
-        let (_, n) = reader.frame_range(job.index)?;
+    for (i, &index) in indices.iter().enumerate() {
+        let (_, n) = reader.frame_range(index)?;
         if i > start && acc + n > BATCH_BYTES {
             out.push(start..i);
             start = i;
@@ -548,8 +582,8 @@ fn batches<R: RangeRead>(reader: &Reader<R>, jobs: &[&Job]) -> Result<Vec<Range<
         }
         acc += n;
     }
-    if start < jobs.len() {
-        out.push(start..jobs.len());
+    if start < indices.len() {
+        out.push(start..indices.len());
     }
     Ok(out)
 }
@@ -615,25 +649,14 @@ impl<R: RangeRead> Reader<R> {
                 None => misses.push(job),
             }
         }
-        let pool = if req.disjoint(sb) { pool(threads)? } else { None };
-        for batch in batches(self, &misses)? {
-            let indices: Vec<u64> = misses[batch.clone()].iter().map(|j| j.index).collect();
-            let bytes = self.fetch_frames(&indices)?;
-            stats.batches += 1;
-            stats.decoded += bytes.len() as u64;
-            stats.bytes_fetched += bytes.iter().map(|b| b.len() as u64).sum::<u64>();
-            run(pool.as_deref(), bytes.len(), |k| {
-                let job = misses[batch.start + k];
-                SCRATCH.with(|cell| {
-                    let mut scratch = cell.borrow_mut();
-                    self.decode_frame_into(job.index, &bytes[k], &mut scratch)?;
-                    scatter(&l, job, scratch.as_bytes(), req, &out, origin)?;
-                    let frame = std::mem::take(&mut *scratch);
-                    *scratch = self.cache().insert(job.index, frame).unwrap_or_default();
-                    Ok(())
-                })
-            })?;
-        }
+        let threads = if req.disjoint(sb) { threads } else { 1 };
+        let indices: Vec<u64> = misses.iter().map(|j| j.index).collect();
+        let fetched = decode_each(self, &indices, threads, |k, frame| {
+            scatter(&l, misses[k], frame.as_bytes(), req, &out, origin)
+        })?;
+        stats.decoded = fetched.decoded;
+        stats.batches = fetched.batches;
+        stats.bytes_fetched = fetched.bytes_fetched;
         Ok(stats)
     }
 }
