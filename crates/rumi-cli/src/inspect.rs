@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use crate::fail::{print, Context, Failure, Res};
 use crate::output::{self, sidecar};
+use crate::source::epsg_defined;
 
 /// `12.3 MiB`-style size.
 pub fn human_bytes(n: u64) -> String {
@@ -52,9 +53,10 @@ fn build_header(file: File) -> rumi::Result<Vec<u8>> {
 
 /// The header blob of a file the writer just produced: built from the finished file (so every
 /// duplicated value is checked against its IFD) and compared with what the writer computed.
-pub fn header_of_written(file: &mut File, blob: &Blob) -> Res<Vec<u8>> {
-    file.flush()?;
-    let built = build_header(file.try_clone()?).context(|| "the written file does not validate (internal error)")?;
+pub fn header_of_written(file: &mut File, blob: &Blob, out: &Path) -> Res<Vec<u8>> {
+    file.flush().context(|| format!("cannot write {}", out.display()))?;
+    let clone = file.try_clone().context(|| format!("cannot read back {}", out.display()))?;
+    let built = build_header(clone).context(|| "the written file does not validate (internal error)")?;
     if built != blob.to_bytes()? {
         return Err(Failure("internal error: the header built from the written file differs from the writer's".into()));
     }
@@ -64,8 +66,16 @@ pub fn header_of_written(file: &mut File, blob: &Blob) -> Res<Vec<u8>> {
 /// `rumi header FILE [-o OUT]`.
 pub fn header(path: &Path, output: Option<&Path>) -> Res<()> {
     let out = output.map(Path::to_path_buf).unwrap_or_else(|| sidecar(path));
-    let bytes = build_header(open(path)?).context(|| format!("{}: not a valid rumi file", path.display()))?;
-    output::commit(output::staged(&out, &bytes)?, &out)?;
+    let mut inputs = output::Inputs::default();
+    inputs.add(path);
+    inputs.check(&out, "output")?;
+    let file = open(path)?;
+    let bytes = build_header(file).context(|| format!("{}: not a valid rumi file", path.display()))?;
+    check_epsg_registry(path)?;
+    output::clean_stale(&out);
+    // checked again just before the write: the input may have been linked there meanwhile
+    inputs.check(&out, "output")?;
+    output::Staged::with_bytes(&out, &bytes)?.commit()?;
     print(&format!("wrote {} ({} bytes) for {}\n", out.display(), bytes.len(), path.display()))
 }
 
@@ -82,6 +92,10 @@ pub fn validate(path: &Path, header: Option<&Path>) -> Res<()> {
             }
             (e, _) => Failure(format!("{}: not rumi 0.1.0 compliant: {e}", path.display())),
         })?;
+    if let Georef::Epsg { epsg, model, .. } = report.georef {
+        epsg_defined(epsg, model)
+            .map_err(|why| Failure(format!("{}: not rumi 0.1.0 compliant: {why}", path.display())))?;
+    }
     let l = report.layout;
     print(&format!(
         "{}: rumi 0.1.0 compliant: {} T={} B={} Y={} X={} {}, {} frames decoded{}\n",
@@ -176,6 +190,28 @@ struct Info {
     ratio: f64,
 }
 
+/// GDAL's geotransform of the stored affine: for PixelIsPoint the affine maps pixel centres
+/// and GDAL's transform maps corners, so the origin moves back by half a pixel (as the RUMI
+/// and GTiff drivers do).
+fn geotransform(raster_type: RasterType, a: [f64; 6]) -> [f64; 6] {
+    let (mut x0, mut y0) = (a[2], a[5]);
+    if raster_type == RasterType::Point {
+        x0 -= 0.5 * a[0] + 0.5 * a[1];
+        y0 -= 0.5 * a[3] + 0.5 * a[4];
+    }
+    [x0, a[0], a[1], y0, a[3], a[4]]
+}
+
+/// `rumi header` validates the georeferencing against the EPSG registry as `validate` does.
+fn check_epsg_registry(path: &Path) -> Res<()> {
+    let reader = Reader::open(open(path)?, Limits::default()).context(|| format!("{}: not a valid rumi file", path.display()))?;
+    if let Georef::Epsg { epsg, model, .. } = reader.georef().context(|| path.display().to_string())? {
+        epsg_defined(epsg, model)
+            .map_err(|why| Failure(format!("{}: not rumi 0.1.0 compliant: {why}", path.display())))?;
+    }
+    Ok(())
+}
+
 fn raster_type_name(r: RasterType) -> &'static str {
     match r {
         RasterType::Area => "PixelIsArea",
@@ -185,7 +221,7 @@ fn raster_type_name(r: RasterType) -> &'static str {
 
 fn describe(path: &Path, header: Option<&Path>) -> Res<Info> {
     let file = open(path)?;
-    let file_bytes = file.metadata()?.len();
+    let file_bytes = file.metadata().context(|| format!("cannot read {}", path.display()))?.len();
     let reader = match header {
         Some(h) => Reader::open_with_blob(file, &read_blob(h)?, Limits::default())
             .context(|| format!("header blob {}", h.display()))?,
@@ -204,7 +240,7 @@ fn describe(path: &Path, header: Option<&Path>) -> Res<Info> {
             model: if model == ModelType::Projected { "projected" } else { "geographic" },
             raster_type: raster_type_name(raster_type),
             affine,
-            geotransform: [affine[2], affine[0], affine[1], affine[5], affine[3], affine[4]],
+            geotransform: geotransform(raster_type, affine),
         }),
     };
     let axis = &trailer.time;
@@ -293,14 +329,14 @@ pub fn info(path: &Path, header: Option<&Path>, json: bool) -> Res<()> {
         }
     }
     for (n, t) in i.band_texts.iter().enumerate() {
-        line(if n == 0 { "bands" } else { "" }, format!("{}: {t}", n + 1));
+        line(if n == 0 { "bands" } else { "" }, format!("{n}: {t}"));
     }
     for (n, s) in i.time.steps.iter().enumerate() {
         let v = match s {
             Step::Instant(t) => t.clone(),
             Step::Interval { start, end } => format!("{start} / {end}"),
         };
-        line(if n == 0 { "times" } else { "" }, format!("{}: {v}", n + 1));
+        line(if n == 0 { "times" } else { "" }, format!("{n}: {v}"));
     }
     line("time", format!("{} (time_scale {} s)", i.time.kind, i.time.scale_seconds));
     line(

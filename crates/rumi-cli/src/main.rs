@@ -2,7 +2,7 @@
 //!
 //! `convert` and `stack` turn rasters GDAL can read into rumi Images and Cubes; `header`,
 //! `validate` and `info` build header blobs for, check and describe rumi files. Errors print
-//! `rumi: <message>` on stderr and exit with 1 (2 for usage errors).
+//! `rumi: <message>` on stderr and exit with 1 (2 for usage errors, 128 + n after signal n).
 
 mod convert;
 
@@ -10,7 +10,11 @@ mod fail;
 
 mod inspect;
 
+mod interrupt;
+
 mod output;
+
+mod pam;
 
 mod source;
 
@@ -56,8 +60,8 @@ pub struct WriteOpts {
     /// 4 when both do.
     #[arg(long, value_name = "N")]
     pub frame_unit: Option<u16>,
-    /// OpenZL compression level (numeric graph unless --graph says otherwise; default 7).
-    #[arg(long, value_name = "L", allow_negative_numbers = true)]
+    /// OpenZL compression level, 1..=22 (numeric graph unless --graph says otherwise; default 7).
+    #[arg(long, value_name = "L", allow_negative_numbers = true, value_parser = parse_level)]
     pub level: Option<i32>,
     /// OpenZL graph: numeric (default), generic, or best (numeric at levels 6 and 7, smaller kept).
     #[arg(long, value_enum)]
@@ -65,10 +69,19 @@ pub struct WriteOpts {
     /// Band text, once per band in band order (default: the source band descriptions).
     #[arg(long = "band-text", value_name = "TEXT")]
     pub band_text: Vec<String>,
-    /// Store sources that declare a nodata value (or a mask); rumi has no nodata field, so
-    /// nodata samples become ordinary samples.
+    /// Store sources whose validity mask (not a nodata value) rumi cannot store; the masked
+    /// samples become ordinary samples. (Nodata values need no flag: they are kept for GDAL
+    /// readers in `<OUT>.aux.xml`.)
     #[arg(long)]
     pub allow_nodata_loss: bool,
+    /// Remove the sidecars GDAL derived from the previous OUT (overviews `.ovr`, saved
+    /// statistics `.aux.xml`, masks `.msk`), which would be stale; without it they make the
+    /// command refuse.
+    #[arg(long)]
+    pub force: bool,
+    /// GDAL open option for the sources, KEY=VALUE (repeatable; `-oo` works too).
+    #[arg(long = "oo", value_name = "KEY=VALUE", value_parser = parse_open_option)]
+    pub open_options: Vec<String>,
     /// Store the raster without georeferencing (e.g. GCP-only or non-EPSG CRS sources).
     #[arg(long)]
     pub no_georef: bool,
@@ -169,6 +182,29 @@ struct InfoArgs {
     header: Option<PathBuf>,
 }
 
+fn parse_level(text: &str) -> Result<i32, String> {
+    match text.trim().parse::<i32>() {
+        Ok(v) if (1..=22).contains(&v) => Ok(v),
+        _ => Err(format!("{text:?} is not an OpenZL compression level; use 1..=22 (default 7)")),
+    }
+}
+
+/// `KEY=VALUE`; NUM_THREADS must be ALL_CPUS or a positive integer (as GDAL and the RUMI
+/// driver read it), so that a typo is not silently ignored.
+fn parse_open_option(text: &str) -> Result<String, String> {
+    let (k, v) = text.split_once('=').ok_or_else(|| format!("{text:?} is not KEY=VALUE"))?;
+    if k.trim().is_empty() {
+        return Err(format!("{text:?} has no KEY"));
+    }
+    if k.eq_ignore_ascii_case("NUM_THREADS")
+        && !v.eq_ignore_ascii_case("ALL_CPUS")
+        && !v.parse::<u32>().is_ok_and(|n| n > 0)
+    {
+        return Err(format!("NUM_THREADS={v} is not ALL_CPUS or a positive integer"));
+    }
+    Ok(text.to_owned())
+}
+
 fn parse_tile(text: &str) -> Result<(u16, u16), String> {
     let one = |t: &str| match t.trim().parse::<u16>() {
         Ok(0) | Err(_) => Err(format!("{t:?} is not a tile dimension between 1 and 65535")),
@@ -219,13 +255,22 @@ fn main() -> ExitCode {
     std::panic::set_hook(Box::new(|info| {
         fail::say(&format!("internal error (a bug in rumi, please report it): {info}"))
     }));
-    let cli = Cli::parse();
+    // GDAL spells open options `-oo`; clap's long options need two dashes.
+    let args = std::env::args_os().map(|a| if a == "-oo" { "--oo".into() } else { a });
+    let cli = Cli::parse_from(args);
     source::quiet_gdal_errors();
-    match run(cli) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(f) => {
-            fail::say(&f.0);
-            ExitCode::FAILURE
+    let result = run(cli);
+    if let Err(f) = &result {
+        fail::say(&f.0);
+    }
+    match (interrupt::received(), result) {
+        (Some(sig), r) => {
+            if r.is_ok() {
+                fail::say("interrupted, but the output was already complete: it was kept");
+            }
+            ExitCode::from(128u8.saturating_add(u8::try_from(sig).unwrap_or(127)))
         }
+        (None, Ok(())) => ExitCode::SUCCESS,
+        (None, Err(_)) => ExitCode::FAILURE,
     }
 }
