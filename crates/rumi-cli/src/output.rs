@@ -269,7 +269,7 @@ pub fn clean_stale(out: &Path) {
         if !name.as_bytes().starts_with(PARTIAL_PREFIX.as_bytes()) {
             continue;
         }
-        let path = e.path();
+        let path = out.with_file_name(&name);
         let Ok(file) = File::open(&path) else { continue };
         if file.metadata().is_ok_and(|m| m.is_file()) && flock(&file, true) && std::fs::remove_file(&path).is_ok() {
             say(&format!("removed {}, left by an interrupted rumi run", path.display()));
@@ -285,7 +285,7 @@ pub fn derived_sidecars(out: &Path) -> Vec<PathBuf> {
     let mut found: Vec<PathBuf> = entries
         .flatten()
         .filter(|e| e.file_name().as_bytes().strip_prefix(base.as_bytes()).is_some_and(is_derived_suffix))
-        .map(|e| e.path())
+        .map(|e| out.with_file_name(e.file_name()))
         .collect();
     found.sort();
     found

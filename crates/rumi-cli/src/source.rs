@@ -751,9 +751,19 @@ mod tests {
     #[test]
     fn band_texts_are_made_unique() {
         let (t, note) = derive_band_texts(&["".into(), "VV".into(), "VV".into()]).unwrap();
-        assert_eq!(t, ["band 1", "VV (band 2)", "VV (band 3)"]);
-        assert!(note.is_some());
-        assert!(derive_band_texts(&["a (band 2)".into(), "a".into(), "a".into()]).is_err());
+        assert_eq!(t, ["band 0", "VV (band 1)", "VV (band 2)"]);
+        assert!(note.is_some_and(|n| n.contains("bands 1, 2")));
+        assert!(derive_band_texts(&["a (band 1)".into(), "a".into(), "a".into()]).is_err());
+    }
+
+    #[test]
+    fn rumi_dataset_names() {
+        let p = |s: &str| rumi_path(OsStr::new(s));
+        assert_eq!(p("RUMI:\"a b.rumi\":3"), Some(PathBuf::from("a b.rumi")));
+        assert_eq!(p("rumi:/x/c.rumi:12"), Some(PathBuf::from("/x/c.rumi")));
+        assert_eq!(p("RUMI:c.rumi"), Some(PathBuf::from("c.rumi")));
+        assert_eq!(p("c.rumi"), None);
+        assert_eq!(p("RUMI:\"\":0"), None);
     }
 
     #[test]
