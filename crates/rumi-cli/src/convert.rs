@@ -50,7 +50,11 @@ fn plan_removals(out: &Path, force: bool) -> Res<(Vec<PathBuf>, Vec<String>)> {
                 list.join(", ")
             )));
         }
-        notes.push(format!("warning: removed {} (--force): derived from the previous {}", list.join(", "), out.display()));
+        notes.push(format!(
+            "warning: removed {} (--force): derived from the previous {}",
+            list.join(", "),
+            out.display()
+        ));
         remove.extend(derived);
     }
     Ok((remove, notes))
@@ -267,9 +271,7 @@ fn check_same_grid(sources: &[Source]) -> Res<()> {
             if let Some(i) = a.band_texts.iter().zip(&b.band_texts).position(|(x, y)| x != y) {
                 diff.push(format!(
                     "band {} text {:?} vs {:?} (name the bands of the Cube with --band-text)",
-                    i,
-                    b.band_texts[i],
-                    a.band_texts[i]
+                    i, b.band_texts[i], a.band_texts[i]
                 ));
             }
         }

@@ -204,7 +204,8 @@ fn geotransform(raster_type: RasterType, a: [f64; 6]) -> [f64; 6] {
 
 /// `rumi header` validates the georeferencing against the EPSG registry as `validate` does.
 fn check_epsg_registry(path: &Path) -> Res<()> {
-    let reader = Reader::open(open(path)?, Limits::default()).context(|| format!("{}: not a valid rumi file", path.display()))?;
+    let reader = Reader::open(open(path)?, Limits::default())
+        .context(|| format!("{}: not a valid rumi file", path.display()))?;
     if let Georef::Epsg { epsg, model, .. } = reader.georef().context(|| path.display().to_string())? {
         epsg_defined(epsg, model)
             .map_err(|why| Failure(format!("{}: not rumi 0.1.0 compliant: {why}", path.display())))?;

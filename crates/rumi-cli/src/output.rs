@@ -132,9 +132,11 @@ impl Staged {
                 Some(libc::EOPNOTSUPP | libc::EISDIR | libc::EINVAL) => {
                     let mut builder = tempfile::Builder::new();
                     builder.prefix(PARTIAL_PREFIX).permissions(std::fs::Permissions::from_mode(0o666));
-                    let (file, tmp) = builder.tempfile_in(dir).context(what)?.keep().map_err(|e| {
-                        Failure(format!("{}: {}", what(), e.error))
-                    })?;
+                    let (file, tmp) = builder
+                        .tempfile_in(dir)
+                        .context(what)?
+                        .keep()
+                        .map_err(|e| Failure(format!("{}: {}", what(), e.error)))?;
                     flock(&file, false);
                     Staged { file, path: path.to_path_buf(), named: Some(tmp) }
                 }
@@ -228,7 +230,9 @@ pub fn sync_dir(path: &Path) -> Res<()> {
 /// Removes a file, naming it in the error.
 fn remove(path: &Path) -> Res<()> {
     match std::fs::remove_file(path) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(Failure(format!("cannot remove {}: {e}", path.display()))),
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            Err(Failure(format!("cannot remove {}: {e}", path.display())))
+        }
         _ => Ok(()),
     }
 }

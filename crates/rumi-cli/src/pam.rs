@@ -24,7 +24,7 @@ impl Nodata {
 
     /// The `<OUT>.aux.xml` text.
     pub fn render(&self) -> String {
-        let times = if self.bands == 0 { 0 } else { self.values.len() / self.bands };
+        let times = self.values.len().checked_div(self.bands).unwrap_or(0);
         let mut o = String::from("<PAMDataset>\n");
         let band = |o: &mut String, indent: &str, n: usize, v: &str| {
             o.push_str(&format!(
@@ -120,13 +120,15 @@ mod tests {
         assert!(t.contains("<PAMRasterBand band=\"3\">\n    <NoDataValue>nan</NoDataValue>"), "{t}");
         assert!(t.contains("<Subdataset name=\"1\">\n    <PAMDataset>\n      <PAMRasterBand band=\"1\">"), "{t}");
         assert!(is_ours(&t));
-        assert!(is_ours("<PAMDataset><PAMRasterBand band=\"1\"><NoDataValue>1</NoDataValue></PAMRasterBand></PAMDataset>"));
-        let stats = t.replace(
-            "</PAMDataset>\n",
-            "<Metadata><MDI key=\"STATISTICS_MEAN\">3</MDI></Metadata></PAMDataset>\n",
-        );
+        assert!(is_ours(
+            "<PAMDataset><PAMRasterBand band=\"1\"><NoDataValue>1</NoDataValue></PAMRasterBand></PAMDataset>"
+        ));
+        let stats =
+            t.replace("</PAMDataset>\n", "<Metadata><MDI key=\"STATISTICS_MEAN\">3</MDI></Metadata></PAMDataset>\n");
         assert!(!is_ours(&stats));
-        assert!(!is_ours("<PAMDataset><PAMRasterBand band=\"1\"><Description>x</Description></PAMRasterBand></PAMDataset>"));
+        assert!(!is_ours(
+            "<PAMDataset><PAMRasterBand band=\"1\"><Description>x</Description></PAMRasterBand></PAMDataset>"
+        ));
         assert!(!is_ours("not xml"));
         assert!(!is_ours(""));
     }

@@ -187,7 +187,10 @@ pub fn epsg_defined(epsg: u16, model: ModelType) -> Result<(), String> {
         return Err(format!("EPSG:{epsg} is neither a projected nor a geographic CRS in the EPSG registry"));
     };
     if srs.axes_count() != 2 {
-        return Err(format!("EPSG:{epsg} is a {}-D CRS in the EPSG registry; rumi stores only 2-D CRSs", srs.axes_count()));
+        return Err(format!(
+            "EPSG:{epsg} is a {}-D CRS in the EPSG registry; rumi stores only 2-D CRSs",
+            srs.axes_count()
+        ));
     }
     if registry != model {
         let name = |m: ModelType| if m == ModelType::Projected { "projected" } else { "geographic" };
@@ -669,9 +672,8 @@ fn open_dataset(path: &Path, open_options: &[String]) -> Res<Dataset> {
     let flags = GdalOpenFlags::GDAL_OF_RASTER | GdalOpenFlags::GDAL_OF_READONLY | GdalOpenFlags::GDAL_OF_VERBOSE_ERROR;
     // SAFETY: NUL-terminated name and a null-terminated list of NUL-terminated options, all
     // alive for the call; GDAL copies what it keeps.
-    let h = unsafe {
-        gdal_sys::GDALOpenEx(name.as_ptr(), flags.bits(), std::ptr::null(), list.as_ptr(), std::ptr::null())
-    };
+    let h =
+        unsafe { gdal_sys::GDALOpenEx(name.as_ptr(), flags.bits(), std::ptr::null(), list.as_ptr(), std::ptr::null()) };
     if h.is_null() {
         return Err(Failure(format!("cannot open {} with GDAL: {}", path.display(), why_not_opened(path))));
     }

@@ -114,7 +114,9 @@ impl TimeArgs {
     pub fn resolve(&self, sources: &[(&Path, Option<&MetaTime>)]) -> Res<(TimeAxis, Vec<String>)> {
         let t = sources.len();
         let (instants, intervals, instant_flag, interval_flag) = match self {
-            TimeArgs::Single { time, interval } => (time.iter().collect(), interval.iter().collect(), "--time", "--interval"),
+            TimeArgs::Single { time, interval } => {
+                (time.iter().collect(), interval.iter().collect(), "--time", "--interval")
+            }
             TimeArgs::List { times, intervals } => {
                 (times.iter().collect::<Vec<_>>(), intervals.iter().collect::<Vec<_>>(), "--times", "--intervals")
             }
@@ -122,7 +124,8 @@ impl TimeArgs {
         let mut notes = Vec::new();
         let (kind, seconds) = if !instants.is_empty() {
             check_count(instant_flag, instants.len(), t)?;
-            let s = instants.iter().map(|v| parse_instant(v.trim()).context(|| instant_flag)).collect::<Res<Vec<_>>>()?;
+            let s =
+                instants.iter().map(|v| parse_instant(v.trim()).context(|| instant_flag)).collect::<Res<Vec<_>>>()?;
             (TimeKind::Instant, s)
         } else if !intervals.is_empty() {
             check_count(interval_flag, intervals.len(), t)?;
@@ -261,13 +264,16 @@ fn impossible(text: &str) -> Option<String> {
             }
         }
     }
-    if b.len() >= off + 19 && matches!(b[off + 10], b'T' | b't' | b' ') && b[off + 13] == b':' && b[off + 16] == b':' {
-        if num(off + 17..off + 19) == Some(60) {
-            return Some(format!(
-                "{text:?} is a leap second; leap seconds are not representable (rumi counts POSIX seconds, \
-                 which have no 23:59:60)"
-            ));
-        }
+    if b.len() >= off + 19
+        && matches!(b[off + 10], b'T' | b't' | b' ')
+        && b[off + 13] == b':'
+        && b[off + 16] == b':'
+        && num(off + 17..off + 19) == Some(60)
+    {
+        return Some(format!(
+            "{text:?} is a leap second; leap seconds are not representable (rumi counts POSIX seconds, \
+             which have no 23:59:60)"
+        ));
     }
     None
 }
@@ -338,9 +344,9 @@ fn parse_metadata_time(text: &str) -> Result<(i64, bool), String> {
             return Ok((dt.assume_utc().unix_timestamp(), false));
         }
     }
-    parse_instant(text).map(|s| (s, false)).map_err(|_| {
-        "not a date-time of a known form (YYYY:MM:DD HH:MM:SS, YYYY-MM-DD[THH:MM:SS[Z]])".to_owned()
-    })
+    parse_instant(text)
+        .map(|s| (s, false))
+        .map_err(|_| "not a date-time of a known form (YYYY:MM:DD HH:MM:SS, YYYY-MM-DD[THH:MM:SS[Z]])".to_owned())
 }
 
 #[cfg(test)]
@@ -373,7 +379,9 @@ mod tests {
 
     #[test]
     fn impossible_dates_and_leap_seconds_say_so() {
-        assert!(parse_instant("2021-02-29").unwrap_err().contains("February 2021 has 28 days, so day 29 does not exist"));
+        assert!(parse_instant("2021-02-29")
+            .unwrap_err()
+            .contains("February 2021 has 28 days, so day 29 does not exist"));
         assert!(parse_instant("2020-02-29").is_ok());
         assert!(parse_instant("2021-13-01").unwrap_err().contains("month 13 does not exist"));
         assert!(parse_instant("2016-12-31T23:59:60Z").unwrap_err().contains("leap seconds are not representable"));

@@ -87,13 +87,21 @@ fn derived_sidecars_are_refused_or_removed_with_force() {
     fs::write(p("x.rumi.other"), b"not GDAL's").unwrap();
     let before = snapshot(dir.path());
     let err = fails(None, &["convert", &s("small.tif"), &s("x.rumi"), "--time", "2020-01-02", "-q"]);
-    for n in ["x.rumi.ovr (overviews)", "x.rumi.aux.xml (GDAL's saved statistics", "x.rumi.msk (a mask)", "x.rumi.t0.ovr", "--force"]
-    {
+    for n in [
+        "x.rumi.ovr (overviews)",
+        "x.rumi.aux.xml (GDAL's saved statistics",
+        "x.rumi.msk (a mask)",
+        "x.rumi.t0.ovr",
+        "--force",
+    ] {
         assert!(err.contains(n), "{n:?} not in {err}");
     }
     assert!(snapshot(dir.path()) == before, "a refused rewrite changed the folder");
     let (_, e) = ok(None, &["convert", &s("small.tif"), &s("x.rumi"), "--time", "2020-01-02", "-q", "--force"]);
-    assert!(e.contains("warning: removed") && e.contains("x.rumi.ovr") && e.contains("x.rumi.aux.xml"), "-q still says so: {e}");
+    assert!(
+        e.contains("warning: removed") && e.contains("x.rumi.ovr") && e.contains("x.rumi.aux.xml"),
+        "-q still says so: {e}"
+    );
     assert_eq!(entries(dir.path()), ["big.tif", "small.tif", "x.rumi", "x.rumi.header", "x.rumi.other"]);
     assert_eq!(info_json(&p("x.rumi"))["shape"]["X"], 37);
 }
@@ -118,7 +126,10 @@ fn gdal_sees_the_new_file_after_a_forced_rewrite() {
     let v = plugin.info(&s("x.rumi"), &[]);
     assert_eq!(v["size"], serde_json::json!([37, 23]));
     let band = &v["bands"][0];
-    assert!(band.get("overviews").is_none_or(|o| o.as_array().is_some_and(|a| a.is_empty())), "stale overviews: {band}");
+    assert!(
+        band.get("overviews").is_none_or(|o| o.as_array().is_some_and(|a| a.is_empty())),
+        "stale overviews: {band}"
+    );
     assert!(band.get("mean").is_none() && !v.to_string().contains("STATISTICS_MEAN"), "stale statistics: {v}");
     // The pixels GDAL serves (including a downsampled read) are the new ones.
     plugin.tool("gdal_translate", &["-q", "-outsize", "50%", "50%", &s("x.rumi"), &s("half_rumi.tif")]);
@@ -150,12 +161,15 @@ fn nodata_is_kept_for_gdal_readers_in_the_pam_sidecar() {
         let v = plugin.info(&s("d.rumi"), &[]);
         assert_eq!(v["bands"][0]["noDataValue"], -9999.0, "{v}");
         let v = plugin.info(&s("c.rumi"), &[]);
-        assert_eq!((&v["bands"][0]["noDataValue"], &v["bands"][1]["noDataValue"]), (&(-9999.0).into(), &(-32768.0).into()));
+        assert_eq!(
+            (&v["bands"][0]["noDataValue"], &v["bands"][1]["noDataValue"]),
+            (&(-9999.0).into(), &(-32768.0).into())
+        );
         let v = plugin.info(&format!("RUMI:\"{}\":1", s("c.rumi")), &[]);
         assert_eq!(v["bands"][0]["noDataValue"], -32768.0, "{v}");
         // gdal_translate carries it on, and rumi reads it back from there.
         plugin.tool("gdal_translate", &["-q", &s("d.rumi"), &s("back.tif")]);
-        ok(Some(&plugin), &["convert", &s("back.tif"), &s("back.rumi"), "-q"]);
+        ok(Some(plugin), &["convert", &s("back.tif"), &s("back.rumi"), "-q"]);
         assert_eq!(fs::read_to_string(p("back.rumi.aux.xml")).unwrap(), aux);
         rasterio_nodata(&p("d.rumi"), plugin, -9999.0);
     }
@@ -218,7 +232,8 @@ fn wait_for_partial(pid: u32, dir: &Path) {
             for fd in fds.flatten() {
                 let Ok(target) = fs::read_link(fd.path()) else { continue };
                 let t = target.display().to_string();
-                if t.starts_with(&dir) && (t.ends_with("(deleted)") || t.contains(".rumi-partial-"))
+                if t.starts_with(&dir)
+                    && (t.ends_with("(deleted)") || t.contains(".rumi-partial-"))
                     && fs::metadata(fd.path()).is_ok_and(|m| m.len() > 64 << 10)
                 {
                     return;
@@ -238,19 +253,31 @@ fn signals_exit_128_plus_n_and_leave_the_old_pair() {
     let big = src_dir.path().join("big.tif");
     big_source(&big);
     geotiff::<f32>(&src_dir.path().join("small.tif"), (37, 23), 1, &[], None);
-    ok(None, &[
-        "convert",
-        &src_dir.path().join("small.tif").display().to_string(),
-        &p("out.rumi").display().to_string(),
-        "--time",
-        "2020-01-01",
-        "-q",
-    ]);
+    ok(
+        None,
+        &[
+            "convert",
+            &src_dir.path().join("small.tif").display().to_string(),
+            &p("out.rumi").display().to_string(),
+            "--time",
+            "2020-01-01",
+            "-q",
+        ],
+    );
     let before = snapshot(dir.path());
     assert_eq!(before.len(), 2);
-    for (sig, code) in [(libc::SIGINT, Some(130)), (libc::SIGTERM, Some(143)), (libc::SIGHUP, Some(129)), (libc::SIGKILL, None)] {
+    for (sig, code) in
+        [(libc::SIGINT, Some(130)), (libc::SIGTERM, Some(143)), (libc::SIGHUP, Some(129)), (libc::SIGKILL, None)]
+    {
         let child = Command::new(BIN)
-            .args(["convert", &big.display().to_string(), &p("out.rumi").display().to_string(), "--time", "2021-01-01", "-q"])
+            .args([
+                "convert",
+                &big.display().to_string(),
+                &p("out.rumi").display().to_string(),
+                "--time",
+                "2021-01-01",
+                "-q",
+            ])
             .stderr(std::process::Stdio::piped())
             .spawn()
             .unwrap();
@@ -266,7 +293,11 @@ fn signals_exit_128_plus_n_and_leave_the_old_pair() {
             }
             None => assert_eq!(out.status.signal(), Some(sig)),
         }
-        assert!(snapshot(dir.path()) == before, "signal {sig}: the old pair changed or a temporary is visible: {:?}", entries(dir.path()));
+        assert!(
+            snapshot(dir.path()) == before,
+            "signal {sig}: the old pair changed or a temporary is visible: {:?}",
+            entries(dir.path())
+        );
     }
 }
 

@@ -327,6 +327,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn iso_years_have_four_digits_and_a_sign_before_year_zero() {
+        let year_minus_1 = parse_iso("-0001-01-01").unwrap();
+        assert_eq!(format_iso(i128::from(year_minus_1), true), "-0001-01-01");
+        assert_eq!(format_iso(i128::from(parse_iso("0000-03-01").unwrap()), true), "0000-03-01");
+        assert_eq!(format_iso(i128::from(parse_iso("0999-12-31").unwrap()), false), "0999-12-31T00:00:00Z");
+        assert_eq!(format_iso(i128::from(parse_iso("-9999-01-01").unwrap()), true), "-9999-01-01");
+    }
+
+    #[test]
     fn step_rounds_halves_up() {
         assert_eq!(time_step(&[0, 3]), Some(3));
         assert_eq!(time_step(&[0, 5, 1]), Some(1)); // 1/2 -> 1
