@@ -9,7 +9,7 @@ use rumi::reader::Reader;
 use rumi::Limits;
 use serde::Serialize;
 
-use crate::fail::{print, Context, Failure, Res};
+use crate::fail::{plain, print, Context, Failure, Plain, Res};
 use crate::output::{self, sidecar};
 use crate::source::epsg_defined;
 
@@ -51,12 +51,17 @@ fn build_header(file: File) -> rumi::Result<Vec<u8>> {
     rumi::validate::build_header(file, Limits::default())
 }
 
+/// [`build_header`] with the CLI's wording of errors.
+fn build_header_plain(file: File) -> Result<Vec<u8>, Plain> {
+    build_header(file).map_err(plain)
+}
+
 /// The header blob of a file the writer just produced: built from the finished file (so every
 /// duplicated value is checked against its IFD) and compared with what the writer computed.
 pub fn header_of_written(file: &mut File, blob: &Blob, out: &Path) -> Res<Vec<u8>> {
     file.flush().context(|| format!("cannot write {}", out.display()))?;
     let clone = file.try_clone().context(|| format!("cannot read back {}", out.display()))?;
-    let built = build_header(clone).context(|| "the written file does not validate (internal error)")?;
+    let built = build_header_plain(clone).context(|| "the written file does not validate (internal error)")?;
     if built != blob.to_bytes()? {
         return Err(Failure("internal error: the header built from the written file differs from the writer's".into()));
     }
@@ -70,7 +75,7 @@ pub fn header(path: &Path, output: Option<&Path>) -> Res<()> {
     inputs.add(path);
     inputs.check(&out, "output")?;
     let file = open(path)?;
-    let bytes = build_header(file).context(|| format!("{}: not a valid rumi file", path.display()))?;
+    let bytes = build_header_plain(file).context(|| format!("{}: not a valid rumi file", path.display()))?;
     check_epsg_registry(path)?;
     output::clean_stale(&out);
     // checked again just before the write: the input may have been linked there meanwhile
@@ -83,14 +88,16 @@ pub fn header(path: &Path, output: Option<&Path>) -> Res<()> {
 pub fn validate(path: &Path, header: Option<&Path>) -> Res<()> {
     let blob = header.map(read_blob).transpose()?;
     if let (Some(b), Some(h)) = (&blob, header) {
-        Blob::parse(b, &Limits::default()).context(|| format!("{} is not a valid header blob", h.display()))?;
+        Blob::parse(b, &Limits::default())
+            .map_err(plain)
+            .context(|| format!("{} is not a valid header blob", h.display()))?;
     }
     let report =
         rumi::validate::validate(open(path)?, blob.as_deref(), Limits::default()).map_err(|e| match (e, header) {
             (e @ (rumi::Error::BlobMismatch { .. } | rumi::Error::BlobCountMismatch { .. }), Some(h)) => {
                 Failure(format!("header blob {} does not belong to {}: {e}", h.display(), path.display()))
             }
-            (e, _) => Failure(format!("{}: not rumi 0.1.0 compliant: {e}", path.display())),
+            (e, _) => Failure(format!("{}: not rumi 0.1.0 compliant: {}", path.display(), Plain(e))),
         })?;
     if let Georef::Epsg { epsg, model, .. } = report.georef {
         epsg_defined(epsg, model)
@@ -205,6 +212,7 @@ fn geotransform(raster_type: RasterType, a: [f64; 6]) -> [f64; 6] {
 /// `rumi header` validates the georeferencing against the EPSG registry as `validate` does.
 fn check_epsg_registry(path: &Path) -> Res<()> {
     let reader = Reader::open(open(path)?, Limits::default())
+        .map_err(plain)
         .context(|| format!("{}: not a valid rumi file", path.display()))?;
     if let Georef::Epsg { epsg, model, .. } = reader.georef().context(|| path.display().to_string())? {
         epsg_defined(epsg, model)
@@ -225,10 +233,11 @@ fn describe(path: &Path, header: Option<&Path>) -> Res<Info> {
     let file_bytes = file.metadata().context(|| format!("cannot read {}", path.display()))?.len();
     let reader = match header {
         Some(h) => Reader::open_with_blob(file, &read_blob(h)?, Limits::default())
+            .map_err(plain)
             .context(|| format!("header blob {}", h.display()))?,
-        None => {
-            Reader::open(file, Limits::default()).context(|| format!("{}: not a valid rumi file", path.display()))?
-        }
+        None => Reader::open(file, Limits::default())
+            .map_err(plain)
+            .context(|| format!("{}: not a valid rumi file", path.display()))?,
     };
     let what = || path.display().to_string();
     let l = *reader.layout();

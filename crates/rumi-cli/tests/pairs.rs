@@ -320,3 +320,22 @@ fn partial_files_of_dead_runs_are_removed_by_the_next_run() {
     assert_eq!(entries(dir.path()), [".rumi-partial-live00000000", "out.rumi", "out.rumi.header", "src.tif"]);
     drop(live);
 }
+
+/// A commit that fails (the old sidecar cannot be removed) leaves the old file as it was:
+/// the new file never appears beside a sidecar that does not describe it.
+#[test]
+fn a_failed_commit_leaves_the_old_file() {
+    let dir = tempdir();
+    let p = |n: &str| dir.path().join(n);
+    let s = |n: &str| p(n).display().to_string();
+    geotiff::<u8>(&p("a.tif"), (37, 23), 1, &[], None);
+    geotiff::<u8>(&p("b.tif"), (50, 20), 1, &[], None);
+    ok(None, &["convert", &s("a.tif"), &s("out.rumi"), "--time", "2020-01-01", "--no-header", "-q"]);
+    fs::create_dir(p("out.rumi.header")).unwrap();
+    fs::write(p("out.rumi.header/keep"), b"x").unwrap();
+    let before = snapshot(dir.path());
+    let err = fails(None, &["convert", &s("b.tif"), &s("out.rumi"), "--time", "2020-01-02", "-q"]);
+    assert!(err.contains("out.rumi.header"), "{err}");
+    assert!(snapshot(dir.path()) == before, "{:?}", entries(dir.path()));
+    assert_eq!(entries(dir.path()), ["a.tif", "b.tif", "out.rumi", "out.rumi.header"]);
+}
