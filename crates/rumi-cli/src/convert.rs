@@ -218,7 +218,7 @@ fn limit_remedy(e: rumi::Error) -> String {
                 "frame count N" => "use a larger --tile (e.g. --tile 1024)",
                 _ => "rumi cannot write a file this large",
             };
-            format!("{what} is {value}, more than rumi's limit {limit}: {remedy}")
+            format!("resource limit exceeded: {what} is {value}, the limit is {limit}: {remedy}")
         }
         e => e.to_string(),
     }

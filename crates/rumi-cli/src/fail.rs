@@ -35,7 +35,11 @@ impl Display for Plain {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match &self.0 {
             rumi::Error::Limit { what, value, limit } => {
-                write!(f, "{what} is {value}, more than rumi's limit {limit} (the rumi tool works within rumi's default limits)")
+                write!(
+                    f,
+                    "resource limit exceeded: {what} is {value}, the limit is {limit} (the rumi tool works within \
+                     rumi's default limits)"
+                )
             }
             e => e.fmt(f),
         }

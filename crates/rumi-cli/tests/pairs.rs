@@ -226,7 +226,8 @@ fn big_source(path: &Path) {
 /// data in it: the conversion is under way.
 fn wait_for_partial(pid: u32, dir: &Path) {
     let deadline = Instant::now() + Duration::from_secs(120);
-    let dir = dir.display().to_string();
+    // /proc shows canonical paths (TMPDIR may be a symlink)
+    let dir = fs::canonicalize(dir).unwrap().display().to_string();
     while Instant::now() < deadline {
         if let Ok(fds) = fs::read_dir(format!("/proc/{pid}/fd")) {
             for fd in fds.flatten() {
