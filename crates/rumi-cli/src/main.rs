@@ -189,18 +189,15 @@ fn parse_level(text: &str) -> Result<i32, String> {
     }
 }
 
-/// `KEY=VALUE`; NUM_THREADS must be ALL_CPUS or a positive integer (as GDAL and the RUMI
-/// driver read it), so that a typo is not silently ignored.
+/// `KEY=VALUE`; NUM_THREADS must be ALL_CPUS or a positive integer (read as the RUMI driver
+/// reads it, `rumi::plan::parse_threads`), so that a typo is not silently ignored.
 fn parse_open_option(text: &str) -> Result<String, String> {
     let (k, v) = text.split_once('=').ok_or_else(|| format!("{text:?} is not KEY=VALUE"))?;
     if k.trim().is_empty() {
         return Err(format!("{text:?} has no KEY"));
     }
-    if k.eq_ignore_ascii_case("NUM_THREADS")
-        && !v.eq_ignore_ascii_case("ALL_CPUS")
-        && !v.parse::<u32>().is_ok_and(|n| n > 0)
-    {
-        return Err(format!("NUM_THREADS={v} is not ALL_CPUS or a positive integer"));
+    if k.trim().eq_ignore_ascii_case("NUM_THREADS") {
+        rumi::plan::parse_threads(v).map_err(|_| format!("NUM_THREADS={v} is not ALL_CPUS or a positive integer"))?;
     }
     Ok(text.to_owned())
 }
