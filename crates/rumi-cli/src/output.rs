@@ -118,17 +118,28 @@ impl Staged {
         let what = || format!("cannot create a temporary file beside {}", path.display());
         let existing = std::fs::metadata(path).ok().filter(|m| m.is_file()).map(|m| m.permissions());
         let cdir = cstring(dir)?;
-        // SAFETY: open(2) with a NUL-terminated path; the returned descriptor is owned below.
-        let fd = unsafe { libc::open(cdir.as_ptr(), libc::O_TMPFILE | libc::O_RDWR | libc::O_CLOEXEC, 0o666) };
+        // An anonymous file is linked at commit through /proc/self/fd: without /proc, a named one.
+        // RUMI_NAMED_TEMPORARIES=1 forces the named fallback (how the tests exercise it).
+        let named = std::env::var_os("RUMI_NAMED_TEMPORARIES").is_some_and(|v| v == "1");
+        let fd = if !named && Path::new("/proc/self/fd").is_dir() {
+            // SAFETY: open(2) with a NUL-terminated path; the returned descriptor is owned below.
+            unsafe { libc::open(cdir.as_ptr(), libc::O_TMPFILE | libc::O_RDWR | libc::O_CLOEXEC, 0o666) }
+        } else {
+            -2
+        };
         let staged = if fd >= 0 {
             // SAFETY: `fd` is a fresh descriptor nobody else owns.
             let file = unsafe { File::from_raw_fd(fd) };
             flock(&file, false);
             Staged { file, path: path.to_path_buf(), named: None }
         } else {
-            let err = std::io::Error::last_os_error();
+            let err = if fd == -2 {
+                std::io::Error::from_raw_os_error(libc::EOPNOTSUPP)
+            } else {
+                std::io::Error::last_os_error()
+            };
             match err.raw_os_error() {
-                // no O_TMPFILE on this filesystem or kernel: a named, locked temporary file
+                // no O_TMPFILE on this filesystem or kernel (or no /proc): a named, locked temporary file
                 Some(libc::EOPNOTSUPP | libc::EISDIR | libc::EINVAL) => {
                     let mut builder = tempfile::Builder::new();
                     builder.prefix(PARTIAL_PREFIX).permissions(std::fs::Permissions::from_mode(0o666));

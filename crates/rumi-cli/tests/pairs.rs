@@ -340,3 +340,43 @@ fn a_failed_commit_leaves_the_old_file() {
     assert!(snapshot(dir.path()) == before, "{:?}", entries(dir.path()));
     assert_eq!(entries(dir.path()), ["a.tif", "b.tif", "out.rumi", "out.rumi.header"]);
 }
+
+/// Where the filesystem has no O_TMPFILE (forced here with RUMI_NAMED_TEMPORARIES=1), the
+/// temporary file has a name: a SIGKILL leaves it, and the next run in that folder removes it
+/// (its lock is free) and says so; outputs are still committed whole.
+#[test]
+fn named_temporaries_of_a_killed_run_are_cleaned_by_the_next() {
+    let dir = tempdir();
+    let src_dir = tempdir();
+    let p = |n: &str| dir.path().join(n);
+    let s = |n: &str| p(n).display().to_string();
+    let big = src_dir.path().join("big.tif");
+    big_source(&big);
+    let small = src_dir.path().join("small.tif");
+    geotiff::<f32>(&small, (37, 23), 1, &[], None);
+    let named = |args: &[&str]| {
+        let o = Command::new(BIN).args(args).env("RUMI_NAMED_TEMPORARIES", "1").output().unwrap();
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        text(&o.stderr)
+    };
+    named(&["convert", &small.display().to_string(), &s("out.rumi"), "--time", "2020-01-01", "-q"]);
+    assert_eq!(entries(dir.path()), ["out.rumi", "out.rumi.header"]);
+    let before = snapshot(dir.path());
+    let child = Command::new(BIN)
+        .args(["convert", &big.display().to_string(), &s("out.rumi"), "--time", "2021-01-01", "-q"])
+        .env("RUMI_NAMED_TEMPORARIES", "1")
+        .spawn()
+        .unwrap();
+    wait_for_partial(child.id(), dir.path());
+    // SAFETY: sends SIGKILL to the child we spawned and have not waited for.
+    assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGKILL) }, 0);
+    let _ = child.wait_with_output().unwrap();
+    let left: Vec<String> = entries(dir.path()).into_iter().filter(|n| n.starts_with(".rumi-partial-")).collect();
+    assert_eq!(left.len(), 1, "{:?}", entries(dir.path()));
+    let mut old = snapshot(dir.path());
+    old.remove(&left[0]);
+    assert!(old == before, "the old pair changed");
+    let err = named(&["convert", &small.display().to_string(), &s("next.rumi"), "--time", "2020-01-01", "-q"]);
+    assert!(err.contains(&left[0]) && err.contains("interrupted rumi run"), "{err}");
+    assert_eq!(entries(dir.path()), ["next.rumi", "next.rumi.header", "out.rumi", "out.rumi.header"]);
+}
