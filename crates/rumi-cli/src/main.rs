@@ -66,7 +66,8 @@ pub struct WriteOpts {
     /// OpenZL graph: numeric (default), generic, or best (numeric at levels 6 and 7, smaller kept).
     #[arg(long, value_enum)]
     pub graph: Option<GraphArg>,
-    /// Band text, once per band in band order (default: the source band descriptions).
+    /// Band text, once per band in band order (default: the sources' BAND_TEXT metadata, else
+    /// their band descriptions, else `band N`, N counted from 0).
     #[arg(long = "band-text", value_name = "TEXT")]
     pub band_text: Vec<String>,
     /// Store sources whose validity mask (not a nodata value) rumi cannot store; the masked
@@ -126,7 +127,8 @@ struct ConvertArgs {
     /// Output file (conventionally `.rumi`).
     out: PathBuf,
     /// Acquisition instant, ISO 8601 UTC: 2020-05-18 or 2020-05-18T13:40:00Z.
-    /// Default: the source's ACQUISITIONDATETIME or TIFFTAG_DATETIME metadata.
+    /// Default: the source's TIME or TIME_START/TIME_END metadata (what rumi's GDAL driver
+    /// reports), else ACQUISITIONDATETIME, else TIFFTAG_DATETIME.
     #[arg(long, value_name = "ISO", conflicts_with = "interval")]
     time: Option<String>,
     /// Time interval START/END (END exclusive), e.g. 2020-01-01/2021-01-01 for an annual product.
@@ -142,7 +144,8 @@ struct StackArgs {
     #[arg(value_name = "SRC... OUT", required = true, num_args = 1..)]
     paths: Vec<PathBuf>,
     /// One instant per source, comma separated: 2015-03-09T17:30:17Z,2017-03-09T05:43:56Z.
-    /// Default: each source's ACQUISITIONDATETIME or TIFFTAG_DATETIME metadata.
+    /// Default: each source's TIME or TIME_START/TIME_END, ACQUISITIONDATETIME or
+    /// TIFFTAG_DATETIME metadata.
     #[arg(long, value_name = "ISO,...", value_delimiter = ',', conflicts_with = "intervals")]
     times: Vec<String>,
     /// One interval START/END per source, comma separated.
