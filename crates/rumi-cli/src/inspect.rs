@@ -176,6 +176,23 @@ struct Times {
 }
 
 #[derive(Serialize)]
+struct GdalNodata {
+    sidecar: String,
+    bands: std::collections::BTreeMap<u32, String>,
+}
+
+/// rumi's nodata sidecar of `path`, if there is one (a PAM file with more than rumi wrote in
+/// it is GDAL's, and not described here).
+fn gdal_nodata(path: &Path) -> Option<GdalNodata> {
+    let aux = output::aux_xml(path);
+    let text = std::fs::read_to_string(&aux).ok()?;
+    crate::pam::is_ours(&text).then(|| GdalNodata {
+        sidecar: aux.display().to_string(),
+        bands: crate::pam::top_level_nodata(&text).into_iter().collect(),
+    })
+}
+
+#[derive(Serialize)]
 struct Info {
     file: String,
     file_bytes: u64,
@@ -191,6 +208,8 @@ struct Info {
     raster_type: &'static str,
     georef: Option<GeorefInfo>,
     band_texts: Vec<String>,
+    /// nodata values for GDAL readers, from rumi's `<FILE>.aux.xml` (GDAL band number -> value)
+    gdal_nodata: Option<GdalNodata>,
     time: Times,
     compressed_bytes: u64,
     decoded_bytes: u64,
@@ -287,6 +306,7 @@ fn describe(path: &Path, header: Option<&Path>) -> Res<Info> {
         raster_type: raster_type_name(georef.raster_type()),
         georef: georef_info,
         band_texts: trailer.band_texts.clone(),
+        gdal_nodata: gdal_nodata(path),
         time: Times {
             kind: if axis.kind == TimeKind::Instant { "instant" } else { "interval" },
             scale_seconds: axis.scale,
@@ -340,6 +360,10 @@ pub fn info(path: &Path, header: Option<&Path>, json: bool) -> Res<()> {
     }
     for (n, t) in i.band_texts.iter().enumerate() {
         line(if n == 0 { "bands" } else { "" }, format!("{n}: {t}"));
+    }
+    if let Some(nd) = &i.gdal_nodata {
+        let list: Vec<String> = nd.bands.iter().map(|(b, v)| format!("GDAL band {b}: {v}")).collect();
+        line("nodata", format!("{} (for GDAL readers, in {})", list.join(", "), nd.sidecar));
     }
     for (n, s) in i.time.steps.iter().enumerate() {
         let v = match s {

@@ -109,6 +109,33 @@ pub fn is_ours(text: &str) -> bool {
     saw_root && rest.trim().is_empty()
 }
 
+/// The nodata values of the whole file's GDAL bands (1-based GDAL band number, text) in a
+/// sidecar [`is_ours`] accepts; the per-time-step `Subdataset` entries are skipped.
+pub fn top_level_nodata(text: &str) -> Vec<(u32, String)> {
+    let mut out = Vec::new();
+    let mut depth_sub = 0usize;
+    let mut band: Option<u32> = None;
+    let mut rest = text;
+    while let Some(start) = rest.find('<') {
+        let Some(end) = rest[start..].find('>') else { break };
+        let tag = &rest[start + 1..start + end];
+        let after = &rest[start + end + 1..];
+        if tag.starts_with("Subdataset") {
+            depth_sub += 1;
+        } else if tag == "/Subdataset" {
+            depth_sub = depth_sub.saturating_sub(1);
+        } else if let Some(n) = tag.strip_prefix("PAMRasterBand band=\"").and_then(|r| r.strip_suffix('"')) {
+            band = n.parse().ok();
+        } else if tag.starts_with("NoDataValue") && depth_sub == 0 {
+            if let (Some(b), Some(v)) = (band, after.split('<').next()) {
+                out.push((b, v.trim().replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")));
+            }
+        }
+        rest = after;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,6 +147,7 @@ mod tests {
         assert!(t.contains("<PAMRasterBand band=\"3\">\n    <NoDataValue>nan</NoDataValue>"), "{t}");
         assert!(t.contains("<Subdataset name=\"1\">\n    <PAMDataset>\n      <PAMRasterBand band=\"1\">"), "{t}");
         assert!(is_ours(&t));
+        assert_eq!(top_level_nodata(&t), [(1, "-9999".to_string()), (3, "nan".into()), (4, "0".into())]);
         assert!(is_ours(
             "<PAMDataset><PAMRasterBand band=\"1\"><NoDataValue>1</NoDataValue></PAMRasterBand></PAMDataset>"
         ));

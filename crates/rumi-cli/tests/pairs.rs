@@ -155,6 +155,9 @@ fn nodata_is_kept_for_gdal_readers_in_the_pam_sidecar() {
     assert!(out.contains("wrote") && out.contains("d.rumi.aux.xml"), "{out}");
     let aux = fs::read_to_string(p("d.rumi.aux.xml")).unwrap();
     assert!(aux.contains("<PAMRasterBand band=\"1\">") && aux.contains("<NoDataValue>-9999</NoDataValue>"), "{aux}");
+    assert_eq!(info_json(&p("d.rumi"))["gdal_nodata"]["bands"], serde_json::json!({"1": "-9999"}));
+    let (t, _) = ok(None, &["info", &s("d.rumi")]);
+    assert!(t.contains("nodata            GDAL band 1: -9999 (for GDAL readers, in "), "{t}");
     // A Cube: bands t * B + b + 1 of the whole file, and each time step's subdataset.
     ok(None, &["stack", &s("dem.tif"), &s("dem2.tif"), &s("c.rumi"), "--times", "2020-01-01,2020-02-01", "-q"]);
     if let Some(plugin) = &plugin {
