@@ -6,6 +6,11 @@
 //! (each decodes as OpenZL to the size, element width and boolean values the IFD implies), and,
 //! when a header blob is given, every value the blob duplicates. [`build_header`] derives the
 //! blob from a finished file and refuses to emit one when any check fails.
+//!
+//! The spec also requires the EPSG code to be defined by the EPSG registry. This crate carries
+//! no copy of the registry (and must not depend on PROJ/GDAL), so it checks only the range;
+//! [`Report::georef`] hands the code to the caller for the registry half (the `rumi` CLI asks
+//! PROJ through GDAL's OSR).
 
 use std::io;
 
