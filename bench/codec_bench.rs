@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use gdal::raster::GdalDataType;
 use gdal::Dataset;
-use rumi::codec::Graph;
+use rumi::codec::{self, AlignedBuf, Graph, Predictor};
 use rumi::format::{FrameUnit, Georef, RasterType, SampleEncoding, TimeAxis, TimeKind, Trailer};
 use rumi::reader::{Reader, Window};
 use rumi::writer::{write_array, ImageSpec};
@@ -134,8 +134,8 @@ fn main() {
         eprintln!("no input rasters (../shared/data is absent); pass GeoTIFF paths");
         return;
     }
-    println!("| input | setting | ratio | encode MB/s | decode MB/s |");
-    println!("|---|---|---|---|---|");
+    println!("| input | setting | ratio | encode MB/s | decode MB/s | codec decode MB/s |");
+    println!("|---|---|---|---|---|---|");
     for f in files {
         let Some((enc, x, y, b, data)) = read_source(&f) else {
             eprintln!("skip {}: unsupported", f.display());
@@ -148,7 +148,10 @@ fn main() {
             let (size, e, d) = zstd_tiles(enc, x, y, b, &data, level);
             println!("| {name} | zstd {level}, tile | {:.3} | {:.0} | {:.0} |", raw / size as f64, mb / e, mb / d);
         }
-        let units: Vec<u16> = FrameUnit::valid_for(u32::from(b), 1).iter().map(|u| u16::from(u.value())).collect();
+        let mut units: Vec<u16> = FrameUnit::valid_for(u32::from(b), 1).iter().map(|u| u16::from(u.value())).collect();
+        if std::env::var_os("CODEC_BENCH_DEFAULT_UNIT").is_some() {
+            units = vec![ImageSpec::default_frame_unit(b, 1)];
+        }
         for unit in units {
             for (label, graph) in [
                 ("numeric 6", Graph::Numeric(6)),
@@ -156,6 +159,12 @@ fn main() {
                 ("numeric 9", Graph::Numeric(9)),
                 ("generic 6", Graph::Generic(6)),
                 ("best of numeric 6/7", Graph::BestOf),
+                ("up", Graph::Predict(Predictor::Up)),
+                ("left", Graph::Predict(Predictor::Left)),
+                ("left lz", Graph::Predict(Predictor::LeftLz)),
+                ("gradient", Graph::Predict(Predictor::Gradient)),
+                ("image 6", Graph::Image(6)),
+                ("image 7", Graph::Image(7)),
             ] {
                 let t0 = Instant::now();
                 let (cur, blob) =
@@ -173,8 +182,28 @@ fn main() {
                     dec.push(t0.elapsed().as_secs_f64());
                 }
                 assert!(out == data, "round trip");
+                // codec alone: every frame decoded into a reused buffer, one thread
+                let mut off = blob.layout.base_frame_offset().expect("offset") as usize;
+                let mut frames = Vec::new();
+                for (i, &c) in blob.counts.iter().enumerate() {
+                    let (row, col, _, _) = blob.layout.frame_position(i as u64);
+                    let (h, w) = blob.layout.tile_dims(row, col);
+                    let n = blob.layout.frame_samples(h, w) as usize * enc.decoded_bytes();
+                    frames.push((&file[off..off + c as usize], n));
+                    off += c as usize;
+                }
+                let mut bufs: Vec<AlignedBuf> = frames.iter().map(|f| AlignedBuf::zeroed(f.1)).collect();
+                let mut cdec = Vec::new();
+                for _ in 0..5 {
+                    let t0 = Instant::now();
+                    for (i, (f, _)) in frames.iter().enumerate() {
+                        codec::decode_into(f, enc.element_width(), &mut bufs[i], i as u64).expect("decode");
+                    }
+                    cdec.push(t0.elapsed().as_secs_f64());
+                }
+                let cdec = mb / median(cdec);
                 println!(
-                    "| {name} | {label}, unit {unit} | {:.3} | {:.0} | {:.0} |",
+                    "| {name} | {label}, unit {unit} | {:.3} | {:.0} | {:.0} | {cdec:.0} |",
                     raw / total as f64,
                     mb / e,
                     mb / median(dec)

@@ -3,6 +3,14 @@
 //! Samples are compressed as one numeric OpenZL input whose element width is the sample's
 //! component width (complex samples are two components). Decoding checks the decoded size and
 //! element width against what the header implies (OpenZL does not record signedness).
+//!
+//! Image graphs ([`Graph::Predict`], [`Graph::Image`]) add 2-D prediction built only from
+//! OpenZL's standard codecs, so any OpenZL decoder reads the frames: the "up" predictor is a
+//! column-major view of the frame (`split_by_struct` into one stream per column, `concat`)
+//! followed by `delta_int`; the gradient predictor (`x - a - b + c`) puts a `delta_int` along
+//! rows in front of it. The residuals are zigzagged, split into byte planes (`transpose_split`)
+//! and entropy coded (`entropy`: Huffman or FSE). The graph is an encoder-side function graph:
+//! the frame records only the standard transforms it ran.
 
 use std::cell::RefCell;
 use std::ffi::CStr;
@@ -23,6 +31,34 @@ pub enum Graph {
     Generic(i32),
     /// Try numeric at levels 6 and 7 and keep the smaller frame.
     BestOf,
+    /// 2-D prediction (rows of the frame's `row` elements), then entropy coding of the residuals.
+    Predict(Predictor),
+    /// Per frame, the smaller of the gradient predictor and the numeric graph at this level.
+    Image(i32),
+}
+
+/// A 2-D predictor made of standard OpenZL codecs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Predictor {
+    /// `x - b` (the sample above): column-major view, then delta.
+    Up,
+    /// `x - a - b + c`: the up predictor, then delta along rows.
+    Gradient,
+    /// `x - a` (the sample to the left, or the last of the row above), entropy coded.
+    Left,
+    /// `x - a`, then OpenZL's field LZ (repeats, e.g. nodata areas).
+    LeftLz,
+}
+
+impl Predictor {
+    fn id(self) -> i32 {
+        match self {
+            Predictor::Up => 1,
+            Predictor::Gradient => 2,
+            Predictor::Left => 3,
+            Predictor::LeftLz => 4,
+        }
+    }
 }
 
 impl Default for Graph {
@@ -73,6 +109,216 @@ impl Drop for Dctx {
 thread_local! {
     static CCTX: RefCell<Option<Cctx>> = const { RefCell::new(None) };
     static DCTX: RefCell<Option<Dctx>> = const { RefCell::new(None) };
+    /// Compressors holding a predictor graph, by (predictor, element width, row elements, rows).
+    static PREDICT: RefCell<Vec<((Predictor, usize, usize, usize), PredictCompressor)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A compressor with one registered predictor graph.
+struct PredictCompressor(*mut zl::ZL_Compressor, zl::ZL_GraphID);
+
+impl Drop for PredictCompressor {
+    fn drop(&mut self) {
+        // SAFETY: the pointer came from ZL_Compressor_create and is freed once, here; no
+        // context references it any more (compress_once re-references per call).
+        unsafe { zl::ZL_Compressor_free(self.0) }
+    }
+}
+
+extern "C" {
+    /// OpenZL's split-by-struct node with the given field sizes (defined in libopenzl, used by
+    /// its public `ZL_Compressor_registerSplitByStructGraph`; the transform is a standard one,
+    /// `ZL_StandardTransformID_splitByStruct`, which every decoder knows).
+    fn ZL_createNode_splitByStruct(c: *mut zl::ZL_Compressor, sizes: *const usize, n: usize) -> zl::ZL_NodeID;
+}
+
+const PREDICTOR_PARAM: i32 = 7301;
+const ROW_PARAM: i32 = 7302;
+const ROWS_PARAM: i32 = 7303;
+/// At most this many columns get the column-major view (one OpenZL stream per column).
+pub const MAX_PREDICT_ROW: usize = 4096;
+
+fn node(id: u32) -> zl::ZL_NodeID {
+    zl::ZL_NodeID { nid: id as _ }
+}
+
+/// Runs a node on edges; the outputs, or `Err` when OpenZL refused.
+///
+/// # Safety
+/// `edges` must be live edges of the graph being run.
+unsafe fn run(edges: &[*mut zl::ZL_Edge], nid: zl::ZL_NodeID) -> std::result::Result<Vec<*mut zl::ZL_Edge>, ()> {
+    // SAFETY: per the function contract; the edge list OpenZL returns lives as long as the graph
+    // run and is copied out at once.
+    unsafe {
+        let r = if edges.len() == 1 {
+            zl::ZL_Edge_runNode(edges[0], nid)
+        } else {
+            zl::ZL_Edge_runMultiInputNode(edges.as_ptr().cast_mut(), edges.len(), nid)
+        };
+        if r._code != zl::ZL_ErrorCode_no_error {
+            return Err(());
+        }
+        let list = r._value._value;
+        let (p, n) = (list.field_1.edges, list.field_2.nbEdges);
+        if p.is_null() {
+            return Err(());
+        }
+        Ok(std::slice::from_raw_parts(p, n).to_vec())
+    }
+}
+
+/// # Safety
+/// Called by OpenZL with a live graph and `n` live input edges.
+unsafe fn predict_graph_body(graph: *mut zl::ZL_Graph, inputs: *mut *mut zl::ZL_Edge, n: usize) -> std::result::Result<(), ()> {
+    // SAFETY: graph and inputs are live for this call (OpenZL's function-graph contract); the
+    // node and graph lists belong to the compressor and outlive the call.
+    unsafe {
+        if n != 1 || inputs.is_null() {
+            return Err(());
+        }
+        let nodes = zl::ZL_Graph_getCustomNodes(graph);
+        let graphs = zl::ZL_Graph_getCustomGraphs(graph);
+        if nodes.nbNodeIDs != 1 || graphs.nbGraphIDs != 1 {
+            return Err(());
+        }
+        let split_cols = *nodes.nodeids;
+        let sizes = *graphs.graphids;
+        let predictor = zl::ZL_Graph_getLocalIntParam(graph, PREDICTOR_PARAM).paramValue;
+        let row = zl::ZL_Graph_getLocalIntParam(graph, ROW_PARAM).paramValue as usize;
+        let rows = zl::ZL_Graph_getLocalIntParam(graph, ROWS_PARAM).paramValue as usize;
+        let sized = |e: *mut zl::ZL_Edge, g| {
+            if report_error(zl::ZL_Edge_setDestination(e, g)).is_some() {
+                return Err(());
+            }
+            Ok(())
+        };
+        // column-major view: one stream per column (split_by_struct), concatenated
+        let transpose = |e: *mut zl::ZL_Edge| -> std::result::Result<*mut zl::ZL_Edge, ()> {
+            let e = run(&[e], node(zl::ZL_StandardNodeID_convert_num_to_serial_le))?[0];
+            let columns = run(&[e], split_cols)?;
+            let out = run(&columns, node(zl::ZL_StandardNodeID_concat_struct))?;
+            if out.len() != 2 {
+                return Err(());
+            }
+            sized(out[0], sizes)?;
+            Ok(run(&[out[1]], node(zl::ZL_StandardNodeID_convert_struct_to_num_le))?[0])
+        };
+        // residuals: zigzag, one byte plane per byte of the element (transpose_split), each
+        // plane to OpenZL's entropy graph (Huffman or FSE, or stored, whichever is smallest)
+        let finish = |e: *mut zl::ZL_Edge| -> std::result::Result<(), ()> {
+            let entropy = zl::ZL_GraphID { gid: zl::ZL_StandardGraphID_entropy };
+            let w = zl::ZL_Input_eltWidth(zl::ZL_Edge_getData(e));
+            let z = run(&[e], node(zl::ZL_StandardNodeID_zigzag))?[0];
+            if w == 1 {
+                return sized(run(&[z], node(zl::ZL_StandardNodeID_convert_num_to_serial_le))?[0], entropy);
+            }
+            let s = run(&[z], node(zl::ZL_StandardNodeID_convert_num_to_struct_le))?[0];
+            for p in run(&[s], zl::ZL_Graph_getTransposeSplitNode(graph, w))? {
+                sized(p, entropy)?;
+            }
+            Ok(())
+        };
+        if predictor == Predictor::Left.id() || predictor == Predictor::LeftLz.id() {
+            let e = run(&[*inputs], node(zl::ZL_StandardNodeID_delta_int))?[0];
+            if predictor == Predictor::Left.id() {
+                return finish(e);
+            }
+            return sized(e, zl::ZL_GraphID { gid: zl::ZL_StandardGraphID_field_lz });
+        }
+        if predictor == Predictor::Up.id() {
+            let e = transpose(*inputs)?;
+            return finish(run(&[e], node(zl::ZL_StandardNodeID_delta_int))?[0]);
+        }
+        // gradient: delta along rows; OpenZL's delta keeps the first value in its header, so its
+        // output is row 0 less its first sample, then rows 1.. whole (each starting with the
+        // step from the end of the row above); those rows, column-major, get a vertical delta
+        let d = run(&[*inputs], node(zl::ZL_StandardNodeID_delta_int))?[0];
+        let parts = run_split(d, &[row - 1, (rows - 1) * row])?;
+        let v = transpose(parts[1])?;
+        let v = run(&[v], node(zl::ZL_StandardNodeID_delta_int))?[0];
+        let out = run(&[parts[0], v], node(zl::ZL_StandardNodeID_concat_num))?;
+        if out.len() != 2 {
+            return Err(());
+        }
+        sized(out[0], sizes)?;
+        finish(out[1])
+    }
+}
+
+/// # Safety
+/// `e` must be a live numeric edge of the graph being run.
+unsafe fn run_split(e: *mut zl::ZL_Edge, sizes: &[usize]) -> std::result::Result<Vec<*mut zl::ZL_Edge>, ()> {
+    // SAFETY: per the function contract; the size array outlives the call.
+    unsafe {
+        let r = zl::ZL_Edge_runSplitNode(e, sizes.as_ptr(), sizes.len());
+        if r._code != zl::ZL_ErrorCode_no_error {
+            return Err(());
+        }
+        let list = r._value._value;
+        let (p, n) = (list.field_1.edges, list.field_2.nbEdges);
+        if p.is_null() || n != sizes.len() {
+            return Err(());
+        }
+        Ok(std::slice::from_raw_parts(p, n).to_vec())
+    }
+}
+
+unsafe extern "C" fn predict_graph(graph: *mut zl::ZL_Graph, inputs: *mut *mut zl::ZL_Edge, n: usize) -> zl::ZL_Report {
+    // SAFETY: forwarded from OpenZL's call; no panic crosses back into C.
+    let ok = std::panic::catch_unwind(|| unsafe { predict_graph_body(graph, inputs, n) }).unwrap_or(Err(()));
+    // SAFETY: plain report constructors.
+    unsafe {
+        match ok {
+            Ok(()) => zl::ZL_returnSuccess(),
+            Err(()) => zl::ZL_returnError(zl::ZL_ErrorCode_GENERIC),
+        }
+    }
+}
+
+/// Builds a compressor whose starting graph is the predictor graph for `width`-byte elements in
+/// rows of `row` elements.
+fn predict_compressor(p: Predictor, width: usize, row: usize, rows: usize) -> Result<PredictCompressor> {
+    // SAFETY: plain constructor; null checked; the descriptor and the arrays it points to live
+    // through the registration call (OpenZL copies them).
+    unsafe {
+        let c = zl::ZL_Compressor_create();
+        if c.is_null() {
+            return Err(Error::Encode("cannot create an OpenZL compressor".into()));
+        }
+        let pc = PredictCompressor(c, zl::ZL_GraphID { gid: 0 });
+        let cols = vec![width; row];
+        let split = [ZL_createNode_splitByStruct(c, cols.as_ptr(), cols.len())];
+        let graphs = [zl::ZL_GraphID { gid: zl::ZL_StandardGraphID_compress_generic }];
+        let types = [zl::ZL_Type_numeric];
+        let int = |v: usize| i32::try_from(v).map_err(|_| Error::Encode(format!("{v} rows or columns")));
+        let params = [
+            zl::ZL_IntParam { paramId: PREDICTOR_PARAM, paramValue: p.id() },
+            zl::ZL_IntParam { paramId: ROW_PARAM, paramValue: int(row)? },
+            zl::ZL_IntParam { paramId: ROWS_PARAM, paramValue: int(rows)? },
+        ];
+        let mut desc: zl::ZL_FunctionGraphDesc = std::mem::zeroed();
+        desc.name = c"rumi.predict".as_ptr();
+        desc.graph_f = Some(predict_graph);
+        desc.inputTypeMasks = types.as_ptr();
+        desc.nbInputs = 1;
+        desc.customGraphs = graphs.as_ptr();
+        desc.nbCustomGraphs = graphs.len();
+        desc.customNodes = split.as_ptr();
+        desc.nbCustomNodes = split.len();
+        desc.localParams.intParams = zl::ZL_LocalIntParams { intParams: params.as_ptr(), nbIntParams: params.len() };
+        let gid = zl::ZL_Compressor_registerFunctionGraph(c, &desc);
+        if gid.gid == zl::ZL_StandardGraphID_illegal {
+            return Err(Error::Encode("cannot register the prediction graph".into()));
+        }
+        Ok(PredictCompressor(pc.into_raw(), gid))
+    }
+}
+
+impl PredictCompressor {
+    fn into_raw(self) -> *mut zl::ZL_Compressor {
+        let p = self.0;
+        std::mem::forget(self);
+        p
+    }
 }
 
 /// A buffer of 8-byte aligned storage, as OpenZL's numeric API requires.
@@ -110,6 +356,41 @@ impl AlignedBuf {
 }
 
 fn compress_once(src: &AlignedBuf, width: usize, graph: zl::ZL_GraphID, level: i32) -> Result<Vec<u8>> {
+    compress_with(src, width, None, graph, level)
+}
+
+/// Compresses with the predictor graph `p` (rows of `row` elements); falls back to the numeric
+/// graph when the frame is not at least two whole rows or the rows are too long.
+fn compress_predict(src: &AlignedBuf, width: usize, row: usize, p: Predictor, level: i32) -> Result<Vec<u8>> {
+    let count = src.len / width;
+    if row < 2 || row > MAX_PREDICT_ROW || count % row != 0 || count / row < 2 {
+        return compress_once(src, width, zl::ZL_GraphID { gid: zl::ZL_StandardGraphID_select_numeric }, level);
+    }
+    PREDICT.with(|cell| {
+        let mut cache = cell.borrow_mut();
+        let key = (p, width, row, count / row);
+        let i = match cache.iter().position(|(k, _)| *k == key) {
+            Some(i) => i,
+            None => {
+                if cache.len() >= 16 {
+                    cache.remove(0);
+                }
+                cache.push((key, predict_compressor(p, width, row, count / row)?));
+                cache.len() - 1
+            }
+        };
+        let (c, g) = (cache[i].1 .0, cache[i].1 .1);
+        compress_with(src, width, Some(c), g, level)
+    })
+}
+
+fn compress_with(
+    src: &AlignedBuf,
+    width: usize,
+    custom: Option<*mut zl::ZL_Compressor>,
+    graph: zl::ZL_GraphID,
+    level: i32,
+) -> Result<Vec<u8>> {
     let count = src.len / width;
     CCTX.with(|cell| {
         let mut slot = cell.borrow_mut();
@@ -123,6 +404,7 @@ fn compress_once(src: &AlignedBuf, width: usize, graph: zl::ZL_GraphID, level: i
         }
         let (cctx, compressor) =
             slot.as_ref().map(|c| (c.0, c.1)).unwrap_or((std::ptr::null_mut(), std::ptr::null_mut()));
+        let compressor = custom.unwrap_or(compressor);
         // SAFETY: cctx is a live context owned by this thread; parameters are plain ints; the
         // typed ref borrows `src`, which outlives the call, and is freed before returning.
         unsafe {
@@ -155,8 +437,13 @@ fn compress_once(src: &AlignedBuf, width: usize, graph: zl::ZL_GraphID, level: i
 }
 
 /// Compresses `samples` (little-endian elements of `width` bytes: 1, 2, 4 or 8) into one
-/// self-contained OpenZL frame.
+/// self-contained OpenZL frame (no row structure: prediction graphs compress as numeric).
 pub fn encode(samples: &[u8], width: usize, graph: Graph) -> Result<Vec<u8>> {
+    encode_rows(samples, width, 0, graph)
+}
+
+/// As [`encode`], for a frame made of rows of `row` elements (the prediction graphs use them).
+pub fn encode_rows(samples: &[u8], width: usize, row: usize, graph: Graph) -> Result<Vec<u8>> {
     if ![1, 2, 4, 8].contains(&width) || samples.len() % width != 0 {
         return Err(Error::Encode(format!("{} bytes are not a whole number of {width}-byte elements", samples.len())));
     }
@@ -170,6 +457,12 @@ pub fn encode(samples: &[u8], width: usize, graph: Graph) -> Result<Vec<u8>> {
         Graph::BestOf => {
             let a = compress_once(&src, width, numeric, 6)?;
             let b = compress_once(&src, width, numeric, 7)?;
+            Ok(if b.len() < a.len() { b } else { a })
+        }
+        Graph::Predict(p) => compress_predict(&src, width, row, p, 6),
+        Graph::Image(level) => {
+            let a = compress_predict(&src, width, row, Predictor::Gradient, 6)?;
+            let b = compress_once(&src, width, numeric, level)?;
             Ok(if b.len() < a.len() { b } else { a })
         }
     }

@@ -140,7 +140,13 @@ impl<W: Write + Seek> Writer<W> {
         let graph = self.graph;
         let frames: Vec<Vec<u8>> = (first..first + count)
             .into_par_iter()
-            .map(|index| codec::encode(&gather(&l, index, data), l.encoding.element_width(), graph))
+            .map(|index| {
+                let (r, c, _, _) = l.frame_position(index);
+                let (h, w) = l.tile_dims(r, c);
+                // elements per row of the frame (the prediction graphs look one row up)
+                let row = l.frame_strides(h, w).y * l.encoding.decoded_bytes() / l.encoding.element_width();
+                codec::encode_rows(&gather(&l, index, data), l.encoding.element_width(), row, graph)
+            })
             .collect::<Result<_>>()?;
         for f in frames {
             let len = u32::try_from(f.len()).map_err(|_| Error::Overflow("frame byte count"))?;
