@@ -113,7 +113,12 @@ fn zstd_tiles(enc: SampleEncoding, x: u32, y: u32, b: u16, data: &[u8], level: i
 fn main() {
     let args: Vec<PathBuf> = std::env::args().skip(1).map(PathBuf::from).collect();
     let files = if args.is_empty() {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data");
+        // RUMI_DATA_DIR, else ../shared/data beside the repository (or beside a worktree's parent)
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let dir = std::env::var_os("RUMI_DATA_DIR")
+            .map(PathBuf::from)
+            .or_else(|| [root.join("../shared/data"), root.join("../../shared/data")].into_iter().find(|d| d.is_dir()))
+            .unwrap_or_default();
         [
             "landsat8_LC08_L1TP_224078_20200518_3band_uint16.tif",
             "lf_elev_220_mt_hood_utm.tif",
@@ -122,6 +127,13 @@ fn main() {
             "naip_m_3607824_se_17_1_20160620_sub.tif",
             "rasterio_RGB.byte.tif",
             "S1A__IW___A_20150309T173017_VV_grd_mli_geo_norm_db.tif",
+            "S1A__IW___D_20170309T054356_VV_grd_mli_geo_norm_db.tif",
+            "eolearn_s2_ndvi_68t_float32.tif",
+            "eolearn_s2_clm_68t_uint8.tif",
+            "eolearn_dem_float32.tif",
+            "eolearn_lulc_uint16.tif",
+            "stars_olinda_dem_utm25s.tif",
+            "gdal_byte.tif",
         ]
         .iter()
         .map(|f| dir.join(f))
@@ -153,19 +165,22 @@ fn main() {
             units = vec![ImageSpec::default_frame_unit(b, 1)];
         }
         for unit in units {
-            for (label, graph) in [
-                ("numeric 6", Graph::Numeric(6)),
-                ("numeric 7", Graph::Numeric(7)),
-                ("numeric 9", Graph::Numeric(9)),
-                ("generic 6", Graph::Generic(6)),
-                ("best of numeric 6/7", Graph::BestOf),
-                ("up", Graph::Predict(Predictor::Up)),
-                ("left", Graph::Predict(Predictor::Left)),
-                ("left lz", Graph::Predict(Predictor::LeftLz)),
-                ("gradient", Graph::Predict(Predictor::Gradient)),
-                ("image 6", Graph::Image(6)),
-                ("image 7", Graph::Image(7)),
-            ] {
+            let all = std::env::var_os("CODEC_BENCH_ALL").is_some();
+            let mut graphs = vec![("numeric 7", Graph::Numeric(7))];
+            if all {
+                graphs.extend([
+                    ("numeric 6", Graph::Numeric(6)),
+                    ("numeric 9", Graph::Numeric(9)),
+                    ("generic 6", Graph::Generic(6)),
+                    ("best of numeric 6/7", Graph::BestOf),
+                    ("up", Graph::Predict(Predictor::Up)),
+                    ("left", Graph::Predict(Predictor::Left)),
+                    ("left lz", Graph::Predict(Predictor::LeftLz)),
+                    ("gradient", Graph::Predict(Predictor::Gradient)),
+                ]);
+            }
+            graphs.extend([("image 0", Graph::Image(0)), ("image 7", Graph::Image(7)), ("auto 7", Graph::Auto(7))]);
+            for (label, graph) in graphs {
                 let t0 = Instant::now();
                 let (cur, blob) =
                     write_array(Cursor::new(Vec::new()), spec(enc, x, y, b, unit, 256), graph, &data).expect("write");

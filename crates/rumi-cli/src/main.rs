@@ -56,10 +56,12 @@ pub struct WriteOpts {
     /// 4 when both do.
     #[arg(long, value_name = "N")]
     pub frame_unit: Option<u16>,
-    /// OpenZL compression level (numeric graph unless --graph says otherwise; default 7).
+    /// OpenZL compression level of the numeric graph (default 7; with image/auto, the level of
+    /// their numeric candidate, 0 = without it).
     #[arg(long, value_name = "L", allow_negative_numbers = true)]
     pub level: Option<i32>,
-    /// OpenZL graph: numeric (default), generic, or best (numeric at levels 6 and 7, smaller kept).
+    /// Compression graph: auto (default), image, numeric, generic, or best (numeric at levels 6
+    /// and 7, smaller kept). All write standard OpenZL frames.
     #[arg(long, value_enum)]
     pub graph: Option<GraphArg>,
     /// Band text, once per band in band order (default: the source band descriptions).
@@ -89,6 +91,10 @@ pub enum GraphArg {
     Generic,
     /// numeric at levels 6 and 7, keep the smaller frame
     Best,
+    /// every frame: the smallest of the gradient, left and left+LZ predictors and numeric
+    Image,
+    /// image on the first tile row, then only the candidates that won there (default)
+    Auto,
 }
 
 impl WriteOpts {
@@ -101,7 +107,9 @@ impl WriteOpts {
             }
             (Some(GraphArg::Best), None) => Ok(Graph::BestOf),
             (Some(GraphArg::Generic), _) => Ok(Graph::Generic(level)),
-            (Some(GraphArg::Numeric) | None, _) => Ok(Graph::Numeric(level)),
+            (Some(GraphArg::Numeric), _) => Ok(Graph::Numeric(level)),
+            (Some(GraphArg::Image), _) => Ok(Graph::Image(level)),
+            (Some(GraphArg::Auto) | None, _) => Ok(Graph::Auto(level)),
         }
     }
 }

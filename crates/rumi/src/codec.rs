@@ -33,8 +33,27 @@ pub enum Graph {
     BestOf,
     /// 2-D prediction (rows of the frame's `row` elements), then entropy coding of the residuals.
     Predict(Predictor),
-    /// Per frame, the smaller of the gradient predictor and the numeric graph at this level.
+    /// Per frame, the smallest of the image candidates ([`Graph::image_candidates`]).
     Image(i32),
+    /// As [`Graph::Image`] on the first tile row; the writer then keeps only the candidates
+    /// that made at least a tenth of those frames (at least the most frequent one).
+    Auto(i32),
+}
+
+impl Graph {
+    /// What [`Graph::Image`] and [`Graph::Auto`] at `level` try on every frame: the gradient,
+    /// left and left+LZ predictors, and OpenZL's numeric graph at `level` (level 0: without it).
+    pub fn image_candidates(level: i32) -> Vec<Graph> {
+        let mut v = vec![
+            Graph::Predict(Predictor::Gradient),
+            Graph::Predict(Predictor::Left),
+            Graph::Predict(Predictor::LeftLz),
+        ];
+        if level > 0 {
+            v.push(Graph::Numeric(level));
+        }
+        v
+    }
 }
 
 /// A 2-D predictor made of standard OpenZL codecs.
@@ -62,8 +81,9 @@ impl Predictor {
 }
 
 impl Default for Graph {
+    /// What `rumi convert` writes without options (chosen by measurement, see README).
     fn default() -> Self {
-        Graph::Numeric(7)
+        Graph::Auto(7)
     }
 }
 
@@ -444,28 +464,58 @@ pub fn encode(samples: &[u8], width: usize, graph: Graph) -> Result<Vec<u8>> {
 
 /// As [`encode`], for a frame made of rows of `row` elements (the prediction graphs use them).
 pub fn encode_rows(samples: &[u8], width: usize, row: usize, graph: Graph) -> Result<Vec<u8>> {
-    if ![1, 2, 4, 8].contains(&width) || samples.len() % width != 0 {
-        return Err(Error::Encode(format!("{} bytes are not a whole number of {width}-byte elements", samples.len())));
-    }
+    check_width(samples, width)?;
     let mut src = AlignedBuf::zeroed(samples.len());
     src.as_bytes_mut().copy_from_slice(samples);
+    encode_src(&src, width, row, graph)
+}
+
+fn encode_src(src: &AlignedBuf, width: usize, row: usize, graph: Graph) -> Result<Vec<u8>> {
     let numeric = zl::ZL_GraphID { gid: zl::ZL_StandardGraphID_select_numeric };
     let generic = zl::ZL_GraphID { gid: zl::ZL_StandardGraphID_compress_generic };
     match graph {
-        Graph::Numeric(level) => compress_once(&src, width, numeric, level),
-        Graph::Generic(level) => compress_once(&src, width, generic, level),
+        Graph::Numeric(level) => compress_once(src, width, numeric, level),
+        Graph::Generic(level) => compress_once(src, width, generic, level),
         Graph::BestOf => {
-            let a = compress_once(&src, width, numeric, 6)?;
-            let b = compress_once(&src, width, numeric, 7)?;
+            let a = compress_once(src, width, numeric, 6)?;
+            let b = compress_once(src, width, numeric, 7)?;
             Ok(if b.len() < a.len() { b } else { a })
         }
-        Graph::Predict(p) => compress_predict(&src, width, row, p, 6),
-        Graph::Image(level) => {
-            let a = compress_predict(&src, width, row, Predictor::Gradient, 6)?;
-            let b = compress_once(&src, width, numeric, level)?;
-            Ok(if b.len() < a.len() { b } else { a })
+        Graph::Predict(p) => compress_predict(src, width, row, p, 6),
+        Graph::Image(level) | Graph::Auto(level) => {
+            Ok(smallest(src, width, row, &Graph::image_candidates(level))?.0)
         }
     }
+}
+
+/// Compresses with each of `candidates` (single graphs, not [`Graph::Image`]/[`Graph::Auto`]);
+/// the smallest frame and the index of the candidate that made it (the first on ties).
+pub fn encode_smallest(samples: &[u8], width: usize, row: usize, candidates: &[Graph]) -> Result<(Vec<u8>, usize)> {
+    check_width(samples, width)?;
+    let mut src = AlignedBuf::zeroed(samples.len());
+    src.as_bytes_mut().copy_from_slice(samples);
+    smallest(&src, width, row, candidates)
+}
+
+fn smallest(src: &AlignedBuf, width: usize, row: usize, candidates: &[Graph]) -> Result<(Vec<u8>, usize)> {
+    let mut best: Option<(Vec<u8>, usize)> = None;
+    for (i, &g) in candidates.iter().enumerate() {
+        if matches!(g, Graph::Image(_) | Graph::Auto(_)) {
+            return Err(Error::Encode(format!("{g:?} is not a single graph")));
+        }
+        let f = encode_src(src, width, row, g)?;
+        if best.as_ref().is_none_or(|b| f.len() < b.0.len()) {
+            best = Some((f, i));
+        }
+    }
+    best.ok_or_else(|| Error::Encode("no compression candidates".into()))
+}
+
+fn check_width(samples: &[u8], width: usize) -> Result<()> {
+    if ![1, 2, 4, 8].contains(&width) || samples.len() % width != 0 {
+        return Err(Error::Encode(format!("{} bytes are not a whole number of {width}-byte elements", samples.len())));
+    }
+    Ok(())
 }
 
 /// Decodes one frame into `out`, which must be exactly the decoded size the header implies;
@@ -530,8 +580,16 @@ mod tests {
     #[test]
     fn round_trip_and_width_check() {
         let data: Vec<u8> = (0..4096u32).flat_map(|i| ((i * 7 % 1000) as u16).to_le_bytes()).collect();
-        for g in [Graph::Numeric(6), Graph::Numeric(7), Graph::Generic(6), Graph::BestOf] {
-            let f = encode(&data, 2, g).unwrap();
+        for g in [
+            Graph::Numeric(6),
+            Graph::Numeric(7),
+            Graph::Generic(6),
+            Graph::BestOf,
+            Graph::Predict(Predictor::Gradient),
+            Graph::Predict(Predictor::Up),
+            Graph::Image(7),
+        ] {
+            let f = encode_rows(&data, 2, 64, g).unwrap();
             let mut out = AlignedBuf::zeroed(data.len());
             decode_into(&f, 2, &mut out, 0).unwrap();
             assert_eq!(out.as_bytes(), &data[..]);

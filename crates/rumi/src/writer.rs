@@ -73,6 +73,8 @@ pub struct Writer<W: Write + Seek> {
     layout: Layout,
     trailer_bytes: Vec<u8>,
     graph: Graph,
+    /// With [`Graph::Auto`], the candidates kept after the first tile row.
+    kept: Option<Vec<Graph>>,
     next_row: u32,
     counts: Vec<u32>,
 }
@@ -98,7 +100,16 @@ impl<W: Write + Seek> Writer<W> {
         spec.georef.to_bytes()?;
         let n = layout.frame_count()?;
         out.seek(SeekFrom::Start(layout.base_frame_offset()?))?;
-        Ok(Writer { out, spec, layout, trailer_bytes, graph, next_row: 0, counts: Vec::with_capacity(n as usize) })
+        Ok(Writer {
+            out,
+            spec,
+            layout,
+            trailer_bytes,
+            graph,
+            kept: None,
+            next_row: 0,
+            counts: Vec::with_capacity(n as usize),
+        })
     }
 
     /// The validated layout.
@@ -137,18 +148,29 @@ impl<W: Write + Seek> Writer<W> {
                 )));
             }
         }
-        let graph = self.graph;
-        let frames: Vec<Vec<u8>> = (first..first + count)
+        let candidates = match (self.graph, &self.kept) {
+            (Graph::Auto(_), Some(kept)) => kept.clone(),
+            (Graph::Auto(level), None) => Graph::image_candidates(level),
+            (g, _) => vec![g],
+        };
+        let frames: Vec<(Vec<u8>, usize)> = (first..first + count)
             .into_par_iter()
             .map(|index| {
                 let (r, c, _, _) = l.frame_position(index);
                 let (h, w) = l.tile_dims(r, c);
                 // elements per row of the frame (the prediction graphs look one row up)
                 let row = l.frame_strides(h, w).y * l.encoding.decoded_bytes() / l.encoding.element_width();
-                codec::encode_rows(&gather(&l, index, data), l.encoding.element_width(), row, graph)
+                let samples = gather(&l, index, data);
+                match candidates[..] {
+                    [g] => Ok((codec::encode_rows(&samples, l.encoding.element_width(), row, g)?, 0)),
+                    _ => codec::encode_smallest(&samples, l.encoding.element_width(), row, &candidates),
+                }
             })
             .collect::<Result<_>>()?;
-        for f in frames {
+        if matches!(self.graph, Graph::Auto(_)) && self.kept.is_none() {
+            self.kept = Some(keep_candidates(&candidates, frames.iter().map(|f| f.1)));
+        }
+        for (f, _) in frames {
             let len = u32::try_from(f.len()).map_err(|_| Error::Overflow("frame byte count"))?;
             self.out.write_all(&f)?;
             self.counts.push(len);
@@ -173,6 +195,22 @@ impl<W: Write + Seek> Writer<W> {
         self.out.flush()?;
         Ok((self.out, Blob { layout: self.layout, counts: self.counts }))
     }
+}
+
+/// The candidates that made at least a tenth of the frames (`wins` = index of each frame's
+/// winner), or the most frequent one when none did.
+fn keep_candidates(candidates: &[Graph], wins: impl Iterator<Item = usize>) -> Vec<Graph> {
+    let mut n = vec![0usize; candidates.len()];
+    for w in wins {
+        n[w] += 1;
+    }
+    let total: usize = n.iter().sum();
+    let kept: Vec<Graph> = candidates.iter().zip(&n).filter(|(_, &k)| k > 0 && k * 10 >= total).map(|(g, _)| *g).collect();
+    if !kept.is_empty() {
+        return kept;
+    }
+    let top = n.iter().enumerate().max_by_key(|(i, &k)| (k, std::cmp::Reverse(*i))).map(|(i, _)| i).unwrap_or(0);
+    vec![candidates[top]]
 }
 
 /// Builds the decoded sample order of frame `index` from a tile row given as `[t][b][y][x]`.
@@ -272,5 +310,26 @@ impl AtomicFile {
         self.tmp.as_file().sync_all()?;
         self.tmp.persist(&self.path).map_err(|e| Error::Io(e.error))?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codec::Predictor;
+
+    #[test]
+    fn auto_keeps_the_candidates_that_won_a_tenth_of_the_first_row() {
+        let c = Graph::image_candidates(7);
+        // 20 frames: 15 gradient, 3 numeric, 2 left: left made a tenth, left+LZ none
+        let wins = [0usize; 15].into_iter().chain([3; 3]).chain([1; 2]);
+        assert_eq!(
+            keep_candidates(&c, wins),
+            vec![Graph::Predict(Predictor::Gradient), Graph::Predict(Predictor::Left), Graph::Numeric(7)]
+        );
+        // 25 frames spread so that none reaches a tenth cannot happen with 4 candidates, but a
+        // row with no frames keeps the first candidate
+        assert_eq!(keep_candidates(&c, std::iter::empty()), vec![Graph::Predict(Predictor::Gradient)]);
+        assert_eq!(keep_candidates(&c, [2usize].into_iter()), vec![Graph::Predict(Predictor::LeftLz)]);
     }
 }
