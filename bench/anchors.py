@@ -51,6 +51,9 @@ def load(path):
 
 
 CODECS = {
+    # the calibrator: codec_bench.rs measures the same zstd 9 per tile beside rumi's frames, so
+    # speeds of the two scripts compare as ratios to it
+    "zstd9": (lambda t: imagecodecs.zstd_encode(t, level=9), lambda c: imagecodecs.zstd_decode(c)),
     "jpegls": (lambda t: imagecodecs.jpegls_encode(t), lambda c: imagecodecs.jpegls_decode(c)),
     "jpegxl_e3": (
         lambda t: imagecodecs.jpegxl_encode(t, lossless=True, effort=3, numthreads=1),

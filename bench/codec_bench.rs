@@ -162,7 +162,7 @@ fn main() {
         }
         let mut units: Vec<u16> = FrameUnit::valid_for(u32::from(b), 1).iter().map(|u| u16::from(u.value())).collect();
         if std::env::var_os("CODEC_BENCH_DEFAULT_UNIT").is_some() {
-            units = vec![ImageSpec::default_frame_unit(b, 1)];
+            units = vec![ImageSpec::default_frame_unit_for(b, 1, enc)];
         }
         for unit in units {
             let all = std::env::var_os("CODEC_BENCH_ALL").is_some();

@@ -52,8 +52,8 @@ pub struct WriteOpts {
     /// Nominal tile size: N for N x N, or WIDTHxLENGTH.
     #[arg(long, value_name = "N|WxL", default_value = "256", value_parser = parse_tile)]
     pub tile: (u16, u16),
-    /// frame_unit (0..=9). Default: 0 when B = T = 1, 1 when exactly one of B, T exceeds 1,
-    /// 4 when both do.
+    /// frame_unit (0..=9). Default: 0 when B = T = 1, 1 when exactly one of B, T exceeds 1
+    /// (2 for multi-band Images of 8-bit samples), 4 when both do.
     #[arg(long, value_name = "N")]
     pub frame_unit: Option<u16>,
     /// OpenZL compression level of the numeric graph (default 7; with image/auto, the level of

@@ -35,14 +35,16 @@ pub enum Graph {
     Predict(Predictor),
     /// Per frame, the smallest of the image candidates ([`Graph::image_candidates`]).
     Image(i32),
-    /// As [`Graph::Image`] on the first tile row; the writer then keeps only the candidates
-    /// that made at least a tenth of those frames (at least the most frequent one).
+    /// As [`Graph::Image`] on every fourth tile row (from the first); on the rows between, the
+    /// writer tries the gradient and left predictors and the candidates that made at least a
+    /// tenth of the frames of the last such row. Alone (`codec::encode`), as [`Graph::Image`].
     Auto(i32),
 }
 
 impl Graph {
-    /// What [`Graph::Image`] and [`Graph::Auto`] at `level` try on every frame: the gradient,
-    /// left and left+LZ predictors, and OpenZL's numeric graph at `level` (level 0: without it).
+    /// What [`Graph::Image`] and [`Graph::Auto`] at `level` try on every frame: the gradient and
+    /// left predictors (fast, entropy coded), left+LZ and OpenZL's numeric graph at `level`
+    /// (level 0: without it), in this order.
     pub fn image_candidates(level: i32) -> Vec<Graph> {
         let mut v = vec![
             Graph::Predict(Predictor::Gradient),
