@@ -78,6 +78,7 @@ def measure(ts, name, reps):
     enc_s = time.perf_counter() - t0
     for c, t in zip(comp, ts):
         d = dec(c)
+        d = np.frombuffer(d, t.dtype) if isinstance(d, (bytes, bytearray)) else d
         if not np.array_equal(d.reshape(t.shape), t):
             raise SystemExit(f"{name}: not lossless")
     runs = []
