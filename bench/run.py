@@ -267,7 +267,7 @@ def make_rumis(name, inp, env, reps):
         files.append({"label": label, "kind": "rumi", "path": str(out), "header": str(header),
                       "size": out.stat().st_size + header.stat().st_size, "file_size": out.stat().st_size,
                       "blob_size": header.stat().st_size, "write_s": times,
-                      "unit": int(opts[1]) if "--frame-unit" in opts else default_unit, "opts": " ".join(opts)})
+                      "unit": int(opts[opts.index("--frame-unit") + 1]) if "--frame-unit" in opts else default_unit, "opts": " ".join(opts)})
     return files
 
 

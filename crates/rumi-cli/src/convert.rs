@@ -63,8 +63,7 @@ pub fn run(srcs: &[PathBuf], out: &Path, time: &TimeArgs, opts: &WriteOpts, grap
 
     let first = &sources[0];
     let times = u32::try_from(sources.len()).map_err(|_| Failure("too many sources".into()))?;
-    let unit =
-        opts.frame_unit.unwrap_or_else(|| ImageSpec::default_frame_unit_for(first.bands, times, first.encoding));
+    let unit = opts.frame_unit.unwrap_or_else(|| ImageSpec::default_frame_unit_for(first.bands, times, first.encoding));
     FrameUnit::new(unit, u32::from(first.bands), times).map_err(|e| {
         let valid: Vec<String> =
             FrameUnit::valid_for(u32::from(first.bands), times).iter().map(|u| u.value().to_string()).collect();

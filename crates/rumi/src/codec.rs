@@ -108,7 +108,9 @@ fn report_value(r: zl::ZL_Report) -> usize {
 }
 
 /// A compression context and the compressor (graph registry) it references.
-struct Cctx(*mut zl::ZL_CCtx, *mut zl::ZL_Compressor);
+/// The third field holds the compressors of the predictor graphs by (predictor, element width,
+/// row elements, rows); they drop after the context that may reference them.
+struct Cctx(*mut zl::ZL_CCtx, *mut zl::ZL_Compressor, Vec<((Predictor, usize, usize, usize), PredictCompressor)>);
 struct Dctx(*mut zl::ZL_DCtx);
 
 impl Drop for Cctx {
@@ -131,8 +133,6 @@ impl Drop for Dctx {
 thread_local! {
     static CCTX: RefCell<Option<Cctx>> = const { RefCell::new(None) };
     static DCTX: RefCell<Option<Dctx>> = const { RefCell::new(None) };
-    /// Compressors holding a predictor graph, by (predictor, element width, row elements, rows).
-    static PREDICT: RefCell<Vec<((Predictor, usize, usize, usize), PredictCompressor)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// A compressor with one registered predictor graph.
@@ -141,7 +141,8 @@ struct PredictCompressor(*mut zl::ZL_Compressor, zl::ZL_GraphID);
 impl Drop for PredictCompressor {
     fn drop(&mut self) {
         // SAFETY: the pointer came from ZL_Compressor_create and is freed once, here; no
-        // context references it any more (compress_once re-references per call).
+        // context references it any more (evicted: the context was re-pointed first; at thread
+        // exit: Cctx frees its context before its fields drop).
         unsafe { zl::ZL_Compressor_free(self.0) }
     }
 }
@@ -190,7 +191,11 @@ unsafe fn run(edges: &[*mut zl::ZL_Edge], nid: zl::ZL_NodeID) -> std::result::Re
 
 /// # Safety
 /// Called by OpenZL with a live graph and `n` live input edges.
-unsafe fn predict_graph_body(graph: *mut zl::ZL_Graph, inputs: *mut *mut zl::ZL_Edge, n: usize) -> std::result::Result<(), ()> {
+unsafe fn predict_graph_body(
+    graph: *mut zl::ZL_Graph,
+    inputs: *mut *mut zl::ZL_Edge,
+    n: usize,
+) -> std::result::Result<(), ()> {
     // SAFETY: graph and inputs are live for this call (OpenZL's function-graph contract); the
     // node and graph lists belong to the compressor and outlive the call.
     unsafe {
@@ -385,31 +390,16 @@ fn compress_once(src: &AlignedBuf, width: usize, graph: zl::ZL_GraphID, level: i
 /// graph when the frame is not at least two whole rows or the rows are too long.
 fn compress_predict(src: &AlignedBuf, width: usize, row: usize, p: Predictor, level: i32) -> Result<Vec<u8>> {
     let count = src.len / width;
-    if row < 2 || row > MAX_PREDICT_ROW || count % row != 0 || count / row < 2 {
+    if !(2..=MAX_PREDICT_ROW).contains(&row) || count % row != 0 || count / row < 2 {
         return compress_once(src, width, zl::ZL_GraphID { gid: zl::ZL_StandardGraphID_select_numeric }, level);
     }
-    PREDICT.with(|cell| {
-        let mut cache = cell.borrow_mut();
-        let key = (p, width, row, count / row);
-        let i = match cache.iter().position(|(k, _)| *k == key) {
-            Some(i) => i,
-            None => {
-                if cache.len() >= 16 {
-                    cache.remove(0);
-                }
-                cache.push((key, predict_compressor(p, width, row, count / row)?));
-                cache.len() - 1
-            }
-        };
-        let (c, g) = (cache[i].1 .0, cache[i].1 .1);
-        compress_with(src, width, Some(c), g, level)
-    })
+    compress_with(src, width, Some((p, width, row, count / row)), zl::ZL_GraphID { gid: 0 }, level)
 }
 
 fn compress_with(
     src: &AlignedBuf,
     width: usize,
-    custom: Option<*mut zl::ZL_Compressor>,
+    custom: Option<(Predictor, usize, usize, usize)>,
     graph: zl::ZL_GraphID,
     level: i32,
 ) -> Result<Vec<u8>> {
@@ -418,15 +408,34 @@ fn compress_with(
         let mut slot = cell.borrow_mut();
         if slot.is_none() {
             // SAFETY: plain constructors; nulls are checked below and freed by Cctx's Drop.
-            let ctx = unsafe { Cctx(zl::ZL_CCtx_create(), zl::ZL_Compressor_create()) };
+            let ctx = unsafe { Cctx(zl::ZL_CCtx_create(), zl::ZL_Compressor_create(), Vec::new()) };
             if ctx.0.is_null() || ctx.1.is_null() {
                 return Err(Error::Encode("cannot create an OpenZL compression context".into()));
             }
             *slot = Some(ctx);
         }
-        let (cctx, compressor) =
-            slot.as_ref().map(|c| (c.0, c.1)).unwrap_or((std::ptr::null_mut(), std::ptr::null_mut()));
-        let compressor = custom.unwrap_or(compressor);
+        let Some(ctx) = slot.as_mut() else {
+            return Err(Error::Encode("no OpenZL compression context".into()));
+        };
+        let (cctx, mut compressor, mut graph) = (ctx.0, ctx.1, graph);
+        if let Some(key) = custom {
+            let cache = &mut ctx.2;
+            let i = match cache.iter().position(|(k, _)| *k == key) {
+                Some(i) => i,
+                None => {
+                    if cache.len() >= 16 {
+                        // SAFETY: the context stops referencing the compressor about to be freed.
+                        if let Some(e) = report_error(unsafe { zl::ZL_CCtx_refCompressor(cctx, ctx.1) }) {
+                            return Err(Error::Encode(e));
+                        }
+                        cache.remove(0);
+                    }
+                    cache.push((key, predict_compressor(key.0, key.1, key.2, key.3)?));
+                    cache.len() - 1
+                }
+            };
+            (compressor, graph) = (cache[i].1 .0, cache[i].1 .1);
+        }
         // SAFETY: cctx is a live context owned by this thread; parameters are plain ints; the
         // typed ref borrows `src`, which outlives the call, and is freed before returning.
         unsafe {
@@ -484,9 +493,7 @@ fn encode_src(src: &AlignedBuf, width: usize, row: usize, graph: Graph) -> Resul
             Ok(if b.len() < a.len() { b } else { a })
         }
         Graph::Predict(p) => compress_predict(src, width, row, p, 6),
-        Graph::Image(level) | Graph::Auto(level) => {
-            Ok(smallest(src, width, row, &Graph::image_candidates(level))?.0)
-        }
+        Graph::Image(level) | Graph::Auto(level) => Ok(smallest(src, width, row, &Graph::image_candidates(level))?.0),
     }
 }
 

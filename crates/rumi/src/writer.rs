@@ -231,7 +231,8 @@ fn keep_candidates(candidates: &[Graph], wins: impl Iterator<Item = usize>) -> V
         n[w] += 1;
     }
     let total: usize = n.iter().sum();
-    let kept: Vec<Graph> = candidates.iter().zip(&n).filter(|(_, &k)| k > 0 && k * 10 >= total).map(|(g, _)| *g).collect();
+    let kept: Vec<Graph> =
+        candidates.iter().zip(&n).filter(|(_, &k)| k > 0 && k * 10 >= total).map(|(g, _)| *g).collect();
     if !kept.is_empty() {
         return kept;
     }

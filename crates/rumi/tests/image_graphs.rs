@@ -36,8 +36,8 @@ fn every_encoding_frame_unit_and_image_graph_round_trips() {
                     let s = spec(enc, x, y, b, t, (16, 8), unit.value().into(), utm());
                     let (cur, blob) = write_array(Cursor::new(Vec::new()), s, graph, &data).unwrap();
                     let file = cur.into_inner();
-                    let r = Reader::open_with_blob(file.as_slice(), &blob.to_bytes().unwrap(), Limits::default())
-                        .unwrap();
+                    let r =
+                        Reader::open_with_blob(file.as_slice(), &blob.to_bytes().unwrap(), Limits::default()).unwrap();
                     let win = Window { times: 0..t, bands: (0..u32::from(b)).collect(), rows: 0..y, cols: 0..x };
                     let mut out = vec![0u8; r.window_bytes(&win).unwrap() as usize];
                     r.read_window(&win, &mut out).unwrap();
