@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use gdal::raster::GdalDataType;
 use gdal::Dataset;
-use rumi::codec::Graph;
+use rumi::codec::{self, AlignedBuf, Graph, Predictor};
 use rumi::format::{FrameUnit, Georef, RasterType, SampleEncoding, TimeAxis, TimeKind, Trailer};
 use rumi::reader::{Reader, Window};
 use rumi::writer::{write_array, ImageSpec};
@@ -113,7 +113,12 @@ fn zstd_tiles(enc: SampleEncoding, x: u32, y: u32, b: u16, data: &[u8], level: i
 fn main() {
     let args: Vec<PathBuf> = std::env::args().skip(1).map(PathBuf::from).collect();
     let files = if args.is_empty() {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data");
+        // RUMI_DATA_DIR, else ../shared/data beside the repository (or beside a worktree's parent)
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let dir = std::env::var_os("RUMI_DATA_DIR")
+            .map(PathBuf::from)
+            .or_else(|| [root.join("../shared/data"), root.join("../../shared/data")].into_iter().find(|d| d.is_dir()))
+            .unwrap_or_default();
         [
             "landsat8_LC08_L1TP_224078_20200518_3band_uint16.tif",
             "lf_elev_220_mt_hood_utm.tif",
@@ -122,6 +127,13 @@ fn main() {
             "naip_m_3607824_se_17_1_20160620_sub.tif",
             "rasterio_RGB.byte.tif",
             "S1A__IW___A_20150309T173017_VV_grd_mli_geo_norm_db.tif",
+            "S1A__IW___D_20170309T054356_VV_grd_mli_geo_norm_db.tif",
+            "eolearn_s2_ndvi_68t_float32.tif",
+            "eolearn_s2_clm_68t_uint8.tif",
+            "eolearn_dem_float32.tif",
+            "eolearn_lulc_uint16.tif",
+            "stars_olinda_dem_utm25s.tif",
+            "gdal_byte.tif",
         ]
         .iter()
         .map(|f| dir.join(f))
@@ -134,8 +146,8 @@ fn main() {
         eprintln!("no input rasters (../shared/data is absent); pass GeoTIFF paths");
         return;
     }
-    println!("| input | setting | ratio | encode MB/s | decode MB/s |");
-    println!("|---|---|---|---|---|");
+    println!("| input | setting | ratio | encode MB/s | decode MB/s | codec decode MB/s |");
+    println!("|---|---|---|---|---|---|");
     for f in files {
         let Some((enc, x, y, b, data)) = read_source(&f) else {
             eprintln!("skip {}: unsupported", f.display());
@@ -148,15 +160,27 @@ fn main() {
             let (size, e, d) = zstd_tiles(enc, x, y, b, &data, level);
             println!("| {name} | zstd {level}, tile | {:.3} | {:.0} | {:.0} |", raw / size as f64, mb / e, mb / d);
         }
-        let units: Vec<u16> = FrameUnit::valid_for(u32::from(b), 1).iter().map(|u| u16::from(u.value())).collect();
+        let mut units: Vec<u16> = FrameUnit::valid_for(u32::from(b), 1).iter().map(|u| u16::from(u.value())).collect();
+        if std::env::var_os("CODEC_BENCH_DEFAULT_UNIT").is_some() {
+            units = vec![ImageSpec::default_frame_unit_for(b, 1, enc)];
+        }
         for unit in units {
-            for (label, graph) in [
-                ("numeric 6", Graph::Numeric(6)),
-                ("numeric 7", Graph::Numeric(7)),
-                ("numeric 9", Graph::Numeric(9)),
-                ("generic 6", Graph::Generic(6)),
-                ("best of numeric 6/7", Graph::BestOf),
-            ] {
+            let all = std::env::var_os("CODEC_BENCH_ALL").is_some();
+            let mut graphs = vec![("numeric 7", Graph::Numeric(7))];
+            if all {
+                graphs.extend([
+                    ("numeric 6", Graph::Numeric(6)),
+                    ("numeric 9", Graph::Numeric(9)),
+                    ("generic 6", Graph::Generic(6)),
+                    ("best of numeric 6/7", Graph::BestOf),
+                    ("up", Graph::Predict(Predictor::Up)),
+                    ("left", Graph::Predict(Predictor::Left)),
+                    ("left lz", Graph::Predict(Predictor::LeftLz)),
+                    ("gradient", Graph::Predict(Predictor::Gradient)),
+                ]);
+            }
+            graphs.extend([("image 0", Graph::Image(0)), ("image 7", Graph::Image(7)), ("auto 7", Graph::Auto(7))]);
+            for (label, graph) in graphs {
                 let t0 = Instant::now();
                 let (cur, blob) =
                     write_array(Cursor::new(Vec::new()), spec(enc, x, y, b, unit, 256), graph, &data).expect("write");
@@ -173,8 +197,28 @@ fn main() {
                     dec.push(t0.elapsed().as_secs_f64());
                 }
                 assert!(out == data, "round trip");
+                // codec alone: every frame decoded into a reused buffer, one thread
+                let mut off = blob.layout.base_frame_offset().expect("offset") as usize;
+                let mut frames = Vec::new();
+                for (i, &c) in blob.counts.iter().enumerate() {
+                    let (row, col, _, _) = blob.layout.frame_position(i as u64);
+                    let (h, w) = blob.layout.tile_dims(row, col);
+                    let n = blob.layout.frame_samples(h, w) as usize * enc.decoded_bytes();
+                    frames.push((&file[off..off + c as usize], n));
+                    off += c as usize;
+                }
+                let mut bufs: Vec<AlignedBuf> = frames.iter().map(|f| AlignedBuf::zeroed(f.1)).collect();
+                let mut cdec = Vec::new();
+                for _ in 0..5 {
+                    let t0 = Instant::now();
+                    for (i, (f, _)) in frames.iter().enumerate() {
+                        codec::decode_into(f, &mut bufs[i], i as u64).expect("decode");
+                    }
+                    cdec.push(t0.elapsed().as_secs_f64());
+                }
+                let cdec = mb / median(cdec);
                 println!(
-                    "| {name} | {label}, unit {unit} | {:.3} | {:.0} | {:.0} |",
+                    "| {name} | {label}, unit {unit} | {:.3} | {:.0} | {:.0} | {cdec:.0} |",
                     raw / total as f64,
                     mb / e,
                     mb / median(dec)

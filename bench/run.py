@@ -48,6 +48,7 @@ COGS = [
     ("cog-lerc-zstd", ["COMPRESS=LERC_ZSTD", "MAX_Z_ERROR=0"]),
     ("cog-none", ["COMPRESS=NONE"]),
 ]
+LEAN = False
 LANDSAT = "landsat8_LC08_L1TP_224078_20200518_3band_uint16.tif"
 SAR = ["S1A__IW___A_20150309T173017_VV_grd_mli_geo_norm_db.tif", "S1A__IW___D_20170309T054356_VV_grd_mli_geo_norm_db.tif"]
 SAR_TIMES = "2015-03-09T17:30:17Z,2017-03-09T05:43:56Z"
@@ -161,6 +162,10 @@ def inputs(args, env):
                     "rumi": ("convert", [DATA / "lf_elev_220_mt_hood_utm.tif"], ["--interval", "2020-01-01/2021-01-01"])},
         "naip": {"desc": "NAIP aerial, uint8, 4 bands", "src": DATA / "naip_m_3607824_se_17_1_20160620_sub.tif",
                  "rumi": ("convert", [DATA / "naip_m_3607824_se_17_1_20160620_sub.tif"], ["--time", "2016-06-20"])},
+        "s2": {"desc": "Sentinel-2 (xarray-spatial), uint16, 4 bands", "src": DATA / "xrspatial_s2_4band_10m_uint16.tif",
+               "rumi": ("convert", [DATA / "xrspatial_s2_4band_10m_uint16.tif"], ["--time", "2020-01-01"])},
+        "rgb": {"desc": "rasterio RGB.byte, uint8, 3 bands", "src": DATA / "rasterio_RGB.byte.tif",
+                "rumi": ("convert", [DATA / "rasterio_RGB.byte.tif"], ["--time", "2000-01-01"])},
     }
     # Sentinel-1 pair: a 2-date Cube for rumi, a 2-band GeoTIFF for the competitors.
     sar_vrt = ind / "sar_pair.vrt"
@@ -225,9 +230,14 @@ def rumi_settings(inp):
     """(label, extra CLI options) for every rumi setting measured on this input."""
     kind, srcs, _ = inp["rumi"]
     bands, times = (1, len(srcs)) if kind == "stack" else (inp["info"]["bands"], 1)
-    default_unit = 0 if bands == 1 and times == 1 else (1 if (bands > 1) != (times > 1) else 4)
+    old_unit = 0 if bands == 1 and times == 1 else (1 if (bands > 1) != (times > 1) else 4)
+    # `rumi convert` picks h w b cells (unit 2) for multi-band Images of 8-bit samples
+    default_unit = 2 if bands > 1 and times == 1 and inp["info"]["type"] == "Byte" else old_unit
     units = [0] + ([1, 2] if (bands > 1) != (times > 1) else []) + (list(range(3, 10)) if bands > 1 and times > 1 else [])
-    out = [("rumi-default", [])]
+    # the default before the image graphs (issue 15): numeric graph level 7, unit 1 for multi-band
+    out = [("rumi-default", []), ("rumi-numeric7", ["--graph", "numeric", "--level", "7", "--frame-unit", str(old_unit)])]
+    if LEAN:
+        return out, default_unit
     if not inp.get("big"):
         out += [("rumi-level9", ["--level", "9"]), ("rumi-best", ["--graph", "best"])]
     else:
@@ -257,7 +267,7 @@ def make_rumis(name, inp, env, reps):
         files.append({"label": label, "kind": "rumi", "path": str(out), "header": str(header),
                       "size": out.stat().st_size + header.stat().st_size, "file_size": out.stat().st_size,
                       "blob_size": header.stat().st_size, "write_s": times,
-                      "unit": int(opts[1]) if "--frame-unit" in opts else default_unit, "opts": " ".join(opts)})
+                      "unit": int(opts[opts.index("--frame-unit") + 1]) if "--frame-unit" in opts else default_unit, "opts": " ".join(opts)})
     return files
 
 
@@ -644,7 +654,39 @@ def report(res, args):
             for (label, t), v in r["rss"].items():
                 L.append(f"| {label} | {t} | {mmm(v['rss_mb'])} | {mmm(v['wall_s'], '{:.2f}')} | "
                          f"{inp['raw'] / 1e6 / med(v['wall_s']):.0f} |")
+    if res.get("anchors"):
+        L += anchors_section(res)
     return "\n".join(L) + "\n"
+
+
+def anchors_section(res):
+    """The lossless image codecs (bench/anchors.py) beside rumi and the COGs of the same run."""
+    L = ["\n## Lossless image codecs (anchors)\n",
+         "bench/anchors.py: each band of each 256x256 tile compressed alone (imagecodecs from PyPI, one "
+         "thread; int16 shifted to uint16; ratio = raw / compressed tile bytes, no file overhead); decode "
+         "MB/s = every tile decoded in Python, median of 3. rumi = `rumi convert` defaults and the old "
+         "default (numeric 7), decode = OpenZL frames alone (ceiling, 1 thread); COG = the highest ratio "
+         "and, through GDAL 1T, the fastest COG decode. Same run, loaded machine: compare speeds as ratios.\n",
+         "| input | rumi default | rumi numeric 7 (old) | JPEG-LS | JPEG-XL e3 | JPEG-XL e7 | JPEG 2000 | zstd 9 | best COG |",
+         "|---|---|---|---|---|---|---|---|---|"]
+    for name, a in res["anchors"].items():
+        r = res["inputs"].get(name)
+        if r is None or not a:
+            continue
+        F = Figures(r)
+        cell = []
+        for label in ("rumi-default", "rumi-numeric7"):
+            f = next((f for f in F.rumis if f["label"] == label), None)
+            c = r["ceiling"].get(label, {}).get(1) if f else None
+            cell.append(f"{F.ratio(f):.3f} ({med(c):.0f} MB/s)" if f and c else (f"{F.ratio(f):.3f}" if f else "-"))
+        for k in ("jpegls", "jpegxl_e3", "jpegxl_e7", "jpeg2k", "zstd9"):
+            v = a.get(k)
+            cell.append(f"{v['ratio']:.3f} ({v['decode_mbs']:.0f} MB/s)" if v else "-")
+        cogs = [f for f in r["files"] if f["kind"] == "cog" and f["label"] != "cog-none"]
+        best = max(cogs, key=F.ratio)
+        cell.append(f"{F.ratio(best):.3f} {best['label']}")
+        L.append(f"| {name} | " + " | ".join(cell) + " |")
+    return L
 
 
 # ---- main ---------------------------------------------------------------------------------------
@@ -661,7 +703,12 @@ def main():
     ap.add_argument("--fresh", action="store_true", help="remake the competitors too")
     ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "latest.md"))
     ap.add_argument("--report-only", action="store_true", help="rewrite the report from build/bench/results.json")
+    ap.add_argument("--lean", action="store_true", help="rumi: only the default and the old default (numeric 7)")
+    ap.add_argument("--anchors", metavar="PYTHON",
+                    help="a Python with imagecodecs and tifffile: also run bench/anchors.py (JPEG-LS, JPEG-XL, JPEG 2000)")
     args = ap.parse_args()
+    global LEAN
+    LEAN = args.lean
     if args.report_only:
         results = json.loads((BENCH / "results.json").read_text())
         write_report(results, args)
@@ -754,6 +801,16 @@ def main():
     finally:
         if nginx:
             nginx.stop()
+    if args.anchors:
+        log("anchors: JPEG-LS, JPEG-XL e3/e7, JPEG 2000, zstd 9 per tile")
+        results["anchors"] = {}
+        for name, r in results["inputs"].items():
+            src = ins[name]["src"]
+            if ins[name]["rumi"][0] != "convert":
+                continue
+            out = BENCH / f"anchors-{name}.json"
+            run([args.anchors, ROOT / "bench" / "anchors.py", "--reps", "3", "--json", out, src], env=env)
+            results["anchors"][name] = next(iter(json.loads(out.read_text()).values()), {})
     meta["calibration"].append(calibrate())
     meta["runtime_min"] = (time.perf_counter() - t_start) / 60
     (BENCH / "results.json").write_text(json.dumps(results, indent=1, default=str))

@@ -21,7 +21,7 @@ use crate::output::{self, aux_xml, sidecar, Inputs, Staged};
 use crate::pam::{self, Nodata};
 use crate::source::Source;
 use crate::times::{MetaTime, TimeArgs};
-use crate::WriteOpts;
+use crate::{GraphArg, WriteOpts};
 
 /// What rewriting `out` removes besides replacing it: the old `.header` (always), rumi's own
 /// nodata `.aux.xml` (always), and GDAL's derived sidecars (overviews, saved statistics,
@@ -123,7 +123,14 @@ pub fn run(srcs: &[PathBuf], out: &Path, time: &TimeArgs, opts: &WriteOpts, grap
 
     let first = &sources[0];
     let times = u32::try_from(sources.len()).map_err(|_| Failure("too many sources".into()))?;
-    let unit = opts.frame_unit.unwrap_or_else(|| ImageSpec::default_frame_unit(first.bands, times));
+    let image_graph = matches!(opts.graph, Some(GraphArg::Image | GraphArg::Auto));
+    let unit = opts.frame_unit.unwrap_or_else(|| {
+        if image_graph {
+            ImageSpec::default_frame_unit_for(first.bands, times, first.encoding)
+        } else {
+            ImageSpec::default_frame_unit(first.bands, times)
+        }
+    });
     FrameUnit::new(unit, u32::from(first.bands), times).map_err(|e| {
         let valid: Vec<String> =
             FrameUnit::valid_for(u32::from(first.bands), times).iter().map(|u| u.value().to_string()).collect();

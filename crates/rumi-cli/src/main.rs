@@ -56,14 +56,16 @@ pub struct WriteOpts {
     /// Nominal tile size: N for N x N, or WIDTHxLENGTH.
     #[arg(long, value_name = "N|WxL", default_value = "256", value_parser = parse_tile)]
     pub tile: (u16, u16),
-    /// frame_unit (0..=9). Default: 0 when B = T = 1, 1 when exactly one of B, T exceeds 1,
-    /// 4 when both do.
+    /// frame_unit (0..=9). Default: 0 when B = T = 1, 1 when exactly one of B, T exceeds 1
+    /// (2 for multi-band Images of 8-bit samples with --graph image/auto), 4 when both do.
     #[arg(long, value_name = "N")]
     pub frame_unit: Option<u16>,
-    /// OpenZL compression level, 1..=22 (numeric graph unless --graph says otherwise; default 7).
+    /// OpenZL compression level, 1..=22 (default 7): the numeric graph's, or with image/auto the
+    /// level of their numeric candidate.
     #[arg(long, value_name = "L", allow_negative_numbers = true, value_parser = parse_level)]
     pub level: Option<i32>,
-    /// OpenZL graph: numeric (default), generic, or best (numeric at levels 6 and 7, smaller kept).
+    /// Compression graph: numeric (default), image, auto, generic, or best (numeric at levels 6
+    /// and 7, smaller kept). All write standard OpenZL frames.
     #[arg(long, value_enum)]
     pub graph: Option<GraphArg>,
     /// Band text, once per band in band order (default: the sources' BAND_TEXT metadata, else
@@ -103,6 +105,10 @@ pub enum GraphArg {
     Generic,
     /// numeric at levels 6 and 7, keep the smaller frame
     Best,
+    /// every frame: the smallest of the gradient, left and left+LZ predictors and numeric
+    Image,
+    /// image on every 4th tile row, the candidates that won there in between
+    Auto,
 }
 
 impl WriteOpts {
@@ -115,6 +121,8 @@ impl WriteOpts {
             }
             (Some(GraphArg::Best), None) => Ok(Graph::BestOf),
             (Some(GraphArg::Generic), _) => Ok(Graph::Generic(level)),
+            (Some(GraphArg::Image), _) => Ok(Graph::Image(level)),
+            (Some(GraphArg::Auto), _) => Ok(Graph::Auto(level)),
             (Some(GraphArg::Numeric) | None, _) => Ok(Graph::Numeric(level)),
         }
     }

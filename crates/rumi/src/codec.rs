@@ -3,6 +3,14 @@
 //! Samples are compressed as one numeric OpenZL input whose element width is the sample's
 //! component width (complex samples are two components). Decoding checks the decoded size and
 //! element width against what the header implies (OpenZL does not record signedness).
+//!
+//! Image graphs ([`Graph::Predict`], [`Graph::Image`]) add 2-D prediction built only from
+//! OpenZL's standard codecs, so any OpenZL decoder reads the frames: the "up" predictor is a
+//! column-major view of the frame (`split_by_struct` into one stream per column, `concat`)
+//! followed by `delta_int`; the gradient predictor (`x - a - b + c`) puts a `delta_int` along
+//! rows in front of it. The residuals are zigzagged, split into byte planes (`transpose_split`)
+//! and entropy coded (`entropy`: Huffman or FSE). The graph is an encoder-side function graph:
+//! the frame records only the standard transforms it ran.
 
 use std::cell::RefCell;
 use std::ffi::CStr;
@@ -23,11 +31,61 @@ pub enum Graph {
     Generic(i32),
     /// Try numeric at levels 6 and 7 and keep the smaller frame.
     BestOf,
+    /// 2-D prediction (rows of the frame's `row` elements), then entropy coding of the residuals.
+    Predict(Predictor),
+    /// Per frame, the smallest of the image candidates ([`Graph::image_candidates`]).
+    Image(i32),
+    /// As [`Graph::Image`] on every fourth tile row (from the first); on the rows between, the
+    /// writer tries the gradient and left predictors and the candidates that made at least a
+    /// tenth of the frames of the last such row. Alone (`codec::encode`), as [`Graph::Image`].
+    Auto(i32),
+}
+
+impl Graph {
+    /// What [`Graph::Image`] and [`Graph::Auto`] at `level` try on every frame: the gradient and
+    /// left predictors (fast, entropy coded), left+LZ and OpenZL's numeric graph at `level`
+    /// (level 0: without it), in this order.
+    pub fn image_candidates(level: i32) -> Vec<Graph> {
+        let mut v = vec![
+            Graph::Predict(Predictor::Gradient),
+            Graph::Predict(Predictor::Left),
+            Graph::Predict(Predictor::LeftLz),
+        ];
+        if level > 0 {
+            v.push(Graph::Numeric(level));
+        }
+        v
+    }
+}
+
+/// A 2-D predictor made of standard OpenZL codecs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Predictor {
+    /// `x - b` (the sample above): column-major view, then delta.
+    Up,
+    /// `x - a - b + c`: the up predictor, then delta along rows.
+    Gradient,
+    /// `x - a` (the sample to the left, or the last of the row above), entropy coded.
+    Left,
+    /// `x - a`, then OpenZL's field LZ (repeats, e.g. nodata areas).
+    LeftLz,
+}
+
+impl Predictor {
+    fn id(self) -> i32 {
+        match self {
+            Predictor::Up => 1,
+            Predictor::Gradient => 2,
+            Predictor::Left => 3,
+            Predictor::LeftLz => 4,
+        }
+    }
 }
 
 impl Default for Graph {
+    /// What `rumi convert` writes without options (chosen by measurement, see README).
     fn default() -> Self {
-        Graph::Numeric(7)
+        Graph::Auto(7)
     }
 }
 
@@ -50,7 +108,9 @@ fn report_value(r: zl::ZL_Report) -> usize {
 }
 
 /// A compression context and the compressor (graph registry) it references.
-struct Cctx(*mut zl::ZL_CCtx, *mut zl::ZL_Compressor);
+/// The third field holds the compressors of the predictor graphs by (predictor, element width,
+/// row elements, rows); they drop after the context that may reference them.
+struct Cctx(*mut zl::ZL_CCtx, *mut zl::ZL_Compressor, Vec<((Predictor, usize, usize, usize), PredictCompressor)>);
 struct Dctx(*mut zl::ZL_DCtx);
 
 impl Drop for Cctx {
@@ -73,6 +133,219 @@ impl Drop for Dctx {
 thread_local! {
     static CCTX: RefCell<Option<Cctx>> = const { RefCell::new(None) };
     static DCTX: RefCell<Option<Dctx>> = const { RefCell::new(None) };
+}
+
+/// A compressor with one registered predictor graph.
+struct PredictCompressor(*mut zl::ZL_Compressor, zl::ZL_GraphID);
+
+impl Drop for PredictCompressor {
+    fn drop(&mut self) {
+        // SAFETY: the pointer came from ZL_Compressor_create and is freed once, here; no
+        // context references it any more (evicted: the context was re-pointed first; at thread
+        // exit: Cctx frees its context before its fields drop).
+        unsafe { zl::ZL_Compressor_free(self.0) }
+    }
+}
+
+extern "C" {
+    /// OpenZL's split-by-struct node with the given field sizes (defined in libopenzl, used by
+    /// its public `ZL_Compressor_registerSplitByStructGraph`; the transform is a standard one,
+    /// `ZL_StandardTransformID_splitByStruct`, which every decoder knows).
+    fn ZL_createNode_splitByStruct(c: *mut zl::ZL_Compressor, sizes: *const usize, n: usize) -> zl::ZL_NodeID;
+}
+
+const PREDICTOR_PARAM: i32 = 7301;
+const ROW_PARAM: i32 = 7302;
+const ROWS_PARAM: i32 = 7303;
+/// At most this many columns get the column-major view (one OpenZL stream per column).
+pub const MAX_PREDICT_ROW: usize = 4096;
+
+fn node(id: u32) -> zl::ZL_NodeID {
+    zl::ZL_NodeID { nid: id as _ }
+}
+
+/// Runs a node on edges; the outputs, or `Err` when OpenZL refused.
+///
+/// # Safety
+/// `edges` must be live edges of the graph being run.
+unsafe fn run(edges: &[*mut zl::ZL_Edge], nid: zl::ZL_NodeID) -> std::result::Result<Vec<*mut zl::ZL_Edge>, ()> {
+    // SAFETY: per the function contract; the edge list OpenZL returns lives as long as the graph
+    // run and is copied out at once.
+    unsafe {
+        let r = if edges.len() == 1 {
+            zl::ZL_Edge_runNode(edges[0], nid)
+        } else {
+            zl::ZL_Edge_runMultiInputNode(edges.as_ptr().cast_mut(), edges.len(), nid)
+        };
+        if r._code != zl::ZL_ErrorCode_no_error {
+            return Err(());
+        }
+        let list = r._value._value;
+        let (p, n) = (list.field_1.edges, list.field_2.nbEdges);
+        if p.is_null() {
+            return Err(());
+        }
+        Ok(std::slice::from_raw_parts(p, n).to_vec())
+    }
+}
+
+/// # Safety
+/// Called by OpenZL with a live graph and `n` live input edges.
+unsafe fn predict_graph_body(
+    graph: *mut zl::ZL_Graph,
+    inputs: *mut *mut zl::ZL_Edge,
+    n: usize,
+) -> std::result::Result<(), ()> {
+    // SAFETY: graph and inputs are live for this call (OpenZL's function-graph contract); the
+    // node and graph lists belong to the compressor and outlive the call.
+    unsafe {
+        if n != 1 || inputs.is_null() {
+            return Err(());
+        }
+        let nodes = zl::ZL_Graph_getCustomNodes(graph);
+        let graphs = zl::ZL_Graph_getCustomGraphs(graph);
+        if nodes.nbNodeIDs != 1 || graphs.nbGraphIDs != 1 {
+            return Err(());
+        }
+        let split_cols = *nodes.nodeids;
+        let sizes = *graphs.graphids;
+        let predictor = zl::ZL_Graph_getLocalIntParam(graph, PREDICTOR_PARAM).paramValue;
+        let row = zl::ZL_Graph_getLocalIntParam(graph, ROW_PARAM).paramValue as usize;
+        let rows = zl::ZL_Graph_getLocalIntParam(graph, ROWS_PARAM).paramValue as usize;
+        let sized = |e: *mut zl::ZL_Edge, g| {
+            if report_error(zl::ZL_Edge_setDestination(e, g)).is_some() {
+                return Err(());
+            }
+            Ok(())
+        };
+        // column-major view: one stream per column (split_by_struct), concatenated
+        let transpose = |e: *mut zl::ZL_Edge| -> std::result::Result<*mut zl::ZL_Edge, ()> {
+            let e = run(&[e], node(zl::ZL_StandardNodeID_convert_num_to_serial_le))?[0];
+            let columns = run(&[e], split_cols)?;
+            let out = run(&columns, node(zl::ZL_StandardNodeID_concat_struct))?;
+            if out.len() != 2 {
+                return Err(());
+            }
+            sized(out[0], sizes)?;
+            Ok(run(&[out[1]], node(zl::ZL_StandardNodeID_convert_struct_to_num_le))?[0])
+        };
+        // residuals: zigzag, one byte plane per byte of the element (transpose_split), each
+        // plane to OpenZL's entropy graph (Huffman or FSE, or stored, whichever is smallest)
+        let finish = |e: *mut zl::ZL_Edge| -> std::result::Result<(), ()> {
+            let entropy = zl::ZL_GraphID { gid: zl::ZL_StandardGraphID_entropy };
+            let w = zl::ZL_Input_eltWidth(zl::ZL_Edge_getData(e));
+            let z = run(&[e], node(zl::ZL_StandardNodeID_zigzag))?[0];
+            if w == 1 {
+                return sized(run(&[z], node(zl::ZL_StandardNodeID_convert_num_to_serial_le))?[0], entropy);
+            }
+            let s = run(&[z], node(zl::ZL_StandardNodeID_convert_num_to_struct_le))?[0];
+            for p in run(&[s], zl::ZL_Graph_getTransposeSplitNode(graph, w))? {
+                sized(p, entropy)?;
+            }
+            Ok(())
+        };
+        if predictor == Predictor::Left.id() || predictor == Predictor::LeftLz.id() {
+            let e = run(&[*inputs], node(zl::ZL_StandardNodeID_delta_int))?[0];
+            if predictor == Predictor::Left.id() {
+                return finish(e);
+            }
+            return sized(e, zl::ZL_GraphID { gid: zl::ZL_StandardGraphID_field_lz });
+        }
+        if predictor == Predictor::Up.id() {
+            let e = transpose(*inputs)?;
+            return finish(run(&[e], node(zl::ZL_StandardNodeID_delta_int))?[0]);
+        }
+        // gradient: delta along rows; OpenZL's delta keeps the first value in its header, so its
+        // output is row 0 less its first sample, then rows 1.. whole (each starting with the
+        // step from the end of the row above); those rows, column-major, get a vertical delta
+        let d = run(&[*inputs], node(zl::ZL_StandardNodeID_delta_int))?[0];
+        let parts = run_split(d, &[row - 1, (rows - 1) * row])?;
+        let v = transpose(parts[1])?;
+        let v = run(&[v], node(zl::ZL_StandardNodeID_delta_int))?[0];
+        let out = run(&[parts[0], v], node(zl::ZL_StandardNodeID_concat_num))?;
+        if out.len() != 2 {
+            return Err(());
+        }
+        sized(out[0], sizes)?;
+        finish(out[1])
+    }
+}
+
+/// # Safety
+/// `e` must be a live numeric edge of the graph being run.
+unsafe fn run_split(e: *mut zl::ZL_Edge, sizes: &[usize]) -> std::result::Result<Vec<*mut zl::ZL_Edge>, ()> {
+    // SAFETY: per the function contract; the size array outlives the call.
+    unsafe {
+        let r = zl::ZL_Edge_runSplitNode(e, sizes.as_ptr(), sizes.len());
+        if r._code != zl::ZL_ErrorCode_no_error {
+            return Err(());
+        }
+        let list = r._value._value;
+        let (p, n) = (list.field_1.edges, list.field_2.nbEdges);
+        if p.is_null() || n != sizes.len() {
+            return Err(());
+        }
+        Ok(std::slice::from_raw_parts(p, n).to_vec())
+    }
+}
+
+unsafe extern "C" fn predict_graph(graph: *mut zl::ZL_Graph, inputs: *mut *mut zl::ZL_Edge, n: usize) -> zl::ZL_Report {
+    // SAFETY: forwarded from OpenZL's call; no panic crosses back into C.
+    let ok = std::panic::catch_unwind(|| unsafe { predict_graph_body(graph, inputs, n) }).unwrap_or(Err(()));
+    // SAFETY: plain report constructors.
+    unsafe {
+        match ok {
+            Ok(()) => zl::ZL_returnSuccess(),
+            Err(()) => zl::ZL_returnError(zl::ZL_ErrorCode_GENERIC),
+        }
+    }
+}
+
+/// Builds a compressor whose starting graph is the predictor graph for `width`-byte elements in
+/// rows of `row` elements.
+fn predict_compressor(p: Predictor, width: usize, row: usize, rows: usize) -> Result<PredictCompressor> {
+    // SAFETY: plain constructor; null checked; the descriptor and the arrays it points to live
+    // through the registration call (OpenZL copies them).
+    unsafe {
+        let c = zl::ZL_Compressor_create();
+        if c.is_null() {
+            return Err(Error::Encode("cannot create an OpenZL compressor".into()));
+        }
+        let pc = PredictCompressor(c, zl::ZL_GraphID { gid: 0 });
+        let cols = vec![width; row];
+        let split = [ZL_createNode_splitByStruct(c, cols.as_ptr(), cols.len())];
+        let graphs = [zl::ZL_GraphID { gid: zl::ZL_StandardGraphID_compress_generic }];
+        let types = [zl::ZL_Type_numeric];
+        let int = |v: usize| i32::try_from(v).map_err(|_| Error::Encode(format!("{v} rows or columns")));
+        let params = [
+            zl::ZL_IntParam { paramId: PREDICTOR_PARAM, paramValue: p.id() },
+            zl::ZL_IntParam { paramId: ROW_PARAM, paramValue: int(row)? },
+            zl::ZL_IntParam { paramId: ROWS_PARAM, paramValue: int(rows)? },
+        ];
+        let mut desc: zl::ZL_FunctionGraphDesc = std::mem::zeroed();
+        desc.name = c"rumi.predict".as_ptr();
+        desc.graph_f = Some(predict_graph);
+        desc.inputTypeMasks = types.as_ptr();
+        desc.nbInputs = 1;
+        desc.customGraphs = graphs.as_ptr();
+        desc.nbCustomGraphs = graphs.len();
+        desc.customNodes = split.as_ptr();
+        desc.nbCustomNodes = split.len();
+        desc.localParams.intParams = zl::ZL_LocalIntParams { intParams: params.as_ptr(), nbIntParams: params.len() };
+        let gid = zl::ZL_Compressor_registerFunctionGraph(c, &desc);
+        if gid.gid == zl::ZL_StandardGraphID_illegal {
+            return Err(Error::Encode("cannot register the prediction graph".into()));
+        }
+        Ok(PredictCompressor(pc.into_raw(), gid))
+    }
+}
+
+impl PredictCompressor {
+    fn into_raw(self) -> *mut zl::ZL_Compressor {
+        let p = self.0;
+        std::mem::forget(self);
+        p
+    }
 }
 
 /// A buffer of 8-byte aligned storage, as OpenZL's numeric API requires.
@@ -110,23 +383,60 @@ impl AlignedBuf {
 }
 
 fn compress_once(src: &AlignedBuf, width: usize, graph: zl::ZL_GraphID, level: i32) -> Result<Vec<u8>> {
-    compress_typed(src, Some(width), graph, level)
+    compress_with(src, Some(width), None, graph, level)
 }
 
-/// Compresses `src` as numeric elements of `width` bytes, or as serial bytes (`None`).
-fn compress_typed(src: &AlignedBuf, width: Option<usize>, graph: zl::ZL_GraphID, level: i32) -> Result<Vec<u8>> {
+/// Compresses with the predictor graph `p` (rows of `row` elements); falls back to the numeric
+/// graph when the frame is not at least two whole rows or the rows are too long.
+fn compress_predict(src: &AlignedBuf, width: usize, row: usize, p: Predictor, level: i32) -> Result<Vec<u8>> {
+    let count = src.len / width;
+    if !(2..=MAX_PREDICT_ROW).contains(&row) || count % row != 0 || count / row < 2 {
+        return compress_once(src, width, zl::ZL_GraphID { gid: zl::ZL_StandardGraphID_select_numeric }, level);
+    }
+    compress_with(src, Some(width), Some((p, width, row, count / row)), zl::ZL_GraphID { gid: 0 }, level)
+}
+
+/// Compresses `src` as numeric elements of `width` bytes (serial bytes for `None`), with the
+/// standard `graph` or the predictor compressor `custom`.
+fn compress_with(
+    src: &AlignedBuf,
+    width: Option<usize>,
+    custom: Option<(Predictor, usize, usize, usize)>,
+    graph: zl::ZL_GraphID,
+    level: i32,
+) -> Result<Vec<u8>> {
     CCTX.with(|cell| {
         let mut slot = cell.borrow_mut();
         if slot.is_none() {
             // SAFETY: plain constructors; nulls are checked below and freed by Cctx's Drop.
-            let ctx = unsafe { Cctx(zl::ZL_CCtx_create(), zl::ZL_Compressor_create()) };
+            let ctx = unsafe { Cctx(zl::ZL_CCtx_create(), zl::ZL_Compressor_create(), Vec::new()) };
             if ctx.0.is_null() || ctx.1.is_null() {
                 return Err(Error::Encode("cannot create an OpenZL compression context".into()));
             }
             *slot = Some(ctx);
         }
-        let (cctx, compressor) =
-            slot.as_ref().map(|c| (c.0, c.1)).unwrap_or((std::ptr::null_mut(), std::ptr::null_mut()));
+        let Some(ctx) = slot.as_mut() else {
+            return Err(Error::Encode("no OpenZL compression context".into()));
+        };
+        let (cctx, mut compressor, mut graph) = (ctx.0, ctx.1, graph);
+        if let Some(key) = custom {
+            let cache = &mut ctx.2;
+            let i = match cache.iter().position(|(k, _)| *k == key) {
+                Some(i) => i,
+                None => {
+                    if cache.len() >= 16 {
+                        // SAFETY: the context stops referencing the compressor about to be freed.
+                        if let Some(e) = report_error(unsafe { zl::ZL_CCtx_refCompressor(cctx, ctx.1) }) {
+                            return Err(Error::Encode(e));
+                        }
+                        cache.remove(0);
+                    }
+                    cache.push((key, predict_compressor(key.0, key.1, key.2, key.3)?));
+                    cache.len() - 1
+                }
+            };
+            (compressor, graph) = (cache[i].1 .0, cache[i].1 .1);
+        }
         // SAFETY: cctx is a live context owned by this thread; parameters are plain ints; the
         // typed ref borrows `src`, which outlives the call, and is freed before returning.
         unsafe {
@@ -162,24 +472,63 @@ fn compress_typed(src: &AlignedBuf, width: Option<usize>, graph: zl::ZL_GraphID,
 }
 
 /// Compresses `samples` (little-endian elements of `width` bytes: 1, 2, 4 or 8) into one
-/// self-contained OpenZL frame.
+/// self-contained OpenZL frame (no row structure: prediction graphs compress as numeric).
 pub fn encode(samples: &[u8], width: usize, graph: Graph) -> Result<Vec<u8>> {
-    if ![1, 2, 4, 8].contains(&width) || samples.len() % width != 0 {
-        return Err(Error::Encode(format!("{} bytes are not a whole number of {width}-byte elements", samples.len())));
-    }
+    encode_rows(samples, width, 0, graph)
+}
+
+/// As [`encode`], for a frame made of rows of `row` elements (the prediction graphs use them).
+pub fn encode_rows(samples: &[u8], width: usize, row: usize, graph: Graph) -> Result<Vec<u8>> {
+    check_width(samples, width)?;
     let mut src = AlignedBuf::zeroed(samples.len());
     src.as_bytes_mut().copy_from_slice(samples);
+    encode_src(&src, width, row, graph)
+}
+
+fn encode_src(src: &AlignedBuf, width: usize, row: usize, graph: Graph) -> Result<Vec<u8>> {
     let numeric = zl::ZL_GraphID { gid: zl::ZL_StandardGraphID_select_numeric };
     let generic = zl::ZL_GraphID { gid: zl::ZL_StandardGraphID_compress_generic };
     match graph {
-        Graph::Numeric(level) => compress_once(&src, width, numeric, level),
-        Graph::Generic(level) => compress_once(&src, width, generic, level),
+        Graph::Numeric(level) => compress_once(src, width, numeric, level),
+        Graph::Generic(level) => compress_once(src, width, generic, level),
         Graph::BestOf => {
-            let a = compress_once(&src, width, numeric, 6)?;
-            let b = compress_once(&src, width, numeric, 7)?;
+            let a = compress_once(src, width, numeric, 6)?;
+            let b = compress_once(src, width, numeric, 7)?;
             Ok(if b.len() < a.len() { b } else { a })
         }
+        Graph::Predict(p) => compress_predict(src, width, row, p, 6),
+        Graph::Image(level) | Graph::Auto(level) => Ok(smallest(src, width, row, &Graph::image_candidates(level))?.0),
     }
+}
+
+/// Compresses with each of `candidates` (single graphs, not [`Graph::Image`]/[`Graph::Auto`]);
+/// the smallest frame and the index of the candidate that made it (the first on ties).
+pub fn encode_smallest(samples: &[u8], width: usize, row: usize, candidates: &[Graph]) -> Result<(Vec<u8>, usize)> {
+    check_width(samples, width)?;
+    let mut src = AlignedBuf::zeroed(samples.len());
+    src.as_bytes_mut().copy_from_slice(samples);
+    smallest(&src, width, row, candidates)
+}
+
+fn smallest(src: &AlignedBuf, width: usize, row: usize, candidates: &[Graph]) -> Result<(Vec<u8>, usize)> {
+    let mut best: Option<(Vec<u8>, usize)> = None;
+    for (i, &g) in candidates.iter().enumerate() {
+        if matches!(g, Graph::Image(_) | Graph::Auto(_)) {
+            return Err(Error::Encode(format!("{g:?} is not a single graph")));
+        }
+        let f = encode_src(src, width, row, g)?;
+        if best.as_ref().is_none_or(|b| f.len() < b.0.len()) {
+            best = Some((f, i));
+        }
+    }
+    best.ok_or_else(|| Error::Encode("no compression candidates".into()))
+}
+
+fn check_width(samples: &[u8], width: usize) -> Result<()> {
+    if ![1, 2, 4, 8].contains(&width) || samples.len() % width != 0 {
+        return Err(Error::Encode(format!("{} bytes are not a whole number of {width}-byte elements", samples.len())));
+    }
+    Ok(())
 }
 
 /// Decodes one frame into `out`, which must be exactly the decoded size the header implies.
@@ -239,7 +588,7 @@ pub fn decode_into(frame: &[u8], out: &mut AlignedBuf, index: u64) -> Result<()>
 pub fn encode_serial(bytes: &[u8], level: i32) -> Result<Vec<u8>> {
     let mut src = AlignedBuf::zeroed(bytes.len());
     src.as_bytes_mut().copy_from_slice(bytes);
-    compress_typed(&src, None, zl::ZL_GraphID { gid: zl::ZL_StandardGraphID_compress_generic }, level)
+    compress_with(&src, None, None, zl::ZL_GraphID { gid: zl::ZL_StandardGraphID_compress_generic }, level)
 }
 
 #[cfg(test)]
@@ -249,14 +598,20 @@ mod tests {
     #[test]
     fn round_trip_whatever_the_output_type() {
         let data: Vec<u8> = (0..4096u32).flat_map(|i| ((i * 7 % 1000) as u16).to_le_bytes()).collect();
-        let mut frames = Vec::new();
-        for g in [Graph::Numeric(6), Graph::Numeric(7), Graph::Generic(6), Graph::BestOf] {
-            for width in [1, 2, 4, 8] {
-                frames.push(encode(&data, width, g).unwrap());
-            }
-        }
-        frames.push(encode_serial(&data, 6).unwrap());
-        for f in frames {
+        for f in [
+            Graph::Numeric(6),
+            Graph::Numeric(7),
+            Graph::Generic(6),
+            Graph::BestOf,
+            Graph::Predict(Predictor::Gradient),
+            Graph::Predict(Predictor::Up),
+            Graph::Image(7),
+        ]
+        .into_iter()
+        .map(|g| encode_rows(&data, 2, 64, g).unwrap())
+        .chain([1, 4, 8].map(|w| encode(&data, w, Graph::Numeric(6)).unwrap()))
+        .chain([encode_serial(&data, 6).unwrap()])
+        {
             let mut out = AlignedBuf::zeroed(data.len());
             decode_into(&f, &mut out, 0).unwrap();
             assert_eq!(out.as_bytes(), &data[..]);
