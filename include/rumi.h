@@ -392,6 +392,43 @@ const char *rumi_time_text(const rumi_dataset *ds, uint32_t time, uint32_t part)
 // `ds` must be a live dataset; `height` and `width` writable.
 int rumi_tile_dims(const rumi_dataset *ds, uint32_t row, uint32_t col, uint32_t *height, uint32_t *width);
 
+// The largest header blob the limits allow, in bytes: the 32-byte fixed part and a 32-bit
+// count for each of `max_frames` frames (at most 2^40), so that `RUMI_MAX_FRAMES` also bounds
+// what reading a blob may allocate. `limits` NULL: the defaults.
+//
+// # Safety
+// `limits` must be NULL or valid.
+uint64_t rumi_blob_max_bytes(const rumi_limits *limits);
+
+// Checks the header blob of a stateless open against what the host already has of the file,
+// at no request: its first `len` bytes (e.g. the bytes GDAL read to identify the file; with
+// at least the 292-byte file header and IFD, the shape they state must be the blob's, and
+// when the IFD's external values are inside them too, every frame byte count) and its size
+// (it must hold the frames the blob locates and a trailer). `RUMI_OK` when they agree (and
+// for a dataset opened without a blob), else `RUMI_ERR_FORMAT` naming the first difference.
+//
+// # Safety
+// `ds` must be a live dataset; `prefix` NULL (with `len` 0) or pointing to `len` bytes.
+int rumi_check_prefix(const rumi_dataset *ds, const uint8_t *prefix, size_t len);
+
+// The axes of a decoded frame, outermost first, as the spec's frame unit table names them
+// (e.g. "t b h w"), a static string; NULL when `ds` is NULL.
+//
+// # Safety
+// `ds` must be NULL or a live dataset.
+const char *rumi_frame_layout(const rumi_dataset *ds);
+
+// Stores the georeferencing as a GDAL geotransform in `out[0..6]`: (x_origin, x_res,
+// row_rot, y_origin, col_rot, y_res), `X = out[0] + col * out[1] + row * out[2]`,
+// `Y = out[3] + col * out[4] + row * out[5]`. GDAL's geotransform maps pixel corners: with
+// `pixel_corners` 1 a PixelIsPoint affine (which maps pixel centres) is shifted by half a
+// pixel, as GDAL's GTiff driver does; with 0 the affine is only reordered. Meaningless (the
+// identity) when `rumi_georef.model` is 0.
+//
+// # Safety
+// `ds` must be a live dataset and `out` point to 6 writable doubles.
+int rumi_get_geotransform(const rumi_dataset *ds, uint32_t pixel_corners, double *out);
+
 // Reads and decodes the frame that holds band `band` at time `time` of the tile at (`row`,
 // `col`), and stores it in `*out`. For frame units 0 and 9 that frame holds only this
 // (band, time) pair; for the others it holds the whole cell, every band and time step.

@@ -880,6 +880,108 @@ pub unsafe extern "C" fn rumi_tile_dims(
     })
 }
 
+// ---- facts the GDAL adapter asks for instead of computing them ---------------------------------
+
+/// The largest header blob the limits allow, in bytes: the 32-byte fixed part and a 32-bit
+/// count for each of `max_frames` frames (at most 2^40), so that `RUMI_MAX_FRAMES` also bounds
+/// what reading a blob may allocate. `limits` NULL: the defaults.
+///
+/// # Safety
+/// `limits` must be NULL or valid.
+#[no_mangle]
+pub unsafe extern "C" fn rumi_blob_max_bytes(limits: *const rumi_limits) -> u64 {
+    let r = catch_unwind(|| {
+        // SAFETY: the caller guarantees `limits` is NULL or valid.
+        let limits = unsafe { limits.as_ref() }.map_or_else(Limits::default, |l| (*l).into());
+        let frames = limits.max_frames.min(1 << 40);
+        rumi::format::blob::BLOB_HEADER_BYTES as u64 + 4 * frames
+    });
+    r.unwrap_or(0)
+}
+
+/// Checks the header blob of a stateless open against what the host already has of the file,
+/// at no request: its first `len` bytes (e.g. the bytes GDAL read to identify the file; with
+/// at least the 292-byte file header and IFD, the shape they state must be the blob's, and
+/// when the IFD's external values are inside them too, every frame byte count) and its size
+/// (it must hold the frames the blob locates and a trailer). `RUMI_OK` when they agree (and
+/// for a dataset opened without a blob), else `RUMI_ERR_FORMAT` naming the first difference.
+///
+/// # Safety
+/// `ds` must be a live dataset; `prefix` NULL (with `len` 0) or pointing to `len` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn rumi_check_prefix(ds: *const rumi_dataset, prefix: *const u8, len: usize) -> c_int {
+    guard("rumi_check_prefix", || {
+        // SAFETY: the caller guarantees `ds` is NULL or live.
+        let ds = match unsafe { dataset(ds, "rumi_check_prefix") } {
+            Ok(d) => d,
+            Err(c) => return c,
+        };
+        if !ds.stateless {
+            return RUMI_OK;
+        }
+        let prefix: &[u8] = if prefix.is_null() || len == 0 {
+            &[]
+        } else {
+            // SAFETY: checked non-null; the caller guarantees `len` readable bytes.
+            unsafe { std::slice::from_raw_parts(prefix, len) }
+        };
+        match rumi::validate::check_blob_prefix(&ds.reader, prefix) {
+            Ok(()) => RUMI_OK,
+            Err(e) => fail(e),
+        }
+    })
+}
+
+static FRAME_LAYOUTS: [&std::ffi::CStr; 12] = [
+    c"h w", c"b h w", c"t h w", c"h w b", c"h w t", c"b t h w", c"t b h w", c"b h w t", c"t h w b", c"h w b t",
+    c"h w t b", c"?",
+];
+
+/// The axes of a decoded frame, outermost first, as the spec's frame unit table names them
+/// (e.g. "t b h w"), a static string; NULL when `ds` is NULL.
+///
+/// # Safety
+/// `ds` must be NULL or a live dataset.
+#[no_mangle]
+pub unsafe extern "C" fn rumi_frame_layout(ds: *const rumi_dataset) -> *const c_char {
+    guard_ptr("rumi_frame_layout", || {
+        // SAFETY: the caller guarantees `ds` is NULL or live.
+        let Ok(ds) = (unsafe { dataset(ds, "rumi_frame_layout") }) else { return ptr::null() };
+        let l = ds.reader.layout();
+        let text = l.frame_unit.describe(u32::from(l.bands));
+        let last = FRAME_LAYOUTS[FRAME_LAYOUTS.len() - 1];
+        FRAME_LAYOUTS.iter().find(|c| c.to_bytes() == text.as_bytes()).unwrap_or(&last).as_ptr()
+    })
+}
+
+/// Stores the georeferencing as a GDAL geotransform in `out[0..6]`: (x_origin, x_res,
+/// row_rot, y_origin, col_rot, y_res), `X = out[0] + col * out[1] + row * out[2]`,
+/// `Y = out[3] + col * out[4] + row * out[5]`. GDAL's geotransform maps pixel corners: with
+/// `pixel_corners` 1 a PixelIsPoint affine (which maps pixel centres) is shifted by half a
+/// pixel, as GDAL's GTiff driver does; with 0 the affine is only reordered. Meaningless (the
+/// identity) when `rumi_georef.model` is 0.
+///
+/// # Safety
+/// `ds` must be a live dataset and `out` point to 6 writable doubles.
+#[no_mangle]
+pub unsafe extern "C" fn rumi_get_geotransform(ds: *const rumi_dataset, pixel_corners: u32, out: *mut f64) -> c_int {
+    // SAFETY: the caller's guarantees are `query`'s (`out` as one [f64; 6]).
+    unsafe {
+        query("rumi_get_geotransform", ds, out.cast::<[f64; 6]>(), |ds| {
+            let (a, point) = match ds.reader.georef()? {
+                Georef::Undefined { .. } => return Ok([0.0, 1.0, 0.0, 0.0, 0.0, 1.0]),
+                Georef::Epsg { raster_type, affine, .. } => (affine, raster_type == RasterType::Point),
+            };
+            let mut gt = [a[2], a[0], a[1], a[5], a[3], a[4]];
+            if point && pixel_corners != 0 {
+                gt[0] -= (gt[1] + gt[2]) * 0.5;
+                gt[3] -= (gt[4] + gt[5]) * 0.5;
+            }
+            Ok(gt)
+        })
+    }
+}
+
 // ---- frames ------------------------------------------------------------------------------------
 
 fn read_frame_inner(ds: &rumi_dataset, row: u32, col: u32, band: u32, time: u32) -> Result<rumi_frame, Error> {

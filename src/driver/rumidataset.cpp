@@ -37,8 +37,9 @@ struct FrameFree
     }
 };
 
-/* Reports the last rumi error as a GDAL error: "RUMI: [context: ]message". */
-void ReportRumiError(const char *pszContext = nullptr)
+}  // namespace
+
+void RUMIReportError(const char *pszContext)
 {
     const char *pszMsg = rumi_last_error();
     if (pszContext != nullptr && pszContext[0] != '\0')
@@ -47,6 +48,9 @@ void ReportRumiError(const char *pszContext = nullptr)
         CPLError(CE_Failure, CPLE_AppDefined, "RUMI: %s", pszMsg);
 }
 
+namespace
+{
+
 /* For IReadBlock only: records the last rumi error as GDAL's last error without printing it.
    IReadBlock's one caller, GDALRasterBand::GetLockedBlockRef, reports every failure itself as
    "<file>, band <n>: IReadBlock failed at X offset .., Y offset ..: <last error>", so printing
@@ -54,7 +58,7 @@ void ReportRumiError(const char *pszContext = nullptr)
 void ReportRumiBlockError(const char *pszContext)
 {
     CPLPushErrorHandler(CPLQuietErrorHandler);
-    ReportRumiError(pszContext);
+    RUMIReportError(pszContext);
     CPLPopErrorHandler();
 }
 
@@ -120,20 +124,19 @@ bool ParseConnectionString(const char *pszName, std::string &osPath, int &nTime)
     return true;
 }
 
-/* Reads a header blob through VSI: at most 32 + 4 * max_frames bytes (32-bit counts of the
-   most frames the limits allow), so RUMI_MAX_FRAMES also bounds what a blob can make us read. */
-bool IngestFile(const std::string &osPath, std::vector<GByte> &abyOut, const rumi_limits &sLimits)
+/* Reads a header blob through VSI, at most the size RUMI_MAX_FRAMES allows. False, with
+   osWhy set, when it is missing, unreadable or too large. */
+bool IngestFile(const std::string &osPath, std::vector<GByte> &abyOut, const rumi_limits &sLimits,
+                std::string &osWhy)
 {
     GByte *pabyData = nullptr;
     vsi_l_offset nSize = 0;
-    const uint64_t nMaxFrames = std::min<uint64_t>(sLimits.max_frames, static_cast<uint64_t>(1) << 40);
-    const GIntBig nMax = static_cast<GIntBig>(32 + 4 * nMaxFrames);
+    const GIntBig nMax = static_cast<GIntBig>(rumi_blob_max_bytes(&sLimits));
     if (!VSIIngestFile(nullptr, osPath.c_str(), &pabyData, &nSize, nMax))
     {
-        CPLError(CE_Failure, CPLE_OpenFailed,
-                 "RUMI: cannot read the header blob '%s' (missing, unreadable, or larger than the " CPL_FRMT_GIB
-                 " bytes RUMI_MAX_FRAMES allows)",
-                 osPath.c_str(), nMax);
+        osWhy = CPLSPrintf("cannot read the header blob '%s' (missing, unreadable, or larger than the " CPL_FRMT_GIB
+                           " bytes RUMI_MAX_FRAMES allows)",
+                           osPath.c_str(), nMax);
         return false;
     }
     abyOut.assign(pabyData, pabyData + nSize);
@@ -141,34 +144,16 @@ bool IngestFile(const std::string &osPath, std::vector<GByte> &abyOut, const rum
     return true;
 }
 
-/* The decoded frame layout of a frame unit, as in the spec's table. */
-const char *FrameLayout(uint32_t nUnit, uint32_t nBands)
-{
-    switch (nUnit)
-    {
-        case 0:
-        case 9:
-            return "h w";
-        case 1:
-            return nBands > 1 ? "b h w" : "t h w";
-        case 2:
-            return nBands > 1 ? "h w b" : "h w t";
-        case 3:
-            return "b t h w";
-        case 4:
-            return "t b h w";
-        case 5:
-            return "b h w t";
-        case 6:
-            return "t h w b";
-        case 7:
-            return "h w b t";
-        default:
-            return "h w t b";
-    }
-}
-
 }  // namespace
+
+int RUMIThreadCount(const char *pszOpenOption)
+{
+    const char *pszValue = pszOpenOption ? pszOpenOption : CPLGetConfigOption("GDAL_NUM_THREADS", nullptr);
+    if (pszValue == nullptr || pszValue[0] == '\0')
+        return 1;
+    const int nThreads = EQUAL(pszValue, "ALL_CPUS") ? CPLGetNumCPUs() : atoi(pszValue);
+    return std::max(1, std::min(nThreads, 256));
+}
 
 /************************************************************************/
 /*                            RUMIVsiSource                             */
@@ -313,7 +298,7 @@ RUMIRasterBand::RUMIRasterBand(RUMIDataset *poDSIn, int nBandIn, uint32_t nRumiB
     nRasterYSize = poDSIn->GetRasterYSize();
     nBlockXSize = poDSIn->BlockXSize();
     nBlockYSize = poDSIn->BlockYSize();
-    eDataType = poDSIn->m_eDataType;
+    eDataType = poDSIn->m_poFile->eDataType;
 }
 
 CPLErr RUMIRasterBand::IReadBlock(int nBlockXOff, int nBlockYOff, void *pImage)
@@ -343,7 +328,7 @@ CPLErr RUMIRasterBand::ReadBlockImpl(int nBlockXOff, int nBlockYOff, void *pImag
         ReportRumiBlockError(CPLSPrintf("band %d, block (%d, %d)", nBand, nBlockXOff, nBlockYOff));
         return CE_Failure;
     }
-    if (rumi_frame_extract(poGDS->m_hRumi, poFrame.get(), m_nRumiBand, m_nRumiTime, poGDS->m_nOutput, pImage,
+    if (rumi_frame_extract(poGDS->m_hRumi, poFrame.get(), m_nRumiBand, m_nRumiTime, poGDS->m_poFile->nOutput, pImage,
                            nBlockBytes, poGDS->LineStride()) != RUMI_OK)
     {
         ReportRumiBlockError(CPLSPrintf("band %d, block (%d, %d)", nBand, nBlockXOff, nBlockYOff));
@@ -358,14 +343,18 @@ CPLErr RUMIRasterBand::ReadBlockImpl(int nBlockXOff, int nBlockYOff, void *pImag
 /*                              RUMIDataset                             */
 /************************************************************************/
 
+RUMIFile::~RUMIFile()
+{
+    /* the Rust side calls the source's callbacks until rumi_free returns */
+    rumi_free(hRumi);
+    hRumi = nullptr;
+    poSource.reset();
+}
+
 RUMIDataset::~RUMIDataset()
 {
     GDALPamDataset::FlushCache(true);
     m_poLastFrame.reset();
-    /* the Rust side calls the source's callbacks until rumi_free returns */
-    rumi_free(m_hRumi);
-    m_hRumi = nullptr;
-    m_poSource.reset();
 }
 
 /* Blocks are tiles; a tile larger than the image is clipped to it (there is one tile across or
@@ -382,7 +371,7 @@ int RUMIDataset::BlockYSize() const
 
 size_t RUMIDataset::LineStride() const
 {
-    return static_cast<size_t>(BlockXSize()) * m_nOutBytes;
+    return static_cast<size_t>(BlockXSize()) * static_cast<size_t>(GDALGetDataTypeSizeBytes(m_poFile->eDataType));
 }
 
 size_t RUMIDataset::BlockBytes() const
@@ -441,7 +430,7 @@ void RUMIDataset::FillOtherBands(RUMIRasterBand *poSkip, int nBlockXOff, int nBl
             continue;
         void *pData = poBlock->GetDataRef();
         memset(pData, 0, nBlockBytes);
-        const bool bOk = rumi_frame_extract(m_hRumi, psFrame, poBand->m_nRumiBand, poBand->m_nRumiTime, m_nOutput,
+        const bool bOk = rumi_frame_extract(m_hRumi, psFrame, poBand->m_nRumiBand, poBand->m_nRumiTime, m_poFile->nOutput,
                                             pData, nBlockBytes, nLineStride) == RUMI_OK;
         poBlock->DropLock();
         if (!bOk)
@@ -455,15 +444,6 @@ void RUMIDataset::FillOtherBands(RUMIRasterBand *poSkip, int nBlockXOff, int nBl
 
 namespace
 {
-
-/* GDAL_NUM_THREADS-style value: ALL_CPUS or a count; 1 when unset or not a positive number. */
-int ParseThreadCount(const char *pszValue)
-{
-    if (pszValue == nullptr || pszValue[0] == '\0')
-        return 1;
-    const int nThreads = EQUAL(pszValue, "ALL_CPUS") ? CPLGetNumCPUs() : atoi(pszValue);
-    return std::max(1, std::min(nThreads, 256));
-}
 
 /* True when CPL_DEBUG asks for debug messages (then each decoded frame is reported, as the
    block path does). */
@@ -486,10 +466,8 @@ struct FrameBatch
 
 }  // namespace
 
-void RUMIDataset::SetupMultiBlockRead(GDALOpenInfo *poOpenInfo)
+void RUMIDataset::SetupMultiBlockRead(GDALOpenInfo *)
 {
-    const char *pszThreads = CSLFetchNameValue(poOpenInfo->papszOpenOptions, "NUM_THREADS");
-    m_nThreads = ParseThreadCount(pszThreads ? pszThreads : CPLGetConfigOption("GDAL_NUM_THREADS", nullptr));
     const char *pszMode = CPLGetConfigOption("RUMI_MULTI_BLOCK_READ", "AUTO");
     if (EQUAL(pszMode, "DIRECT"))
         m_eMultiBlockMode = MultiBlockMode::DIRECT;
@@ -503,7 +481,7 @@ void RUMIDataset::SetupMultiBlockRead(GDALOpenInfo *poOpenInfo)
 
 /* Decides how a read request is served. One block: GDAL's block path (IReadBlock and the
    block cache). Several blocks: every frame they need is fetched in one batched range read
-   and decoded on m_nThreads threads, DIRECT into the request buffer or into the block CACHE
+   and decoded on m_poFile->nThreads threads, DIRECT into the request buffer or into the block CACHE
    (the caller then composes the buffer from the cached blocks, and later reads of the same
    area are served from memory). AUTO: DIRECT for whole-raster reads and full-width swaths
    that ask for every band the frames hold (read once: caching them would only churn the
@@ -516,7 +494,7 @@ RUMIDataset::MultiBlockResult RUMIDataset::MultiBlockRead(int nXOff, int nYOff, 
 {
     eErr = CE_None;
     if (m_eMultiBlockMode == MultiBlockMode::NONE || m_nMultiBlockDepth > 0 || nBandCount < 1 || nXSize < 1 ||
-        nYSize < 1 || eBufType != m_eDataType)
+        nYSize < 1 || eBufType != m_poFile->eDataType)
         return MultiBlockResult::DEFAULT;
     const int nBX = BlockXSize();
     const int nBY = BlockYSize();
@@ -548,7 +526,7 @@ RUMIDataset::MultiBlockResult RUMIDataset::MultiBlockRead(int nXOff, int nYOff, 
     const int nFillBands = m_sInfo.cell_frames ? nBands : nBandCount;
     const GIntBig nCacheBytes = nTiles * static_cast<GIntBig>(BlockBytes()) * nFillBands;
     const GIntBig nCacheMax = GDALGetCacheMax64();
-    const bool bCanDirect = m_nOutput == RUMI_OUTPUT_NATIVE && CPL_IS_LSB && nPixelSpace > 0 && nLineSpace >= 0 &&
+    const bool bCanDirect = m_poFile->nOutput == RUMI_OUTPUT_NATIVE && CPL_IS_LSB && nPixelSpace > 0 && nLineSpace >= 0 &&
                             nBandSpace >= 0;
     bool bDirect = false;
     switch (m_eMultiBlockMode)
@@ -597,7 +575,7 @@ CPLErr RUMIDataset::ReadDirect(int nXOff, int nYOff, int nXSize, int nYSize, voi
 {
     const int nBX = BlockXSize();
     const int nBY = BlockYSize();
-    const int nDTSize = GDALGetDataTypeSizeBytes(m_eDataType);
+    const int nDTSize = GDALGetDataTypeSizeBytes(m_poFile->eDataType);
     std::vector<RUMIRasterBand *> apoBands(nBandCount);
     std::vector<uint32_t> anBands(nBandCount);
     std::vector<uint32_t> anTimes(nBandCount);
@@ -641,9 +619,9 @@ CPLErr RUMIDataset::ReadDirect(int nXOff, int nYOff, int nXSize, int nYSize, voi
                 {
                     GDALCopyWords64(pabyBlock + (static_cast<size_t>(y - nBlockY * nBY) * nBX + (nX0 - nBlockX * nBX)) *
                                                     nDTSize,
-                                    m_eDataType, nDTSize,
+                                    m_poFile->eDataType, nDTSize,
                                     pabyData + i * nBandSpace + (y - nYOff) * nLineSpace + (nX0 - nXOff) * nPixelSpace,
-                                    m_eDataType, static_cast<int>(nPixelSpace), nX1 - nX0);
+                                    m_poFile->eDataType, static_cast<int>(nPixelSpace), nX1 - nX0);
                 }
                 apoBlocks[i]->DropLock();
             }
@@ -667,11 +645,11 @@ CPLErr RUMIDataset::ReadDirect(int nXOff, int nYOff, int nXSize, int nYSize, voi
     sWin.line_space = static_cast<size_t>(nLineSpace);
     sWin.band_space = static_cast<size_t>(nBandSpace);
     CPLDebug("RUMI", "multi-block read (direct) of %dx%d at (%d, %d), %d band(s): %d tile(s) decoded on %d thread(s)",
-             nXSize, nYSize, nXOff, nYOff, nBandCount, static_cast<int>(asTiles.size()), m_nThreads);
-    if (rumi_read_strided(m_hRumi, &sWin, asTiles.data(), asTiles.size(), static_cast<uint32_t>(m_nThreads)) !=
+             nXSize, nYSize, nXOff, nYOff, nBandCount, static_cast<int>(asTiles.size()), m_poFile->nThreads);
+    if (rumi_read_strided(m_hRumi, &sWin, asTiles.data(), asTiles.size(), static_cast<uint32_t>(m_poFile->nThreads)) !=
         RUMI_OK)
     {
-        ReportRumiError(CPLSPrintf("window %dx%d at (%d, %d)", nXSize, nYSize, nXOff, nYOff));
+        RUMIReportError(CPLSPrintf("window %dx%d at (%d, %d)", nXSize, nYSize, nXOff, nYOff));
         return CE_Failure;
     }
     if (DebugOn())
@@ -754,13 +732,13 @@ CPLErr RUMIDataset::ReadIntoCache(int nXOff, int nYOff, int nXSize, int nYSize, 
         return CE_None;
 
     CPLDebug("RUMI", "multi-block read (cache) of %dx%d at (%d, %d): %d frame(s) decoded on %d thread(s)", nXSize,
-             nYSize, nXOff, nYOff, static_cast<int>(asKeys.size()), m_nThreads);
+             nYSize, nXOff, nYOff, static_cast<int>(asKeys.size()), m_poFile->nThreads);
     FrameBatch oBatch;
     oBatch.apsFrames.assign(asKeys.size(), nullptr);
-    if (rumi_frames_read(m_hRumi, asKeys.data(), asKeys.size(), static_cast<uint32_t>(m_nThreads),
+    if (rumi_frames_read(m_hRumi, asKeys.data(), asKeys.size(), static_cast<uint32_t>(m_poFile->nThreads),
                          oBatch.apsFrames.data()) != RUMI_OK)
     {
-        ReportRumiError(CPLSPrintf("window %dx%d at (%d, %d)", nXSize, nYSize, nXOff, nYOff));
+        RUMIReportError(CPLSPrintf("window %dx%d at (%d, %d)", nXSize, nYSize, nXOff, nYOff));
         return CE_Failure;
     }
     if (DebugOn())
@@ -780,13 +758,13 @@ CPLErr RUMIDataset::ReadIntoCache(int nXOff, int nYOff, int nXSize, int nYSize, 
         if ((sNeed.nBlockX + 1) * nBX > nRasterXSize || (sNeed.nBlockY + 1) * nBY > nRasterYSize)
             memset(pBlock, 0, nBlockBytes);
         const bool bOk = rumi_frame_extract(m_hRumi, oBatch.apsFrames[sNeed.iFrame], sNeed.poBand->m_nRumiBand,
-                                            sNeed.poBand->m_nRumiTime, m_nOutput, pBlock, nBlockBytes,
+                                            sNeed.poBand->m_nRumiTime, m_poFile->nOutput, pBlock, nBlockBytes,
                                             LineStride()) == RUMI_OK;
         poBlock->DropLock();
         if (!bOk)
         {
             sNeed.poBand->FlushBlock(sNeed.nBlockX, sNeed.nBlockY, FALSE); /* never keep a wrong block */
-            ReportRumiError(CPLSPrintf("band %d, block (%d, %d)", sNeed.poBand->GetBand(), sNeed.nBlockX,
+            RUMIReportError(CPLSPrintf("band %d, block (%d, %d)", sNeed.poBand->GetBand(), sNeed.nBlockX,
                                        sNeed.nBlockY));
             return CE_Failure;
         }
@@ -859,7 +837,7 @@ const OGRSpatialReference *RUMIDataset::GetSpatialRef() const
 char **RUMIDataset::GetFileList()
 {
     CPLStringList aosFiles(GDALPamDataset::GetFileList());
-    for (const std::string &osFile : {m_osPath, m_osHeader})
+    for (const std::string &osFile : {m_poFile->osPath, m_poFile->osHeader})
     {
         if (!osFile.empty() && aosFiles.FindString(osFile.c_str()) < 0)
             aosFiles.AddString(osFile.c_str());
@@ -890,61 +868,61 @@ GDALDataset *RUMIDataset::Open(GDALOpenInfo *poOpenInfo)
     }
 }
 
-bool RUMIDataset::SetupDataType(bool bPromote, const std::string &osPath)
+bool RUMIFile::SetupDataType(bool bPromote)
 {
-    const char *pszEncoding = rumi_encoding_name(m_sInfo.encoding);
-    m_nOutput = RUMI_OUTPUT_NATIVE;
-    switch (m_sInfo.encoding)
+    const char *pszEncoding = rumi_encoding_name(sInfo.encoding);
+    nOutput = RUMI_OUTPUT_NATIVE;
+    switch (sInfo.encoding)
     {
         case RUMI_ENCODING_BOOL:
         case RUMI_ENCODING_UINT8:
-            m_eDataType = GDT_Byte;
+            eDataType = GDT_Byte;
             break;
         case RUMI_ENCODING_INT8:
 #if GDAL_VERSION_NUM >= GDAL_COMPUTE_VERSION(3, 7, 0)
-            m_eDataType = GDT_Int8;
+            eDataType = GDT_Int8;
 #else
-            m_eDataType = GDT_Byte; /* with PIXELTYPE=SIGNEDBYTE */
+            eDataType = GDT_Byte; /* with PIXELTYPE=SIGNEDBYTE */
 #endif
             break;
         case RUMI_ENCODING_UINT16:
-            m_eDataType = GDT_UInt16;
+            eDataType = GDT_UInt16;
             break;
         case RUMI_ENCODING_INT16:
-            m_eDataType = GDT_Int16;
+            eDataType = GDT_Int16;
             break;
         case RUMI_ENCODING_UINT32:
-            m_eDataType = GDT_UInt32;
+            eDataType = GDT_UInt32;
             break;
         case RUMI_ENCODING_INT32:
-            m_eDataType = GDT_Int32;
+            eDataType = GDT_Int32;
             break;
 #if GDAL_VERSION_NUM >= GDAL_COMPUTE_VERSION(3, 5, 0)
         case RUMI_ENCODING_UINT64:
-            m_eDataType = GDT_UInt64;
+            eDataType = GDT_UInt64;
             break;
         case RUMI_ENCODING_INT64:
-            m_eDataType = GDT_Int64;
+            eDataType = GDT_Int64;
             break;
 #endif
         case RUMI_ENCODING_FLOAT32:
-            m_eDataType = GDT_Float32;
+            eDataType = GDT_Float32;
             break;
         case RUMI_ENCODING_FLOAT64:
-            m_eDataType = GDT_Float64;
+            eDataType = GDT_Float64;
             break;
         case RUMI_ENCODING_COMPLEX64:
-            m_eDataType = GDT_CFloat32;
+            eDataType = GDT_CFloat32;
             break;
         case RUMI_ENCODING_COMPLEX128:
-            m_eDataType = GDT_CFloat64;
+            eDataType = GDT_CFloat64;
             break;
         default:
             break;
     }
-    if (m_eDataType == GDT_Unknown)
+    if (eDataType == GDT_Unknown)
     {
-        if (rumi_output_sample_bytes(m_sInfo.encoding, RUMI_OUTPUT_FLOAT32) == 0)
+        if (rumi_output_sample_bytes(sInfo.encoding, RUMI_OUTPUT_FLOAT32) == 0)
         {
             CPLError(CE_Failure, CPLE_NotSupported, "RUMI: %s: %s samples have no GDAL data type in GDAL %s",
                      osPath.c_str(), pszEncoding ? pszEncoding : "?", GDALVersionInfo("RELEASE_NAME"));
@@ -956,17 +934,17 @@ bool RUMIDataset::SetupDataType(bool bPromote, const std::string &osPath)
                      "RUMI: %s: %s samples have no GDAL data type. Open with the open option PROMOTE=FLOAT32 "
                      "(e.g. gdalinfo -oo PROMOTE=FLOAT32) to read them converted exactly to %s",
                      osPath.c_str(), pszEncoding ? pszEncoding : "?",
-                     m_sInfo.encoding == RUMI_ENCODING_COMPLEX32 ? "CFloat32" : "Float32");
+                     sInfo.encoding == RUMI_ENCODING_COMPLEX32 ? "CFloat32" : "Float32");
             return false;
         }
-        m_nOutput = RUMI_OUTPUT_FLOAT32;
-        m_eDataType = m_sInfo.encoding == RUMI_ENCODING_COMPLEX32 ? GDT_CFloat32 : GDT_Float32;
+        nOutput = RUMI_OUTPUT_FLOAT32;
+        eDataType = sInfo.encoding == RUMI_ENCODING_COMPLEX32 ? GDT_CFloat32 : GDT_Float32;
     }
-    m_nOutBytes = rumi_output_sample_bytes(m_sInfo.encoding, m_nOutput);
-    if (m_nOutBytes != static_cast<size_t>(GDALGetDataTypeSizeBytes(m_eDataType)))
+    const size_t nOutBytes = rumi_output_sample_bytes(sInfo.encoding, nOutput);
+    if (nOutBytes != static_cast<size_t>(GDALGetDataTypeSizeBytes(eDataType)))
     {
         CPLError(CE_Failure, CPLE_AppDefined, "RUMI: %s: internal error: %u-byte samples for a %d-byte GDAL type",
-                 osPath.c_str(), static_cast<unsigned>(m_nOutBytes), GDALGetDataTypeSizeBytes(m_eDataType));
+                 osPath.c_str(), static_cast<unsigned>(nOutBytes), GDALGetDataTypeSizeBytes(eDataType));
         return false;
     }
     return true;
@@ -988,25 +966,20 @@ void RUMIDataset::LoadGeoreferencing()
     rumi_georef sGeo{};
     if (rumi_get_georef(m_hRumi, &sGeo) != RUMI_OK)
     {
-        ReportRumiError(m_osPath.c_str());
+        RUMIReportError(m_poFile->osPath.c_str());
         return;
     }
     SetFileItem(this, GDALMD_AREA_OR_POINT, sGeo.raster_type == 2 ? GDALMD_AOP_POINT : GDALMD_AOP_AREA);
     if (sGeo.model == 0)
         return; /* undefined georeferencing: no CRS, the matrix is ignored (spec) */
-    /* rumi affine (x_res, row_rot, x_origin, col_rot, y_res, y_origin) -> GDAL geotransform */
-    m_adfGeoTransform[0] = sGeo.affine[2];
-    m_adfGeoTransform[1] = sGeo.affine[0];
-    m_adfGeoTransform[2] = sGeo.affine[1];
-    m_adfGeoTransform[3] = sGeo.affine[5];
-    m_adfGeoTransform[4] = sGeo.affine[3];
-    m_adfGeoTransform[5] = sGeo.affine[4];
-    /* PixelIsPoint: the transform maps pixel centres; GDAL's maps corners. Shift by half a pixel
-       as the GTiff driver does (and, like it, not when GTIFF_POINT_GEO_IGNORE is set). */
-    if (sGeo.raster_type == 2 && !CPLTestBool(CPLGetConfigOption("GTIFF_POINT_GEO_IGNORE", "FALSE")))
+    /* PixelIsPoint: the affine maps pixel centres, GDAL's geotransform corners: Rust shifts it
+       by half a pixel as the GTiff driver does (and, like it, not when GTIFF_POINT_GEO_IGNORE is
+       set). */
+    const bool bShift = !CPLTestBool(CPLGetConfigOption("GTIFF_POINT_GEO_IGNORE", "FALSE"));
+    if (rumi_get_geotransform(m_hRumi, bShift ? 1 : 0, m_adfGeoTransform) != RUMI_OK)
     {
-        m_adfGeoTransform[0] -= m_adfGeoTransform[1] * 0.5 + m_adfGeoTransform[2] * 0.5;
-        m_adfGeoTransform[3] -= m_adfGeoTransform[4] * 0.5 + m_adfGeoTransform[5] * 0.5;
+        RUMIReportError(m_poFile->osPath.c_str());
+        return;
     }
     m_bHasGeoTransform = true;
     m_oSRS.SetAxisMappingStrategy(OAMS_TRADITIONAL_GIS_ORDER);
@@ -1018,7 +991,7 @@ void RUMIDataset::LoadGeoreferencing()
 }
 
 /* What Open knows without reading the trailer or the georeferencing block. */
-void RUMIDataset::SetupMetadata(const std::string &osHeader)
+void RUMIDataset::SetupMetadata()
 {
     const uint32_t nB = m_sInfo.bands;
     const char *pszEncoding = rumi_encoding_name(m_sInfo.encoding);
@@ -1037,7 +1010,7 @@ void RUMIDataset::SetupMetadata(const std::string &osHeader)
 
     /* RUMI domain (TIME_TYPE and TIME_SCALE come from the trailer: LoadTrailer) */
     SetMetadataItem("FRAME_UNIT", CPLSPrintf("%u", nUnit), "RUMI");
-    SetMetadataItem("FRAME_LAYOUT", FrameLayout(nUnit, nB), "RUMI");
+    SetMetadataItem("FRAME_LAYOUT", rumi_frame_layout(m_hRumi), "RUMI");
     SetMetadataItem("TILE_WIDTH", CPLSPrintf("%u", m_sInfo.tile_width), "RUMI");
     SetMetadataItem("TILE_LENGTH", CPLSPrintf("%u", m_sInfo.tile_length), "RUMI");
     SetMetadataItem("FRAME_COUNT", CPLSPrintf("%llu", static_cast<unsigned long long>(m_sInfo.frame_count)), "RUMI");
@@ -1045,9 +1018,9 @@ void RUMIDataset::SetupMetadata(const std::string &osHeader)
     SetMetadataItem("TIME_COUNT", CPLSPrintf("%u", m_sInfo.times), "RUMI");
     SetMetadataItem("SAMPLE_ENCODING", pszEncoding ? pszEncoding : "", "RUMI");
     SetMetadataItem("OPEN_MODE", m_sInfo.stateless ? "STATELESS" : "VALIDATED", "RUMI");
-    if (!osHeader.empty())
-        SetMetadataItem("HEADER", osHeader.c_str(), "RUMI");
-    if (m_nOutput == RUMI_OUTPUT_FLOAT32)
+    if (!m_poFile->osHeader.empty())
+        SetMetadataItem("HEADER", m_poFile->osHeader.c_str(), "RUMI");
+    if (m_poFile->nOutput == RUMI_OUTPUT_FLOAT32)
         SetMetadataItem("PROMOTED", "FLOAT32", "RUMI");
     if (m_nTimeIndex >= 0)
         SetMetadataItem("TIME_INDEX", CPLSPrintf("%d", m_nTimeIndex), "RUMI");
@@ -1074,7 +1047,7 @@ void RUMIDataset::LoadTrailer()
     rumi_time_axis sAxis{};
     if (rumi_get_time_axis(m_hRumi, &sAxis) != RUMI_OK)
     {
-        ReportRumiError(m_osPath.c_str());
+        RUMIReportError(m_poFile->osPath.c_str());
         return;
     }
     const uint32_t nB = m_sInfo.bands;
@@ -1119,10 +1092,10 @@ void RUMIDataset::LoadTrailer()
         for (uint32_t t = 0; t < nT; ++t)
         {
             aosSubdatasets.AddNameValue(CPLSPrintf("SUBDATASET_%u_NAME", t + 1),
-                                        CPLSPrintf("%s\"%s\":%u", PREFIX, m_osPath.c_str(), t));
+                                        CPLSPrintf("%s\"%s\":%u", PREFIX, m_poFile->osPath.c_str(), t));
             aosSubdatasets.AddNameValue(CPLSPrintf("SUBDATASET_%u_DESC", t + 1),
                                         CPLSPrintf("Time step %u (%s) of %s: %u band(s)", t,
-                                                   rumi_time_text(m_hRumi, t, RUMI_TIME_STEP), m_osPath.c_str(), nB));
+                                                   rumi_time_text(m_hRumi, t, RUMI_TIME_STEP), m_poFile->osPath.c_str(), nB));
         }
         if (GDALMajorObject::GetMetadata("SUBDATASETS") == nullptr)
             GDALMajorObject::SetMetadata(aosSubdatasets.List(), "SUBDATASETS");
@@ -1238,7 +1211,7 @@ static const struct
     {"RUMI_MAX_READ_BYTES", &rumi_limits::max_read_bytes},
 };
 
-bool RUMIConfigLimits(rumi_limits &sLimits)
+static bool RUMIConfigLimits(rumi_limits &sLimits)
 {
     rumi_limits_default(&sLimits);
     for (const auto &sOpt : asConfigLimits)
@@ -1285,37 +1258,42 @@ static char **SiblingFiles(const std::string &osPath)
     return papszFiles;
 }
 
-GDALDataset *RUMIDataset::OpenImpl(GDALOpenInfo *poOpenInfo)
+namespace
 {
-    if (!Identify(poOpenInfo))
-        return nullptr;
 
-    std::string osPath = poOpenInfo->pszFilename;
+/* What the dataset name and the open options ask for. */
+struct OpenRequest
+{
+    std::string osPath{};
     int nTime = -1;
-    const bool bPrefixed = STARTS_WITH_CI(poOpenInfo->pszFilename, PREFIX);
-    if (bPrefixed && !ParseConnectionString(poOpenInfo->pszFilename, osPath, nTime))
-        return nullptr;
+    bool bPrefixed = false;
+    bool bPromote = false;
+    rumi_limits sLimits{};
+};
 
+bool ParseOpenOptions(GDALOpenInfo *poOpenInfo, OpenRequest &oReq)
+{
+    oReq.osPath = poOpenInfo->pszFilename;
+    oReq.bPrefixed = STARTS_WITH_CI(poOpenInfo->pszFilename, PREFIX);
+    if (oReq.bPrefixed && !ParseConnectionString(poOpenInfo->pszFilename, oReq.osPath, oReq.nTime))
+        return false;
     if (poOpenInfo->eAccess == GA_Update)
     {
         CPLError(CE_Failure, CPLE_NotSupported,
                  "RUMI: the driver is read-only: open '%s' without update access (rumi files are written "
                  "by the rumi writer)",
                  poOpenInfo->pszFilename);
-        return nullptr;
+        return false;
     }
-
-    /* Options */
     const char *pszPromote = CSLFetchNameValueDef(poOpenInfo->papszOpenOptions, "PROMOTE", "NONE");
     if (!EQUAL(pszPromote, "NONE") && !EQUAL(pszPromote, "FLOAT32"))
     {
         CPLError(CE_Failure, CPLE_IllegalArg, "RUMI: PROMOTE=%s is not supported: use NONE or FLOAT32", pszPromote);
-        return nullptr;
+        return false;
     }
-    const bool bPromote = EQUAL(pszPromote, "FLOAT32");
-    rumi_limits sLimits{};
-    if (!RUMIConfigLimits(sLimits))
-        return nullptr;
+    oReq.bPromote = EQUAL(pszPromote, "FLOAT32");
+    if (!RUMIConfigLimits(oReq.sLimits))
+        return false;
     const char *pszMaxFrame = CSLFetchNameValue(poOpenInfo->papszOpenOptions, "MAX_FRAME_MB");
     if (pszMaxFrame != nullptr)
     {
@@ -1324,103 +1302,162 @@ GDALDataset *RUMIDataset::OpenImpl(GDALOpenInfo *poOpenInfo)
         {
             CPLError(CE_Failure, CPLE_IllegalArg, "RUMI: MAX_FRAME_MB=%s is not a positive number of MiB",
                      pszMaxFrame);
-            return nullptr;
+            return false;
         }
-        sLimits.max_frame_bytes = static_cast<uint64_t>(nMB) << 20;
+        oReq.sLimits.max_frame_bytes = static_cast<uint64_t>(nMB) << 20;
     }
+    return true;
+}
 
-    /* The file, through VSI: reuse GDAL's handle when it opened the file itself. */
-    VSILFILE *fp = nullptr;
-    /* The first 16 KiB: /vsicurl/ fetched them in one chunk to identify the file, so reading
-       them again costs no request; RUMIVsiSource serves reads inside them from memory. */
+/* The file through VSI: GDAL's handle when it opened the file itself, with the first 16 KiB
+   (/vsicurl/ fetched them in one chunk to identify the file, so reading them again costs no
+   request; RUMIVsiSource serves reads inside them from memory). NULL with a CPLError. */
+VSILFILE *OpenFile(GDALOpenInfo *poOpenInfo, const OpenRequest &oReq, std::vector<GByte> &abyPrefix)
+{
     constexpr int PREFIX_BYTES = 16384;
-    std::vector<GByte> abyPrefix;
-    if (!bPrefixed && poOpenInfo->fpL != nullptr)
+    if (!oReq.bPrefixed && poOpenInfo->fpL != nullptr)
     {
         poOpenInfo->TryToIngest(PREFIX_BYTES);
         if (poOpenInfo->pabyHeader != nullptr && poOpenInfo->nHeaderBytes > 0)
             abyPrefix.assign(poOpenInfo->pabyHeader,
                              poOpenInfo->pabyHeader + std::min(poOpenInfo->nHeaderBytes, PREFIX_BYTES));
-        fp = poOpenInfo->fpL;
+        VSILFILE *fp = poOpenInfo->fpL;
         poOpenInfo->fpL = nullptr;
+        return fp;
     }
-    else
-    {
-        fp = VSIFOpenL(osPath.c_str(), "rb");
-        if (fp == nullptr)
-        {
-            CPLError(CE_Failure, CPLE_OpenFailed,
-                     "RUMI: cannot open '%s'%s", osPath.c_str(),
-                     bPrefixed && osPath.find(':') != std::string::npos && nTime < 0
-                         ? " (a time step is selected with RUMI:\"<path>\":<time index>)"
-                         : "");
-            return nullptr;
-        }
-    }
-    auto poDS = std::make_unique<RUMIDataset>();
-    poDS->m_poSource = std::make_unique<RUMIVsiSource>(fp);
-    poDS->m_poSource->SetPrefix(abyPrefix.data(), abyPrefix.size());
+    VSILFILE *fp = VSIFOpenL(oReq.osPath.c_str(), "rb");
+    if (fp == nullptr)
+        CPLError(CE_Failure, CPLE_OpenFailed, "RUMI: cannot open '%s'%s", oReq.osPath.c_str(),
+                 oReq.bPrefixed && oReq.osPath.find(':') != std::string::npos && oReq.nTime < 0
+                     ? " (a time step is selected with RUMI:\"<path>\":<time index>)"
+                     : "");
+    return fp;
+}
 
-    /* The header blob: HEADER=<path> | NONE, else the sidecar <path>.header if present. */
-    std::string osHeader;
+/* The header blob to open with: HEADER=<path> (NONE: none), else the sidecar <path>.header
+   when the sibling list has it (bSidecar). */
+std::string FindHeader(GDALOpenInfo *poOpenInfo, const std::string &osPath, char **papszSiblings, bool &bSidecar)
+{
+    bSidecar = false;
     const char *pszHeader = CSLFetchNameValue(poOpenInfo->papszOpenOptions, "HEADER");
-    CPLStringList aosPrefixedSiblings;
-    if (bPrefixed)
-        aosPrefixedSiblings.Assign(SiblingFiles(osPath), TRUE);
-    char **papszSiblings = bPrefixed ? aosPrefixedSiblings.List() : poOpenInfo->GetSiblingFiles();
     if (pszHeader != nullptr)
-    {
-        if (!EQUAL(pszHeader, "NONE"))
-            osHeader = pszHeader;
-    }
-    else
-    {
-        std::string osSidecar = osPath + ".header";
-        std::vector<char> achSidecar(osSidecar.begin(), osSidecar.end());
-        achSidecar.push_back('\0');
-        if (CPLCheckForFile(achSidecar.data(), papszSiblings))
-            osHeader = achSidecar.data();
-    }
+        return EQUAL(pszHeader, "NONE") ? std::string() : std::string(pszHeader);
+    std::string osSidecar = osPath + ".header";
+    std::vector<char> achSidecar(osSidecar.begin(), osSidecar.end());
+    achSidecar.push_back('\0');
+    if (!CPLCheckForFile(achSidecar.data(), papszSiblings))
+        return std::string();
+    bSidecar = true;
+    return achSidecar.data();
+}
+
+}  // namespace
+
+/* Opens statelessly with the blob osHeader, checked against the file's first bytes. False,
+   with osWhy saying why, when the blob cannot be read, is invalid or does not match. */
+bool RUMIFile::OpenWithBlob(const std::string &osHeaderPath, const std::vector<GByte> &abyPrefix,
+                            const rumi_limits &sLimits, std::string &osWhy)
+{
     std::vector<GByte> abyBlob;
-    if (!osHeader.empty() && !IngestFile(osHeader, abyBlob, sLimits))
-        return nullptr;
-
-    const rumi_io sIo = poDS->m_poSource->AsIo();
+    if (!IngestFile(osHeaderPath, abyBlob, sLimits, osWhy))
+        return false;
+    const rumi_io sIo = poSource->AsIo();
     static const GByte byEmpty = 0; /* an empty blob is still a blob (and an invalid one) */
-    const GByte *pabyBlob = osHeader.empty() ? nullptr : (abyBlob.empty() ? &byEmpty : abyBlob.data());
-    const int nErr = rumi_open(&sIo, pabyBlob, abyBlob.size(), &sLimits, &poDS->m_hRumi);
-    if (nErr != RUMI_OK)
-    {
-        if (osHeader.empty())
-            ReportRumiError(osPath.c_str());
-        else
-            ReportRumiError(CPLSPrintf("%s (header blob %s)", osPath.c_str(), osHeader.c_str()));
-        return nullptr;
-    }
-    if (rumi_get_info(poDS->m_hRumi, &poDS->m_sInfo) != RUMI_OK)
-    {
-        ReportRumiError(osPath.c_str());
-        return nullptr;
-    }
-    const rumi_info &sInfo = poDS->m_sInfo;
+    if (rumi_open(&sIo, abyBlob.empty() ? &byEmpty : abyBlob.data(), abyBlob.size(), &sLimits, &hRumi) == RUMI_OK &&
+        rumi_check_prefix(hRumi, abyPrefix.data(), abyPrefix.size()) == RUMI_OK)
+        return true;
+    osWhy = rumi_last_error();
+    rumi_free(hRumi);
+    hRumi = nullptr;
+    return false;
+}
 
+/* A sidecar that cannot be read or does not match the file (stale after a rewrite, empty,
+   garbage) is ignored with a warning naming it, and the file is parsed; an explicit HEADER=
+   that does not match is an error naming it. */
+bool RUMIFile::OpenRumi(const std::string &osHeaderPath, bool bSidecar, const std::vector<GByte> &abyPrefix,
+                        const rumi_limits &sLimits)
+{
+    if (!osHeaderPath.empty())
+    {
+        std::string osWhy;
+        if (OpenWithBlob(osHeaderPath, abyPrefix, sLimits, osWhy))
+        {
+            osHeader = osHeaderPath;
+            return true;
+        }
+        if (!bSidecar)
+        {
+            if (STARTS_WITH(osWhy.c_str(), "cannot read the header blob"))
+                CPLError(CE_Failure, CPLE_OpenFailed, "RUMI: %s", osWhy.c_str());
+            else
+                CPLError(CE_Failure, CPLE_AppDefined, "RUMI: %s (header blob %s): %s", osPath.c_str(),
+                         osHeaderPath.c_str(), osWhy.c_str());
+            return false;
+        }
+        CPLError(CE_Warning, CPLE_AppDefined,
+                 "RUMI: %s: ignoring the sidecar header blob %s, which does not match the file (%s); opening the "
+                 "file by parsing it",
+                 osPath.c_str(), osHeaderPath.c_str(), osWhy.c_str());
+    }
+    const rumi_io sIo = poSource->AsIo();
+    if (rumi_open(&sIo, nullptr, 0, &sLimits, &hRumi) != RUMI_OK)
+    {
+        RUMIReportError(osPath.c_str());
+        return false;
+    }
+    return true;
+}
+
+std::shared_ptr<RUMIFile> RUMIFile::Open(GDALOpenInfo *poOpenInfo, int &nTime, CPLStringList &aosSiblings)
+{
+    OpenRequest oReq;
+    if (!ParseOpenOptions(poOpenInfo, oReq))
+        return nullptr;
+    nTime = oReq.nTime;
+    std::vector<GByte> abyPrefix;
+    VSILFILE *fp = OpenFile(poOpenInfo, oReq, abyPrefix);
+    if (fp == nullptr)
+        return nullptr;
+    auto poFile = std::make_shared<RUMIFile>();
+    poFile->poSource = std::make_unique<RUMIVsiSource>(fp);
+    poFile->poSource->SetPrefix(abyPrefix.data(), abyPrefix.size());
+    poFile->osPath = oReq.osPath;
+    poFile->nThreads = RUMIThreadCount(CSLFetchNameValue(poOpenInfo->papszOpenOptions, "NUM_THREADS"));
+
+    aosSiblings.Assign(oReq.bPrefixed ? SiblingFiles(oReq.osPath) : CSLDuplicate(poOpenInfo->GetSiblingFiles()),
+                       TRUE);
+    bool bSidecar = false;
+    const std::string osHeader = FindHeader(poOpenInfo, oReq.osPath, aosSiblings.List(), bSidecar);
+    if (!poFile->OpenRumi(osHeader, bSidecar, abyPrefix, oReq.sLimits))
+        return nullptr;
+    if (rumi_get_info(poFile->hRumi, &poFile->sInfo) != RUMI_OK)
+    {
+        RUMIReportError(oReq.osPath.c_str());
+        return nullptr;
+    }
+    const rumi_info &sInfo = poFile->sInfo;
     if (nTime >= 0 && static_cast<uint32_t>(nTime) >= sInfo.times)
     {
         CPLError(CE_Failure, CPLE_IllegalArg, "RUMI: time index %d is out of range: '%s' has %u time step(s) (0..%u)",
-                 nTime, osPath.c_str(), sInfo.times, sInfo.times - 1);
+                 nTime, oReq.osPath.c_str(), sInfo.times, sInfo.times - 1);
         return nullptr;
     }
-    poDS->m_nTimeIndex = nTime;
-    if (!poDS->SetupDataType(bPromote, osPath))
+    if (!poFile->SetupDataType(oReq.bPromote))
         return nullptr;
-    if ((poOpenInfo->nOpenFlags & GDAL_OF_MULTIDIM_RASTER) != 0)
-        return RUMIMultiDimDataset::Open(std::move(poDS), osPath, osHeader, nTime); /* rumimultidim.cpp */
+    return poFile;
+}
 
+/* The GDAL bands: B of time step nTime, or T*B (time-major) of the whole file. */
+bool RUMIDataset::SetupBands(int nTime)
+{
+    const rumi_info &sInfo = m_sInfo;
+    const char *pszPath = m_poFile->osPath.c_str();
     if (sInfo.width > static_cast<uint32_t>(INT_MAX) || sInfo.length > static_cast<uint32_t>(INT_MAX))
     {
-        CPLError(CE_Failure, CPLE_NotSupported, "RUMI: %s: %ux%u pixels exceed GDAL's raster size limit",
-                 osPath.c_str(), sInfo.width, sInfo.length);
-        return nullptr;
+        CPLError(CE_Failure, CPLE_NotSupported, "RUMI: %s: %ux%u pixels exceed GDAL's raster size limit", pszPath,
+                 sInfo.width, sInfo.length);
+        return false;
     }
     const bool bCube = sInfo.times > 1 && nTime < 0;
     const uint64_t nBandCount = bCube ? static_cast<uint64_t>(sInfo.times) * sInfo.bands : sInfo.bands;
@@ -1429,37 +1466,60 @@ GDALDataset *RUMIDataset::OpenImpl(GDALOpenInfo *poOpenInfo)
         CPLError(CE_Failure, CPLE_NotSupported,
                  "RUMI: %s: %u time steps x %u bands are too many GDAL bands; open one time step with "
                  "RUMI:\"%s\":<time index>",
-                 osPath.c_str(), sInfo.times, sInfo.bands, osPath.c_str());
-        return nullptr;
+                 pszPath, sInfo.times, sInfo.bands, pszPath);
+        return false;
     }
-    poDS->nRasterXSize = static_cast<int>(sInfo.width);
-    poDS->nRasterYSize = static_cast<int>(sInfo.length);
+    nRasterXSize = static_cast<int>(sInfo.width);
+    nRasterYSize = static_cast<int>(sInfo.length);
+    m_nTimeIndex = nTime;
     for (uint64_t i = 0; i < nBandCount; ++i)
     {
         const uint32_t nB = static_cast<uint32_t>(i % sInfo.bands);
         const uint32_t nT = bCube ? static_cast<uint32_t>(i / sInfo.bands) : (nTime < 0 ? 0 : nTime);
         const int iBand = static_cast<int>(i) + 1;
-        poDS->SetBand(iBand, new RUMIRasterBand(poDS.get(), iBand, nB, nT));
+        SetBand(iBand, new RUMIRasterBand(this, iBand, nB, nT));
     }
+    return true;
+}
 
-    poDS->m_osPath = osPath;
-    poDS->m_osHeader = osHeader;
-    poDS->SetupMultiBlockRead(poOpenInfo);
-    poDS->SetupMetadata(osHeader);
-
-    /* PAM (.aux.xml) and external overviews (.ovr) */
-    poDS->SetDescription(poOpenInfo->pszFilename);
-    std::string osOverviewBase = osPath;
-    if (nTime >= 0)
+/* PAM (.aux.xml) and external overviews (.ovr; <path>.t<t>.ovr for a time step). */
+void RUMIDataset::SetupPam(GDALOpenInfo *poOpenInfo, char **papszSiblings)
+{
+    SetDescription(poOpenInfo->pszFilename);
+    std::string osOverviewBase = m_poFile->osPath;
+    if (m_nTimeIndex >= 0)
     {
-        poDS->SetPhysicalFilename(osPath.c_str());
-        poDS->SetSubdatasetName(CPLSPrintf("%d", nTime));
-        osOverviewBase = osPath + CPLSPrintf(".t%d", nTime);
+        SetPhysicalFilename(m_poFile->osPath.c_str());
+        SetSubdatasetName(CPLSPrintf("%d", m_nTimeIndex));
+        osOverviewBase += CPLSPrintf(".t%d", m_nTimeIndex);
     }
-    poDS->TryLoadXML(papszSiblings);
-    poDS->oOvManager.Initialize(poDS.get(), osOverviewBase.c_str(), papszSiblings);
+    TryLoadXML(papszSiblings);
+    oOvManager.Initialize(this, osOverviewBase.c_str(), papszSiblings);
     /* what Open set is the file's, not a change to save in .aux.xml */
-    poDS->SetPamFlags(poDS->GetPamFlags() & ~GPF_DIRTY);
+    SetPamFlags(GetPamFlags() & ~GPF_DIRTY);
+}
+
+GDALDataset *RUMIDataset::OpenImpl(GDALOpenInfo *poOpenInfo)
+{
+    if (!Identify(poOpenInfo))
+        return nullptr;
+    int nTime = -1;
+    CPLStringList aosSiblings;
+    std::shared_ptr<RUMIFile> poFile = RUMIFile::Open(poOpenInfo, nTime, aosSiblings);
+    if (!poFile)
+        return nullptr;
+    if ((poOpenInfo->nOpenFlags & GDAL_OF_MULTIDIM_RASTER) != 0)
+        return RUMIMultiDimDataset::Open(std::move(poFile), nTime); /* rumimultidim.cpp */
+
+    auto poDS = std::make_unique<RUMIDataset>();
+    poDS->m_poFile = std::move(poFile);
+    poDS->m_hRumi = poDS->m_poFile->hRumi;
+    poDS->m_sInfo = poDS->m_poFile->sInfo;
+    if (!poDS->SetupBands(nTime))
+        return nullptr;
+    poDS->SetupMultiBlockRead(poOpenInfo);
+    poDS->SetupMetadata();
+    poDS->SetupPam(poOpenInfo, aosSiblings.List());
     return poDS.release();
 }
 

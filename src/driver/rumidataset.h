@@ -11,6 +11,7 @@
 
 #include "gdal_pam.h"
 #include "gdal_priv.h"
+#include "cpl_string.h"
 #include "ogr_spatialref.h"
 
 #include "rumi.h"
@@ -22,9 +23,12 @@
 
 extern "C" void rumi_gdal_register_driver(void) noexcept;
 
-/** The default limits with the RUMI_MAX_* configuration options applied (docs/reliability.md).
- *  False, with a CPLError, when an option is not a positive integer. */
-bool RUMIConfigLimits(rumi_limits &sLimits);
+/** Reports the last rumi error as a GDAL error: "RUMI: [context: ]message". */
+void RUMIReportError(const char *pszContext);
+
+/** Threads decoding the frames of one read: the NUM_THREADS open option (pszOpenOption), else
+ *  the GDAL_NUM_THREADS configuration option; a number or ALL_CPUS, 1 when unset or invalid. */
+int RUMIThreadCount(const char *pszOpenOption);
 
 /* GDAL 3.10 made the band map of GDALDataset::IRasterIO const (BANDMAP_TYPE). */
 #ifdef BANDMAP_TYPE
@@ -74,6 +78,37 @@ class RUMIVsiSource final
                            uint8_t *const *bufs) noexcept;
 };
 
+/** An open rumi file and how GDAL sees its samples: shared by a classic dataset, or by a
+ *  multidimensional dataset and its arrays (which may outlive it). */
+struct RUMIFile
+{
+    RUMIFile() = default;
+    ~RUMIFile();
+    RUMIFile(const RUMIFile &) = delete;
+    RUMIFile &operator=(const RUMIFile &) = delete;
+
+    std::unique_ptr<RUMIVsiSource> poSource{};
+    rumi_dataset *hRumi = nullptr;
+    rumi_info sInfo{};
+    std::string osPath{};   /* the rumi file */
+    std::string osHeader{}; /* the header blob file, empty when the file was validated */
+    uint32_t nOutput = RUMI_OUTPUT_NATIVE; /* RUMI_OUTPUT_FLOAT32 with PROMOTE=FLOAT32 */
+    GDALDataType eDataType = GDT_Unknown;  /* of the samples rumi reads (nOutput) */
+    int nThreads = 1; /* NUM_THREADS open option, else GDAL_NUM_THREADS, else 1 */
+
+    /** Parses the name and the open options, opens the file (statelessly with a header blob)
+     *  and picks the GDAL data type. NULL, with a CPLError, on failure; nTime is the time step
+     *  a RUMI:"<path>":<t> name selects, -1 for none. */
+    static std::shared_ptr<RUMIFile> Open(GDALOpenInfo *poOpenInfo, int &nTime, CPLStringList &aosSiblings);
+
+  private:
+    bool OpenRumi(const std::string &osHeader, bool bSidecar, const std::vector<GByte> &abyPrefix,
+                  const rumi_limits &sLimits);
+    bool OpenWithBlob(const std::string &osHeader, const std::vector<GByte> &abyPrefix, const rumi_limits &sLimits,
+                      std::string &osWhy);
+    bool SetupDataType(bool bPromote);
+};
+
 class RUMIRasterBand;
 
 /** A rumi file as a GDAL dataset: an Image (B bands), a Cube (T*B bands, time-major, with one
@@ -81,7 +116,6 @@ class RUMIRasterBand;
 class RUMIDataset final : public GDALPamDataset
 {
     friend class RUMIRasterBand;
-    friend class RUMIMultiDimDataset; /* takes the open file for the multidimensional view */
 
   public:
     RUMIDataset() = default;
@@ -104,15 +138,10 @@ class RUMIDataset final : public GDALPamDataset
                      GDALRasterIOExtraArg *psExtraArg) override;
 
   private:
-    std::unique_ptr<RUMIVsiSource> m_poSource{};
-    rumi_dataset *m_hRumi = nullptr;
-    rumi_info m_sInfo{};
-    std::string m_osPath{};   /* the rumi file */
-    std::string m_osHeader{}; /* the header blob file, empty when the file was validated */
+    std::shared_ptr<RUMIFile> m_poFile{};
+    rumi_dataset *m_hRumi = nullptr; /* m_poFile->hRumi */
+    rumi_info m_sInfo{};             /* m_poFile->sInfo */
     int m_nTimeIndex = -1; /* time step of a subdataset, -1 for the whole file */
-    uint32_t m_nOutput = RUMI_OUTPUT_NATIVE;
-    size_t m_nOutBytes = 0;
-    GDALDataType m_eDataType = GDT_Unknown;
     OGRSpatialReference m_oSRS{};
     bool m_bHasSRS = false;
     double m_adfGeoTransform[6] = {0, 1, 0, 0, 0, 1};
@@ -131,8 +160,9 @@ class RUMIDataset final : public GDALPamDataset
     void LoadTrailer();
 
     static GDALDataset *OpenImpl(GDALOpenInfo *poOpenInfo);
-    bool SetupDataType(bool bPromote, const std::string &osPath);
-    void SetupMetadata(const std::string &osHeader);
+    bool SetupBands(int nTime);
+    void SetupMetadata();
+    void SetupPam(GDALOpenInfo *poOpenInfo, char **papszSiblings);
     void FillOtherBands(RUMIRasterBand *poSkip, int nBlockXOff, int nBlockYOff,
                         const rumi_frame *psFrame);
     std::shared_ptr<rumi_frame> GetFrame(uint32_t nRow, uint32_t nCol, uint32_t nBand, uint32_t nTime);

@@ -49,10 +49,6 @@ namespace
 /* Decoded bytes of the frames one rumi_frames_read call may return (at least one frame). */
 constexpr GUInt64 MAX_BATCH_BYTES = static_cast<GUInt64>(64) << 20;
 
-void ReportRumiError(const char *pszContext)
-{
-    CPLError(CE_Failure, CPLE_AppDefined, "RUMI: %s: %s", pszContext, rumi_last_error());
-}
 
 std::shared_ptr<GDALAttribute> StringAttr(const std::string &osParent, const char *pszName, const std::string &osValue)
 {
@@ -313,16 +309,6 @@ size_t FrameCacheBytes()
     return static_cast<size_t>(std::max<GIntBig>(GDALGetCacheMax64() / 4, 16 << 20));
 }
 
-/* GDAL_NUM_THREADS: threads decoding the frames of one read. */
-uint32_t DecodeThreads()
-{
-    const char *pszValue = CPLGetConfigOption("GDAL_NUM_THREADS", nullptr);
-    if (pszValue == nullptr || pszValue[0] == '\0')
-        return 1;
-    const int nThreads = EQUAL(pszValue, "ALL_CPUS") ? CPLGetNumCPUs() : atoi(pszValue);
-    return static_cast<uint32_t>(std::max(1, std::min(nThreads, 256)));
-}
-
 class RUMIDataArray final : public GDALMDArray
 {
   public:
@@ -415,7 +401,7 @@ class RUMIDataArray final : public GDALMDArray
     RUMIDataArray(const std::string &osParent, std::shared_ptr<RUMIMDShared> poShared)
         : GDALAbstractMDArray(osParent, "data"), GDALMDArray(osParent, "data"), m_poShared(std::move(poShared)),
           m_oType(GDALExtendedDataType::Create(m_poShared->eDataType)), m_oCache(FrameCacheBytes()),
-          m_nThreads(DecodeThreads())
+          m_nThreads(static_cast<uint32_t>(m_poShared->poFile->nThreads))
     {
         const rumi_info &sInfo = m_poShared->sInfo;
         const char *pszEncoding = rumi_encoding_name(sInfo.encoding);
@@ -424,7 +410,7 @@ class RUMIDataArray final : public GDALMDArray
         m_apoAttrs.push_back(StringAttr(osFull, "encoding", pszEncoding ? pszEncoding : ""));
         m_aosStructuralInfo.SetNameValue("COMPRESSION", "OPENZL");
         m_aosStructuralInfo.SetNameValue("FRAME_UNIT", CPLSPrintf("%u", sInfo.frame_unit));
-        if (m_poShared->nOutput == RUMI_OUTPUT_FLOAT32)
+        if (m_poShared->poFile->nOutput == RUMI_OUTPUT_FLOAT32)
             m_aosStructuralInfo.SetNameValue("PROMOTED", "FLOAT32");
         if (m_poShared->bWidenInt8)
             m_aosStructuralInfo.SetNameValue("PROMOTED", "INT16");
@@ -480,7 +466,7 @@ bool RUMIDataArray::GetFrames(const std::vector<Need> &aoNeeds, std::vector<std:
     std::vector<rumi_frame *> apsRaw(anMissing.size(), nullptr);
     if (rumi_frames_read(m_poShared->hRumi, asKeys.data(), asKeys.size(), m_nThreads, apsRaw.data()) != RUMI_OK)
     {
-        ReportRumiError(CPLSPrintf("%s: reading %zu frame(s)", m_poShared->osPath.c_str(), asKeys.size()));
+        RUMIReportError(CPLSPrintf("%s: reading %zu frame(s)", m_poShared->osPath.c_str(), asKeys.size()));
         return false;
     }
     for (size_t j = 0; j < anMissing.size(); ++j)
@@ -530,12 +516,12 @@ bool RUMIDataArray::ReadImpl(const GUInt64 *arrayStartIdx, const size_t *count, 
     {
         uint32_t nRow = 0, nCol = 0, nHeight = 0, nWidth = 0;
         rumi_frame_dims(psFrame, &nRow, &nCol, &nHeight, &nWidth);
-        const size_t nLine = static_cast<size_t>(nWidth) * oShared.nOutBytes;
+        const size_t nLine = static_cast<size_t>(nWidth) * static_cast<size_t>(GDALGetDataTypeSizeBytes(oShared.poFile->eDataType));
         abyPlane.resize(nLine * nHeight);
-        if (rumi_frame_extract(oShared.hRumi, psFrame, oBand.nValue, oTime.nValue, oShared.nOutput,
+        if (rumi_frame_extract(oShared.hRumi, psFrame, oBand.nValue, oTime.nValue, oShared.poFile->nOutput,
                                abyPlane.data(), abyPlane.size(), nLine) != RUMI_OK)
         {
-            ReportRumiError(CPLSPrintf("%s: tile (%u, %u), band %u, time %u", oShared.osPath.c_str(), nRow, nCol,
+            RUMIReportError(CPLSPrintf("%s: tile (%u, %u), band %u, time %u", oShared.osPath.c_str(), nRow, nCol,
                                        oBand.nValue, oTime.nValue));
             return false;
         }
@@ -711,19 +697,208 @@ std::string CFLinearUnit(const char *pszName)
     return pszName;
 }
 
-}  // namespace
-
-/************************************************************************/
-/*                             RUMIMDShared                             */
-/************************************************************************/
-
-RUMIMDShared::~RUMIMDShared()
+/* Builds the root group of a file's multidimensional view (see the top of this file). */
+class GroupBuilder
 {
-    /* the Rust side calls the source's callbacks until rumi_free returns */
-    rumi_free(hRumi);
-    hRumi = nullptr;
-    poSource.reset();
+  public:
+    explicit GroupBuilder(std::shared_ptr<RUMIMDShared> poShared)
+        : m_poShared(std::move(poShared)), m_poGroup(std::make_shared<RUMIGroup>()),
+          m_osParent(m_poGroup->GetFullName())
+    {
+    }
+
+    /* NULL, with a CPLError, when the georeferencing or the time coordinates cannot be read. */
+    std::shared_ptr<RUMIGroup> Build()
+    {
+        if (!MakeDimensions() || !MakeTime())
+            return nullptr;
+        MakeSRS();
+        MakeBand();
+        MakeXY();
+        /* indexing variables first: copies (gdalmdimtranslate) then create them before `data`,
+           whose CF grid mapping refers to them */
+        for (const auto &poArray : {m_poTime, m_poBounds, m_poBand, m_poY, m_poX})
+        {
+            if (poArray)
+                m_poGroup->AddArray(poArray);
+        }
+        m_poGroup->AddArray(RUMIDataArray::Create(m_osParent, m_poShared, {m_poTimeDim, m_poBandDim, m_poYDim, m_poXDim},
+                                                  m_poSRS));
+        return m_poGroup;
+    }
+
+  private:
+    std::shared_ptr<RUMIMDShared> m_poShared;
+    std::shared_ptr<RUMIGroup> m_poGroup;
+    std::string m_osParent;
+    rumi_georef m_sGeo{};
+    double m_adfGT[6] = {0, 1, 0, 0, 0, 1}; /* GDAL order, pixel corners */
+    bool m_bNorthUp = false;
+    std::shared_ptr<GDALDimensionWeakIndexingVar> m_poTimeDim{}, m_poBandDim{}, m_poYDim{}, m_poXDim{};
+    std::shared_ptr<GDALMDArray> m_poTime{}, m_poBounds{}, m_poBand{}, m_poY{}, m_poX{};
+    std::shared_ptr<OGRSpatialReference> m_poSRS{};
+
+    bool MakeDimensions();
+    bool MakeTime();
+    void MakeSRS();
+    void MakeBand();
+    void MakeXY();
+};
+
+bool GroupBuilder::MakeDimensions()
+{
+    const RUMIMDShared &oShared = *m_poShared;
+    if (rumi_get_georef(oShared.hRumi, &m_sGeo) != RUMI_OK || rumi_get_geotransform(oShared.hRumi, 1, m_adfGT) != RUMI_OK)
+    {
+        RUMIReportError(oShared.osPath.c_str());
+        return false;
+    }
+    m_bNorthUp = m_sGeo.model != 0 && m_adfGT[2] == 0 && m_adfGT[4] == 0;
+    const char *pszY = m_bNorthUp ? (m_adfGT[5] < 0 ? "SOUTH" : "NORTH") : "";
+    const char *pszX = m_bNorthUp ? (m_adfGT[1] < 0 ? "WEST" : "EAST") : "";
+    m_poTimeDim = std::make_shared<GDALDimensionWeakIndexingVar>(m_osParent, "time", GDAL_DIM_TYPE_TEMPORAL,
+                                                                 std::string(), oShared.nTimes);
+    m_poBandDim = std::make_shared<GDALDimensionWeakIndexingVar>(m_osParent, "band", std::string(), std::string(),
+                                                                 oShared.sInfo.bands);
+    m_poYDim = std::make_shared<GDALDimensionWeakIndexingVar>(m_osParent, "y", GDAL_DIM_TYPE_HORIZONTAL_Y, pszY,
+                                                              oShared.sInfo.length);
+    m_poXDim = std::make_shared<GDALDimensionWeakIndexingVar>(m_osParent, "x", GDAL_DIM_TYPE_HORIZONTAL_X, pszX,
+                                                              oShared.sInfo.width);
+    for (const auto &poDim : {m_poTimeDim, m_poBandDim, m_poYDim, m_poXDim})
+        m_poGroup->AddDimension(poDim);
+    return true;
 }
+
+/* The SRS, with the data axis mapping of (time, band, y, x). */
+void GroupBuilder::MakeSRS()
+{
+    if (m_sGeo.model == 0)
+        return;
+    m_poSRS = std::make_shared<OGRSpatialReference>();
+    m_poSRS->SetAxisMappingStrategy(OAMS_TRADITIONAL_GIS_ORDER);
+    if (m_poSRS->importFromEPSG(static_cast<int>(m_sGeo.epsg)) != OGRERR_NONE)
+    {
+        CPLError(CE_Warning, CPLE_AppDefined, "RUMI: EPSG:%u is not in the PROJ database; the array has no CRS",
+                 m_sGeo.epsg);
+        m_poSRS.reset();
+        return;
+    }
+    /* traditional GIS order maps SRS axes to (1 = x, 2 = y); x and y are the 4th and 3rd
+       dimensions here */
+    std::vector<int> anMapping = m_poSRS->GetDataAxisToSRSAxisMapping();
+    for (int &nAxis : anMapping)
+        nAxis = nAxis == 1 ? 4 : (nAxis == 2 ? 3 : nAxis);
+    m_poSRS->SetDataAxisToSRSAxisMapping(anMapping);
+}
+
+/* time: coordinates (interval starts) and, for intervals, their bounds. */
+bool GroupBuilder::MakeTime()
+{
+    const RUMIMDShared &oShared = *m_poShared;
+    rumi_time_axis sAxis{};
+    size_t nCoords = 0;
+    std::vector<int64_t> anCoords;
+    if (rumi_get_time_axis(oShared.hRumi, &sAxis) == RUMI_OK &&
+        rumi_time_coords(oShared.hRumi, nullptr, 0, &nCoords) == RUMI_OK)
+    {
+        anCoords.resize(nCoords);
+        if (rumi_time_coords(oShared.hRumi, anCoords.data(), anCoords.size(), &nCoords) != RUMI_OK)
+            nCoords = 0;
+    }
+    const bool bInterval = sAxis.kind == 1;
+    if (sAxis.kind == 0 || nCoords != static_cast<size_t>(oShared.sInfo.times) * (bInterval ? 2 : 1))
+    {
+        RUMIReportError(CPLSPrintf("%s: time coordinates", oShared.osPath.c_str()));
+        return false;
+    }
+    const std::string osUnits = sAxis.scale == 86400 ? "days since 1970-01-01" : "seconds since 1970-01-01T00:00:00Z";
+    const GDALExtendedDataType oInt64 = GDALExtendedDataType::Create(GDT_Int64);
+    std::vector<GByte> abyTime(static_cast<size_t>(oShared.nTimes) * sizeof(int64_t));
+    std::vector<GByte> abyBounds;
+    for (uint32_t t = 0; t < oShared.nTimes; ++t)
+    {
+        const size_t k = oShared.nTimeOffset + t;
+        memcpy(abyTime.data() + t * sizeof(int64_t), &anCoords[bInterval ? 2 * k : k], sizeof(int64_t));
+        if (bInterval)
+            abyBounds.insert(abyBounds.end(), reinterpret_cast<const GByte *>(&anCoords[2 * k]),
+                             reinterpret_cast<const GByte *>(&anCoords[2 * k + 2]));
+    }
+    const std::string osFull = m_osParent + "time";
+    std::vector<std::shared_ptr<GDALAttribute>> apoAttrs{
+        StringAttr(osFull, "standard_name", "time"),
+        StringAttr(osFull, "long_name", bInterval ? "start of the time step" : "time"),
+        StringAttr(osFull, "units", osUnits),
+        StringAttr(osFull, "calendar", "proleptic_gregorian"),
+        StringAttr(osFull, "axis", "T"),
+    };
+    if (bInterval)
+        apoAttrs.push_back(StringAttr(osFull, "bounds", "time_bounds"));
+    m_poTime = RUMIValuesArray::Create(m_osParent, "time", {m_poTimeDim}, oInt64, std::move(abyTime), {},
+                                       std::move(apoAttrs), oShared.osPath);
+    m_poTimeDim->SetIndexingVariable(m_poTime);
+    if (!bInterval)
+        return true;
+    auto poNvDim = std::make_shared<GDALDimension>(m_osParent, "nv", std::string(), std::string(), 2);
+    m_poGroup->AddDimension(poNvDim);
+    const std::string osBoundsFull = m_osParent + "time_bounds";
+    m_poBounds = RUMIValuesArray::Create(
+        m_osParent, "time_bounds", {m_poTimeDim, poNvDim}, oInt64, std::move(abyBounds), {},
+        {StringAttr(osBoundsFull, "long_name", "start and end (exclusive) of the time step"),
+         StringAttr(osBoundsFull, "units", osUnits), StringAttr(osBoundsFull, "calendar", "proleptic_gregorian")},
+        oShared.osPath);
+    return true;
+}
+
+/* band: the band texts. */
+void GroupBuilder::MakeBand()
+{
+    std::vector<std::string> aosTexts;
+    size_t nMaxLen = 1; /* a bounded string type: Zarr cannot store strings of unlimited size */
+    for (uint32_t b = 0; b < m_poShared->sInfo.bands; ++b)
+    {
+        const char *pszText = rumi_band_text(m_poShared->hRumi, b);
+        aosTexts.emplace_back(pszText ? pszText : "");
+        nMaxLen = std::max(nMaxLen, aosTexts.back().size());
+    }
+    m_poBand = RUMIValuesArray::Create(m_osParent, "band", {m_poBandDim}, GDALExtendedDataType::CreateString(nMaxLen),
+                                       {}, std::move(aosTexts),
+                                       {StringAttr(m_osParent + "band", "long_name", "band description")},
+                                       m_poShared->osPath);
+    m_poBandDim->SetIndexingVariable(m_poBand);
+}
+
+/* y, x: pixel centres, for a north-up grid only (regularly spaced). */
+void GroupBuilder::MakeXY()
+{
+    if (!m_bNorthUp)
+        return;
+    auto poY = GDALMDArrayRegularlySpaced::Create(m_osParent, "y", m_poYDim, m_adfGT[3], m_adfGT[5], 0.5);
+    auto poX = GDALMDArrayRegularlySpaced::Create(m_osParent, "x", m_poXDim, m_adfGT[0], m_adfGT[1], 0.5);
+    const std::string osYFull = m_osParent + "y", osXFull = m_osParent + "x";
+    if (m_poSRS && m_poSRS->IsGeographic())
+    {
+        poY->AddAttribute(StringAttr(osYFull, "standard_name", "latitude"));
+        poY->AddAttribute(StringAttr(osYFull, "units", "degrees_north"));
+        poX->AddAttribute(StringAttr(osXFull, "standard_name", "longitude"));
+        poX->AddAttribute(StringAttr(osXFull, "units", "degrees_east"));
+    }
+    else if (m_poSRS)
+    {
+        const char *pszUnit = nullptr;
+        m_poSRS->GetLinearUnits(&pszUnit);
+        const std::string osUnit = CFLinearUnit(pszUnit);
+        poY->AddAttribute(StringAttr(osYFull, "standard_name", "projection_y_coordinate"));
+        poY->AddAttribute(StringAttr(osYFull, "units", osUnit));
+        poX->AddAttribute(StringAttr(osXFull, "standard_name", "projection_x_coordinate"));
+        poX->AddAttribute(StringAttr(osXFull, "units", osUnit));
+    }
+    m_poY = poY;
+    m_poX = poX;
+    m_poYDim->SetIndexingVariable(m_poY);
+    m_poXDim->SetIndexingVariable(m_poX);
+}
+
+}  // namespace
 
 /************************************************************************/
 /*                          RUMIMultiDimDataset                         */
@@ -734,7 +909,7 @@ RUMIMultiDimDataset::~RUMIMultiDimDataset() = default;
 char **RUMIMultiDimDataset::GetFileList()
 {
     CPLStringList aosFiles;
-    for (const std::string &osFile : {m_poShared->osPath, m_poShared->osHeader})
+    for (const std::string &osFile : {m_poShared->poFile->osPath, m_poShared->poFile->osHeader})
     {
         if (!osFile.empty())
             aosFiles.AddString(osFile.c_str());
@@ -742,204 +917,26 @@ char **RUMIMultiDimDataset::GetFileList()
     return aosFiles.StealList();
 }
 
-GDALDataset *RUMIMultiDimDataset::Open(std::unique_ptr<RUMIDataset> poClassic, const std::string &osPath,
-                                       const std::string &osHeader, int nTime)
+GDALDataset *RUMIMultiDimDataset::Open(std::shared_ptr<RUMIFile> poFile, int nTime)
 {
     auto poShared = std::make_shared<RUMIMDShared>();
-    poShared->poSource = std::move(poClassic->m_poSource);
-    poShared->hRumi = poClassic->m_hRumi;
-    poClassic->m_hRumi = nullptr;
-    poShared->sInfo = poClassic->m_sInfo;
-    poShared->osPath = osPath;
-    poShared->osHeader = osHeader;
-    poShared->nOutput = poClassic->m_nOutput;
-    poShared->nOutBytes = poClassic->m_nOutBytes;
-    poShared->eDataType = poClassic->m_eDataType;
-    poClassic.reset();
-    const rumi_info &sInfo = poShared->sInfo;
+    poShared->hRumi = poFile->hRumi;
+    poShared->sInfo = poFile->sInfo;
+    poShared->osPath = poFile->osPath;
+    poShared->eDataType = poFile->eDataType;
 #if GDAL_VERSION_NUM < GDAL_COMPUTE_VERSION(3, 7, 0)
-    if (sInfo.encoding == RUMI_ENCODING_INT8)
+    if (poFile->sInfo.encoding == RUMI_ENCODING_INT8)
     {
         poShared->eDataType = GDT_Int16; /* no Int8 before GDAL 3.7; SIGNEDBYTE is a classic-only hint */
         poShared->bWidenInt8 = true;
     }
 #endif
     poShared->nTimeOffset = nTime >= 0 ? static_cast<uint32_t>(nTime) : 0;
-    poShared->nTimes = nTime >= 0 ? 1 : sInfo.times;
-    const uint32_t nT = poShared->nTimes;
-    const uint32_t nB = sInfo.bands;
-
-    rumi_georef sGeo{};
-    if (rumi_get_georef(poShared->hRumi, &sGeo) != RUMI_OK)
-    {
-        ReportRumiError(osPath.c_str());
+    poShared->nTimes = nTime >= 0 ? 1 : poFile->sInfo.times;
+    poShared->poFile = std::move(poFile);
+    std::shared_ptr<RUMIGroup> poGroup = GroupBuilder(poShared).Build();
+    if (!poGroup)
         return nullptr;
-    }
-    const double dfXRes = sGeo.affine[0], dfRowRot = sGeo.affine[1], dfXOrigin = sGeo.affine[2];
-    const double dfColRot = sGeo.affine[3], dfYRes = sGeo.affine[4], dfYOrigin = sGeo.affine[5];
-    const bool bGeoref = sGeo.model != 0;
-    const bool bNorthUp = bGeoref && dfRowRot == 0 && dfColRot == 0;
-
-    auto poGroup = std::make_shared<RUMIGroup>();
-    const std::string osParent = poGroup->GetFullName();
-
-    /* dimensions */
-    auto poTimeDim = std::make_shared<GDALDimensionWeakIndexingVar>(osParent, "time", GDAL_DIM_TYPE_TEMPORAL,
-                                                                     std::string(), nT);
-    auto poBandDim =
-        std::make_shared<GDALDimensionWeakIndexingVar>(osParent, "band", std::string(), std::string(), nB);
-    auto poYDim = std::make_shared<GDALDimensionWeakIndexingVar>(
-        osParent, "y", GDAL_DIM_TYPE_HORIZONTAL_Y, bNorthUp ? (dfYRes < 0 ? "SOUTH" : "NORTH") : "", sInfo.length);
-    auto poXDim = std::make_shared<GDALDimensionWeakIndexingVar>(
-        osParent, "x", GDAL_DIM_TYPE_HORIZONTAL_X, bNorthUp ? (dfXRes < 0 ? "WEST" : "EAST") : "", sInfo.width);
-    poGroup->AddDimension(poTimeDim);
-    poGroup->AddDimension(poBandDim);
-    poGroup->AddDimension(poYDim);
-    poGroup->AddDimension(poXDim);
-
-    /* the SRS, with the data axis mapping of (time, band, y, x) */
-    std::shared_ptr<OGRSpatialReference> poSRS;
-    bool bGeographic = false;
-    std::string osLinearUnit = "m";
-    if (bGeoref)
-    {
-        poSRS = std::make_shared<OGRSpatialReference>();
-        poSRS->SetAxisMappingStrategy(OAMS_TRADITIONAL_GIS_ORDER);
-        if (poSRS->importFromEPSG(static_cast<int>(sGeo.epsg)) != OGRERR_NONE)
-        {
-            CPLError(CE_Warning, CPLE_AppDefined, "RUMI: EPSG:%u is not in the PROJ database; the array has no CRS",
-                     sGeo.epsg);
-            poSRS.reset();
-        }
-        else
-        {
-            /* traditional GIS order maps SRS axes to (1 = x, 2 = y); x and y are the 4th and 3rd
-               dimensions here */
-            std::vector<int> anMapping = poSRS->GetDataAxisToSRSAxisMapping();
-            for (int &nAxis : anMapping)
-                nAxis = nAxis == 1 ? 4 : (nAxis == 2 ? 3 : nAxis);
-            poSRS->SetDataAxisToSRSAxisMapping(anMapping);
-            bGeographic = poSRS->IsGeographic() != 0;
-            const char *pszUnit = nullptr;
-            poSRS->GetLinearUnits(&pszUnit);
-            osLinearUnit = CFLinearUnit(pszUnit);
-        }
-    }
-
-    /* time: coordinates (interval starts) and, for intervals, their bounds */
-    rumi_time_axis sAxis{};
-    size_t nCoords = 0;
-    std::vector<int64_t> anCoords;
-    if (rumi_get_time_axis(poShared->hRumi, &sAxis) == RUMI_OK &&
-        rumi_time_coords(poShared->hRumi, nullptr, 0, &nCoords) == RUMI_OK)
-    {
-        anCoords.resize(nCoords);
-        if (rumi_time_coords(poShared->hRumi, anCoords.data(), anCoords.size(), &nCoords) != RUMI_OK)
-            nCoords = 0;
-    }
-    const bool bInterval = sAxis.kind == 1;
-    if (sAxis.kind == 0 || nCoords != static_cast<size_t>(sInfo.times) * (bInterval ? 2 : 1))
-    {
-        ReportRumiError(CPLSPrintf("%s: time coordinates", osPath.c_str()));
-        return nullptr;
-    }
-    const std::string osUnits =
-        sAxis.scale == 86400 ? "days since 1970-01-01" : "seconds since 1970-01-01T00:00:00Z";
-    const GDALExtendedDataType oInt64 = GDALExtendedDataType::Create(GDT_Int64);
-    std::vector<GByte> abyTime(static_cast<size_t>(nT) * sizeof(int64_t));
-    std::vector<GByte> abyBounds;
-    for (uint32_t t = 0; t < nT; ++t)
-    {
-        const size_t k = poShared->nTimeOffset + t;
-        const int64_t nStart = anCoords[bInterval ? 2 * k : k];
-        memcpy(abyTime.data() + t * sizeof(int64_t), &nStart, sizeof(int64_t));
-        if (bInterval)
-        {
-            const int64_t anPair[2] = {anCoords[2 * k], anCoords[2 * k + 1]};
-            abyBounds.insert(abyBounds.end(), reinterpret_cast<const GByte *>(anPair),
-                             reinterpret_cast<const GByte *>(anPair) + sizeof(anPair));
-        }
-    }
-    const std::string osTimeFull = osParent + "time";
-    std::vector<std::shared_ptr<GDALAttribute>> apoTimeAttrs{
-        StringAttr(osTimeFull, "standard_name", "time"),
-        StringAttr(osTimeFull, "long_name", bInterval ? "start of the time step" : "time"),
-        StringAttr(osTimeFull, "units", osUnits),
-        StringAttr(osTimeFull, "calendar", "proleptic_gregorian"),
-        StringAttr(osTimeFull, "axis", "T"),
-    };
-    if (bInterval)
-        apoTimeAttrs.push_back(StringAttr(osTimeFull, "bounds", "time_bounds"));
-    auto poTime = RUMIValuesArray::Create(osParent, "time", {poTimeDim}, oInt64, std::move(abyTime), {},
-                                          std::move(apoTimeAttrs), osPath);
-    poTimeDim->SetIndexingVariable(poTime);
-
-    /* band: the band texts */
-    std::vector<std::string> aosTexts;
-    size_t nMaxLen = 1; /* a bounded string type: Zarr cannot store strings of unlimited size */
-    for (uint32_t b = 0; b < nB; ++b)
-    {
-        const char *pszText = rumi_band_text(poShared->hRumi, b);
-        aosTexts.emplace_back(pszText ? pszText : "");
-        nMaxLen = std::max(nMaxLen, aosTexts.back().size());
-    }
-    const std::string osBandFull = osParent + "band";
-    auto poBand = RUMIValuesArray::Create(osParent, "band", {poBandDim}, GDALExtendedDataType::CreateString(nMaxLen),
-                                          {}, std::move(aosTexts),
-                                          {StringAttr(osBandFull, "long_name", "band description")}, osPath);
-    poBandDim->SetIndexingVariable(poBand);
-
-    /* y, x: pixel centres (the affine maps pixel corners for PixelIsArea, centres for
-       PixelIsPoint) */
-    std::shared_ptr<GDALMDArray> poY, poX;
-    if (bNorthUp)
-    {
-        const double dfCentre = sGeo.raster_type == 2 ? 0.0 : 0.5;
-        auto poYArr = GDALMDArrayRegularlySpaced::Create(osParent, "y", poYDim, dfYOrigin, dfYRes, dfCentre);
-        auto poXArr = GDALMDArrayRegularlySpaced::Create(osParent, "x", poXDim, dfXOrigin, dfXRes, dfCentre);
-        const std::string osYFull = osParent + "y", osXFull = osParent + "x";
-        if (bGeographic)
-        {
-            poYArr->AddAttribute(StringAttr(osYFull, "standard_name", "latitude"));
-            poYArr->AddAttribute(StringAttr(osYFull, "units", "degrees_north"));
-            poXArr->AddAttribute(StringAttr(osXFull, "standard_name", "longitude"));
-            poXArr->AddAttribute(StringAttr(osXFull, "units", "degrees_east"));
-        }
-        else if (poSRS)
-        {
-            poYArr->AddAttribute(StringAttr(osYFull, "standard_name", "projection_y_coordinate"));
-            poYArr->AddAttribute(StringAttr(osYFull, "units", osLinearUnit));
-            poXArr->AddAttribute(StringAttr(osXFull, "standard_name", "projection_x_coordinate"));
-            poXArr->AddAttribute(StringAttr(osXFull, "units", osLinearUnit));
-        }
-        poY = poYArr;
-        poX = poXArr;
-        poYDim->SetIndexingVariable(poY);
-        poXDim->SetIndexingVariable(poX);
-    }
-
-    /* indexing variables first: copies (gdalmdimtranslate) then create them before `data`, whose
-       CF grid mapping refers to them */
-    poGroup->AddArray(poTime);
-    if (bInterval)
-    {
-        auto poNvDim = std::make_shared<GDALDimension>(osParent, "nv", std::string(), std::string(), 2);
-        poGroup->AddDimension(poNvDim);
-        const std::string osBoundsFull = osParent + "time_bounds";
-        poGroup->AddArray(RUMIValuesArray::Create(
-            osParent, "time_bounds", {poTimeDim, poNvDim}, oInt64, std::move(abyBounds), {},
-            {StringAttr(osBoundsFull, "long_name", "start and end (exclusive) of the time step"),
-             StringAttr(osBoundsFull, "units", osUnits), StringAttr(osBoundsFull, "calendar", "proleptic_gregorian")},
-            osPath));
-    }
-    poGroup->AddArray(poBand);
-    if (poY)
-    {
-        poGroup->AddArray(poY);
-        poGroup->AddArray(poX);
-    }
-    poGroup->AddArray(RUMIDataArray::Create(osParent, poShared, {poTimeDim, poBandDim, poYDim, poXDim}, poSRS));
-
     auto poDS = std::make_unique<RUMIMultiDimDataset>();
     poDS->m_poShared = std::move(poShared);
     poDS->m_poRootGroup = std::move(poGroup);
