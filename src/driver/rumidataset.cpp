@@ -868,58 +868,33 @@ GDALDataset *RUMIDataset::Open(GDALOpenInfo *poOpenInfo)
     }
 }
 
+/* The GDAL type of each RUMI_ENCODING_* (spec order); GDT_Unknown: none (PROMOTE=FLOAT32). */
+static const GDALDataType aeNativeTypes[] = {
+    GDT_Byte, GDT_Byte, GDT_UInt16, GDT_UInt32,
+#if GDAL_VERSION_NUM >= GDAL_COMPUTE_VERSION(3, 5, 0)
+    GDT_UInt64,
+#else
+    GDT_Unknown,
+#endif
+#if GDAL_VERSION_NUM >= GDAL_COMPUTE_VERSION(3, 7, 0)
+    GDT_Int8,
+#else
+    GDT_Byte, /* with PIXELTYPE=SIGNEDBYTE */
+#endif
+    GDT_Int16, GDT_Int32,
+#if GDAL_VERSION_NUM >= GDAL_COMPUTE_VERSION(3, 5, 0)
+    GDT_Int64,
+#else
+    GDT_Unknown,
+#endif
+    GDT_Unknown, GDT_Float32, GDT_Float64, GDT_Unknown, GDT_CFloat32, GDT_CFloat64};
+
 bool RUMIFile::SetupDataType(bool bPromote)
 {
     const char *pszEncoding = rumi_encoding_name(sInfo.encoding);
     nOutput = RUMI_OUTPUT_NATIVE;
-    switch (sInfo.encoding)
-    {
-        case RUMI_ENCODING_BOOL:
-        case RUMI_ENCODING_UINT8:
-            eDataType = GDT_Byte;
-            break;
-        case RUMI_ENCODING_INT8:
-#if GDAL_VERSION_NUM >= GDAL_COMPUTE_VERSION(3, 7, 0)
-            eDataType = GDT_Int8;
-#else
-            eDataType = GDT_Byte; /* with PIXELTYPE=SIGNEDBYTE */
-#endif
-            break;
-        case RUMI_ENCODING_UINT16:
-            eDataType = GDT_UInt16;
-            break;
-        case RUMI_ENCODING_INT16:
-            eDataType = GDT_Int16;
-            break;
-        case RUMI_ENCODING_UINT32:
-            eDataType = GDT_UInt32;
-            break;
-        case RUMI_ENCODING_INT32:
-            eDataType = GDT_Int32;
-            break;
-#if GDAL_VERSION_NUM >= GDAL_COMPUTE_VERSION(3, 5, 0)
-        case RUMI_ENCODING_UINT64:
-            eDataType = GDT_UInt64;
-            break;
-        case RUMI_ENCODING_INT64:
-            eDataType = GDT_Int64;
-            break;
-#endif
-        case RUMI_ENCODING_FLOAT32:
-            eDataType = GDT_Float32;
-            break;
-        case RUMI_ENCODING_FLOAT64:
-            eDataType = GDT_Float64;
-            break;
-        case RUMI_ENCODING_COMPLEX64:
-            eDataType = GDT_CFloat32;
-            break;
-        case RUMI_ENCODING_COMPLEX128:
-            eDataType = GDT_CFloat64;
-            break;
-        default:
-            break;
-    }
+    eDataType = sInfo.encoding < sizeof(aeNativeTypes) / sizeof(aeNativeTypes[0]) ? aeNativeTypes[sInfo.encoding]
+                                                                                  : GDT_Unknown;
     if (eDataType == GDT_Unknown)
     {
         if (rumi_output_sample_bytes(sInfo.encoding, RUMI_OUTPUT_FLOAT32) == 0)
@@ -1038,6 +1013,42 @@ void RUMIDataset::SetupMetadata()
     }
 }
 
+/* TIME (an instant) or TIME_START and TIME_END (an interval) of time step t. */
+static void SetTime(GDALMajorObject *poObj, rumi_dataset *h, bool bInterval, uint32_t t)
+{
+    if (bInterval)
+    {
+        SetFileItem(poObj, "TIME_START", rumi_time_text(h, t, RUMI_TIME_START));
+        SetFileItem(poObj, "TIME_END", rumi_time_text(h, t, RUMI_TIME_END));
+    }
+    else
+    {
+        SetFileItem(poObj, "TIME", rumi_time_text(h, t, RUMI_TIME_START));
+    }
+}
+
+/* Band texts, descriptions and (for a Cube) each band's time step. */
+void RUMIDataset::LoadBandTexts(bool bCube, bool bInterval)
+{
+    for (int iBand = 1; iBand <= nBands; ++iBand)
+    {
+        auto poBand = static_cast<RUMIRasterBand *>(GetRasterBand(iBand));
+        const char *pszText = rumi_band_text(m_hRumi, poBand->m_nRumiBand);
+        const std::string osText = pszText ? pszText : "";
+        SetFileItem(poBand, "BAND_TEXT", osText.c_str());
+        std::string osDescription = osText;
+        if (bCube)
+        {
+            osDescription = CPLSPrintf("%s @ %s", osText.c_str(),
+                                       rumi_time_text(m_hRumi, poBand->m_nRumiTime, RUMI_TIME_STEP));
+            SetFileItem(poBand, "TIME_INDEX", CPLSPrintf("%u", poBand->m_nRumiTime));
+            SetTime(poBand, m_hRumi, bInterval, poBand->m_nRumiTime);
+        }
+        if (poBand->GDALMajorObject::GetDescription()[0] == '\0')
+            poBand->GDALMajorObject::SetDescription(osDescription.c_str());
+    }
+}
+
 /* Band texts, time labels and the subdataset list: from the trailer. */
 void RUMIDataset::LoadTrailer()
 {
@@ -1057,22 +1068,11 @@ void RUMIDataset::LoadTrailer()
     SetFileItem(this, "TIME_TYPE", bInterval ? "INTERVAL" : "INSTANT", "RUMI");
     SetFileItem(this, "TIME_SCALE", CPLSPrintf("%u", sAxis.scale), "RUMI");
 
-    auto SetTime = [bInterval](GDALMajorObject *poObj, rumi_dataset *h, uint32_t t) {
-        if (bInterval)
-        {
-            SetFileItem(poObj, "TIME_START", rumi_time_text(h, t, RUMI_TIME_START));
-            SetFileItem(poObj, "TIME_END", rumi_time_text(h, t, RUMI_TIME_END));
-        }
-        else
-        {
-            SetFileItem(poObj, "TIME", rumi_time_text(h, t, RUMI_TIME_START));
-        }
-    };
 
     const bool bCube = nT > 1 && m_nTimeIndex < 0;
     if (!bCube)
     {
-        SetTime(this, m_hRumi, m_nTimeIndex < 0 ? 0 : static_cast<uint32_t>(m_nTimeIndex));
+        SetTime(this, m_hRumi, bInterval, m_nTimeIndex < 0 ? 0 : static_cast<uint32_t>(m_nTimeIndex));
     }
     else
     {
@@ -1101,23 +1101,7 @@ void RUMIDataset::LoadTrailer()
             GDALMajorObject::SetMetadata(aosSubdatasets.List(), "SUBDATASETS");
     }
 
-    for (int iBand = 1; iBand <= nBands; ++iBand)
-    {
-        auto poBand = static_cast<RUMIRasterBand *>(GetRasterBand(iBand));
-        const char *pszText = rumi_band_text(m_hRumi, poBand->m_nRumiBand);
-        const std::string osText = pszText ? pszText : "";
-        SetFileItem(poBand, "BAND_TEXT", osText.c_str());
-        std::string osDescription = osText;
-        if (bCube)
-        {
-            osDescription = CPLSPrintf("%s @ %s", osText.c_str(),
-                                       rumi_time_text(m_hRumi, poBand->m_nRumiTime, RUMI_TIME_STEP));
-            SetFileItem(poBand, "TIME_INDEX", CPLSPrintf("%u", poBand->m_nRumiTime));
-            SetTime(poBand, m_hRumi, poBand->m_nRumiTime);
-        }
-        if (poBand->GDALMajorObject::GetDescription()[0] == '\0')
-            poBand->GDALMajorObject::SetDescription(osDescription.c_str());
-    }
+    LoadBandTexts(bCube, bInterval);
 }
 
 /* Which queries need the georeferencing block or the trailer: a whole domain that holds

@@ -158,6 +158,7 @@ class RUMIDataset final : public GDALPamDataset
     bool m_bTrailerLoaded = false;
     void LoadGeoreferencing();
     void LoadTrailer();
+    void LoadBandTexts(bool bCube, bool bInterval);
 
     static GDALDataset *OpenImpl(GDALOpenInfo *poOpenInfo);
     bool SetupBands(int nTime);
