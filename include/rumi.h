@@ -244,6 +244,20 @@ typedef struct {
     double affine[6];
 } rumi_georef;
 
+// What a `rumi_read` did (`rumi_last_read_stats`).
+typedef struct {
+    // frames the request needed
+    uint64_t frames;
+    // frames served from the dataset's decoded-frame cache
+    uint64_t cache_hits;
+    // frames fetched and decoded
+    uint64_t decoded;
+    // batched range reads (`rumi_io.read_multi` calls) made
+    uint64_t batches;
+    // compressed bytes fetched
+    uint64_t bytes_fetched;
+} rumi_read_stats;
+
 // A window of the raster and the layout of the host buffer it is read into (GDAL's
 // `IRasterIO` spacings): output plane `p` holds band `bands[p]` at time `times[p]`; the
 // sample of plane `p`, row `y`, column `x` lands at byte
@@ -470,6 +484,20 @@ const char *rumi_frame_layout(const rumi_dataset *ds);
 // # Safety
 // `ds` must be a live dataset and `out` point to 6 writable doubles.
 int rumi_get_geotransform(const rumi_dataset *ds, uint32_t pixel_corners, double *out);
+
+// Stores in `*out` what the last successful `rumi_read` on the calling thread did (all zero
+// before the first).
+//
+// # Safety
+// `out` must be NULL or writable.
+int rumi_last_read_stats(rumi_read_stats *out);
+
+// Sets the byte budget of the dataset's decoded-frame cache, which serves frames that reads
+// ask for again (the other bands of a cell frame, overlapping windows); 0 disables it.
+//
+// # Safety
+// `ds` must be a live dataset.
+int rumi_set_cache_bytes(const rumi_dataset *ds, uint64_t bytes);
 
 // Reads and decodes the frame that holds band `band` at time `time` of the tile at (`row`,
 // `col`), and stores it in `*out`. For frame units 0 and 9 that frame holds only this

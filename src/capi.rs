@@ -982,6 +982,74 @@ pub unsafe extern "C" fn rumi_get_geotransform(ds: *const rumi_dataset, pixel_co
     }
 }
 
+/// What a `rumi_read` did (`rumi_last_read_stats`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct rumi_read_stats {
+    /// frames the request needed
+    pub frames: u64,
+    /// frames served from the dataset's decoded-frame cache
+    pub cache_hits: u64,
+    /// frames fetched and decoded
+    pub decoded: u64,
+    /// batched range reads (`rumi_io.read_multi` calls) made
+    pub batches: u64,
+    /// compressed bytes fetched
+    pub bytes_fetched: u64,
+}
+
+thread_local! {
+    static LAST_STATS: std::cell::Cell<rumi_read_stats> = const { std::cell::Cell::new(rumi_read_stats {
+        frames: 0, cache_hits: 0, decoded: 0, batches: 0, bytes_fetched: 0 }) };
+}
+
+fn record_stats(s: &rumi::plan::ReadStats) {
+    let stats = rumi_read_stats {
+        frames: s.frames,
+        cache_hits: s.cache_hits,
+        decoded: s.decoded,
+        batches: s.batches,
+        bytes_fetched: s.bytes_fetched,
+    };
+    LAST_STATS.with(|c| c.set(stats));
+}
+
+/// Stores in `*out` what the last successful `rumi_read` on the calling thread did (all zero
+/// before the first).
+///
+/// # Safety
+/// `out` must be NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn rumi_last_read_stats(out: *mut rumi_read_stats) -> c_int {
+    guard("rumi_last_read_stats", || {
+        if out.is_null() {
+            return bad_argument("rumi_last_read_stats: out is NULL");
+        }
+        // SAFETY: checked non-null; the caller guarantees it is writable.
+        unsafe { out.write(LAST_STATS.with(|c| c.get())) };
+        RUMI_OK
+    })
+}
+
+/// Sets the byte budget of the dataset's decoded-frame cache, which serves frames that reads
+/// ask for again (the other bands of a cell frame, overlapping windows); 0 disables it.
+///
+/// # Safety
+/// `ds` must be a live dataset.
+#[no_mangle]
+pub unsafe extern "C" fn rumi_set_cache_bytes(ds: *const rumi_dataset, bytes: u64) -> c_int {
+    guard("rumi_set_cache_bytes", || {
+        // SAFETY: the caller guarantees `ds` is NULL or live.
+        match unsafe { dataset(ds, "rumi_set_cache_bytes") } {
+            Ok(d) => {
+                d.reader.set_cache_bytes(bytes);
+                RUMI_OK
+            }
+            Err(c) => c,
+        }
+    })
+}
+
 // ---- frames ------------------------------------------------------------------------------------
 
 fn read_frame_inner(ds: &rumi_dataset, row: u32, col: u32, band: u32, time: u32) -> Result<rumi_frame, Error> {
@@ -1602,7 +1670,10 @@ pub unsafe extern "C" fn rumi_read(ds: *const rumi_dataset, req: *const rumi_req
         // `origin + lo .. origin + lo + span` (Request::extent).
         let dst = unsafe { std::slice::from_raw_parts_mut(r.origin.cast::<u8>().offset(lo), span) };
         match ds.reader.read(&request, dst, 0, threads as usize) {
-            Ok(_) => RUMI_OK,
+            Ok(stats) => {
+                record_stats(&stats);
+                RUMI_OK
+            }
             Err(e) => ds.fail_frames(e),
         }
     })

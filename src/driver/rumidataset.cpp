@@ -29,14 +29,6 @@ namespace
 constexpr const char *DRIVER_NAME = "RUMI";
 constexpr const char *PREFIX = "RUMI:";
 
-struct FrameFree
-{
-    void operator()(rumi_frame *psFrame) const noexcept
-    {
-        rumi_frame_free(psFrame);
-    }
-};
-
 }  // namespace
 
 void RUMIReportError(const char *pszContext)
@@ -148,11 +140,16 @@ bool IngestFile(const std::string &osPath, std::vector<GByte> &abyOut, const rum
 
 int RUMIThreadCount(const char *pszOpenOption)
 {
+    const char *pszName = pszOpenOption ? "NUM_THREADS" : "GDAL_NUM_THREADS";
     const char *pszValue = pszOpenOption ? pszOpenOption : CPLGetConfigOption("GDAL_NUM_THREADS", nullptr);
     if (pszValue == nullptr || pszValue[0] == '\0')
         return 1;
-    const int nThreads = EQUAL(pszValue, "ALL_CPUS") ? CPLGetNumCPUs() : atoi(pszValue);
-    return std::max(1, std::min(nThreads, 256));
+    const int nThreads = rumi_parse_threads(pszValue);
+    if (nThreads >= 1)
+        return nThreads;
+    CPLError(CE_Warning, CPLE_IllegalArg, "RUMI: %s=%s: %s; reading on 1 thread", pszName, pszValue,
+             rumi_last_error());
+    return 1;
 }
 
 /************************************************************************/
@@ -301,44 +298,6 @@ RUMIRasterBand::RUMIRasterBand(RUMIDataset *poDSIn, int nBandIn, uint32_t nRumiB
     eDataType = poDSIn->m_poFile->eDataType;
 }
 
-CPLErr RUMIRasterBand::IReadBlock(int nBlockXOff, int nBlockYOff, void *pImage)
-{
-    try
-    {
-        return ReadBlockImpl(nBlockXOff, nBlockYOff, pImage);
-    }
-    catch (const std::exception &e)
-    {
-        CPLError(CE_Failure, CPLE_AppDefined, "RUMI: %s", e.what());
-        return CE_Failure;
-    }
-}
-
-CPLErr RUMIRasterBand::ReadBlockImpl(int nBlockXOff, int nBlockYOff, void *pImage)
-{
-    auto poGDS = static_cast<RUMIDataset *>(poDS);
-    const size_t nBlockBytes = poGDS->BlockBytes();
-    /* edge tiles are clipped in the file: the rest of the block stays 0 */
-    memset(pImage, 0, nBlockBytes);
-
-    std::shared_ptr<rumi_frame> poFrame = poGDS->GetFrame(static_cast<uint32_t>(nBlockYOff),
-                                                          static_cast<uint32_t>(nBlockXOff), m_nRumiBand, m_nRumiTime);
-    if (!poFrame)
-    {
-        ReportRumiBlockError(CPLSPrintf("band %d, block (%d, %d)", nBand, nBlockXOff, nBlockYOff));
-        return CE_Failure;
-    }
-    if (rumi_frame_extract(poGDS->m_hRumi, poFrame.get(), m_nRumiBand, m_nRumiTime, poGDS->m_poFile->nOutput, pImage,
-                           nBlockBytes, poGDS->LineStride()) != RUMI_OK)
-    {
-        ReportRumiBlockError(CPLSPrintf("band %d, block (%d, %d)", nBand, nBlockXOff, nBlockYOff));
-        return CE_Failure;
-    }
-    if (poGDS->m_sInfo.cell_frames)
-        poGDS->FillOtherBands(this, nBlockXOff, nBlockYOff, poFrame.get());
-    return CE_None;
-}
-
 /************************************************************************/
 /*                              RUMIDataset                             */
 /************************************************************************/
@@ -354,7 +313,6 @@ RUMIFile::~RUMIFile()
 RUMIDataset::~RUMIDataset()
 {
     GDALPamDataset::FlushCache(true);
-    m_poLastFrame.reset();
 }
 
 /* Blocks are tiles; a tile larger than the image is clipped to it (there is one tile across or
@@ -369,449 +327,111 @@ int RUMIDataset::BlockYSize() const
     return static_cast<int>(std::min(m_sInfo.tile_length, m_sInfo.length));
 }
 
-size_t RUMIDataset::LineStride() const
-{
-    return static_cast<size_t>(BlockXSize()) * static_cast<size_t>(GDALGetDataTypeSizeBytes(m_poFile->eDataType));
-}
-
-size_t RUMIDataset::BlockBytes() const
-{
-    return LineStride() * static_cast<size_t>(BlockYSize());
-}
-
-/* Decodes the frame holding (band, time) of tile (row, col); NULL with the rumi error set. */
-std::shared_ptr<rumi_frame> RUMIDataset::GetFrame(uint32_t nRow, uint32_t nCol, uint32_t nBand, uint32_t nTime)
-{
-    std::lock_guard<std::mutex> oLock(m_oFrameMutex);
-    if (m_sInfo.cell_frames && m_poLastFrame && m_nLastRow == nRow && m_nLastCol == nCol)
-    {
-        CPLDebug("RUMI", "reused the decoded frame of tile (%u, %u)", nRow, nCol);
-        return m_poLastFrame;
-    }
-    rumi_frame *psRaw = nullptr;
-    if (rumi_frame_read(m_hRumi, nRow, nCol, nBand, nTime, &psRaw) != RUMI_OK)
-        return nullptr;
-    std::shared_ptr<rumi_frame> poFrame(psRaw, FrameFree());
-    CPLDebug("RUMI", "decoded the frame of tile (%u, %u) holding band %u at time %u", nRow, nCol, nBand, nTime);
-    if (m_sInfo.cell_frames)
-    {
-        m_poLastFrame = poFrame;
-        m_nLastRow = nRow;
-        m_nLastCol = nCol;
-    }
-    return poFrame;
-}
-
-/* Like GTiff's FillCacheForOtherBands: a decoded cell holds every band of this tile, so
-   put the other bands' planes into their (not yet cached) blocks while it is in memory. */
-void RUMIDataset::FillOtherBands(RUMIRasterBand *poSkip, int nBlockXOff, int nBlockYOff,
-                                 const rumi_frame *psFrame)
-{
-    if (nBands < 2)
-        return;
-    const size_t nBlockBytes = BlockBytes();
-    /* Do not evict half the cache for blocks that may never be read. */
-    if (static_cast<GIntBig>(nBlockBytes) * nBands > GDALGetCacheMax64() / 2)
-        return;
-    const size_t nLineStride = LineStride();
-    for (int iBand = 1; iBand <= nBands; ++iBand)
-    {
-        if (iBand == poSkip->GetBand())
-            continue;
-        auto poBand = static_cast<RUMIRasterBand *>(GetRasterBand(iBand));
-        GDALRasterBlock *poBlock = poBand->TryGetLockedBlockRef(nBlockXOff, nBlockYOff);
-        if (poBlock != nullptr)
-        {
-            poBlock->DropLock(); /* already cached */
-            continue;
-        }
-        poBlock = poBand->GetLockedBlockRef(nBlockXOff, nBlockYOff, TRUE);
-        if (poBlock == nullptr)
-            continue;
-        void *pData = poBlock->GetDataRef();
-        memset(pData, 0, nBlockBytes);
-        const bool bOk = rumi_frame_extract(m_hRumi, psFrame, poBand->m_nRumiBand, poBand->m_nRumiTime, m_poFile->nOutput,
-                                            pData, nBlockBytes, nLineStride) == RUMI_OK;
-        poBlock->DropLock();
-        if (!bOk)
-            poBand->FlushBlock(nBlockXOff, nBlockYOff, FALSE); /* never keep a wrong block */
-    }
-}
-
 /************************************************************************/
-/*                     Multi-block reads (IRasterIO)                    */
+/*                                Reads                                 */
 /************************************************************************/
 
-namespace
+/* One rumi_read: planes pasPlanes of rows sRows and columns sCols, sample (plane offset 0,
+   row 0, col 0) at pOrigin. Reports what it did with CPL_DEBUG ("<kind> read of <file>
+   (<detail>): ..."); false, with the rumi error set, on failure. */
+bool RUMIFile::Read(const rumi_plane *pasPlanes, size_t nPlanes, const rumi_axis &sRows, const rumi_axis &sCols,
+                    void *pOrigin, uint32_t nReadThreads, const char *pszKind, const char *pszDetail) const
 {
-
-/* True when CPL_DEBUG asks for debug messages (then each decoded frame is reported, as the
-   block path does). */
-bool DebugOn()
-{
-    const char *pszDebug = CPLGetConfigOption("CPL_DEBUG", nullptr);
-    return pszDebug != nullptr && !EQUAL(pszDebug, "OFF") && !EQUAL(pszDebug, "NO") && !EQUAL(pszDebug, "FALSE");
+    rumi_request sReq{};
+    sReq.planes = pasPlanes;
+    sReq.plane_count = nPlanes;
+    sReq.rows = sRows;
+    sReq.cols = sCols;
+    sReq.origin = pOrigin;
+    sReq.output = nOutput;
+    if (rumi_read(hRumi, &sReq, nReadThreads) != RUMI_OK)
+        return false;
+    rumi_read_stats sStats{};
+    if (rumi_last_read_stats(&sStats) == RUMI_OK)
+        CPLDebug("RUMI",
+                 "%s read of %s (%s): %llu frame(s) needed, %llu read from the file, %llu from the cache (%llu "
+                 "range read(s), %llu bytes, %u thread(s))",
+                 pszKind, osPath.c_str(), pszDetail, static_cast<unsigned long long>(sStats.frames),
+                 static_cast<unsigned long long>(sStats.decoded), static_cast<unsigned long long>(sStats.cache_hits),
+                 static_cast<unsigned long long>(sStats.batches),
+                 static_cast<unsigned long long>(sStats.bytes_fetched), nReadThreads);
+    return true;
 }
 
-/* Frees the frames of a batch on every exit path. */
-struct FrameBatch
+/* A block is a tile (clipped to the raster): one plane of one frame, which rumi decodes once
+   for all the bands of a cell frame (its decoded-frame cache serves the others). */
+CPLErr RUMIRasterBand::IReadBlock(int nBlockXOff, int nBlockYOff, void *pImage)
 {
-    std::vector<rumi_frame *> apsFrames{};
-    ~FrameBatch()
-    {
-        for (rumi_frame *psFrame : apsFrames)
-            rumi_frame_free(psFrame);
-    }
-};
-
-}  // namespace
-
-void RUMIDataset::SetupMultiBlockRead(GDALOpenInfo *)
-{
-    const char *pszMode = CPLGetConfigOption("RUMI_MULTI_BLOCK_READ", "AUTO");
-    if (EQUAL(pszMode, "DIRECT"))
-        m_eMultiBlockMode = MultiBlockMode::DIRECT;
-    else if (EQUAL(pszMode, "CACHE"))
-        m_eMultiBlockMode = MultiBlockMode::CACHE;
-    else if (EQUAL(pszMode, "NO") || EQUAL(pszMode, "NONE") || EQUAL(pszMode, "OFF") || EQUAL(pszMode, "FALSE"))
-        m_eMultiBlockMode = MultiBlockMode::NONE;
-    else
-        m_eMultiBlockMode = MultiBlockMode::AUTO;
+    const auto poGDS = static_cast<RUMIDataset *>(poDS);
+    const int nDTSize = GDALGetDataTypeSizeBytes(eDataType);
+    const int nX0 = nBlockXOff * nBlockXSize, nY0 = nBlockYOff * nBlockYSize;
+    const int nW = std::min(nBlockXSize, nRasterXSize - nX0), nH = std::min(nBlockYSize, nRasterYSize - nY0);
+    /* edge tiles are clipped in the file: the rest of the block stays 0 */
+    if (nW < nBlockXSize || nH < nBlockYSize)
+        memset(pImage, 0, static_cast<size_t>(nBlockXSize) * nBlockYSize * nDTSize);
+    const rumi_plane sPlane{m_nRumiBand, m_nRumiTime, 0};
+    const rumi_axis sRows{static_cast<uint32_t>(nY0), static_cast<uint32_t>(nH), 1,
+                          static_cast<int64_t>(nBlockXSize) * nDTSize};
+    const rumi_axis sCols{static_cast<uint32_t>(nX0), static_cast<uint32_t>(nW), 1, nDTSize};
+    const std::string osWhere = CPLSPrintf("band %d, block (%d, %d)", nBand, nBlockXOff, nBlockYOff);
+    if (poGDS->m_poFile->Read(&sPlane, 1, sRows, sCols, pImage, 1, "block", osWhere.c_str()))
+        return CE_None;
+    ReportRumiBlockError(osWhere.c_str());
+    return CE_Failure;
 }
 
-/* Decides how a read request is served. One block: GDAL's block path (IReadBlock and the
-   block cache). Several blocks: every frame they need is fetched in one batched range read
-   and decoded on m_poFile->nThreads threads, DIRECT into the request buffer or into the block CACHE
-   (the caller then composes the buffer from the cached blocks, and later reads of the same
-   area are served from memory). AUTO: DIRECT for whole-raster reads and full-width swaths
-   that ask for every band the frames hold (read once: caching them would only churn the
-   cache; measured in bench/results/latest.md) and for requests too large for the cache;
-   CACHE otherwise, in particular for windows and for band-by-band reads of cell frames. */
-RUMIDataset::MultiBlockResult RUMIDataset::MultiBlockRead(int nXOff, int nYOff, int nXSize, int nYSize, void *pData,
-                                                          GDALDataType eBufType, int nBandCount,
-                                                          const int *panBandMap, GSpacing nPixelSpace,
-                                                          GSpacing nLineSpace, GSpacing nBandSpace, CPLErr &eErr)
+/* A window of bands panBandMap at GDAL's spacings, in one rumi_read: every frame it needs is
+   fetched in one batched range read and decoded on NUM_THREADS threads, straight into pData. */
+CPLErr RUMIDataset::ReadWindow(int nXOff, int nYOff, int nXSize, int nYSize, void *pData, int nBandCount,
+                               const int *panBandMap, GSpacing nPixelSpace, GSpacing nLineSpace, GSpacing nBandSpace)
 {
-    eErr = CE_None;
-    if (m_eMultiBlockMode == MultiBlockMode::NONE || m_nMultiBlockDepth > 0 || nBandCount < 1 || nXSize < 1 ||
-        nYSize < 1 || eBufType != m_poFile->eDataType)
-        return MultiBlockResult::DEFAULT;
-    const int nBX = BlockXSize();
-    const int nBY = BlockYSize();
-    const GIntBig nTiles = static_cast<GIntBig>((nXOff + nXSize - 1) / nBX - nXOff / nBX + 1) *
-                           ((nYOff + nYSize - 1) / nBY - nYOff / nBY + 1);
-    if (nTiles < 2)
-        return MultiBlockResult::DEFAULT;
-
-    const bool bWhole = nXOff == 0 && nYOff == 0 && nXSize == nRasterXSize && nYSize == nRasterYSize;
-    /* A full-width swath (gdal_translate's pattern): read once, better not cached. */
-    const bool bSwath = nXOff == 0 && nXSize == nRasterXSize;
-    /* With cell frames, a request for some of the bands would decode each cell again for the
-       others: the cache keeps the other bands' planes of every decoded cell. */
-    bool bAllBands = !m_sInfo.cell_frames;
-    if (!bAllBands)
-    {
-        std::vector<bool> abSeen(static_cast<size_t>(nBands) + 1, false);
-        int nSeen = 0;
-        for (int i = 0; i < nBandCount; ++i)
-        {
-            if (panBandMap[i] >= 1 && panBandMap[i] <= nBands && !abSeen[panBandMap[i]])
-            {
-                abSeen[panBandMap[i]] = true;
-                ++nSeen;
-            }
-        }
-        bAllBands = nSeen == nBands;
-    }
-    const int nFillBands = m_sInfo.cell_frames ? nBands : nBandCount;
-    const GIntBig nCacheBytes = nTiles * static_cast<GIntBig>(BlockBytes()) * nFillBands;
-    const GIntBig nCacheMax = GDALGetCacheMax64();
-    const bool bCanDirect = m_poFile->nOutput == RUMI_OUTPUT_NATIVE && CPL_IS_LSB && nPixelSpace > 0 && nLineSpace >= 0 &&
-                            nBandSpace >= 0;
-    bool bDirect = false;
-    switch (m_eMultiBlockMode)
-    {
-        case MultiBlockMode::DIRECT:
-            bDirect = bCanDirect;
-            break;
-        case MultiBlockMode::CACHE:
-            bDirect = false;
-            break;
-        default:
-            bDirect = bCanDirect && ((bAllBands && (bWhole || bSwath)) || nCacheBytes > nCacheMax / 4);
-            break;
-    }
-    /* A fill larger than half the cache would evict its own blocks before they are copied. */
-    if (!bDirect && nCacheBytes > nCacheMax / 2)
-    {
-        if (!bCanDirect || m_eMultiBlockMode == MultiBlockMode::CACHE)
-            return MultiBlockResult::DEFAULT;
-        bDirect = true;
-    }
-
-    ++m_nMultiBlockDepth;
     try
     {
-        if (bDirect)
-            eErr = ReadDirect(nXOff, nYOff, nXSize, nYSize, pData, nBandCount, panBandMap, nPixelSpace, nLineSpace,
-                              nBandSpace);
-        else
-            eErr = ReadIntoCache(nXOff, nYOff, nXSize, nYSize, nBandCount, panBandMap);
+        std::vector<rumi_plane> asPlanes;
+        for (int i = 0; i < nBandCount; ++i)
+        {
+            const auto poBand = static_cast<RUMIRasterBand *>(GetRasterBand(panBandMap[i]));
+            asPlanes.push_back(rumi_plane{poBand->m_nRumiBand, poBand->m_nRumiTime, i * nBandSpace});
+        }
+        const rumi_axis sRows{static_cast<uint32_t>(nYOff), static_cast<uint32_t>(nYSize), 1, nLineSpace};
+        const rumi_axis sCols{static_cast<uint32_t>(nXOff), static_cast<uint32_t>(nXSize), 1, nPixelSpace};
+        const std::string osWhere =
+            CPLSPrintf("window %dx%d at (%d, %d), %d band(s)", nXSize, nYSize, nXOff, nYOff, nBandCount);
+        if (m_poFile->Read(asPlanes.data(), asPlanes.size(), sRows, sCols, pData,
+                           static_cast<uint32_t>(m_poFile->nThreads), "window", osWhere.c_str()))
+            return CE_None;
+        RUMIReportError(osWhere.c_str());
     }
     catch (const std::exception &e)
     {
         CPLError(CE_Failure, CPLE_AppDefined, "RUMI: %s", e.what());
-        eErr = CE_Failure;
     }
-    --m_nMultiBlockDepth;
-    return bDirect || eErr != CE_None ? MultiBlockResult::DONE : MultiBlockResult::CACHED;
+    return CE_Failure;
 }
 
-/* DIRECT: tiles whose requested blocks are all cached are copied from the cache (it may hold
-   them from earlier block reads; a read-only dataset never has dirty blocks, so the cache and
-   the file agree); the other tiles are read by rumi_read_strided straight into pData. */
-CPLErr RUMIDataset::ReadDirect(int nXOff, int nYOff, int nXSize, int nYSize, void *pData, int nBandCount,
-                               const int *panBandMap, GSpacing nPixelSpace, GSpacing nLineSpace, GSpacing nBandSpace)
-{
-    const int nBX = BlockXSize();
-    const int nBY = BlockYSize();
-    const int nDTSize = GDALGetDataTypeSizeBytes(m_poFile->eDataType);
-    std::vector<RUMIRasterBand *> apoBands(nBandCount);
-    std::vector<uint32_t> anBands(nBandCount);
-    std::vector<uint32_t> anTimes(nBandCount);
-    for (int i = 0; i < nBandCount; ++i)
-    {
-        apoBands[i] = static_cast<RUMIRasterBand *>(GetRasterBand(panBandMap[i]));
-        anBands[i] = apoBands[i]->m_nRumiBand;
-        anTimes[i] = apoBands[i]->m_nRumiTime;
-    }
-    if (nBandCount == 1)
-        nBandSpace = 0;
-    GByte *pabyData = static_cast<GByte *>(pData);
-    std::vector<rumi_tile> asTiles;
-    std::vector<GDALRasterBlock *> apoBlocks(nBandCount);
-    for (int nBlockY = nYOff / nBY; nBlockY <= (nYOff + nYSize - 1) / nBY; ++nBlockY)
-    {
-        for (int nBlockX = nXOff / nBX; nBlockX <= (nXOff + nXSize - 1) / nBX; ++nBlockX)
-        {
-            int nCached = 0;
-            for (; nCached < nBandCount; ++nCached)
-            {
-                apoBlocks[nCached] = apoBands[nCached]->TryGetLockedBlockRef(nBlockX, nBlockY);
-                if (apoBlocks[nCached] == nullptr)
-                    break;
-            }
-            if (nCached < nBandCount)
-            {
-                for (int i = 0; i < nCached; ++i)
-                    apoBlocks[i]->DropLock();
-                asTiles.push_back(rumi_tile{static_cast<uint32_t>(nBlockY), static_cast<uint32_t>(nBlockX)});
-                continue;
-            }
-            const int nX0 = std::max(nXOff, nBlockX * nBX);
-            const int nX1 = std::min(nXOff + nXSize, (nBlockX + 1) * nBX);
-            const int nY0 = std::max(nYOff, nBlockY * nBY);
-            const int nY1 = std::min(nYOff + nYSize, (nBlockY + 1) * nBY);
-            for (int i = 0; i < nBandCount; ++i)
-            {
-                const GByte *pabyBlock = static_cast<const GByte *>(apoBlocks[i]->GetDataRef());
-                for (int y = nY0; y < nY1; ++y)
-                {
-                    GDALCopyWords64(pabyBlock + (static_cast<size_t>(y - nBlockY * nBY) * nBX + (nX0 - nBlockX * nBX)) *
-                                                    nDTSize,
-                                    m_poFile->eDataType, nDTSize,
-                                    pabyData + i * nBandSpace + (y - nYOff) * nLineSpace + (nX0 - nXOff) * nPixelSpace,
-                                    m_poFile->eDataType, static_cast<int>(nPixelSpace), nX1 - nX0);
-                }
-                apoBlocks[i]->DropLock();
-            }
-        }
-    }
-    if (asTiles.empty())
-        return CE_None;
-
-    rumi_strided_window sWin{};
-    sWin.col_start = static_cast<uint32_t>(nXOff);
-    sWin.col_end = static_cast<uint32_t>(nXOff + nXSize);
-    sWin.row_start = static_cast<uint32_t>(nYOff);
-    sWin.row_end = static_cast<uint32_t>(nYOff + nYSize);
-    sWin.plane_count = static_cast<size_t>(nBandCount);
-    sWin.bands = anBands.data();
-    sWin.times = anTimes.data();
-    sWin.dst = pData;
-    sWin.dst_len = static_cast<size_t>((nXSize - 1) * nPixelSpace + (nYSize - 1) * nLineSpace +
-                                       (nBandCount - 1) * nBandSpace + nDTSize);
-    sWin.pixel_space = static_cast<size_t>(nPixelSpace);
-    sWin.line_space = static_cast<size_t>(nLineSpace);
-    sWin.band_space = static_cast<size_t>(nBandSpace);
-    CPLDebug("RUMI", "multi-block read (direct) of %dx%d at (%d, %d), %d band(s): %d tile(s) decoded on %d thread(s)",
-             nXSize, nYSize, nXOff, nYOff, nBandCount, static_cast<int>(asTiles.size()), m_poFile->nThreads);
-    if (rumi_read_strided(m_hRumi, &sWin, asTiles.data(), asTiles.size(), static_cast<uint32_t>(m_poFile->nThreads)) !=
-        RUMI_OK)
-    {
-        RUMIReportError(CPLSPrintf("window %dx%d at (%d, %d)", nXSize, nYSize, nXOff, nYOff));
-        return CE_Failure;
-    }
-    if (DebugOn())
-    {
-        std::vector<std::pair<uint32_t, uint32_t>> aoPairs;
-        for (int i = 0; i < nBandCount; ++i)
-            aoPairs.emplace_back(m_sInfo.cell_frames ? 0 : anBands[i], m_sInfo.cell_frames ? 0 : anTimes[i]);
-        std::sort(aoPairs.begin(), aoPairs.end());
-        aoPairs.erase(std::unique(aoPairs.begin(), aoPairs.end()), aoPairs.end());
-        for (const rumi_tile &sTile : asTiles)
-            for (const auto &oPair : aoPairs)
-                CPLDebug("RUMI", "decoded the frame of tile (%u, %u) holding band %u at time %u", sTile.row,
-                         sTile.col, oPair.first, oPair.second);
-    }
-    return CE_None;
-}
-
-/* CACHE: decodes the frames of every block of the window that is not cached yet (with cell
-   frames, every band of the dataset, as FillOtherBands does) and stores the planes in the
-   block cache. */
-CPLErr RUMIDataset::ReadIntoCache(int nXOff, int nYOff, int nXSize, int nYSize, int nBandCount,
-                                  const int *panBandMap)
-{
-    const int nBX = BlockXSize();
-    const int nBY = BlockYSize();
-    std::vector<int> anFill;
-    if (m_sInfo.cell_frames)
-    {
-        for (int i = 1; i <= nBands; ++i)
-            anFill.push_back(i);
-    }
-    else
-    {
-        anFill.assign(panBandMap, panBandMap + nBandCount);
-        std::sort(anFill.begin(), anFill.end());
-        anFill.erase(std::unique(anFill.begin(), anFill.end()), anFill.end());
-    }
-    struct Need
-    {
-        int nBlockX;
-        int nBlockY;
-        RUMIRasterBand *poBand;
-        size_t iFrame;
-    };
-    std::vector<Need> asNeeds;
-    std::vector<rumi_frame_key> asKeys;
-    for (int nBlockY = nYOff / nBY; nBlockY <= (nYOff + nYSize - 1) / nBY; ++nBlockY)
-    {
-        for (int nBlockX = nXOff / nBX; nBlockX <= (nXOff + nXSize - 1) / nBX; ++nBlockX)
-        {
-            const size_t nCellKey = asKeys.size();
-            bool bCellKeyed = false;
-            for (int iBand : anFill)
-            {
-                auto poBand = static_cast<RUMIRasterBand *>(GetRasterBand(iBand));
-                GDALRasterBlock *poBlock = poBand->TryGetLockedBlockRef(nBlockX, nBlockY);
-                if (poBlock != nullptr)
-                {
-                    poBlock->DropLock();
-                    continue;
-                }
-                const rumi_frame_key sKey{static_cast<uint32_t>(nBlockY), static_cast<uint32_t>(nBlockX),
-                                          poBand->m_nRumiBand, poBand->m_nRumiTime};
-                if (m_sInfo.cell_frames)
-                {
-                    if (!bCellKeyed)
-                        asKeys.push_back(sKey);
-                    bCellKeyed = true;
-                    asNeeds.push_back(Need{nBlockX, nBlockY, poBand, nCellKey});
-                }
-                else
-                {
-                    asNeeds.push_back(Need{nBlockX, nBlockY, poBand, asKeys.size()});
-                    asKeys.push_back(sKey);
-                }
-            }
-        }
-    }
-    if (asKeys.empty())
-        return CE_None;
-
-    CPLDebug("RUMI", "multi-block read (cache) of %dx%d at (%d, %d): %d frame(s) decoded on %d thread(s)", nXSize,
-             nYSize, nXOff, nYOff, static_cast<int>(asKeys.size()), m_poFile->nThreads);
-    FrameBatch oBatch;
-    oBatch.apsFrames.assign(asKeys.size(), nullptr);
-    if (rumi_frames_read(m_hRumi, asKeys.data(), asKeys.size(), static_cast<uint32_t>(m_poFile->nThreads),
-                         oBatch.apsFrames.data()) != RUMI_OK)
-    {
-        RUMIReportError(CPLSPrintf("window %dx%d at (%d, %d)", nXSize, nYSize, nXOff, nYOff));
-        return CE_Failure;
-    }
-    if (DebugOn())
-    {
-        for (const rumi_frame_key &sKey : asKeys)
-            CPLDebug("RUMI", "decoded the frame of tile (%u, %u) holding band %u at time %u", sKey.row, sKey.col,
-                     m_sInfo.cell_frames ? 0 : sKey.band, m_sInfo.cell_frames ? 0 : sKey.time);
-    }
-    const size_t nBlockBytes = BlockBytes();
-    for (const Need &sNeed : asNeeds)
-    {
-        GDALRasterBlock *poBlock = sNeed.poBand->GetLockedBlockRef(sNeed.nBlockX, sNeed.nBlockY, TRUE);
-        if (poBlock == nullptr)
-            return CE_Failure;
-        void *pBlock = poBlock->GetDataRef();
-        /* edge tiles are clipped in the file: the rest of the block stays 0 */
-        if ((sNeed.nBlockX + 1) * nBX > nRasterXSize || (sNeed.nBlockY + 1) * nBY > nRasterYSize)
-            memset(pBlock, 0, nBlockBytes);
-        const bool bOk = rumi_frame_extract(m_hRumi, oBatch.apsFrames[sNeed.iFrame], sNeed.poBand->m_nRumiBand,
-                                            sNeed.poBand->m_nRumiTime, m_poFile->nOutput, pBlock, nBlockBytes,
-                                            LineStride()) == RUMI_OK;
-        poBlock->DropLock();
-        if (!bOk)
-        {
-            sNeed.poBand->FlushBlock(sNeed.nBlockX, sNeed.nBlockY, FALSE); /* never keep a wrong block */
-            RUMIReportError(CPLSPrintf("band %d, block (%d, %d)", sNeed.poBand->GetBand(), sNeed.nBlockX,
-                                       sNeed.nBlockY));
-            return CE_Failure;
-        }
-    }
-    return CE_None;
-}
-
+/* Reads without resampling into a buffer of the bands' type go to rumi in one request;
+   the others take GDAL's way (IReadBlock, overviews, resampling, conversion). */
 CPLErr RUMIDataset::IRasterIO(GDALRWFlag eRWFlag, int nXOff, int nYOff, int nXSize, int nYSize, void *pData,
                               int nBufXSize, int nBufYSize, GDALDataType eBufType, int nBandCount,
                               RUMI_BANDMAP_TYPE panBandMap, GSpacing nPixelSpace, GSpacing nLineSpace,
                               GSpacing nBandSpace, GDALRasterIOExtraArg *psExtraArg)
 {
-    if (eRWFlag == GF_Read && nBufXSize == nXSize && nBufYSize == nYSize)
-    {
-        CPLErr eErr = CE_None;
-        const MultiBlockResult eRes = MultiBlockRead(nXOff, nYOff, nXSize, nYSize, pData, eBufType, nBandCount,
-                                                     panBandMap, nPixelSpace, nLineSpace, nBandSpace, eErr);
-        if (eRes == MultiBlockResult::DONE)
-            return eErr;
-    }
-    ++m_nMultiBlockDepth;
-    const CPLErr eErr = GDALPamDataset::IRasterIO(eRWFlag, nXOff, nYOff, nXSize, nYSize, pData, nBufXSize, nBufYSize,
-                                                  eBufType, nBandCount, panBandMap, nPixelSpace, nLineSpace,
-                                                  nBandSpace, psExtraArg);
-    --m_nMultiBlockDepth;
-    return eErr;
+    if (eRWFlag == GF_Read && nBufXSize == nXSize && nBufYSize == nYSize && eBufType == m_poFile->eDataType)
+        return ReadWindow(nXOff, nYOff, nXSize, nYSize, pData, nBandCount, panBandMap, nPixelSpace, nLineSpace,
+                          nBandSpace);
+    return GDALPamDataset::IRasterIO(eRWFlag, nXOff, nYOff, nXSize, nYSize, pData, nBufXSize, nBufYSize, eBufType,
+                                     nBandCount, panBandMap, nPixelSpace, nLineSpace, nBandSpace, psExtraArg);
 }
 
 CPLErr RUMIRasterBand::IRasterIO(GDALRWFlag eRWFlag, int nXOff, int nYOff, int nXSize, int nYSize, void *pData,
                                  int nBufXSize, int nBufYSize, GDALDataType eBufType, GSpacing nPixelSpace,
                                  GSpacing nLineSpace, GDALRasterIOExtraArg *psExtraArg)
 {
-    auto poGDS = static_cast<RUMIDataset *>(poDS);
-    if (eRWFlag == GF_Read && nBufXSize == nXSize && nBufYSize == nYSize)
-    {
-        CPLErr eErr = CE_None;
-        const int nBandMap = nBand;
-        const auto eRes = poGDS->MultiBlockRead(nXOff, nYOff, nXSize, nYSize, pData, eBufType, 1, &nBandMap,
-                                                nPixelSpace, nLineSpace, 0, eErr);
-        if (eRes == RUMIDataset::MultiBlockResult::DONE)
-            return eErr;
-    }
-    ++poGDS->m_nMultiBlockDepth;
-    const CPLErr eErr = GDALPamRasterBand::IRasterIO(eRWFlag, nXOff, nYOff, nXSize, nYSize, pData, nBufXSize,
-                                                     nBufYSize, eBufType, nPixelSpace, nLineSpace, psExtraArg);
-    --poGDS->m_nMultiBlockDepth;
-    return eErr;
+    if (eRWFlag == GF_Read && nBufXSize == nXSize && nBufYSize == nYSize && eBufType == eDataType)
+        return static_cast<RUMIDataset *>(poDS)->ReadWindow(nXOff, nYOff, nXSize, nYSize, pData, 1, &nBand,
+                                                            nPixelSpace, nLineSpace, 0);
+    return GDALPamRasterBand::IRasterIO(eRWFlag, nXOff, nYOff, nXSize, nYSize, pData, nBufXSize, nBufYSize, eBufType,
+                                        nPixelSpace, nLineSpace, psExtraArg);
 }
 
 CPLErr RUMIDataset::GetGeoTransform(double *padfTransform)
@@ -1420,6 +1040,10 @@ std::shared_ptr<RUMIFile> RUMIFile::Open(GDALOpenInfo *poOpenInfo, int &nTime, C
         RUMIReportError(oReq.osPath.c_str());
         return nullptr;
     }
+    const char *pszCacheMB = CPLGetConfigOption("RUMI_CACHE_MB", nullptr); /* the decoded-frame cache */
+    if (pszCacheMB != nullptr && pszCacheMB[0] != '\0')
+        rumi_set_cache_bytes(poFile->hRumi, static_cast<uint64_t>(std::max<GIntBig>(0, CPLAtoGIntBig(pszCacheMB)))
+                                                << 20);
     const rumi_info &sInfo = poFile->sInfo;
     if (nTime >= 0 && static_cast<uint32_t>(nTime) >= sInfo.times)
     {
@@ -1501,7 +1125,6 @@ GDALDataset *RUMIDataset::OpenImpl(GDALOpenInfo *poOpenInfo)
     poDS->m_sInfo = poDS->m_poFile->sInfo;
     if (!poDS->SetupBands(nTime))
         return nullptr;
-    poDS->SetupMultiBlockRead(poOpenInfo);
     poDS->SetupMetadata();
     poDS->SetupPam(poOpenInfo, aosSiblings.List());
     return poDS.release();

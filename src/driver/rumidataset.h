@@ -27,7 +27,8 @@ extern "C" void rumi_gdal_register_driver(void) noexcept;
 void RUMIReportError(const char *pszContext);
 
 /** Threads decoding the frames of one read: the NUM_THREADS open option (pszOpenOption), else
- *  the GDAL_NUM_THREADS configuration option; a number or ALL_CPUS, 1 when unset or invalid. */
+ *  the GDAL_NUM_THREADS configuration option; a number or ALL_CPUS (rumi_parse_threads), 1
+ *  when unset, or with a warning when invalid. */
 int RUMIThreadCount(const char *pszOpenOption);
 
 /* GDAL 3.10 made the band map of GDALDataset::IRasterIO const (BANDMAP_TYPE). */
@@ -107,6 +108,12 @@ struct RUMIFile
     bool OpenWithBlob(const std::string &osHeader, const std::vector<GByte> &abyPrefix, const rumi_limits &sLimits,
                       std::string &osWhy);
     bool SetupDataType(bool bPromote);
+
+  public:
+    /** One rumi_read (include/rumi.h) into the host buffer, reported with CPL_DEBUG as
+     *  "<kind> read of <file> (<detail>)"; false with the rumi error set. */
+    bool Read(const rumi_plane *pasPlanes, size_t nPlanes, const rumi_axis &sRows, const rumi_axis &sCols,
+              void *pOrigin, uint32_t nReadThreads, const char *pszKind, const char *pszDetail) const;
 };
 
 class RUMIRasterBand;
@@ -164,56 +171,15 @@ class RUMIDataset final : public GDALPamDataset
     bool SetupBands(int nTime);
     void SetupMetadata();
     void SetupPam(GDALOpenInfo *poOpenInfo, char **papszSiblings);
-    void FillOtherBands(RUMIRasterBand *poSkip, int nBlockXOff, int nBlockYOff,
-                        const rumi_frame *psFrame);
-    std::shared_ptr<rumi_frame> GetFrame(uint32_t nRow, uint32_t nCol, uint32_t nBand, uint32_t nTime);
     int BlockXSize() const;
     int BlockYSize() const;
-    size_t BlockBytes() const;
-    size_t LineStride() const;
-
-    /* Multi-block reads (IRasterIO, rumidataset.cpp "Multi-block reads"): a request covering
-       several blocks fetches every frame it needs in one batched range read and decodes them
-       on m_nThreads threads (NUM_THREADS open option or GDAL_NUM_THREADS; default 1), either
-       straight into the request buffer (DIRECT) or into the block cache (CACHE).
-       RUMI_MULTI_BLOCK_READ=AUTO|DIRECT|CACHE|NO picks the way; AUTO: DIRECT for whole-raster
-       reads and full-width swaths of every band, and for requests too large for the cache;
-       CACHE for the others (MultiBlockRead). */
-    enum class MultiBlockMode
-    {
-        NONE,
-        AUTO,
-        DIRECT,
-        CACHE
-    };
-    enum class MultiBlockResult
-    {
-        DEFAULT, /* not handled: take GDAL's block-by-block path */
-        DONE,    /* the request buffer is filled (or the read failed) */
-        CACHED   /* the blocks are in the block cache: compose the buffer from them */
-    };
-    MultiBlockMode m_eMultiBlockMode = MultiBlockMode::AUTO;
-    int m_nThreads = 1;
-    int m_nMultiBlockDepth = 0; /* > 0 inside a multi-block read: no recursion */
-    MultiBlockResult MultiBlockRead(int nXOff, int nYOff, int nXSize, int nYSize, void *pData,
-                                    GDALDataType eBufType, int nBandCount, const int *panBandMap,
-                                    GSpacing nPixelSpace, GSpacing nLineSpace, GSpacing nBandSpace, CPLErr &eErr);
-    CPLErr ReadDirect(int nXOff, int nYOff, int nXSize, int nYSize, void *pData, int nBandCount,
+    CPLErr ReadWindow(int nXOff, int nYOff, int nXSize, int nYSize, void *pData, int nBandCount,
                       const int *panBandMap, GSpacing nPixelSpace, GSpacing nLineSpace, GSpacing nBandSpace);
-    CPLErr ReadIntoCache(int nXOff, int nYOff, int nXSize, int nYSize, int nBandCount, const int *panBandMap);
-    void SetupMultiBlockRead(GDALOpenInfo *poOpenInfo);
-
-    /* The last decoded cell frame (frame units other than 0 and 9), so that bands whose blocks
-       FillOtherBands could not cache do not decode the same cell again. */
-    std::mutex m_oFrameMutex{};
-    std::shared_ptr<rumi_frame> m_poLastFrame{};
-    uint32_t m_nLastRow = 0;
-    uint32_t m_nLastCol = 0;
 
     CPL_DISALLOW_COPY_ASSIGN(RUMIDataset)
 };
 
-/** One band of one time step. Blocks are the file's tiles; a block read decodes one frame. */
+/** One band of one time step. Blocks are the file's tiles. */
 class RUMIRasterBand final : public GDALPamRasterBand
 {
     friend class RUMIDataset;
@@ -237,7 +203,6 @@ class RUMIRasterBand final : public GDALPamRasterBand
     uint32_t m_nRumiBand;
     uint32_t m_nRumiTime;
 
-    CPLErr ReadBlockImpl(int nBlockXOff, int nBlockYOff, void *pImage);
 };
 
 #endif /* RUMI_GDAL_DATASET_H */

@@ -28,6 +28,7 @@ struct RUMIMDShared
     bool bWidenInt8 = false; /* int8 samples shown as Int16 (GDAL < 3.7 has no Int8) */
     uint32_t nTimeOffset = 0; /* first time step shown (a RUMI:"path":t name shows one) */
     uint32_t nTimes = 0;      /* time steps shown */
+    GDALDatasetUniquePtr poValues{}; /* a MEM dataset holding the time and band arrays */
 };
 
 /** A rumi file in GDAL's multidimensional API: a root group with the array `data`. */
