@@ -25,17 +25,17 @@
 //!   `PROMOTE=FLOAT32`, which converts them exactly ([`promote`]).
 //! - Reads: every read is one `rumi_read` ([`crate::capi`]) of the core's read planner, which
 //!   lists the frames it needs once, serves those in the dataset's decoded-frame cache
-//!   (`RUMI_CACHE_MB`, default 32) from memory, fetches the others with one batched range read
-//!   (`VSIFReadMultiRangeL`: adjacent frames become one HTTP range), decodes each once on
-//!   `NUM_THREADS` / `GDAL_NUM_THREADS` threads (default 1; one OpenZL context per thread) and
-//!   copies the samples straight into GDAL's buffer. Blocks are tiles: a block read is one plane
-//!   of one frame (with cell frame units the cache then serves the other bands' blocks of the
-//!   tile). A `RasterIO` without resampling into a buffer of the bands' type (the `PROMOTE`d
-//!   type too), of a dataset or a band, is one read with GDAL's spacings and band map; other
-//!   requests take GDAL's way (blocks, overviews, resampling, conversion). A multidimensional
-//!   `Read` is one read with GDAL's start, count, step and stride (negative steps and strides
-//!   included; another buffer type goes through a native buffer and
-//!   `GDALExtendedDataType::CopyValues`).
+//!   (`RUMI_CACHE_MB`; default a quarter of `GDAL_CACHEMAX`, at least 32) from memory, fetches
+//!   the others with one batched range read (`VSIFReadMultiRangeL`: adjacent frames become one
+//!   HTTP range), decodes each once on `NUM_THREADS` / `GDAL_NUM_THREADS` threads (default 1;
+//!   one OpenZL context per thread) and copies the samples straight into GDAL's buffer. Blocks
+//!   are tiles: a block read is one plane of one frame (with cell frame units the cache then
+//!   serves the other bands' blocks of the tile). A `RasterIO` without resampling into a buffer
+//!   of the bands' type (the `PROMOTE`d type too), of a dataset or a band, is one read with
+//!   GDAL's spacings and band map; other requests take GDAL's way (blocks, overviews,
+//!   resampling, conversion). A multidimensional `Read` is one read with GDAL's start, count,
+//!   step and stride (negative steps and strides included; another buffer type goes through a
+//!   native buffer and `GDALExtendedDataType::CopyValues`).
 //! - Open options: `HEADER=<path>|NONE` (default: the sidecar `<path>.header` when present, for
 //!   a stateless open; NONE parses and validates the file). A sidecar is checked against what
 //!   the open already has (the file's first bytes and its size, `rumi_check_prefix`): one that

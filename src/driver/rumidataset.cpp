@@ -6,9 +6,9 @@
  *   Cube  (T > 1)        -> T*B bands, time-major (GDAL band t*B + b + 1), description
  *                           "<band text> @ <time>", plus one subdataset per time step
  *   RUMI:"<path>":<t>    -> time step t of a file as an Image of B bands
- * Blocks are the file's tiles; reading a block decodes one frame. For frame units whose
- * frames hold a whole cell, the other bands' blocks of the same tile are filled from the same
- * decoded frame, so reading every band decodes each frame once.
+ * Blocks are the file's tiles. Every read is one rumi_read (RUMIFile::Read): the core plans,
+ * fetches, decodes (once per frame: its decoded-frame cache serves the other bands of a cell)
+ * and copies into GDAL's buffer.
  */
 #include "rumidataset.h"
 #include "rumimultidim.h"
@@ -166,9 +166,12 @@ rumi_io RUMIVsiSource::AsIo()
 {
     rumi_io sIo{};
     sIo.ctx = this;
-    sIo.read = ReadCb;
-    sIo.size = SizeCb;
-    sIo.read_multi = ReadMultiCb;
+    sIo.read = [](void *ctx, uint64_t offset, size_t len, uint8_t *buf) noexcept
+    { return static_cast<RUMIVsiSource *>(ctx)->Read(offset, len, buf); };
+    sIo.size = [](void *ctx, uint64_t *size) noexcept { return static_cast<RUMIVsiSource *>(ctx)->Size(size); };
+    sIo.read_multi = [](void *ctx, size_t count, const uint64_t *offsets, const size_t *lens,
+                        uint8_t *const *bufs) noexcept
+    { return static_cast<RUMIVsiSource *>(ctx)->ReadMulti(count, offsets, lens, bufs); };
     return sIo;
 }
 
@@ -266,22 +269,6 @@ int RUMIVsiSource::ReadMulti(size_t nCount, const uint64_t *panOffsets, const si
     }
 }
 
-int RUMIVsiSource::ReadCb(void *ctx, uint64_t offset, size_t len, uint8_t *buf) noexcept
-{
-    return static_cast<RUMIVsiSource *>(ctx)->Read(offset, len, buf);
-}
-
-int RUMIVsiSource::SizeCb(void *ctx, uint64_t *size) noexcept
-{
-    return static_cast<RUMIVsiSource *>(ctx)->Size(size);
-}
-
-int RUMIVsiSource::ReadMultiCb(void *ctx, size_t count, const uint64_t *offsets, const size_t *lens,
-                               uint8_t *const *bufs) noexcept
-{
-    return static_cast<RUMIVsiSource *>(ctx)->ReadMulti(count, offsets, lens, bufs);
-}
-
 /************************************************************************/
 /*                            RUMIRasterBand                            */
 /************************************************************************/
@@ -373,10 +360,11 @@ CPLErr RUMIRasterBand::IReadBlock(int nBlockXOff, int nBlockYOff, void *pImage)
     const rumi_axis sRows{static_cast<uint32_t>(nY0), static_cast<uint32_t>(nH), 1,
                           static_cast<int64_t>(nBlockXSize) * nDTSize};
     const rumi_axis sCols{static_cast<uint32_t>(nX0), static_cast<uint32_t>(nW), 1, nDTSize};
-    const std::string osWhere = CPLSPrintf("band %d, block (%d, %d)", nBand, nBlockXOff, nBlockYOff);
-    if (poGDS->m_poFile->Read(&sPlane, 1, sRows, sCols, pImage, 1, "block", osWhere.c_str()))
+    /* CPLSPrintf: no allocation that could throw into GDAL */
+    const char *pszWhere = CPLSPrintf("band %d, block (%d, %d)", nBand, nBlockXOff, nBlockYOff);
+    if (poGDS->m_poFile->Read(&sPlane, 1, sRows, sCols, pImage, 1, "block", pszWhere))
         return CE_None;
-    ReportRumiBlockError(osWhere.c_str());
+    ReportRumiBlockError(pszWhere);
     return CE_Failure;
 }
 
@@ -1040,10 +1028,12 @@ std::shared_ptr<RUMIFile> RUMIFile::Open(GDALOpenInfo *poOpenInfo, int &nTime, C
         RUMIReportError(oReq.osPath.c_str());
         return nullptr;
     }
-    const char *pszCacheMB = CPLGetConfigOption("RUMI_CACHE_MB", nullptr); /* the decoded-frame cache */
-    if (pszCacheMB != nullptr && pszCacheMB[0] != '\0')
-        rumi_set_cache_bytes(poFile->hRumi, static_cast<uint64_t>(std::max<GIntBig>(0, CPLAtoGIntBig(pszCacheMB)))
-                                                << 20);
+    /* the decoded-frame cache: RUMI_CACHE_MB, else a quarter of GDAL's block cache, at least 32 MiB */
+    const char *pszCacheMB = CPLGetConfigOption("RUMI_CACHE_MB", nullptr);
+    const GIntBig nCache = pszCacheMB != nullptr && pszCacheMB[0] != '\0'
+                               ? std::max<GIntBig>(0, CPLAtoGIntBig(pszCacheMB)) << 20
+                               : std::max<GIntBig>(GDALGetCacheMax64() / 4, static_cast<GIntBig>(32) << 20);
+    rumi_set_cache_bytes(poFile->hRumi, static_cast<uint64_t>(nCache));
     const rumi_info &sInfo = poFile->sInfo;
     if (nTime >= 0 && static_cast<uint32_t>(nTime) >= sInfo.times)
     {

@@ -4,7 +4,8 @@
  * rumi data model onto GDAL's.
  *
  * Compiled into the rumi cdylib by build.rs. Every function that Rust calls is noexcept and
- * catches C++ exceptions itself; every GDAL entry point (Open, IReadBlock) catches them too.
+ * catches C++ exceptions itself; every GDAL entry point that allocates (Open, IRasterIO, IRead)
+ * catches them too.
  */
 #ifndef RUMI_GDAL_DATASET_H
 #define RUMI_GDAL_DATASET_H
@@ -72,11 +73,6 @@ class RUMIVsiSource final
     int ReadMulti(size_t nCount, const uint64_t *panOffsets, const size_t *panLens,
                   uint8_t *const *papBufs) noexcept;
     int EofOrError(uint64_t nOffset, size_t nLen) noexcept;
-
-    static int ReadCb(void *ctx, uint64_t offset, size_t len, uint8_t *buf) noexcept;
-    static int SizeCb(void *ctx, uint64_t *size) noexcept;
-    static int ReadMultiCb(void *ctx, size_t count, const uint64_t *offsets, const size_t *lens,
-                           uint8_t *const *bufs) noexcept;
 };
 
 /** An open rumi file and how GDAL sees its samples: shared by a classic dataset, or by a

@@ -20,16 +20,10 @@
  *               y(y), x(x)               pixel-centre coordinates from the affine, only for
  *                                        an EPSG CRS without rotation (regularly spaced)
  *
- * Reading `data` maps the request (any start, count and step, negative steps included) onto
- * the frames that hold requested samples: per tile row, one frame per touched tile (cell
- * frames, units 1-8, hold every band and time step) or per touched tile and requested (band,
- * time) pair (units 0 and 9). Frames not in the array's cache of decoded frames are fetched
- * with one rumi_frames_read call (one multi-range read, decoded in parallel with
- * GDAL_NUM_THREADS); each needed plane is extracted once and strided / converted into the
- * caller's buffer with GDALExtendedDataType::CopyValues. Tiles, bands and time steps that hold
- * no requested sample are never read, so a (t, b, window) slice touches only its frames, and
- * the cache (RUMI_MULTIDIM_CACHE_MB, default a quarter of GDAL_CACHEMAX) makes line-by-line
- * readers (gdalmdiminfo -detailed, the classic view of a slice) decode each frame once.
+ * Reading `data` is one rumi_read of the selection (any start, count and step, negative steps
+ * included, GDAL's buffer strides): the core reads only the frames holding selected samples,
+ * and its decoded-frame cache makes line-by-line readers (gdalmdiminfo -detailed, the classic
+ * view of a slice) decode each frame once.
  */
 #include "rumimultidim.h"
 
@@ -42,10 +36,6 @@
 
 namespace
 {
-
-/* Decoded bytes of the frames one rumi_frames_read call may return (at least one frame). */
-constexpr GUInt64 MAX_BATCH_BYTES = static_cast<GUInt64>(64) << 20;
-
 
 std::shared_ptr<GDALAttribute> StringAttr(const std::string &osParent, const char *pszName, const std::string &osValue)
 {
