@@ -773,23 +773,6 @@ def main():
             r["windows"] = worker({"task": "windows", "entries": entries, "reps": r_reps, "threads": "1",
                                    "size": 256, "seed": 7, "n_cold": n_cold, "n_warm": n_warm,
                                    "min_time": min_time}, env)
-            if name in ("landsat8", "landsat_mosaic", "ndvi68"):
-                log(f"{name}: driver read paths")
-                default = next(f for f in files if f["label"] == "rumi-default")
-                modes = {m: entry(default, m, {"RUMI_MULTI_BLOCK_READ": m}) for m in ("DIRECT", "CACHE", "NO")}
-                r["modes"] = {}
-                for rep in range(r_reps):
-                    for threads in ("1", "ALL_CPUS"):
-                        d = worker({"task": "decode", "entries": list(modes.values()), "reps": 1, "rotate": rep,
-                                    "threads": threads, "min_time": min_time}, env)
-                        for m in modes:
-                            merge(r["modes"].setdefault(m, {}).setdefault(threads, {}), {"x": d[m]})
-                for m in modes:
-                    for threads in ("1", "ALL_CPUS"):
-                        r["modes"][m][threads] = r["modes"][m][threads]["x"]
-                r["modes_windows"] = worker({"task": "windows", "entries": list(modes.values()), "reps": r_reps,
-                                             "threads": "1", "size": 256, "seed": 7, "n_cold": n_cold,
-                                             "n_warm": n_warm, "min_time": min_time}, env)
             if nginx and name in ("landsat8", "landsat_mosaic", "ndvi68"):
                 log(f"{name}: HTTP requests")
                 r["http"] = http_measure(nginx, files, inp, env)

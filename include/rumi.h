@@ -106,10 +106,10 @@
 // float8 E5M2FNUZ
 #define RUMI_ENCODING_FLOAT8_E5M2FNUZ 20
 
-// `rumi_frame_extract` output: the decoded samples, in host byte order.
+// `rumi_request.output`: the decoded samples, in host byte order.
 #define RUMI_OUTPUT_NATIVE 0
 
-// `rumi_frame_extract` output: binary32 (two per complex sample), exact, for the encodings
+// `rumi_request.output`: binary32 (two per complex sample), exact, for the encodings
 // GDAL has no type for: float16, bfloat16, complex32 and the float8 formats.
 #define RUMI_OUTPUT_FLOAT32 1
 
@@ -131,8 +131,7 @@
 //   then called concurrently, so they must be thread-safe.
 // - Datasets share nothing: several datasets of the same file, each used by its own thread,
 //   need no locking at all (this is what GDAL does with one dataset per thread).
-// - `rumi_free` must not race with any other use of the same dataset. Frames read from it
-//   own their samples and may be freed after it, but are extracted from only while it lives.
+// - `rumi_free` must not race with any other use of the same dataset.
 // - Pointers returned by `rumi_band_text` and `rumi_time_text` stay valid, on every thread,
 //   until `rumi_free`.
 // - Errors are per thread: `rumi_last_error` is the last failure of the calling thread.
@@ -141,10 +140,6 @@
 //   (`rumi_version`, `rumi_encoding_name`, `rumi_limits_default`, `rumi_output_sample_bytes`)
 //   may be called from any thread at any time.
 typedef struct rumi_dataset rumi_dataset;
-
-// One decoded frame. Immutable once read: it may be extracted from by several threads at
-// once. Free it with `rumi_frame_free`.
-typedef struct rumi_frame rumi_frame;
 
 // Resource limits checked before any allocation or decode (spec: "Resource limits").
 typedef struct {
@@ -244,57 +239,19 @@ typedef struct {
     double affine[6];
 } rumi_georef;
 
-// A window of the raster and the layout of the host buffer it is read into (GDAL's
-// `IRasterIO` spacings): output plane `p` holds band `bands[p]` at time `times[p]`; the
-// sample of plane `p`, row `y`, column `x` lands at byte
-// `p * band_space + (y - row_start) * line_space + (x - col_start) * pixel_space` of `dst`.
+// What a `rumi_read` did (`rumi_last_read_stats`).
 typedef struct {
-    // first column
-    uint32_t col_start;
-    // one past the last column
-    uint32_t col_end;
-    // first row
-    uint32_t row_start;
-    // one past the last row
-    uint32_t row_end;
-    // number of output planes (entries at `bands` and `times`)
-    size_t plane_count;
-    // band of each output plane
-    const uint32_t *bands;
-    // time step of each output plane
-    const uint32_t *times;
-    // the host buffer
-    void *dst;
-    // bytes at `dst`; every write is checked against it
-    size_t dst_len;
-    // bytes between horizontally adjacent samples (at least the sample size)
-    size_t pixel_space;
-    // bytes between vertically adjacent samples
-    size_t line_space;
-    // bytes between output planes
-    size_t band_space;
-} rumi_strided_window;
-
-// A tile location: tile row and column.
-typedef struct {
-    // tile row
-    uint32_t row;
-    // tile column
-    uint32_t col;
-} rumi_tile;
-
-// Names a frame by what it holds: band `band` at time `time` of the tile at (`row`, `col`)
-// (band and time are ignored by frame units whose frames hold whole cells).
-typedef struct {
-    // tile row
-    uint32_t row;
-    // tile column
-    uint32_t col;
-    // band
-    uint32_t band;
-    // time step
-    uint32_t time;
-} rumi_frame_key;
+    // frames the request needed
+    uint64_t frames;
+    // frames served from the dataset's decoded-frame cache
+    uint64_t cache_hits;
+    // frames fetched and decoded
+    uint64_t decoded;
+    // batched range reads (`rumi_io.read_multi` calls) made
+    uint64_t batches;
+    // compressed bytes fetched
+    uint64_t bytes_fetched;
+} rumi_read_stats;
 
 // One output plane of a [`rumi_request`]: band `band` at time step `time`, whose sample
 // (row position 0, column position 0) lands `offset` bytes from the request's origin.
@@ -353,7 +310,7 @@ const char *rumi_version(void);
 // NULL for an unknown code.
 const char *rumi_encoding_name(uint32_t encoding);
 
-// Bytes per sample that `rumi_frame_extract` writes for `encoding` and `output` (a
+// Bytes per sample that `rumi_read` writes for `encoding` and `output` (a
 // `RUMI_OUTPUT_*` value); 0 when the combination is not supported.
 size_t rumi_output_sample_bytes(uint32_t encoding, uint32_t output);
 
@@ -427,61 +384,56 @@ const char *rumi_band_text(const rumi_dataset *ds, uint32_t band);
 // `ds` must be a live dataset.
 const char *rumi_time_text(const rumi_dataset *ds, uint32_t time, uint32_t part);
 
-// Stores the actual size of the tile at (`row`, `col`) in `*height` and `*width` (edge tiles
-// are clipped to the image).
+// The largest header blob the limits allow, in bytes: the 32-byte fixed part and a 32-bit
+// count for each of `max_frames` frames (at most 2^40), so that `RUMI_MAX_FRAMES` also bounds
+// what reading a blob may allocate. `limits` NULL: the defaults.
 //
 // # Safety
-// `ds` must be a live dataset; `height` and `width` writable.
-int rumi_tile_dims(const rumi_dataset *ds, uint32_t row, uint32_t col, uint32_t *height, uint32_t *width);
+// `limits` must be NULL or valid.
+uint64_t rumi_blob_max_bytes(const rumi_limits *limits);
 
-// Reads and decodes the frame that holds band `band` at time `time` of the tile at (`row`,
-// `col`), and stores it in `*out`. For frame units 0 and 9 that frame holds only this
-// (band, time) pair; for the others it holds the whole cell, every band and time step.
+// Checks the header blob of a stateless open against what the host already has of the file,
+// at no request: its first `len` bytes (e.g. the bytes GDAL read to identify the file; with
+// at least the 292-byte file header and IFD, the shape they state must be the blob's, and
+// when the IFD's external values are inside them too, every frame byte count) and its size
+// (it must hold the frames the blob locates and a trailer). `RUMI_OK` when they agree (and
+// for a dataset opened without a blob), else `RUMI_ERR_FORMAT` naming the first difference.
 //
 // # Safety
-// `ds` must be a live dataset and `out` writable.
-int rumi_frame_read(const rumi_dataset *ds,
-                    uint32_t row,
-                    uint32_t col,
-                    uint32_t band,
-                    uint32_t time,
-                    rumi_frame **out);
+// `ds` must be a live dataset; `prefix` NULL (with `len` 0) or pointing to `len` bytes.
+int rumi_check_prefix(const rumi_dataset *ds, const uint8_t *prefix, size_t len);
 
-// Returns 1 when `frame` holds band `band` at time `time`, else 0.
+// The axes of a decoded frame, outermost first, as the spec's frame unit table names them
+// (e.g. "t b h w"), a static string; NULL when `ds` is NULL.
 //
 // # Safety
-// `ds` and `frame` must be live, `frame` read from `ds`.
-int rumi_frame_holds(const rumi_dataset *ds, const rumi_frame *frame, uint32_t band, uint32_t time);
+// `ds` must be NULL or a live dataset.
+const char *rumi_frame_layout(const rumi_dataset *ds);
 
-// Copies the plane of band `band` at time `time` out of `frame` into `dst`: `height` rows
-// (see `rumi_tile_dims`) of `width` samples, row `y` starting at `dst + y * line_stride`,
-// converted as `output` (a `RUMI_OUTPUT_*` value) says. Bytes between rows and after the
-// plane are left untouched. `dst_len` is the size of `dst` in bytes.
+// Stores the georeferencing as a GDAL geotransform in `out[0..6]`: (x_origin, x_res,
+// row_rot, y_origin, col_rot, y_res), `X = out[0] + col * out[1] + row * out[2]`,
+// `Y = out[3] + col * out[4] + row * out[5]`. GDAL's geotransform maps pixel corners: with
+// `pixel_corners` 1 a PixelIsPoint affine (which maps pixel centres) is shifted by half a
+// pixel, as GDAL's GTiff driver does; with 0 the affine is only reordered. Meaningless (the
+// identity) when `rumi_georef.model` is 0.
 //
 // # Safety
-// `ds` and `frame` must be live, `frame` read from `ds`; `dst` must point to `dst_len`
-// writable bytes.
-int rumi_frame_extract(const rumi_dataset *ds,
-                       const rumi_frame *frame,
-                       uint32_t band,
-                       uint32_t time,
-                       uint32_t output,
-                       void *dst,
-                       size_t dst_len,
-                       size_t line_stride);
+// `ds` must be a live dataset and `out` point to 6 writable doubles.
+int rumi_get_geotransform(const rumi_dataset *ds, uint32_t pixel_corners, double *out);
 
-// Stores the frame's tile position and size: `row`, `col`, `height`, `width` (any may be
-// NULL).
+// Stores in `*out` what the last successful `rumi_read` on the calling thread did (all zero
+// before the first).
 //
 // # Safety
-// `frame` must be live; non-NULL outputs writable.
-int rumi_frame_dims(const rumi_frame *frame, uint32_t *row, uint32_t *col, uint32_t *height, uint32_t *width);
+// `out` must be NULL or writable.
+int rumi_last_read_stats(rumi_read_stats *out);
 
-// Frees a frame (NULL is ignored).
+// Sets the byte budget of the dataset's decoded-frame cache, which serves frames that reads
+// ask for again (the other bands of a cell frame, overlapping windows); 0 disables it.
 //
 // # Safety
-// `frame` must be NULL or returned by `rumi_frame_read` and not yet freed.
-void rumi_frame_free(rumi_frame *frame);
+// `ds` must be a live dataset.
+int rumi_set_cache_bytes(const rumi_dataset *ds, uint64_t bytes);
 
 // The raw time coordinates: stores their number C (T for instants, 2T for intervals: start
 // and end of each step) in `*count` and, when `out` is not NULL and `len >= C`, copies them
@@ -492,42 +444,6 @@ void rumi_frame_free(rumi_frame *frame);
 // `ds` must be a live dataset; `out` NULL or pointing to `len` writable values; `count`
 // writable.
 int rumi_time_coords(const rumi_dataset *ds, int64_t *out, size_t len, size_t *count);
-
-// Reads the window `*win` straight into the host buffer `win->dst`, samples in their
-// decoded type and host byte order (no conversion: `RUMI_OUTPUT_NATIVE`). The byte ranges of
-// every frame the window needs are fetched with one `rumi_io.read_multi` call (per 64 MiB of
-// compressed bytes) and decoded on `threads` threads (0 or 1: the calling thread only; more:
-// a pool of that many threads, one OpenZL context each), each frame copying its part of the
-// window into `dst` as soon as it is decoded. Threads are used only when no two samples of
-// the window share a byte of `dst`.
-//
-// `tiles`/`tile_count` restrict the read to these tile locations (samples of the other tiles
-// are not written, e.g. because the host already has them); `tiles` NULL reads every tile
-// the window touches. Returns `RUMI_ERR_UNSUPPORTED` on big-endian hosts.
-//
-// # Safety
-// `ds` must be a live dataset; `win` valid, its `bands`/`times` pointing to `plane_count`
-// values and `dst` to `dst_len` writable bytes; `tiles` NULL or pointing to `tile_count`
-// values.
-int rumi_read_strided(const rumi_dataset *ds,
-                      const rumi_strided_window *win,
-                      const rumi_tile *tiles,
-                      size_t tile_count,
-                      uint32_t threads);
-
-// Reads and decodes the `count` frames named by `keys` and stores them in `out[0..count]`
-// (free each with `rumi_frame_free`). Their byte ranges are fetched with one
-// `rumi_io.read_multi` call (per 64 MiB of compressed bytes) and decoded on `threads` threads
-// (0 or 1: the calling thread only). On failure every `out[i]` is NULL.
-//
-// # Safety
-// `ds` must be a live dataset; `keys` must point to `count` values and `out` to `count`
-// writable pointers.
-int rumi_frames_read(const rumi_dataset *ds,
-                     const rumi_frame_key *keys,
-                     size_t count,
-                     uint32_t threads,
-                     rumi_frame **out);
 
 // Reads `*req` into the host buffer through the core's read planner: every frame the request
 // needs is listed once, served from the dataset's decoded-frame cache when it is there,

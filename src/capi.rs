@@ -19,8 +19,6 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr;
 use std::sync::{Mutex, OnceLock};
 
-use rumi::batch::{self, StridedWindow};
-use rumi::codec::AlignedBuf;
 use rumi::error::{Category, Error, Limits};
 use rumi::format::{Georef, ModelType, RasterType, SampleEncoding, TimeKind, TimeStep};
 use rumi::io::RangeRead;
@@ -93,9 +91,9 @@ pub const RUMI_ENCODING_FLOAT8_E4M3FNUZ: u32 = 19;
 /// float8 E5M2FNUZ
 pub const RUMI_ENCODING_FLOAT8_E5M2FNUZ: u32 = 20;
 
-/// `rumi_frame_extract` output: the decoded samples, in host byte order.
+/// `rumi_request.output`: the decoded samples, in host byte order.
 pub const RUMI_OUTPUT_NATIVE: u32 = 0;
-/// `rumi_frame_extract` output: binary32 (two per complex sample), exact, for the encodings
+/// `rumi_request.output`: binary32 (two per complex sample), exact, for the encodings
 /// GDAL has no type for: float16, bfloat16, complex32 and the float8 formats.
 pub const RUMI_OUTPUT_FLOAT32: u32 = 1;
 
@@ -253,8 +251,7 @@ pub struct rumi_georef {
 ///   then called concurrently, so they must be thread-safe.
 /// - Datasets share nothing: several datasets of the same file, each used by its own thread,
 ///   need no locking at all (this is what GDAL does with one dataset per thread).
-/// - `rumi_free` must not race with any other use of the same dataset. Frames read from it
-///   own their samples and may be freed after it, but are extracted from only while it lives.
+/// - `rumi_free` must not race with any other use of the same dataset.
 /// - Pointers returned by `rumi_band_text` and `rumi_time_text` stay valid, on every thread,
 ///   until `rumi_free`.
 /// - Errors are per thread: `rumi_last_error` is the last failure of the calling thread.
@@ -270,19 +267,6 @@ pub struct rumi_dataset {
     /// Time texts handed out so far, by (step, part): formatted on first request (a trailer
     /// may hold millions of steps), kept so that the pointers live as long as the dataset.
     time_texts: Mutex<HashMap<(u32, u32), CString>>,
-}
-
-/// One decoded frame. Immutable once read: it may be extracted from by several threads at
-/// once. Free it with `rumi_frame_free`.
-pub struct rumi_frame {
-    index: u64,
-    row: u32,
-    col: u32,
-    band: u32,
-    time: u32,
-    height: u32,
-    width: u32,
-    data: AlignedBuf,
 }
 
 // ---- errors ------------------------------------------------------------------------------------
@@ -504,7 +488,7 @@ static NAMES: [&std::ffi::CStr; 21] = [
     c"float8_e5m2fnuz",
 ];
 
-/// Bytes per sample that `rumi_frame_extract` writes for `encoding` and `output` (a
+/// Bytes per sample that `rumi_read` writes for `encoding` and `output` (a
 /// `RUMI_OUTPUT_*` value); 0 when the combination is not supported.
 #[no_mangle]
 pub extern "C" fn rumi_output_sample_bytes(encoding: u32, output: u32) -> usize {
@@ -843,281 +827,174 @@ pub unsafe extern "C" fn rumi_time_text(ds: *const rumi_dataset, time: u32, part
     })
 }
 
-/// Stores the actual size of the tile at (`row`, `col`) in `*height` and `*width` (edge tiles
-/// are clipped to the image).
+// ---- facts the GDAL adapter asks for instead of computing them ---------------------------------
+
+/// The largest header blob the limits allow, in bytes: the 32-byte fixed part and a 32-bit
+/// count for each of `max_frames` frames (at most 2^40), so that `RUMI_MAX_FRAMES` also bounds
+/// what reading a blob may allocate. `limits` NULL: the defaults.
 ///
 /// # Safety
-/// `ds` must be a live dataset; `height` and `width` writable.
+/// `limits` must be NULL or valid.
 #[no_mangle]
-pub unsafe extern "C" fn rumi_tile_dims(
-    ds: *const rumi_dataset,
-    row: u32,
-    col: u32,
-    height: *mut u32,
-    width: *mut u32,
-) -> c_int {
-    guard("rumi_tile_dims", || {
+pub unsafe extern "C" fn rumi_blob_max_bytes(limits: *const rumi_limits) -> u64 {
+    let r = catch_unwind(|| {
+        // SAFETY: the caller guarantees `limits` is NULL or valid.
+        let limits = unsafe { limits.as_ref() }.map_or_else(Limits::default, |l| (*l).into());
+        let frames = limits.max_frames.min(1 << 40);
+        rumi::format::blob::BLOB_HEADER_BYTES as u64 + 4 * frames
+    });
+    r.unwrap_or(0)
+}
+
+/// Checks the header blob of a stateless open against what the host already has of the file,
+/// at no request: its first `len` bytes (e.g. the bytes GDAL read to identify the file; with
+/// at least the 292-byte file header and IFD, the shape they state must be the blob's, and
+/// when the IFD's external values are inside them too, every frame byte count) and its size
+/// (it must hold the frames the blob locates and a trailer). `RUMI_OK` when they agree (and
+/// for a dataset opened without a blob), else `RUMI_ERR_FORMAT` naming the first difference.
+///
+/// # Safety
+/// `ds` must be a live dataset; `prefix` NULL (with `len` 0) or pointing to `len` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn rumi_check_prefix(ds: *const rumi_dataset, prefix: *const u8, len: usize) -> c_int {
+    guard("rumi_check_prefix", || {
         // SAFETY: the caller guarantees `ds` is NULL or live.
-        let ds = match unsafe { dataset(ds, "rumi_tile_dims") } {
+        let ds = match unsafe { dataset(ds, "rumi_check_prefix") } {
             Ok(d) => d,
             Err(c) => return c,
         };
+        if !ds.stateless {
+            return RUMI_OK;
+        }
+        let prefix: &[u8] = if prefix.is_null() || len == 0 {
+            &[]
+        } else {
+            // SAFETY: checked non-null; the caller guarantees `len` readable bytes.
+            unsafe { std::slice::from_raw_parts(prefix, len) }
+        };
+        match rumi::validate::check_blob_prefix(&ds.reader, prefix) {
+            Ok(()) => RUMI_OK,
+            Err(e) => fail(e),
+        }
+    })
+}
+
+static FRAME_LAYOUTS: [&std::ffi::CStr; 12] = [
+    c"h w", c"b h w", c"t h w", c"h w b", c"h w t", c"b t h w", c"t b h w", c"b h w t", c"t h w b", c"h w b t",
+    c"h w t b", c"?",
+];
+
+/// The axes of a decoded frame, outermost first, as the spec's frame unit table names them
+/// (e.g. "t b h w"), a static string; NULL when `ds` is NULL.
+///
+/// # Safety
+/// `ds` must be NULL or a live dataset.
+#[no_mangle]
+pub unsafe extern "C" fn rumi_frame_layout(ds: *const rumi_dataset) -> *const c_char {
+    guard_ptr("rumi_frame_layout", || {
+        // SAFETY: the caller guarantees `ds` is NULL or live.
+        let Ok(ds) = (unsafe { dataset(ds, "rumi_frame_layout") }) else { return ptr::null() };
         let l = ds.reader.layout();
-        if row >= l.tiles_down() || col >= l.tiles_across() || height.is_null() || width.is_null() {
-            return bad_argument(&format!(
-                "rumi_tile_dims: tile ({row}, {col}) outside the {}x{} grid or NULL output",
-                l.tiles_down(),
-                l.tiles_across()
-            ));
+        let text = l.frame_unit.describe(u32::from(l.bands));
+        let last = FRAME_LAYOUTS[FRAME_LAYOUTS.len() - 1];
+        FRAME_LAYOUTS.iter().find(|c| c.to_bytes() == text.as_bytes()).unwrap_or(&last).as_ptr()
+    })
+}
+
+/// Stores the georeferencing as a GDAL geotransform in `out[0..6]`: (x_origin, x_res,
+/// row_rot, y_origin, col_rot, y_res), `X = out[0] + col * out[1] + row * out[2]`,
+/// `Y = out[3] + col * out[4] + row * out[5]`. GDAL's geotransform maps pixel corners: with
+/// `pixel_corners` 1 a PixelIsPoint affine (which maps pixel centres) is shifted by half a
+/// pixel, as GDAL's GTiff driver does; with 0 the affine is only reordered. Meaningless (the
+/// identity) when `rumi_georef.model` is 0.
+///
+/// # Safety
+/// `ds` must be a live dataset and `out` point to 6 writable doubles.
+#[no_mangle]
+pub unsafe extern "C" fn rumi_get_geotransform(ds: *const rumi_dataset, pixel_corners: u32, out: *mut f64) -> c_int {
+    // SAFETY: the caller's guarantees are `query`'s (`out` as one [f64; 6]).
+    unsafe {
+        query("rumi_get_geotransform", ds, out.cast::<[f64; 6]>(), |ds| {
+            let (a, point) = match ds.reader.georef()? {
+                Georef::Undefined { .. } => return Ok([0.0, 1.0, 0.0, 0.0, 0.0, 1.0]),
+                Georef::Epsg { raster_type, affine, .. } => (affine, raster_type == RasterType::Point),
+            };
+            let mut gt = [a[2], a[0], a[1], a[5], a[3], a[4]];
+            if point && pixel_corners != 0 {
+                gt[0] -= (gt[1] + gt[2]) * 0.5;
+                gt[3] -= (gt[4] + gt[5]) * 0.5;
+            }
+            Ok(gt)
+        })
+    }
+}
+
+/// What a `rumi_read` did (`rumi_last_read_stats`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct rumi_read_stats {
+    /// frames the request needed
+    pub frames: u64,
+    /// frames served from the dataset's decoded-frame cache
+    pub cache_hits: u64,
+    /// frames fetched and decoded
+    pub decoded: u64,
+    /// batched range reads (`rumi_io.read_multi` calls) made
+    pub batches: u64,
+    /// compressed bytes fetched
+    pub bytes_fetched: u64,
+}
+
+thread_local! {
+    static LAST_STATS: std::cell::Cell<rumi_read_stats> = const { std::cell::Cell::new(rumi_read_stats {
+        frames: 0, cache_hits: 0, decoded: 0, batches: 0, bytes_fetched: 0 }) };
+}
+
+fn record_stats(s: &rumi::plan::ReadStats) {
+    let stats = rumi_read_stats {
+        frames: s.frames,
+        cache_hits: s.cache_hits,
+        decoded: s.decoded,
+        batches: s.batches,
+        bytes_fetched: s.bytes_fetched,
+    };
+    LAST_STATS.with(|c| c.set(stats));
+}
+
+/// Stores in `*out` what the last successful `rumi_read` on the calling thread did (all zero
+/// before the first).
+///
+/// # Safety
+/// `out` must be NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn rumi_last_read_stats(out: *mut rumi_read_stats) -> c_int {
+    guard("rumi_last_read_stats", || {
+        if out.is_null() {
+            return bad_argument("rumi_last_read_stats: out is NULL");
         }
-        let (h, w) = l.tile_dims(row, col);
-        // SAFETY: both checked non-null; the caller guarantees they are writable.
-        unsafe {
-            height.write(h);
-            width.write(w);
-        }
+        // SAFETY: checked non-null; the caller guarantees it is writable.
+        unsafe { out.write(LAST_STATS.with(|c| c.get())) };
         RUMI_OK
     })
 }
 
-// ---- frames ------------------------------------------------------------------------------------
-
-fn read_frame_inner(ds: &rumi_dataset, row: u32, col: u32, band: u32, time: u32) -> Result<rumi_frame, Error> {
-    let l = ds.reader.layout();
-    if row >= l.tiles_down() || col >= l.tiles_across() || band >= u32::from(l.bands) || time >= l.times {
-        return Err(Error::Usage(format!(
-            "tile ({row}, {col}) band {band} time {time} is outside the raster ({}x{} tiles, B = {}, T = {})",
-            l.tiles_down(),
-            l.tiles_across(),
-            l.bands,
-            l.times
-        )));
-    }
-    let index = l.frame_index(row, col, band, time);
-    let (_, len) = ds.reader.frame_range(index)?;
-    // A compressed frame larger than twice the decoded-size limit cannot be valid: refuse it
-    // before allocating (a blob of another file may announce any 32-bit size).
-    let cap = ds.reader.limits().max_frame_bytes.saturating_mul(2);
-    Limits::check("compressed frame size", len, cap)?;
-    let data = ds.reader.read_frame(index)?;
-    let (h, w) = l.tile_dims(row, col);
-    let (band, time) = if l.frame_unit.is_tile() { (band, time) } else { (0, 0) };
-    Ok(rumi_frame { index, row, col, band, time, height: h, width: w, data })
-}
-
-/// Reads and decodes the frame that holds band `band` at time `time` of the tile at (`row`,
-/// `col`), and stores it in `*out`. For frame units 0 and 9 that frame holds only this
-/// (band, time) pair; for the others it holds the whole cell, every band and time step.
+/// Sets the byte budget of the dataset's decoded-frame cache, which serves frames that reads
+/// ask for again (the other bands of a cell frame, overlapping windows); 0 disables it.
 ///
 /// # Safety
-/// `ds` must be a live dataset and `out` writable.
+/// `ds` must be a live dataset.
 #[no_mangle]
-pub unsafe extern "C" fn rumi_frame_read(
-    ds: *const rumi_dataset,
-    row: u32,
-    col: u32,
-    band: u32,
-    time: u32,
-    out: *mut *mut rumi_frame,
-) -> c_int {
-    guard("rumi_frame_read", || {
+pub unsafe extern "C" fn rumi_set_cache_bytes(ds: *const rumi_dataset, bytes: u64) -> c_int {
+    guard("rumi_set_cache_bytes", || {
         // SAFETY: the caller guarantees `ds` is NULL or live.
-        let ds = match unsafe { dataset(ds, "rumi_frame_read") } {
-            Ok(d) => d,
-            Err(c) => return c,
-        };
-        if out.is_null() {
-            return bad_argument("rumi_frame_read: out is NULL");
-        }
-        // SAFETY: checked non-null; the caller guarantees it is writable.
-        unsafe { out.write(ptr::null_mut()) };
-        match read_frame_inner(ds, row, col, band, time) {
-            Ok(f) => {
-                // SAFETY: checked non-null above.
-                unsafe { out.write(Box::into_raw(Box::new(f))) };
+        match unsafe { dataset(ds, "rumi_set_cache_bytes") } {
+            Ok(d) => {
+                d.reader.set_cache_bytes(bytes);
                 RUMI_OK
             }
-            Err(e) => ds.fail_frames(e),
-        }
-    })
-}
-
-/// Returns 1 when `frame` holds band `band` at time `time`, else 0.
-///
-/// # Safety
-/// `ds` and `frame` must be live, `frame` read from `ds`.
-#[no_mangle]
-pub unsafe extern "C" fn rumi_frame_holds(
-    ds: *const rumi_dataset,
-    frame: *const rumi_frame,
-    band: u32,
-    time: u32,
-) -> c_int {
-    let holds = catch_unwind(|| {
-        // SAFETY: the caller guarantees both are NULL or live.
-        let (Ok(ds), Some(f)) = (unsafe { dataset(ds, "rumi_frame_holds") }, unsafe { frame.as_ref() }) else {
-            return false;
-        };
-        let l = ds.reader.layout();
-        let inside = band < u32::from(l.bands) && time < l.times;
-        inside && (!l.frame_unit.is_tile() || (f.band == band && f.time == time))
-    });
-    c_int::from(holds.unwrap_or(false))
-}
-
-#[cfg(target_endian = "big")]
-fn to_host_order(bytes: &mut [u8], width: usize) {
-    if width > 1 {
-        for c in bytes.chunks_exact_mut(width) {
-            c.reverse();
-        }
-    }
-}
-
-#[cfg(target_endian = "little")]
-fn to_host_order(_bytes: &mut [u8], _width: usize) {}
-
-fn extract_inner(
-    ds: &rumi_dataset,
-    f: &rumi_frame,
-    band: u32,
-    time: u32,
-    output: u32,
-    dst: &mut [u8],
-    line_stride: usize,
-) -> Result<(), c_int> {
-    let l = ds.reader.layout();
-    let enc = l.encoding;
-    let out_bytes = match (output, promote::promotable(enc)) {
-        (RUMI_OUTPUT_NATIVE, _) => enc.decoded_bytes(),
-        (RUMI_OUTPUT_FLOAT32, true) => 4 * (enc.decoded_bytes() / enc.element_width()),
-        (RUMI_OUTPUT_FLOAT32, false) => {
-            set_error(&format!(
-                "{} samples need no conversion to float32 (it applies to float16, bfloat16, complex32 and float8)",
-                enc.name()
-            ));
-            return Err(RUMI_ERR_UNSUPPORTED);
-        }
-        (other, _) => return Err(bad_argument(&format!("rumi_frame_extract: unknown output {other}"))),
-    };
-    let (h, w) = (f.height as usize, f.width as usize);
-    let row_bytes = w * out_bytes;
-    // checked: a huge caller-supplied stride must be an argument error, not a wrapped size
-    let need = if h == 0 { Some(0) } else { (h - 1).checked_mul(line_stride).and_then(|v| v.checked_add(row_bytes)) };
-    if line_stride < row_bytes || need.is_none_or(|n| dst.len() < n) {
-        let need = need.map_or_else(|| "more than addressable".to_owned(), |n| n.to_string());
-        return Err(bad_argument(&format!(
-            "rumi_frame_extract: a {h}x{w} plane of {out_bytes}-byte samples needs a line stride of at least {row_bytes} \
-             and {need} bytes; got stride {line_stride} and {} bytes",
-            dst.len()
-        )));
-    }
-    if output == RUMI_OUTPUT_NATIVE && cfg!(target_endian = "little") {
-        // Straight from the decoded frame into the caller's rows: no intermediate plane.
-        let l = ds.reader.layout();
-        if l.frame_unit.is_tile() && (f.band != band || f.time != time) || band >= u32::from(l.bands) || time >= l.times
-        {
-            return Err(fail(Error::Usage(format!("frame {} does not hold band {band} at time {time}", f.index))));
-        }
-        return batch::copy_plane(l, f.index, &f.data, (band, time), dst, line_stride).map_err(fail);
-    }
-    let mut plane = vec![0u8; h * w * enc.decoded_bytes()];
-    ds.reader.extract_plane(f.index, &f.data, band, time, &mut plane).map_err(fail)?;
-    let src_row = w * enc.decoded_bytes();
-    for y in 0..h {
-        let src = &plane[y * src_row..(y + 1) * src_row];
-        let out = &mut dst[y * line_stride..y * line_stride + row_bytes];
-        if output == RUMI_OUTPUT_NATIVE {
-            out.copy_from_slice(src);
-            to_host_order(out, enc.element_width());
-        } else {
-            let mut values = vec![0f32; row_bytes / 4];
-            promote::to_f32(enc, src, &mut values);
-            for (o, v) in out.chunks_exact_mut(4).zip(values) {
-                o.copy_from_slice(&v.to_ne_bytes());
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Copies the plane of band `band` at time `time` out of `frame` into `dst`: `height` rows
-/// (see `rumi_tile_dims`) of `width` samples, row `y` starting at `dst + y * line_stride`,
-/// converted as `output` (a `RUMI_OUTPUT_*` value) says. Bytes between rows and after the
-/// plane are left untouched. `dst_len` is the size of `dst` in bytes.
-///
-/// # Safety
-/// `ds` and `frame` must be live, `frame` read from `ds`; `dst` must point to `dst_len`
-/// writable bytes.
-#[no_mangle]
-pub unsafe extern "C" fn rumi_frame_extract(
-    ds: *const rumi_dataset,
-    frame: *const rumi_frame,
-    band: u32,
-    time: u32,
-    output: u32,
-    dst: *mut c_void,
-    dst_len: usize,
-    line_stride: usize,
-) -> c_int {
-    guard("rumi_frame_extract", || {
-        // SAFETY: the caller guarantees `ds` is NULL or live.
-        let ds = match unsafe { dataset(ds, "rumi_frame_extract") } {
-            Ok(d) => d,
-            Err(c) => return c,
-        };
-        // SAFETY: the caller guarantees `frame` is NULL or live.
-        let Some(f) = (unsafe { frame.as_ref() }) else { return bad_argument("rumi_frame_extract: frame is NULL") };
-        if dst.is_null() {
-            return bad_argument("rumi_frame_extract: dst is NULL");
-        }
-        // SAFETY: the caller guarantees `dst_len` writable bytes at `dst`.
-        let dst = unsafe { std::slice::from_raw_parts_mut(dst.cast::<u8>(), dst_len) };
-        match extract_inner(ds, f, band, time, output, dst, line_stride) {
-            Ok(()) => RUMI_OK,
             Err(c) => c,
         }
     })
-}
-
-/// Stores the frame's tile position and size: `row`, `col`, `height`, `width` (any may be
-/// NULL).
-///
-/// # Safety
-/// `frame` must be live; non-NULL outputs writable.
-#[no_mangle]
-pub unsafe extern "C" fn rumi_frame_dims(
-    frame: *const rumi_frame,
-    row: *mut u32,
-    col: *mut u32,
-    height: *mut u32,
-    width: *mut u32,
-) -> c_int {
-    guard("rumi_frame_dims", || {
-        // SAFETY: the caller guarantees `frame` is NULL or live.
-        let Some(f) = (unsafe { frame.as_ref() }) else { return bad_argument("rumi_frame_dims: frame is NULL") };
-        for (p, v) in [(row, f.row), (col, f.col), (height, f.height), (width, f.width)] {
-            if !p.is_null() {
-                // SAFETY: non-null outputs are writable per the contract.
-                unsafe { p.write(v) };
-            }
-        }
-        RUMI_OK
-    })
-}
-
-/// Frees a frame (NULL is ignored).
-///
-/// # Safety
-/// `frame` must be NULL or returned by `rumi_frame_read` and not yet freed.
-#[no_mangle]
-pub unsafe extern "C" fn rumi_frame_free(frame: *mut rumi_frame) {
-    let _ = catch_unwind(AssertUnwindSafe(|| {
-        if !frame.is_null() {
-            // SAFETY: per the contract, `frame` came from Box::into_raw in rumi_frame_read.
-            drop(unsafe { Box::from_raw(frame) });
-        }
-    }));
 }
 
 // ---- time coordinates (the driver's multidimensional API) --------------------------------------
@@ -1161,209 +1038,6 @@ pub unsafe extern "C" fn rumi_time_coords(
             }
             // SAFETY: `out` has at least `coords.len()` writable values (checked above).
             unsafe { ptr::copy_nonoverlapping(coords.as_ptr(), out, coords.len()) };
-        }
-        RUMI_OK
-    })
-}
-
-// ---- batched reads into host buffers (the GDAL driver's IRasterIO) -----------------------------
-
-/// A window of the raster and the layout of the host buffer it is read into (GDAL's
-/// `IRasterIO` spacings): output plane `p` holds band `bands[p]` at time `times[p]`; the
-/// sample of plane `p`, row `y`, column `x` lands at byte
-/// `p * band_space + (y - row_start) * line_space + (x - col_start) * pixel_space` of `dst`.
-#[repr(C)]
-#[derive(Clone, Copy)]
-pub struct rumi_strided_window {
-    /// first column
-    pub col_start: u32,
-    /// one past the last column
-    pub col_end: u32,
-    /// first row
-    pub row_start: u32,
-    /// one past the last row
-    pub row_end: u32,
-    /// number of output planes (entries at `bands` and `times`)
-    pub plane_count: usize,
-    /// band of each output plane
-    pub bands: *const u32,
-    /// time step of each output plane
-    pub times: *const u32,
-    /// the host buffer
-    pub dst: *mut c_void,
-    /// bytes at `dst`; every write is checked against it
-    pub dst_len: usize,
-    /// bytes between horizontally adjacent samples (at least the sample size)
-    pub pixel_space: usize,
-    /// bytes between vertically adjacent samples
-    pub line_space: usize,
-    /// bytes between output planes
-    pub band_space: usize,
-}
-
-/// A tile location: tile row and column.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct rumi_tile {
-    /// tile row
-    pub row: u32,
-    /// tile column
-    pub col: u32,
-}
-
-/// Names a frame by what it holds: band `band` at time `time` of the tile at (`row`, `col`)
-/// (band and time are ignored by frame units whose frames hold whole cells).
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct rumi_frame_key {
-    /// tile row
-    pub row: u32,
-    /// tile column
-    pub col: u32,
-    /// band
-    pub band: u32,
-    /// time step
-    pub time: u32,
-}
-
-/// Reads the window `*win` straight into the host buffer `win->dst`, samples in their
-/// decoded type and host byte order (no conversion: `RUMI_OUTPUT_NATIVE`). The byte ranges of
-/// every frame the window needs are fetched with one `rumi_io.read_multi` call (per 64 MiB of
-/// compressed bytes) and decoded on `threads` threads (0 or 1: the calling thread only; more:
-/// a pool of that many threads, one OpenZL context each), each frame copying its part of the
-/// window into `dst` as soon as it is decoded. Threads are used only when no two samples of
-/// the window share a byte of `dst`.
-///
-/// `tiles`/`tile_count` restrict the read to these tile locations (samples of the other tiles
-/// are not written, e.g. because the host already has them); `tiles` NULL reads every tile
-/// the window touches. Returns `RUMI_ERR_UNSUPPORTED` on big-endian hosts.
-///
-/// # Safety
-/// `ds` must be a live dataset; `win` valid, its `bands`/`times` pointing to `plane_count`
-/// values and `dst` to `dst_len` writable bytes; `tiles` NULL or pointing to `tile_count`
-/// values.
-#[no_mangle]
-pub unsafe extern "C" fn rumi_read_strided(
-    ds: *const rumi_dataset,
-    win: *const rumi_strided_window,
-    tiles: *const rumi_tile,
-    tile_count: usize,
-    threads: u32,
-) -> c_int {
-    guard("rumi_read_strided", || {
-        // SAFETY: the caller guarantees `ds` is NULL or live.
-        let ds = match unsafe { dataset(ds, "rumi_read_strided") } {
-            Ok(d) => d,
-            Err(c) => return c,
-        };
-        // SAFETY: the caller guarantees `win` is NULL or valid.
-        let Some(w) = (unsafe { win.as_ref() }) else { return bad_argument("rumi_read_strided: win is NULL") };
-        if w.plane_count > 0 && (w.bands.is_null() || w.times.is_null()) || w.dst.is_null() && w.dst_len > 0 {
-            return bad_argument("rumi_read_strided: bands, times or dst is NULL");
-        }
-        if cfg!(target_endian = "big") {
-            set_error("rumi_read_strided: not available on big-endian hosts (use rumi_frame_extract)");
-            return RUMI_ERR_UNSUPPORTED;
-        }
-        let planes: Vec<(u32, u32)> = if w.plane_count == 0 {
-            Vec::new()
-        } else {
-            // SAFETY: both checked non-null; the caller guarantees `plane_count` values each.
-            let (b, t) = unsafe {
-                (std::slice::from_raw_parts(w.bands, w.plane_count), std::slice::from_raw_parts(w.times, w.plane_count))
-            };
-            b.iter().copied().zip(t.iter().copied()).collect()
-        };
-        let tiles: Option<Vec<(u32, u32)>> = if tiles.is_null() {
-            None
-        } else if tile_count == 0 {
-            Some(Vec::new())
-        } else {
-            // SAFETY: checked non-null; the caller guarantees `tile_count` values.
-            Some(unsafe { std::slice::from_raw_parts(tiles, tile_count) }.iter().map(|t| (t.row, t.col)).collect())
-        };
-        let window = StridedWindow {
-            cols: w.col_start..w.col_end,
-            rows: w.row_start..w.row_end,
-            planes,
-            pixel_space: w.pixel_space,
-            line_space: w.line_space,
-            band_space: w.band_space,
-        };
-        let dst: &mut [u8] = if w.dst_len == 0 {
-            &mut []
-        } else {
-            // SAFETY: checked non-null; the caller guarantees `dst_len` writable bytes.
-            unsafe { std::slice::from_raw_parts_mut(w.dst.cast::<u8>(), w.dst_len) }
-        };
-        match batch::read_strided(&ds.reader, &window, tiles.as_deref(), dst, threads as usize) {
-            Ok(()) => RUMI_OK,
-            Err(e) => ds.fail_frames(e),
-        }
-    })
-}
-
-/// Reads and decodes the `count` frames named by `keys` and stores them in `out[0..count]`
-/// (free each with `rumi_frame_free`). Their byte ranges are fetched with one
-/// `rumi_io.read_multi` call (per 64 MiB of compressed bytes) and decoded on `threads` threads
-/// (0 or 1: the calling thread only). On failure every `out[i]` is NULL.
-///
-/// # Safety
-/// `ds` must be a live dataset; `keys` must point to `count` values and `out` to `count`
-/// writable pointers.
-#[no_mangle]
-pub unsafe extern "C" fn rumi_frames_read(
-    ds: *const rumi_dataset,
-    keys: *const rumi_frame_key,
-    count: usize,
-    threads: u32,
-    out: *mut *mut rumi_frame,
-) -> c_int {
-    guard("rumi_frames_read", || {
-        // SAFETY: the caller guarantees `ds` is NULL or live.
-        let ds = match unsafe { dataset(ds, "rumi_frames_read") } {
-            Ok(d) => d,
-            Err(c) => return c,
-        };
-        if count == 0 {
-            return RUMI_OK;
-        }
-        if keys.is_null() || out.is_null() {
-            return bad_argument("rumi_frames_read: keys or out is NULL");
-        }
-        // SAFETY: checked non-null; the caller guarantees `count` writable pointers.
-        let out = unsafe { std::slice::from_raw_parts_mut(out, count) };
-        out.fill(ptr::null_mut());
-        // SAFETY: checked non-null; the caller guarantees `count` readable keys.
-        let keys = unsafe { std::slice::from_raw_parts(keys, count) };
-        let l = *ds.reader.layout();
-        let mut indices = Vec::with_capacity(count);
-        for k in keys {
-            if k.row >= l.tiles_down() || k.col >= l.tiles_across() || k.band >= u32::from(l.bands) || k.time >= l.times
-            {
-                return bad_argument(&format!(
-                    "rumi_frames_read: tile ({}, {}) band {} time {} is outside the raster ({}x{} tiles, B = {}, T = {})",
-                    k.row,
-                    k.col,
-                    k.band,
-                    k.time,
-                    l.tiles_down(),
-                    l.tiles_across(),
-                    l.bands,
-                    l.times
-                ));
-            }
-            indices.push(l.frame_index(k.row, k.col, k.band, k.time));
-        }
-        let decoded = match batch::decode_frames(&ds.reader, &indices, threads as usize) {
-            Ok(d) => d,
-            Err(e) => return ds.fail_frames(e),
-        };
-        for ((slot, k), (data, &index)) in out.iter_mut().zip(keys).zip(decoded.into_iter().zip(&indices)) {
-            let (height, width) = l.tile_dims(k.row, k.col);
-            let (band, time) = if l.frame_unit.is_tile() { (k.band, k.time) } else { (0, 0) };
-            let f = rumi_frame { index, row: k.row, col: k.col, band, time, height, width, data };
-            *slot = Box::into_raw(Box::new(f));
         }
         RUMI_OK
     })
@@ -1498,7 +1172,10 @@ pub unsafe extern "C" fn rumi_read(ds: *const rumi_dataset, req: *const rumi_req
         // `origin + lo .. origin + lo + span` (Request::extent).
         let dst = unsafe { std::slice::from_raw_parts_mut(r.origin.cast::<u8>().offset(lo), span) };
         match ds.reader.read(&request, dst, 0, threads as usize) {
-            Ok(_) => RUMI_OK,
+            Ok(stats) => {
+                record_stats(&stats);
+                RUMI_OK
+            }
             Err(e) => ds.fail_frames(e),
         }
     })

@@ -78,6 +78,34 @@ fn text(p: *const std::ffi::c_char) -> Option<String> {
     (!p.is_null()).then(|| unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned())
 }
 
+/// One `rumi_read` of plane (`band`, `time`), rows `rows.0..rows.0 + rows.1` and columns
+/// `cols.0..cols.0 + cols.1`, into `dst` with rows `stride` bytes apart.
+#[allow(clippy::too_many_arguments)]
+fn read_plane(
+    ds: *const rumi_dataset,
+    band: u32,
+    time: u32,
+    rows: (u32, u32),
+    cols: (u32, u32),
+    sample: usize,
+    output: u32,
+    dst: &mut [u8],
+    stride: usize,
+) -> c_int {
+    let plane = rumi_plane { band, time, offset: 0 };
+    let req = rumi_request {
+        planes: &plane,
+        plane_count: 1,
+        rows: rumi_axis { start: rows.0, count: rows.1, step: 1, spacing: stride as i64 },
+        cols: rumi_axis { start: cols.0, count: cols.1, step: 1, spacing: sample as i64 },
+        origin: dst.as_mut_ptr().cast(),
+        output,
+    };
+    assert!(rows.1 == 0 || (rows.1 as usize - 1) * stride + cols.1 as usize * sample <= dst.len());
+    // SAFETY: live dataset; the request addresses only bytes of `dst` (asserted above).
+    unsafe { rumi_read(ds, &req, 1) }
+}
+
 #[test]
 fn planes_match_the_reader_for_every_frame_unit() {
     let enc = SampleEncoding::U16;
@@ -100,31 +128,23 @@ fn planes_match_the_reader_for_every_frame_unit() {
                 assert_eq!(info.encoding, RUMI_ENCODING_UINT16);
                 for row in 0..info.tiles_down {
                     for col in 0..info.tiles_across {
-                        let (mut th, mut tw) = (0, 0);
-                        // SAFETY: live dataset, writable outs.
-                        assert_eq!(unsafe { rumi_tile_dims(ds, row, col, &mut th, &mut tw) }, RUMI_OK);
+                        let (th, tw) = ((y - row * 8).min(8), (x - col * 16).min(16));
                         for tt in 0..t {
                             for bb in 0..u32::from(b) {
-                                let mut frame = ptr::null_mut();
-                                // SAFETY: live dataset, writable out.
-                                let code = unsafe { rumi_frame_read(ds, row, col, bb, tt, &mut frame) };
-                                assert_eq!(code, RUMI_OK, "{}", last_error());
                                 // A block buffer wider than the tile: stride 20 samples.
                                 let stride = 20 * 2;
                                 let mut block = vec![0xAAu8; stride * 8];
-                                // SAFETY: live dataset and frame; block has block.len() bytes.
-                                let code = unsafe {
-                                    rumi_frame_extract(
-                                        ds,
-                                        frame,
-                                        bb,
-                                        tt,
-                                        RUMI_OUTPUT_NATIVE,
-                                        block.as_mut_ptr().cast(),
-                                        block.len(),
-                                        stride,
-                                    )
-                                };
+                                let code = read_plane(
+                                    ds,
+                                    bb,
+                                    tt,
+                                    (row * 8, th),
+                                    (col * 16, tw),
+                                    2,
+                                    RUMI_OUTPUT_NATIVE,
+                                    &mut block,
+                                    stride,
+                                );
                                 assert_eq!(code, RUMI_OK, "{}", last_error());
                                 let win = Window {
                                     times: tt..tt + 1,
@@ -141,11 +161,6 @@ fn planes_match_the_reader_for_every_frame_unit() {
                                     assert!(block[r * stride + tw as usize * 2..(r + 1) * stride]
                                         .iter()
                                         .all(|&v| v == 0xAA));
-                                }
-                                // SAFETY: live frame, freed once.
-                                unsafe {
-                                    assert_eq!(rumi_frame_holds(ds, frame, bb, tt), 1);
-                                    rumi_frame_free(frame);
                                 }
                             }
                         }
@@ -199,19 +214,23 @@ fn float32_output_converts_half_floats_exactly() {
     let (file, _) = write(spec(enc, 5, 4, 1, 1, (8, 8), 0, utm()), &data);
     let h = host(file);
     let ds = open(&h, None).unwrap();
-    let mut frame = ptr::null_mut();
     let mut out = vec![0f32; 20];
-    // SAFETY: live dataset and frame; `out` holds 80 bytes.
+    // SAFETY: `out` is 80 writable bytes, viewed as bytes.
+    let bytes = unsafe { std::slice::from_raw_parts_mut(out.as_mut_ptr().cast::<u8>(), 80) };
+    let code = read_plane(ds, 0, 0, (0, 4), (0, 5), 4, RUMI_OUTPUT_FLOAT32, bytes, 20);
+    assert_eq!(code, RUMI_OK, "{}", last_error());
+    assert_eq!(out, values);
+    // float32 output of samples that need no conversion is refused
+    let (file, _) =
+        write(spec(SampleEncoding::U16, 5, 4, 1, 1, (8, 8), 0, utm()), &samples(SampleEncoding::U16, 20, 1));
+    let h16 = host(file);
+    let ds16 = open(&h16, None).unwrap();
+    let code = read_plane(ds16, 0, 0, (0, 4), (0, 5), 4, RUMI_OUTPUT_FLOAT32, bytes, 20);
+    assert_ne!(code, RUMI_OK);
+    // SAFETY: freed once.
     unsafe {
-        assert_eq!(rumi_frame_read(ds, 0, 0, 0, 0, &mut frame), RUMI_OK);
-        let code = rumi_frame_extract(ds, frame, 0, 0, RUMI_OUTPUT_FLOAT32, out.as_mut_ptr().cast(), 80, 20);
-        assert_eq!(code, RUMI_OK, "{}", last_error());
-        assert_eq!(out, values);
-        // too small a buffer is an argument error, not a write past the end
-        let code = rumi_frame_extract(ds, frame, 0, 0, RUMI_OUTPUT_FLOAT32, out.as_mut_ptr().cast(), 79, 20);
-        assert_eq!(code, RUMI_ERR_ARGUMENT);
-        rumi_frame_free(frame);
         rumi_free(ds);
+        rumi_free(ds16);
     }
 }
 
@@ -230,9 +249,13 @@ fn stateless_open_reads_georef_and_trailer_on_first_use() {
     unsafe {
         let mut info = rumi_info::default();
         assert_eq!(rumi_get_info(ds, &mut info), RUMI_OK);
-        let mut frame = ptr::null_mut();
-        assert_eq!(rumi_frame_read(ds, 0, 0, 1, 2, &mut frame), RUMI_OK, "{}", last_error());
-        rumi_frame_free(frame);
+        let mut px = [0u8; 16];
+        assert_eq!(
+            read_plane(ds, 1, 2, (0, 4), (0, 4), 1, RUMI_OUTPUT_NATIVE, &mut px, 4),
+            RUMI_OK,
+            "{}",
+            last_error()
+        );
         assert_eq!(reads(), 1, "one frame: one read");
         let mut g = rumi_georef::default();
         assert_eq!(rumi_get_georef(ds, &mut g), RUMI_OK);
@@ -254,9 +277,13 @@ fn stateless_open_reads_georef_and_trailer_on_first_use() {
     let ds = open(&h, Some(&blob)).unwrap();
     // SAFETY: live dataset throughout; outputs are valid.
     unsafe {
-        let mut frame = ptr::null_mut();
-        assert_eq!(rumi_frame_read(ds, 0, 0, 0, 0, &mut frame), RUMI_OK, "{}", last_error());
-        rumi_frame_free(frame);
+        let mut px = [0u8; 16];
+        assert_eq!(
+            read_plane(ds, 0, 0, (0, 4), (0, 4), 1, RUMI_OUTPUT_NATIVE, &mut px, 4),
+            RUMI_OK,
+            "{}",
+            last_error()
+        );
         assert!(rumi_band_text(ds, 0).is_null());
         assert!(last_error().contains("trailer: magic"), "{}", last_error());
         let mut axis = rumi_time_axis::default();
@@ -305,22 +332,19 @@ fn errors_are_codes_and_messages() {
         assert_eq!(rumi_get_info(ptr::null(), ptr::null_mut()), RUMI_ERR_ARGUMENT);
         assert!(rumi_band_text(ptr::null(), 0).is_null());
         rumi_free(ptr::null_mut());
-        rumi_frame_free(ptr::null_mut());
     }
     let no_read = rumi_io { ctx: ptr::null_mut(), read: None, size: Some(size_cb), read_multi: None };
     // SAFETY: valid pointers; the missing callback is the error under test.
     assert_eq!(unsafe { rumi_open(&no_read, ptr::null(), 0, ptr::null(), &mut ds) }, RUMI_ERR_ARGUMENT);
-    // out-of-range frame requests
+    // out-of-range requests
     let h = host(file);
     let ds = open(&h, None).unwrap();
-    let mut frame = ptr::null_mut();
-    // SAFETY: live dataset, writable out.
-    unsafe {
-        assert_eq!(rumi_frame_read(ds, 5, 0, 0, 0, &mut frame), RUMI_ERR_ARGUMENT);
-        assert!(frame.is_null());
-        assert_eq!(rumi_frame_read(ds, 0, 0, 1, 0, &mut frame), RUMI_ERR_ARGUMENT);
-        rumi_free(ds);
-    }
+    let mut px = [0u8; 64];
+    assert_eq!(read_plane(ds, 0, 0, (3, 2), (0, 4), 1, RUMI_OUTPUT_NATIVE, &mut px, 4), RUMI_ERR_ARGUMENT);
+    assert_eq!(read_plane(ds, 1, 0, (0, 1), (0, 4), 1, RUMI_OUTPUT_NATIVE, &mut px, 4), RUMI_ERR_ARGUMENT);
+    assert_eq!(read_plane(ds, 0, 1, (0, 1), (0, 4), 1, RUMI_OUTPUT_NATIVE, &mut px, 4), RUMI_ERR_ARGUMENT);
+    // SAFETY: freed once.
+    unsafe { rumi_free(ds) };
 }
 
 #[test]
@@ -346,4 +370,66 @@ fn limits_refuse_large_frames_before_decoding() {
         let code = rumi_open(&io, ptr::null(), 0, &limits, &mut ds);
         assert_eq!(code, RUMI_ERR_LIMIT, "{}", last_error());
     }
+}
+
+/// What the GDAL adapter asks for instead of computing it: the GDAL geotransform, the frame
+/// layout text, the largest blob the limits allow, and the check of a sidecar blob against the
+/// file's first bytes and size.
+#[test]
+fn adapter_queries() {
+    use rumi::format::{Georef, ModelType, RasterType};
+    let point = Georef::Epsg {
+        model: ModelType::Projected,
+        raster_type: RasterType::Point,
+        epsg: 32631,
+        affine: [20.0, 1.0, 500000.0, 2.0, -20.0, 4_000_000.0],
+    };
+    let data = samples(SampleEncoding::U8, 5 * 4 * 2 * 3, 1);
+    let (file, blob) = write(spec(SampleEncoding::U8, 5, 4, 2, 3, (4, 4), 4, point), &data);
+    let h = host(file.clone());
+    let ds = open(&h, Some(&blob)).unwrap();
+    let mut gt = [0f64; 6];
+    // SAFETY: live dataset; `gt` holds 6 doubles; `file` holds what the lengths say.
+    unsafe {
+        assert_eq!(rumi_get_geotransform(ds, 0, gt.as_mut_ptr()), RUMI_OK);
+        assert_eq!(gt, [500000.0, 20.0, 1.0, 4_000_000.0, 2.0, -20.0]);
+        assert_eq!(rumi_get_geotransform(ds, 1, gt.as_mut_ptr()), RUMI_OK);
+        assert_eq!(gt, [500000.0 - 10.5, 20.0, 1.0, 4_000_000.0 + 9.0, 2.0, -20.0]);
+        assert_eq!(text(rumi_frame_layout(ds)).as_deref(), Some("t b h w"));
+        assert_eq!(rumi_check_prefix(ds, file.as_ptr(), file.len()), RUMI_OK, "{}", last_error());
+        assert_eq!(rumi_check_prefix(ds, file.as_ptr(), 300), RUMI_OK, "{}", last_error());
+        assert_eq!(rumi_check_prefix(ds, ptr::null(), 0), RUMI_OK, "{}", last_error());
+        let mut limits = rumi_limits::from(Limits::default());
+        limits.max_frames = 10;
+        assert_eq!(rumi_blob_max_bytes(&limits), 32 + 40);
+        rumi_free(ds);
+    }
+    // the blob of a file of another shape, or with other frames
+    let (other, other_blob) =
+        write(spec(SampleEncoding::U8, 5, 4, 3, 3, (4, 4), 4, utm()), &samples(SampleEncoding::U8, 180, 2));
+    let h_other = host(other.clone());
+    let ds = open(&h_other, Some(&blob)).unwrap();
+    // SAFETY: live dataset; `other` holds what the lengths say.
+    unsafe {
+        assert_eq!(rumi_check_prefix(ds, other.as_ptr(), 300), RUMI_ERR_FORMAT);
+        assert!(last_error().contains("samples_per_pixel is 2 but the file says 3"), "{}", last_error());
+        rumi_free(ds);
+    }
+    // same shape, other frames: a blob of constant samples for the file of random ones
+    let (_, flat_blob) = write(spec(SampleEncoding::U8, 5, 4, 2, 3, (4, 4), 4, point), &vec![0u8; 120]);
+    let ds = open(&h, Some(&flat_blob)).unwrap();
+    // SAFETY: live dataset; `file` holds what the length says.
+    unsafe {
+        assert_eq!(rumi_check_prefix(ds, file.as_ptr(), file.len()), RUMI_ERR_FORMAT);
+        assert!(last_error().contains("frame_byte_counts[0]"), "{}", last_error());
+        rumi_free(ds);
+    }
+    // a validated open has no blob to check
+    let ds = open(&h_other, None).unwrap();
+    // SAFETY: live dataset.
+    unsafe {
+        assert_eq!(rumi_check_prefix(ds, blob.as_ptr(), 3), RUMI_OK);
+        rumi_free(ds);
+    }
+    drop(other_blob);
 }

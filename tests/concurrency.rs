@@ -133,51 +133,36 @@ fn one_capi_dataset_shared_by_threads_matches_a_serial_read() {
     // SAFETY: the C ABI documents concurrent use of one dataset as safe.
     unsafe impl Sync for Ds {}
     let ds = Ds(ds);
-    let (x, y, _, _) = dims;
-    let (tw, th) = (32u32, 16u32);
     let reads = hammer(&all, dims, |win| {
-        // assemble the window from frames, tile by tile, with the C ABI only
-        let mut out = Vec::new();
+        // the window as the C ABI reads it: planes time-major, rows and columns C order
         let ds = &ds;
-        for t in win.times.clone() {
-            for &b in &win.bands {
-                let mut plane = vec![0u8; (x * y * 2) as usize];
-                for row in win.rows.start / th..=(win.rows.end - 1) / th {
-                    for col in win.cols.start / tw..=(win.cols.end - 1) / tw {
-                        let mut f: *mut rumi_frame = std::ptr::null_mut();
-                        // SAFETY: live dataset, writable out.
-                        assert_eq!(unsafe { rumi_frame_read(ds.0, row, col, b, t, &mut f) }, RUMI_OK);
-                        let (h, w) = ((y - row * th).min(th), (x - col * tw).min(tw));
-                        let mut tile = vec![0u8; (h * w * 2) as usize];
-                        // SAFETY: `tile` holds h rows of w samples.
-                        let code = unsafe {
-                            rumi_frame_extract(
-                                ds.0,
-                                f,
-                                b,
-                                t,
-                                RUMI_OUTPUT_NATIVE,
-                                tile.as_mut_ptr().cast(),
-                                tile.len(),
-                                (w * 2) as usize,
-                            )
-                        };
-                        assert_eq!(code, RUMI_OK);
-                        // SAFETY: read above, freed once.
-                        unsafe { rumi_frame_free(f) };
-                        for r in 0..h {
-                            let dst = (((row * th + r) * x + col * tw) * 2) as usize;
-                            plane[dst..dst + (w * 2) as usize]
-                                .copy_from_slice(&tile[(r * w * 2) as usize..((r + 1) * w * 2) as usize]);
-                        }
-                    }
-                }
-                for r in win.rows.clone() {
-                    let s = ((r * x + win.cols.start) * 2) as usize;
-                    out.extend_from_slice(&plane[s..s + win.cols.len() * 2]);
-                }
-            }
-        }
+        let planes: Vec<rumi_plane> = win
+            .times
+            .clone()
+            .flat_map(|t| win.bands.iter().map(move |&b| (b, t)))
+            .enumerate()
+            .map(|(i, (band, time))| rumi_plane {
+                band,
+                time,
+                offset: (i * win.rows.len() * win.cols.len() * 2) as i64,
+            })
+            .collect();
+        let mut out = vec![0u8; planes.len() * win.rows.len() * win.cols.len() * 2];
+        let req = rumi_request {
+            planes: planes.as_ptr(),
+            plane_count: planes.len(),
+            rows: rumi_axis {
+                start: win.rows.start,
+                count: win.rows.len() as u32,
+                step: 1,
+                spacing: (win.cols.len() * 2) as i64,
+            },
+            cols: rumi_axis { start: win.cols.start, count: win.cols.len() as u32, step: 1, spacing: 2 },
+            origin: out.as_mut_ptr().cast(),
+            output: RUMI_OUTPUT_NATIVE,
+        };
+        // SAFETY: live dataset; the request addresses exactly the bytes of `out`.
+        assert_eq!(unsafe { rumi_read(ds.0, &req, 1) }, RUMI_OK);
         out
     });
     assert!(reads >= THREADS);

@@ -131,29 +131,30 @@ fn a_32_byte_blob_claiming_the_most_frames_costs_no_allocation() {
 }
 
 #[test]
-fn a_huge_line_stride_is_an_argument_error() {
-    // (h - 1) * line_stride used to wrap around in release builds: the size check passed and
-    // the copy panicked (caught, RUMI_ERR_INTERNAL) instead of refusing the arguments
+fn a_huge_spacing_is_an_error_not_a_wrapped_size() {
+    // (count - 1) * spacing must not wrap around: the extent of the request is checked before
+    // anything is written
     let n = 37 * 29 * 3 * 2;
     let (f, _) = write(spec(SampleEncoding::U16, 37, 29, 3, 2, (16, 8), 0, utm()), &samples(SampleEncoding::U16, n, 7));
     let io = vec_io(&f);
     let mut ds: *mut rumi_dataset = std::ptr::null_mut();
     // SAFETY: valid io, NULL blob and limits, writable out.
     assert_eq!(unsafe { rumi_open(&io, std::ptr::null(), 0, std::ptr::null(), &mut ds) }, RUMI_OK);
-    let mut frame: *mut rumi_frame = std::ptr::null_mut();
-    // SAFETY: live dataset, writable out.
-    assert_eq!(unsafe { rumi_frame_read(ds, 0, 0, 0, 0, &mut frame) }, RUMI_OK);
     let mut dst = vec![0u8; 4096];
-    for stride in [usize::MAX / 2, usize::MAX / 7 + 1, usize::MAX] {
-        // SAFETY: `dst` has dst.len() writable bytes.
-        let code = unsafe {
-            rumi_frame_extract(ds, frame, 0, 0, RUMI_OUTPUT_NATIVE, dst.as_mut_ptr().cast(), dst.len(), stride)
+    let plane = rumi_plane { band: 0, time: 0, offset: 0 };
+    for spacing in [i64::MAX / 2, i64::MAX / 7 + 1, i64::MAX, i64::MIN] {
+        let req = rumi_request {
+            planes: &plane,
+            plane_count: 1,
+            rows: rumi_axis { start: 0, count: 8, step: 1, spacing },
+            cols: rumi_axis { start: 0, count: 16, step: 1, spacing: 2 },
+            origin: dst.as_mut_ptr().cast(),
+            output: RUMI_OUTPUT_NATIVE,
         };
-        assert_eq!(code, RUMI_ERR_ARGUMENT, "stride {stride}");
+        // SAFETY: live dataset; the request is refused before any write (what is under test).
+        let code = unsafe { rumi_read(ds, &req, 1) };
+        assert!(code != RUMI_OK && code != RUMI_ERR_INTERNAL, "spacing {spacing}: {code}");
     }
-    // SAFETY: both came from rumi_*, freed once.
-    unsafe {
-        rumi_frame_free(frame);
-        rumi_free(ds);
-    }
+    // SAFETY: came from rumi_open, freed once.
+    unsafe { rumi_free(ds) };
 }

@@ -5,7 +5,7 @@
 //! - bit 0: with a header blob (the rest split as in [`super::split`]), else validated;
 //! - bit 1: also through the multidimensional API (every array read);
 //! - bit 2: open option `PROMOTE=FLOAT32`;
-//! - bits 3-4: `RUMI_MULTI_BLOCK_READ` = AUTO, DIRECT, CACHE or NO;
+//! - bits 3-4: the decoded-frame cache `RUMI_CACHE_MB` = default, 0 (none), 1 or 64;
 //! - bit 5: `NUM_THREADS=2`.
 //!
 //! Then every query GDAL tools make (metadata of every domain, band descriptions, geotransform,
@@ -176,7 +176,7 @@ pub fn gdal_opens(data: &[u8]) -> bool {
     if mode & 32 != 0 {
         options.push("NUM_THREADS=2".into());
     }
-    set_config("RUMI_MULTI_BLOCK_READ", ["AUTO", "DIRECT", "CACHE", "NO"][usize::from((mode >> 3) & 3)]);
+    set_config("RUMI_CACHE_MB", ["", "0", "1", "64"][usize::from((mode >> 3) & 3)]);
     let options = StringList::new(&options);
     let drivers = StringList::new(&["RUMI".to_owned()]);
     let name = cstr(path);

@@ -303,63 +303,41 @@ unsafe fn query_everything(ds: *mut rumi_dataset) {
     let native = rumi_output_sample_bytes(info.encoding, RUMI_OUTPUT_NATIVE);
     let promoted = rumi_output_sample_bytes(info.encoding, RUMI_OUTPUT_FLOAT32);
     assert_eq!(native, info.sample_bytes as usize);
-    let tw = info.tile_width.min(info.width) as usize;
+    let (tw, tl) = (info.tile_width.min(info.width), info.tile_length.min(info.length));
     let mut frames = 0u32;
     for row in 0..info.tiles_down.min(16) {
         for col in 0..info.tiles_across.min(16) {
-            let (mut h, mut w) = (0u32, 0u32);
-            // SAFETY: as above.
-            no_panic(unsafe { rumi_tile_dims(ds, row, col, &mut h, &mut w) }, "rumi_tile_dims");
+            let (h, w) = ((info.length - row * tl).min(tl), (info.width - col * tw).min(tw));
             for t in 0..info.times.min(4) {
                 for b in 0..info.bands.min(4) {
                     if frames >= 64 {
                         return;
                     }
                     frames += 1;
-                    let mut f: *mut rumi_frame = ptr::null_mut();
-                    // SAFETY: as above.
-                    let code = unsafe { rumi_frame_read(ds, row, col, b, t, &mut f) };
-                    if no_panic(code, "rumi_frame_read") != RUMI_OK {
-                        assert!(f.is_null());
-                        continue;
-                    }
-                    // SAFETY: `f` is live until rumi_frame_free.
-                    assert_eq!(unsafe { rumi_frame_holds(ds, f, b, t) }, 1);
                     for (output, bytes) in [(RUMI_OUTPUT_NATIVE, native), (RUMI_OUTPUT_FLOAT32, promoted)] {
-                        let stride = tw * bytes.max(1);
-                        // exactly what the plane needs: h - 1 strides and one row
-                        let need = (h as usize).saturating_sub(1) * stride + w as usize * bytes.max(1);
-                        let mut dst = vec![0u8; need.max(1)];
-                        // SAFETY: `dst` has dst.len() writable bytes.
-                        let code = unsafe {
-                            rumi_frame_extract(ds, f, b, t, output, dst.as_mut_ptr().cast(), dst.len(), stride)
+                        // one block: a tile's plane into a buffer of the tile's width
+                        let stride = tw as usize * bytes.max(1);
+                        let mut dst = vec![0u8; tl as usize * stride];
+                        let plane = rumi_plane { band: b, time: t, offset: 0 };
+                        let req = rumi_request {
+                            planes: &plane,
+                            plane_count: 1,
+                            rows: rumi_axis { start: row * tl, count: h, step: 1, spacing: stride as i64 },
+                            cols: rumi_axis { start: col * tw, count: w, step: 1, spacing: bytes.max(1) as i64 },
+                            origin: dst.as_mut_ptr().cast(),
+                            output,
                         };
-                        no_panic(code, "rumi_frame_extract");
-                        if output == RUMI_OUTPUT_NATIVE {
-                            assert_eq!(code, RUMI_OK, "extracting a frame's own plane");
-                        }
-                        // a buffer one byte short is an argument error
-                        // SAFETY: as above, with a smaller length.
-                        let code = unsafe {
-                            rumi_frame_extract(ds, f, b, t, output, dst.as_mut_ptr().cast(), dst.len() - 1, stride)
-                        };
-                        assert_ne!(no_panic(code, "rumi_frame_extract"), RUMI_OK);
+                        // SAFETY: the request addresses h rows of w samples inside `dst`.
+                        no_panic(unsafe { rumi_read(ds, &req, 1) }, "rumi_read");
                     }
-                    let (mut r, mut c) = (0u32, 0u32);
-                    // SAFETY: NULL outputs are allowed.
-                    let code = unsafe { rumi_frame_dims(f, &mut r, &mut c, ptr::null_mut(), ptr::null_mut()) };
-                    no_panic(code, "rumi_frame_dims");
-                    assert_eq!((r, c), (row, col));
-                    // SAFETY: `f` came from rumi_frame_read and is freed once.
-                    unsafe { rumi_frame_free(f) };
                 }
             }
         }
     }
 }
 
-/// The batch entry points: raw time coordinates, several frames at once, and a whole small
-/// window read straight into a strided buffer (on 1 or 2 threads, by `mode`).
+/// The batch entry points: raw time coordinates, and a whole small window read straight into a
+/// strided buffer, forwards and backwards (on 1 or 2 threads, by `mode`).
 ///
 /// # Safety
 /// `ds` must be a live dataset.
@@ -378,54 +356,38 @@ unsafe fn batch_reads(ds: *mut rumi_dataset, mode: u8) {
         no_panic(code, "rumi_time_coords");
     }
     let threads = u32::from(mode & 4 != 0) + 1;
-    let keys: Vec<rumi_frame_key> = (0..info.tiles_down.min(3))
-        .flat_map(|row| (0..info.tiles_across.min(3)).map(move |col| rumi_frame_key { row, col, band: 0, time: 0 }))
-        .collect();
-    let mut frames = vec![ptr::null_mut::<rumi_frame>(); keys.len()];
-    // SAFETY: `keys` and `frames` have keys.len() entries.
-    let code = unsafe { rumi_frames_read(ds, keys.as_ptr(), keys.len(), threads, frames.as_mut_ptr()) };
-    if no_panic(code, "rumi_frames_read") != RUMI_OK {
-        assert!(frames.iter().all(|f| f.is_null()), "frames left behind by a failed rumi_frames_read");
-    }
-    for f in frames {
-        // SAFETY: each came from rumi_frames_read (or is NULL) and is freed once.
-        unsafe { rumi_frame_free(f) };
-    }
     // the whole raster (when small), every band of the first time steps, as pixel-interleaved
-    // planes of a buffer with a gap after each row
+    // planes of a buffer with a gap after each row, read forwards and backwards
     let (w, h) = (info.width as usize, info.length as usize);
-    let planes: Vec<(u32, u32)> =
-        (0..info.times.min(2)).flat_map(|t| (0..info.bands.min(3)).map(move |b| (b, t))).collect();
     let sample = info.sample_bytes as usize;
-    let pixel = sample * planes.len();
+    let pairs: Vec<(u32, u32)> =
+        (0..info.times.min(2)).flat_map(|t| (0..info.bands.min(3)).map(move |b| (b, t))).collect();
+    let pixel = sample * pairs.len();
     let line = w * pixel + 3;
-    // exactly what the window needs: no gap after the last row
     let Some(len) = line.checked_mul(h.saturating_sub(1)).map(|n| n + w * pixel).filter(|&n| n <= 1 << 20 && n > 0)
     else {
         return;
     };
     let mut dst = vec![0u8; len];
-    let bands: Vec<u32> = planes.iter().map(|p| p.0).collect();
-    let times: Vec<u32> = planes.iter().map(|p| p.1).collect();
-    let win = rumi_strided_window {
-        col_start: 0,
-        col_end: info.width,
-        row_start: 0,
-        row_end: info.length,
-        plane_count: planes.len(),
-        bands: bands.as_ptr(),
-        times: times.as_ptr(),
-        dst: dst.as_mut_ptr().cast(),
-        dst_len: dst.len(),
-        pixel_space: pixel,
-        line_space: line,
-        band_space: sample,
-    };
-    // SAFETY: `win` describes `dst`, `bands` and `times`, which outlive the call.
-    no_panic(unsafe { rumi_read_strided(ds, &win, ptr::null(), 0, threads) }, "rumi_read_strided");
-    // one byte short: an argument error, never a write past the end
-    let short = rumi_strided_window { dst_len: dst.len() - 1, ..win };
-    // SAFETY: as above, with a smaller length.
-    let code = unsafe { rumi_read_strided(ds, &short, ptr::null(), 0, threads) };
-    assert_ne!(no_panic(code, "rumi_read_strided"), RUMI_OK, "a buffer one byte short was accepted");
+    for reverse in [false, true] {
+        let planes: Vec<rumi_plane> = pairs
+            .iter()
+            .enumerate()
+            .map(|(i, &(band, time))| rumi_plane { band, time, offset: (i * sample) as i64 })
+            .collect();
+        let axis = |n: usize, spacing: usize| match reverse {
+            false => rumi_axis { start: 0, count: n as u32, step: 1, spacing: spacing as i64 },
+            true => rumi_axis { start: n as u32 - 1, count: n as u32, step: -1, spacing: spacing as i64 },
+        };
+        let req = rumi_request {
+            planes: planes.as_ptr(),
+            plane_count: planes.len(),
+            rows: axis(h, line),
+            cols: axis(w, pixel),
+            origin: dst.as_mut_ptr().cast(),
+            output: RUMI_OUTPUT_NATIVE,
+        };
+        // SAFETY: the request addresses bytes of `dst` only (its length is exactly the extent).
+        no_panic(unsafe { rumi_read(ds, &req, threads) }, "rumi_read");
+    }
 }

@@ -1,7 +1,7 @@
-//! Layer 4: the GDAL driver `RUMI`. The dataset and band classes are a thin C++ adapter
-//! (`rumidataset.cpp`, compiled into the cdylib by `build.rs`) over the C ABI in
-//! [`crate::capi`]; this module holds the plugin's entry point and the conversions the adapter
-//! asks Rust for.
+//! Layer 4: the GDAL driver `RUMI`. The dataset, band and multidimensional classes are a thin
+//! C++ adapter (`rumidataset.cpp`, `rumimultidim.cpp`, compiled into the cdylib by `build.rs`)
+//! that translates GDAL calls into the C ABI of [`crate::capi`]; this module holds the plugin's
+//! entry point.
 //!
 //! GDAL loads `gdal_RUMI.so` (this crate's cdylib, renamed) from its plugin folder and calls
 //! `GDALRegister_RUMI`. The symbol is defined here, in Rust, because a cdylib exports only
@@ -23,20 +23,25 @@
 //!   3.7, complex64/complex128 are CFloat32/CFloat64. float16, bfloat16, complex32 and the
 //!   float8 formats have no GDAL type: opening fails and names the open option
 //!   `PROMOTE=FLOAT32`, which converts them exactly ([`promote`]).
-//! - Blocks are tiles; a block read decodes one frame. With cell frame units the other bands'
-//!   blocks of the tile are filled from the same decoded frame (as GTiff's
-//!   `FillCacheForOtherBands`), and the last decoded cell is kept, so each frame is decoded once.
-//! - Multi-block reads: a `RasterIO` request covering several blocks (no resampling, buffer of
-//!   the band's type) fetches every frame it needs with one batched range read
-//!   (`VSIFReadMultiRangeL`: adjacent frames become one HTTP range) and decodes them on
-//!   `NUM_THREADS` / `GDAL_NUM_THREADS` threads (default 1; one OpenZL context per thread),
-//!   straight into the request buffer (whole-raster reads and full-width swaths of every band the
-//!   frames hold, and requests too large for the cache) or into the block cache (the others, so
-//!   that later reads of the same area, and the other bands of a cell, come from memory). Blocks already
-//!   cached are copied, not decoded again. `RUMI_MULTI_BLOCK_READ=AUTO|DIRECT|CACHE|NO` forces
-//!   a path (for measurements). Single-block requests keep the block path.
+//! - Reads: every read is one `rumi_read` ([`crate::capi`]) of the core's read planner, which
+//!   lists the frames it needs once, serves those in the dataset's decoded-frame cache
+//!   (`RUMI_CACHE_MB`; default a quarter of `GDAL_CACHEMAX`, at least 32) from memory, fetches
+//!   the others with one batched range read (`VSIFReadMultiRangeL`: adjacent frames become one
+//!   HTTP range), decodes each once on `NUM_THREADS` / `GDAL_NUM_THREADS` threads (default 1;
+//!   one OpenZL context per thread) and copies the samples straight into GDAL's buffer. Blocks
+//!   are tiles: a block read is one plane of one frame (with cell frame units the cache then
+//!   serves the other bands' blocks of the tile). A `RasterIO` without resampling into a buffer
+//!   of the bands' type (the `PROMOTE`d type too), of a dataset or a band, is one read with
+//!   GDAL's spacings and band map; other requests take GDAL's way (blocks, overviews,
+//!   resampling, conversion). A multidimensional `Read` is one read with GDAL's start, count,
+//!   step and stride (negative steps and strides included; another buffer type goes through a
+//!   native buffer and `GDALExtendedDataType::CopyValues`).
 //! - Open options: `HEADER=<path>|NONE` (default: the sidecar `<path>.header` when present, for
-//!   a stateless open; NONE parses and validates the file), `PROMOTE=NONE|FLOAT32`,
+//!   a stateless open; NONE parses and validates the file). A sidecar is checked against what
+//!   the open already has (the file's first bytes and its size, `rumi_check_prefix`): one that
+//!   is stale, unreadable, empty or garbage is ignored with a warning naming it, and the file
+//!   is parsed; an explicit `HEADER=` that does not match is an error naming it.
+//!   `PROMOTE=NONE|FLOAT32`,
 //!   `MAX_FRAME_MB`, `NUM_THREADS`. Domains: `IMAGE_STRUCTURE` (`COMPRESSION=OPENZL`, `INTERLEAVE`) and `RUMI`
 //!   (`FRAME_UNIT`, `FRAME_LAYOUT`, `TILE_WIDTH`, `TILE_LENGTH`, `FRAME_COUNT`, `TIME_TYPE`,
 //!   `TIME_SCALE`, `SAMPLE_ENCODING`, `OPEN_MODE`, `HEADER`, ...). External overviews (`.ovr`,

@@ -6,9 +6,9 @@
  *   Cube  (T > 1)        -> T*B bands, time-major (GDAL band t*B + b + 1), description
  *                           "<band text> @ <time>", plus one subdataset per time step
  *   RUMI:"<path>":<t>    -> time step t of a file as an Image of B bands
- * Blocks are the file's tiles; reading a block decodes one frame. For frame units whose
- * frames hold a whole cell, the other bands' blocks of the same tile are filled from the same
- * decoded frame, so reading every band decodes each frame once.
+ * Blocks are the file's tiles. Every read is one rumi_read (RUMIFile::Read): the core plans,
+ * fetches, decodes (once per frame: its decoded-frame cache serves the other bands of a cell)
+ * and copies into GDAL's buffer.
  */
 #include "rumidataset.h"
 #include "rumimultidim.h"
@@ -29,16 +29,9 @@ namespace
 constexpr const char *DRIVER_NAME = "RUMI";
 constexpr const char *PREFIX = "RUMI:";
 
-struct FrameFree
-{
-    void operator()(rumi_frame *psFrame) const noexcept
-    {
-        rumi_frame_free(psFrame);
-    }
-};
+}  // namespace
 
-/* Reports the last rumi error as a GDAL error: "RUMI: [context: ]message". */
-void ReportRumiError(const char *pszContext = nullptr)
+void RUMIReportError(const char *pszContext)
 {
     const char *pszMsg = rumi_last_error();
     if (pszContext != nullptr && pszContext[0] != '\0')
@@ -47,6 +40,9 @@ void ReportRumiError(const char *pszContext = nullptr)
         CPLError(CE_Failure, CPLE_AppDefined, "RUMI: %s", pszMsg);
 }
 
+namespace
+{
+
 /* For IReadBlock only: records the last rumi error as GDAL's last error without printing it.
    IReadBlock's one caller, GDALRasterBand::GetLockedBlockRef, reports every failure itself as
    "<file>, band <n>: IReadBlock failed at X offset .., Y offset ..: <last error>", so printing
@@ -54,7 +50,7 @@ void ReportRumiError(const char *pszContext = nullptr)
 void ReportRumiBlockError(const char *pszContext)
 {
     CPLPushErrorHandler(CPLQuietErrorHandler);
-    ReportRumiError(pszContext);
+    RUMIReportError(pszContext);
     CPLPopErrorHandler();
 }
 
@@ -120,20 +116,19 @@ bool ParseConnectionString(const char *pszName, std::string &osPath, int &nTime)
     return true;
 }
 
-/* Reads a header blob through VSI: at most 32 + 4 * max_frames bytes (32-bit counts of the
-   most frames the limits allow), so RUMI_MAX_FRAMES also bounds what a blob can make us read. */
-bool IngestFile(const std::string &osPath, std::vector<GByte> &abyOut, const rumi_limits &sLimits)
+/* Reads a header blob through VSI, at most the size RUMI_MAX_FRAMES allows. False, with
+   osWhy set, when it is missing, unreadable or too large. */
+bool IngestFile(const std::string &osPath, std::vector<GByte> &abyOut, const rumi_limits &sLimits,
+                std::string &osWhy)
 {
     GByte *pabyData = nullptr;
     vsi_l_offset nSize = 0;
-    const uint64_t nMaxFrames = std::min<uint64_t>(sLimits.max_frames, static_cast<uint64_t>(1) << 40);
-    const GIntBig nMax = static_cast<GIntBig>(32 + 4 * nMaxFrames);
+    const GIntBig nMax = static_cast<GIntBig>(rumi_blob_max_bytes(&sLimits));
     if (!VSIIngestFile(nullptr, osPath.c_str(), &pabyData, &nSize, nMax))
     {
-        CPLError(CE_Failure, CPLE_OpenFailed,
-                 "RUMI: cannot read the header blob '%s' (missing, unreadable, or larger than the " CPL_FRMT_GIB
-                 " bytes RUMI_MAX_FRAMES allows)",
-                 osPath.c_str(), nMax);
+        osWhy = CPLSPrintf("cannot read the header blob '%s' (missing, unreadable, or larger than the " CPL_FRMT_GIB
+                           " bytes RUMI_MAX_FRAMES allows)",
+                           osPath.c_str(), nMax);
         return false;
     }
     abyOut.assign(pabyData, pabyData + nSize);
@@ -141,34 +136,21 @@ bool IngestFile(const std::string &osPath, std::vector<GByte> &abyOut, const rum
     return true;
 }
 
-/* The decoded frame layout of a frame unit, as in the spec's table. */
-const char *FrameLayout(uint32_t nUnit, uint32_t nBands)
-{
-    switch (nUnit)
-    {
-        case 0:
-        case 9:
-            return "h w";
-        case 1:
-            return nBands > 1 ? "b h w" : "t h w";
-        case 2:
-            return nBands > 1 ? "h w b" : "h w t";
-        case 3:
-            return "b t h w";
-        case 4:
-            return "t b h w";
-        case 5:
-            return "b h w t";
-        case 6:
-            return "t h w b";
-        case 7:
-            return "h w b t";
-        default:
-            return "h w t b";
-    }
-}
-
 }  // namespace
+
+int RUMIThreadCount(const char *pszOpenOption)
+{
+    const char *pszName = pszOpenOption ? "NUM_THREADS" : "GDAL_NUM_THREADS";
+    const char *pszValue = pszOpenOption ? pszOpenOption : CPLGetConfigOption("GDAL_NUM_THREADS", nullptr);
+    if (pszValue == nullptr || pszValue[0] == '\0')
+        return 1;
+    const int nThreads = rumi_parse_threads(pszValue);
+    if (nThreads >= 1)
+        return nThreads;
+    CPLError(CE_Warning, CPLE_IllegalArg, "RUMI: %s=%s: %s; reading on 1 thread", pszName, pszValue,
+             rumi_last_error());
+    return 1;
+}
 
 /************************************************************************/
 /*                            RUMIVsiSource                             */
@@ -184,9 +166,12 @@ rumi_io RUMIVsiSource::AsIo()
 {
     rumi_io sIo{};
     sIo.ctx = this;
-    sIo.read = ReadCb;
-    sIo.size = SizeCb;
-    sIo.read_multi = ReadMultiCb;
+    sIo.read = [](void *ctx, uint64_t offset, size_t len, uint8_t *buf) noexcept
+    { return static_cast<RUMIVsiSource *>(ctx)->Read(offset, len, buf); };
+    sIo.size = [](void *ctx, uint64_t *size) noexcept { return static_cast<RUMIVsiSource *>(ctx)->Size(size); };
+    sIo.read_multi = [](void *ctx, size_t count, const uint64_t *offsets, const size_t *lens,
+                        uint8_t *const *bufs) noexcept
+    { return static_cast<RUMIVsiSource *>(ctx)->ReadMulti(count, offsets, lens, bufs); };
     return sIo;
 }
 
@@ -284,22 +269,6 @@ int RUMIVsiSource::ReadMulti(size_t nCount, const uint64_t *panOffsets, const si
     }
 }
 
-int RUMIVsiSource::ReadCb(void *ctx, uint64_t offset, size_t len, uint8_t *buf) noexcept
-{
-    return static_cast<RUMIVsiSource *>(ctx)->Read(offset, len, buf);
-}
-
-int RUMIVsiSource::SizeCb(void *ctx, uint64_t *size) noexcept
-{
-    return static_cast<RUMIVsiSource *>(ctx)->Size(size);
-}
-
-int RUMIVsiSource::ReadMultiCb(void *ctx, size_t count, const uint64_t *offsets, const size_t *lens,
-                               uint8_t *const *bufs) noexcept
-{
-    return static_cast<RUMIVsiSource *>(ctx)->ReadMulti(count, offsets, lens, bufs);
-}
-
 /************************************************************************/
 /*                            RUMIRasterBand                            */
 /************************************************************************/
@@ -313,59 +282,24 @@ RUMIRasterBand::RUMIRasterBand(RUMIDataset *poDSIn, int nBandIn, uint32_t nRumiB
     nRasterYSize = poDSIn->GetRasterYSize();
     nBlockXSize = poDSIn->BlockXSize();
     nBlockYSize = poDSIn->BlockYSize();
-    eDataType = poDSIn->m_eDataType;
-}
-
-CPLErr RUMIRasterBand::IReadBlock(int nBlockXOff, int nBlockYOff, void *pImage)
-{
-    try
-    {
-        return ReadBlockImpl(nBlockXOff, nBlockYOff, pImage);
-    }
-    catch (const std::exception &e)
-    {
-        CPLError(CE_Failure, CPLE_AppDefined, "RUMI: %s", e.what());
-        return CE_Failure;
-    }
-}
-
-CPLErr RUMIRasterBand::ReadBlockImpl(int nBlockXOff, int nBlockYOff, void *pImage)
-{
-    auto poGDS = static_cast<RUMIDataset *>(poDS);
-    const size_t nBlockBytes = poGDS->BlockBytes();
-    /* edge tiles are clipped in the file: the rest of the block stays 0 */
-    memset(pImage, 0, nBlockBytes);
-
-    std::shared_ptr<rumi_frame> poFrame = poGDS->GetFrame(static_cast<uint32_t>(nBlockYOff),
-                                                          static_cast<uint32_t>(nBlockXOff), m_nRumiBand, m_nRumiTime);
-    if (!poFrame)
-    {
-        ReportRumiBlockError(CPLSPrintf("band %d, block (%d, %d)", nBand, nBlockXOff, nBlockYOff));
-        return CE_Failure;
-    }
-    if (rumi_frame_extract(poGDS->m_hRumi, poFrame.get(), m_nRumiBand, m_nRumiTime, poGDS->m_nOutput, pImage,
-                           nBlockBytes, poGDS->LineStride()) != RUMI_OK)
-    {
-        ReportRumiBlockError(CPLSPrintf("band %d, block (%d, %d)", nBand, nBlockXOff, nBlockYOff));
-        return CE_Failure;
-    }
-    if (poGDS->m_sInfo.cell_frames)
-        poGDS->FillOtherBands(this, nBlockXOff, nBlockYOff, poFrame.get());
-    return CE_None;
+    eDataType = poDSIn->m_poFile->eDataType;
 }
 
 /************************************************************************/
 /*                              RUMIDataset                             */
 /************************************************************************/
 
+RUMIFile::~RUMIFile()
+{
+    /* the Rust side calls the source's callbacks until rumi_free returns */
+    rumi_free(hRumi);
+    hRumi = nullptr;
+    poSource.reset();
+}
+
 RUMIDataset::~RUMIDataset()
 {
     GDALPamDataset::FlushCache(true);
-    m_poLastFrame.reset();
-    /* the Rust side calls the source's callbacks until rumi_free returns */
-    rumi_free(m_hRumi);
-    m_hRumi = nullptr;
-    m_poSource.reset();
 }
 
 /* Blocks are tiles; a tile larger than the image is clipped to it (there is one tile across or
@@ -380,460 +314,112 @@ int RUMIDataset::BlockYSize() const
     return static_cast<int>(std::min(m_sInfo.tile_length, m_sInfo.length));
 }
 
-size_t RUMIDataset::LineStride() const
-{
-    return static_cast<size_t>(BlockXSize()) * m_nOutBytes;
-}
-
-size_t RUMIDataset::BlockBytes() const
-{
-    return LineStride() * static_cast<size_t>(BlockYSize());
-}
-
-/* Decodes the frame holding (band, time) of tile (row, col); NULL with the rumi error set. */
-std::shared_ptr<rumi_frame> RUMIDataset::GetFrame(uint32_t nRow, uint32_t nCol, uint32_t nBand, uint32_t nTime)
-{
-    std::lock_guard<std::mutex> oLock(m_oFrameMutex);
-    if (m_sInfo.cell_frames && m_poLastFrame && m_nLastRow == nRow && m_nLastCol == nCol)
-    {
-        CPLDebug("RUMI", "reused the decoded frame of tile (%u, %u)", nRow, nCol);
-        return m_poLastFrame;
-    }
-    rumi_frame *psRaw = nullptr;
-    if (rumi_frame_read(m_hRumi, nRow, nCol, nBand, nTime, &psRaw) != RUMI_OK)
-        return nullptr;
-    std::shared_ptr<rumi_frame> poFrame(psRaw, FrameFree());
-    CPLDebug("RUMI", "decoded the frame of tile (%u, %u) holding band %u at time %u", nRow, nCol, nBand, nTime);
-    if (m_sInfo.cell_frames)
-    {
-        m_poLastFrame = poFrame;
-        m_nLastRow = nRow;
-        m_nLastCol = nCol;
-    }
-    return poFrame;
-}
-
-/* Like GTiff's FillCacheForOtherBands: a decoded cell holds every band of this tile, so
-   put the other bands' planes into their (not yet cached) blocks while it is in memory. */
-void RUMIDataset::FillOtherBands(RUMIRasterBand *poSkip, int nBlockXOff, int nBlockYOff,
-                                 const rumi_frame *psFrame)
-{
-    if (nBands < 2)
-        return;
-    const size_t nBlockBytes = BlockBytes();
-    /* Do not evict half the cache for blocks that may never be read. */
-    if (static_cast<GIntBig>(nBlockBytes) * nBands > GDALGetCacheMax64() / 2)
-        return;
-    const size_t nLineStride = LineStride();
-    for (int iBand = 1; iBand <= nBands; ++iBand)
-    {
-        if (iBand == poSkip->GetBand())
-            continue;
-        auto poBand = static_cast<RUMIRasterBand *>(GetRasterBand(iBand));
-        GDALRasterBlock *poBlock = poBand->TryGetLockedBlockRef(nBlockXOff, nBlockYOff);
-        if (poBlock != nullptr)
-        {
-            poBlock->DropLock(); /* already cached */
-            continue;
-        }
-        poBlock = poBand->GetLockedBlockRef(nBlockXOff, nBlockYOff, TRUE);
-        if (poBlock == nullptr)
-            continue;
-        void *pData = poBlock->GetDataRef();
-        memset(pData, 0, nBlockBytes);
-        const bool bOk = rumi_frame_extract(m_hRumi, psFrame, poBand->m_nRumiBand, poBand->m_nRumiTime, m_nOutput,
-                                            pData, nBlockBytes, nLineStride) == RUMI_OK;
-        poBlock->DropLock();
-        if (!bOk)
-            poBand->FlushBlock(nBlockXOff, nBlockYOff, FALSE); /* never keep a wrong block */
-    }
-}
-
 /************************************************************************/
-/*                     Multi-block reads (IRasterIO)                    */
+/*                                Reads                                 */
 /************************************************************************/
 
-namespace
+/* One rumi_read: planes pasPlanes of rows sRows and columns sCols, sample (plane offset 0,
+   row 0, col 0) at pOrigin. Reports what it did with CPL_DEBUG ("<kind> read of <file>
+   (<detail>): ..."); false, with the rumi error set, on failure. */
+bool RUMIFile::Read(const rumi_plane *pasPlanes, size_t nPlanes, const rumi_axis &sRows, const rumi_axis &sCols,
+                    void *pOrigin, uint32_t nReadThreads, const char *pszKind, const char *pszDetail) const
 {
-
-/* GDAL_NUM_THREADS-style value: ALL_CPUS or a count; 1 when unset or not a positive number. */
-int ParseThreadCount(const char *pszValue)
-{
-    if (pszValue == nullptr || pszValue[0] == '\0')
-        return 1;
-    const int nThreads = EQUAL(pszValue, "ALL_CPUS") ? CPLGetNumCPUs() : atoi(pszValue);
-    return std::max(1, std::min(nThreads, 256));
+    rumi_request sReq{};
+    sReq.planes = pasPlanes;
+    sReq.plane_count = nPlanes;
+    sReq.rows = sRows;
+    sReq.cols = sCols;
+    sReq.origin = pOrigin;
+    sReq.output = nOutput;
+    if (rumi_read(hRumi, &sReq, nReadThreads) != RUMI_OK)
+        return false;
+    rumi_read_stats sStats{};
+    if (rumi_last_read_stats(&sStats) == RUMI_OK)
+        CPLDebug("RUMI",
+                 "%s read of %s (%s): %llu frame(s) needed, %llu read from the file, %llu from the cache (%llu "
+                 "range read(s), %llu bytes, %u thread(s))",
+                 pszKind, osPath.c_str(), pszDetail, static_cast<unsigned long long>(sStats.frames),
+                 static_cast<unsigned long long>(sStats.decoded), static_cast<unsigned long long>(sStats.cache_hits),
+                 static_cast<unsigned long long>(sStats.batches),
+                 static_cast<unsigned long long>(sStats.bytes_fetched), nReadThreads);
+    return true;
 }
 
-/* True when CPL_DEBUG asks for debug messages (then each decoded frame is reported, as the
-   block path does). */
-bool DebugOn()
+/* A block is a tile (clipped to the raster): one plane of one frame, which rumi decodes once
+   for all the bands of a cell frame (its decoded-frame cache serves the others). */
+CPLErr RUMIRasterBand::IReadBlock(int nBlockXOff, int nBlockYOff, void *pImage)
 {
-    const char *pszDebug = CPLGetConfigOption("CPL_DEBUG", nullptr);
-    return pszDebug != nullptr && !EQUAL(pszDebug, "OFF") && !EQUAL(pszDebug, "NO") && !EQUAL(pszDebug, "FALSE");
+    const auto poGDS = static_cast<RUMIDataset *>(poDS);
+    const int nDTSize = GDALGetDataTypeSizeBytes(eDataType);
+    const int nX0 = nBlockXOff * nBlockXSize, nY0 = nBlockYOff * nBlockYSize;
+    const int nW = std::min(nBlockXSize, nRasterXSize - nX0), nH = std::min(nBlockYSize, nRasterYSize - nY0);
+    /* edge tiles are clipped in the file: the rest of the block stays 0 */
+    if (nW < nBlockXSize || nH < nBlockYSize)
+        memset(pImage, 0, static_cast<size_t>(nBlockXSize) * nBlockYSize * nDTSize);
+    const rumi_plane sPlane{m_nRumiBand, m_nRumiTime, 0};
+    const rumi_axis sRows{static_cast<uint32_t>(nY0), static_cast<uint32_t>(nH), 1,
+                          static_cast<int64_t>(nBlockXSize) * nDTSize};
+    const rumi_axis sCols{static_cast<uint32_t>(nX0), static_cast<uint32_t>(nW), 1, nDTSize};
+    /* CPLSPrintf: no allocation that could throw into GDAL */
+    const char *pszWhere = CPLSPrintf("band %d, block (%d, %d)", nBand, nBlockXOff, nBlockYOff);
+    if (poGDS->m_poFile->Read(&sPlane, 1, sRows, sCols, pImage, 1, "block", pszWhere))
+        return CE_None;
+    ReportRumiBlockError(pszWhere);
+    return CE_Failure;
 }
 
-/* Frees the frames of a batch on every exit path. */
-struct FrameBatch
+/* A window of bands panBandMap at GDAL's spacings, in one rumi_read: every frame it needs is
+   fetched in one batched range read and decoded on NUM_THREADS threads, straight into pData. */
+CPLErr RUMIDataset::ReadWindow(int nXOff, int nYOff, int nXSize, int nYSize, void *pData, int nBandCount,
+                               const int *panBandMap, GSpacing nPixelSpace, GSpacing nLineSpace, GSpacing nBandSpace)
 {
-    std::vector<rumi_frame *> apsFrames{};
-    ~FrameBatch()
-    {
-        for (rumi_frame *psFrame : apsFrames)
-            rumi_frame_free(psFrame);
-    }
-};
-
-}  // namespace
-
-void RUMIDataset::SetupMultiBlockRead(GDALOpenInfo *poOpenInfo)
-{
-    const char *pszThreads = CSLFetchNameValue(poOpenInfo->papszOpenOptions, "NUM_THREADS");
-    m_nThreads = ParseThreadCount(pszThreads ? pszThreads : CPLGetConfigOption("GDAL_NUM_THREADS", nullptr));
-    const char *pszMode = CPLGetConfigOption("RUMI_MULTI_BLOCK_READ", "AUTO");
-    if (EQUAL(pszMode, "DIRECT"))
-        m_eMultiBlockMode = MultiBlockMode::DIRECT;
-    else if (EQUAL(pszMode, "CACHE"))
-        m_eMultiBlockMode = MultiBlockMode::CACHE;
-    else if (EQUAL(pszMode, "NO") || EQUAL(pszMode, "NONE") || EQUAL(pszMode, "OFF") || EQUAL(pszMode, "FALSE"))
-        m_eMultiBlockMode = MultiBlockMode::NONE;
-    else
-        m_eMultiBlockMode = MultiBlockMode::AUTO;
-}
-
-/* Decides how a read request is served. One block: GDAL's block path (IReadBlock and the
-   block cache). Several blocks: every frame they need is fetched in one batched range read
-   and decoded on m_nThreads threads, DIRECT into the request buffer or into the block CACHE
-   (the caller then composes the buffer from the cached blocks, and later reads of the same
-   area are served from memory). AUTO: DIRECT for whole-raster reads and full-width swaths
-   that ask for every band the frames hold (read once: caching them would only churn the
-   cache; measured in bench/results/latest.md) and for requests too large for the cache;
-   CACHE otherwise, in particular for windows and for band-by-band reads of cell frames. */
-RUMIDataset::MultiBlockResult RUMIDataset::MultiBlockRead(int nXOff, int nYOff, int nXSize, int nYSize, void *pData,
-                                                          GDALDataType eBufType, int nBandCount,
-                                                          const int *panBandMap, GSpacing nPixelSpace,
-                                                          GSpacing nLineSpace, GSpacing nBandSpace, CPLErr &eErr)
-{
-    eErr = CE_None;
-    if (m_eMultiBlockMode == MultiBlockMode::NONE || m_nMultiBlockDepth > 0 || nBandCount < 1 || nXSize < 1 ||
-        nYSize < 1 || eBufType != m_eDataType)
-        return MultiBlockResult::DEFAULT;
-    const int nBX = BlockXSize();
-    const int nBY = BlockYSize();
-    const GIntBig nTiles = static_cast<GIntBig>((nXOff + nXSize - 1) / nBX - nXOff / nBX + 1) *
-                           ((nYOff + nYSize - 1) / nBY - nYOff / nBY + 1);
-    if (nTiles < 2)
-        return MultiBlockResult::DEFAULT;
-
-    const bool bWhole = nXOff == 0 && nYOff == 0 && nXSize == nRasterXSize && nYSize == nRasterYSize;
-    /* A full-width swath (gdal_translate's pattern): read once, better not cached. */
-    const bool bSwath = nXOff == 0 && nXSize == nRasterXSize;
-    /* With cell frames, a request for some of the bands would decode each cell again for the
-       others: the cache keeps the other bands' planes of every decoded cell. */
-    bool bAllBands = !m_sInfo.cell_frames;
-    if (!bAllBands)
-    {
-        std::vector<bool> abSeen(static_cast<size_t>(nBands) + 1, false);
-        int nSeen = 0;
-        for (int i = 0; i < nBandCount; ++i)
-        {
-            if (panBandMap[i] >= 1 && panBandMap[i] <= nBands && !abSeen[panBandMap[i]])
-            {
-                abSeen[panBandMap[i]] = true;
-                ++nSeen;
-            }
-        }
-        bAllBands = nSeen == nBands;
-    }
-    const int nFillBands = m_sInfo.cell_frames ? nBands : nBandCount;
-    const GIntBig nCacheBytes = nTiles * static_cast<GIntBig>(BlockBytes()) * nFillBands;
-    const GIntBig nCacheMax = GDALGetCacheMax64();
-    const bool bCanDirect = m_nOutput == RUMI_OUTPUT_NATIVE && CPL_IS_LSB && nPixelSpace > 0 && nLineSpace >= 0 &&
-                            nBandSpace >= 0;
-    bool bDirect = false;
-    switch (m_eMultiBlockMode)
-    {
-        case MultiBlockMode::DIRECT:
-            bDirect = bCanDirect;
-            break;
-        case MultiBlockMode::CACHE:
-            bDirect = false;
-            break;
-        default:
-            bDirect = bCanDirect && ((bAllBands && (bWhole || bSwath)) || nCacheBytes > nCacheMax / 4);
-            break;
-    }
-    /* A fill larger than half the cache would evict its own blocks before they are copied. */
-    if (!bDirect && nCacheBytes > nCacheMax / 2)
-    {
-        if (!bCanDirect || m_eMultiBlockMode == MultiBlockMode::CACHE)
-            return MultiBlockResult::DEFAULT;
-        bDirect = true;
-    }
-
-    ++m_nMultiBlockDepth;
     try
     {
-        if (bDirect)
-            eErr = ReadDirect(nXOff, nYOff, nXSize, nYSize, pData, nBandCount, panBandMap, nPixelSpace, nLineSpace,
-                              nBandSpace);
-        else
-            eErr = ReadIntoCache(nXOff, nYOff, nXSize, nYSize, nBandCount, panBandMap);
+        std::vector<rumi_plane> asPlanes;
+        for (int i = 0; i < nBandCount; ++i)
+        {
+            const auto poBand = static_cast<RUMIRasterBand *>(GetRasterBand(panBandMap[i]));
+            asPlanes.push_back(rumi_plane{poBand->m_nRumiBand, poBand->m_nRumiTime, i * nBandSpace});
+        }
+        const rumi_axis sRows{static_cast<uint32_t>(nYOff), static_cast<uint32_t>(nYSize), 1, nLineSpace};
+        const rumi_axis sCols{static_cast<uint32_t>(nXOff), static_cast<uint32_t>(nXSize), 1, nPixelSpace};
+        const std::string osWhere =
+            CPLSPrintf("window %dx%d at (%d, %d), %d band(s)", nXSize, nYSize, nXOff, nYOff, nBandCount);
+        if (m_poFile->Read(asPlanes.data(), asPlanes.size(), sRows, sCols, pData,
+                           static_cast<uint32_t>(m_poFile->nThreads), "window", osWhere.c_str()))
+            return CE_None;
+        RUMIReportError(osWhere.c_str());
     }
     catch (const std::exception &e)
     {
         CPLError(CE_Failure, CPLE_AppDefined, "RUMI: %s", e.what());
-        eErr = CE_Failure;
     }
-    --m_nMultiBlockDepth;
-    return bDirect || eErr != CE_None ? MultiBlockResult::DONE : MultiBlockResult::CACHED;
+    return CE_Failure;
 }
 
-/* DIRECT: tiles whose requested blocks are all cached are copied from the cache (it may hold
-   them from earlier block reads; a read-only dataset never has dirty blocks, so the cache and
-   the file agree); the other tiles are read by rumi_read_strided straight into pData. */
-CPLErr RUMIDataset::ReadDirect(int nXOff, int nYOff, int nXSize, int nYSize, void *pData, int nBandCount,
-                               const int *panBandMap, GSpacing nPixelSpace, GSpacing nLineSpace, GSpacing nBandSpace)
-{
-    const int nBX = BlockXSize();
-    const int nBY = BlockYSize();
-    const int nDTSize = GDALGetDataTypeSizeBytes(m_eDataType);
-    std::vector<RUMIRasterBand *> apoBands(nBandCount);
-    std::vector<uint32_t> anBands(nBandCount);
-    std::vector<uint32_t> anTimes(nBandCount);
-    for (int i = 0; i < nBandCount; ++i)
-    {
-        apoBands[i] = static_cast<RUMIRasterBand *>(GetRasterBand(panBandMap[i]));
-        anBands[i] = apoBands[i]->m_nRumiBand;
-        anTimes[i] = apoBands[i]->m_nRumiTime;
-    }
-    if (nBandCount == 1)
-        nBandSpace = 0;
-    GByte *pabyData = static_cast<GByte *>(pData);
-    std::vector<rumi_tile> asTiles;
-    std::vector<GDALRasterBlock *> apoBlocks(nBandCount);
-    for (int nBlockY = nYOff / nBY; nBlockY <= (nYOff + nYSize - 1) / nBY; ++nBlockY)
-    {
-        for (int nBlockX = nXOff / nBX; nBlockX <= (nXOff + nXSize - 1) / nBX; ++nBlockX)
-        {
-            int nCached = 0;
-            for (; nCached < nBandCount; ++nCached)
-            {
-                apoBlocks[nCached] = apoBands[nCached]->TryGetLockedBlockRef(nBlockX, nBlockY);
-                if (apoBlocks[nCached] == nullptr)
-                    break;
-            }
-            if (nCached < nBandCount)
-            {
-                for (int i = 0; i < nCached; ++i)
-                    apoBlocks[i]->DropLock();
-                asTiles.push_back(rumi_tile{static_cast<uint32_t>(nBlockY), static_cast<uint32_t>(nBlockX)});
-                continue;
-            }
-            const int nX0 = std::max(nXOff, nBlockX * nBX);
-            const int nX1 = std::min(nXOff + nXSize, (nBlockX + 1) * nBX);
-            const int nY0 = std::max(nYOff, nBlockY * nBY);
-            const int nY1 = std::min(nYOff + nYSize, (nBlockY + 1) * nBY);
-            for (int i = 0; i < nBandCount; ++i)
-            {
-                const GByte *pabyBlock = static_cast<const GByte *>(apoBlocks[i]->GetDataRef());
-                for (int y = nY0; y < nY1; ++y)
-                {
-                    GDALCopyWords64(pabyBlock + (static_cast<size_t>(y - nBlockY * nBY) * nBX + (nX0 - nBlockX * nBX)) *
-                                                    nDTSize,
-                                    m_eDataType, nDTSize,
-                                    pabyData + i * nBandSpace + (y - nYOff) * nLineSpace + (nX0 - nXOff) * nPixelSpace,
-                                    m_eDataType, static_cast<int>(nPixelSpace), nX1 - nX0);
-                }
-                apoBlocks[i]->DropLock();
-            }
-        }
-    }
-    if (asTiles.empty())
-        return CE_None;
-
-    rumi_strided_window sWin{};
-    sWin.col_start = static_cast<uint32_t>(nXOff);
-    sWin.col_end = static_cast<uint32_t>(nXOff + nXSize);
-    sWin.row_start = static_cast<uint32_t>(nYOff);
-    sWin.row_end = static_cast<uint32_t>(nYOff + nYSize);
-    sWin.plane_count = static_cast<size_t>(nBandCount);
-    sWin.bands = anBands.data();
-    sWin.times = anTimes.data();
-    sWin.dst = pData;
-    sWin.dst_len = static_cast<size_t>((nXSize - 1) * nPixelSpace + (nYSize - 1) * nLineSpace +
-                                       (nBandCount - 1) * nBandSpace + nDTSize);
-    sWin.pixel_space = static_cast<size_t>(nPixelSpace);
-    sWin.line_space = static_cast<size_t>(nLineSpace);
-    sWin.band_space = static_cast<size_t>(nBandSpace);
-    CPLDebug("RUMI", "multi-block read (direct) of %dx%d at (%d, %d), %d band(s): %d tile(s) decoded on %d thread(s)",
-             nXSize, nYSize, nXOff, nYOff, nBandCount, static_cast<int>(asTiles.size()), m_nThreads);
-    if (rumi_read_strided(m_hRumi, &sWin, asTiles.data(), asTiles.size(), static_cast<uint32_t>(m_nThreads)) !=
-        RUMI_OK)
-    {
-        ReportRumiError(CPLSPrintf("window %dx%d at (%d, %d)", nXSize, nYSize, nXOff, nYOff));
-        return CE_Failure;
-    }
-    if (DebugOn())
-    {
-        std::vector<std::pair<uint32_t, uint32_t>> aoPairs;
-        for (int i = 0; i < nBandCount; ++i)
-            aoPairs.emplace_back(m_sInfo.cell_frames ? 0 : anBands[i], m_sInfo.cell_frames ? 0 : anTimes[i]);
-        std::sort(aoPairs.begin(), aoPairs.end());
-        aoPairs.erase(std::unique(aoPairs.begin(), aoPairs.end()), aoPairs.end());
-        for (const rumi_tile &sTile : asTiles)
-            for (const auto &oPair : aoPairs)
-                CPLDebug("RUMI", "decoded the frame of tile (%u, %u) holding band %u at time %u", sTile.row,
-                         sTile.col, oPair.first, oPair.second);
-    }
-    return CE_None;
-}
-
-/* CACHE: decodes the frames of every block of the window that is not cached yet (with cell
-   frames, every band of the dataset, as FillOtherBands does) and stores the planes in the
-   block cache. */
-CPLErr RUMIDataset::ReadIntoCache(int nXOff, int nYOff, int nXSize, int nYSize, int nBandCount,
-                                  const int *panBandMap)
-{
-    const int nBX = BlockXSize();
-    const int nBY = BlockYSize();
-    std::vector<int> anFill;
-    if (m_sInfo.cell_frames)
-    {
-        for (int i = 1; i <= nBands; ++i)
-            anFill.push_back(i);
-    }
-    else
-    {
-        anFill.assign(panBandMap, panBandMap + nBandCount);
-        std::sort(anFill.begin(), anFill.end());
-        anFill.erase(std::unique(anFill.begin(), anFill.end()), anFill.end());
-    }
-    struct Need
-    {
-        int nBlockX;
-        int nBlockY;
-        RUMIRasterBand *poBand;
-        size_t iFrame;
-    };
-    std::vector<Need> asNeeds;
-    std::vector<rumi_frame_key> asKeys;
-    for (int nBlockY = nYOff / nBY; nBlockY <= (nYOff + nYSize - 1) / nBY; ++nBlockY)
-    {
-        for (int nBlockX = nXOff / nBX; nBlockX <= (nXOff + nXSize - 1) / nBX; ++nBlockX)
-        {
-            const size_t nCellKey = asKeys.size();
-            bool bCellKeyed = false;
-            for (int iBand : anFill)
-            {
-                auto poBand = static_cast<RUMIRasterBand *>(GetRasterBand(iBand));
-                GDALRasterBlock *poBlock = poBand->TryGetLockedBlockRef(nBlockX, nBlockY);
-                if (poBlock != nullptr)
-                {
-                    poBlock->DropLock();
-                    continue;
-                }
-                const rumi_frame_key sKey{static_cast<uint32_t>(nBlockY), static_cast<uint32_t>(nBlockX),
-                                          poBand->m_nRumiBand, poBand->m_nRumiTime};
-                if (m_sInfo.cell_frames)
-                {
-                    if (!bCellKeyed)
-                        asKeys.push_back(sKey);
-                    bCellKeyed = true;
-                    asNeeds.push_back(Need{nBlockX, nBlockY, poBand, nCellKey});
-                }
-                else
-                {
-                    asNeeds.push_back(Need{nBlockX, nBlockY, poBand, asKeys.size()});
-                    asKeys.push_back(sKey);
-                }
-            }
-        }
-    }
-    if (asKeys.empty())
-        return CE_None;
-
-    CPLDebug("RUMI", "multi-block read (cache) of %dx%d at (%d, %d): %d frame(s) decoded on %d thread(s)", nXSize,
-             nYSize, nXOff, nYOff, static_cast<int>(asKeys.size()), m_nThreads);
-    FrameBatch oBatch;
-    oBatch.apsFrames.assign(asKeys.size(), nullptr);
-    if (rumi_frames_read(m_hRumi, asKeys.data(), asKeys.size(), static_cast<uint32_t>(m_nThreads),
-                         oBatch.apsFrames.data()) != RUMI_OK)
-    {
-        ReportRumiError(CPLSPrintf("window %dx%d at (%d, %d)", nXSize, nYSize, nXOff, nYOff));
-        return CE_Failure;
-    }
-    if (DebugOn())
-    {
-        for (const rumi_frame_key &sKey : asKeys)
-            CPLDebug("RUMI", "decoded the frame of tile (%u, %u) holding band %u at time %u", sKey.row, sKey.col,
-                     m_sInfo.cell_frames ? 0 : sKey.band, m_sInfo.cell_frames ? 0 : sKey.time);
-    }
-    const size_t nBlockBytes = BlockBytes();
-    for (const Need &sNeed : asNeeds)
-    {
-        GDALRasterBlock *poBlock = sNeed.poBand->GetLockedBlockRef(sNeed.nBlockX, sNeed.nBlockY, TRUE);
-        if (poBlock == nullptr)
-            return CE_Failure;
-        void *pBlock = poBlock->GetDataRef();
-        /* edge tiles are clipped in the file: the rest of the block stays 0 */
-        if ((sNeed.nBlockX + 1) * nBX > nRasterXSize || (sNeed.nBlockY + 1) * nBY > nRasterYSize)
-            memset(pBlock, 0, nBlockBytes);
-        const bool bOk = rumi_frame_extract(m_hRumi, oBatch.apsFrames[sNeed.iFrame], sNeed.poBand->m_nRumiBand,
-                                            sNeed.poBand->m_nRumiTime, m_nOutput, pBlock, nBlockBytes,
-                                            LineStride()) == RUMI_OK;
-        poBlock->DropLock();
-        if (!bOk)
-        {
-            sNeed.poBand->FlushBlock(sNeed.nBlockX, sNeed.nBlockY, FALSE); /* never keep a wrong block */
-            ReportRumiError(CPLSPrintf("band %d, block (%d, %d)", sNeed.poBand->GetBand(), sNeed.nBlockX,
-                                       sNeed.nBlockY));
-            return CE_Failure;
-        }
-    }
-    return CE_None;
-}
-
+/* Reads without resampling into a buffer of the bands' type go to rumi in one request;
+   the others take GDAL's way (IReadBlock, overviews, resampling, conversion). */
 CPLErr RUMIDataset::IRasterIO(GDALRWFlag eRWFlag, int nXOff, int nYOff, int nXSize, int nYSize, void *pData,
                               int nBufXSize, int nBufYSize, GDALDataType eBufType, int nBandCount,
                               RUMI_BANDMAP_TYPE panBandMap, GSpacing nPixelSpace, GSpacing nLineSpace,
                               GSpacing nBandSpace, GDALRasterIOExtraArg *psExtraArg)
 {
-    if (eRWFlag == GF_Read && nBufXSize == nXSize && nBufYSize == nYSize)
-    {
-        CPLErr eErr = CE_None;
-        const MultiBlockResult eRes = MultiBlockRead(nXOff, nYOff, nXSize, nYSize, pData, eBufType, nBandCount,
-                                                     panBandMap, nPixelSpace, nLineSpace, nBandSpace, eErr);
-        if (eRes == MultiBlockResult::DONE)
-            return eErr;
-    }
-    ++m_nMultiBlockDepth;
-    const CPLErr eErr = GDALPamDataset::IRasterIO(eRWFlag, nXOff, nYOff, nXSize, nYSize, pData, nBufXSize, nBufYSize,
-                                                  eBufType, nBandCount, panBandMap, nPixelSpace, nLineSpace,
-                                                  nBandSpace, psExtraArg);
-    --m_nMultiBlockDepth;
-    return eErr;
+    if (eRWFlag == GF_Read && nBufXSize == nXSize && nBufYSize == nYSize && eBufType == m_poFile->eDataType)
+        return ReadWindow(nXOff, nYOff, nXSize, nYSize, pData, nBandCount, panBandMap, nPixelSpace, nLineSpace,
+                          nBandSpace);
+    return GDALPamDataset::IRasterIO(eRWFlag, nXOff, nYOff, nXSize, nYSize, pData, nBufXSize, nBufYSize, eBufType,
+                                     nBandCount, panBandMap, nPixelSpace, nLineSpace, nBandSpace, psExtraArg);
 }
 
 CPLErr RUMIRasterBand::IRasterIO(GDALRWFlag eRWFlag, int nXOff, int nYOff, int nXSize, int nYSize, void *pData,
                                  int nBufXSize, int nBufYSize, GDALDataType eBufType, GSpacing nPixelSpace,
                                  GSpacing nLineSpace, GDALRasterIOExtraArg *psExtraArg)
 {
-    auto poGDS = static_cast<RUMIDataset *>(poDS);
-    if (eRWFlag == GF_Read && nBufXSize == nXSize && nBufYSize == nYSize)
-    {
-        CPLErr eErr = CE_None;
-        const int nBandMap = nBand;
-        const auto eRes = poGDS->MultiBlockRead(nXOff, nYOff, nXSize, nYSize, pData, eBufType, 1, &nBandMap,
-                                                nPixelSpace, nLineSpace, 0, eErr);
-        if (eRes == RUMIDataset::MultiBlockResult::DONE)
-            return eErr;
-    }
-    ++poGDS->m_nMultiBlockDepth;
-    const CPLErr eErr = GDALPamRasterBand::IRasterIO(eRWFlag, nXOff, nYOff, nXSize, nYSize, pData, nBufXSize,
-                                                     nBufYSize, eBufType, nPixelSpace, nLineSpace, psExtraArg);
-    --poGDS->m_nMultiBlockDepth;
-    return eErr;
+    if (eRWFlag == GF_Read && nBufXSize == nXSize && nBufYSize == nYSize && eBufType == eDataType)
+        return static_cast<RUMIDataset *>(poDS)->ReadWindow(nXOff, nYOff, nXSize, nYSize, pData, 1, &nBand,
+                                                            nPixelSpace, nLineSpace, 0);
+    return GDALPamRasterBand::IRasterIO(eRWFlag, nXOff, nYOff, nXSize, nYSize, pData, nBufXSize, nBufYSize, eBufType,
+                                        nPixelSpace, nLineSpace, psExtraArg);
 }
 
 CPLErr RUMIDataset::GetGeoTransform(double *padfTransform)
@@ -859,7 +445,7 @@ const OGRSpatialReference *RUMIDataset::GetSpatialRef() const
 char **RUMIDataset::GetFileList()
 {
     CPLStringList aosFiles(GDALPamDataset::GetFileList());
-    for (const std::string &osFile : {m_osPath, m_osHeader})
+    for (const std::string &osFile : {m_poFile->osPath, m_poFile->osHeader})
     {
         if (!osFile.empty() && aosFiles.FindString(osFile.c_str()) < 0)
             aosFiles.AddString(osFile.c_str());
@@ -890,61 +476,36 @@ GDALDataset *RUMIDataset::Open(GDALOpenInfo *poOpenInfo)
     }
 }
 
-bool RUMIDataset::SetupDataType(bool bPromote, const std::string &osPath)
-{
-    const char *pszEncoding = rumi_encoding_name(m_sInfo.encoding);
-    m_nOutput = RUMI_OUTPUT_NATIVE;
-    switch (m_sInfo.encoding)
-    {
-        case RUMI_ENCODING_BOOL:
-        case RUMI_ENCODING_UINT8:
-            m_eDataType = GDT_Byte;
-            break;
-        case RUMI_ENCODING_INT8:
-#if GDAL_VERSION_NUM >= GDAL_COMPUTE_VERSION(3, 7, 0)
-            m_eDataType = GDT_Int8;
-#else
-            m_eDataType = GDT_Byte; /* with PIXELTYPE=SIGNEDBYTE */
-#endif
-            break;
-        case RUMI_ENCODING_UINT16:
-            m_eDataType = GDT_UInt16;
-            break;
-        case RUMI_ENCODING_INT16:
-            m_eDataType = GDT_Int16;
-            break;
-        case RUMI_ENCODING_UINT32:
-            m_eDataType = GDT_UInt32;
-            break;
-        case RUMI_ENCODING_INT32:
-            m_eDataType = GDT_Int32;
-            break;
+/* The GDAL type of each RUMI_ENCODING_* (spec order); GDT_Unknown: none (PROMOTE=FLOAT32). */
+static const GDALDataType aeNativeTypes[] = {
+    GDT_Byte, GDT_Byte, GDT_UInt16, GDT_UInt32,
 #if GDAL_VERSION_NUM >= GDAL_COMPUTE_VERSION(3, 5, 0)
-        case RUMI_ENCODING_UINT64:
-            m_eDataType = GDT_UInt64;
-            break;
-        case RUMI_ENCODING_INT64:
-            m_eDataType = GDT_Int64;
-            break;
+    GDT_UInt64,
+#else
+    GDT_Unknown,
 #endif
-        case RUMI_ENCODING_FLOAT32:
-            m_eDataType = GDT_Float32;
-            break;
-        case RUMI_ENCODING_FLOAT64:
-            m_eDataType = GDT_Float64;
-            break;
-        case RUMI_ENCODING_COMPLEX64:
-            m_eDataType = GDT_CFloat32;
-            break;
-        case RUMI_ENCODING_COMPLEX128:
-            m_eDataType = GDT_CFloat64;
-            break;
-        default:
-            break;
-    }
-    if (m_eDataType == GDT_Unknown)
+#if GDAL_VERSION_NUM >= GDAL_COMPUTE_VERSION(3, 7, 0)
+    GDT_Int8,
+#else
+    GDT_Byte, /* with PIXELTYPE=SIGNEDBYTE */
+#endif
+    GDT_Int16, GDT_Int32,
+#if GDAL_VERSION_NUM >= GDAL_COMPUTE_VERSION(3, 5, 0)
+    GDT_Int64,
+#else
+    GDT_Unknown,
+#endif
+    GDT_Unknown, GDT_Float32, GDT_Float64, GDT_Unknown, GDT_CFloat32, GDT_CFloat64};
+
+bool RUMIFile::SetupDataType(bool bPromote)
+{
+    const char *pszEncoding = rumi_encoding_name(sInfo.encoding);
+    nOutput = RUMI_OUTPUT_NATIVE;
+    eDataType = sInfo.encoding < sizeof(aeNativeTypes) / sizeof(aeNativeTypes[0]) ? aeNativeTypes[sInfo.encoding]
+                                                                                  : GDT_Unknown;
+    if (eDataType == GDT_Unknown)
     {
-        if (rumi_output_sample_bytes(m_sInfo.encoding, RUMI_OUTPUT_FLOAT32) == 0)
+        if (rumi_output_sample_bytes(sInfo.encoding, RUMI_OUTPUT_FLOAT32) == 0)
         {
             CPLError(CE_Failure, CPLE_NotSupported, "RUMI: %s: %s samples have no GDAL data type in GDAL %s",
                      osPath.c_str(), pszEncoding ? pszEncoding : "?", GDALVersionInfo("RELEASE_NAME"));
@@ -956,17 +517,17 @@ bool RUMIDataset::SetupDataType(bool bPromote, const std::string &osPath)
                      "RUMI: %s: %s samples have no GDAL data type. Open with the open option PROMOTE=FLOAT32 "
                      "(e.g. gdalinfo -oo PROMOTE=FLOAT32) to read them converted exactly to %s",
                      osPath.c_str(), pszEncoding ? pszEncoding : "?",
-                     m_sInfo.encoding == RUMI_ENCODING_COMPLEX32 ? "CFloat32" : "Float32");
+                     sInfo.encoding == RUMI_ENCODING_COMPLEX32 ? "CFloat32" : "Float32");
             return false;
         }
-        m_nOutput = RUMI_OUTPUT_FLOAT32;
-        m_eDataType = m_sInfo.encoding == RUMI_ENCODING_COMPLEX32 ? GDT_CFloat32 : GDT_Float32;
+        nOutput = RUMI_OUTPUT_FLOAT32;
+        eDataType = sInfo.encoding == RUMI_ENCODING_COMPLEX32 ? GDT_CFloat32 : GDT_Float32;
     }
-    m_nOutBytes = rumi_output_sample_bytes(m_sInfo.encoding, m_nOutput);
-    if (m_nOutBytes != static_cast<size_t>(GDALGetDataTypeSizeBytes(m_eDataType)))
+    const size_t nOutBytes = rumi_output_sample_bytes(sInfo.encoding, nOutput);
+    if (nOutBytes != static_cast<size_t>(GDALGetDataTypeSizeBytes(eDataType)))
     {
         CPLError(CE_Failure, CPLE_AppDefined, "RUMI: %s: internal error: %u-byte samples for a %d-byte GDAL type",
-                 osPath.c_str(), static_cast<unsigned>(m_nOutBytes), GDALGetDataTypeSizeBytes(m_eDataType));
+                 osPath.c_str(), static_cast<unsigned>(nOutBytes), GDALGetDataTypeSizeBytes(eDataType));
         return false;
     }
     return true;
@@ -988,25 +549,20 @@ void RUMIDataset::LoadGeoreferencing()
     rumi_georef sGeo{};
     if (rumi_get_georef(m_hRumi, &sGeo) != RUMI_OK)
     {
-        ReportRumiError(m_osPath.c_str());
+        RUMIReportError(m_poFile->osPath.c_str());
         return;
     }
     SetFileItem(this, GDALMD_AREA_OR_POINT, sGeo.raster_type == 2 ? GDALMD_AOP_POINT : GDALMD_AOP_AREA);
     if (sGeo.model == 0)
         return; /* undefined georeferencing: no CRS, the matrix is ignored (spec) */
-    /* rumi affine (x_res, row_rot, x_origin, col_rot, y_res, y_origin) -> GDAL geotransform */
-    m_adfGeoTransform[0] = sGeo.affine[2];
-    m_adfGeoTransform[1] = sGeo.affine[0];
-    m_adfGeoTransform[2] = sGeo.affine[1];
-    m_adfGeoTransform[3] = sGeo.affine[5];
-    m_adfGeoTransform[4] = sGeo.affine[3];
-    m_adfGeoTransform[5] = sGeo.affine[4];
-    /* PixelIsPoint: the transform maps pixel centres; GDAL's maps corners. Shift by half a pixel
-       as the GTiff driver does (and, like it, not when GTIFF_POINT_GEO_IGNORE is set). */
-    if (sGeo.raster_type == 2 && !CPLTestBool(CPLGetConfigOption("GTIFF_POINT_GEO_IGNORE", "FALSE")))
+    /* PixelIsPoint: the affine maps pixel centres, GDAL's geotransform corners: Rust shifts it
+       by half a pixel as the GTiff driver does (and, like it, not when GTIFF_POINT_GEO_IGNORE is
+       set). */
+    const bool bShift = !CPLTestBool(CPLGetConfigOption("GTIFF_POINT_GEO_IGNORE", "FALSE"));
+    if (rumi_get_geotransform(m_hRumi, bShift ? 1 : 0, m_adfGeoTransform) != RUMI_OK)
     {
-        m_adfGeoTransform[0] -= m_adfGeoTransform[1] * 0.5 + m_adfGeoTransform[2] * 0.5;
-        m_adfGeoTransform[3] -= m_adfGeoTransform[4] * 0.5 + m_adfGeoTransform[5] * 0.5;
+        RUMIReportError(m_poFile->osPath.c_str());
+        return;
     }
     m_bHasGeoTransform = true;
     m_oSRS.SetAxisMappingStrategy(OAMS_TRADITIONAL_GIS_ORDER);
@@ -1018,7 +574,7 @@ void RUMIDataset::LoadGeoreferencing()
 }
 
 /* What Open knows without reading the trailer or the georeferencing block. */
-void RUMIDataset::SetupMetadata(const std::string &osHeader)
+void RUMIDataset::SetupMetadata()
 {
     const uint32_t nB = m_sInfo.bands;
     const char *pszEncoding = rumi_encoding_name(m_sInfo.encoding);
@@ -1037,7 +593,7 @@ void RUMIDataset::SetupMetadata(const std::string &osHeader)
 
     /* RUMI domain (TIME_TYPE and TIME_SCALE come from the trailer: LoadTrailer) */
     SetMetadataItem("FRAME_UNIT", CPLSPrintf("%u", nUnit), "RUMI");
-    SetMetadataItem("FRAME_LAYOUT", FrameLayout(nUnit, nB), "RUMI");
+    SetMetadataItem("FRAME_LAYOUT", rumi_frame_layout(m_hRumi), "RUMI");
     SetMetadataItem("TILE_WIDTH", CPLSPrintf("%u", m_sInfo.tile_width), "RUMI");
     SetMetadataItem("TILE_LENGTH", CPLSPrintf("%u", m_sInfo.tile_length), "RUMI");
     SetMetadataItem("FRAME_COUNT", CPLSPrintf("%llu", static_cast<unsigned long long>(m_sInfo.frame_count)), "RUMI");
@@ -1045,9 +601,9 @@ void RUMIDataset::SetupMetadata(const std::string &osHeader)
     SetMetadataItem("TIME_COUNT", CPLSPrintf("%u", m_sInfo.times), "RUMI");
     SetMetadataItem("SAMPLE_ENCODING", pszEncoding ? pszEncoding : "", "RUMI");
     SetMetadataItem("OPEN_MODE", m_sInfo.stateless ? "STATELESS" : "VALIDATED", "RUMI");
-    if (!osHeader.empty())
-        SetMetadataItem("HEADER", osHeader.c_str(), "RUMI");
-    if (m_nOutput == RUMI_OUTPUT_FLOAT32)
+    if (!m_poFile->osHeader.empty())
+        SetMetadataItem("HEADER", m_poFile->osHeader.c_str(), "RUMI");
+    if (m_poFile->nOutput == RUMI_OUTPUT_FLOAT32)
         SetMetadataItem("PROMOTED", "FLOAT32", "RUMI");
     if (m_nTimeIndex >= 0)
         SetMetadataItem("TIME_INDEX", CPLSPrintf("%d", m_nTimeIndex), "RUMI");
@@ -1065,6 +621,42 @@ void RUMIDataset::SetupMetadata(const std::string &osHeader)
     }
 }
 
+/* TIME (an instant) or TIME_START and TIME_END (an interval) of time step t. */
+static void SetTime(GDALMajorObject *poObj, rumi_dataset *h, bool bInterval, uint32_t t)
+{
+    if (bInterval)
+    {
+        SetFileItem(poObj, "TIME_START", rumi_time_text(h, t, RUMI_TIME_START));
+        SetFileItem(poObj, "TIME_END", rumi_time_text(h, t, RUMI_TIME_END));
+    }
+    else
+    {
+        SetFileItem(poObj, "TIME", rumi_time_text(h, t, RUMI_TIME_START));
+    }
+}
+
+/* Band texts, descriptions and (for a Cube) each band's time step. */
+void RUMIDataset::LoadBandTexts(bool bCube, bool bInterval)
+{
+    for (int iBand = 1; iBand <= nBands; ++iBand)
+    {
+        auto poBand = static_cast<RUMIRasterBand *>(GetRasterBand(iBand));
+        const char *pszText = rumi_band_text(m_hRumi, poBand->m_nRumiBand);
+        const std::string osText = pszText ? pszText : "";
+        SetFileItem(poBand, "BAND_TEXT", osText.c_str());
+        std::string osDescription = osText;
+        if (bCube)
+        {
+            osDescription = CPLSPrintf("%s @ %s", osText.c_str(),
+                                       rumi_time_text(m_hRumi, poBand->m_nRumiTime, RUMI_TIME_STEP));
+            SetFileItem(poBand, "TIME_INDEX", CPLSPrintf("%u", poBand->m_nRumiTime));
+            SetTime(poBand, m_hRumi, bInterval, poBand->m_nRumiTime);
+        }
+        if (poBand->GDALMajorObject::GetDescription()[0] == '\0')
+            poBand->GDALMajorObject::SetDescription(osDescription.c_str());
+    }
+}
+
 /* Band texts, time labels and the subdataset list: from the trailer. */
 void RUMIDataset::LoadTrailer()
 {
@@ -1074,7 +666,7 @@ void RUMIDataset::LoadTrailer()
     rumi_time_axis sAxis{};
     if (rumi_get_time_axis(m_hRumi, &sAxis) != RUMI_OK)
     {
-        ReportRumiError(m_osPath.c_str());
+        RUMIReportError(m_poFile->osPath.c_str());
         return;
     }
     const uint32_t nB = m_sInfo.bands;
@@ -1084,22 +676,11 @@ void RUMIDataset::LoadTrailer()
     SetFileItem(this, "TIME_TYPE", bInterval ? "INTERVAL" : "INSTANT", "RUMI");
     SetFileItem(this, "TIME_SCALE", CPLSPrintf("%u", sAxis.scale), "RUMI");
 
-    auto SetTime = [bInterval](GDALMajorObject *poObj, rumi_dataset *h, uint32_t t) {
-        if (bInterval)
-        {
-            SetFileItem(poObj, "TIME_START", rumi_time_text(h, t, RUMI_TIME_START));
-            SetFileItem(poObj, "TIME_END", rumi_time_text(h, t, RUMI_TIME_END));
-        }
-        else
-        {
-            SetFileItem(poObj, "TIME", rumi_time_text(h, t, RUMI_TIME_START));
-        }
-    };
 
     const bool bCube = nT > 1 && m_nTimeIndex < 0;
     if (!bCube)
     {
-        SetTime(this, m_hRumi, m_nTimeIndex < 0 ? 0 : static_cast<uint32_t>(m_nTimeIndex));
+        SetTime(this, m_hRumi, bInterval, m_nTimeIndex < 0 ? 0 : static_cast<uint32_t>(m_nTimeIndex));
     }
     else
     {
@@ -1119,32 +700,16 @@ void RUMIDataset::LoadTrailer()
         for (uint32_t t = 0; t < nT; ++t)
         {
             aosSubdatasets.AddNameValue(CPLSPrintf("SUBDATASET_%u_NAME", t + 1),
-                                        CPLSPrintf("%s\"%s\":%u", PREFIX, m_osPath.c_str(), t));
+                                        CPLSPrintf("%s\"%s\":%u", PREFIX, m_poFile->osPath.c_str(), t));
             aosSubdatasets.AddNameValue(CPLSPrintf("SUBDATASET_%u_DESC", t + 1),
                                         CPLSPrintf("Time step %u (%s) of %s: %u band(s)", t,
-                                                   rumi_time_text(m_hRumi, t, RUMI_TIME_STEP), m_osPath.c_str(), nB));
+                                                   rumi_time_text(m_hRumi, t, RUMI_TIME_STEP), m_poFile->osPath.c_str(), nB));
         }
         if (GDALMajorObject::GetMetadata("SUBDATASETS") == nullptr)
             GDALMajorObject::SetMetadata(aosSubdatasets.List(), "SUBDATASETS");
     }
 
-    for (int iBand = 1; iBand <= nBands; ++iBand)
-    {
-        auto poBand = static_cast<RUMIRasterBand *>(GetRasterBand(iBand));
-        const char *pszText = rumi_band_text(m_hRumi, poBand->m_nRumiBand);
-        const std::string osText = pszText ? pszText : "";
-        SetFileItem(poBand, "BAND_TEXT", osText.c_str());
-        std::string osDescription = osText;
-        if (bCube)
-        {
-            osDescription = CPLSPrintf("%s @ %s", osText.c_str(),
-                                       rumi_time_text(m_hRumi, poBand->m_nRumiTime, RUMI_TIME_STEP));
-            SetFileItem(poBand, "TIME_INDEX", CPLSPrintf("%u", poBand->m_nRumiTime));
-            SetTime(poBand, m_hRumi, poBand->m_nRumiTime);
-        }
-        if (poBand->GDALMajorObject::GetDescription()[0] == '\0')
-            poBand->GDALMajorObject::SetDescription(osDescription.c_str());
-    }
+    LoadBandTexts(bCube, bInterval);
 }
 
 /* Which queries need the georeferencing block or the trailer: a whole domain that holds
@@ -1238,7 +803,7 @@ static const struct
     {"RUMI_MAX_READ_BYTES", &rumi_limits::max_read_bytes},
 };
 
-bool RUMIConfigLimits(rumi_limits &sLimits)
+static bool RUMIConfigLimits(rumi_limits &sLimits)
 {
     rumi_limits_default(&sLimits);
     for (const auto &sOpt : asConfigLimits)
@@ -1285,37 +850,42 @@ static char **SiblingFiles(const std::string &osPath)
     return papszFiles;
 }
 
-GDALDataset *RUMIDataset::OpenImpl(GDALOpenInfo *poOpenInfo)
+namespace
 {
-    if (!Identify(poOpenInfo))
-        return nullptr;
 
-    std::string osPath = poOpenInfo->pszFilename;
+/* What the dataset name and the open options ask for. */
+struct OpenRequest
+{
+    std::string osPath{};
     int nTime = -1;
-    const bool bPrefixed = STARTS_WITH_CI(poOpenInfo->pszFilename, PREFIX);
-    if (bPrefixed && !ParseConnectionString(poOpenInfo->pszFilename, osPath, nTime))
-        return nullptr;
+    bool bPrefixed = false;
+    bool bPromote = false;
+    rumi_limits sLimits{};
+};
 
+bool ParseOpenOptions(GDALOpenInfo *poOpenInfo, OpenRequest &oReq)
+{
+    oReq.osPath = poOpenInfo->pszFilename;
+    oReq.bPrefixed = STARTS_WITH_CI(poOpenInfo->pszFilename, PREFIX);
+    if (oReq.bPrefixed && !ParseConnectionString(poOpenInfo->pszFilename, oReq.osPath, oReq.nTime))
+        return false;
     if (poOpenInfo->eAccess == GA_Update)
     {
         CPLError(CE_Failure, CPLE_NotSupported,
                  "RUMI: the driver is read-only: open '%s' without update access (rumi files are written "
                  "by the rumi writer)",
                  poOpenInfo->pszFilename);
-        return nullptr;
+        return false;
     }
-
-    /* Options */
     const char *pszPromote = CSLFetchNameValueDef(poOpenInfo->papszOpenOptions, "PROMOTE", "NONE");
     if (!EQUAL(pszPromote, "NONE") && !EQUAL(pszPromote, "FLOAT32"))
     {
         CPLError(CE_Failure, CPLE_IllegalArg, "RUMI: PROMOTE=%s is not supported: use NONE or FLOAT32", pszPromote);
-        return nullptr;
+        return false;
     }
-    const bool bPromote = EQUAL(pszPromote, "FLOAT32");
-    rumi_limits sLimits{};
-    if (!RUMIConfigLimits(sLimits))
-        return nullptr;
+    oReq.bPromote = EQUAL(pszPromote, "FLOAT32");
+    if (!RUMIConfigLimits(oReq.sLimits))
+        return false;
     const char *pszMaxFrame = CSLFetchNameValue(poOpenInfo->papszOpenOptions, "MAX_FRAME_MB");
     if (pszMaxFrame != nullptr)
     {
@@ -1324,103 +894,168 @@ GDALDataset *RUMIDataset::OpenImpl(GDALOpenInfo *poOpenInfo)
         {
             CPLError(CE_Failure, CPLE_IllegalArg, "RUMI: MAX_FRAME_MB=%s is not a positive number of MiB",
                      pszMaxFrame);
-            return nullptr;
+            return false;
         }
-        sLimits.max_frame_bytes = static_cast<uint64_t>(nMB) << 20;
+        oReq.sLimits.max_frame_bytes = static_cast<uint64_t>(nMB) << 20;
     }
+    return true;
+}
 
-    /* The file, through VSI: reuse GDAL's handle when it opened the file itself. */
-    VSILFILE *fp = nullptr;
-    /* The first 16 KiB: /vsicurl/ fetched them in one chunk to identify the file, so reading
-       them again costs no request; RUMIVsiSource serves reads inside them from memory. */
+/* The file through VSI: GDAL's handle when it opened the file itself, with the first 16 KiB
+   (/vsicurl/ fetched them in one chunk to identify the file, so reading them again costs no
+   request; RUMIVsiSource serves reads inside them from memory). NULL with a CPLError. */
+VSILFILE *OpenFile(GDALOpenInfo *poOpenInfo, const OpenRequest &oReq, std::vector<GByte> &abyPrefix)
+{
     constexpr int PREFIX_BYTES = 16384;
-    std::vector<GByte> abyPrefix;
-    if (!bPrefixed && poOpenInfo->fpL != nullptr)
+    if (!oReq.bPrefixed && poOpenInfo->fpL != nullptr)
     {
         poOpenInfo->TryToIngest(PREFIX_BYTES);
         if (poOpenInfo->pabyHeader != nullptr && poOpenInfo->nHeaderBytes > 0)
             abyPrefix.assign(poOpenInfo->pabyHeader,
                              poOpenInfo->pabyHeader + std::min(poOpenInfo->nHeaderBytes, PREFIX_BYTES));
-        fp = poOpenInfo->fpL;
+        VSILFILE *fp = poOpenInfo->fpL;
         poOpenInfo->fpL = nullptr;
+        return fp;
     }
-    else
-    {
-        fp = VSIFOpenL(osPath.c_str(), "rb");
-        if (fp == nullptr)
-        {
-            CPLError(CE_Failure, CPLE_OpenFailed,
-                     "RUMI: cannot open '%s'%s", osPath.c_str(),
-                     bPrefixed && osPath.find(':') != std::string::npos && nTime < 0
-                         ? " (a time step is selected with RUMI:\"<path>\":<time index>)"
-                         : "");
-            return nullptr;
-        }
-    }
-    auto poDS = std::make_unique<RUMIDataset>();
-    poDS->m_poSource = std::make_unique<RUMIVsiSource>(fp);
-    poDS->m_poSource->SetPrefix(abyPrefix.data(), abyPrefix.size());
+    VSILFILE *fp = VSIFOpenL(oReq.osPath.c_str(), "rb");
+    if (fp == nullptr)
+        CPLError(CE_Failure, CPLE_OpenFailed, "RUMI: cannot open '%s'%s", oReq.osPath.c_str(),
+                 oReq.bPrefixed && oReq.osPath.find(':') != std::string::npos && oReq.nTime < 0
+                     ? " (a time step is selected with RUMI:\"<path>\":<time index>)"
+                     : "");
+    return fp;
+}
 
-    /* The header blob: HEADER=<path> | NONE, else the sidecar <path>.header if present. */
-    std::string osHeader;
+/* The header blob to open with: HEADER=<path> (NONE: none), else the sidecar <path>.header
+   when the sibling list has it (bSidecar). */
+std::string FindHeader(GDALOpenInfo *poOpenInfo, const std::string &osPath, char **papszSiblings, bool &bSidecar)
+{
+    bSidecar = false;
     const char *pszHeader = CSLFetchNameValue(poOpenInfo->papszOpenOptions, "HEADER");
-    CPLStringList aosPrefixedSiblings;
-    if (bPrefixed)
-        aosPrefixedSiblings.Assign(SiblingFiles(osPath), TRUE);
-    char **papszSiblings = bPrefixed ? aosPrefixedSiblings.List() : poOpenInfo->GetSiblingFiles();
     if (pszHeader != nullptr)
-    {
-        if (!EQUAL(pszHeader, "NONE"))
-            osHeader = pszHeader;
-    }
-    else
-    {
-        std::string osSidecar = osPath + ".header";
-        std::vector<char> achSidecar(osSidecar.begin(), osSidecar.end());
-        achSidecar.push_back('\0');
-        if (CPLCheckForFile(achSidecar.data(), papszSiblings))
-            osHeader = achSidecar.data();
-    }
+        return EQUAL(pszHeader, "NONE") ? std::string() : std::string(pszHeader);
+    std::string osSidecar = osPath + ".header";
+    std::vector<char> achSidecar(osSidecar.begin(), osSidecar.end());
+    achSidecar.push_back('\0');
+    if (!CPLCheckForFile(achSidecar.data(), papszSiblings))
+        return std::string();
+    bSidecar = true;
+    return achSidecar.data();
+}
+
+}  // namespace
+
+/* Opens statelessly with the blob osHeader, checked against the file's first bytes. False,
+   with osWhy saying why, when the blob cannot be read, is invalid or does not match. */
+bool RUMIFile::OpenWithBlob(const std::string &osHeaderPath, const std::vector<GByte> &abyPrefix,
+                            const rumi_limits &sLimits, std::string &osWhy)
+{
     std::vector<GByte> abyBlob;
-    if (!osHeader.empty() && !IngestFile(osHeader, abyBlob, sLimits))
-        return nullptr;
-
-    const rumi_io sIo = poDS->m_poSource->AsIo();
+    if (!IngestFile(osHeaderPath, abyBlob, sLimits, osWhy))
+        return false;
+    const rumi_io sIo = poSource->AsIo();
     static const GByte byEmpty = 0; /* an empty blob is still a blob (and an invalid one) */
-    const GByte *pabyBlob = osHeader.empty() ? nullptr : (abyBlob.empty() ? &byEmpty : abyBlob.data());
-    const int nErr = rumi_open(&sIo, pabyBlob, abyBlob.size(), &sLimits, &poDS->m_hRumi);
-    if (nErr != RUMI_OK)
-    {
-        if (osHeader.empty())
-            ReportRumiError(osPath.c_str());
-        else
-            ReportRumiError(CPLSPrintf("%s (header blob %s)", osPath.c_str(), osHeader.c_str()));
-        return nullptr;
-    }
-    if (rumi_get_info(poDS->m_hRumi, &poDS->m_sInfo) != RUMI_OK)
-    {
-        ReportRumiError(osPath.c_str());
-        return nullptr;
-    }
-    const rumi_info &sInfo = poDS->m_sInfo;
+    if (rumi_open(&sIo, abyBlob.empty() ? &byEmpty : abyBlob.data(), abyBlob.size(), &sLimits, &hRumi) == RUMI_OK &&
+        rumi_check_prefix(hRumi, abyPrefix.data(), abyPrefix.size()) == RUMI_OK)
+        return true;
+    osWhy = rumi_last_error();
+    rumi_free(hRumi);
+    hRumi = nullptr;
+    return false;
+}
 
+/* A sidecar that cannot be read or does not match the file (stale after a rewrite, empty,
+   garbage) is ignored with a warning naming it, and the file is parsed; an explicit HEADER=
+   that does not match is an error naming it. */
+bool RUMIFile::OpenRumi(const std::string &osHeaderPath, bool bSidecar, const std::vector<GByte> &abyPrefix,
+                        const rumi_limits &sLimits)
+{
+    if (!osHeaderPath.empty())
+    {
+        std::string osWhy;
+        if (OpenWithBlob(osHeaderPath, abyPrefix, sLimits, osWhy))
+        {
+            osHeader = osHeaderPath;
+            return true;
+        }
+        if (!bSidecar)
+        {
+            if (STARTS_WITH(osWhy.c_str(), "cannot read the header blob"))
+                CPLError(CE_Failure, CPLE_OpenFailed, "RUMI: %s", osWhy.c_str());
+            else
+                CPLError(CE_Failure, CPLE_AppDefined, "RUMI: %s (header blob %s): %s", osPath.c_str(),
+                         osHeaderPath.c_str(), osWhy.c_str());
+            return false;
+        }
+        CPLError(CE_Warning, CPLE_AppDefined,
+                 "RUMI: %s: ignoring the sidecar header blob %s, which does not match the file (%s); opening the "
+                 "file by parsing it",
+                 osPath.c_str(), osHeaderPath.c_str(), osWhy.c_str());
+    }
+    const rumi_io sIo = poSource->AsIo();
+    if (rumi_open(&sIo, nullptr, 0, &sLimits, &hRumi) != RUMI_OK)
+    {
+        RUMIReportError(osPath.c_str());
+        return false;
+    }
+    return true;
+}
+
+std::shared_ptr<RUMIFile> RUMIFile::Open(GDALOpenInfo *poOpenInfo, int &nTime, CPLStringList &aosSiblings)
+{
+    OpenRequest oReq;
+    if (!ParseOpenOptions(poOpenInfo, oReq))
+        return nullptr;
+    nTime = oReq.nTime;
+    std::vector<GByte> abyPrefix;
+    VSILFILE *fp = OpenFile(poOpenInfo, oReq, abyPrefix);
+    if (fp == nullptr)
+        return nullptr;
+    auto poFile = std::make_shared<RUMIFile>();
+    poFile->poSource = std::make_unique<RUMIVsiSource>(fp);
+    poFile->poSource->SetPrefix(abyPrefix.data(), abyPrefix.size());
+    poFile->osPath = oReq.osPath;
+    poFile->nThreads = RUMIThreadCount(CSLFetchNameValue(poOpenInfo->papszOpenOptions, "NUM_THREADS"));
+
+    aosSiblings.Assign(oReq.bPrefixed ? SiblingFiles(oReq.osPath) : CSLDuplicate(poOpenInfo->GetSiblingFiles()),
+                       TRUE);
+    bool bSidecar = false;
+    const std::string osHeader = FindHeader(poOpenInfo, oReq.osPath, aosSiblings.List(), bSidecar);
+    if (!poFile->OpenRumi(osHeader, bSidecar, abyPrefix, oReq.sLimits))
+        return nullptr;
+    if (rumi_get_info(poFile->hRumi, &poFile->sInfo) != RUMI_OK)
+    {
+        RUMIReportError(oReq.osPath.c_str());
+        return nullptr;
+    }
+    /* the decoded-frame cache: RUMI_CACHE_MB, else a quarter of GDAL's block cache, at least 32 MiB */
+    const char *pszCacheMB = CPLGetConfigOption("RUMI_CACHE_MB", nullptr);
+    const GIntBig nCache = pszCacheMB != nullptr && pszCacheMB[0] != '\0'
+                               ? std::max<GIntBig>(0, CPLAtoGIntBig(pszCacheMB)) << 20
+                               : std::max<GIntBig>(GDALGetCacheMax64() / 4, static_cast<GIntBig>(32) << 20);
+    rumi_set_cache_bytes(poFile->hRumi, static_cast<uint64_t>(nCache));
+    const rumi_info &sInfo = poFile->sInfo;
     if (nTime >= 0 && static_cast<uint32_t>(nTime) >= sInfo.times)
     {
         CPLError(CE_Failure, CPLE_IllegalArg, "RUMI: time index %d is out of range: '%s' has %u time step(s) (0..%u)",
-                 nTime, osPath.c_str(), sInfo.times, sInfo.times - 1);
+                 nTime, oReq.osPath.c_str(), sInfo.times, sInfo.times - 1);
         return nullptr;
     }
-    poDS->m_nTimeIndex = nTime;
-    if (!poDS->SetupDataType(bPromote, osPath))
+    if (!poFile->SetupDataType(oReq.bPromote))
         return nullptr;
-    if ((poOpenInfo->nOpenFlags & GDAL_OF_MULTIDIM_RASTER) != 0)
-        return RUMIMultiDimDataset::Open(std::move(poDS), osPath, osHeader, nTime); /* rumimultidim.cpp */
+    return poFile;
+}
 
+/* The GDAL bands: B of time step nTime, or T*B (time-major) of the whole file. */
+bool RUMIDataset::SetupBands(int nTime)
+{
+    const rumi_info &sInfo = m_sInfo;
+    const char *pszPath = m_poFile->osPath.c_str();
     if (sInfo.width > static_cast<uint32_t>(INT_MAX) || sInfo.length > static_cast<uint32_t>(INT_MAX))
     {
-        CPLError(CE_Failure, CPLE_NotSupported, "RUMI: %s: %ux%u pixels exceed GDAL's raster size limit",
-                 osPath.c_str(), sInfo.width, sInfo.length);
-        return nullptr;
+        CPLError(CE_Failure, CPLE_NotSupported, "RUMI: %s: %ux%u pixels exceed GDAL's raster size limit", pszPath,
+                 sInfo.width, sInfo.length);
+        return false;
     }
     const bool bCube = sInfo.times > 1 && nTime < 0;
     const uint64_t nBandCount = bCube ? static_cast<uint64_t>(sInfo.times) * sInfo.bands : sInfo.bands;
@@ -1429,37 +1064,59 @@ GDALDataset *RUMIDataset::OpenImpl(GDALOpenInfo *poOpenInfo)
         CPLError(CE_Failure, CPLE_NotSupported,
                  "RUMI: %s: %u time steps x %u bands are too many GDAL bands; open one time step with "
                  "RUMI:\"%s\":<time index>",
-                 osPath.c_str(), sInfo.times, sInfo.bands, osPath.c_str());
-        return nullptr;
+                 pszPath, sInfo.times, sInfo.bands, pszPath);
+        return false;
     }
-    poDS->nRasterXSize = static_cast<int>(sInfo.width);
-    poDS->nRasterYSize = static_cast<int>(sInfo.length);
+    nRasterXSize = static_cast<int>(sInfo.width);
+    nRasterYSize = static_cast<int>(sInfo.length);
+    m_nTimeIndex = nTime;
     for (uint64_t i = 0; i < nBandCount; ++i)
     {
         const uint32_t nB = static_cast<uint32_t>(i % sInfo.bands);
         const uint32_t nT = bCube ? static_cast<uint32_t>(i / sInfo.bands) : (nTime < 0 ? 0 : nTime);
         const int iBand = static_cast<int>(i) + 1;
-        poDS->SetBand(iBand, new RUMIRasterBand(poDS.get(), iBand, nB, nT));
+        SetBand(iBand, new RUMIRasterBand(this, iBand, nB, nT));
     }
+    return true;
+}
 
-    poDS->m_osPath = osPath;
-    poDS->m_osHeader = osHeader;
-    poDS->SetupMultiBlockRead(poOpenInfo);
-    poDS->SetupMetadata(osHeader);
-
-    /* PAM (.aux.xml) and external overviews (.ovr) */
-    poDS->SetDescription(poOpenInfo->pszFilename);
-    std::string osOverviewBase = osPath;
-    if (nTime >= 0)
+/* PAM (.aux.xml) and external overviews (.ovr; <path>.t<t>.ovr for a time step). */
+void RUMIDataset::SetupPam(GDALOpenInfo *poOpenInfo, char **papszSiblings)
+{
+    SetDescription(poOpenInfo->pszFilename);
+    std::string osOverviewBase = m_poFile->osPath;
+    if (m_nTimeIndex >= 0)
     {
-        poDS->SetPhysicalFilename(osPath.c_str());
-        poDS->SetSubdatasetName(CPLSPrintf("%d", nTime));
-        osOverviewBase = osPath + CPLSPrintf(".t%d", nTime);
+        SetPhysicalFilename(m_poFile->osPath.c_str());
+        SetSubdatasetName(CPLSPrintf("%d", m_nTimeIndex));
+        osOverviewBase += CPLSPrintf(".t%d", m_nTimeIndex);
     }
-    poDS->TryLoadXML(papszSiblings);
-    poDS->oOvManager.Initialize(poDS.get(), osOverviewBase.c_str(), papszSiblings);
+    TryLoadXML(papszSiblings);
+    oOvManager.Initialize(this, osOverviewBase.c_str(), papszSiblings);
     /* what Open set is the file's, not a change to save in .aux.xml */
-    poDS->SetPamFlags(poDS->GetPamFlags() & ~GPF_DIRTY);
+    SetPamFlags(GetPamFlags() & ~GPF_DIRTY);
+}
+
+GDALDataset *RUMIDataset::OpenImpl(GDALOpenInfo *poOpenInfo)
+{
+    if (!Identify(poOpenInfo))
+        return nullptr;
+    int nTime = -1;
+    CPLStringList aosSiblings;
+    std::shared_ptr<RUMIFile> poFile = RUMIFile::Open(poOpenInfo, nTime, aosSiblings);
+    if (!poFile)
+        return nullptr;
+    if ((poOpenInfo->nOpenFlags & GDAL_OF_MULTIDIM_RASTER) != 0)
+        return RUMIMultiDimDataset::Open(std::move(poFile), nTime); /* rumimultidim.cpp */
+
+    auto poDS = std::make_unique<RUMIDataset>();
+    poDS->m_poFile = std::move(poFile);
+    poDS->m_hRumi = poDS->m_poFile->hRumi;
+    poDS->m_sInfo = poDS->m_poFile->sInfo;
+    if (!poDS->SetupBands(nTime))
+        return nullptr;
+    poDS->SetupMetadata();
+    poDS->SetupPam(poOpenInfo, aosSiblings.List());
     return poDS.release();
 }
 

@@ -4,13 +4,15 @@
  * rumi data model onto GDAL's.
  *
  * Compiled into the rumi cdylib by build.rs. Every function that Rust calls is noexcept and
- * catches C++ exceptions itself; every GDAL entry point (Open, IReadBlock) catches them too.
+ * catches C++ exceptions itself; every GDAL entry point that allocates (Open, IRasterIO, IRead)
+ * catches them too.
  */
 #ifndef RUMI_GDAL_DATASET_H
 #define RUMI_GDAL_DATASET_H
 
 #include "gdal_pam.h"
 #include "gdal_priv.h"
+#include "cpl_string.h"
 #include "ogr_spatialref.h"
 
 #include "rumi.h"
@@ -22,9 +24,13 @@
 
 extern "C" void rumi_gdal_register_driver(void) noexcept;
 
-/** The default limits with the RUMI_MAX_* configuration options applied (docs/reliability.md).
- *  False, with a CPLError, when an option is not a positive integer. */
-bool RUMIConfigLimits(rumi_limits &sLimits);
+/** Reports the last rumi error as a GDAL error: "RUMI: [context: ]message". */
+void RUMIReportError(const char *pszContext);
+
+/** Threads decoding the frames of one read: the NUM_THREADS open option (pszOpenOption), else
+ *  the GDAL_NUM_THREADS configuration option; a number or ALL_CPUS (rumi_parse_threads), 1
+ *  when unset, or with a warning when invalid. */
+int RUMIThreadCount(const char *pszOpenOption);
 
 /* GDAL 3.10 made the band map of GDALDataset::IRasterIO const (BANDMAP_TYPE). */
 #ifdef BANDMAP_TYPE
@@ -67,11 +73,43 @@ class RUMIVsiSource final
     int ReadMulti(size_t nCount, const uint64_t *panOffsets, const size_t *panLens,
                   uint8_t *const *papBufs) noexcept;
     int EofOrError(uint64_t nOffset, size_t nLen) noexcept;
+};
 
-    static int ReadCb(void *ctx, uint64_t offset, size_t len, uint8_t *buf) noexcept;
-    static int SizeCb(void *ctx, uint64_t *size) noexcept;
-    static int ReadMultiCb(void *ctx, size_t count, const uint64_t *offsets, const size_t *lens,
-                           uint8_t *const *bufs) noexcept;
+/** An open rumi file and how GDAL sees its samples: shared by a classic dataset, or by a
+ *  multidimensional dataset and its arrays (which may outlive it). */
+struct RUMIFile
+{
+    RUMIFile() = default;
+    ~RUMIFile();
+    RUMIFile(const RUMIFile &) = delete;
+    RUMIFile &operator=(const RUMIFile &) = delete;
+
+    std::unique_ptr<RUMIVsiSource> poSource{};
+    rumi_dataset *hRumi = nullptr;
+    rumi_info sInfo{};
+    std::string osPath{};   /* the rumi file */
+    std::string osHeader{}; /* the header blob file, empty when the file was validated */
+    uint32_t nOutput = RUMI_OUTPUT_NATIVE; /* RUMI_OUTPUT_FLOAT32 with PROMOTE=FLOAT32 */
+    GDALDataType eDataType = GDT_Unknown;  /* of the samples rumi reads (nOutput) */
+    int nThreads = 1; /* NUM_THREADS open option, else GDAL_NUM_THREADS, else 1 */
+
+    /** Parses the name and the open options, opens the file (statelessly with a header blob)
+     *  and picks the GDAL data type. NULL, with a CPLError, on failure; nTime is the time step
+     *  a RUMI:"<path>":<t> name selects, -1 for none. */
+    static std::shared_ptr<RUMIFile> Open(GDALOpenInfo *poOpenInfo, int &nTime, CPLStringList &aosSiblings);
+
+  private:
+    bool OpenRumi(const std::string &osHeader, bool bSidecar, const std::vector<GByte> &abyPrefix,
+                  const rumi_limits &sLimits);
+    bool OpenWithBlob(const std::string &osHeader, const std::vector<GByte> &abyPrefix, const rumi_limits &sLimits,
+                      std::string &osWhy);
+    bool SetupDataType(bool bPromote);
+
+  public:
+    /** One rumi_read (include/rumi.h) into the host buffer, reported with CPL_DEBUG as
+     *  "<kind> read of <file> (<detail>)"; false with the rumi error set. */
+    bool Read(const rumi_plane *pasPlanes, size_t nPlanes, const rumi_axis &sRows, const rumi_axis &sCols,
+              void *pOrigin, uint32_t nReadThreads, const char *pszKind, const char *pszDetail) const;
 };
 
 class RUMIRasterBand;
@@ -81,7 +119,6 @@ class RUMIRasterBand;
 class RUMIDataset final : public GDALPamDataset
 {
     friend class RUMIRasterBand;
-    friend class RUMIMultiDimDataset; /* takes the open file for the multidimensional view */
 
   public:
     RUMIDataset() = default;
@@ -104,15 +141,10 @@ class RUMIDataset final : public GDALPamDataset
                      GDALRasterIOExtraArg *psExtraArg) override;
 
   private:
-    std::unique_ptr<RUMIVsiSource> m_poSource{};
-    rumi_dataset *m_hRumi = nullptr;
-    rumi_info m_sInfo{};
-    std::string m_osPath{};   /* the rumi file */
-    std::string m_osHeader{}; /* the header blob file, empty when the file was validated */
+    std::shared_ptr<RUMIFile> m_poFile{};
+    rumi_dataset *m_hRumi = nullptr; /* m_poFile->hRumi */
+    rumi_info m_sInfo{};             /* m_poFile->sInfo */
     int m_nTimeIndex = -1; /* time step of a subdataset, -1 for the whole file */
-    uint32_t m_nOutput = RUMI_OUTPUT_NATIVE;
-    size_t m_nOutBytes = 0;
-    GDALDataType m_eDataType = GDT_Unknown;
     OGRSpatialReference m_oSRS{};
     bool m_bHasSRS = false;
     double m_adfGeoTransform[6] = {0, 1, 0, 0, 0, 1};
@@ -129,60 +161,21 @@ class RUMIDataset final : public GDALPamDataset
     bool m_bTrailerLoaded = false;
     void LoadGeoreferencing();
     void LoadTrailer();
+    void LoadBandTexts(bool bCube, bool bInterval);
 
     static GDALDataset *OpenImpl(GDALOpenInfo *poOpenInfo);
-    bool SetupDataType(bool bPromote, const std::string &osPath);
-    void SetupMetadata(const std::string &osHeader);
-    void FillOtherBands(RUMIRasterBand *poSkip, int nBlockXOff, int nBlockYOff,
-                        const rumi_frame *psFrame);
-    std::shared_ptr<rumi_frame> GetFrame(uint32_t nRow, uint32_t nCol, uint32_t nBand, uint32_t nTime);
+    bool SetupBands(int nTime);
+    void SetupMetadata();
+    void SetupPam(GDALOpenInfo *poOpenInfo, char **papszSiblings);
     int BlockXSize() const;
     int BlockYSize() const;
-    size_t BlockBytes() const;
-    size_t LineStride() const;
-
-    /* Multi-block reads (IRasterIO, rumidataset.cpp "Multi-block reads"): a request covering
-       several blocks fetches every frame it needs in one batched range read and decodes them
-       on m_nThreads threads (NUM_THREADS open option or GDAL_NUM_THREADS; default 1), either
-       straight into the request buffer (DIRECT) or into the block cache (CACHE).
-       RUMI_MULTI_BLOCK_READ=AUTO|DIRECT|CACHE|NO picks the way; AUTO: DIRECT for whole-raster
-       reads and full-width swaths of every band, and for requests too large for the cache;
-       CACHE for the others (MultiBlockRead). */
-    enum class MultiBlockMode
-    {
-        NONE,
-        AUTO,
-        DIRECT,
-        CACHE
-    };
-    enum class MultiBlockResult
-    {
-        DEFAULT, /* not handled: take GDAL's block-by-block path */
-        DONE,    /* the request buffer is filled (or the read failed) */
-        CACHED   /* the blocks are in the block cache: compose the buffer from them */
-    };
-    MultiBlockMode m_eMultiBlockMode = MultiBlockMode::AUTO;
-    int m_nThreads = 1;
-    int m_nMultiBlockDepth = 0; /* > 0 inside a multi-block read: no recursion */
-    MultiBlockResult MultiBlockRead(int nXOff, int nYOff, int nXSize, int nYSize, void *pData,
-                                    GDALDataType eBufType, int nBandCount, const int *panBandMap,
-                                    GSpacing nPixelSpace, GSpacing nLineSpace, GSpacing nBandSpace, CPLErr &eErr);
-    CPLErr ReadDirect(int nXOff, int nYOff, int nXSize, int nYSize, void *pData, int nBandCount,
+    CPLErr ReadWindow(int nXOff, int nYOff, int nXSize, int nYSize, void *pData, int nBandCount,
                       const int *panBandMap, GSpacing nPixelSpace, GSpacing nLineSpace, GSpacing nBandSpace);
-    CPLErr ReadIntoCache(int nXOff, int nYOff, int nXSize, int nYSize, int nBandCount, const int *panBandMap);
-    void SetupMultiBlockRead(GDALOpenInfo *poOpenInfo);
-
-    /* The last decoded cell frame (frame units other than 0 and 9), so that bands whose blocks
-       FillOtherBands could not cache do not decode the same cell again. */
-    std::mutex m_oFrameMutex{};
-    std::shared_ptr<rumi_frame> m_poLastFrame{};
-    uint32_t m_nLastRow = 0;
-    uint32_t m_nLastCol = 0;
 
     CPL_DISALLOW_COPY_ASSIGN(RUMIDataset)
 };
 
-/** One band of one time step. Blocks are the file's tiles; a block read decodes one frame. */
+/** One band of one time step. Blocks are the file's tiles. */
 class RUMIRasterBand final : public GDALPamRasterBand
 {
     friend class RUMIDataset;
@@ -206,7 +199,6 @@ class RUMIRasterBand final : public GDALPamRasterBand
     uint32_t m_nRumiBand;
     uint32_t m_nRumiTime;
 
-    CPLErr ReadBlockImpl(int nBlockXOff, int nBlockYOff, void *pImage);
 };
 
 #endif /* RUMI_GDAL_DATASET_H */

@@ -20,16 +20,10 @@
  *               y(y), x(x)               pixel-centre coordinates from the affine, only for
  *                                        an EPSG CRS without rotation (regularly spaced)
  *
- * Reading `data` maps the request (any start, count and step, negative steps included) onto
- * the frames that hold requested samples: per tile row, one frame per touched tile (cell
- * frames, units 1-8, hold every band and time step) or per touched tile and requested (band,
- * time) pair (units 0 and 9). Frames not in the array's cache of decoded frames are fetched
- * with one rumi_frames_read call (one multi-range read, decoded in parallel with
- * GDAL_NUM_THREADS); each needed plane is extracted once and strided / converted into the
- * caller's buffer with GDALExtendedDataType::CopyValues. Tiles, bands and time steps that hold
- * no requested sample are never read, so a (t, b, window) slice touches only its frames, and
- * the cache (RUMI_MULTIDIM_CACHE_MB, default a quarter of GDAL_CACHEMAX) makes line-by-line
- * readers (gdalmdiminfo -detailed, the classic view of a slice) decode each frame once.
+ * Reading `data` is one rumi_read of the selection (any start, count and step, negative steps
+ * included, GDAL's buffer strides): the core reads only the frames holding selected samples,
+ * and its decoded-frame cache makes line-by-line readers (gdalmdiminfo -detailed, the classic
+ * view of a slice) decode each frame once.
  */
 #include "rumimultidim.h"
 
@@ -38,21 +32,10 @@
 #include <algorithm>
 #include <cinttypes>
 #include <exception>
-#include <list>
 #include <map>
-#include <mutex>
-#include <tuple>
 
 namespace
 {
-
-/* Decoded bytes of the frames one rumi_frames_read call may return (at least one frame). */
-constexpr GUInt64 MAX_BATCH_BYTES = static_cast<GUInt64>(64) << 20;
-
-void ReportRumiError(const char *pszContext)
-{
-    CPLError(CE_Failure, CPLE_AppDefined, "RUMI: %s: %s", pszContext, rumi_last_error());
-}
 
 std::shared_ptr<GDALAttribute> StringAttr(const std::string &osParent, const char *pszName, const std::string &osValue)
 {
@@ -65,263 +48,8 @@ std::shared_ptr<GDALAttribute> IntAttr(const std::string &osParent, const char *
 }
 
 /************************************************************************/
-/*                            RUMIValuesArray                           */
-/************************************************************************/
-
-/* A small read-only array held in memory: the time coordinates, their bounds and the band
-   texts. Numeric values are stored in the array's data type; strings as char pointers into
-   m_aosStrings, which is what GDAL's string type holds. */
-class RUMIValuesArray final : public GDALMDArray
-{
-  public:
-    static std::shared_ptr<RUMIValuesArray> Create(const std::string &osParent, const std::string &osName,
-                                                   std::vector<std::shared_ptr<GDALDimension>> apoDims,
-                                                   const GDALExtendedDataType &oType, std::vector<GByte> abyValues,
-                                                   std::vector<std::string> aosStrings,
-                                                   std::vector<std::shared_ptr<GDALAttribute>> apoAttrs,
-                                                   std::string osFilename)
-    {
-        auto poArray = std::shared_ptr<RUMIValuesArray>(new RUMIValuesArray(osParent, osName, oType));
-        poArray->m_apoDims = std::move(apoDims);
-        poArray->m_abyValues = std::move(abyValues);
-        poArray->m_aosStrings = std::move(aosStrings);
-        poArray->m_apoAttrs = std::move(apoAttrs);
-        poArray->m_osFilename = std::move(osFilename);
-        if (oType.GetClass() == GEDTC_STRING)
-        {
-            /* the vector is final: the pointers stay valid as long as the array lives */
-            poArray->m_abyValues.resize(poArray->m_aosStrings.size() * sizeof(const char *));
-            for (size_t i = 0; i < poArray->m_aosStrings.size(); ++i)
-            {
-                const char *psz = poArray->m_aosStrings[i].c_str();
-                memcpy(poArray->m_abyValues.data() + i * sizeof(const char *), &psz, sizeof(psz));
-            }
-        }
-        poArray->SetSelf(poArray);
-        return poArray;
-    }
-
-    bool IsWritable() const override
-    {
-        return false;
-    }
-
-    const std::string &GetFilename() const override
-    {
-        return m_osFilename;
-    }
-
-    const std::vector<std::shared_ptr<GDALDimension>> &GetDimensions() const override
-    {
-        return m_apoDims;
-    }
-
-    const GDALExtendedDataType &GetDataType() const override
-    {
-        return m_oType;
-    }
-
-    std::vector<std::shared_ptr<GDALAttribute>> GetAttributes(CSLConstList) const override
-    {
-        return m_apoAttrs;
-    }
-
-  protected:
-    bool IRead(const GUInt64 *arrayStartIdx, const size_t *count, const GInt64 *arrayStep,
-               const GPtrDiff_t *bufferStride, const GDALExtendedDataType &bufferDataType,
-               void *pDstBuffer) const override
-    {
-        const size_t nDims = m_apoDims.size();
-        /* element strides of the stored values, C order */
-        std::vector<GUInt64> anSrcStride(nDims, 1);
-        for (size_t i = nDims; i-- > 1;)
-            anSrcStride[i - 1] = anSrcStride[i] * m_apoDims[i]->GetSize();
-        return CopyDim(0, 0, static_cast<GByte *>(pDstBuffer), arrayStartIdx, count, arrayStep, bufferStride,
-                       bufferDataType, anSrcStride);
-    }
-
-  private:
-    GDALExtendedDataType m_oType;
-    std::vector<std::shared_ptr<GDALDimension>> m_apoDims{};
-    std::vector<GByte> m_abyValues{};
-    std::vector<std::string> m_aosStrings{};
-    std::vector<std::shared_ptr<GDALAttribute>> m_apoAttrs{};
-    std::string m_osFilename{};
-
-    RUMIValuesArray(const std::string &osParent, const std::string &osName, const GDALExtendedDataType &oType)
-        : GDALAbstractMDArray(osParent, osName), GDALMDArray(osParent, osName), m_oType(oType)
-    {
-    }
-
-    bool CopyDim(size_t iDim, GUInt64 nSrcElt, GByte *pabyDst, const GUInt64 *arrayStartIdx, const size_t *count,
-                 const GInt64 *arrayStep, const GPtrDiff_t *bufferStride, const GDALExtendedDataType &oDstType,
-                 const std::vector<GUInt64> &anSrcStride) const
-    {
-        const size_t nSrcSize = m_oType.GetSize();
-        const GPtrDiff_t nDstStep = bufferStride[iDim] * static_cast<GPtrDiff_t>(oDstType.GetSize());
-        for (size_t i = 0; i < count[iDim]; ++i)
-        {
-            const GUInt64 nIdx = arrayStartIdx[iDim] + static_cast<GUInt64>(static_cast<GInt64>(i) * arrayStep[iDim]);
-            const GUInt64 nElt = nSrcElt + nIdx * anSrcStride[iDim];
-            GByte *pabyOut = pabyDst + static_cast<GPtrDiff_t>(i) * nDstStep;
-            if (iDim + 1 < m_apoDims.size())
-            {
-                if (!CopyDim(iDim + 1, nElt, pabyOut, arrayStartIdx, count, arrayStep, bufferStride, oDstType,
-                             anSrcStride))
-                    return false;
-            }
-            else if (!GDALExtendedDataType::CopyValue(m_abyValues.data() + nElt * nSrcSize, m_oType, pabyOut,
-                                                      oDstType))
-            {
-                return false;
-            }
-        }
-        return true;
-    }
-};
-
-/************************************************************************/
 /*                             RUMIDataArray                            */
 /************************************************************************/
-
-/* The selected indices along one axis: start + i * step for i in [0, count). */
-struct AxisRequest
-{
-    GUInt64 nStart;
-    size_t nCount;
-    GInt64 nStep;
-
-    GUInt64 At(size_t i) const
-    {
-        return nStart + static_cast<GUInt64>(static_cast<GInt64>(i) * nStep);
-    }
-};
-
-/* Consecutive request positions [iBegin, iEnd) whose indices fall in tile nTile. */
-struct Run
-{
-    GUInt64 nTile;
-    size_t iBegin;
-    size_t iEnd;
-};
-
-/* Splits an axis request into runs of positions by tile. Indices are monotonic in the
-   position, so each tile is visited by one run. */
-std::vector<Run> RunsByTile(const AxisRequest &oReq, GUInt64 nTileSize)
-{
-    std::vector<Run> aoRuns;
-    for (size_t i = 0; i < oReq.nCount; ++i)
-    {
-        const GUInt64 nTile = oReq.At(i) / nTileSize;
-        if (!aoRuns.empty() && aoRuns.back().nTile == nTile)
-            aoRuns.back().iEnd = i + 1;
-        else
-            aoRuns.push_back(Run{nTile, i, i + 1});
-    }
-    return aoRuns;
-}
-
-/* A requested index and the request positions that ask for it (several only for step 0). */
-struct Selected
-{
-    uint32_t nValue;
-    std::vector<size_t> anPos;
-};
-
-std::vector<Selected> DistinctValues(const AxisRequest &oReq)
-{
-    std::vector<Selected> aoOut;
-    if (oReq.nStep == 0)
-    {
-        aoOut.push_back(Selected{static_cast<uint32_t>(oReq.nStart), {}});
-        for (size_t i = 0; i < oReq.nCount; ++i)
-            aoOut.back().anPos.push_back(i);
-        return aoOut;
-    }
-    for (size_t i = 0; i < oReq.nCount; ++i)
-        aoOut.push_back(Selected{static_cast<uint32_t>(oReq.At(i)), {i}});
-    return aoOut;
-}
-
-struct FrameFree
-{
-    void operator()(rumi_frame *psFrame) const noexcept
-    {
-        rumi_frame_free(psFrame);
-    }
-};
-
-using FrameKey = std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>; /* row, col, band, time */
-
-/* Decoded frames kept between reads, least recently used first out, bounded in bytes: small
-   reads (gdalmdiminfo dumps values line by line; the classic view of a slice reads block by
-   block and band by band) then decode each frame once. */
-class FrameCache
-{
-  public:
-    explicit FrameCache(size_t nCapacity) : m_nCapacity(nCapacity)
-    {
-    }
-
-    std::shared_ptr<rumi_frame> Get(const FrameKey &oKey)
-    {
-        std::lock_guard<std::mutex> oLock(m_oMutex);
-        const auto oIter = m_oIndex.find(oKey);
-        if (oIter == m_oIndex.end())
-            return nullptr;
-        m_oLru.splice(m_oLru.begin(), m_oLru, oIter->second);
-        return oIter->second->poFrame;
-    }
-
-    void Put(const FrameKey &oKey, const std::shared_ptr<rumi_frame> &poFrame, size_t nBytes)
-    {
-        std::lock_guard<std::mutex> oLock(m_oMutex);
-        if (nBytes > m_nCapacity || m_oIndex.count(oKey) != 0)
-            return;
-        while (m_nBytes + nBytes > m_nCapacity && !m_oLru.empty())
-        {
-            m_nBytes -= m_oLru.back().nBytes;
-            m_oIndex.erase(m_oLru.back().oKey);
-            m_oLru.pop_back();
-        }
-        m_oLru.push_front(Entry{oKey, poFrame, nBytes});
-        m_oIndex[oKey] = m_oLru.begin();
-        m_nBytes += nBytes;
-    }
-
-  private:
-    struct Entry
-    {
-        FrameKey oKey;
-        std::shared_ptr<rumi_frame> poFrame;
-        size_t nBytes;
-    };
-
-    std::mutex m_oMutex{};
-    size_t m_nCapacity;
-    size_t m_nBytes = 0;
-    std::list<Entry> m_oLru{};
-    std::map<FrameKey, std::list<Entry>::iterator> m_oIndex{};
-};
-
-/* RUMI_MULTIDIM_CACHE_MB, else a quarter of GDAL's block cache. */
-size_t FrameCacheBytes()
-{
-    const char *pszMB = CPLGetConfigOption("RUMI_MULTIDIM_CACHE_MB", nullptr);
-    if (pszMB != nullptr)
-        return static_cast<size_t>(std::max<GIntBig>(0, CPLAtoGIntBig(pszMB))) << 20;
-    return static_cast<size_t>(std::max<GIntBig>(GDALGetCacheMax64() / 4, 16 << 20));
-}
-
-/* GDAL_NUM_THREADS: threads decoding the frames of one read. */
-uint32_t DecodeThreads()
-{
-    const char *pszValue = CPLGetConfigOption("GDAL_NUM_THREADS", nullptr);
-    if (pszValue == nullptr || pszValue[0] == '\0')
-        return 1;
-    const int nThreads = EQUAL(pszValue, "ALL_CPUS") ? CPLGetNumCPUs() : atoi(pszValue);
-    return static_cast<uint32_t>(std::max(1, std::min(nThreads, 256)));
-}
 
 class RUMIDataArray final : public GDALMDArray
 {
@@ -409,13 +137,10 @@ class RUMIDataArray final : public GDALMDArray
     std::shared_ptr<OGRSpatialReference> m_poSRS{};
     std::vector<std::shared_ptr<GDALAttribute>> m_apoAttrs{};
     CPLStringList m_aosStructuralInfo{};
-    mutable FrameCache m_oCache;
-    uint32_t m_nThreads;
 
     RUMIDataArray(const std::string &osParent, std::shared_ptr<RUMIMDShared> poShared)
         : GDALAbstractMDArray(osParent, "data"), GDALMDArray(osParent, "data"), m_poShared(std::move(poShared)),
-          m_oType(GDALExtendedDataType::Create(m_poShared->eDataType)), m_oCache(FrameCacheBytes()),
-          m_nThreads(DecodeThreads())
+          m_oType(GDALExtendedDataType::Create(m_poShared->eDataType))
     {
         const rumi_info &sInfo = m_poShared->sInfo;
         const char *pszEncoding = rumi_encoding_name(sInfo.encoding);
@@ -424,233 +149,107 @@ class RUMIDataArray final : public GDALMDArray
         m_apoAttrs.push_back(StringAttr(osFull, "encoding", pszEncoding ? pszEncoding : ""));
         m_aosStructuralInfo.SetNameValue("COMPRESSION", "OPENZL");
         m_aosStructuralInfo.SetNameValue("FRAME_UNIT", CPLSPrintf("%u", sInfo.frame_unit));
-        if (m_poShared->nOutput == RUMI_OUTPUT_FLOAT32)
+        if (m_poShared->poFile->nOutput == RUMI_OUTPUT_FLOAT32)
             m_aosStructuralInfo.SetNameValue("PROMOTED", "FLOAT32");
         if (m_poShared->bWidenInt8)
             m_aosStructuralInfo.SetNameValue("PROMOTED", "INT16");
     }
 
-    /* One frame a read needs: which tile runs it serves and, for tile frames, which
-       requested time step and band it holds (NULL for cell frames: they hold them all). */
-    struct Need
-    {
-        FrameKey oKey;
-        const Run *poYRun;
-        const Run *poXRun;
-        const Selected *poTime;
-        const Selected *poBand;
-    };
-
-    size_t FrameBytes(uint32_t nRow, uint32_t nCol) const;
-    bool GetFrames(const std::vector<Need> &aoNeeds, std::vector<std::shared_ptr<rumi_frame>> &apoFrames,
-                   GUInt64 &nRead) const;
     bool ReadImpl(const GUInt64 *arrayStartIdx, const size_t *count, const GInt64 *arrayStep,
                   const GPtrDiff_t *bufferStride, const GDALExtendedDataType &oDstType, GByte *pabyDst) const;
+    bool ReadNative(const GUInt64 *arrayStartIdx, const size_t *count, const GInt64 *arrayStep,
+                    const GInt64 *anSpacing, GByte *pabyOrigin) const;
 };
 
-size_t RUMIDataArray::FrameBytes(uint32_t nRow, uint32_t nCol) const
-{
-    const rumi_info &sInfo = m_poShared->sInfo;
-    uint32_t nHeight = 0, nWidth = 0;
-    rumi_tile_dims(m_poShared->hRumi, nRow, nCol, &nHeight, &nWidth);
-    const size_t nPlane = static_cast<size_t>(nHeight) * nWidth * sInfo.sample_bytes;
-    return sInfo.cell_frames ? nPlane * sInfo.bands * sInfo.times : nPlane;
-}
-
-/* The decoded frames of aoNeeds, from the cache or read in one batch (one multi-range read,
-   decoded on m_nThreads threads). nRead counts the frames read from the file. */
-bool RUMIDataArray::GetFrames(const std::vector<Need> &aoNeeds, std::vector<std::shared_ptr<rumi_frame>> &apoFrames,
-                              GUInt64 &nRead) const
-{
-    apoFrames.assign(aoNeeds.size(), nullptr);
-    std::vector<size_t> anMissing;
-    std::vector<rumi_frame_key> asKeys;
-    for (size_t i = 0; i < aoNeeds.size(); ++i)
-    {
-        apoFrames[i] = m_oCache.Get(aoNeeds[i].oKey);
-        if (!apoFrames[i])
-        {
-            anMissing.push_back(i);
-            const FrameKey &oKey = aoNeeds[i].oKey;
-            asKeys.push_back(rumi_frame_key{std::get<0>(oKey), std::get<1>(oKey), std::get<2>(oKey), std::get<3>(oKey)});
-        }
-    }
-    if (anMissing.empty())
-        return true;
-    std::vector<rumi_frame *> apsRaw(anMissing.size(), nullptr);
-    if (rumi_frames_read(m_poShared->hRumi, asKeys.data(), asKeys.size(), m_nThreads, apsRaw.data()) != RUMI_OK)
-    {
-        ReportRumiError(CPLSPrintf("%s: reading %zu frame(s)", m_poShared->osPath.c_str(), asKeys.size()));
-        return false;
-    }
-    for (size_t j = 0; j < anMissing.size(); ++j)
-    {
-        std::shared_ptr<rumi_frame> poFrame(apsRaw[j], FrameFree());
-        const Need &oNeed = aoNeeds[anMissing[j]];
-        m_oCache.Put(oNeed.oKey, poFrame, FrameBytes(std::get<0>(oNeed.oKey), std::get<1>(oNeed.oKey)));
-        apoFrames[anMissing[j]] = std::move(poFrame);
-    }
-    nRead += anMissing.size();
-    return true;
-}
-
+/* Reads `data` (see the top of this file) with one rumi_read per call. */
 bool RUMIDataArray::ReadImpl(const GUInt64 *arrayStartIdx, const size_t *count, const GInt64 *arrayStep,
                              const GPtrDiff_t *bufferStride, const GDALExtendedDataType &oDstType,
                              GByte *pabyDst) const
 {
     const RUMIMDShared &oShared = *m_poShared;
-    const rumi_info &sInfo = oShared.sInfo;
-    const AxisRequest oT{arrayStartIdx[0] + oShared.nTimeOffset, count[0], arrayStep[0]};
-    const AxisRequest oB{arrayStartIdx[1], count[1], arrayStep[1]};
-    const AxisRequest oY{arrayStartIdx[2], count[2], arrayStep[2]};
-    const AxisRequest oX{arrayStartIdx[3], count[3], arrayStep[3]};
-    for (const size_t n : {oT.nCount, oB.nCount, oY.nCount, oX.nCount})
+    const GDALDataType eFileType = oShared.poFile->eDataType; /* of the samples rumi writes */
+    const GInt64 nFileSize = GDALGetDataTypeSizeBytes(eFileType);
+    /* rumi reads a row or column repeated by step 0 once: it is copied count times below */
+    const size_t anCount[4] = {count[0], count[1], arrayStep[2] == 0 ? 1 : count[2], arrayStep[3] == 0 ? 1 : count[3]};
+    if (oDstType == m_oType && !oShared.bWidenInt8 && anCount[2] == count[2] && anCount[3] == count[3])
     {
-        if (n == 0)
-            return true;
+        const GInt64 anSpacing[4] = {bufferStride[0] * nFileSize, bufferStride[1] * nFileSize,
+                                     bufferStride[2] * nFileSize, bufferStride[3] * nFileSize};
+        return ReadNative(arrayStartIdx, anCount, arrayStep, anSpacing, pabyDst);
     }
-    const bool bCell = sInfo.cell_frames != 0;
-    const std::vector<Selected> aoTimes = DistinctValues(oT);
-    const std::vector<Selected> aoBands = DistinctValues(oB);
-    const std::vector<Run> aoYRuns = RunsByTile(oY, sInfo.tile_length);
-    const std::vector<Run> aoXRuns = RunsByTile(oX, sInfo.tile_width);
-
-    const GDALExtendedDataType oSrcType = GDALExtendedDataType::Create(oShared.eDataType);
+    /* another buffer type: read into a C-order buffer of the file's type, then convert */
+    const GInt64 anSpacing[4] = {static_cast<GInt64>(anCount[1] * anCount[2] * anCount[3]) * nFileSize,
+                                 static_cast<GInt64>(anCount[2] * anCount[3]) * nFileSize,
+                                 static_cast<GInt64>(anCount[3]) * nFileSize, nFileSize};
+    const size_t nValues = anCount[0] * anCount[1] * anCount[2] * anCount[3];
+    std::vector<GByte> abyTmp(nValues * static_cast<size_t>(nFileSize));
+    if (!ReadNative(arrayStartIdx, anCount, arrayStep, anSpacing, abyTmp.data()))
+        return false;
+    GDALExtendedDataType oSrcType = GDALExtendedDataType::Create(eFileType);
+    if (oShared.bWidenInt8)
+    {
+        std::vector<GByte> abyWide(nValues * sizeof(GInt16));
+        for (size_t i = 0; i < nValues; ++i)
+        {
+            const GInt16 nValue = static_cast<int8_t>(abyTmp[i]);
+            memcpy(abyWide.data() + i * sizeof(GInt16), &nValue, sizeof(nValue));
+        }
+        abyTmp.swap(abyWide);
+        oSrcType = GDALExtendedDataType::Create(GDT_Int16);
+    }
     const size_t nSrcSize = oSrcType.GetSize();
     const GPtrDiff_t nDstSize = static_cast<GPtrDiff_t>(oDstType.GetSize());
-    std::vector<GByte> abyPlane;
-    std::vector<GByte> abyWide;
-    std::vector<std::shared_ptr<rumi_frame>> apoFrames;
-    GUInt64 nNeeded = 0;
-    GUInt64 nRead = 0;
-
-    /* Copies the requested samples of plane (band, time) of a decoded frame into the buffer. */
-    const auto Scatter = [&](const rumi_frame *psFrame, const Need &oNeed, const Selected &oTime,
-                             const Selected &oBand) -> bool
-    {
-        uint32_t nRow = 0, nCol = 0, nHeight = 0, nWidth = 0;
-        rumi_frame_dims(psFrame, &nRow, &nCol, &nHeight, &nWidth);
-        const size_t nLine = static_cast<size_t>(nWidth) * oShared.nOutBytes;
-        abyPlane.resize(nLine * nHeight);
-        if (rumi_frame_extract(oShared.hRumi, psFrame, oBand.nValue, oTime.nValue, oShared.nOutput,
-                               abyPlane.data(), abyPlane.size(), nLine) != RUMI_OK)
-        {
-            ReportRumiError(CPLSPrintf("%s: tile (%u, %u), band %u, time %u", oShared.osPath.c_str(), nRow, nCol,
-                                       oBand.nValue, oTime.nValue));
-            return false;
-        }
-        const GByte *pabySrc = abyPlane.data();
-        if (oShared.bWidenInt8)
-        {
-            abyWide.resize(abyPlane.size() * sizeof(GInt16));
-            for (size_t i = 0; i < abyPlane.size(); ++i)
+    for (size_t t = 0; t < count[0]; ++t)
+        for (size_t b = 0; b < count[1]; ++b)
+            for (size_t y = 0; y < count[2]; ++y)
             {
-                const GInt16 nValue = static_cast<int8_t>(abyPlane[i]);
-                memcpy(abyWide.data() + i * sizeof(GInt16), &nValue, sizeof(nValue));
-            }
-            pabySrc = abyWide.data();
-        }
-        const Run &oYRun = *oNeed.poYRun;
-        const Run &oXRun = *oNeed.poXRun;
-        const GUInt64 nY0 = static_cast<GUInt64>(nRow) * sInfo.tile_length;
-        const GUInt64 nSrcX = oX.At(oXRun.iBegin) - static_cast<GUInt64>(nCol) * sInfo.tile_width;
-        const size_t nXCount = oXRun.iEnd - oXRun.iBegin;
-        for (const size_t it : oTime.anPos)
-        {
-            for (const size_t ib : oBand.anPos)
-            {
-                for (size_t iy = oYRun.iBegin; iy < oYRun.iEnd; ++iy)
-                {
-                    const GUInt64 nSrcElt = (oY.At(iy) - nY0) * nWidth + nSrcX;
-                    const GPtrDiff_t nDstElt =
-                        static_cast<GPtrDiff_t>(it) * bufferStride[0] + static_cast<GPtrDiff_t>(ib) * bufferStride[1] +
-                        static_cast<GPtrDiff_t>(iy) * bufferStride[2] +
-                        static_cast<GPtrDiff_t>(oXRun.iBegin) * bufferStride[3];
-                    if (!GDALExtendedDataType::CopyValues(pabySrc + nSrcElt * nSrcSize, oSrcType,
-                                                          static_cast<GPtrDiff_t>(oX.nStep),
-                                                          pabyDst + nDstElt * nDstSize, oDstType, bufferStride[3],
-                                                          nXCount))
-                        return false;
-                }
-            }
-        }
-        return true;
-    };
-
-    for (const Run &oYRun : aoYRuns)
-    {
-        /* The frames of this tile row, in batches of about MAX_BATCH_BYTES of decoded samples;
-           a tile frame serves one (time, band) pair, a cell frame every requested one. */
-        std::vector<Need> aoNeeds;
-        size_t nBatchBytes = 0;
-        const auto Flush = [&]() -> bool
-        {
-            if (aoNeeds.empty())
-                return true;
-            if (!GetFrames(aoNeeds, apoFrames, nRead))
-                return false;
-            for (size_t i = 0; i < aoNeeds.size(); ++i)
-            {
-                const Need &oNeed = aoNeeds[i];
-                if (!bCell)
-                {
-                    if (!Scatter(apoFrames[i].get(), oNeed, *oNeed.poTime, *oNeed.poBand))
-                        return false;
-                    continue;
-                }
-                for (const Selected &oTime : aoTimes)
-                {
-                    for (const Selected &oBand : aoBands)
-                    {
-                        if (!Scatter(apoFrames[i].get(), oNeed, oTime, oBand))
-                            return false;
-                    }
-                }
-            }
-            nNeeded += aoNeeds.size();
-            aoNeeds.clear();
-            apoFrames.clear();
-            nBatchBytes = 0;
-            return true;
-        };
-        const auto nRow = static_cast<uint32_t>(oYRun.nTile);
-        for (const Run &oXRun : aoXRuns)
-        {
-            const auto nCol = static_cast<uint32_t>(oXRun.nTile);
-            const size_t nFrameBytes = FrameBytes(nRow, nCol);
-            if (bCell)
-            {
-                aoNeeds.push_back(Need{FrameKey{nRow, nCol, 0, 0}, &oYRun, &oXRun, nullptr, nullptr});
-                nBatchBytes += nFrameBytes;
-                if (nBatchBytes >= MAX_BATCH_BYTES && !Flush())
+                const size_t iRow = (t * anCount[1] + b) * anCount[2] + (anCount[2] == 1 ? 0 : y);
+                const GPtrDiff_t nDst = static_cast<GPtrDiff_t>(t) * bufferStride[0] +
+                                        static_cast<GPtrDiff_t>(b) * bufferStride[1] +
+                                        static_cast<GPtrDiff_t>(y) * bufferStride[2];
+                if (!GDALExtendedDataType::CopyValues(abyTmp.data() + iRow * anCount[3] * nSrcSize, oSrcType,
+                                                      anCount[3] == count[3] ? 1 : 0, pabyDst + nDst * nDstSize,
+                                                      oDstType, bufferStride[3], count[3]))
                     return false;
-                continue;
             }
-            for (const Selected &oTime : aoTimes)
-            {
-                for (const Selected &oBand : aoBands)
-                {
-                    aoNeeds.push_back(
-                        Need{FrameKey{nRow, nCol, oBand.nValue, oTime.nValue}, &oYRun, &oXRun, &oTime, &oBand});
-                    nBatchBytes += nFrameBytes;
-                    if (nBatchBytes >= MAX_BATCH_BYTES && !Flush())
-                        return false;
-                }
-            }
-        }
-        if (!Flush())
-            return false;
-    }
-    CPLDebug("RUMI",
-             "multidim read of %s: t %" PRIu64 "+%zu*%" PRId64 ", b %" PRIu64 "+%zu*%" PRId64 ", y %" PRIu64
-             "+%zu*%" PRId64 ", x %" PRIu64 "+%zu*%" PRId64 ": %" PRIu64 " frame(s) needed, %" PRIu64
-             " read from the file",
-             oShared.osPath.c_str(), static_cast<uint64_t>(oT.nStart), oT.nCount, static_cast<int64_t>(oT.nStep),
-             static_cast<uint64_t>(oB.nStart), oB.nCount, static_cast<int64_t>(oB.nStep),
-             static_cast<uint64_t>(oY.nStart), oY.nCount, static_cast<int64_t>(oY.nStep),
-             static_cast<uint64_t>(oX.nStart), oX.nCount, static_cast<int64_t>(oX.nStep),
-             static_cast<uint64_t>(nNeeded), static_cast<uint64_t>(nRead));
     return true;
+}
+
+/* One rumi_read of the selection in the file's sample type; anSpacing: bytes between
+   neighbours along (time, band, y, x) in the buffer. */
+bool RUMIDataArray::ReadNative(const GUInt64 *arrayStartIdx, const size_t *count, const GInt64 *arrayStep,
+                               const GInt64 *anSpacing, GByte *pabyOrigin) const
+{
+    const RUMIMDShared &oShared = *m_poShared;
+    for (int i = 0; i < 4; ++i)
+    {
+        if (count[i] == 0)
+            return true;
+    }
+    std::vector<rumi_plane> asPlanes;
+    asPlanes.reserve(count[0] * count[1]);
+    for (size_t t = 0; t < count[0]; ++t)
+        for (size_t b = 0; b < count[1]; ++b)
+            asPlanes.push_back(rumi_plane{static_cast<uint32_t>(arrayStartIdx[1] + b * arrayStep[1]),
+                                          static_cast<uint32_t>(oShared.nTimeOffset + arrayStartIdx[0] +
+                                                                t * arrayStep[0]),
+                                          static_cast<int64_t>(t) * anSpacing[0] + static_cast<int64_t>(b) * anSpacing[1]});
+    const rumi_axis sRows{static_cast<uint32_t>(arrayStartIdx[2]), static_cast<uint32_t>(count[2]), arrayStep[2],
+                          anSpacing[2]};
+    const rumi_axis sCols{static_cast<uint32_t>(arrayStartIdx[3]), static_cast<uint32_t>(count[3]), arrayStep[3],
+                          anSpacing[3]};
+    const std::string osWhere =
+        CPLSPrintf("t %" PRIu64 "+%zu*%" PRId64 ", b %" PRIu64 "+%zu*%" PRId64 ", y %" PRIu64 "+%zu*%" PRId64
+                   ", x %" PRIu64 "+%zu*%" PRId64,
+                   static_cast<uint64_t>(arrayStartIdx[0]), count[0], static_cast<int64_t>(arrayStep[0]),
+                   static_cast<uint64_t>(arrayStartIdx[1]), count[1], static_cast<int64_t>(arrayStep[1]),
+                   static_cast<uint64_t>(arrayStartIdx[2]), count[2], static_cast<int64_t>(arrayStep[2]),
+                   static_cast<uint64_t>(arrayStartIdx[3]), count[3], static_cast<int64_t>(arrayStep[3]));
+    if (oShared.poFile->Read(asPlanes.data(), asPlanes.size(), sRows, sCols, pabyOrigin,
+                             static_cast<uint32_t>(oShared.poFile->nThreads), "multidim", osWhere.c_str()))
+        return true;
+    RUMIReportError(CPLSPrintf("%s: reading %s", oShared.osPath.c_str(), osWhere.c_str()));
+    return false;
 }
 
 /************************************************************************/
@@ -711,19 +310,246 @@ std::string CFLinearUnit(const char *pszName)
     return pszName;
 }
 
-}  // namespace
-
-/************************************************************************/
-/*                             RUMIMDShared                             */
-/************************************************************************/
-
-RUMIMDShared::~RUMIMDShared()
+/* Builds the root group of a file's multidimensional view (see the top of this file). */
+class GroupBuilder
 {
-    /* the Rust side calls the source's callbacks until rumi_free returns */
-    rumi_free(hRumi);
-    hRumi = nullptr;
-    poSource.reset();
+  public:
+    explicit GroupBuilder(std::shared_ptr<RUMIMDShared> poShared)
+        : m_poShared(std::move(poShared)), m_poGroup(std::make_shared<RUMIGroup>()),
+          m_osParent(m_poGroup->GetFullName())
+    {
+    }
+
+    /* NULL, with a CPLError, when the georeferencing or the time coordinates cannot be read. */
+    std::shared_ptr<RUMIGroup> Build()
+    {
+        if (!MakeDimensions() || !MakeTime() || !MakeBand())
+            return nullptr;
+        MakeSRS();
+        MakeXY();
+        /* indexing variables first: copies (gdalmdimtranslate) then create them before `data`,
+           whose CF grid mapping refers to them */
+        for (const auto &poArray : {m_poTime, m_poBounds, m_poBand, m_poY, m_poX})
+        {
+            if (poArray)
+                m_poGroup->AddArray(poArray);
+        }
+        m_poGroup->AddArray(RUMIDataArray::Create(m_osParent, m_poShared, {m_poTimeDim, m_poBandDim, m_poYDim, m_poXDim},
+                                                  m_poSRS));
+        return m_poGroup;
+    }
+
+  private:
+    std::shared_ptr<RUMIMDShared> m_poShared;
+    std::shared_ptr<RUMIGroup> m_poGroup;
+    std::string m_osParent;
+    rumi_georef m_sGeo{};
+    double m_adfGT[6] = {0, 1, 0, 0, 0, 1}; /* GDAL order, pixel corners */
+    bool m_bNorthUp = false;
+    std::shared_ptr<GDALDimensionWeakIndexingVar> m_poTimeDim{}, m_poBandDim{}, m_poYDim{}, m_poXDim{};
+    std::shared_ptr<GDALMDArray> m_poTime{}, m_poBounds{}, m_poBand{}, m_poY{}, m_poX{};
+    std::shared_ptr<OGRSpatialReference> m_poSRS{};
+
+    bool MakeDimensions();
+    bool MakeTime();
+    void MakeSRS();
+    bool MakeBand();
+    void MakeXY();
+    using Attrs = std::vector<std::pair<std::string, std::string>>;
+    std::shared_ptr<GDALMDArray> ValuesArray(const std::string &osName,
+                                             const std::vector<std::shared_ptr<GDALDimension>> &apoDims,
+                                             const GDALExtendedDataType &oType, const void *pValues,
+                                             const Attrs &aoAttrs);
+};
+
+bool GroupBuilder::MakeDimensions()
+{
+    const RUMIMDShared &oShared = *m_poShared;
+    if (rumi_get_georef(oShared.hRumi, &m_sGeo) != RUMI_OK || rumi_get_geotransform(oShared.hRumi, 1, m_adfGT) != RUMI_OK)
+    {
+        RUMIReportError(oShared.osPath.c_str());
+        return false;
+    }
+    m_bNorthUp = m_sGeo.model != 0 && m_adfGT[2] == 0 && m_adfGT[4] == 0;
+    const char *pszY = m_bNorthUp ? (m_adfGT[5] < 0 ? "SOUTH" : "NORTH") : "";
+    const char *pszX = m_bNorthUp ? (m_adfGT[1] < 0 ? "WEST" : "EAST") : "";
+    m_poTimeDim = std::make_shared<GDALDimensionWeakIndexingVar>(m_osParent, "time", GDAL_DIM_TYPE_TEMPORAL,
+                                                                 std::string(), oShared.nTimes);
+    m_poBandDim = std::make_shared<GDALDimensionWeakIndexingVar>(m_osParent, "band", std::string(), std::string(),
+                                                                 oShared.sInfo.bands);
+    m_poYDim = std::make_shared<GDALDimensionWeakIndexingVar>(m_osParent, "y", GDAL_DIM_TYPE_HORIZONTAL_Y, pszY,
+                                                              oShared.sInfo.length);
+    m_poXDim = std::make_shared<GDALDimensionWeakIndexingVar>(m_osParent, "x", GDAL_DIM_TYPE_HORIZONTAL_X, pszX,
+                                                              oShared.sInfo.width);
+    for (const auto &poDim : {m_poTimeDim, m_poBandDim, m_poYDim, m_poXDim})
+        m_poGroup->AddDimension(poDim);
+    return true;
 }
+
+/* The SRS, with the data axis mapping of (time, band, y, x). */
+void GroupBuilder::MakeSRS()
+{
+    if (m_sGeo.model == 0)
+        return;
+    m_poSRS = std::make_shared<OGRSpatialReference>();
+    m_poSRS->SetAxisMappingStrategy(OAMS_TRADITIONAL_GIS_ORDER);
+    if (m_poSRS->importFromEPSG(static_cast<int>(m_sGeo.epsg)) != OGRERR_NONE)
+    {
+        CPLError(CE_Warning, CPLE_AppDefined, "RUMI: EPSG:%u is not in the PROJ database; the array has no CRS",
+                 m_sGeo.epsg);
+        m_poSRS.reset();
+        return;
+    }
+    /* traditional GIS order maps SRS axes to (1 = x, 2 = y); x and y are the 4th and 3rd
+       dimensions here */
+    std::vector<int> anMapping = m_poSRS->GetDataAxisToSRSAxisMapping();
+    for (int &nAxis : anMapping)
+        nAxis = nAxis == 1 ? 4 : (nAxis == 2 ? 3 : nAxis);
+    m_poSRS->SetDataAxisToSRSAxisMapping(anMapping);
+}
+
+/* time: coordinates (interval starts) and, for intervals, their bounds. */
+bool GroupBuilder::MakeTime()
+{
+    const RUMIMDShared &oShared = *m_poShared;
+    rumi_time_axis sAxis{};
+    size_t nCoords = 0;
+    std::vector<int64_t> anCoords;
+    if (rumi_get_time_axis(oShared.hRumi, &sAxis) == RUMI_OK &&
+        rumi_time_coords(oShared.hRumi, nullptr, 0, &nCoords) == RUMI_OK)
+    {
+        anCoords.resize(nCoords);
+        if (rumi_time_coords(oShared.hRumi, anCoords.data(), anCoords.size(), &nCoords) != RUMI_OK)
+            nCoords = 0;
+    }
+    const bool bInterval = sAxis.kind == 1;
+    if (sAxis.kind == 0 || nCoords != static_cast<size_t>(oShared.sInfo.times) * (bInterval ? 2 : 1))
+    {
+        RUMIReportError(CPLSPrintf("%s: time coordinates", oShared.osPath.c_str()));
+        return false;
+    }
+    const std::string osUnits = sAxis.scale == 86400 ? "days since 1970-01-01" : "seconds since 1970-01-01T00:00:00Z";
+    const GDALExtendedDataType oInt64 = GDALExtendedDataType::Create(GDT_Int64);
+    std::vector<GByte> abyTime(static_cast<size_t>(oShared.nTimes) * sizeof(int64_t));
+    std::vector<GByte> abyBounds;
+    for (uint32_t t = 0; t < oShared.nTimes; ++t)
+    {
+        const size_t k = oShared.nTimeOffset + t;
+        memcpy(abyTime.data() + t * sizeof(int64_t), &anCoords[bInterval ? 2 * k : k], sizeof(int64_t));
+        if (bInterval)
+            abyBounds.insert(abyBounds.end(), reinterpret_cast<const GByte *>(&anCoords[2 * k]),
+                             reinterpret_cast<const GByte *>(&anCoords[2 * k + 2]));
+    }
+    const Attrs aoAttrs{{"standard_name", "time"},
+                        {"long_name", bInterval ? "start of the time step" : "time"},
+                        {"units", osUnits},
+                        {"calendar", "proleptic_gregorian"},
+                        {"axis", "T"},
+                        {"bounds", bInterval ? "time_bounds" : ""}};
+    m_poTime = ValuesArray("time", {m_poTimeDim}, oInt64, abyTime.data(), aoAttrs);
+    if (!m_poTime)
+        return false;
+    m_poTimeDim->SetIndexingVariable(m_poTime);
+    if (!bInterval)
+        return true;
+    auto poNvDim = std::make_shared<GDALDimension>(m_osParent, "nv", std::string(), std::string(), 2);
+    m_poGroup->AddDimension(poNvDim);
+    m_poBounds = ValuesArray("time_bounds", {m_poTimeDim, poNvDim}, oInt64, abyBounds.data(),
+                             {{"long_name", "start and end (exclusive) of the time step"},
+                              {"units", osUnits},
+                              {"calendar", "proleptic_gregorian"}});
+    return m_poBounds != nullptr;
+}
+
+/* band: the band texts. */
+bool GroupBuilder::MakeBand()
+{
+    std::vector<std::string> aosTexts;
+    size_t nMaxLen = 1; /* a bounded string type: Zarr cannot store strings of unlimited size */
+    for (uint32_t b = 0; b < m_poShared->sInfo.bands; ++b)
+    {
+        const char *pszText = rumi_band_text(m_poShared->hRumi, b);
+        aosTexts.emplace_back(pszText ? pszText : "");
+        nMaxLen = std::max(nMaxLen, aosTexts.back().size());
+    }
+    std::vector<const char *> apszTexts;
+    for (const std::string &osText : aosTexts)
+        apszTexts.push_back(osText.c_str());
+    m_poBand = ValuesArray("band", {m_poBandDim}, GDALExtendedDataType::CreateString(nMaxLen), apszTexts.data(),
+                           {{"long_name", "band description"}});
+    if (!m_poBand)
+        return false;
+    m_poBandDim->SetIndexingVariable(m_poBand);
+    return true;
+}
+
+/* A small array held in memory (by a MEM dataset the arrays share): time coordinates, their
+   bounds, the band texts; attributes with an empty value are left out. NULL with a CPLError. */
+std::shared_ptr<GDALMDArray> GroupBuilder::ValuesArray(const std::string &osName,
+                                                       const std::vector<std::shared_ptr<GDALDimension>> &apoDims,
+                                                       const GDALExtendedDataType &oType, const void *pValues,
+                                                       const Attrs &aoAttrs)
+{
+    if (!m_poShared->poValues)
+    {
+        GDALDriver *poMem = GetGDALDriverManager()->GetDriverByName("MEM");
+        m_poShared->poValues.reset(poMem ? poMem->CreateMultiDimensional("", nullptr, nullptr) : nullptr);
+    }
+    auto poGroup = m_poShared->poValues ? m_poShared->poValues->GetRootGroup() : nullptr;
+    auto poArray = poGroup ? poGroup->CreateMDArray(osName, apoDims, oType) : nullptr;
+    const std::vector<GUInt64> anStart(apoDims.size(), 0);
+    std::vector<size_t> anCount;
+    for (const auto &poDim : apoDims)
+        anCount.push_back(static_cast<size_t>(poDim->GetSize()));
+    if (!poArray || !poArray->Write(anStart.data(), anCount.data(), nullptr, nullptr, oType, pValues))
+    {
+        CPLError(CE_Failure, CPLE_AppDefined, "RUMI: %s: cannot make the in-memory array %s",
+                 m_poShared->osPath.c_str(), osName.c_str());
+        return nullptr;
+    }
+    for (const auto &oAttr : aoAttrs)
+    {
+        if (oAttr.second.empty())
+            continue;
+        auto poAttr = poArray->CreateAttribute(oAttr.first, {}, GDALExtendedDataType::CreateString());
+        if (!poAttr || !poAttr->Write(oAttr.second.c_str()))
+            return nullptr;
+    }
+    return poArray;
+}
+
+/* y, x: pixel centres, for a north-up grid only (regularly spaced). */
+void GroupBuilder::MakeXY()
+{
+    if (!m_bNorthUp)
+        return;
+    auto poY = GDALMDArrayRegularlySpaced::Create(m_osParent, "y", m_poYDim, m_adfGT[3], m_adfGT[5], 0.5);
+    auto poX = GDALMDArrayRegularlySpaced::Create(m_osParent, "x", m_poXDim, m_adfGT[0], m_adfGT[1], 0.5);
+    const std::string osYFull = m_osParent + "y", osXFull = m_osParent + "x";
+    if (m_poSRS && m_poSRS->IsGeographic())
+    {
+        poY->AddAttribute(StringAttr(osYFull, "standard_name", "latitude"));
+        poY->AddAttribute(StringAttr(osYFull, "units", "degrees_north"));
+        poX->AddAttribute(StringAttr(osXFull, "standard_name", "longitude"));
+        poX->AddAttribute(StringAttr(osXFull, "units", "degrees_east"));
+    }
+    else if (m_poSRS)
+    {
+        const char *pszUnit = nullptr;
+        m_poSRS->GetLinearUnits(&pszUnit);
+        const std::string osUnit = CFLinearUnit(pszUnit);
+        poY->AddAttribute(StringAttr(osYFull, "standard_name", "projection_y_coordinate"));
+        poY->AddAttribute(StringAttr(osYFull, "units", osUnit));
+        poX->AddAttribute(StringAttr(osXFull, "standard_name", "projection_x_coordinate"));
+        poX->AddAttribute(StringAttr(osXFull, "units", osUnit));
+    }
+    m_poY = poY;
+    m_poX = poX;
+    m_poYDim->SetIndexingVariable(m_poY);
+    m_poXDim->SetIndexingVariable(m_poX);
+}
+
+}  // namespace
 
 /************************************************************************/
 /*                          RUMIMultiDimDataset                         */
@@ -734,7 +560,7 @@ RUMIMultiDimDataset::~RUMIMultiDimDataset() = default;
 char **RUMIMultiDimDataset::GetFileList()
 {
     CPLStringList aosFiles;
-    for (const std::string &osFile : {m_poShared->osPath, m_poShared->osHeader})
+    for (const std::string &osFile : {m_poShared->poFile->osPath, m_poShared->poFile->osHeader})
     {
         if (!osFile.empty())
             aosFiles.AddString(osFile.c_str());
@@ -742,204 +568,26 @@ char **RUMIMultiDimDataset::GetFileList()
     return aosFiles.StealList();
 }
 
-GDALDataset *RUMIMultiDimDataset::Open(std::unique_ptr<RUMIDataset> poClassic, const std::string &osPath,
-                                       const std::string &osHeader, int nTime)
+GDALDataset *RUMIMultiDimDataset::Open(std::shared_ptr<RUMIFile> poFile, int nTime)
 {
     auto poShared = std::make_shared<RUMIMDShared>();
-    poShared->poSource = std::move(poClassic->m_poSource);
-    poShared->hRumi = poClassic->m_hRumi;
-    poClassic->m_hRumi = nullptr;
-    poShared->sInfo = poClassic->m_sInfo;
-    poShared->osPath = osPath;
-    poShared->osHeader = osHeader;
-    poShared->nOutput = poClassic->m_nOutput;
-    poShared->nOutBytes = poClassic->m_nOutBytes;
-    poShared->eDataType = poClassic->m_eDataType;
-    poClassic.reset();
-    const rumi_info &sInfo = poShared->sInfo;
+    poShared->hRumi = poFile->hRumi;
+    poShared->sInfo = poFile->sInfo;
+    poShared->osPath = poFile->osPath;
+    poShared->eDataType = poFile->eDataType;
 #if GDAL_VERSION_NUM < GDAL_COMPUTE_VERSION(3, 7, 0)
-    if (sInfo.encoding == RUMI_ENCODING_INT8)
+    if (poFile->sInfo.encoding == RUMI_ENCODING_INT8)
     {
         poShared->eDataType = GDT_Int16; /* no Int8 before GDAL 3.7; SIGNEDBYTE is a classic-only hint */
         poShared->bWidenInt8 = true;
     }
 #endif
     poShared->nTimeOffset = nTime >= 0 ? static_cast<uint32_t>(nTime) : 0;
-    poShared->nTimes = nTime >= 0 ? 1 : sInfo.times;
-    const uint32_t nT = poShared->nTimes;
-    const uint32_t nB = sInfo.bands;
-
-    rumi_georef sGeo{};
-    if (rumi_get_georef(poShared->hRumi, &sGeo) != RUMI_OK)
-    {
-        ReportRumiError(osPath.c_str());
+    poShared->nTimes = nTime >= 0 ? 1 : poFile->sInfo.times;
+    poShared->poFile = std::move(poFile);
+    std::shared_ptr<RUMIGroup> poGroup = GroupBuilder(poShared).Build();
+    if (!poGroup)
         return nullptr;
-    }
-    const double dfXRes = sGeo.affine[0], dfRowRot = sGeo.affine[1], dfXOrigin = sGeo.affine[2];
-    const double dfColRot = sGeo.affine[3], dfYRes = sGeo.affine[4], dfYOrigin = sGeo.affine[5];
-    const bool bGeoref = sGeo.model != 0;
-    const bool bNorthUp = bGeoref && dfRowRot == 0 && dfColRot == 0;
-
-    auto poGroup = std::make_shared<RUMIGroup>();
-    const std::string osParent = poGroup->GetFullName();
-
-    /* dimensions */
-    auto poTimeDim = std::make_shared<GDALDimensionWeakIndexingVar>(osParent, "time", GDAL_DIM_TYPE_TEMPORAL,
-                                                                     std::string(), nT);
-    auto poBandDim =
-        std::make_shared<GDALDimensionWeakIndexingVar>(osParent, "band", std::string(), std::string(), nB);
-    auto poYDim = std::make_shared<GDALDimensionWeakIndexingVar>(
-        osParent, "y", GDAL_DIM_TYPE_HORIZONTAL_Y, bNorthUp ? (dfYRes < 0 ? "SOUTH" : "NORTH") : "", sInfo.length);
-    auto poXDim = std::make_shared<GDALDimensionWeakIndexingVar>(
-        osParent, "x", GDAL_DIM_TYPE_HORIZONTAL_X, bNorthUp ? (dfXRes < 0 ? "WEST" : "EAST") : "", sInfo.width);
-    poGroup->AddDimension(poTimeDim);
-    poGroup->AddDimension(poBandDim);
-    poGroup->AddDimension(poYDim);
-    poGroup->AddDimension(poXDim);
-
-    /* the SRS, with the data axis mapping of (time, band, y, x) */
-    std::shared_ptr<OGRSpatialReference> poSRS;
-    bool bGeographic = false;
-    std::string osLinearUnit = "m";
-    if (bGeoref)
-    {
-        poSRS = std::make_shared<OGRSpatialReference>();
-        poSRS->SetAxisMappingStrategy(OAMS_TRADITIONAL_GIS_ORDER);
-        if (poSRS->importFromEPSG(static_cast<int>(sGeo.epsg)) != OGRERR_NONE)
-        {
-            CPLError(CE_Warning, CPLE_AppDefined, "RUMI: EPSG:%u is not in the PROJ database; the array has no CRS",
-                     sGeo.epsg);
-            poSRS.reset();
-        }
-        else
-        {
-            /* traditional GIS order maps SRS axes to (1 = x, 2 = y); x and y are the 4th and 3rd
-               dimensions here */
-            std::vector<int> anMapping = poSRS->GetDataAxisToSRSAxisMapping();
-            for (int &nAxis : anMapping)
-                nAxis = nAxis == 1 ? 4 : (nAxis == 2 ? 3 : nAxis);
-            poSRS->SetDataAxisToSRSAxisMapping(anMapping);
-            bGeographic = poSRS->IsGeographic() != 0;
-            const char *pszUnit = nullptr;
-            poSRS->GetLinearUnits(&pszUnit);
-            osLinearUnit = CFLinearUnit(pszUnit);
-        }
-    }
-
-    /* time: coordinates (interval starts) and, for intervals, their bounds */
-    rumi_time_axis sAxis{};
-    size_t nCoords = 0;
-    std::vector<int64_t> anCoords;
-    if (rumi_get_time_axis(poShared->hRumi, &sAxis) == RUMI_OK &&
-        rumi_time_coords(poShared->hRumi, nullptr, 0, &nCoords) == RUMI_OK)
-    {
-        anCoords.resize(nCoords);
-        if (rumi_time_coords(poShared->hRumi, anCoords.data(), anCoords.size(), &nCoords) != RUMI_OK)
-            nCoords = 0;
-    }
-    const bool bInterval = sAxis.kind == 1;
-    if (sAxis.kind == 0 || nCoords != static_cast<size_t>(sInfo.times) * (bInterval ? 2 : 1))
-    {
-        ReportRumiError(CPLSPrintf("%s: time coordinates", osPath.c_str()));
-        return nullptr;
-    }
-    const std::string osUnits =
-        sAxis.scale == 86400 ? "days since 1970-01-01" : "seconds since 1970-01-01T00:00:00Z";
-    const GDALExtendedDataType oInt64 = GDALExtendedDataType::Create(GDT_Int64);
-    std::vector<GByte> abyTime(static_cast<size_t>(nT) * sizeof(int64_t));
-    std::vector<GByte> abyBounds;
-    for (uint32_t t = 0; t < nT; ++t)
-    {
-        const size_t k = poShared->nTimeOffset + t;
-        const int64_t nStart = anCoords[bInterval ? 2 * k : k];
-        memcpy(abyTime.data() + t * sizeof(int64_t), &nStart, sizeof(int64_t));
-        if (bInterval)
-        {
-            const int64_t anPair[2] = {anCoords[2 * k], anCoords[2 * k + 1]};
-            abyBounds.insert(abyBounds.end(), reinterpret_cast<const GByte *>(anPair),
-                             reinterpret_cast<const GByte *>(anPair) + sizeof(anPair));
-        }
-    }
-    const std::string osTimeFull = osParent + "time";
-    std::vector<std::shared_ptr<GDALAttribute>> apoTimeAttrs{
-        StringAttr(osTimeFull, "standard_name", "time"),
-        StringAttr(osTimeFull, "long_name", bInterval ? "start of the time step" : "time"),
-        StringAttr(osTimeFull, "units", osUnits),
-        StringAttr(osTimeFull, "calendar", "proleptic_gregorian"),
-        StringAttr(osTimeFull, "axis", "T"),
-    };
-    if (bInterval)
-        apoTimeAttrs.push_back(StringAttr(osTimeFull, "bounds", "time_bounds"));
-    auto poTime = RUMIValuesArray::Create(osParent, "time", {poTimeDim}, oInt64, std::move(abyTime), {},
-                                          std::move(apoTimeAttrs), osPath);
-    poTimeDim->SetIndexingVariable(poTime);
-
-    /* band: the band texts */
-    std::vector<std::string> aosTexts;
-    size_t nMaxLen = 1; /* a bounded string type: Zarr cannot store strings of unlimited size */
-    for (uint32_t b = 0; b < nB; ++b)
-    {
-        const char *pszText = rumi_band_text(poShared->hRumi, b);
-        aosTexts.emplace_back(pszText ? pszText : "");
-        nMaxLen = std::max(nMaxLen, aosTexts.back().size());
-    }
-    const std::string osBandFull = osParent + "band";
-    auto poBand = RUMIValuesArray::Create(osParent, "band", {poBandDim}, GDALExtendedDataType::CreateString(nMaxLen),
-                                          {}, std::move(aosTexts),
-                                          {StringAttr(osBandFull, "long_name", "band description")}, osPath);
-    poBandDim->SetIndexingVariable(poBand);
-
-    /* y, x: pixel centres (the affine maps pixel corners for PixelIsArea, centres for
-       PixelIsPoint) */
-    std::shared_ptr<GDALMDArray> poY, poX;
-    if (bNorthUp)
-    {
-        const double dfCentre = sGeo.raster_type == 2 ? 0.0 : 0.5;
-        auto poYArr = GDALMDArrayRegularlySpaced::Create(osParent, "y", poYDim, dfYOrigin, dfYRes, dfCentre);
-        auto poXArr = GDALMDArrayRegularlySpaced::Create(osParent, "x", poXDim, dfXOrigin, dfXRes, dfCentre);
-        const std::string osYFull = osParent + "y", osXFull = osParent + "x";
-        if (bGeographic)
-        {
-            poYArr->AddAttribute(StringAttr(osYFull, "standard_name", "latitude"));
-            poYArr->AddAttribute(StringAttr(osYFull, "units", "degrees_north"));
-            poXArr->AddAttribute(StringAttr(osXFull, "standard_name", "longitude"));
-            poXArr->AddAttribute(StringAttr(osXFull, "units", "degrees_east"));
-        }
-        else if (poSRS)
-        {
-            poYArr->AddAttribute(StringAttr(osYFull, "standard_name", "projection_y_coordinate"));
-            poYArr->AddAttribute(StringAttr(osYFull, "units", osLinearUnit));
-            poXArr->AddAttribute(StringAttr(osXFull, "standard_name", "projection_x_coordinate"));
-            poXArr->AddAttribute(StringAttr(osXFull, "units", osLinearUnit));
-        }
-        poY = poYArr;
-        poX = poXArr;
-        poYDim->SetIndexingVariable(poY);
-        poXDim->SetIndexingVariable(poX);
-    }
-
-    /* indexing variables first: copies (gdalmdimtranslate) then create them before `data`, whose
-       CF grid mapping refers to them */
-    poGroup->AddArray(poTime);
-    if (bInterval)
-    {
-        auto poNvDim = std::make_shared<GDALDimension>(osParent, "nv", std::string(), std::string(), 2);
-        poGroup->AddDimension(poNvDim);
-        const std::string osBoundsFull = osParent + "time_bounds";
-        poGroup->AddArray(RUMIValuesArray::Create(
-            osParent, "time_bounds", {poTimeDim, poNvDim}, oInt64, std::move(abyBounds), {},
-            {StringAttr(osBoundsFull, "long_name", "start and end (exclusive) of the time step"),
-             StringAttr(osBoundsFull, "units", osUnits), StringAttr(osBoundsFull, "calendar", "proleptic_gregorian")},
-            osPath));
-    }
-    poGroup->AddArray(poBand);
-    if (poY)
-    {
-        poGroup->AddArray(poY);
-        poGroup->AddArray(poX);
-    }
-    poGroup->AddArray(RUMIDataArray::Create(osParent, poShared, {poTimeDim, poBandDim, poYDim, poXDim}, poSRS));
-
     auto poDS = std::make_unique<RUMIMultiDimDataset>();
     poDS->m_poShared = std::move(poShared);
     poDS->m_poRootGroup = std::move(poGroup);

@@ -2,10 +2,11 @@
  * rumi GDAL driver: the multidimensional view (gdal.OpenEx(path, gdal.OF_MULTIDIM_RASTER),
  * gdalmdiminfo, gdalmdimtranslate). See rumimultidim.cpp for the mapping.
  *
- * The classic open (RUMIDataset::OpenImpl) parses the name and the open options, opens the file
- * and picks the GDAL data type, then hands the open file to RUMIMultiDimDataset::Open when the
- * caller asked for GDAL_OF_MULTIDIM_RASTER. Groups, arrays and the dataset share the open file
- * through a std::shared_ptr, so an array stays readable after its dataset is closed.
+ * RUMIFile::Open (rumidataset.cpp) parses the name and the open options, opens the file and
+ * picks the GDAL data type; RUMIDataset::OpenImpl hands the open file to
+ * RUMIMultiDimDataset::Open when the caller asked for GDAL_OF_MULTIDIM_RASTER. Groups, arrays
+ * and the dataset share the open file through a std::shared_ptr, so an array stays readable
+ * after its dataset is closed.
  */
 #ifndef RUMI_GDAL_MULTIDIM_H
 #define RUMI_GDAL_MULTIDIM_H
@@ -15,25 +16,19 @@
 #include <memory>
 #include <string>
 
-/** The open file, shared by the dataset, its group and its arrays. */
+/** The open file and the view of it the arrays show, shared by the dataset, its group and its
+ *  arrays. */
 struct RUMIMDShared
 {
-    RUMIMDShared() = default;
-    ~RUMIMDShared();
-    RUMIMDShared(const RUMIMDShared &) = delete;
-    RUMIMDShared &operator=(const RUMIMDShared &) = delete;
-
-    std::unique_ptr<RUMIVsiSource> poSource{};
-    rumi_dataset *hRumi = nullptr;
-    rumi_info sInfo{};
-    std::string osPath{};   /* the rumi file */
-    std::string osHeader{}; /* the header blob file, empty when the file was validated */
-    uint32_t nOutput = RUMI_OUTPUT_NATIVE; /* rumi_read_window output */
-    size_t nOutBytes = 0;                  /* bytes per sample rumi_read_window writes */
-    GDALDataType eDataType = GDT_Unknown;  /* the array's data type */
+    std::shared_ptr<RUMIFile> poFile{};
+    rumi_dataset *hRumi = nullptr; /* poFile->hRumi */
+    rumi_info sInfo{};             /* poFile->sInfo */
+    std::string osPath{};          /* poFile->osPath */
+    GDALDataType eDataType = GDT_Unknown; /* the array's data type */
     bool bWidenInt8 = false; /* int8 samples shown as Int16 (GDAL < 3.7 has no Int8) */
     uint32_t nTimeOffset = 0; /* first time step shown (a RUMI:"path":t name shows one) */
     uint32_t nTimes = 0;      /* time steps shown */
+    GDALDatasetUniquePtr poValues{}; /* a MEM dataset holding the time and band arrays */
 };
 
 /** A rumi file in GDAL's multidimensional API: a root group with the array `data`. */
@@ -43,10 +38,9 @@ class RUMIMultiDimDataset final : public GDALDataset
     RUMIMultiDimDataset() = default;
     ~RUMIMultiDimDataset() override;
 
-    /** Takes the open file out of a classic dataset that OpenImpl set up (file open, data type
-     *  chosen) and builds the multidimensional view; nTime >= 0 selects one time step. */
-    static GDALDataset *Open(std::unique_ptr<RUMIDataset> poClassic, const std::string &osPath,
-                             const std::string &osHeader, int nTime);
+    /** Builds the multidimensional view of a file RUMIFile::Open opened; nTime >= 0 selects
+     *  one time step. */
+    static GDALDataset *Open(std::shared_ptr<RUMIFile> poFile, int nTime);
 
     std::shared_ptr<GDALGroup> GetRootGroup() const override
     {

@@ -1,8 +1,8 @@
-"""Multi-block reads (the driver's IRasterIO): a request covering several blocks fetches all the
-frames it needs in one batched range read and decodes them on GDAL_NUM_THREADS threads,
-straight into the request buffer (DIRECT) or into the block cache (CACHE). Whatever the path
-(RUMI_MULTI_BLOCK_READ=AUTO|DIRECT|CACHE|NO), the thread count and the buffer layout, the
-pixels must be those of block-by-block reads; single-block requests keep the block path."""
+"""Window reads (the driver's IRasterIO): a request without resampling into a buffer of the
+bands' type is one rumi_read, which fetches every frame it needs in one batched range read,
+decodes each once on NUM_THREADS / GDAL_NUM_THREADS threads (or serves it from the dataset's
+decoded-frame cache) and copies the samples straight into the buffer. Whatever the thread
+count and the buffer layout, the pixels must be those of block-by-block reads."""
 
 import contextlib
 import re
@@ -15,7 +15,6 @@ import rumi_util
 from rumi_util import make_rumi, sample_array
 
 W, H, TILE = 75, 53, (16, 8)  # 5 x 7 tiles, the last column and row clipped
-MODES = ["AUTO", "DIRECT", "CACHE", "NO"]
 
 
 @contextlib.contextmanager
@@ -30,15 +29,20 @@ def config(**options):
             gdal.SetConfigOption(k, v)
 
 
+READ = re.compile(r"(\w[\w ]*) read of .*: (\d+) frame\(s\) needed, (\d+) read from the file, (\d+) from the cache")
+
+
 class DebugLines:
-    """Collects the driver's "multi-block read" debug lines."""
+    """Collects the driver's debug line of each rumi_read: (kind, frames needed, frames read
+    from the file, frames from the cache)."""
 
     def __init__(self):
-        self.lines = []
+        self.reads = []
 
     def __call__(self, err_class, err_no, msg):
-        if err_class == gdal.CE_Debug and "multi-block read" in msg:
-            self.lines.append(msg)
+        m = READ.search(msg)
+        if err_class == gdal.CE_Debug and m:
+            self.reads.append((m.group(1), int(m.group(2)), int(m.group(3)), int(m.group(4))))
 
     def __enter__(self):
         gdal.SetConfigOption("CPL_DEBUG", "RUMI")
@@ -87,11 +91,10 @@ def files(tmp_path_factory):
 
 
 @pytest.mark.parametrize("threads", ["1", "ALL_CPUS", "3"])
-@pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("name", ["image-u0", "image-u1", "image-u2", "cube-u0", "cube-u4", "cube-u9"])
-def test_multi_block_read_equals_block_by_block(files, name, mode, threads):
+def test_window_reads_equal_block_by_block(files, name, threads):
     path, expected = files[name]
-    with config(RUMI_MULTI_BLOCK_READ=mode, GDAL_NUM_THREADS=threads):
+    with config(GDAL_NUM_THREADS=threads):
         blocks = block_by_block(gdal.Open(str(path)))
         np.testing.assert_array_equal(blocks, expected)
         ds = gdal.Open(str(path))
@@ -105,13 +108,12 @@ def test_multi_block_read_equals_block_by_block(files, name, mode, threads):
         np.testing.assert_array_equal(got.reshape(3, 45, 60), expected[[2, 0, 2], 2:47, 3:63])
 
 
-@pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("threads", ["1", "ALL_CPUS"])
-def test_buffer_layouts(files, mode, threads):
+def test_buffer_layouts(files, threads):
     """Pixel-interleaved and line-interleaved buffers, type conversion, resampling."""
     path, expected = files["image-u1"]
     e = expected[:, 4:50, 6:70]
-    with config(RUMI_MULTI_BLOCK_READ=mode, GDAL_NUM_THREADS=threads):
+    with config(GDAL_NUM_THREADS=threads):
         ds = gdal.Open(str(path))
         bip = ds.ReadRaster(6, 4, 64, 46, buf_pixel_space=6, buf_line_space=6 * 64, buf_band_space=2)
         np.testing.assert_array_equal(np.frombuffer(bip, "<u2").reshape(46, 64, 3).transpose(2, 0, 1), e)
@@ -132,85 +134,58 @@ def test_subdataset_and_promoted_reads(tmp_path):
     path = make_rumi(tmp_path / "c.rumi", cube, "float32", tile=TILE, frame_unit=4)
     f16 = sample_array("float16", 1, 2, H, W, seed=5)
     p16 = make_rumi(tmp_path / "h.rumi", f16, "float16", tile=TILE, frame_unit=1)
-    for mode in MODES:
-        with config(RUMI_MULTI_BLOCK_READ=mode, GDAL_NUM_THREADS="ALL_CPUS"):
-            ds = gdal.Open(f'RUMI:"{path}":1')
-            np.testing.assert_array_equal(ds.ReadAsArray(), cube[1])
-            np.testing.assert_array_equal(ds.ReadAsArray(7, 1, 60, 50), cube[1][:, 1:51, 7:67])
-            ds = gdal.OpenEx(str(p16), open_options=["PROMOTE=FLOAT32"])
-            np.testing.assert_array_equal(ds.ReadAsArray(3, 3, 70, 45), f16[0][:, 3:48, 3:73].astype(np.float32))
+    with config(GDAL_NUM_THREADS="ALL_CPUS"):
+        ds = gdal.Open(f'RUMI:"{path}":1')
+        np.testing.assert_array_equal(ds.ReadAsArray(), cube[1])
+        np.testing.assert_array_equal(ds.ReadAsArray(7, 1, 60, 50), cube[1][:, 1:51, 7:67])
+        ds = gdal.OpenEx(str(p16), open_options=["PROMOTE=FLOAT32"])
+        np.testing.assert_array_equal(ds.ReadAsArray(3, 3, 70, 45), f16[0][:, 3:48, 3:73].astype(np.float32))
+        with DebugLines() as dbg:
+            np.testing.assert_array_equal(ds.ReadAsArray(), f16[0].astype(np.float32))
+        assert [r[0] for r in dbg.reads] == ["window"], dbg.reads  # promoted: still one rumi_read
 
 
-def test_single_block_requests_keep_the_block_path(files):
-    path, expected = files["image-u1"]
+def test_a_window_is_one_read(files):
+    """A window is one rumi_read of the frames of its tiles; a block read one of one frame."""
+    path, expected = files["image-u0"]  # 35 tiles, 3 bands, one frame per (tile, band)
     with DebugLines() as dbg:
         ds = gdal.Open(str(path))
-        np.testing.assert_array_equal(ds.ReadAsArray(16, 8, 16, 8), expected[:, 8:16, 16:32])  # one block
-        np.testing.assert_array_equal(ds.ReadAsArray(17, 9, 5, 5), expected[:, 9:14, 17:22])  # inside one
-        assert dbg.lines == []
-        np.testing.assert_array_equal(ds.ReadAsArray(10, 8, 16, 8), expected[:, 8:16, 10:26])  # two blocks
-        assert len(dbg.lines) == 1 and "cache" in dbg.lines[0]
-        np.testing.assert_array_equal(ds.ReadAsArray(), expected)  # whole raster: straight into the buffer
-        assert len(dbg.lines) == 2 and "direct" in dbg.lines[1]
-    with config(RUMI_MULTI_BLOCK_READ="NO"), DebugLines() as dbg:
-        np.testing.assert_array_equal(gdal.Open(str(path)).ReadAsArray(), expected)
-        assert dbg.lines == []
+        np.testing.assert_array_equal(ds.ReadAsArray(10, 8, 16, 8), expected[:, 8:16, 10:26])  # two tiles
+        np.testing.assert_array_equal(ds.ReadAsArray(), expected)
+        ds.GetRasterBand(1).ReadBlock(4, 6)
+    assert dbg.reads[0] == ("window", 6, 6, 0), dbg.reads
+    assert dbg.reads[1] == ("window", 105, 99, 6), dbg.reads  # the first window's frames are cached
+    assert dbg.reads[2] == ("block", 1, 0, 1), dbg.reads
+    assert len(dbg.reads) == 3
 
 
 def test_band_by_band_reads_of_cells_decode_each_cell_once(files):
     """gdal_translate to a band-sequential output reads band by band: with cell frames the
-    first band's read caches the other bands' planes (AUTO picks CACHE), so each cell is
-    decoded once; with tile frames there is nothing to share and the read goes straight into
-    the buffer."""
+    first band's read decodes every cell, the others find them in the decoded-frame cache."""
     path, expected = files["image-u1"]
     with DebugLines() as dbg:
         ds = gdal.Open(str(path))
         for b in range(3):
             np.testing.assert_array_equal(ds.GetRasterBand(b + 1).ReadAsArray(), expected[b])
-        assert len(dbg.lines) == 1 and "(cache)" in dbg.lines[0], dbg.lines
-        assert "35 frame(s)" in dbg.lines[0]
-    path, expected = files["image-u0"]
-    with DebugLines() as dbg:
-        ds = gdal.Open(str(path))
-        np.testing.assert_array_equal(ds.GetRasterBand(2).ReadAsArray(0, 8, W, 16), expected[1, 8:24])
-        assert len(dbg.lines) == 1 and "(direct)" in dbg.lines[0], dbg.lines  # a full-width swath
+    assert dbg.reads == [("window", 35, 35, 0), ("window", 35, 0, 35), ("window", 35, 0, 35)], dbg.reads
+    with DebugLines() as dbg:  # block by block: each cell is decoded once too
+        np.testing.assert_array_equal(block_by_block(gdal.Open(str(path))), expected)
+    assert len(dbg.reads) == 3 * 35 and sum(r[2] for r in dbg.reads) == 35, dbg.reads
 
 
-def test_block_cache_stays_coherent(files):
-    """CACHE fills the block cache with what block reads would return; DIRECT copies the
-    blocks already cached and decodes only the others."""
-    path, expected = files["image-u0"]
-    with config(RUMI_MULTI_BLOCK_READ="CACHE"), DebugLines() as dbg:
-        ds = gdal.Open(str(path))
-        np.testing.assert_array_equal(ds.ReadAsArray(0, 0, 40, 20), expected[:, 0:20, 0:40])
-        assert "3 tile" not in dbg.lines[0] and "frame(s)" in dbg.lines[0]
-        np.testing.assert_array_equal(block_by_block(ds), expected)
-        n = len(dbg.lines)
-        np.testing.assert_array_equal(ds.ReadAsArray(0, 0, 40, 20), expected[:, 0:20, 0:40])
-        assert len(dbg.lines) == n, "a window whose blocks are all cached decodes nothing"
-    with config(RUMI_MULTI_BLOCK_READ="DIRECT"), DebugLines() as dbg:
-        ds = gdal.Open(str(path))
-        for b in (1, 2, 3):
-            ds.GetRasterBand(b).ReadRaster(0, 0, 16, 8)  # one block: tile (0, 0) is now cached
-        np.testing.assert_array_equal(ds.ReadAsArray(0, 0, 32, 16), expected[:, 0:16, 0:32])
-        m = re.search(r"(\d+) tile\(s\) decoded", dbg.lines[-1])
-        assert m and int(m.group(1)) == 3, dbg.lines  # 4 tiles, one from the cache
-
-
-@pytest.mark.parametrize("mode", ["DIRECT", "CACHE"])
-def test_num_threads_open_option(files, mode):
+@pytest.mark.parametrize("threads", ["1", "ALL_CPUS"])
+def test_num_threads_open_option(files, threads):
     path, expected = files["cube-u4"]
     for value in ("2", "ALL_CPUS", "nonsense", "0"):
-        with config(RUMI_MULTI_BLOCK_READ=mode):
+        with config(GDAL_NUM_THREADS=threads):
             ds = gdal.OpenEx(str(path), open_options=[f"NUM_THREADS={value}"])
             np.testing.assert_array_equal(ds.ReadAsArray(), expected)
             np.testing.assert_array_equal(ds.ReadAsArray(9, 4, 50, 33), expected[:, 4:37, 9:59])
     assert "NUM_THREADS" in gdal.GetDriverByName("RUMI").GetMetadataItem("DMD_OPENOPTIONLIST")
 
 
-@pytest.mark.parametrize("mode", ["DIRECT", "CACHE"])
 @pytest.mark.parametrize("threads", ["1", "ALL_CPUS"])
-def test_corrupt_frame_fails_the_read(tmp_path, mode, threads):
+def test_corrupt_frame_fails_the_read(tmp_path, threads):
     data = sample_array("uint16", 1, 1, H, W, seed=9)
     path = make_rumi(tmp_path / "f.rumi", data, "uint16", tile=TILE, header=tmp_path / "f.rumi.header")
     raw = bytearray(path.read_bytes())
@@ -218,7 +193,7 @@ def test_corrupt_frame_fails_the_read(tmp_path, mode, threads):
     mid = len(raw) // 2
     raw[mid:mid + 64] = bytes((b ^ 0x5A) for b in raw[mid:mid + 64])
     path.write_bytes(bytes(raw))
-    with config(RUMI_MULTI_BLOCK_READ=mode, GDAL_NUM_THREADS=threads):
+    with config(GDAL_NUM_THREADS=threads):
         ds = gdal.Open(str(path))
         with pytest.raises(RuntimeError, match="RUMI"):
             ds.ReadAsArray()

@@ -350,11 +350,11 @@ def test_promoted_encodings_need_the_open_option(tmp_path):
 
 
 def open_uncached(path):
-    gdal.SetConfigOption("RUMI_MULTIDIM_CACHE_MB", "0")
+    gdal.SetConfigOption("RUMI_CACHE_MB", "0")
     try:
         return root(path).OpenMDArray("data")
     finally:
-        gdal.SetConfigOption("RUMI_MULTIDIM_CACHE_MB", None)
+        gdal.SetConfigOption("RUMI_CACHE_MB", None)
 
 
 @pytest.mark.parametrize("unit", [0, 4])

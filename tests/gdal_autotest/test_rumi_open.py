@@ -2,6 +2,7 @@
 mode, and malformed inputs (which must fail with a GDAL error, never crash the process)."""
 
 import json
+import os
 import shutil
 import struct
 import subprocess
@@ -91,6 +92,131 @@ def test_header_of_another_file_is_an_error(tmp_path, cube):
     with pytest.raises(RuntimeError, match="RUMI: .*header blob"):
         ds = gdal.OpenEx(str(path), open_options=[f"HEADER={other_header}"])
         ds.ReadAsArray()
+
+
+# ---- a stale or broken sidecar never breaks a valid file --------------------------------------
+
+def open_collecting_warnings(path, **kw):
+    """Opens `path` and returns (dataset, the RUMI warnings the open emitted)."""
+    warnings = []
+
+    def handler(cls, num, msg):
+        if cls == gdal.CE_Warning and msg.startswith("RUMI"):
+            warnings.append(msg)
+
+    gdal.PushErrorHandler(handler)
+    try:
+        ds = gdal.OpenEx(str(path), **kw)
+    finally:
+        gdal.PopErrorHandler()
+    return ds, warnings
+
+
+def checksums(ds):
+    return [ds.GetRasterBand(i + 1).Checksum() for i in range(ds.RasterCount)]
+
+
+def assert_sidecar_ignored(path, data, why):
+    """The file opens validated despite its sidecar, with one warning naming the sidecar and
+    `why`, and its pixels are those of an open without the sidecar."""
+    sidecar = f"{path}.header"
+    ds, warnings = open_collecting_warnings(path)
+    assert len(warnings) == 1, warnings
+    assert f"ignoring the sidecar header blob {sidecar}" in warnings[0], warnings
+    assert why in warnings[0], warnings
+    assert "opening the file by parsing it" in warnings[0], warnings
+    assert ds.GetMetadataItem("OPEN_MODE", "RUMI") == "VALIDATED"
+    assert ds.GetMetadataItem("HEADER", "RUMI") is None
+    assert sidecar not in ds.GetFileList()
+    a = ds.ReadAsArray()
+    np.testing.assert_array_equal(a.reshape(data.shape), data)
+    validated = gdal.OpenEx(str(path), open_options=["HEADER=NONE"])
+    assert checksums(ds) == checksums(validated)
+
+
+def test_stale_sidecar_of_another_shape_is_ignored(tmp_path):
+    path = tmp_path / "s.rumi"
+    make_rumi(path, sample_array("uint16", 1, 2, 40, 50), "uint16", tile=TILE, header=f"{path}.header")
+    data = sample_array("uint16", 1, 3, H, W, seed=3)
+    make_rumi(path, data, "uint16", tile=TILE)  # rewritten; the sidecar is stale
+    assert_sidecar_ignored(path, data, "header blob image_width is 50 but the file says 37")
+
+
+def test_stale_sidecar_with_other_frame_sizes_is_ignored(tmp_path):
+    """Same shape, larger frames: in a small file the IFD's byte counts (in the first bytes GDAL
+    read) disagree with the sidecar's."""
+    path = tmp_path / "s.rumi"
+    make_rumi(path, np.full((1, 2, H, W), 7, dtype="uint16"), "uint16", tile=TILE, header=f"{path}.header")
+    data = sample_array("uint16", 1, 2, H, W, seed=1)
+    make_rumi(path, data, "uint16", tile=TILE)
+    assert_sidecar_ignored(path, data, "header blob frame_byte_counts[0] is")
+
+
+def test_stale_sidecar_locating_frames_past_the_end_is_ignored(tmp_path):
+    """Same shape, smaller frames, and too many frames for the IFD's byte counts to be in the
+    first 16 KiB: the file is smaller than the frames the sidecar locates."""
+    path = tmp_path / "s.rumi"
+    shape = (1, 1, 8 * 48, 16 * 48)  # 2304 frames: 27 KiB of IFD values
+    make_rumi(path, sample_array("uint8", *shape, seed=2), "uint8", tile=(16, 8), header=f"{path}.header")
+    data = np.zeros(shape, dtype="uint8")
+    make_rumi(path, data, "uint8", tile=(16, 8))
+    assert_sidecar_ignored(path, data, "file size is")
+
+
+@pytest.mark.parametrize("content,why", [(b"", "header blob"), (b"garbage" * 40, "header blob")],
+                         ids=["empty", "garbage"])
+def test_broken_sidecar_is_ignored(tmp_path, content, why):
+    path = tmp_path / "s.rumi"
+    data = sample_array("uint16", 1, 2, H, W)
+    make_rumi(path, data, "uint16", tile=TILE)
+    (tmp_path / "s.rumi.header").write_bytes(content)
+    assert_sidecar_ignored(path, data, why)
+
+
+def test_sidecar_that_is_a_directory_is_ignored(tmp_path):
+    path = tmp_path / "s.rumi"
+    data = sample_array("uint16", 1, 2, H, W)
+    make_rumi(path, data, "uint16", tile=TILE)
+    (tmp_path / "s.rumi.header").mkdir()
+    assert_sidecar_ignored(path, data, "cannot read the header blob")
+
+
+def test_unreadable_sidecar_is_ignored(tmp_path):
+    """A dangling symbolic link: listed beside the file, but not readable."""
+    path = tmp_path / "s.rumi"
+    data = sample_array("uint16", 1, 2, H, W)
+    make_rumi(path, data, "uint16", tile=TILE)
+    (tmp_path / "s.rumi.header").symlink_to(tmp_path / "gone.header")
+    assert_sidecar_ignored(path, data, "cannot read the header blob")
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads files whatever their permissions")
+def test_sidecar_without_read_permission_is_ignored(tmp_path):
+    path = tmp_path / "s.rumi"
+    data = sample_array("uint16", 1, 2, H, W)
+    make_rumi(path, data, "uint16", tile=TILE, header=f"{path}.header")
+    os.chmod(f"{path}.header", 0)
+    assert_sidecar_ignored(path, data, "cannot read the header blob")
+
+
+def test_valid_sidecar_gives_no_warning(cube):
+    path, header, data = cube
+    shutil.copy(header, f"{path}.header")
+    ds, warnings = open_collecting_warnings(path)
+    assert warnings == []
+    assert ds.GetMetadataItem("OPEN_MODE", "RUMI") == "STATELESS"
+
+
+def test_stale_explicit_header_is_an_error_naming_it(tmp_path):
+    path = tmp_path / "s.rumi"
+    stale = tmp_path / "stale.header"
+    make_rumi(path, np.full((1, 2, H, W), 7, dtype="uint16"), "uint16", tile=TILE, header=stale)
+    make_rumi(path, sample_array("uint16", 1, 2, H, W, seed=1), "uint16", tile=TILE)
+    with pytest.raises(RuntimeError, match=f"RUMI: {path} \\(header blob {stale}\\): header blob frame_byte_counts"):
+        gdal.OpenEx(str(path), open_options=[f"HEADER={stale}"])
+    make_rumi(path, sample_array("uint16", 1, 3, H, W), "uint16", tile=TILE)
+    with pytest.raises(RuntimeError, match=f"header blob {stale}.*samples_per_pixel is 2 but the file says 3"):
+        gdal.OpenEx(str(path), open_options=[f"HEADER={stale}"])
 
 
 def test_vsimem(cube):

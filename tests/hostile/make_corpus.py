@@ -372,8 +372,9 @@ def cases(b):
     case("frame_flipped_bytes", cube, bytes(flipped), ["frame 0:"])
     swapped = fr[:]
     swapped[0], swapped[12] = fr[12], fr[0]  # an edge tile (5 columns) where a full tile belongs
+    # (a stateless open finds the blob's counts differing from the IFD's in the file's first bytes)
     case("frame_wrong_size", cube, with_frames(cube, swapped), ["frame 0: decoded", "decoded 80 bytes"],
-         stateless=["frame 0"])
+         stateless=["frame 0", "header blob frame_byte_counts[0] is"])
     d = put(cube.data, value(4), "H", 15)  # 15-pixel tiles: same grid, every decoded size differs
     bl = put(cube.blob, 18, "H", 15)
     case("frame_tile_width_relabelled", cube, d, ["frame 0: decoded 256 bytes, expected 240"], blob=bl)
@@ -426,14 +427,17 @@ def cases(b):
          blob=put(cube.blob, 24, "B", 12), header=True)
     case("blob_frame_unit", cube, v, ["frame_unit 11 is not registered"], blob=put(cube.blob, 26, "B", 11),
          header=True)
-    # a stateless open trusts the blob: the first inconsistency it meets is the error
-    other = ["GeoKeyDirectoryTag", "ModelTransformationTag", "OpenZL decode failed", "decoded", "trailer",
-             "file size is", "truncated"]
+    # a stateless open checks the blob against the file's first bytes and size (the fixed header
+    # and IFD, and the IFD's values when they are among them), then trusts it: the first
+    # inconsistency it meets is the error
+    other = ["but the file says", "but the file's TileByteCounts", "GeoKeyDirectoryTag", "ModelTransformationTag",
+             "OpenZL decode failed", "decoded", "trailer", "file size is", "truncated"]
     case("blob_of_another_file", cube, v, ["header blob frame_unit is 4 but the file says 0"], blob=cell.blob,
          stateless=other, header=True)
     # stateless reads trust the blob: a blob of another file fails at the first frame, never reads out of range
     case("blob_other_file_stateless", cell, cell.data, [], gdal=[], blob=cube.blob, stateless=other)
-    case("blob_counts_shifted", cube, v, ["header blob frame_byte_counts["], stateless=["OpenZL decode failed"],
+    case("blob_counts_shifted", cube, v, ["header blob frame_byte_counts["],
+         stateless=["OpenZL decode failed", "header blob frame_byte_counts["],
          blob=blob_with_counts(cube.blob, cube.counts[1:] + cube.counts[:1]), header=True)
     gig = cube.blob[:6] + struct.pack("<IIIHHHBBB", 65536, 65536, 2, 256, 256, 3, 16, 1, 0) + \
         struct.pack("<IB", 100, 0)

@@ -97,6 +97,55 @@ pub fn build_header<R: RangeRead>(src: R, limits: Limits) -> Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// Checks the header blob of a stateless `reader` against what a host already has of the file,
+/// without a request: the first bytes of the file (`prefix`, e.g. what GDAL read to identify
+/// it) and the file's size. With the fixed 292-byte file header and IFD in `prefix`, the shape
+/// they state must be the blob's; with the IFD's external values in it too (small files),
+/// every frame byte count must be. The file must hold the frames the blob locates and a
+/// trailer. A stale sidecar (the file was rewritten) fails one of these checks in most cases;
+/// one that passes them can still be wrong (frames then fail to decode, naming the blob).
+pub fn check_blob_prefix<R: RangeRead>(reader: &Reader<R>, prefix: &[u8]) -> Result<()> {
+    let blob = reader.blob();
+    let fixed = FIXED_PREFIX_BYTES as usize;
+    if prefix.len() >= fixed {
+        let head = IfdHead::parse(&prefix[..fixed], reader.limits())?;
+        match usize::try_from(head.base_frame_offset) {
+            Ok(base) if base <= prefix.len() => {
+                let ifd = head.finish(&prefix[fixed..base], reader.limits())?;
+                compare(blob, &Blob { layout: ifd.layout, counts: ifd.byte_counts })?;
+            }
+            _ => {
+                let b = &blob.layout;
+                let ours = [
+                    b.width.into(),
+                    b.length.into(),
+                    b.times.into(),
+                    b.tile_width.into(),
+                    b.tile_length.into(),
+                    b.bands.into(),
+                    b.frame_unit.value().into(),
+                ];
+                for ((field, file), blob) in head.shape().into_iter().zip(ours) {
+                    if blob != file {
+                        return Err(Error::BlobMismatch { field, blob, file });
+                    }
+                }
+            }
+        }
+    }
+    let min_trailer = 28 + 3 * u64::from(blob.layout.bands);
+    let need = reader.trailer_offset().checked_add(min_trailer).ok_or(Error::Overflow("file size"))?;
+    let size = reader.source().size()?;
+    if size < need {
+        return Err(Error::FileSize {
+            what: "the frames the header blob locates and a trailer",
+            found: size,
+            expected: need,
+        });
+    }
+    Ok(())
+}
+
 /// Compares every value the blob duplicates with the file's, in the order of the spec's table.
 /// `file` is the blob-shaped view of the IFD that [`Reader::open`] built.
 fn compare(blob: &Blob, file: &Blob) -> Result<()> {

@@ -199,6 +199,19 @@ impl IfdHead {
         })
     }
 
+    /// The shape the IFD states, named as the header blob's fields.
+    pub fn shape(&self) -> [(&'static str, u64); 7] {
+        [
+            ("image_width", self.width.into()),
+            ("image_length", self.length.into()),
+            ("time_count", self.times.into()),
+            ("tile_width", self.tile_width.into()),
+            ("tile_length", self.tile_length.into()),
+            ("samples_per_pixel", self.bands.into()),
+            ("frame_unit", self.frame_unit.into()),
+        ]
+    }
+
     /// Bytes of external values that follow the IFD (`base_frame_offset - 292`).
     pub fn external_len(&self) -> u64 {
         self.base_frame_offset - FIXED_PREFIX_BYTES
