@@ -2,11 +2,10 @@
 //! C++ or CLI dependency.
 //!
 //! Layers (see ARCHITECTURE.md): [`format`] (pure parsing), [`codec`] (OpenZL),
-//! [`io`] / [`reader`] / [`plan`] (the one read planner) / [`batch`] / [`writer`] / [`validate`]. The GDAL plugin (the workspace's
+//! [`io`] / [`reader`] / [`plan`] (the one read planner) / [`writer`] / [`validate`]. The GDAL plugin (the workspace's
 //! root package), the `rumi` CLI and the Python package are hosts built on this crate.
 #![forbid(unsafe_op_in_unsafe_fn)]
 
-pub mod batch;
 pub mod codec;
 pub mod error;
 pub mod format;
