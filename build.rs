@@ -1,6 +1,14 @@
 //! Compiles the GDAL driver's C++ adapter (src/driver/*.cpp) into the crate, against the
 //! installed GDAL (`gdal-config --cflags`, or `$GDAL_CONFIG`), and makes the cdylib refuse
 //! undefined symbols so that libgdal always stays in its DT_NEEDED list.
+//!
+//! Another GDAL than the installed one (scripts/plugin-for-python.sh sets these):
+//! - `RUMI_GDAL_INCLUDE`: the folder of that GDAL's headers (scripts/gdal-headers.sh), used
+//!   instead of `gdal-config --cflags`;
+//! - `RUMI_GDAL_LIBRARY`: the libgdal file the cdylib links, by path, so that its DT_NEEDED is
+//!   that file's soname (a pip wheel's `rasterio.libs/libgdal-<hash>.so.<n>`: the loader then
+//!   reuses the copy the host loaded). Only the cdylib is linked against it: build with
+//!   `--lib` (the tests link the installed GDAL).
 
 use std::process::Command;
 
@@ -25,6 +33,10 @@ fn main() {
         println!("cargo:rerun-if-changed={path}");
     }
     println!("cargo:rerun-if-env-changed=GDAL_CONFIG");
+    println!("cargo:rerun-if-env-changed=RUMI_GDAL_INCLUDE");
+    println!("cargo:rerun-if-env-changed=RUMI_GDAL_LIBRARY");
+    let include = std::env::var("RUMI_GDAL_INCLUDE").ok().filter(|s| !s.is_empty());
+    let library = std::env::var("RUMI_GDAL_LIBRARY").ok().filter(|s| !s.is_empty());
     println!("cargo:rerun-if-env-changed=CARGO_CFG_FUZZING");
 
     let mut build = cc::Build::new();
@@ -49,7 +61,15 @@ fn main() {
             build.flag("-fsanitize=address");
         }
     }
-    let cflags = gdal_config("--cflags").unwrap_or_else(|| "-I/usr/include/gdal".to_owned());
+    let cflags = match &include {
+        Some(dir) => {
+            if !std::path::Path::new(dir).join("gdal_version.h").is_file() {
+                panic!("RUMI_GDAL_INCLUDE={dir}: no gdal_version.h there (scripts/gdal-headers.sh prints the folder)");
+            }
+            format!("-I{dir}")
+        }
+        None => gdal_config("--cflags").unwrap_or_else(|| "-I/usr/include/gdal".to_owned()),
+    };
     for flag in cflags.split_whitespace() {
         if let Some(dir) = flag.strip_prefix("-I") {
             build.include(dir);
@@ -59,8 +79,14 @@ fn main() {
     }
     build.compile("rumi_gdal_driver");
 
-    // gdal-sys links libgdal too; naming it here keeps the link explicit for the C++ objects.
-    if let Some(libs) = gdal_config("--libs") {
+    if let Some(lib) = &library {
+        if !std::path::Path::new(lib).is_file() {
+            panic!("RUMI_GDAL_LIBRARY={lib}: no such file");
+        }
+        println!("cargo:rerun-if-changed={lib}");
+        // after the objects on the link line, and by path: DT_NEEDED gets the file's soname
+        println!("cargo:rustc-cdylib-link-arg={lib}");
+    } else if let Some(libs) = gdal_config("--libs") {
         for flag in libs.split_whitespace() {
             if let Some(dir) = flag.strip_prefix("-L") {
                 println!("cargo:rustc-link-search=native={dir}");

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# The GDAL lines beyond Debian 12's 3.6 that CI checks, and the pip-installed rasterio wheels:
+#  1. compiles the C++ adapter against the headers of GDAL 3.6 (installed), 3.10 (Debian 13's
+#     libgdal-dev) and 3.12 (gdal-src 0.3.0), warnings as errors (scripts/gdal-headers.sh);
+#  2. for rasterio 1.4 (wheel with GDAL 3.10, Python 3.11) and 1.5 (GDAL 3.12, Python 3.12): a venv
+#     with the PyPI wheel, rioxarray and dask (cached), the plugin built for it by
+#     scripts/plugin-for-python.sh, and the client tests that need no GDAL tools
+#     (test_rasterio.py, test_rasterio_gdal.py, test_rioxarray_dask.py) run in that venv;
+#  3. a plugin compiled against GDAL 3.10's headers and linked to the 3.12 wheel's library: the
+#     wheel's GDAL must refuse it with its version message (test_rasterio_gdal.py).
+#
+#   scripts/test-wheels.sh                 # needs target/release/rumi (cargo build --release)
+#   RUMI_WHEELS=1.5 scripts/test-wheels.sh # only one of them; extra arguments go to pytest
+#
+# Cache: ${RUMI_CACHE:-~/.cache/rumi} (headers, venvs); plugins: build/wheel-plugins/.
+# Python 3.11 and 3.12 come from pyenv (or python3.11 / python3.12 on PATH).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$(pwd)
+cache=${RUMI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rumi}
+t0=$(date +%s)
+stamp() { echo "== $1 ($(( $(date +%s) - t0 ))s)"; }
+timings=()
+timed() { # label command...
+  local t=$(date +%s) rc=0
+  "${@:2}" || rc=$?
+  timings+=("$(printf '  %-52s %5ss' "$1" "$(( $(date +%s) - t ))")")
+  return $rc
+}
+
+stamp "compile the adapter against each GDAL line's headers (-fsyntax-only -Werror)"
+syntax_check() { # line
+  local inc
+  inc=$(scripts/gdal-headers.sh "$1")
+  for f in src/driver/*.cpp; do
+    nice g++ -std=c++17 -fsyntax-only -Wall -Wextra -Werror -Iinclude -Isrc/driver -I"$inc" "$f"
+  done
+  echo "  GDAL $1 ($inc): src/driver/*.cpp compile"
+}
+for line in "$(gdal-config --version | cut -d. -f1,2)" 3.10 3.12; do
+  timed "headers + compile, GDAL $line" syntax_check "$line"
+done
+
+find_python() { # X.Y -> path
+  local v=$1 p
+  for p in "$(pyenv root 2>/dev/null)"/versions/"$v".*/bin/python"$v" "$HOME"/.pyenv/versions/"$v".*/bin/python"$v" \
+           "$(command -v "python$v" || true)"; do
+    [ -x "$p" ] && { echo "$p"; return 0; }
+  done
+  return 1
+}
+
+make_venv() { # rasterio-series python-version; sets VENV
+  local series=$1 pyv=$2 venv=$cache/venvs/rasterio-$1-py$2 py
+  VENV=
+  local check="import rasterio, rioxarray, dask.distributed, pytest
+assert rasterio.__version__.startswith('$series.'), rasterio.__version__"
+  if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "$check" >/dev/null 2>&1; then
+    py=$(find_python "$pyv") || { echo "Python $pyv not found (pyenv install $pyv)" >&2; return 1; }
+    rm -rf "$venv"
+    "$py" -m venv "$venv"
+    local next=$(( ${series#*.} + 1 ))
+    "$venv/bin/python" -m pip install -q --disable-pip-version-check \
+      "rasterio>=$series,<${series%%.*}.$next" rioxarray "dask[distributed]" pytest >&2
+    "$venv/bin/python" -c "$check"
+  fi
+  VENV=$venv
+}
+
+[ -x target/release/rumi ] || { echo "target/release/rumi is missing: cargo build --release first" >&2; exit 1; }
+rc=0
+mkdir -p build/test-artifacts build/wheel-plugins
+for spec in ${RUMI_WHEELS:-1.4 1.5}; do
+  case $spec in
+    1.4) pyv=3.11 ;;
+    1.5) pyv=3.12 ;;
+    *) echo "RUMI_WHEELS: unknown rasterio series $spec (1.4, 1.5)" >&2; exit 2 ;;
+  esac
+  stamp "rasterio $spec wheel (Python $pyv)"
+  timed "venv rasterio $spec (pip, cached)" make_venv "$spec" "$pyv" || { rc=1; continue; }
+  venv=$VENV
+  "$venv/bin/python" -c "import rasterio, sys; print(f'  rasterio {rasterio.__version__}, GDAL {rasterio.__gdal_version__}, Python {sys.version.split()[0]}')"
+  plugin=$repo/build/wheel-plugins/rasterio-$spec
+  timed "plugin-for-python.sh (rasterio $spec)" scripts/plugin-for-python.sh "$venv/bin/python" "$plugin" \
+    || { rc=1; continue; }
+  mism_env=()
+  if [ "$spec" = 1.5 ]; then
+    # GDAL 3.10 headers, the 3.12 wheel's library: plugin-for-python.sh itself must fail (the
+    # wheel's GDAL does not register the driver), leaving the plugin for the test to load
+    mism=$repo/build/wheel-plugins/rasterio-$spec-headers-3.10
+    t=$(date +%s)
+    out=$(RUMI_HEADERS_LINE=3.10 scripts/plugin-for-python.sh "$venv/bin/python" "$mism" 2>&1) && {
+      echo "plugin-for-python.sh accepted a plugin built against GDAL 3.10 headers for GDAL 3.12" >&2; rc=1; }
+    timings+=("$(printf '  %-52s %5ss' "plugin with GDAL 3.10 headers for the 3.12 wheel" "$(( $(date +%s) - t ))")")
+    echo "  refused as expected: $(grep -o 'RUMI was compiled against[^"]*' <<<"$out" | head -1)"
+    grep -q "RUMI was compiled against GDAL 3.10, but the current library version is 3.12" <<<"$out" || {
+      echo "expected GDAL's version message, got: $out" >&2; rc=1; }
+    mism_env=(RUMI_CLIENTS_MISMATCHED_PLUGIN_DIR="$mism" RUMI_CLIENTS_MISMATCHED_LINE=3.10)
+  fi
+  junit=build/test-artifacts/wheel-$spec-junit.xml
+  t=$(date +%s)
+  env RUMI_CLIENTS_PLUGIN_DIR="$plugin" RUMI_CLIENTS_STRICT=1 RUMI_CLIENTS_EXPECT_RASTERIO="$spec" "${mism_env[@]}" \
+    "$venv/bin/python" -m pytest -ra -p no:cacheprovider --junitxml="$junit" \
+    tests/clients/test_rasterio.py tests/clients/test_rasterio_gdal.py tests/clients/test_rioxarray_dask.py "$@" \
+    || rc=1
+  timings+=("$(printf '  %-52s %5ss' "pytest (rasterio $spec)" "$(( $(date +%s) - t ))")")
+done
+
+echo
+echo "== timings"
+printf '%s\n' "${timings[@]}"
+stamp "test-wheels done (rc=$rc)"
+exit $rc
