@@ -41,7 +41,7 @@ except ImportError as e1:
     except ImportError as e2:
         print(f"NOGDAL\tneither rasterio ({e1}) nor osgeo ({e2}) can be imported")
         sys.exit(0)
-libs = sorted({l.split()[-1] for l in open("/proc/self/maps") if re.search(r"/libgdal[^/]*\.so", l)})
+libs = sorted({l.split()[-1] for l in open("/proc/self/maps") if re.search(r"/libgdal(-[0-9a-f]+)?\.so[.0-9]*$", l.strip())})
 if len(libs) != 1:
     print(f"NOLIB\t{host} loaded {len(libs)} libgdal files: {libs}")
     sys.exit(0)
@@ -61,7 +61,7 @@ if [ "${line%%.*}" -lt 3 ] || { [ "${line%%.*}" -eq 3 ] && [ "${line#*.}" -lt 6 
   die "GDAL $version is older than 3.6, the oldest GDAL the plugin supports"
 fi
 # The adapter uses GDAL's C++ API, whose std::string arguments must have the same ABI.
-if ! nm -D --defined-only "$lib" 2>/dev/null | grep -q 'B5cxx11'; then
+if [ "$(nm -D --defined-only "$lib" 2>/dev/null | grep -c 'B5cxx11' || true)" -eq 0 ]; then
   die "$lib exports no C++11-ABI (std::__cxx11) symbols: it was built with another C++ ABI than g++'s default"
 fi
 
@@ -86,7 +86,7 @@ mv "$out/gdal_RUMI.so.tmp" "$out/gdal_RUMI.so"
 soname=$(readelf -d "$lib" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
 needed=$(readelf -d "$out/gdal_RUMI.so" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
 grep -qxF "$soname" <<<"$needed" || die "gdal_RUMI.so does not need $soname (NEEDED: $(echo $needed))"
-if grep -v -xF "$soname" <<<"$needed" | grep -q '^libgdal'; then
+if grep -v -xF "$soname" <<<"$needed" | grep '^libgdal' >/dev/null; then
   die "gdal_RUMI.so needs another libgdal too: $(echo $needed)"
 fi
 extra=$(nm -D --defined-only "$out/gdal_RUMI.so" | awk '{print $3}' | grep -v -E '^(GDALRegister_RUMI|rumi_.*)$' || true)

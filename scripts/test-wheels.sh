@@ -28,6 +28,15 @@ timed() { # label command...
   return $rc
 }
 
+find_python() { # X.Y -> path
+  local v=$1 p
+  for p in "$(pyenv root 2>/dev/null)"/versions/"$v".*/bin/python"$v" "$HOME"/.pyenv/versions/"$v".*/bin/python"$v" \
+           "$(command -v "python$v" || true)"; do
+    [ -x "$p" ] && { echo "$p"; return 0; }
+  done
+  return 1
+}
+
 stamp "compile the adapter against each GDAL line's headers (-fsyntax-only -Werror)"
 syntax_check() { # line
   local inc
@@ -41,14 +50,6 @@ for line in "$(gdal-config --version | cut -d. -f1,2)" 3.10 3.12; do
   timed "headers + compile, GDAL $line" syntax_check "$line"
 done
 
-find_python() { # X.Y -> path
-  local v=$1 p
-  for p in "$(pyenv root 2>/dev/null)"/versions/"$v".*/bin/python"$v" "$HOME"/.pyenv/versions/"$v".*/bin/python"$v" \
-           "$(command -v "python$v" || true)"; do
-    [ -x "$p" ] && { echo "$p"; return 0; }
-  done
-  return 1
-}
 
 make_venv() { # rasterio-series python-version; sets VENV
   local series=$1 pyv=$2 venv=$cache/venvs/rasterio-$1-py$2 py
@@ -67,8 +68,24 @@ assert rasterio.__version__.startswith('$series.'), rasterio.__version__"
   VENV=$venv
 }
 
-[ -x target/release/rumi ] || { echo "target/release/rumi is missing: cargo build --release first" >&2; exit 1; }
+stamp "plugin-for-python.sh refuses what it cannot build for, naming the problem"
+expect_fail() { # label expected-message command...
+  local out
+  if out=$("${@:3}" 2>&1); then echo "  FAIL: $1: it succeeded: $out" >&2; return 1; fi
+  grep -qF "$2" <<<"$out" || { echo "  FAIL: $1: expected '$2' in: $out" >&2; return 1; }
+  echo "  ok: $1: $(tail -1 <<<"$out")"
+}
+bare=$cache/venvs/bare-py3.11
+if [ ! -x "$bare/bin/python" ]; then
+  "$(find_python 3.11)" -m venv --without-pip "$bare"
+fi
 rc=0
+expect_fail "a Python without rasterio or osgeo" "neither rasterio" \
+  scripts/plugin-for-python.sh "$bare/bin/python" "$cache/unused-plugin" || rc=1
+expect_fail "not a Python" "is not a Python interpreter" \
+  scripts/plugin-for-python.sh /nonexistent/python "$cache/unused-plugin" || rc=1
+
+[ -x target/release/rumi ] || { echo "target/release/rumi is missing: cargo build --release first" >&2; exit 1; }
 mkdir -p build/test-artifacts build/wheel-plugins
 for spec in ${RUMI_WHEELS:-1.4 1.5}; do
   case $spec in
@@ -80,6 +97,9 @@ for spec in ${RUMI_WHEELS:-1.4 1.5}; do
   timed "venv rasterio $spec (pip, cached)" make_venv "$spec" "$pyv" || { rc=1; continue; }
   venv=$VENV
   "$venv/bin/python" -c "import rasterio, sys; print(f'  rasterio {rasterio.__version__}, GDAL {rasterio.__gdal_version__}, Python {sys.version.split()[0]}')"
+  # (no headers for a GDAL line: the same message as for a wheel of a GDAL it has none for)
+  RUMI_HEADERS_LINE=3.8 expect_fail "GDAL headers it cannot get (3.8)" "no headers for GDAL 3.8" \
+    scripts/plugin-for-python.sh "$venv/bin/python" "$cache/unused-plugin" || rc=1
   plugin=$repo/build/wheel-plugins/rasterio-$spec
   timed "plugin-for-python.sh (rasterio $spec)" scripts/plugin-for-python.sh "$venv/bin/python" "$plugin" \
     || { rc=1; continue; }

@@ -69,7 +69,8 @@ GDT_FLOAT32 = 6
 
 def loaded_libgdal(rasterio):
     """ctypes handle of the libgdal rasterio loaded (the same file: dlopen returns its handle)."""
-    libs = sorted({line.split()[-1] for line in open("/proc/self/maps") if re.search(r"/libgdal[^/]*\.so", line)})
+    pattern = re.compile(r"/libgdal(-[0-9a-f]+)?\.so[.0-9]*$")  # not libgdal_rumi.so
+    libs = sorted({line.split()[-1] for line in open("/proc/self/maps") if pattern.search(line)})
     assert len(libs) == 1, libs
     lib = ctypes.CDLL(libs[0])
     p, s, u64, i64 = ctypes.c_void_p, ctypes.c_char_p, ctypes.c_uint64, ctypes.c_int64
