@@ -35,6 +35,8 @@ fn main() {
     println!("cargo:rerun-if-env-changed=GDAL_CONFIG");
     println!("cargo:rerun-if-env-changed=RUMI_GDAL_INCLUDE");
     println!("cargo:rerun-if-env-changed=RUMI_GDAL_LIBRARY");
+    println!("cargo:rerun-if-env-changed=RUMI_TEST_ALLOW_UNDEFINED");
+    println!("cargo:rerun-if-env-changed=RUMI_TEST_DEFINES");
     let include = std::env::var("RUMI_GDAL_INCLUDE").ok().filter(|s| !s.is_empty());
     let library = std::env::var("RUMI_GDAL_LIBRARY").ok().filter(|s| !s.is_empty());
     println!("cargo:rerun-if-env-changed=CARGO_CFG_FUZZING");
@@ -77,6 +79,14 @@ fn main() {
             build.flag(flag);
         }
     }
+    // RUMI_TEST_DEFINES="NAME=VALUE ..." (tests only, scripts/test-wheels.sh): e.g. the version
+    // macros of gdal_version.h, to build a plugin that claims another GDAL line.
+    if let Ok(defines) = std::env::var("RUMI_TEST_DEFINES") {
+        for d in defines.split_whitespace() {
+            let (name, value) = d.split_once('=').unwrap_or((d, "1"));
+            build.define(name, value);
+        }
+    }
     build.compile("rumi_gdal_driver");
 
     if let Some(lib) = &library {
@@ -101,7 +111,11 @@ fn main() {
     // of a host that has not linked libgdal itself fails with "undefined symbol".
     // Not under `cargo fuzz` (`--cfg fuzzing`): its sanitizer runtime is linked into the fuzz
     // binaries only, so the cdylib built beside them has the sanitizer's symbols undefined.
-    if std::env::var_os("CARGO_CFG_FUZZING").is_none() {
+    // RUMI_TEST_ALLOW_UNDEFINED=1 (tests only, scripts/test-wheels.sh): a plugin compiled against
+    // another GDAL line's headers links despite the symbols that line lacks, to check that GDAL
+    // refuses to register it (GDAL_CHECK_VERSION) before any of them is called.
+    let allow_undefined = std::env::var("RUMI_TEST_ALLOW_UNDEFINED").is_ok_and(|v| v == "1");
+    if std::env::var_os("CARGO_CFG_FUZZING").is_none() && !allow_undefined {
         println!("cargo:rustc-cdylib-link-arg=-Wl,-z,defs");
     }
 }

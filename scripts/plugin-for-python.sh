@@ -15,8 +15,10 @@
 # The build goes to target/other-gdal (cargo's cache; the normal target/release is untouched).
 #
 # Fails with a message naming the problem when PYTHON has neither rasterio nor osgeo, or when
-# there are no headers for its GDAL line. RUMI_HEADERS_LINE=3.10 forces another line's headers
-# (only to test that GDAL refuses such a plugin: GDAL_CHECK_VERSION).
+# there are no headers for its GDAL line. Tests only: RUMI_TEST_DEFINES (build.rs) and
+# RUMI_HEADERS_LINE=3.10, which forces another line's headers
+# (only to test that GDAL refuses such a plugin, GDAL_CHECK_VERSION: it is then linked without
+# -z defs, as the symbols of that line are not all in this library).
 set -euo pipefail
 usage="usage: scripts/plugin-for-python.sh PYTHON OUTDIR"
 py=${1:?$usage}
@@ -66,6 +68,8 @@ if [ "$(nm -D --defined-only "$lib" 2>/dev/null | grep -c 'B5cxx11' || true)" -e
 fi
 
 hline=${RUMI_HEADERS_LINE:-$line}
+allow_undefined=0
+[ "$hline" = "$line" ] || allow_undefined=1
 t=$(date +%s)
 inc=$("$repo/scripts/gdal-headers.sh" "$hline") || die "no headers for GDAL $hline (PYTHON's GDAL is $version)"
 fetch_s=$(( $(date +%s) - t ))
@@ -75,6 +79,7 @@ t=$(date +%s)
 target=$repo/target/other-gdal
 log "cargo build --release --lib (target dir $target)"
 (cd "$repo" && RUMI_GDAL_INCLUDE=$inc RUMI_GDAL_LIBRARY=$lib CARGO_TARGET_DIR=$target \
+  RUMI_TEST_ALLOW_UNDEFINED=$allow_undefined \
   nice cargo build --release --lib -p rumi-gdal -q >&2) || die "the build against GDAL $hline failed"
 build_s=$(( $(date +%s) - t ))
 mkdir -p "$out"
@@ -95,7 +100,14 @@ extra=$(nm -D --defined-only "$out/gdal_RUMI.so" | awk '{print $3}' | grep -v -E
 # PYTHON's GDAL must now register the driver (GDAL's own message otherwise, e.g. a version mismatch).
 check=$(GDAL_DRIVER_PATH=$out "$py" - <<'EOF' 2>&1
 import logging, sys
-logging.basicConfig(level=logging.WARNING, format="%(message)s", stream=sys.stdout)
+# rasterio logs GDAL's errors (a refused plugin: dlopen's or GDAL_CHECK_VERSION's) at DEBUG
+errors = []
+class Keep(logging.Handler):
+    def emit(self, record):
+        if "GDAL signalled an error" in record.getMessage() or record.levelno >= logging.WARNING:
+            errors.append(record.getMessage())
+logging.getLogger().addHandler(Keep())
+logging.getLogger().setLevel(logging.DEBUG)
 try:
     import rasterio
     with rasterio.Env() as env:
@@ -105,6 +117,8 @@ except ImportError:
     gdal.AllRegister()
     ok = gdal.GetDriverByName("RUMI") is not None
 print("REGISTERED" if ok else "NOT REGISTERED")
+for e in dict.fromkeys(errors):
+    print(e)
 EOF
 ) || true
 if ! grep -qx REGISTERED <<<"$check"; then

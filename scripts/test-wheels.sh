@@ -6,8 +6,11 @@
 #     with the PyPI wheel, rioxarray and dask (cached), the plugin built for it by
 #     scripts/plugin-for-python.sh, and the client tests that need no GDAL tools
 #     (test_rasterio.py, test_rasterio_gdal.py, test_rioxarray_dask.py) run in that venv;
-#  3. a plugin compiled against GDAL 3.10's headers and linked to the 3.12 wheel's library: the
-#     wheel's GDAL must refuse it with its version message (test_rasterio_gdal.py).
+#  3. plugins built for another GDAL: one claiming GDAL 3.9 linked to the 3.10 wheel's library
+#     (GDAL_CHECK_VERSION refuses it with GDAL's version message), one compiled against 3.10's
+#     headers and linked to the 3.12 wheel's library, and the 1.4 wheel's plugin in the 1.5 wheel
+#     (the loader refuses both, naming the missing symbol or library): each is refused without
+#     a crash (test_rasterio_gdal.py).
 #
 #   scripts/test-wheels.sh                 # needs target/release/rumi (cargo build --release)
 #   RUMI_WHEELS=1.5 scripts/test-wheels.sh # only one of them; extra arguments go to pytest
@@ -103,23 +106,40 @@ for spec in ${RUMI_WHEELS:-1.4 1.5}; do
   plugin=$repo/build/wheel-plugins/rasterio-$spec
   timed "plugin-for-python.sh (rasterio $spec)" scripts/plugin-for-python.sh "$venv/bin/python" "$plugin" \
     || { rc=1; continue; }
-  mism_env=()
-  if [ "$spec" = 1.5 ]; then
-    # GDAL 3.10 headers, the 3.12 wheel's library: plugin-for-python.sh itself must fail (the
-    # wheel's GDAL does not register the driver), leaving the plugin for the test to load
-    mism=$repo/build/wheel-plugins/rasterio-$spec-headers-3.10
-    t=$(date +%s)
-    out=$(RUMI_HEADERS_LINE=3.10 scripts/plugin-for-python.sh "$venv/bin/python" "$mism" 2>&1) && {
-      echo "plugin-for-python.sh accepted a plugin built against GDAL 3.10 headers for GDAL 3.12" >&2; rc=1; }
-    timings+=("$(printf '  %-52s %5ss' "plugin with GDAL 3.10 headers for the 3.12 wheel" "$(( $(date +%s) - t ))")")
-    echo "  refused as expected: $(grep -o 'RUMI was compiled against[^"]*' <<<"$out" | head -1)"
-    grep -q "RUMI was compiled against GDAL 3.10, but the current library version is 3.12" <<<"$out" || {
-      echo "expected GDAL's version message, got: $out" >&2; rc=1; }
-    mism_env=(RUMI_CLIENTS_MISMATCHED_PLUGIN_DIR="$mism" RUMI_CLIENTS_MISMATCHED_LINE=3.10)
+  # Plugins built wrongly on purpose, each refused by plugin-for-python.sh's own check with
+  # GDAL's message; the tests then load them into this wheel's rasterio (no crash, no driver)
+  refused=()
+  refuse() { # folder, expected GDAL message, env assignments...
+    local dir=$1 msg=$2 out t=$(date +%s)
+    if out=$(env "${@:3}" scripts/plugin-for-python.sh "$venv/bin/python" "$dir" 2>&1); then
+      echo "  FAIL: plugin-for-python.sh accepted $dir" >&2; rc=1
+    elif ! grep -qF "$msg" <<<"$out"; then
+      echo "  FAIL: expected '$msg' from plugin-for-python.sh, got: $out" >&2; rc=1
+    else
+      echo "  refused as expected: $(grep -F "$msg" <<<"$out" | head -1 | cut -c1-200)"
+    fi
+    timings+=("$(printf '  %-52s %5ss' "refused plugin $(basename "$dir")" "$(( $(date +%s) - t ))")")
+    refused+=("[\"$dir\", \"$msg\"]")
+  }
+  if [ "$spec" = 1.4 ]; then
+    # compiled claiming GDAL 3.9 (as with gdal-src 0.2.0's 3.9.1 source), linked to this 3.10
+    refuse "$repo/build/wheel-plugins/rasterio-1.4-claims-3.9" \
+      "RUMI was compiled against GDAL 3.9, but the current library version is 3.10" \
+      RUMI_TEST_DEFINES="GDAL_VERSION_MAJOR=3 GDAL_VERSION_MINOR=9 GDAL_VERSION_REV=1 GDAL_VERSION_BUILD=0"
+  else
+    # GDAL 3.10 headers, the 3.12 wheel's library: symbols 3.12 no longer has
+    refuse "$repo/build/wheel-plugins/rasterio-1.5-headers-3.10" "undefined symbol: _ZN" RUMI_HEADERS_LINE=3.10
+    # the plugin built for the 1.4 wheel (GDAL 3.10): it needs that wheel's libgdal
+    if [ -f build/wheel-plugins/rasterio-1.4/gdal_RUMI.so ]; then
+      soname=$(readelf -d build/wheel-plugins/rasterio-1.4/gdal_RUMI.so | sed -n 's/.*NEEDED.*\[\(libgdal.*\)\]/\1/p')
+      refused+=("[\"$repo/build/wheel-plugins/rasterio-1.4\", \"$soname: cannot open shared object file\"]")
+    fi
   fi
+  refused_json="[$(IFS=,; echo "${refused[*]}")]"
   junit=build/test-artifacts/wheel-$spec-junit.xml
   t=$(date +%s)
-  env RUMI_CLIENTS_PLUGIN_DIR="$plugin" RUMI_CLIENTS_STRICT=1 RUMI_CLIENTS_EXPECT_RASTERIO="$spec" "${mism_env[@]}" \
+  env RUMI_CLIENTS_PLUGIN_DIR="$plugin" RUMI_CLIENTS_STRICT=1 RUMI_CLIENTS_EXPECT_RASTERIO="$spec" \
+    RUMI_CLIENTS_REFUSED_PLUGINS="$refused_json" \
     "$venv/bin/python" -m pytest -ra -p no:cacheprovider --junitxml="$junit" \
     tests/clients/test_rasterio.py tests/clients/test_rasterio_gdal.py tests/clients/test_rioxarray_dask.py "$@" \
     || rc=1

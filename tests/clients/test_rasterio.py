@@ -269,7 +269,7 @@ def test_rio_convert(rasterio, real, key, tmp_path):
             clipped = [n for n in ds.block_shapes[0] if n < 256 and n % 16]
         assert key == "s1cube" and clipped and "must be multiples of 16" in p.stderr, p.stderr[-3000:]
         refused = clipped
-        cu.run([rio_cli(), "convert", "--co", "tiled=false", name, out])
+        cu.run([rio_cli(), "convert", "--overwrite", "--co", "tiled=false", name, out])
     with rasterio.open(out) as got, rasterio.open(src_path) as src:
         assert got.driver == "GTiff"
         assert (got.count, got.width, got.height) == (src.count, src.width, src.height)

@@ -8,10 +8,12 @@ Runs with Debian's rasterio too (the same libgdal the GDAL tools use there).
 """
 
 import ctypes
+import json
 import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -159,7 +161,8 @@ def test_multidim_api(rasterio, real):
 
 PROBE = r"""
 import logging, sys
-logging.basicConfig(level=logging.WARNING, format="LOG %(message)s", stream=sys.stderr)
+# rasterio logs GDAL's errors (CPLError) at DEBUG: a refused plugin's reason is one of them
+logging.basicConfig(level=logging.DEBUG, format="LOG %(message)s", stream=sys.stderr)
 import rasterio
 with rasterio.Env() as env:
     print("RUMI registered:", "RUMI" in env.drivers())
@@ -169,22 +172,24 @@ except rasterio.errors.RasterioIOError as e:
     print("open failed:", e)
 """
 
+# RUMI_CLIENTS_REFUSED_PLUGINS (scripts/test-wheels.sh): JSON [[folder, GDAL's message], ...],
+# plugins built for another GDAL than this one, with the error GDAL must give when refusing them
+REFUSED = json.loads(os.environ.get("RUMI_CLIENTS_REFUSED_PLUGINS") or "[]")
 
-def test_plugin_for_another_gdal_is_refused(rasterio, real):
-    """RUMI_CLIENTS_MISMATCHED_PLUGIN_DIR (scripts/test-wheels.sh): a gdal_RUMI.so compiled against
-    another GDAL line's headers, linked to this GDAL's library. GDAL_CHECK_VERSION refuses it with
-    GDAL's message; the host gets 'not recognized' for a .rumi file and goes on (no crash)."""
-    other = os.environ.get("RUMI_CLIENTS_MISMATCHED_PLUGIN_DIR")
-    if not other:
-        pytest.skip("RUMI_CLIENTS_MISMATCHED_PLUGIN_DIR is not set (scripts/test-wheels.sh builds such a plugin)")
-    built_for = os.environ["RUMI_CLIENTS_MISMATCHED_LINE"]
+
+@pytest.mark.parametrize("folder,message", REFUSED or [pytest.param(None, None, marks=pytest.mark.skip(
+    reason="RUMI_CLIENTS_REFUSED_PLUGINS is not set (scripts/test-wheels.sh builds such plugins)"))])
+def test_plugin_for_another_gdal_is_refused(rasterio, real, folder, message):
+    """A gdal_RUMI.so built for another GDAL on GDAL_DRIVER_PATH: GDAL refuses it with its own
+    message (GDAL_CHECK_VERSION for one compiled against another line's version macros; the
+    loader's for one needing another libgdal or symbols this GDAL lacks), and the host gets 'not
+    recognized' for a .rumi file and goes on: no crash."""
+    assert (Path(folder) / "gdal_RUMI.so").is_file(), folder
     r = real("landsat")
-    env = dict(os.environ, GDAL_DRIVER_PATH=other)
+    env = dict(os.environ, GDAL_DRIVER_PATH=folder)
     p = subprocess.run([sys.executable, "-c", PROBE, str(r.rumi)], capture_output=True, text=True, env=env,
                        timeout=120)
-    assert p.returncode == 0, (p.returncode, p.stdout, p.stderr)
+    assert p.returncode == 0, (p.returncode, p.stdout, p.stderr[-3000:])
     assert "RUMI registered: False" in p.stdout, p.stdout
-    line = ".".join(rasterio.__gdal_version__.split(".")[:2])
-    assert (f"RUMI was compiled against GDAL {built_for}, but the current library version is {line}"
-            in p.stderr), p.stderr
+    assert message in p.stderr, p.stderr[-3000:]
     assert "open failed:" in p.stdout and "not recognized" in p.stdout, p.stdout
