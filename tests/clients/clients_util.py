@@ -71,7 +71,8 @@ S1D = "S1A__IW___D_20170309T054356_VV_grd_mli_geo_norm_db.tif"
 # The sources carry no acquisition time metadata, so times are given explicitly: taken from the
 # file names (Landsat, Sentinel-1) or, where the data has none, a documented label (LANDFIRE 2.2
 # describes 2020 conditions; the xarray-spatial Sentinel-2 sample has no date: 2019-01-01 stands
-# in). rumi has no nodata field, so sources declaring one need --allow-nodata-loss.
+# in). rumi has no nodata field; rumi convert keeps a source's nodata for GDAL readers in
+# OUT.rumi.aux.xml (--allow-nodata-loss, once needed for them, is now a no-op for nodata).
 SPECS = {
     "landsat": (["convert", "--time", "2020-05-18",
                  "--band-text", "blue", "--band-text", "green", "--band-text", "red"],

@@ -159,7 +159,7 @@ def test_qgis_layer_matches_source(qgs, real, case):
     # render both with the same renderer/style and compare
     nd = cu.nodata(src_path)
     if nd is not None:
-        # rumi has no nodata field: tell QGIS the source's nodata value, as a user would
+        # the same nodata for both layers (rumi's comes from the OUT.rumi.aux.xml rumi convert wrote)
         for b in range(1, rl.bandCount() + 1):
             rl.dataProvider().setUserNoDataValue(b, [QgsRasterRange(nd, nd)])
     valid = src.astype("f8")

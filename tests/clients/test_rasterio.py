@@ -56,7 +56,7 @@ def test_open_profile_crs_transform_descriptions(rasterio, real, key):
         m, sm = ds.meta, src.meta
         for k in ("width", "height", "count", "dtype", "crs", "transform"):
             assert m[k] == sm[k], (k, m[k], sm[k])
-        assert m["nodata"] is None  # rumi has no nodata field
+        assert m["nodata"] == sm["nodata"]  # kept for GDAL readers in OUT.rumi.aux.xml by rumi convert
         assert ds.crs == src.crs and ds.crs.to_epsg() == src.crs.to_epsg()
         assert ds.transform == src.transform
         assert ds.bounds == src.bounds
@@ -93,7 +93,7 @@ def test_profile(rasterio, real, key):
         assert p["driver"] == "RUMI"
         assert p["blockxsize"] == min(256, ds.width) and p["blockysize"] == min(256, ds.height)
         assert p["tiled"] is True
-        assert p["nodata"] is None
+        assert p["nodata"] == sp["nodata"]
         assert "compress" not in p
         assert p["interleave"] == ds.tags(ns="IMAGE_STRUCTURE")["INTERLEAVE"].lower()
 

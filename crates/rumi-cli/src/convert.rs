@@ -1,6 +1,8 @@
 //! `convert` and `stack`: GDAL sources become one rumi file (an Image for one source, a Cube
-//! for several), read and compressed tile row by tile row, written atomically together with
-//! its `<OUT>.header` sidecar. An error leaves neither output nor temporary file behind.
+//! for several), read and compressed tile row by tile row, committed together with its
+//! `<OUT>.header` sidecar and (when the sources declare nodata) its `<OUT>.aux.xml` as one
+//! pair ([`output::commit_pair`]). No output may be an input; an error or a signal leaves the
+//! previous pair as it was and no temporary file behind.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -14,32 +16,57 @@ use rumi::writer::{ImageSpec, Writer};
 
 use crate::fail::{print, say, Context, Failure, Res};
 use crate::inspect::{self, human_bytes};
-use crate::output::{self, sidecar};
+use crate::interrupt;
+use crate::output::{self, aux_xml, sidecar, Inputs, Staged};
+use crate::pam::{self, Nodata};
 use crate::source::Source;
 use crate::times::{MetaTime, TimeArgs};
 use crate::WriteOpts;
 
-/// Refuses an output that is a folder or one of the sources (it would be replaced).
-fn check_output(srcs: &[PathBuf], out: &Path) -> Res<()> {
-    if out.is_dir() {
-        return Err(Failure(format!("{} is a folder; give the output file name", out.display())));
-    }
-    if let Ok(o) = std::fs::canonicalize(out) {
-        if let Some(s) = srcs.iter().find(|s| std::fs::canonicalize(s).is_ok_and(|c| c == o)) {
-            return Err(Failure(format!(
-                "the output {} is also a source ({}); choose another output file",
-                out.display(),
-                s.display()
-            )));
+/// What rewriting `out` removes besides replacing it: the old `.header` (always), rumi's own
+/// nodata `.aux.xml` (always), and GDAL's derived sidecars (overviews, saved statistics,
+/// masks), which only `--force` removes. Fails, naming them, when they exist without it.
+fn plan_removals(out: &Path, force: bool) -> Res<(Vec<PathBuf>, Vec<String>)> {
+    let mut remove = vec![sidecar(out)];
+    let mut notes = Vec::new();
+    let mut derived = Vec::new();
+    for p in output::derived_sidecars(out) {
+        let ours = p == aux_xml(out) && std::fs::read_to_string(&p).is_ok_and(|t| pam::is_ours(&t));
+        if ours {
+            remove.push(p);
+        } else {
+            derived.push(p);
         }
     }
-    Ok(())
+    if !derived.is_empty() {
+        let list: Vec<String> =
+            derived.iter().map(|p| format!("{} ({})", p.display(), output::describe_derived(p))).collect();
+        if !force {
+            return Err(Failure(format!(
+                "{} has sidecars GDAL derived from its current contents, which would be stale after the rewrite: {}. \
+                 Pass --force to remove them (they can be rebuilt: gdaladdo, gdalinfo -stats), or move them away; \
+                 nothing was written",
+                out.display(),
+                list.join(", ")
+            )));
+        }
+        notes.push(format!(
+            "warning: removed {} (--force): derived from the previous {}",
+            list.join(", "),
+            out.display()
+        ));
+        remove.extend(derived);
+    }
+    Ok((remove, notes))
 }
 
 /// Converts (one source) or stacks (several) `srcs` into `out`.
 pub fn run(srcs: &[PathBuf], out: &Path, time: &TimeArgs, opts: &WriteOpts, graph: Graph) -> Res<()> {
     let started = Instant::now();
-    check_output(srcs, out)?;
+    interrupt::catch();
+    if out.is_dir() {
+        return Err(Failure(format!("{} is a folder; give the output file name", out.display())));
+    }
     let mut sources = Vec::with_capacity(srcs.len());
     let mut failures = Vec::new();
     for p in srcs {
@@ -51,11 +78,44 @@ pub fn run(srcs: &[PathBuf], out: &Path, time: &TimeArgs, opts: &WriteOpts, grap
     if !failures.is_empty() {
         return Err(Failure(failures.join("\nrumi: ")));
     }
+    // Inputs are sacred: no output, sidecar or file to be removed may be one of them.
+    let mut inputs = Inputs::default();
+    for s in &sources {
+        for f in &s.files {
+            inputs.add(f);
+        }
+    }
+    let header_path = sidecar(out);
+    let aux_path = aux_xml(out);
+    inputs.check(out, "output")?;
+    inputs.check(&header_path, "header sidecar")?;
+    inputs.check(&aux_path, "nodata sidecar")?;
+    for p in output::derived_sidecars(out) {
+        inputs.check(&p, "sidecar to be removed")?;
+    }
+    let (_, removal_notes) = plan_removals(out, opts.force)?;
+    output::clean_stale(out);
+
     check_same_grid(&sources)?;
     let metas: Vec<(&Path, Option<&MetaTime>)> =
         sources.iter().map(|s| (s.path.as_path(), s.meta_time.as_ref())).collect();
     let (axis, time_notes) = time.resolve(&metas)?;
-    for note in sources.iter().flat_map(|s| s.notes.iter()).chain(time_notes.iter()) {
+    let nodata = Nodata {
+        bands: usize::from(sources[0].bands),
+        values: sources.iter().flat_map(|s| s.nodata.iter().cloned()).collect(),
+    };
+    let nodata_notes: Vec<String> = sources
+        .iter()
+        .filter_map(|s| s.nodata_note.as_ref())
+        .map(|n| {
+            format!(
+                "{n} is stored in {} for GDAL readers (gdalinfo, rasterio, QGIS); rumi itself has no nodata \
+                 field, so rumi readers see those samples as ordinary values",
+                aux_path.display()
+            )
+        })
+        .collect();
+    for note in sources.iter().flat_map(|s| s.notes.iter()).chain(time_notes.iter()).chain(nodata_notes.iter()) {
         if !opts.quiet || note.starts_with("warning") {
             say(note);
         }
@@ -82,34 +142,38 @@ pub fn run(srcs: &[PathBuf], out: &Path, time: &TimeArgs, opts: &WriteOpts, grap
         georef: first.georef,
         trailer: Trailer { band_texts: first.band_texts.clone(), time: axis },
     };
-    let layout = spec.layout()?;
+    let layout = spec.layout().map_err(|e| Failure(limit_remedy(e)))?;
 
-    interrupt::catch();
-    let mut file = output::create(out)?;
+    let mut file = Staged::create(out)?;
     let bar = progress(&layout, opts.quiet, out);
-    let written = write_frames(file.file(), spec, graph, sources, &bar);
+    let written = write_frames(file.file(), spec, graph, sources, &bar, out);
     bar.finish_and_clear();
     let blob = written?;
-    let header = inspect::header_of_written(file.file(), &blob)?;
-    let header_path = sidecar(out);
-    let header_file = if opts.no_header { None } else { Some(output::staged(&header_path, &header)?) };
+    let header = inspect::header_of_written(file.file(), &blob, out)?;
+    let mut sidecars = Vec::new();
+    if !opts.no_header {
+        sidecars.push(Staged::with_bytes(&header_path, &header)?);
+    }
+    if !nodata.is_empty() {
+        sidecars.push(Staged::with_bytes(&aux_path, nodata.render().as_bytes())?);
+    }
     interrupt::check()?;
-    output::commit(file, out)?;
-    match header_file {
-        Some(h) => {
-            if let Err(f) = output::commit(h, &header_path) {
-                // Never leave the previous sidecar beside the new file: it would locate wrong frames.
-                let _ = std::fs::remove_file(&header_path);
-                return Err(f);
-            }
-        }
-        None => {
-            if header_path.is_file() {
-                std::fs::remove_file(&header_path)
-                    .context(|| format!("cannot remove the stale {}", header_path.display()))?;
-                say(&format!("removed {}: it described the previous {}", header_path.display(), out.display()));
-            }
-        }
+    // The sidecars may have changed while the frames were written: decide again, then commit.
+    let (remove, _) = plan_removals(out, opts.force)?;
+    for p in &remove {
+        inputs.check(p, "sidecar to be removed")?;
+    }
+    let stale_header = header_path.is_file() && opts.no_header;
+    let stale_aux = remove.contains(&aux_path) && aux_path.is_file() && nodata.is_empty();
+    output::commit_pair(file, sidecars, &remove)?;
+    if stale_header {
+        say(&format!("removed {}: it described the previous {}", header_path.display(), out.display()));
+    }
+    if stale_aux {
+        say(&format!("removed {}: it held the nodata values of the previous {}", aux_path.display(), out.display()));
+    }
+    for n in &removal_notes {
+        say(n);
     }
 
     if opts.quiet {
@@ -137,7 +201,27 @@ pub fn run(srcs: &[PathBuf], out: &Path, time: &TimeArgs, opts: &WriteOpts, grap
     if !opts.no_header {
         summary.push_str(&format!("wrote {} ({} bytes)\n", header_path.display(), header.len()));
     }
+    if !nodata.is_empty() {
+        summary.push_str(&format!("wrote {} (nodata for GDAL readers)\n", aux_path.display()));
+    }
     print(&summary)
+}
+
+/// A layout error; a resource limit names the CLI's remedy (not a library or GDAL knob).
+fn limit_remedy(e: rumi::Error) -> String {
+    match e {
+        rumi::Error::Limit { what, value, limit } => {
+            let remedy = match what {
+                "decoded frame size" | "compressed frame size" => {
+                    "use a smaller --tile (e.g. --tile 256), or --frame-unit 0 for one band and time step per frame"
+                }
+                "frame count N" => "use a larger --tile (e.g. --tile 1024)",
+                _ => "rumi cannot write a file this large",
+            };
+            format!("resource limit exceeded: {what} is {value}, the limit is {limit}: {remedy}")
+        }
+        e => e.to_string(),
+    }
 }
 
 fn progress(layout: &Layout, quiet: bool, out: &Path) -> ProgressBar {
@@ -187,9 +271,7 @@ fn check_same_grid(sources: &[Source]) -> Res<()> {
             if let Some(i) = a.band_texts.iter().zip(&b.band_texts).position(|(x, y)| x != y) {
                 diff.push(format!(
                     "band {} text {:?} vs {:?} (name the bands of the Cube with --band-text)",
-                    i + 1,
-                    b.band_texts[i],
-                    a.band_texts[i]
+                    i, b.band_texts[i], a.band_texts[i]
                 ));
             }
         }
@@ -240,8 +322,20 @@ fn read_tile_row(sources: &[Source], layout: &Layout, row: u32) -> Res<Vec<u8>> 
 
 /// Compresses every tile row into `file` (reading the next row while this one compresses);
 /// returns the header blob the writer computed.
-fn write_frames(file: &mut File, spec: ImageSpec, graph: Graph, sources: Vec<Source>, bar: &ProgressBar) -> Res<Blob> {
-    let mut writer = Writer::new(file, spec, graph)?;
+fn write_frames(
+    file: &mut File,
+    spec: ImageSpec,
+    graph: Graph,
+    sources: Vec<Source>,
+    bar: &ProgressBar,
+    out: &Path,
+) -> Res<Blob> {
+    // I/O errors name the file (the temporary file stands for `out`)
+    let named = |e: rumi::Error| match e {
+        rumi::Error::Io(io) => Failure(format!("cannot write {}: {io}", out.display())),
+        e => Failure(limit_remedy(e)),
+    };
+    let mut writer = Writer::new(file, spec, graph).map_err(named)?;
     let layout = *writer.layout();
     let rows = layout.tiles_down();
     let (tx, rx) = mpsc::sync_channel::<Res<Vec<u8>>>(1);
@@ -260,50 +354,11 @@ fn write_frames(file: &mut File, spec: ImageSpec, graph: Graph, sources: Vec<Sou
         for row in 0..rows {
             let data = rx.recv().map_err(|_| Failure("internal error: the reading thread stopped".into()))??;
             interrupt::check()?;
-            writer.write_tile_row(row, &data)?;
+            writer.write_tile_row(row, &data).map_err(named)?;
             bar.inc(1);
         }
         Ok::<(), Failure>(())
     })?;
-    let (_, blob) = writer.finish()?;
+    let (_, blob) = writer.finish().map_err(named)?;
     Ok(blob)
-}
-
-/// Ctrl-C (and SIGTERM/SIGHUP) while writing: the first one stops the conversion at the next
-/// tile row and removes the temporary files; a second one terminates at once.
-mod interrupt {
-    use std::sync::atomic::{AtomicBool, Ordering};
-
-    use crate::fail::{Failure, Res};
-
-    static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-
-    extern "C" fn on_signal(_: libc::c_int) {
-        INTERRUPTED.store(true, Ordering::SeqCst);
-    }
-
-    /// Installs the one-shot handlers.
-    pub fn catch() {
-        for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
-            // SAFETY: a zeroed sigaction is a valid "no flags, empty mask" value; the handler
-            // only stores to an atomic (async-signal-safe); SA_RESETHAND restores the default
-            // action after the first signal.
-            unsafe {
-                let mut sa: libc::sigaction = std::mem::zeroed();
-                sa.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
-                sa.sa_flags = libc::SA_RESETHAND;
-                libc::sigemptyset(&mut sa.sa_mask);
-                libc::sigaction(sig, &sa, std::ptr::null_mut());
-            }
-        }
-    }
-
-    /// Fails once a signal has arrived.
-    pub fn check() -> Res<()> {
-        if INTERRUPTED.load(Ordering::SeqCst) {
-            Err(Failure("interrupted; no output written".into()))
-        } else {
-            Ok(())
-        }
-    }
 }

@@ -23,8 +23,32 @@ impl From<&str> for Failure {
 
 impl From<rumi::Error> for Failure {
     fn from(e: rumi::Error) -> Self {
-        Failure(e.to_string())
+        Failure(Plain(e).to_string())
     }
+}
+
+/// A library error as the CLI words it: a resource limit without the library's and GDAL's
+/// knobs (`Limits::...`, `RUMI_MAX_...`), which the CLI does not offer.
+pub struct Plain(pub rumi::Error);
+
+impl Display for Plain {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.0 {
+            rumi::Error::Limit { what, value, limit } => {
+                write!(
+                    f,
+                    "resource limit exceeded: {what} is {value}, the limit is {limit} (the rumi tool works within \
+                     rumi's default limits)"
+                )
+            }
+            e => e.fmt(f),
+        }
+    }
+}
+
+/// [`Plain`] for `map_err`.
+pub fn plain(e: rumi::Error) -> Plain {
+    Plain(e)
 }
 
 impl From<std::io::Error> for Failure {

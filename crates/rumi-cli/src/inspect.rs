@@ -9,8 +9,9 @@ use rumi::reader::Reader;
 use rumi::Limits;
 use serde::Serialize;
 
-use crate::fail::{print, Context, Failure, Res};
+use crate::fail::{plain, print, Context, Failure, Plain, Res};
 use crate::output::{self, sidecar};
+use crate::source::epsg_defined;
 
 /// `12.3 MiB`-style size.
 pub fn human_bytes(n: u64) -> String {
@@ -50,11 +51,17 @@ fn build_header(file: File) -> rumi::Result<Vec<u8>> {
     rumi::validate::build_header(file, Limits::default())
 }
 
+/// [`build_header`] with the CLI's wording of errors.
+fn build_header_plain(file: File) -> Result<Vec<u8>, Plain> {
+    build_header(file).map_err(plain)
+}
+
 /// The header blob of a file the writer just produced: built from the finished file (so every
 /// duplicated value is checked against its IFD) and compared with what the writer computed.
-pub fn header_of_written(file: &mut File, blob: &Blob) -> Res<Vec<u8>> {
-    file.flush()?;
-    let built = build_header(file.try_clone()?).context(|| "the written file does not validate (internal error)")?;
+pub fn header_of_written(file: &mut File, blob: &Blob, out: &Path) -> Res<Vec<u8>> {
+    file.flush().context(|| format!("cannot write {}", out.display()))?;
+    let clone = file.try_clone().context(|| format!("cannot read back {}", out.display()))?;
+    let built = build_header_plain(clone).context(|| "the written file does not validate (internal error)")?;
     if built != blob.to_bytes()? {
         return Err(Failure("internal error: the header built from the written file differs from the writer's".into()));
     }
@@ -64,8 +71,16 @@ pub fn header_of_written(file: &mut File, blob: &Blob) -> Res<Vec<u8>> {
 /// `rumi header FILE [-o OUT]`.
 pub fn header(path: &Path, output: Option<&Path>) -> Res<()> {
     let out = output.map(Path::to_path_buf).unwrap_or_else(|| sidecar(path));
-    let bytes = build_header(open(path)?).context(|| format!("{}: not a valid rumi file", path.display()))?;
-    output::commit(output::staged(&out, &bytes)?, &out)?;
+    let mut inputs = output::Inputs::default();
+    inputs.add(path);
+    inputs.check(&out, "output")?;
+    let file = open(path)?;
+    let bytes = build_header_plain(file).context(|| format!("{}: not a valid rumi file", path.display()))?;
+    check_epsg_registry(path)?;
+    output::clean_stale(&out);
+    // checked again just before the write: the input may have been linked there meanwhile
+    inputs.check(&out, "output")?;
+    output::Staged::with_bytes(&out, &bytes)?.commit()?;
     print(&format!("wrote {} ({} bytes) for {}\n", out.display(), bytes.len(), path.display()))
 }
 
@@ -73,15 +88,21 @@ pub fn header(path: &Path, output: Option<&Path>) -> Res<()> {
 pub fn validate(path: &Path, header: Option<&Path>) -> Res<()> {
     let blob = header.map(read_blob).transpose()?;
     if let (Some(b), Some(h)) = (&blob, header) {
-        Blob::parse(b, &Limits::default()).context(|| format!("{} is not a valid header blob", h.display()))?;
+        Blob::parse(b, &Limits::default())
+            .map_err(plain)
+            .context(|| format!("{} is not a valid header blob", h.display()))?;
     }
     let report =
         rumi::validate::validate(open(path)?, blob.as_deref(), Limits::default()).map_err(|e| match (e, header) {
             (e @ (rumi::Error::BlobMismatch { .. } | rumi::Error::BlobCountMismatch { .. }), Some(h)) => {
                 Failure(format!("header blob {} does not belong to {}: {e}", h.display(), path.display()))
             }
-            (e, _) => Failure(format!("{}: not rumi 0.1.0 compliant: {e}", path.display())),
+            (e, _) => Failure(format!("{}: not rumi 0.1.0 compliant: {}", path.display(), Plain(e))),
         })?;
+    if let Georef::Epsg { epsg, model, .. } = report.georef {
+        epsg_defined(epsg, model)
+            .map_err(|why| Failure(format!("{}: not rumi 0.1.0 compliant: {why}", path.display())))?;
+    }
     let l = report.layout;
     print(&format!(
         "{}: rumi 0.1.0 compliant: {} T={} B={} Y={} X={} {}, {} frames decoded{}\n",
@@ -155,6 +176,23 @@ struct Times {
 }
 
 #[derive(Serialize)]
+struct GdalNodata {
+    sidecar: String,
+    bands: std::collections::BTreeMap<u32, String>,
+}
+
+/// rumi's nodata sidecar of `path`, if there is one (a PAM file with more than rumi wrote in
+/// it is GDAL's, and not described here).
+fn gdal_nodata(path: &Path) -> Option<GdalNodata> {
+    let aux = output::aux_xml(path);
+    let text = std::fs::read_to_string(&aux).ok()?;
+    crate::pam::is_ours(&text).then(|| GdalNodata {
+        sidecar: aux.display().to_string(),
+        bands: crate::pam::top_level_nodata(&text).into_iter().collect(),
+    })
+}
+
+#[derive(Serialize)]
 struct Info {
     file: String,
     file_bytes: u64,
@@ -170,10 +208,36 @@ struct Info {
     raster_type: &'static str,
     georef: Option<GeorefInfo>,
     band_texts: Vec<String>,
+    /// nodata values for GDAL readers, from rumi's `<FILE>.aux.xml` (GDAL band number -> value)
+    gdal_nodata: Option<GdalNodata>,
     time: Times,
     compressed_bytes: u64,
     decoded_bytes: u64,
     ratio: f64,
+}
+
+/// GDAL's geotransform of the stored affine: for PixelIsPoint the affine maps pixel centres
+/// and GDAL's transform maps corners, so the origin moves back by half a pixel (as the RUMI
+/// and GTiff drivers do).
+fn geotransform(raster_type: RasterType, a: [f64; 6]) -> [f64; 6] {
+    let (mut x0, mut y0) = (a[2], a[5]);
+    if raster_type == RasterType::Point {
+        x0 -= 0.5 * a[0] + 0.5 * a[1];
+        y0 -= 0.5 * a[3] + 0.5 * a[4];
+    }
+    [x0, a[0], a[1], y0, a[3], a[4]]
+}
+
+/// `rumi header` validates the georeferencing against the EPSG registry as `validate` does.
+fn check_epsg_registry(path: &Path) -> Res<()> {
+    let reader = Reader::open(open(path)?, Limits::default())
+        .map_err(plain)
+        .context(|| format!("{}: not a valid rumi file", path.display()))?;
+    if let Georef::Epsg { epsg, model, .. } = reader.georef().context(|| path.display().to_string())? {
+        epsg_defined(epsg, model)
+            .map_err(|why| Failure(format!("{}: not rumi 0.1.0 compliant: {why}", path.display())))?;
+    }
+    Ok(())
 }
 
 fn raster_type_name(r: RasterType) -> &'static str {
@@ -185,13 +249,14 @@ fn raster_type_name(r: RasterType) -> &'static str {
 
 fn describe(path: &Path, header: Option<&Path>) -> Res<Info> {
     let file = open(path)?;
-    let file_bytes = file.metadata()?.len();
+    let file_bytes = file.metadata().context(|| format!("cannot read {}", path.display()))?.len();
     let reader = match header {
         Some(h) => Reader::open_with_blob(file, &read_blob(h)?, Limits::default())
+            .map_err(plain)
             .context(|| format!("header blob {}", h.display()))?,
-        None => {
-            Reader::open(file, Limits::default()).context(|| format!("{}: not a valid rumi file", path.display()))?
-        }
+        None => Reader::open(file, Limits::default())
+            .map_err(plain)
+            .context(|| format!("{}: not a valid rumi file", path.display()))?,
     };
     let what = || path.display().to_string();
     let l = *reader.layout();
@@ -204,7 +269,7 @@ fn describe(path: &Path, header: Option<&Path>) -> Res<Info> {
             model: if model == ModelType::Projected { "projected" } else { "geographic" },
             raster_type: raster_type_name(raster_type),
             affine,
-            geotransform: [affine[2], affine[0], affine[1], affine[5], affine[3], affine[4]],
+            geotransform: geotransform(raster_type, affine),
         }),
     };
     let axis = &trailer.time;
@@ -241,6 +306,7 @@ fn describe(path: &Path, header: Option<&Path>) -> Res<Info> {
         raster_type: raster_type_name(georef.raster_type()),
         georef: georef_info,
         band_texts: trailer.band_texts.clone(),
+        gdal_nodata: gdal_nodata(path),
         time: Times {
             kind: if axis.kind == TimeKind::Instant { "instant" } else { "interval" },
             scale_seconds: axis.scale,
@@ -293,14 +359,18 @@ pub fn info(path: &Path, header: Option<&Path>, json: bool) -> Res<()> {
         }
     }
     for (n, t) in i.band_texts.iter().enumerate() {
-        line(if n == 0 { "bands" } else { "" }, format!("{}: {t}", n + 1));
+        line(if n == 0 { "bands" } else { "" }, format!("{n}: {t}"));
+    }
+    if let Some(nd) = &i.gdal_nodata {
+        let list: Vec<String> = nd.bands.iter().map(|(b, v)| format!("GDAL band {b}: {v}")).collect();
+        line("nodata", format!("{} (for GDAL readers, in {})", list.join(", "), nd.sidecar));
     }
     for (n, s) in i.time.steps.iter().enumerate() {
         let v = match s {
             Step::Instant(t) => t.clone(),
             Step::Interval { start, end } => format!("{start} / {end}"),
         };
-        line(if n == 0 { "times" } else { "" }, format!("{}: {v}", n + 1));
+        line(if n == 0 { "times" } else { "" }, format!("{n}: {v}"));
     }
     line("time", format!("{} (time_scale {} s)", i.time.kind, i.time.scale_seconds));
     line(

@@ -2,7 +2,7 @@
 //!
 //! `convert` and `stack` turn rasters GDAL can read into rumi Images and Cubes; `header`,
 //! `validate` and `info` build header blobs for, check and describe rumi files. Errors print
-//! `rumi: <message>` on stderr and exit with 1 (2 for usage errors).
+//! `rumi: <message>` on stderr and exit with 1 (2 for usage errors, 128 + n after signal n).
 
 mod convert;
 
@@ -10,7 +10,11 @@ mod fail;
 
 mod inspect;
 
+mod interrupt;
+
 mod output;
+
+mod pam;
 
 mod source;
 
@@ -56,19 +60,29 @@ pub struct WriteOpts {
     /// 4 when both do.
     #[arg(long, value_name = "N")]
     pub frame_unit: Option<u16>,
-    /// OpenZL compression level (numeric graph unless --graph says otherwise; default 7).
-    #[arg(long, value_name = "L", allow_negative_numbers = true)]
+    /// OpenZL compression level, 1..=22 (numeric graph unless --graph says otherwise; default 7).
+    #[arg(long, value_name = "L", allow_negative_numbers = true, value_parser = parse_level)]
     pub level: Option<i32>,
     /// OpenZL graph: numeric (default), generic, or best (numeric at levels 6 and 7, smaller kept).
     #[arg(long, value_enum)]
     pub graph: Option<GraphArg>,
-    /// Band text, once per band in band order (default: the source band descriptions).
+    /// Band text, once per band in band order (default: the sources' BAND_TEXT metadata, else
+    /// their band descriptions, else `band N`, N counted from 0).
     #[arg(long = "band-text", value_name = "TEXT")]
     pub band_text: Vec<String>,
-    /// Store sources that declare a nodata value (or a mask); rumi has no nodata field, so
-    /// nodata samples become ordinary samples.
+    /// Store sources whose validity mask (not a nodata value) rumi cannot store; the masked
+    /// samples become ordinary samples. (Nodata values need no flag: they are kept for GDAL
+    /// readers in `<OUT>.aux.xml`.)
     #[arg(long)]
     pub allow_nodata_loss: bool,
+    /// Remove the sidecars GDAL derived from the previous OUT (overviews `.ovr`, saved
+    /// statistics `.aux.xml`, masks `.msk`), which would be stale; without it they make the
+    /// command refuse.
+    #[arg(long)]
+    pub force: bool,
+    /// GDAL open option for the sources, KEY=VALUE (repeatable; `-oo` works too).
+    #[arg(long = "oo", value_name = "KEY=VALUE", value_parser = parse_open_option)]
+    pub open_options: Vec<String>,
     /// Store the raster without georeferencing (e.g. GCP-only or non-EPSG CRS sources).
     #[arg(long)]
     pub no_georef: bool,
@@ -113,7 +127,8 @@ struct ConvertArgs {
     /// Output file (conventionally `.rumi`).
     out: PathBuf,
     /// Acquisition instant, ISO 8601 UTC: 2020-05-18 or 2020-05-18T13:40:00Z.
-    /// Default: the source's ACQUISITIONDATETIME or TIFFTAG_DATETIME metadata.
+    /// Default: the source's TIME or TIME_START/TIME_END metadata (what rumi's GDAL driver
+    /// reports), else ACQUISITIONDATETIME, else TIFFTAG_DATETIME.
     #[arg(long, value_name = "ISO", conflicts_with = "interval")]
     time: Option<String>,
     /// Time interval START/END (END exclusive), e.g. 2020-01-01/2021-01-01 for an annual product.
@@ -129,7 +144,8 @@ struct StackArgs {
     #[arg(value_name = "SRC... OUT", required = true, num_args = 1..)]
     paths: Vec<PathBuf>,
     /// One instant per source, comma separated: 2015-03-09T17:30:17Z,2017-03-09T05:43:56Z.
-    /// Default: each source's ACQUISITIONDATETIME or TIFFTAG_DATETIME metadata.
+    /// Default: each source's TIME or TIME_START/TIME_END, ACQUISITIONDATETIME or
+    /// TIFFTAG_DATETIME metadata.
     #[arg(long, value_name = "ISO,...", value_delimiter = ',', conflicts_with = "intervals")]
     times: Vec<String>,
     /// One interval START/END per source, comma separated.
@@ -167,6 +183,26 @@ struct InfoArgs {
     /// Open statelessly from this header blob instead of parsing the file's IFD.
     #[arg(long, value_name = "BLOB")]
     header: Option<PathBuf>,
+}
+
+fn parse_level(text: &str) -> Result<i32, String> {
+    match text.trim().parse::<i32>() {
+        Ok(v) if (1..=22).contains(&v) => Ok(v),
+        _ => Err(format!("{text:?} is not an OpenZL compression level; use 1..=22 (default 7)")),
+    }
+}
+
+/// `KEY=VALUE`; NUM_THREADS must be ALL_CPUS or a positive integer (read as the RUMI driver
+/// reads it, `rumi::plan::parse_threads`), so that a typo is not silently ignored.
+fn parse_open_option(text: &str) -> Result<String, String> {
+    let (k, v) = text.split_once('=').ok_or_else(|| format!("{text:?} is not KEY=VALUE"))?;
+    if k.trim().is_empty() {
+        return Err(format!("{text:?} has no KEY"));
+    }
+    if k.trim().eq_ignore_ascii_case("NUM_THREADS") {
+        rumi::plan::parse_threads(v).map_err(|_| format!("NUM_THREADS={v} is not ALL_CPUS or a positive integer"))?;
+    }
+    Ok(text.to_owned())
 }
 
 fn parse_tile(text: &str) -> Result<(u16, u16), String> {
@@ -219,13 +255,22 @@ fn main() -> ExitCode {
     std::panic::set_hook(Box::new(|info| {
         fail::say(&format!("internal error (a bug in rumi, please report it): {info}"))
     }));
-    let cli = Cli::parse();
+    // GDAL spells open options `-oo`; clap's long options need two dashes.
+    let args = std::env::args_os().map(|a| if a == "-oo" { "--oo".into() } else { a });
+    let cli = Cli::parse_from(args);
     source::quiet_gdal_errors();
-    match run(cli) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(f) => {
-            fail::say(&f.0);
-            ExitCode::FAILURE
+    let result = run(cli);
+    if let Err(f) = &result {
+        fail::say(&f.0);
+    }
+    match (interrupt::received(), result) {
+        (Some(sig), r) => {
+            if r.is_ok() {
+                fail::say("interrupted, but the output was already complete: it was kept");
+            }
+            ExitCode::from(128u8.saturating_add(u8::try_from(sig).unwrap_or(127)))
         }
+        (None, Ok(())) => ExitCode::SUCCESS,
+        (None, Err(_)) => ExitCode::FAILURE,
     }
 }

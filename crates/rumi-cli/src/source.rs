@@ -2,17 +2,18 @@
 //! affine, spec "Georeferencing"), band texts and acquisition time, with every reason it cannot
 //! be stored collected before anything is written; then tile rows read on demand.
 
-use std::ffi::{c_int, CStr};
+use std::ffi::{c_char, c_int, CStr, CString, OsStr};
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 use gdal::errors::GdalError;
 use gdal::spatial_ref::SpatialRef;
-use gdal::{Dataset, DatasetOptions, GdalOpenFlags, Metadata};
+use gdal::{Dataset, GdalOpenFlags, Metadata};
 use gdal_sys::GDALDataType;
 use rumi::format::{Georef, ModelType, RasterType, SampleEncoding};
 
 use crate::fail::{Failure, Res};
-use crate::times::{MetaTime, META_KEYS};
+use crate::times::MetaTime;
 use crate::WriteOpts;
 
 /// GDAL errors are returned through the API and become part of our messages; GDAL warnings
@@ -52,6 +53,12 @@ pub struct Source {
     pub meta_time: Option<MetaTime>,
     /// warnings and notes for the user
     pub notes: Vec<String>,
+    /// the nodata value of each band, if any
+    pub nodata: Vec<Option<String>>,
+    /// "the nodata value -9999 of band 0 of SRC", when there is one
+    pub nodata_note: Option<String>,
+    /// the files GDAL reads for this source (the path itself, sidecars, VRT sources...)
+    pub files: Vec<PathBuf>,
 }
 
 /// Maps a GDAL data type name (and PIXELTYPE) to a rumi encoding, or says why it has none.
@@ -96,7 +103,8 @@ fn type_name(t: GDALDataType::Type) -> String {
     }
 }
 
-/// Formats a list of 1-based band numbers: `band 2` or `bands 1, 2, 3`.
+/// Formats a list of 0-based band indices (as GDAL's RUMI driver and rumi number them):
+/// `band 2` or `bands 0, 1, 2`.
 fn band_list(bands: &[usize]) -> String {
     let list: Vec<String> = bands.iter().map(|b| b.to_string()).collect();
     if list.len() == 1 {
@@ -165,6 +173,36 @@ fn epsg_of(srs: &SpatialRef) -> Result<(u16, ModelType), String> {
     Ok((epsg, model))
 }
 
+/// Checks that `epsg` is defined by the EPSG registry (PROJ's database, through GDAL's OSR) as
+/// a 2-D CRS of the model type the file declares (spec "Georeferencing"). The core validator
+/// checks only the range; this is the registry half, which needs PROJ.
+pub fn epsg_defined(epsg: u16, model: ModelType) -> Result<(), String> {
+    let srs = SpatialRef::from_epsg(u32::from(epsg))
+        .map_err(|_| format!("EPSG:{epsg} is not defined by the EPSG registry (PROJ's database has no such CRS)"))?;
+    let registry = if srs.is_projected() {
+        ModelType::Projected
+    } else if srs.is_geographic() && !srs.is_derived_geographic() {
+        ModelType::Geographic
+    } else {
+        return Err(format!("EPSG:{epsg} is neither a projected nor a geographic CRS in the EPSG registry"));
+    };
+    if srs.axes_count() != 2 {
+        return Err(format!(
+            "EPSG:{epsg} is a {}-D CRS in the EPSG registry; rumi stores only 2-D CRSs",
+            srs.axes_count()
+        ));
+    }
+    if registry != model {
+        let name = |m: ModelType| if m == ModelType::Projected { "projected" } else { "geographic" };
+        return Err(format!(
+            "the file declares EPSG:{epsg} as a {} CRS, but the EPSG registry defines it as {}",
+            name(model),
+            name(registry)
+        ));
+    }
+    Ok(())
+}
+
 /// EPSG code of the CRS root: its own authority, else OSR AutoIdentifyEPSG, else the single
 /// 100 % match of OSR FindMatches.
 fn identify_epsg(srs: &SpatialRef) -> Option<i32> {
@@ -229,23 +267,23 @@ fn epsg_candidates(srs: &SpatialRef) -> Vec<String> {
 }
 
 /// Band texts from the descriptions: a blank one becomes `band N`; texts shared by several
-/// bands get ` (band N)` appended (N is the 1-based GDAL band number). Errors if that still
-/// leaves duplicates.
+/// bands get ` (band N)` appended (N is the 0-based band index, as everywhere in rumi).
+/// Errors if that still leaves duplicates.
 fn derive_band_texts(descriptions: &[String]) -> Result<(Vec<String>, Option<String>), String> {
     let mut texts: Vec<String> = descriptions
         .iter()
         .enumerate()
-        .map(|(i, d)| if d.trim().is_empty() { format!("band {}", i + 1) } else { d.clone() })
+        .map(|(i, d)| if d.trim().is_empty() { format!("band {i}") } else { d.clone() })
         .collect();
     let dup: Vec<usize> = (0..texts.len()).filter(|&i| texts.iter().filter(|t| **t == texts[i]).count() > 1).collect();
     let mut note = None;
     if !dup.is_empty() {
         for &i in &dup {
-            texts[i] = format!("{} (band {})", texts[i], i + 1);
+            texts[i] = format!("{} (band {i})", texts[i]);
         }
         note = Some(format!(
             "band descriptions of {} are not unique; \" (band N)\" appended to make them so (use --band-text to choose)",
-            band_list(&dup.iter().map(|i| i + 1).collect::<Vec<_>>())
+            band_list(&dup)
         ));
     }
     check_texts(&texts).map_err(|e| format!("{e}; name the bands with --band-text"))?;
@@ -256,16 +294,16 @@ fn derive_band_texts(descriptions: &[String]) -> Result<(Vec<String>, Option<Str
 pub fn check_texts(texts: &[String]) -> Result<(), String> {
     for (i, t) in texts.iter().enumerate() {
         if t.is_empty() {
-            return Err(format!("band text {} is empty", i + 1));
+            return Err(format!("the text of band {i} is empty"));
         }
         if t.contains('\0') {
-            return Err(format!("band text {} contains a NUL byte", i + 1));
+            return Err(format!("the text of band {i} contains a NUL byte"));
         }
         if t.len() > usize::from(u16::MAX) {
-            return Err(format!("band text {} is {} bytes, more than 65535", i + 1, t.len()));
+            return Err(format!("the text of band {i} is {} bytes, more than 65535", t.len()));
         }
         if let Some(j) = texts[..i].iter().position(|o| o == t) {
-            return Err(format!("bands {} and {} have the same text {t:?}", j + 1, i + 1));
+            return Err(format!("bands {j} and {i} have the same text {t:?}"));
         }
     }
     Ok(())
@@ -282,10 +320,7 @@ fn format_value(v: f64) -> String {
 impl Source {
     /// Opens and inspects `path`; fails with every reason it cannot be stored as one message.
     pub fn open(path: &Path, opts: &WriteOpts) -> Res<Self> {
-        let flags =
-            GdalOpenFlags::GDAL_OF_RASTER | GdalOpenFlags::GDAL_OF_READONLY | GdalOpenFlags::GDAL_OF_VERBOSE_ERROR;
-        let ds = Dataset::open_ex(path, DatasetOptions { open_flags: flags, ..Default::default() })
-            .map_err(|e| Failure(format!("cannot open {} with GDAL: {}", path.display(), gdal_message(&e))))?;
+        let ds = open_dataset(path, &opts.open_options)?;
         let mut problems: Vec<String> = Vec::new();
         let mut notes: Vec<String> = Vec::new();
 
@@ -308,24 +343,30 @@ impl Source {
         let mut types = Vec::with_capacity(count);
         let mut descriptions = Vec::with_capacity(count);
         let mut nodata: Vec<(usize, String)> = Vec::new();
+        let mut band_nodata: Vec<Option<String>> = Vec::with_capacity(count);
         let mut masked: Vec<usize> = Vec::new();
         let mut scaled: Vec<usize> = Vec::new();
         let mut paletted: Vec<usize> = Vec::new();
-        for i in 1..=count {
-            let band =
-                ds.rasterband(i).map_err(|e| Failure(format!("{}: band {i}: {}", path.display(), gdal_message(&e))))?;
+        for i in 0..count {
+            let band = ds
+                .rasterband(i + 1)
+                .map_err(|e| Failure(format!("{}: band {i}: {}", path.display(), gdal_message(&e))))?;
             // SAFETY: the band handle is live while `band` is.
             let t = unsafe { gdal_sys::GDALGetRasterDataType(band.c_rasterband()) };
             let signed = band
                 .metadata_item("PIXELTYPE", "IMAGE_STRUCTURE")
                 .or_else(|| ds.metadata_item("PIXELTYPE", "IMAGE_STRUCTURE"));
             types.push((t, signed.as_deref() == Some("SIGNEDBYTE")));
-            descriptions.push(band.description().unwrap_or_default());
+            // what rumi's driver writes (kept by gdal_translate) first: the description of a
+            // Cube's band carries " @ <time>"
+            let text = band.metadata_item("BAND_TEXT", "").filter(|t| !t.is_empty());
+            descriptions.push(text.or_else(|| band.description().ok()).unwrap_or_default());
             let nd = match type_name(t).as_str() {
                 "Int64" => band.no_data_value_i64().map(|v| v.to_string()),
                 "UInt64" => band.no_data_value_u64().map(|v| v.to_string()),
                 _ => band.no_data_value().map(format_value),
             };
+            band_nodata.push(nd.clone());
             if let Some(v) = nd {
                 nodata.push((i, v));
             } else if let Ok(flags) = band.mask_flags() {
@@ -352,9 +393,9 @@ impl Source {
         };
         if let Some(i) = types.iter().position(|&v| v != (t0, signed0)) {
             problems.push(format!(
-                "its bands have different data types (band 1 is {}, band {} is {}); rumi stores one sample encoding per file",
+                "its bands have different data types (band 0 is {}, band {} is {}); rumi stores one sample encoding per file",
                 tname(t0, signed0),
-                i + 1,
+                i,
                 tname(types[i].0, types[i].1)
             ));
         } else {
@@ -367,7 +408,8 @@ impl Source {
             gdal_type = GDALDataType::GDT_Byte;
         }
 
-        // ---- nodata and masks --------------------------------------------------------------
+        // ---- nodata (stored in <OUT>.aux.xml by convert) and masks ---------------------------------
+        let mut nodata_note = None;
         if !nodata.is_empty() {
             let mut values: Vec<&str> = nodata.iter().map(|n| n.1.as_str()).collect();
             values.dedup();
@@ -377,18 +419,7 @@ impl Source {
             } else {
                 format!("nodata values {}", values.join(", "))
             };
-            if opts.allow_nodata_loss {
-                notes.push(format!(
-                    "warning: {}: the {value} of {which} is not stored (rumi has no nodata field); those samples are kept as ordinary values",
-                    path.display()
-                ));
-            } else {
-                problems.push(format!(
-                    "{which} declare{} {value}, but rumi has no nodata field: those samples would become ordinary values. \
-                     Pass --allow-nodata-loss to store them anyway",
-                    if nodata.len() == 1 { "s" } else { "" }
-                ));
-            }
+            nodata_note = Some(format!("the {value} of {which} of {}", path.display()));
         }
         if !masked.is_empty() {
             let which = band_list(&masked);
@@ -471,9 +502,8 @@ impl Source {
         };
 
         // ---- acquisition time --------------------------------------------------------------------
-        let meta_time = META_KEYS.iter().find_map(|&(key, domain)| {
-            ds.metadata_item(key, domain).filter(|v| !v.trim().is_empty()).map(|v| MetaTime::new(key, &v))
-        });
+        let meta_time = MetaTime::of(|key, domain| ds.metadata_item(key, domain));
+        let files = file_list(&ds, path);
 
         if !problems.is_empty() {
             let msg = if problems.len() == 1 {
@@ -497,6 +527,9 @@ impl Source {
             band_texts,
             meta_time,
             notes,
+            nodata: band_nodata,
+            nodata_note,
+            files,
         })
     }
 
@@ -605,6 +638,95 @@ fn georef_of(
     Ok(Georef::Epsg { model, raster_type, epsg, affine: [gt[1], gt[2], x0, gt[4], gt[5], y0] })
 }
 
+/// The file a RUMI driver dataset name refers to: `RUMI:"path":t`, `RUMI:path:t` or
+/// `RUMI:path` give `path`; other names give `None`.
+pub fn rumi_path(name: &OsStr) -> Option<PathBuf> {
+    let b = name.as_bytes();
+    if b.len() < 5 || !b[..5].eq_ignore_ascii_case(b"RUMI:") {
+        return None;
+    }
+    let rest = &b[5..];
+    let path = if let Some(q) = rest.strip_prefix(b"\"") {
+        &q[..q.iter().position(|&c| c == b'"')?]
+    } else {
+        match rest.iter().rposition(|&c| c == b':') {
+            Some(i) if i + 1 < rest.len() && rest[i + 1..].iter().all(u8::is_ascii_digit) => &rest[..i],
+            _ => rest,
+        }
+    };
+    (!path.is_empty()).then(|| PathBuf::from(OsStr::from_bytes(path)))
+}
+
+/// Opens `path` (any bytes: the name is passed to GDAL as given, not as UTF-8) read-only with
+/// the open options; a failure says why.
+fn open_dataset(path: &Path, open_options: &[String]) -> Res<Dataset> {
+    let name = CString::new(path.as_os_str().as_bytes())
+        .map_err(|_| Failure(format!("{}: the path contains a NUL byte", path.display())))?;
+    let options: Vec<CString> = open_options
+        .iter()
+        .map(|o| CString::new(o.as_str()).map_err(|_| Failure(format!("--oo {o:?} contains a NUL byte"))))
+        .collect::<Res<_>>()?;
+    let mut list: Vec<*const c_char> = options.iter().map(|o| o.as_ptr()).collect();
+    list.push(std::ptr::null());
+    gdal::DriverManager::register_all();
+    let flags = GdalOpenFlags::GDAL_OF_RASTER | GdalOpenFlags::GDAL_OF_READONLY | GdalOpenFlags::GDAL_OF_VERBOSE_ERROR;
+    // SAFETY: NUL-terminated name and a null-terminated list of NUL-terminated options, all
+    // alive for the call; GDAL copies what it keeps.
+    let h =
+        unsafe { gdal_sys::GDALOpenEx(name.as_ptr(), flags.bits(), std::ptr::null(), list.as_ptr(), std::ptr::null()) };
+    if h.is_null() {
+        return Err(Failure(format!("cannot open {} with GDAL: {}", path.display(), why_not_opened(path))));
+    }
+    // SAFETY: a non-null dataset handle returned by GDALOpenEx, owned from here on.
+    Ok(unsafe { Dataset::from_c_dataset(h) })
+}
+
+/// Why GDAL could not open `path`: the file's own error first (missing, unreadable), then a
+/// RUMI driver that is not loaded, then GDAL's message.
+fn why_not_opened(path: &Path) -> String {
+    let gdal = last_gdal_error();
+    let bytes = path.as_os_str().as_bytes();
+    // a plain path, not a driver-prefixed name (NETCDF:...) or a /vsi path
+    let plain = !bytes.starts_with(b"/vsi") && !bytes.split(|&c| c == b'/').next().is_some_and(|h| h.contains(&b':'));
+    let file = rumi_path(path.as_os_str()).or_else(|| plain.then(|| path.to_path_buf()));
+    if let Some(file) = file {
+        if let Err(e) = std::fs::File::open(&file) {
+            return format!("{}: {e}", file.display());
+        }
+    }
+    if rumi_path(path.as_os_str()).is_some() {
+        let driver = CString::new("RUMI").unwrap_or_default();
+        // SAFETY: NUL-terminated name; the returned handle is only compared with null.
+        if unsafe { gdal_sys::GDALGetDriverByName(driver.as_ptr()) }.is_null() {
+            return "GDAL's RUMI driver is not loaded (install gdal_RUMI.so in GDAL's plugin folder or point \
+                    GDAL_DRIVER_PATH at it)"
+                .into();
+        }
+    }
+    gdal
+}
+
+/// The files GDAL reads for the dataset (GDALGetFileList), plus `path` and the file a
+/// `RUMI:` name refers to.
+fn file_list(ds: &Dataset, path: &Path) -> Vec<PathBuf> {
+    let mut files = vec![path.to_path_buf()];
+    files.extend(rumi_path(path.as_os_str()));
+    // SAFETY: the dataset handle is live; the returned list is a NULL-terminated array of
+    // NUL-terminated strings that we own and free with CSLDestroy.
+    unsafe {
+        let list = gdal_sys::GDALGetFileList(ds.c_dataset());
+        if !list.is_null() {
+            let mut i = 0;
+            while !(*list.add(i)).is_null() {
+                files.push(PathBuf::from(OsStr::from_bytes(CStr::from_ptr(*list.add(i)).to_bytes())));
+                i += 1;
+            }
+            gdal_sys::CSLDestroy(list);
+        }
+    }
+    files
+}
+
 fn gdal_message(e: &GdalError) -> String {
     match e {
         GdalError::NullPointer { msg, .. } if !msg.is_empty() => msg.clone(),
@@ -631,9 +753,19 @@ mod tests {
     #[test]
     fn band_texts_are_made_unique() {
         let (t, note) = derive_band_texts(&["".into(), "VV".into(), "VV".into()]).unwrap();
-        assert_eq!(t, ["band 1", "VV (band 2)", "VV (band 3)"]);
-        assert!(note.is_some());
-        assert!(derive_band_texts(&["a (band 2)".into(), "a".into(), "a".into()]).is_err());
+        assert_eq!(t, ["band 0", "VV (band 1)", "VV (band 2)"]);
+        assert!(note.is_some_and(|n| n.contains("bands 1, 2")));
+        assert!(derive_band_texts(&["a (band 1)".into(), "a".into(), "a".into()]).is_err());
+    }
+
+    #[test]
+    fn rumi_dataset_names() {
+        let p = |s: &str| rumi_path(OsStr::new(s));
+        assert_eq!(p("RUMI:\"a b.rumi\":3"), Some(PathBuf::from("a b.rumi")));
+        assert_eq!(p("rumi:/x/c.rumi:12"), Some(PathBuf::from("/x/c.rumi")));
+        assert_eq!(p("RUMI:c.rumi"), Some(PathBuf::from("c.rumi")));
+        assert_eq!(p("c.rumi"), None);
+        assert_eq!(p("RUMI:\"\":0"), None);
     }
 
     #[test]

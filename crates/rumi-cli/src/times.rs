@@ -10,28 +10,66 @@ use time::macros::format_description;
 
 use crate::fail::{Context, Failure, Res};
 
+/// A time coordinate read from source metadata.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MetaValue {
+    /// an instant, seconds since 1970 (UTC)
+    Instant(i64),
+    /// an interval START/END (END exclusive)
+    Interval(i64, i64),
+}
+
 /// A time read from source metadata.
 #[derive(Debug, Clone)]
 pub struct MetaTime {
-    /// the metadata item, e.g. `TIFFTAG_DATETIME`
+    /// the metadata item(s), e.g. `TIFFTAG_DATETIME` or `TIME_START/TIME_END`
     pub key: &'static str,
     /// its text
     pub raw: String,
-    /// seconds since 1970 (UTC), or why the text could not be read
-    pub seconds: Result<i64, String>,
+    /// the coordinate, or why the text could not be read
+    pub value: Result<MetaValue, String>,
+    /// set when a fraction of a second was rounded away
+    pub rounded: bool,
 }
 
-/// Metadata items holding an acquisition time, most specific first: `(key, domain)`.
+/// Metadata items holding an acquisition time, most specific first: `(key, domain)`, after
+/// TIME_START/TIME_END and TIME (what rumi's GDAL driver reports, kept by gdal_translate).
 /// ACQUISITIONDATETIME (imagery metadata) names the acquisition; TIFFTAG_DATETIME is the
 /// TIFF "date and time of image creation", used only when nothing better exists.
-pub const META_KEYS: [(&str, &str); 3] =
-    [("ACQUISITIONDATETIME", "IMAGERY"), ("ACQUISITIONDATETIME", ""), ("TIFFTAG_DATETIME", "")];
+pub const META_KEYS: [(&str, &str); 4] =
+    [("TIME", ""), ("ACQUISITIONDATETIME", "IMAGERY"), ("ACQUISITIONDATETIME", ""), ("TIFFTAG_DATETIME", "")];
 
 impl MetaTime {
+    /// The time in a dataset's metadata (`get(key, domain)`), if any.
+    pub fn of(get: impl Fn(&str, &str) -> Option<String>) -> Option<Self> {
+        let item = |k: &str, d: &str| get(k, d).filter(|v| !v.trim().is_empty());
+        if let (Some(a), Some(b)) = (item("TIME_START", ""), item("TIME_END", "")) {
+            let (ra, rb) = (parse_metadata_time(clean(&a)), parse_metadata_time(clean(&b)));
+            let rounded = ra.as_ref().is_ok_and(|v| v.1) || rb.as_ref().is_ok_and(|v| v.1);
+            let value = match (ra, rb) {
+                (Ok((a, _)), Ok((b, _))) if a < b => Ok(MetaValue::Interval(a, b)),
+                (Ok(_), Ok(_)) => Err("the interval is empty or reversed: TIME_START must be before TIME_END".into()),
+                (Err(e), _) | (_, Err(e)) => Err(e),
+            };
+            return Some(MetaTime { key: "TIME_START/TIME_END", raw: format!("{a}/{b}"), value, rounded });
+        }
+        META_KEYS.iter().find_map(|&(key, domain)| item(key, domain).map(|v| MetaTime::new(key, &v)))
+    }
+
     /// Parses a metadata time; texts without a zone (as TIFF's `YYYY:MM:DD HH:MM:SS`) are UTC.
     pub fn new(key: &'static str, raw: &str) -> Self {
-        MetaTime { key, raw: raw.to_owned(), seconds: parse_metadata_time(raw.trim().trim_end_matches('\0')) }
+        let r = parse_metadata_time(clean(raw));
+        MetaTime {
+            key,
+            raw: raw.to_owned(),
+            rounded: r.as_ref().is_ok_and(|v| v.1),
+            value: r.map(|v| MetaValue::Instant(v.0)),
+        }
     }
+}
+
+fn clean(raw: &str) -> &str {
+    raw.trim().trim_end_matches('\0').trim()
 }
 
 /// The time options of one command.
@@ -75,61 +113,84 @@ impl TimeArgs {
     /// Returns the axis and notes for the user (where metadata times came from).
     pub fn resolve(&self, sources: &[(&Path, Option<&MetaTime>)]) -> Res<(TimeAxis, Vec<String>)> {
         let t = sources.len();
-        let (instants, intervals): (Vec<&String>, Vec<&String>) = match self {
-            TimeArgs::Single { time, interval } => (time.iter().collect(), interval.iter().collect()),
-            TimeArgs::List { times, intervals } => (times.iter().collect(), intervals.iter().collect()),
+        let (instants, intervals, instant_flag, interval_flag) = match self {
+            TimeArgs::Single { time, interval } => {
+                (time.iter().collect(), interval.iter().collect(), "--time", "--interval")
+            }
+            TimeArgs::List { times, intervals } => {
+                (times.iter().collect::<Vec<_>>(), intervals.iter().collect::<Vec<_>>(), "--times", "--intervals")
+            }
         };
         let mut notes = Vec::new();
         let (kind, seconds) = if !instants.is_empty() {
-            check_count("--times", instants.len(), t)?;
-            let s = instants.iter().map(|v| parse_instant(v).context(|| "--time")).collect::<Res<Vec<_>>>()?;
+            check_count(instant_flag, instants.len(), t)?;
+            let s =
+                instants.iter().map(|v| parse_instant(v.trim()).context(|| instant_flag)).collect::<Res<Vec<_>>>()?;
             (TimeKind::Instant, s)
         } else if !intervals.is_empty() {
-            check_count("--intervals", intervals.len(), t)?;
+            check_count(interval_flag, intervals.len(), t)?;
             let mut s = Vec::with_capacity(2 * t);
             for v in intervals {
-                let (a, b) = parse_interval(v).context(|| "--interval")?;
+                let (a, b) = parse_interval(v.trim()).context(|| interval_flag)?;
                 s.extend([a, b]);
             }
             (TimeKind::Interval, s)
         } else {
-            let mut s = Vec::with_capacity(t);
+            let mut s = Vec::with_capacity(2 * t);
+            let mut kind = None;
             for (path, meta) in sources {
                 let Some(meta) = meta else {
                     return Err(Failure(format!(
-                        "{} has no acquisition time (no ACQUISITIONDATETIME or TIFFTAG_DATETIME metadata); \
-                         rumi labels every time step, so pass {}",
+                        "{} has no acquisition time (no TIME, TIME_START/TIME_END, ACQUISITIONDATETIME or \
+                         TIFFTAG_DATETIME metadata); rumi labels every time step, so pass {}",
                         path.display(),
                         self.flags()
                     )));
                 };
-                match &meta.seconds {
-                    Ok(v) => {
-                        notes.push(format!(
-                            "time of {} taken from its {} metadata ({:?}{})",
-                            path.display(),
-                            meta.key,
-                            meta.raw,
-                            if meta.key == "TIFFTAG_DATETIME" {
-                                ", read as UTC; TIFF records the image creation time"
-                            } else {
-                                ""
-                            }
-                        ));
+                let value = meta.value.as_ref().map_err(|why| {
+                    Failure(format!(
+                        "{}: {} metadata {:?} cannot be used as a time ({why}); pass {}",
+                        path.display(),
+                        meta.key,
+                        meta.raw,
+                        self.flags()
+                    ))
+                })?;
+                let this = match value {
+                    MetaValue::Instant(v) => {
                         s.push(*v);
+                        TimeKind::Instant
                     }
-                    Err(why) => {
-                        return Err(Failure(format!(
-                            "{}: {} metadata {:?} cannot be used as a time ({why}); pass {}",
-                            path.display(),
-                            meta.key,
-                            meta.raw,
-                            self.flags()
-                        )))
+                    MetaValue::Interval(a, b) => {
+                        s.extend([*a, *b]);
+                        TimeKind::Interval
                     }
+                };
+                if kind.is_some_and(|k| k != this) {
+                    return Err(Failure(format!(
+                        "{}: its {} metadata is {} but the sources before it have {}; a Cube's time steps are \
+                         all instants or all intervals: pass {}",
+                        path.display(),
+                        meta.key,
+                        if this == TimeKind::Interval { "an interval" } else { "an instant" },
+                        if this == TimeKind::Interval { "instants" } else { "intervals" },
+                        self.flags()
+                    )));
                 }
+                kind = Some(this);
+                let tiff = meta.key == "TIFFTAG_DATETIME";
+                notes.push(format!(
+                    "{}time of {} taken from its {} metadata ({:?}{}{})",
+                    // TIFF's creation time standing for the acquisition is a guess: always said
+                    if tiff || meta.rounded { "warning: " } else { "" },
+                    path.display(),
+                    meta.key,
+                    meta.raw,
+                    if tiff { ", read as UTC; TIFF records the image creation time, not the acquisition" } else { "" },
+                    if meta.rounded { ", rounded to the nearest second: rumi stores whole seconds" } else { "" }
+                ));
             }
-            (TimeKind::Instant, s)
+            (kind.unwrap_or(TimeKind::Instant), s)
         };
         check_order(kind, &seconds)?;
         let times = u32::try_from(t).map_err(|_| Failure("too many time steps".into()))?;
@@ -142,16 +203,15 @@ fn iso(seconds: i64) -> String {
     rumi::format::trailer::format_iso(i128::from(seconds), seconds % 86400 == 0)
 }
 
-/// The trailer's ordering rules (spec "time_type"), explained in ISO 8601 and 1-based steps.
+/// The trailer's ordering rules (spec "time_type"), explained in ISO 8601 and 0-based steps.
 fn check_order(kind: TimeKind, s: &[i64]) -> Res<()> {
     match kind {
         TimeKind::Instant => {
             if let Some(i) = (1..s.len()).find(|&i| s[i] < s[i - 1]) {
                 return Err(Failure(format!(
-                    "time step {} ({}) is before time step {} ({}); give the sources in time order",
-                    i + 1,
+                    "time step {i} ({}) is before time step {} ({}); give the sources in time order",
                     iso(s[i]),
-                    i,
+                    i - 1,
                     iso(s[i - 1])
                 )));
             }
@@ -159,10 +219,9 @@ fn check_order(kind: TimeKind, s: &[i64]) -> Res<()> {
         TimeKind::Interval => {
             if let Some(i) = (1..s.len() / 2).find(|&i| s[2 * i] < s[2 * i - 1]) {
                 return Err(Failure(format!(
-                    "interval {} starts ({}) before interval {} ends ({}); intervals must be in time order and must not overlap",
-                    i + 1,
+                    "interval {i} starts ({}) before interval {} ends ({}); intervals must be in time order and must not overlap",
                     iso(s[2 * i]),
-                    i,
+                    i - 1,
                     iso(s[2 * i - 1])
                 )));
             }
@@ -181,10 +240,51 @@ fn check_count(flag: &str, found: usize, expected: usize) -> Res<()> {
     }
 }
 
+/// Why a date-time text that has the shape `YYYY-MM-DD[THH:MM:SS...]` names no instant: a day
+/// that does not exist, or a leap second. `None` when it looks fine (or has another shape).
+fn impossible(text: &str) -> Option<String> {
+    let b = text.as_bytes();
+    let num = |r: std::ops::Range<usize>| -> Option<u32> {
+        let s = text.get(r)?;
+        s.bytes().all(|c| c.is_ascii_digit()).then(|| s.parse().ok())?
+    };
+    let (neg, off) = if b.first() == Some(&b'-') { (true, 1) } else { (false, 0) };
+    if b.len() < off + 10 || b[off + 4] != b'-' || b[off + 7] != b'-' {
+        return None;
+    }
+    let (y, m, d) = (num(off..off + 4)?, num(off + 5..off + 7)?, num(off + 8..off + 10)?);
+    let year = if neg { -(y as i32) } else { y as i32 };
+    let month = time::Month::try_from(m as u8).ok();
+    match month {
+        None => return Some(format!("{text:?}: month {m} does not exist")),
+        Some(mo) => {
+            let days = mo.length(year);
+            if d == 0 || d > u32::from(days) {
+                return Some(format!("{text:?}: {mo} {year} has {days} days, so day {d} does not exist"));
+            }
+        }
+    }
+    if b.len() >= off + 19
+        && matches!(b[off + 10], b'T' | b't' | b' ')
+        && b[off + 13] == b':'
+        && b[off + 16] == b':'
+        && num(off + 17..off + 19) == Some(60)
+    {
+        return Some(format!(
+            "{text:?} is a leap second; leap seconds are not representable (rumi counts POSIX seconds, \
+             which have no 23:59:60)"
+        ));
+    }
+    None
+}
+
 /// Parses an ISO 8601 instant: a date (`2020-05-18`, midnight UTC) or an RFC 3339 date-time
 /// with a zone (`2020-05-18T13:40:00Z`, `2020-05-18T15:40:00+02:00`). Fractions of a second are
 /// refused: rumi stores whole seconds.
 pub fn parse_instant(text: &str) -> Result<i64, String> {
+    if let Some(why) = impossible(text) {
+        return Err(why);
+    }
     if let Ok(dt) = time::OffsetDateTime::parse(text, &Rfc3339) {
         if dt.nanosecond() != 0 {
             return Err(format!("{text:?} has a fraction of a second; rumi stores whole seconds"));
@@ -197,16 +297,43 @@ pub fn parse_instant(text: &str) -> Result<i64, String> {
 /// Parses `START/END` (END exclusive, after START).
 pub fn parse_interval(text: &str) -> Result<(i64, i64), String> {
     let (a, b) = text.split_once('/').ok_or_else(|| format!("{text:?} is not an interval START/END"))?;
-    let (a, b) = (parse_instant(a)?, parse_instant(b)?);
+    let (a, b) = (parse_instant(a.trim())?, parse_instant(b.trim())?);
     if a >= b {
         return Err(format!("interval {text:?} is empty or reversed: START must be before END"));
     }
     Ok((a, b))
 }
 
+/// Splits a fraction of a second off a date-time (`...:SS.fff...`): the text without it and
+/// whether it rounds up (>= one half).
+fn split_fraction(text: &str) -> Option<(String, bool)> {
+    let b = text.as_bytes();
+    let colon = text.rfind(':')?;
+    let dot = colon + 3;
+    if b.len() <= dot + 1 || !matches!(b[dot], b'.' | b',') || !b[colon + 1..dot].iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let digits = b[dot + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
+    if digits == 0 {
+        return None;
+    }
+    let up = b[dot + 1] >= b'5';
+    Some((format!("{}{}", &text[..dot], &text[dot + 1 + digits..]), up))
+}
+
 /// Metadata date-times: TIFF `YYYY:MM:DD HH:MM:SS`, `YYYY-MM-DD HH:MM:SS`,
-/// `YYYY-MM-DDTHH:MM:SS` (all read as UTC), or anything [`parse_instant`] reads.
-fn parse_metadata_time(text: &str) -> Result<i64, String> {
+/// `YYYY-MM-DDTHH:MM:SS` (all read as UTC), or anything [`parse_instant`] reads; a fraction of
+/// a second is rounded to the nearest second (the flag says so).
+fn parse_metadata_time(text: &str) -> Result<(i64, bool), String> {
+    if let Some((whole, up)) = split_fraction(text) {
+        return parse_metadata_time(&whole).map(|(s, _)| (s + i64::from(up), true));
+    }
+    // TIFF's YYYY:MM:DD date, checked as YYYY-MM-DD
+    let tiff = text.len() >= 10 && text.as_bytes()[4] == b':' && text.as_bytes()[7] == b':';
+    let iso_shaped = if tiff { format!("{}-{}-{}", &text[..4], &text[5..7], &text[8..]) } else { text.to_owned() };
+    if let Some(why) = impossible(&iso_shaped) {
+        return Err(why.replace(&format!("{iso_shaped:?}"), &format!("{text:?}")));
+    }
     let forms = [
         format_description!("[year]:[month]:[day] [hour]:[minute]:[second]"),
         format_description!("[year]-[month]-[day] [hour]:[minute]:[second]"),
@@ -214,10 +341,11 @@ fn parse_metadata_time(text: &str) -> Result<i64, String> {
     ];
     for f in forms {
         if let Ok(dt) = time::PrimitiveDateTime::parse(text, &f) {
-            return Ok(dt.assume_utc().unix_timestamp());
+            return Ok((dt.assume_utc().unix_timestamp(), false));
         }
     }
     parse_instant(text)
+        .map(|s| (s, false))
         .map_err(|_| "not a date-time of a known form (YYYY:MM:DD HH:MM:SS, YYYY-MM-DD[THH:MM:SS[Z]])".to_owned())
 }
 
@@ -238,9 +366,25 @@ mod tests {
 
     #[test]
     fn metadata_forms() {
-        assert_eq!(parse_metadata_time("1970:01:01 00:01:00").unwrap(), 60);
-        assert_eq!(parse_metadata_time("1970-01-01 00:01:00").unwrap(), 60);
-        assert_eq!(parse_metadata_time("1970-01-01T00:01:00Z").unwrap(), 60);
+        assert_eq!(parse_metadata_time("1970:01:01 00:01:00").unwrap(), (60, false));
+        assert_eq!(parse_metadata_time("1970-01-01 00:01:00").unwrap(), (60, false));
+        assert_eq!(parse_metadata_time("1970-01-01T00:01:00Z").unwrap(), (60, false));
+        assert_eq!(parse_metadata_time("1970-01-01T00:01:00.5Z").unwrap(), (61, true));
+        assert_eq!(parse_metadata_time("1970-01-01T00:01:00.499").unwrap(), (60, true));
+        assert_eq!(parse_metadata_time("1970:01:01 00:01:00,7").unwrap(), (61, true));
         assert!(parse_metadata_time("yesterday").is_err());
+        assert!(parse_metadata_time("2021:02:29 00:00:00").unwrap_err().contains("day 29 does not exist"));
+        assert!(parse_metadata_time("2016-12-31T23:59:60Z").unwrap_err().contains("leap second"));
+    }
+
+    #[test]
+    fn impossible_dates_and_leap_seconds_say_so() {
+        assert!(parse_instant("2021-02-29")
+            .unwrap_err()
+            .contains("February 2021 has 28 days, so day 29 does not exist"));
+        assert!(parse_instant("2020-02-29").is_ok());
+        assert!(parse_instant("2021-13-01").unwrap_err().contains("month 13 does not exist"));
+        assert!(parse_instant("2016-12-31T23:59:60Z").unwrap_err().contains("leap seconds are not representable"));
+        assert!(parse_instant("2021-02-29T00:00:00Z").unwrap_err().contains("does not exist"));
     }
 }

@@ -9,9 +9,7 @@
 //! created once per size and kept for the life of the process.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::ops::Range;
-use std::sync::{Arc, Mutex, OnceLock};
 
 use rayon::prelude::*;
 
@@ -27,12 +25,7 @@ thread_local! {
     static SCRATCH: RefCell<AlignedBuf> = RefCell::new(AlignedBuf::default());
 }
 
-/// Compressed bytes fetched per batch: bounds the memory of one request (decoded frames live
-/// only while they are copied out, one per worker thread).
-pub const BATCH_BYTES: u64 = 64 << 20;
-
-/// Largest thread count honoured (a host asking for more gets this many).
-pub const MAX_THREADS: usize = 256;
+pub use crate::plan::{pool, BATCH_BYTES, MAX_THREADS};
 
 /// A window of the raster and where each of its samples goes in the caller's buffer: sample
 /// `(p, y, x)` of output plane `p` lands at byte
@@ -96,28 +89,6 @@ impl StridedWindow {
         }
         true
     }
-}
-
-/// The rayon pool of `threads` threads (`None` for one thread: decode on the caller's thread).
-pub fn pool(threads: usize) -> Result<Option<Arc<rayon::ThreadPool>>> {
-    let threads = threads.min(MAX_THREADS);
-    if threads <= 1 {
-        return Ok(None);
-    }
-    static POOLS: OnceLock<Mutex<HashMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();
-    let pools = POOLS.get_or_init(|| Mutex::new(HashMap::new()));
-    let mut map = pools.lock().map_err(|_| Error::Request("the thread pool registry is poisoned".into()))?;
-    if let Some(p) = map.get(&threads) {
-        return Ok(Some(Arc::clone(p)));
-    }
-    let p = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .thread_name(|i| format!("rumi-decode-{i}"))
-        .build()
-        .map_err(|e| Error::Request(format!("cannot start {threads} decoding threads: {e}")))?;
-    let p = Arc::new(p);
-    map.insert(threads, Arc::clone(&p));
-    Ok(Some(p))
 }
 
 /// Splits `frames` (in increasing index order) into batches of at most [`BATCH_BYTES`]
@@ -200,11 +171,9 @@ impl Dst {
                 unsafe { std::ptr::copy_nonoverlapping(src.as_ptr(), self.ptr.add(at), src.len()) };
                 Ok(())
             }
-            _ => Err(Error::Request(format!(
-                "write of {} bytes at {at} outside the {}-byte buffer",
-                src.len(),
-                self.len
-            ))),
+            _ => {
+                Err(Error::Usage(format!("write of {} bytes at {at} outside the {}-byte buffer", src.len(), self.len)))
+            }
         }
     }
 }
@@ -291,7 +260,7 @@ pub fn read_strided<R: RangeRead>(
     threads: usize,
 ) -> Result<()> {
     if cfg!(target_endian = "big") {
-        return Err(Error::Request("strided reads copy little-endian samples: not on big-endian hosts".into()));
+        return Err(Error::Unsupported("strided reads copy little-endian samples: not on big-endian hosts".into()));
     }
     let l = *reader.layout();
     let bps = l.encoding.decoded_bytes();
@@ -300,20 +269,20 @@ pub fn read_strided<R: RangeRead>(
         || win.cols.start > win.cols.end
         || win.cols.end > l.width
     {
-        return Err(Error::Request(format!(
+        return Err(Error::Usage(format!(
             "window rows {:?} x columns {:?} outside the {}x{} raster",
             win.rows, win.cols, l.length, l.width
         )));
     }
     if let Some(&(b, t)) = win.planes.iter().find(|&&(b, t)| b >= u32::from(l.bands) || t >= l.times) {
-        return Err(Error::Request(format!("band {b} at time {t} outside B = {}, T = {}", l.bands, l.times)));
+        return Err(Error::Usage(format!("band {b} at time {t} outside B = {}, T = {}", l.bands, l.times)));
     }
     let extent = win.extent(bps)?;
     if extent == 0 {
         return Ok(());
     }
     if extent > dst.len() || (win.cols.len() > 1 && win.pixel_space < bps) {
-        return Err(Error::Request(format!(
+        return Err(Error::Usage(format!(
             "the window needs {extent} bytes with pixel spacing >= {bps}; the buffer has {} (pixel spacing {})",
             dst.len(),
             win.pixel_space
@@ -324,7 +293,7 @@ pub fn read_strided<R: RangeRead>(
     let tiles = match tiles {
         Some(t) => {
             if let Some(&(r, c)) = t.iter().find(|&&(r, c)| r >= l.tiles_down() || c >= l.tiles_across()) {
-                return Err(Error::Request(format!(
+                return Err(Error::Usage(format!(
                     "tile ({r}, {c}) outside the {}x{} grid",
                     l.tiles_down(),
                     l.tiles_across()
@@ -383,7 +352,7 @@ pub fn copy_plane(
     };
     let extent = win.extent(bps)?;
     if extent > dst.len() || line_stride < w as usize * bps {
-        return Err(Error::Request(format!(
+        return Err(Error::Usage(format!(
             "a {h}x{w} plane needs {extent} bytes and a line stride >= {}; got {} bytes, stride {line_stride}",
             w as usize * bps,
             dst.len()

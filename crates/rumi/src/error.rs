@@ -222,20 +222,21 @@ pub enum Error {
     /// Decoded frame has a different size than the header implies.
     #[error("frame {index}: decoded {found} bytes, expected {expected} (the header blob may not belong to this file)")]
     DecodedSize { index: u64, found: u64, expected: u64 },
-    /// Decoded frame has a different element width than the encoding implies.
-    #[error("frame {index}: decoded element width is {found} bytes, expected {expected}")]
-    DecodedWidth { index: u64, found: u64, expected: u64 },
-    /// Decoded frame is not numeric.
-    #[error("frame {index}: decoded output is not a numeric array")]
-    DecodedType { index: u64 },
     /// Boolean byte other than 0 or 1.
     #[error("frame {index}: boolean sample byte {offset} is {value}, must be 0 or 1")]
     BooleanValue { index: u64, offset: u64, value: u8 },
 
     // ---- API use --------------------------------------------------------------------------
-    /// The caller asked for something outside the raster.
+    /// The caller asked for something the API does not allow (outside the raster, a buffer too
+    /// small, arguments that do not fit together).
     #[error("invalid request: {0}")]
-    Request(String),
+    Usage(String),
+    /// The request is valid, but this build or host cannot carry it out.
+    #[error("unsupported: {0}")]
+    Unsupported(String),
+    /// The decoding threads could not be started.
+    #[error("cannot start {threads} decoding threads: {message}")]
+    Threads { threads: usize, message: String },
     /// Limits exceeded before allocation.
     #[error("resource limit exceeded: {what} is {value}, the limit is {limit} ({})", limit_knob(what))]
     Limit { what: &'static str, value: u64, limit: u64 },
@@ -245,6 +246,96 @@ pub enum Error {
     /// I/O failure.
     #[error("I/O error: {0}")]
     Io(#[from] io::Error),
+}
+
+/// The kinds of failure, which hosts map to their own error codes and exception classes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Category {
+    /// the input breaks a rule of the specification (each rule its own [`Error`] variant)
+    Format,
+    /// a resource limit or the memory or threads available would be exceeded
+    Limit,
+    /// valid, but not supported by this build, host or conversion
+    Unsupported,
+    /// the caller's request or arguments are invalid
+    Usage,
+    /// reading or writing the bytes failed
+    Io,
+}
+
+impl Error {
+    /// The category of this error (every variant named: a new one must be placed).
+    pub fn category(&self) -> Category {
+        use Error::*;
+        match self {
+            Truncated { .. }
+            | FileMagic { .. }
+            | FileVersion(_)
+            | FileReserved(_)
+            | IfdOffset(_)
+            | IfdEntryCount(_)
+            | NextIfd(_)
+            | IfdTag { .. }
+            | IfdType { .. }
+            | IfdCount { .. }
+            | InlinePadding { .. }
+            | ExternalOffset { .. }
+            | ZeroDimension(_)
+            | MixedSamples { .. }
+            | SamplePair { .. }
+            | FrameUnitUnknown(_)
+            | FrameUnitShape { .. }
+            | BaseFrameOffset { .. }
+            | TileOffset { .. }
+            | ZeroByteCount { .. }
+            | GeoKeyHeader(_)
+            | GeoKey { .. }
+            | ModelType(_)
+            | RasterType(_)
+            | CrsKeyMismatch { .. }
+            | EpsgRange(_)
+            | UndefinedCrsCode(_)
+            | Matrix(_)
+            | MatrixNotFinite { .. }
+            | TrailerMagic { .. }
+            | TrailerVersion(_)
+            | BandTextEmpty(_)
+            | BandTextUtf8(_)
+            | BandTextNul(_)
+            | BandTextDuplicate { .. }
+            | TimeType(_)
+            | TimeBits(_)
+            | TimeScale(_)
+            | TimeScaleNotMinimal
+            | TimeEpoch { .. }
+            | TimeStep { .. }
+            | TimeBitsNotMinimal { .. }
+            | TimeOverflow { .. }
+            | InstantOrder { .. }
+            | IntervalEmpty { .. }
+            | IntervalOverlap { .. }
+            | PackingPadding(_)
+            | TrailerSize { .. }
+            | BlobMagic { .. }
+            | BlobVersion(_)
+            | CountBits(_)
+            | BlobSize { .. }
+            | CountMin { .. }
+            | CountBitsNotMinimal { .. }
+            | CountOverflow(_)
+            | BlobMismatch { .. }
+            | BlobCountMismatch { .. }
+            | Overflow(_)
+            | FileSize { .. }
+            | Decode { .. }
+            | DecodedSize { .. }
+            | BooleanValue { .. } => Category::Format,
+            Limit { .. } | Alloc { .. } | Threads { .. } => Category::Limit,
+            Unsupported(_) | Encode(_) => Category::Unsupported,
+            Usage(_) | BandTextTooLong { .. } | BandTextCount { .. } | TimeCount { .. } => Category::Usage,
+            Io(_) => Category::Io,
+        }
+    }
 }
 
 /// The `Limits` field (and GDAL configuration option) that raises the limit named `what`.
@@ -298,5 +389,26 @@ impl Limits {
         } else {
             Ok(())
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn categories() {
+        assert_eq!(Error::FileMagic { found: *b"TIFF" }.category(), Category::Format);
+        assert_eq!(Error::DecodedSize { index: 0, found: 1, expected: 2 }.category(), Category::Format);
+        assert_eq!(Error::Limit { what: "frame count N", value: 2, limit: 1 }.category(), Category::Limit);
+        assert_eq!(Error::Threads { threads: 4, message: "no".into() }.category(), Category::Limit);
+        assert_eq!(Error::Unsupported("big-endian".into()).category(), Category::Unsupported);
+        assert_eq!(Error::Usage("rows".into()).category(), Category::Usage);
+        assert_eq!(Error::TimeCount { found: 1, expected: 2 }.category(), Category::Usage);
+        assert_eq!(Error::Io(io::Error::other("x")).category(), Category::Io);
+        assert_eq!(
+            Error::Limit { what: "frame count N", value: 2, limit: 1 }.to_string(),
+            "resource limit exceeded: frame count N is 2, the limit is 1 (Limits::max_frames, GDAL: RUMI_MAX_FRAMES)"
+        );
     }
 }

@@ -117,10 +117,10 @@ impl<W: Write + Seek> Writer<W> {
     /// Compresses and writes every frame of tile row `row` (rows must come in order 0, 1, ...).
     pub fn write_tile_row(&mut self, row: u32, data: &[u8]) -> Result<()> {
         if row != self.next_row || row >= self.layout.tiles_down() {
-            return Err(Error::Request(format!("tile row {row} written out of order (expected {})", self.next_row)));
+            return Err(Error::Usage(format!("tile row {row} written out of order (expected {})", self.next_row)));
         }
         if data.len() != self.tile_row_bytes(row) {
-            return Err(Error::Request(format!(
+            return Err(Error::Usage(format!(
                 "tile row {row}: {} bytes given, {} expected",
                 data.len(),
                 self.tile_row_bytes(row)
@@ -131,7 +131,7 @@ impl<W: Write + Seek> Writer<W> {
         let count = u64::from(l.tiles_across()) * l.frames_per_location();
         if l.encoding == SampleEncoding::Bool {
             if let Some(p) = data.iter().position(|&v| v > 1) {
-                return Err(Error::Request(format!(
+                return Err(Error::Usage(format!(
                     "boolean sample byte {p} of tile row {row} is {}, must be 0 or 1",
                     data[p]
                 )));
@@ -154,7 +154,7 @@ impl<W: Write + Seek> Writer<W> {
     /// Writes the trailer and the prefix; returns the output and the header blob.
     pub fn finish(mut self) -> Result<(W, Blob)> {
         if self.next_row != self.layout.tiles_down() {
-            return Err(Error::Request(format!(
+            return Err(Error::Usage(format!(
                 "only {} of {} tile rows written",
                 self.next_row,
                 self.layout.tiles_down()
@@ -211,7 +211,7 @@ pub fn write_array<W: Write + Seek>(out: W, spec: ImageSpec, graph: Graph, data:
     let plane = l.length as usize * l.width as usize * bps;
     let expected = plane * usize::from(l.bands) * l.times as usize;
     if data.len() != expected {
-        return Err(Error::Request(format!("array is {} bytes, the shape needs {expected}", data.len())));
+        return Err(Error::Usage(format!("array is {} bytes, the shape needs {expected}", data.len())));
     }
     let row_bytes = l.width as usize * bps;
     for row in 0..l.tiles_down() {

@@ -307,7 +307,7 @@ fn check_inline_padding(i: usize, e: &Entry) -> Result<()> {
 pub fn serialise_prefix(layout: &Layout, byte_counts: &[u32], georef: &Georef) -> Result<Vec<u8>> {
     let n = layout.frame_count()?;
     if byte_counts.len() as u64 != n {
-        return Err(Error::Request(format!("{} byte counts given for {} frames", byte_counts.len(), n)));
+        return Err(Error::Usage(format!("{} byte counts given for {} frames", byte_counts.len(), n)));
     }
     if let Some(index) = byte_counts.iter().position(|&c| c == 0) {
         return Err(Error::ZeroByteCount { what: "TileByteCounts", index });

@@ -128,10 +128,16 @@ pub fn format_iso(seconds: i128, date_only: bool) -> String {
     match parsed {
         Some(dt) => {
             let (y, m, d) = (dt.year(), u8::from(dt.month()), dt.day());
+            // ISO 8601: four digits, and a sign before years outside 0000..=9999 (-0001, not -001)
+            let year = match y {
+                0..=9999 => format!("{y:04}"),
+                ..=-1 => format!("-{:04}", y.unsigned_abs()),
+                _ => format!("+{y}"),
+            };
             if date_only {
-                format!("{y:04}-{m:02}-{d:02}")
+                format!("{year}-{m:02}-{d:02}")
             } else {
-                format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", dt.hour(), dt.minute(), dt.second())
+                format!("{year}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", dt.hour(), dt.minute(), dt.second())
             }
         }
         None => format!("{seconds} s since 1970-01-01T00:00:00Z"),
@@ -319,6 +325,15 @@ impl Trailer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn iso_years_have_four_digits_and_a_sign_before_year_zero() {
+        let year_minus_1 = parse_iso("-0001-01-01").unwrap();
+        assert_eq!(format_iso(i128::from(year_minus_1), true), "-0001-01-01");
+        assert_eq!(format_iso(i128::from(parse_iso("0000-03-01").unwrap()), true), "0000-03-01");
+        assert_eq!(format_iso(i128::from(parse_iso("0999-12-31").unwrap()), false), "0999-12-31T00:00:00Z");
+        assert_eq!(format_iso(i128::from(parse_iso("-9999-01-01").unwrap()), true), "-9999-01-01");
+    }
 
     #[test]
     fn step_rounds_halves_up() {
