@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what tests/clients needs on a fresh Debian 12 machine (idempotent, quick when done):
 #  - Debian packages: QGIS Python bindings (python3-qgis; it depends on qgis-providers, and the
-#    'gdal' provider the tests use is in libqgis_core), rasterio linked to the system GDAL,
+#    'gdal' provider the tests use is in libqgis_core), rasterio linked to the system GDAL (and
+#    package rasterio: its rio CLI),
 #    nginx-light (object-storage stand-in; the tests start their own instance), python3-venv.
 #    --no-install-recommends keeps the QGIS install to what is needed (~2 min on a fresh machine).
 #  - build/venv: a venv on /usr/bin/python3 with --system-site-packages (so it sees Debian's
@@ -15,7 +16,7 @@ SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 
 had_nginx=$(command -v nginx || true)
-scripts/apt-install.sh --no-install-recommends python3-qgis python3-rasterio python3-pytest python3-numpy \
+scripts/apt-install.sh --no-install-recommends python3-qgis python3-rasterio rasterio python3-pytest python3-numpy \
   python3-gdal gdal-bin nginx-light python3-venv python3-pip curl
 # nginx's package starts a system service on :80; the tests run their own instance.
 if [ -z "$had_nginx" ] && command -v systemctl >/dev/null 2>&1; then
@@ -24,8 +25,9 @@ fi
 
 VENV=build/venv
 # Pin rasterio to Debian's: otherwise pip pulls a newer rasterio wheel (for rioxarray), and PyPI's
-# rasterio wheels bundle their own GDAL, which cannot load the rumi plugin. With the pin, pip
-# keeps the system rasterio (seen through --system-site-packages) and picks a rioxarray for it.
+# rasterio wheels bundle their own GDAL, which needs a plugin built for it (scripts/test-wheels.sh
+# tests those in their own venvs). With the pin, pip keeps the system rasterio (seen through
+# --system-site-packages) and picks a rioxarray for it.
 DEB_RASTERIO=$(dpkg-query -W -f='${Version}' python3-rasterio | sed 's/-.*//')
 # dask/distributed get a floor so that pip installs current ones into the venv even where Debian's
 # 2022 python3-dask is present (pulled in by python3-xarray): they must match the pip xarray/pandas.

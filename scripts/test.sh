@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every check CI runs: formatting, lints, the Rust test suites, the release build of the
 # GDAL plugin and the GDAL autotest-style pytest suite against it, the malformed-file corpus
-# (also under valgrind), and the real clients.
+# (also under valgrind), the real clients, and the plugin for other GDAL lines and pip rasterio wheels.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 t0=$(date +%s)
@@ -29,4 +29,6 @@ if [ "${RUMI_SKIP_VALGRIND:-0}" != 1 ]; then
 fi
 step "real clients: QGIS, rasterio, rioxarray + dask, GDAL tools, /vsicurl/ via nginx"
 RUMI_SKIP_BUILD=1 scripts/test-clients.sh
+step "GDAL 3.10 and 3.12 headers, pip rasterio 1.4 / 1.5 wheels (scripts/test-wheels.sh)"
+scripts/test-wheels.sh
 step "all tests passed"

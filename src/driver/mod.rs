@@ -42,12 +42,16 @@
 //!   is stale, unreadable, empty or garbage is ignored with a warning naming it, and the file
 //!   is parsed; an explicit `HEADER=` that does not match is an error naming it.
 //!   `PROMOTE=NONE|FLOAT32`,
-//!   `MAX_FRAME_MB`, `NUM_THREADS`. Domains: `IMAGE_STRUCTURE` (`COMPRESSION=OPENZL`, `INTERLEAVE`) and `RUMI`
-//!   (`FRAME_UNIT`, `FRAME_LAYOUT`, `TILE_WIDTH`, `TILE_LENGTH`, `FRAME_COUNT`, `TIME_TYPE`,
+//!   `MAX_FRAME_MB`, `NUM_THREADS`. Domains: `IMAGE_STRUCTURE` (`INTERLEAVE`) and `RUMI`
+//!   (`COMPRESSION=OPENZL`, `FRAME_UNIT`, `FRAME_LAYOUT`, `TILE_WIDTH`, `TILE_LENGTH`, `FRAME_COUNT`, `TIME_TYPE`,
 //!   `TIME_SCALE`, `SAMPLE_ENCODING`, `OPEN_MODE`, `HEADER`, ...). External overviews (`.ovr`,
 //!   built by gdaladdo) and PAM `.aux.xml` work as for other drivers.
 
 extern "C" {
+    /// GDAL's C API (`gdal.h`), the only GDAL function the Rust side calls: declared here rather
+    /// than through gdal-sys, so that the plugin links exactly the libgdal `build.rs` names (a
+    /// pip wheel's bundled library, `RUMI_GDAL_LIBRARY`), not whichever one gdal-sys finds.
+    fn GDALGetDriverByName(name: *const std::ffi::c_char) -> *mut std::ffi::c_void;
     /// Registers the driver with GDAL's driver manager (C++, `rumidataset.cpp`); `noexcept`,
     /// it catches every C++ exception itself. Checks the GDAL version the plugin was built
     /// against and does nothing when a driver named `RUMI` is already registered.
@@ -63,7 +67,7 @@ pub extern "C" fn GDALRegister_RUMI() {
         // (with `-Wl,-z,defs` in build.rs), so hosts that load the plugin without having
         // linked libgdal themselves (Python's osgeo) resolve the C++ adapter's symbols.
         // SAFETY: a plain GDAL C API call with a NUL-terminated name.
-        let existing = unsafe { gdal_sys::GDALGetDriverByName(c"RUMI".as_ptr()) };
+        let existing = unsafe { GDALGetDriverByName(c"RUMI".as_ptr()) };
         if existing.is_null() {
             // SAFETY: a C++ function declared noexcept that takes no arguments.
             unsafe { rumi_gdal_register_driver() };

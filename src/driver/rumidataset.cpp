@@ -422,6 +422,19 @@ CPLErr RUMIRasterBand::IRasterIO(GDALRWFlag eRWFlag, int nXOff, int nYOff, int n
                                         nPixelSpace, nLineSpace, psExtraArg);
 }
 
+#if GDAL_VERSION_NUM >= GDAL_COMPUTE_VERSION(3, 12, 0)
+CPLErr RUMIDataset::GetGeoTransform(GDALGeoTransform &gt) const
+{
+    /* the lazily read georeferencing fills members: logically const */
+    const_cast<RUMIDataset *>(this)->LoadGeoreferencing();
+    if (m_bHasGeoTransform)
+    {
+        gt = GDALGeoTransform(m_adfGeoTransform);
+        return CE_None;
+    }
+    return GDALPamDataset::GetGeoTransform(gt);
+}
+#else
 CPLErr RUMIDataset::GetGeoTransform(double *padfTransform)
 {
     LoadGeoreferencing();
@@ -432,6 +445,7 @@ CPLErr RUMIDataset::GetGeoTransform(double *padfTransform)
     }
     return GDALPamDataset::GetGeoTransform(padfTransform);
 }
+#endif
 
 const OGRSpatialReference *RUMIDataset::GetSpatialRef() const
 {
@@ -579,8 +593,9 @@ void RUMIDataset::SetupMetadata()
     const uint32_t nB = m_sInfo.bands;
     const char *pszEncoding = rumi_encoding_name(m_sInfo.encoding);
 
-    /* IMAGE_STRUCTURE */
-    SetMetadataItem("COMPRESSION", "OPENZL", "IMAGE_STRUCTURE");
+    /* IMAGE_STRUCTURE. The codec is COMPRESSION=OPENZL in the RUMI domain, not here: hosts map
+       IMAGE_STRUCTURE/COMPRESSION to their own enum of GDAL's codecs (rasterio's Compression,
+       whose profile and .compression raise ValueError for a name they do not know). */
     const uint32_t nUnit = m_sInfo.frame_unit;
     /* INTERLEAVE tells GDAL how to traverse the bands cheaply (as the JPEG 2000 drivers do):
        with cell frames (units 1 to 8) one frame holds every band of a tile, so all bands are
@@ -592,6 +607,7 @@ void RUMIDataset::SetupMetadata()
     SetMetadataItem("INTERLEAVE", bPixel ? "PIXEL" : "BAND", "IMAGE_STRUCTURE");
 
     /* RUMI domain (TIME_TYPE and TIME_SCALE come from the trailer: LoadTrailer) */
+    SetMetadataItem("COMPRESSION", "OPENZL", "RUMI");
     SetMetadataItem("FRAME_UNIT", CPLSPrintf("%u", nUnit), "RUMI");
     SetMetadataItem("FRAME_LAYOUT", rumi_frame_layout(m_hRumi), "RUMI");
     SetMetadataItem("TILE_WIDTH", CPLSPrintf("%u", m_sInfo.tile_width), "RUMI");

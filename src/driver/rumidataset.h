@@ -127,7 +127,11 @@ class RUMIDataset final : public GDALPamDataset
     static int Identify(GDALOpenInfo *poOpenInfo);
     static GDALDataset *Open(GDALOpenInfo *poOpenInfo);
 
+#if GDAL_VERSION_NUM >= GDAL_COMPUTE_VERSION(3, 12, 0)
+    CPLErr GetGeoTransform(GDALGeoTransform &gt) const override; /* 3.12: replaces the double[6] one */
+#else
     CPLErr GetGeoTransform(double *padfTransform) override;
+#endif
     const OGRSpatialReference *GetSpatialRef() const override;
     char **GetFileList() override;
     char **GetMetadata(const char *pszDomain = "") override;

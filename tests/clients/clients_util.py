@@ -23,6 +23,10 @@ DATA_DIR = Path(os.environ.get("RUMI_DATA_DIR", ROOT.parent / "shared" / "data")
 ARTIFACTS = ROOT / "build" / "test-artifacts"
 VENV_PYTHON = ROOT / "build" / "venv" / "bin" / "python"
 
+# RUMI_CLIENTS_PLUGIN_DIR: this Python's rasterio is a pip wheel with its own GDAL, and the folder
+# holds the gdal_RUMI.so scripts/plugin-for-python.sh built for it (conftest.py); there is no osgeo.
+WHEEL_PLUGIN_DIR = os.environ.get("RUMI_CLIENTS_PLUGIN_DIR") or None
+
 # RUMI_CLIENTS_STRICT=1 (set by scripts/test-clients.sh, i.e. in CI): a missing client (QGIS,
 # rasterio, nginx, the rioxarray venv) fails the test instead of skipping it. The real-data folder
 # being absent is always a skip.
@@ -94,6 +98,9 @@ SPECS = {
 def run(cmd, **kw):
     """Runs a command, failing the test with its output when it exits non-zero."""
     cmd = [str(c) for c in cmd]
+    if WHEEL_PLUGIN_DIR and cmd[0] == str(RUMI) and "env" not in kw:
+        # the CLI links the system GDAL: not the plugin built for the wheel's
+        kw["env"] = {k: v for k, v in os.environ.items() if k != "GDAL_DRIVER_PATH"}
     p = subprocess.run(cmd, capture_output=True, text=True, **kw)
     if p.returncode != 0:
         pytest.fail(f"{' '.join(cmd)} exited {p.returncode}\nstdout:\n{p.stdout}\nstderr:\n{p.stderr}",
@@ -123,6 +130,12 @@ def read_all(path, window=None, bands=None, **open_options):
     """(bands, rows, cols) array of a raster (or a window xoff, yoff, xsize, ysize of it)."""
     import numpy as np
 
+    if WHEEL_PLUGIN_DIR:  # no osgeo beside a rasterio wheel
+        import rasterio
+        from rasterio.windows import Window
+
+        with rasterio.open(path, **open_options) as ds:
+            return ds.read(bands or None, window=Window(*window) if window else None)
     ds = gdal_open(path, **open_options)
     try:
         bands = bands or list(range(1, ds.RasterCount + 1))
@@ -140,6 +153,11 @@ def source_stack(real):
 
 
 def geotransform(path):
+    if WHEEL_PLUGIN_DIR:
+        import rasterio
+
+        with rasterio.open(path) as ds:
+            return ds.transform.to_gdal()
     ds = gdal_open(path)
     try:
         return ds.GetGeoTransform()
@@ -148,6 +166,11 @@ def geotransform(path):
 
 
 def epsg(path):
+    if WHEEL_PLUGIN_DIR:
+        import rasterio
+
+        with rasterio.open(path) as ds:
+            return ds.crs.to_epsg()
     ds = gdal_open(path)
     try:
         srs = ds.GetSpatialRef()

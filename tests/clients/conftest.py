@@ -12,6 +12,15 @@ Before osgeo (or anything that loads libgdal) is imported, pytest_configure chec
 target/release/libgdal_rumi.so and target/release/rumi exist, makes a temporary plugin folder
 holding gdal_RUMI.so -> libgdal_rumi.so and points GDAL_DRIVER_PATH at it (in os.environ, so the
 GDAL tools, dask workers and every other child process load the same plugin).
+
+A pip-installed rasterio (whose wheel bundles its own GDAL): run the rasterio and rioxarray tests
+with that venv's python and RUMI_CLIENTS_PLUGIN_DIR = the folder scripts/plugin-for-python.sh
+built gdal_RUMI.so into (scripts/test-wheels.sh does):
+
+    RUMI_CLIENTS_PLUGIN_DIR=DIR VENV/bin/python -m pytest tests/clients/test_rasterio.py ...
+
+The rumi CLI (target/release/rumi, linked to the system GDAL) that converts the fixtures then
+runs without GDAL_DRIVER_PATH.
 """
 
 import os
@@ -30,6 +39,8 @@ _PLUGIN_DIR = None
 
 def pytest_configure(config):
     global _PLUGIN_DIR
+    if cu.WHEEL_PLUGIN_DIR:
+        return configure_wheel()
     missing = [str(p) for p in (cu.PLUGIN, cu.RUMI) if not p.is_file()]
     if missing:
         raise pytest.UsageError(
@@ -51,12 +62,35 @@ def pytest_configure(config):
     cu.ARTIFACTS.mkdir(parents=True, exist_ok=True)
 
 
+def configure_wheel():
+    """A rasterio wheel's GDAL: the plugin built for it by scripts/plugin-for-python.sh."""
+    global _PLUGIN_DIR
+    plugin = Path(cu.WHEEL_PLUGIN_DIR) / "gdal_RUMI.so"
+    missing = [str(p) for p in (plugin, cu.RUMI) if not p.is_file()]
+    if missing:
+        raise pytest.UsageError(f"tests/clients needs {' and '.join(missing)} (RUMI_CLIENTS_PLUGIN_DIR is set: "
+                                f"scripts/plugin-for-python.sh {sys.executable} DIR builds the plugin)")
+    os.environ["GDAL_DRIVER_PATH"] = cu.WHEEL_PLUGIN_DIR
+    import rasterio
+
+    with rasterio.Env() as env:
+        if "RUMI" not in env.drivers():
+            raise pytest.UsageError(f"rasterio {rasterio.__version__} (GDAL {rasterio.__gdal_version__}) did not "
+                                    f"load the RUMI driver from {plugin}")
+    cu.ARTIFACTS.mkdir(parents=True, exist_ok=True)
+
+
 def pytest_unconfigure(config):
     if _PLUGIN_DIR:
         shutil.rmtree(_PLUGIN_DIR, ignore_errors=True)
 
 
 def pytest_report_header(config):
+    if cu.WHEEL_PLUGIN_DIR:
+        import rasterio
+
+        return [f"rumi plugin: {cu.WHEEL_PLUGIN_DIR}/gdal_RUMI.so for rasterio {rasterio.__version__} "
+                f"(GDAL {rasterio.__gdal_version__}, {rasterio.__file__})"]
     return [f"rumi plugin: {cu.PLUGIN} via GDAL_DRIVER_PATH={_PLUGIN_DIR}",
             f"real data: {cu.DATA_DIR} ({'present' if cu.DATA_DIR.is_dir() else 'ABSENT: tests skip'})",
             f"strict (missing client fails): {cu.STRICT}"]
@@ -64,7 +98,7 @@ def pytest_report_header(config):
 
 @pytest.fixture(scope="session")
 def plugin_dir():
-    return _PLUGIN_DIR
+    return cu.WHEEL_PLUGIN_DIR or _PLUGIN_DIR
 
 
 @pytest.fixture(scope="session")

@@ -16,8 +16,15 @@ import sys
 
 def worker_probe():
     """Runs in each worker: where GDAL looks for plugins and whether it found RUMI there."""
-    from osgeo import gdal
+    try:
+        from osgeo import gdal
+    except ImportError:  # a rasterio wheel's venv: its bundled GDAL, seen through rasterio
+        import rasterio
 
+        with rasterio.Env() as env:
+            found = "RUMI" in env.drivers()
+        return {"pid": os.getpid(), "GDAL_DRIVER_PATH": os.environ.get("GDAL_DRIVER_PATH"),
+                "rumi_driver": found, "gdal": rasterio.__gdal_version__}
     gdal.AllRegister()
     drv = gdal.GetDriverByName("RUMI")
     return {"pid": os.getpid(), "GDAL_DRIVER_PATH": os.environ.get("GDAL_DRIVER_PATH"),

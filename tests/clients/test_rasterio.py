@@ -1,6 +1,19 @@
-"""rasterio (Debian's python3-rasterio, linked to the system GDAL, so it loads the plugin from
-GDAL_DRIVER_PATH) reads rumi files: profile, crs, transform, descriptions, tags, windowed reads,
-sample() and a Cube's time-step subdatasets, all compared with the source GeoTIFFs."""
+"""rasterio reads rumi files as users write it: profile, meta, crs, transform, descriptions, tags,
+windowed reads, block_windows(), sample(), overviews, a Cube's time-step subdatasets and the rio
+CLI (rio info, rio convert), all compared with the source GeoTIFFs.
+
+Runs with Debian's python3-rasterio 1.3.5 (linked to the system GDAL, plugin from target/release)
+and, with RUMI_CLIENTS_PLUGIN_DIR, in the venv of a pip rasterio wheel (1.4: GDAL 3.10, 1.5:
+GDAL 3.12) with the plugin scripts/plugin-for-python.sh built for that wheel (scripts/test-wheels.sh).
+RUMI_CLIENTS_EXPECT_RASTERIO=1.5 makes the suite check it is testing the rasterio it means to.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,9 +27,25 @@ def rasterio():
         import rasterio
     except ImportError as e:
         cu.need(False, f"rasterio (python3-rasterio) is not installed: {e}")
-    cu.need(rasterio.__file__.startswith("/usr/lib/python3/"),
-            f"rasterio at {rasterio.__file__} is not Debian's (PyPI wheels bundle a GDAL without the plugin)")
+    debian = rasterio.__file__.startswith("/usr/lib/python3/")
+    if cu.WHEEL_PLUGIN_DIR:
+        assert not debian, f"RUMI_CLIENTS_PLUGIN_DIR is set but rasterio is Debian's ({rasterio.__file__})"
+    else:
+        cu.need(debian, f"rasterio at {rasterio.__file__} is not Debian's: a pip wheel's GDAL needs the plugin "
+                        f"built for it (RUMI_CLIENTS_PLUGIN_DIR, scripts/test-wheels.sh)")
+    want = os.environ.get("RUMI_CLIENTS_EXPECT_RASTERIO")
+    if want:
+        assert (rasterio.__version__ + ".").startswith(want + "."), (rasterio.__version__, want)
     return rasterio
+
+
+def rio_cli():
+    """The `rio` beside this Python (a venv's bin/), or Debian's (package rasterio: /usr/bin/rasterio)."""
+    rio = Path(sys.executable).parent / "rio"
+    if not rio.exists():
+        rio = Path(shutil.which("rio") or "/usr/bin/rasterio")
+    cu.need(rio.exists(), f"the rio CLI is missing (Debian package 'rasterio', or pip's rasterio): {rio}")
+    return rio
 
 
 @pytest.mark.parametrize("key", ["landsat", "s2", "elev"])
@@ -34,8 +63,12 @@ def test_open_profile_crs_transform_descriptions(rasterio, real, key):
         assert ds.res == src.res
         assert ds.descriptions == tuple(r.names)
         assert ds.block_shapes == [(min(256, ds.height), min(256, ds.width))] * ds.count
-        assert ds.tags(ns="IMAGE_STRUCTURE")["COMPRESSION"] == "OPENZL"
+        # the codec is in the RUMI domain, so rasterio's Compression enum never sees OPENZL
+        assert "COMPRESSION" not in ds.tags(ns="IMAGE_STRUCTURE")
+        assert ds.compression is None
+        assert ds.tags(ns="IMAGE_STRUCTURE")["INTERLEAVE"] in ("PIXEL", "BAND")
         rumi_tags = ds.tags(ns="RUMI")
+        assert rumi_tags["COMPRESSION"] == "OPENZL"
         assert rumi_tags["BAND_COUNT"] == str(ds.count) and rumi_tags["TIME_COUNT"] == "1"
         tags = ds.tags()
         if "/" in r.times[0]:
@@ -49,26 +82,20 @@ def test_open_profile_crs_transform_descriptions(rasterio, real, key):
 
 @pytest.mark.parametrize("key", ["landsat", "elev"])
 def test_profile(rasterio, real, key):
-    """DatasetBase.profile (and .compression) in rasterio 1.3.5 turn IMAGE_STRUCTURE
-    COMPRESSION into rasterio.enums.Compression and raise ValueError for a name it does not
-    know. While the driver reports COMPRESSION=OPENZL there, profile cannot work: the test then
-    checks that exact failure and xfails (it passes by itself once the driver stops doing it)."""
-    from rasterio.enums import Compression
-
+    """Dataset.profile (and .compression) turn IMAGE_STRUCTURE COMPRESSION into
+    rasterio.enums.Compression, which raises ValueError for a codec it does not know: the driver
+    reports OPENZL in its RUMI domain instead, and keeps INTERLEAVE."""
     r = real(key)
     with rasterio.open(r.rumi) as ds, rasterio.open(r.source) as src:
-        comp = ds.tags(ns="IMAGE_STRUCTURE").get("COMPRESSION")
-        if comp is not None and comp not in {c.value for c in Compression}:
-            with pytest.raises(ValueError, match=f"'{comp}' is not a valid Compression"):
-                ds.profile
-            pytest.xfail(f"DRIVER: IMAGE_STRUCTURE COMPRESSION={comp} is not a rasterio {rasterio.__version__} "
-                         f"Compression, so Dataset.profile and .compression raise ValueError")
         p, sp = ds.profile, src.profile
         for k in ("width", "height", "count", "dtype", "crs", "transform"):
             assert p[k] == sp[k], (k, p[k], sp[k])
+        assert p["driver"] == "RUMI"
         assert p["blockxsize"] == min(256, ds.width) and p["blockysize"] == min(256, ds.height)
         assert p["tiled"] is True
         assert p["nodata"] == sp["nodata"]
+        assert "compress" not in p
+        assert p["interleave"] == ds.tags(ns="IMAGE_STRUCTURE")["INTERLEAVE"].lower()
 
 
 @pytest.mark.parametrize("key", ["landsat", "s2", "elev"])
@@ -98,6 +125,16 @@ def test_windowed_read_and_sample(rasterio, real, key):
         want = np.array(list(src.sample(pts)))
         np.testing.assert_array_equal(got, want)
         assert got.shape == (len(pts), ds.count)
+        # block_windows(): the 256 x 256 tiles, each read equal to the source's same window
+        blocks = list(ds.block_windows(1))
+        nx, ny = -(-w // 256), -(-h // 256)
+        assert len(blocks) == nx * ny
+        assert [ij for ij, _ in blocks] == [(i, j) for i in range(ny) for j in range(nx)]
+        for (i, j), win in blocks:
+            assert (win.col_off, win.row_off) == (j * 256, i * 256)
+            assert (win.width, win.height) == (min(256, w - j * 256), min(256, h - i * 256))
+            np.testing.assert_array_equal(ds.read(window=win), full[:, win.row_off:win.row_off + win.height,
+                                                                   win.col_off:win.col_off + win.width])
 
 
 def test_cube_and_subdatasets(rasterio, real):
@@ -135,7 +172,10 @@ def test_cube_subdatasets_property(rasterio, real):
     r = real("s1cube")
     with rasterio.open(r.rumi) as ds:
         subs = ds.subdatasets
-    assert subs == [f"RUMI:{r.rumi}:{t}" for t in range(2)]
+    if subs == [f'RUMI:"{r.rumi}":{t}' for t in range(2)]:  # rasterio >= 1.4 keeps the quotes
+        assert rasterio.__version__ >= "1.4", rasterio.__version__
+    else:
+        assert subs == [f"RUMI:{r.rumi}:{t}" for t in range(2)]
     for t, name in enumerate(subs):
         try:
             sub = rasterio.open(name)
@@ -145,3 +185,97 @@ def test_cube_subdatasets_property(rasterio, real):
                          f"is taken as the path '{r.rumi}:{t}': {e}")
         with sub, rasterio.open(r.sources[t]) as src:
             np.testing.assert_array_equal(sub.read(1), src.read(1))
+
+
+def gdaladdo(path, levels):
+    """External overviews (path.ovr, nearest) built by Debian's gdaladdo with the system build of
+    the plugin (a wheel has no GDAL tools; rasterio builds overviews only in update mode, which a
+    read-only driver refuses)."""
+    cu.need(shutil.which("gdaladdo") is not None, "gdaladdo (gdal-bin) is missing")
+    env = dict(os.environ)
+    if cu.WHEEL_PLUGIN_DIR:
+        cu.need(cu.PLUGIN.is_file(), f"{cu.PLUGIN} (cargo build --release) is missing")
+        plugdir = Path(path).parent / "system-plugin"
+        plugdir.mkdir(exist_ok=True)
+        if not (plugdir / "gdal_RUMI.so").exists():
+            os.symlink(cu.PLUGIN, plugdir / "gdal_RUMI.so")
+        env["GDAL_DRIVER_PATH"] = str(plugdir)
+    cu.run(["gdaladdo", "-q", "-ro", "-r", "nearest", path, *map(str, levels)], env=env)
+
+
+def test_overviews(rasterio, real, tmp_path):
+    """External overviews: rasterio lists them, reads a decimated window from them, and their
+    pixels equal those of the same overviews built on the source GeoTIFF."""
+    r = real("landsat")
+    rumi = tmp_path / "x.rumi"
+    shutil.copy(r.rumi, rumi)
+    shutil.copy(r.header, str(rumi) + ".header")
+    tif = tmp_path / "x.tif"
+    shutil.copy(r.source, tif)
+    for p in (rumi, tif):
+        gdaladdo(p, [2, 4])
+    with rasterio.open(rumi) as ds, rasterio.open(tif) as src:
+        assert ds.overviews(1) == [2, 4] == src.overviews(1)
+        h, w = ds.height, ds.width
+        for level in (2, 4):
+            shape = (ds.count, -(-h // level), -(-w // level))
+            got = ds.read(out_shape=shape)
+            np.testing.assert_array_equal(got, src.read(out_shape=shape))
+    with rasterio.open(rumi, overview_level=0) as ov, rasterio.open(tif, overview_level=0) as sov:
+        assert (ov.width, ov.height) == (-(-w // 2), -(-h // 2))
+        np.testing.assert_array_equal(ov.read(), sov.read())
+
+
+@pytest.mark.parametrize("key", ["landsat", "s1cube"])
+def test_rio_info(rasterio, real, key):
+    r = real(key)
+    p = cu.run([rio_cli(), "info", r.rumi])
+    info = json.loads(p.stdout)
+    with rasterio.open(r.sources[0]) as src:
+        assert info["driver"] == "RUMI"
+        assert (info["width"], info["height"]) == (src.width, src.height)
+        assert info["count"] == len(r.names) * len(r.times)
+        assert info["dtype"] == src.dtypes[0]
+        assert info["crs"] == f"EPSG:{src.crs.to_epsg()}"
+        assert info["transform"][:6] == list(src.transform)[:6]
+        assert "compress" not in info
+    with rasterio.open(r.rumi) as ds:  # blocks as the Python API's profile has them
+        prof = ds.profile
+        assert info["blockysize"] == ds.block_shapes[0][0] == min(256, ds.height)
+        for k in ("blockxsize", "blockysize", "tiled", "interleave"):
+            assert info.get(k) == prof.get(k), (k, info.get(k), prof.get(k))
+    if key == "s1cube":
+        assert info["descriptions"] == [f"VV @ {t}" for t in r.times]
+        sub = json.loads(cu.run([rio_cli(), "info", f'RUMI:"{r.rumi}":1']).stdout)
+        assert sub["count"] == 1 and sub["descriptions"] == ["VV"]
+    else:
+        assert info["descriptions"] == r.names
+
+
+@pytest.mark.parametrize("key", ["landsat", "s1cube"])
+def test_rio_convert(rasterio, real, key, tmp_path):
+    """rio convert copies the profile (blockxsize/blockysize/tiled) into the GTiff it writes. The
+    driver reports blocks clipped to the raster (217 rows for the 268 x 217 Sentinel-1 cube),
+    which GTiff refuses for a tiled file (a multiple of 16): that exact failure is checked and
+    xfailed after checking the pixels of `rio convert --co blockxsize=256 --co blockysize=256`."""
+    r = real(key)
+    out = tmp_path / f"{key}.tif"
+    name = str(r.rumi) if key == "landsat" else f'RUMI:"{r.rumi}":1'
+    src_path = r.sources[0] if key == "landsat" else r.sources[1]
+    p = subprocess.run([str(rio_cli()), "convert", name, str(out)], capture_output=True, text=True)
+    refused = None
+    if p.returncode != 0:
+        with rasterio.open(name) as ds:
+            clipped = [n for n in ds.block_shapes[0] if n < 256 and n % 16]
+        assert key == "s1cube" and clipped and "must be multiples of 16" in p.stderr, p.stderr[-3000:]
+        refused = clipped
+        out.unlink(missing_ok=True)  # rasterio 1.4 leaves a 134-byte stub that --overwrite cannot reopen
+        cu.run([rio_cli(), "convert", "--co", "blockxsize=256", "--co", "blockysize=256", name, out])
+    with rasterio.open(out) as got, rasterio.open(src_path) as src:
+        assert got.driver == "GTiff"
+        assert (got.count, got.width, got.height) == (src.count, src.width, src.height)
+        assert got.crs == src.crs and got.transform == src.transform
+        np.testing.assert_array_equal(got.read(), src.read())
+    if refused:
+        pytest.xfail(f"DRIVER: block size clipped to the raster ({refused}), not a multiple of 16: rio convert "
+                     f"(which copies the profile) needs --co blockxsize=256 --co blockysize=256")

@@ -5,7 +5,8 @@ that load the plugin through GDAL_DRIVER_PATH, compared with the source GeoTIFFs
 rioxarray and dask are not Debian packages here: they live in build/venv (made by
 scripts/install-client-deps.sh on /usr/bin/python3 with --system-site-packages, so it uses
 Debian's rasterio and GDAL). This test runs rioxarray_dask_check.py with that venv's python and
-checks the JSON it prints.
+checks the JSON it prints. Under a pip rasterio wheel (RUMI_CLIENTS_PLUGIN_DIR, scripts/test-wheels.sh)
+the wheel's venv has rioxarray and dask itself and runs the check.
 """
 
 import json
@@ -23,15 +24,20 @@ CHECK = Path(__file__).with_name("rioxarray_dask_check.py")
 
 @pytest.fixture(scope="module")
 def dask_run(real, plugin_dir):
-    cu.need(cu.VENV_PYTHON.exists(), f"{cu.VENV_PYTHON} (venv with rioxarray and dask) is missing")
-    probe = subprocess.run([str(cu.VENV_PYTHON), "-c", "import rioxarray, dask.distributed, rasterio; "
+    # a rasterio wheel's venv (RUMI_CLIENTS_PLUGIN_DIR) runs the check itself; Debian's rasterio
+    # gets rioxarray and dask from build/venv
+    python = Path(sys.executable) if cu.WHEEL_PLUGIN_DIR else cu.VENV_PYTHON
+    cu.need(python.exists(), f"{python} (venv with rioxarray and dask) is missing")
+    probe = subprocess.run([str(python), "-c", "import rioxarray, dask.distributed, rasterio; "
                             "print(rasterio.__file__)"], capture_output=True, text=True)
-    cu.need(probe.returncode == 0, f"{cu.VENV_PYTHON} cannot import rioxarray/dask: {probe.stderr.strip()}")
-    cu.need(probe.stdout.strip().startswith("/usr/lib/python3/"),
-            f"the venv's rasterio is {probe.stdout.strip()}, not Debian's (a PyPI wheel cannot load the plugin)")
+    cu.need(probe.returncode == 0, f"{python} cannot import rioxarray/dask: {probe.stderr.strip()}")
+    if not cu.WHEEL_PLUGIN_DIR:
+        cu.need(probe.stdout.strip().startswith("/usr/lib/python3/"),
+                f"the venv's rasterio is {probe.stdout.strip()}, not Debian's (a PyPI wheel needs the plugin "
+                f"scripts/plugin-for-python.sh builds for it)")
     files = {"landsat": str(real("landsat").rumi), "elev": str(real("elev").rumi),
              "s1cube": str(real("s1cube").rumi), "s1cube_t1": f'RUMI:"{real("s1cube").rumi}":1'}
-    p = subprocess.run([str(cu.VENV_PYTHON), str(CHECK), plugin_dir, *files.values()],
+    p = subprocess.run([str(python), str(CHECK), plugin_dir, *files.values()],
                        capture_output=True, text=True, timeout=600)
     if p.returncode != 0:
         pytest.fail(f"{CHECK.name} exited {p.returncode}:\n{p.stderr[-4000:]}", pytrace=False)
