@@ -104,10 +104,13 @@ pub fn pool(threads: usize) -> Result<Option<Arc<rayon::ThreadPool>>> {
     if threads <= 1 {
         return Ok(None);
     }
-    static POOLS: OnceLock<Mutex<HashMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();
+    // Keyed by process id too: a child forked after a pool was built inherits the registry but
+    // not the pool's threads (installing work there would wait forever); it builds its own.
+    static POOLS: OnceLock<Mutex<HashMap<(u32, usize), Arc<rayon::ThreadPool>>>> = OnceLock::new();
     let pools = POOLS.get_or_init(|| Mutex::new(HashMap::new()));
     let mut map = pools.lock().map_err(|_| Error::Request("the thread pool registry is poisoned".into()))?;
-    if let Some(p) = map.get(&threads) {
+    let key = (std::process::id(), threads);
+    if let Some(p) = map.get(&key) {
         return Ok(Some(Arc::clone(p)));
     }
     let p = rayon::ThreadPoolBuilder::new()
@@ -116,7 +119,7 @@ pub fn pool(threads: usize) -> Result<Option<Arc<rayon::ThreadPool>>> {
         .build()
         .map_err(|e| Error::Request(format!("cannot start {threads} decoding threads: {e}")))?;
     let p = Arc::new(p);
-    map.insert(threads, Arc::clone(&p));
+    map.insert(key, Arc::clone(&p));
     Ok(Some(p))
 }
 
