@@ -644,7 +644,7 @@ def write(
     (start, end) interval (also 'start/end'). crs: 'EPSG:n', n, or (n, 'projected'|'geographic');
     the type of codes outside rumi.crs_type()'s documented set must be given. transform: GDAL
     6-tuple (x0, xres, row_rot, y0, col_rot, yres) of pixel corners (or an affine.Affine).
-    tile: int or (height, width), multiples of 16. frame_unit: 0..9 (default by shape).
+    tile: int or (height, width). frame_unit: 0..9 (default by shape).
     level: OpenZL compression level (default 7). pixel_is_point: record PixelIsPoint."""
     path = os.fspath(path)
     if not isinstance(data, np.ndarray):
