@@ -200,6 +200,12 @@ impl NativeReader {
         self.inner.frame_range(index).map_err(py_err)
     }
 
+    /// Frame indices a window needs (`times` a range, `bands` a list), increasing.
+    fn frames_for(&self, times: (u32, u32), bands: Vec<u32>, rows: (u32, u32), cols: (u32, u32)) -> PyResult<Vec<u64>> {
+        let win = rumi::reader::Window { times: times.0..times.1, bands, rows: rows.0..rows.1, cols: cols.0..cols.1 };
+        self.inner.frames_for(&win).map_err(py_err)
+    }
+
     /// `None` (undefined) or `(epsg, "projected"|"geographic", "area"|"point", affine 6-tuple)`.
     fn georef<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let g = py.detach(|| self.inner.georef()).map_err(py_err)?;
