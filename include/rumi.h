@@ -296,6 +296,48 @@ typedef struct {
     uint32_t time;
 } rumi_frame_key;
 
+// One output plane of a [`rumi_request`]: band `band` at time step `time`, whose sample
+// (row position 0, column position 0) lands `offset` bytes from the request's origin.
+typedef struct {
+    // band index
+    uint32_t band;
+    // time index
+    uint32_t time;
+    // byte offset from `rumi_request.origin` (may be negative)
+    int64_t offset;
+} rumi_plane;
+
+// One spatial axis of a [`rumi_request`]: output position `i` (`0..count`) reads source row
+// or column `start + i * step` and lands `spacing` bytes after position `i - 1`.
+typedef struct {
+    // source index of output position 0
+    uint32_t start;
+    // number of output positions
+    uint32_t count;
+    // source step between positions (negative reads backwards; 0 repeats `start`)
+    int64_t step;
+    // bytes between adjacent output positions in the host buffer (may be negative)
+    int64_t spacing;
+} rumi_axis;
+
+// A read into a host buffer: sample (plane `p`, row position `i`, column position `j`) lands
+// at `origin + planes[p].offset + i * rows.spacing + j * cols.spacing`.
+typedef struct {
+    // the output planes (`plane_count` of them)
+    const rumi_plane *planes;
+    // number of output planes
+    size_t plane_count;
+    // rows
+    rumi_axis rows;
+    // columns
+    rumi_axis cols;
+    // where sample (plane offset 0, row position 0, column position 0) lands; the buffer
+    // must hold every sample the request addresses (negative offsets and spacings allowed)
+    void *origin;
+    // `RUMI_OUTPUT_NATIVE` or `RUMI_OUTPUT_FLOAT32`
+    uint32_t output;
+} rumi_request;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -486,6 +528,26 @@ int rumi_frames_read(const rumi_dataset *ds,
                      size_t count,
                      uint32_t threads,
                      rumi_frame **out);
+
+// Reads `*req` into the host buffer through the core's read planner: every frame the request
+// needs is listed once, served from the dataset's decoded-frame cache when it is there,
+// otherwise fetched (one `rumi_io.read_multi` call per 64 MiB of compressed bytes, adjacent
+// ranges merged by the host) and decoded once on `threads` threads (0 or 1: the calling
+// thread only), and its samples are copied straight to their places in the buffer. Threads
+// are used only when no two samples share a byte of the buffer.
+//
+// # Safety
+// `ds` must be a live dataset and `req` valid; `req->planes` must point to `plane_count`
+// values; the buffer around `req->origin` must be writable at every byte the request
+// addresses (the host's own buffer layout, as GDAL guarantees for `IRasterIO`/`IRead`).
+int rumi_read(const rumi_dataset *ds, const rumi_request *req, uint32_t threads);
+
+// Parses a thread count as GDAL spells it (`NUM_THREADS`, `GDAL_NUM_THREADS`): `ALL_CPUS`
+// or a positive integer (capped at 256). Returns the count, or -1 with `rumi_last_error` set.
+//
+// # Safety
+// `value` must be NULL or a NUL-terminated string.
+int rumi_parse_threads(const char *value);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -1368,3 +1368,164 @@ pub unsafe extern "C" fn rumi_frames_read(
         RUMI_OK
     })
 }
+
+// ---- the read planner ------------------------------------------------------------------------
+
+/// One output plane of a [`rumi_request`]: band `band` at time step `time`, whose sample
+/// (row position 0, column position 0) lands `offset` bytes from the request's origin.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct rumi_plane {
+    /// band index
+    pub band: u32,
+    /// time index
+    pub time: u32,
+    /// byte offset from `rumi_request.origin` (may be negative)
+    pub offset: i64,
+}
+
+/// One spatial axis of a [`rumi_request`]: output position `i` (`0..count`) reads source row
+/// or column `start + i * step` and lands `spacing` bytes after position `i - 1`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct rumi_axis {
+    /// source index of output position 0
+    pub start: u32,
+    /// number of output positions
+    pub count: u32,
+    /// source step between positions (negative reads backwards; 0 repeats `start`)
+    pub step: i64,
+    /// bytes between adjacent output positions in the host buffer (may be negative)
+    pub spacing: i64,
+}
+
+/// A read into a host buffer: sample (plane `p`, row position `i`, column position `j`) lands
+/// at `origin + planes[p].offset + i * rows.spacing + j * cols.spacing`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct rumi_request {
+    /// the output planes (`plane_count` of them)
+    pub planes: *const rumi_plane,
+    /// number of output planes
+    pub plane_count: usize,
+    /// rows
+    pub rows: rumi_axis,
+    /// columns
+    pub cols: rumi_axis,
+    /// where sample (plane offset 0, row position 0, column position 0) lands; the buffer
+    /// must hold every sample the request addresses (negative offsets and spacings allowed)
+    pub origin: *mut c_void,
+    /// `RUMI_OUTPUT_NATIVE` or `RUMI_OUTPUT_FLOAT32`
+    pub output: u32,
+}
+
+fn axis_of(a: &rumi_axis) -> Result<rumi::plan::Axis, Error> {
+    let spacing = isize::try_from(a.spacing).map_err(|_| Error::Overflow("axis spacing"))?;
+    Ok(rumi::plan::Axis { start: a.start, count: a.count, step: a.step, spacing })
+}
+
+/// The planner request of `*r`, with its planes copied out of host memory.
+///
+/// # Safety
+/// `r.planes` must point to `r.plane_count` values when `plane_count > 0`.
+unsafe fn request_of(r: &rumi_request) -> Result<rumi::plan::Request, Error> {
+    let planes = if r.plane_count == 0 {
+        &[][..]
+    } else if r.planes.is_null() {
+        return Err(Error::Request("rumi_read: planes is NULL".into()));
+    } else {
+        // SAFETY: non-null; the caller guarantees `plane_count` readable values.
+        unsafe { std::slice::from_raw_parts(r.planes, r.plane_count) }
+    };
+    let planes = planes
+        .iter()
+        .map(|p| {
+            let offset = isize::try_from(p.offset).map_err(|_| Error::Overflow("plane offset"))?;
+            Ok(rumi::plan::Plane { band: p.band, time: p.time, offset })
+        })
+        .collect::<Result<_, Error>>()?;
+    let output = match r.output {
+        RUMI_OUTPUT_NATIVE => rumi::plan::Output::Native,
+        RUMI_OUTPUT_FLOAT32 => rumi::plan::Output::Float32,
+        o => {
+            return Err(Error::Request(format!(
+                "rumi_read: output {o} is not RUMI_OUTPUT_NATIVE or RUMI_OUTPUT_FLOAT32"
+            )))
+        }
+    };
+    Ok(rumi::plan::Request { planes, rows: axis_of(&r.rows)?, cols: axis_of(&r.cols)?, output })
+}
+
+/// Reads `*req` into the host buffer through the core's read planner: every frame the request
+/// needs is listed once, served from the dataset's decoded-frame cache when it is there,
+/// otherwise fetched (one `rumi_io.read_multi` call per 64 MiB of compressed bytes, adjacent
+/// ranges merged by the host) and decoded once on `threads` threads (0 or 1: the calling
+/// thread only), and its samples are copied straight to their places in the buffer. Threads
+/// are used only when no two samples share a byte of the buffer.
+///
+/// # Safety
+/// `ds` must be a live dataset and `req` valid; `req->planes` must point to `plane_count`
+/// values; the buffer around `req->origin` must be writable at every byte the request
+/// addresses (the host's own buffer layout, as GDAL guarantees for `IRasterIO`/`IRead`).
+#[no_mangle]
+pub unsafe extern "C" fn rumi_read(ds: *const rumi_dataset, req: *const rumi_request, threads: u32) -> c_int {
+    guard("rumi_read", || {
+        // SAFETY: the caller guarantees `ds` is NULL or live.
+        let ds = match unsafe { dataset(ds, "rumi_read") } {
+            Ok(d) => d,
+            Err(c) => return c,
+        };
+        // SAFETY: the caller guarantees `req` is NULL or valid.
+        let Some(r) = (unsafe { req.as_ref() }) else { return bad_argument("rumi_read: req is NULL") };
+        // SAFETY: the caller guarantees `planes` holds `plane_count` values.
+        let request = match unsafe { request_of(r) } {
+            Ok(q) => q,
+            Err(e) => return fail(e),
+        };
+        let sb = request.sample_bytes(ds.reader.encoding());
+        let (lo, span) = match request.extent(sb) {
+            Ok(x) => x,
+            Err(e) => return fail(e),
+        };
+        if span == 0 {
+            return RUMI_OK;
+        }
+        if r.origin.is_null() {
+            return bad_argument("rumi_read: origin is NULL");
+        }
+        // Rebase the planes on the lowest byte addressed, which becomes byte 0 of the slice.
+        let mut request = request;
+        request.planes.iter_mut().for_each(|p| p.offset -= lo);
+        // SAFETY: the caller guarantees every byte the request addresses is writable: exactly
+        // `origin + lo .. origin + lo + span` (Request::extent).
+        let dst = unsafe { std::slice::from_raw_parts_mut(r.origin.cast::<u8>().offset(lo), span) };
+        match ds.reader.read(&request, dst, 0, threads as usize) {
+            Ok(_) => RUMI_OK,
+            Err(e) => ds.fail_frames(e),
+        }
+    })
+}
+
+/// Parses a thread count as GDAL spells it (`NUM_THREADS`, `GDAL_NUM_THREADS`): `ALL_CPUS`
+/// or a positive integer (capped at 256). Returns the count, or -1 with `rumi_last_error` set.
+///
+/// # Safety
+/// `value` must be NULL or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn rumi_parse_threads(value: *const c_char) -> c_int {
+    guard("rumi_parse_threads", || {
+        if value.is_null() {
+            set_error("rumi_parse_threads: value is NULL");
+            return -1;
+        }
+        // SAFETY: non-null and NUL-terminated per the contract.
+        let text = unsafe { std::ffi::CStr::from_ptr(value) }.to_string_lossy();
+        match rumi::plan::parse_threads(&text) {
+            Ok(n) => n as c_int,
+            Err(e) => {
+                fail(e);
+                -1
+            }
+        }
+    })
+}

@@ -207,6 +207,9 @@ class Dataset:
         self._lock = threading.Lock()
         self._georef = self._trailer = None
         self._fetched = False
+        #: the core planner's statistics of the latest read (frames, cache_hits, decoded,
+        #: batches, bytes_fetched); informational (shared by threads reading concurrently)
+        self.last_stats = None
         if _trusted_blob is not None:
             self._native = self._open_native(_trusted_blob)
         else:
@@ -263,6 +266,8 @@ class Dataset:
                 if os.getpid() != self._pid:
                     old = self._native
                     self._native = self._open_native(old.header())
+                    if getattr(self, "_cache_bytes", None) is not None:
+                        self._native.set_cache_bytes(self._cache_bytes)
                     self._pid = os.getpid()
                     _INHERITED.append(old)  # never dropped in the child (shared sockets/fds)
         return self._native
@@ -311,6 +316,11 @@ class Dataset:
     def header(self) -> bytes:
         """The header blob's bytes."""
         return self.native.header()
+
+    def set_cache_bytes(self, nbytes: int):
+        """Budget of the decoded-frame cache (LRU) that serves repeated frames; 0 disables it."""
+        self._cache_bytes = int(nbytes)
+        self.native.set_cache_bytes(int(nbytes))
 
     def frame_range(self, index):
         return self.native.frame_range(index)
@@ -394,8 +404,8 @@ class Dataset:
     def _read_into(self, target, ts, bs, r0, c0, h, w, threads):
         if not ts or not bs or h == 0 or w == 0:
             return
-        planes = [(bb, tt) for tt in ts for bb in bs]
-        self.native.read_into(target, planes, (r0, r0 + h), (c0, c0 + w), int(threads or self.threads))
+        self.last_stats = self.native.read_into(target, ts, bs, (r0, r0 + h), (c0, c0 + w),
+                                                int(threads or self.threads))
 
     def read(self, t=None, b=None, window=None, out=None, *, threads=None):
         """Samples of time steps t, bands b and window (row_off, col_off, height, width) as a

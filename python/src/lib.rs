@@ -18,7 +18,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyTuple};
 
-use rumi::batch::{read_strided, StridedWindow};
+use rumi::plan::Request;
 use rumi::codec::Graph;
 use rumi::format::{Georef, ModelType, RasterType, SampleEncoding, TimeAxis, TimeKind, TimeStep, Trailer};
 use rumi::io::RangeRead;
@@ -238,19 +238,22 @@ impl NativeReader {
         Ok((t.band_texts, kind, secs, t.time.scale == 86400))
     }
 
-    /// Decodes the window `rows x cols` of the `(band, time)` planes into `out`, a writable
-    /// C-contiguous buffer of exactly `planes * rows * cols * sample_bytes` bytes, on `threads`
-    /// threads with the GIL released. Each needed frame is fetched once (one batched range read)
-    /// and decoded once.
-    fn read_into(
+    /// Decodes the window `rows x cols` of `times` x `bands` (t-major, C order) into `out`, a
+    /// writable C-contiguous buffer of exactly `times * bands * rows * cols * sample_bytes`
+    /// bytes, on `threads` threads with the GIL released, through the core read planner: each
+    /// needed frame is fetched once (one merged `read_ranges` per batch) and decoded once.
+    /// Returns the planner's statistics.
+    #[allow(clippy::too_many_arguments)]
+    fn read_into<'py>(
         &self,
-        py: Python<'_>,
-        out: &Bound<'_, PyAny>,
-        planes: Vec<(u32, u32)>,
+        py: Python<'py>,
+        out: &Bound<'py, PyAny>,
+        times: Vec<u32>,
+        bands: Vec<u32>,
         rows: (u32, u32),
         cols: (u32, u32),
         threads: usize,
-    ) -> PyResult<()> {
+    ) -> PyResult<Bound<'py, PyDict>> {
         let buf = PyUntypedBuffer::get(out)?;
         if buf.readonly() {
             return Err(PyValueError::new_err("out is read-only"));
@@ -260,52 +263,50 @@ impl NativeReader {
         }
         let l = self.inner.layout();
         let bps = l.encoding.decoded_bytes();
-        let (h, w) = (rows.1.saturating_sub(rows.0) as usize, cols.1.saturating_sub(cols.0) as usize);
-        let need = planes.len().checked_mul(h).and_then(|v| v.checked_mul(w)).and_then(|v| v.checked_mul(bps));
-        let need = need.ok_or_else(|| PyValueError::new_err("window size overflows"))?;
+        if rows.0 > rows.1 || cols.0 > cols.1 {
+            return Err(raise("RequestError", format!("empty or reversed window rows {rows:?} cols {cols:?}")));
+        }
+        let req = Request::dense(&times, &bands, rows.0..rows.1, cols.0..cols.1, bps);
+        let (_, need) = req.extent(bps).map_err(py_err)?;
         Limits::check("window size", need as u64, self.inner.limits().max_read_bytes).map_err(py_err)?;
         if buf.len_bytes() != need {
             return Err(PyValueError::new_err(format!("out has {} bytes, the read needs {need}", buf.len_bytes())));
         }
-        let win = StridedWindow {
-            cols: cols.0..cols.1,
-            rows: rows.0..rows.1,
-            planes,
-            pixel_space: bps,
-            line_space: w * bps,
-            band_space: h * w * bps,
-        };
         let ptr = buf.buf_ptr() as usize;
         let len = buf.len_bytes();
-        let threads = pool::threads_for_this_process(threads);
-        py.detach(move || {
-            // SAFETY: `buf` (a PyBuffer view held until this function returns) keeps the
-            // writable, C-contiguous memory of `len` bytes at `ptr` alive and exported; nothing
-            // else in this process writes it while the GIL is released for this call (numpy
-            // arrays are not locked, as with any buffer-protocol writer such as readinto).
-            let dst = unsafe { std::slice::from_raw_parts_mut(ptr as *mut u8, len) };
-            read_strided(&self.inner, &win, None, dst, threads)
-        })
-        .map_err(py_err)?;
+        let stats = py
+            .detach(move || {
+                // SAFETY: `buf` (a PyBuffer view held until this function returns) keeps the
+                // writable, C-contiguous memory of `len` bytes at `ptr` alive and exported; the
+                // planner writes only inside it (extent checked against `len`).
+                let dst = unsafe { std::slice::from_raw_parts_mut(ptr as *mut u8, len) };
+                self.inner.read(&req, dst, 0, threads.max(1))
+            })
+            .map_err(py_err)?;
         drop(buf);
-        Ok(())
+        let d = PyDict::new(py);
+        d.set_item("frames", stats.frames)?;
+        d.set_item("cache_hits", stats.cache_hits)?;
+        d.set_item("decoded", stats.decoded)?;
+        d.set_item("batches", stats.batches)?;
+        d.set_item("bytes_fetched", stats.bytes_fetched)?;
+        Ok(d)
+    }
+
+    /// Sets the decoded-frame cache budget in bytes (0 disables it).
+    fn set_cache_bytes(&self, bytes: u64) {
+        self.inner.set_cache_bytes(bytes);
     }
 }
 
-/// Thread pools are not inherited by a forked child (its threads do not exist there); the
-/// core's pool registry is process-wide, so a child uses the calling thread only until the
-/// core registry is pid-aware.
+/// The writer's rayon pools, per process id: a forked child never installs work on a pool whose
+/// threads stayed in the parent (the core's decode pools are keyed the same way).
 mod pool {
     use super::*;
 
     pub fn parent_pid() -> u32 {
         static PID: OnceLock<u32> = OnceLock::new();
         *PID.get_or_init(std::process::id)
-    }
-
-    /// Threads for a decode in this process.
-    pub fn threads_for_this_process(threads: usize) -> usize {
-        threads.max(1)
     }
 
     /// A rayon pool for `threads` threads, built in this process (a child after fork builds

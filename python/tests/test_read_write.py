@@ -309,3 +309,18 @@ def test_threads_give_identical_pixels(tmp_path):
         outs = list(ex.map(job, wins))
     for (r, c, h, w), o in zip(wins, outs):
         assert np.array_equal(o, a[:, :, r:r + h, c:c + w])
+
+
+def test_each_frame_fetched_and_decoded_once(tmp_path):
+    a = cube(T=3, B=4, Y=200, X=200, dtype=np.uint16)
+    for unit in (0, 4):
+        ds = rumi.open(write_cube(str(tmp_path / f"o{unit}.rumi"), a, unit=unit, tile=64))
+        ds.set_cache_bytes(0)
+        got = ds.read(t=[2, 0], b=[3, 1, 3], window=(30, 50, 100, 120))
+        assert np.array_equal(got, a[[2, 0]][:, [3, 1, 3], 30:130, 50:170])
+        need = set()
+        for t in (0, 2):
+            need |= set(ds.native.frames_for((t, t + 1), [3, 1], (30, 130), (50, 170)))
+        s = ds.last_stats
+        assert s == {"frames": len(need), "cache_hits": 0, "decoded": len(need), "batches": 1,
+                     "bytes_fetched": sum(ds.frame_range(f)[1] for f in need)}, (unit, s)

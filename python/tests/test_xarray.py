@@ -48,7 +48,7 @@ def test_band_statistics_on_a_local_cluster(tmp_path, converted, data_dir):
     src = tiff_pixels(data_dir / name).astype(np.float64)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cl, \
             distributed.Client(cl) as client:
-        ds = xr.open_dataset(str(p), engine="rumi", chunks={"y": 64, "x": 64})
+        ds = xr.open_dataset(str(p), engine="rumi", chunks={})
         da = ds["band_data"].astype("float64")
         mean, std, mx = client.compute([da.mean(("time", "y", "x")), da.std(("time", "y", "x")),
                                         da.max(("time", "y", "x"))], sync=True)

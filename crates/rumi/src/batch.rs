@@ -9,9 +9,7 @@
 //! created once per size and kept for the life of the process.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::ops::Range;
-use std::sync::{Arc, Mutex, OnceLock};
 
 use rayon::prelude::*;
 
@@ -27,12 +25,7 @@ thread_local! {
     static SCRATCH: RefCell<AlignedBuf> = RefCell::new(AlignedBuf::default());
 }
 
-/// Compressed bytes fetched per batch: bounds the memory of one request (decoded frames live
-/// only while they are copied out, one per worker thread).
-pub const BATCH_BYTES: u64 = 64 << 20;
-
-/// Largest thread count honoured (a host asking for more gets this many).
-pub const MAX_THREADS: usize = 256;
+pub use crate::plan::{pool, BATCH_BYTES, MAX_THREADS};
 
 /// A window of the raster and where each of its samples goes in the caller's buffer: sample
 /// `(p, y, x)` of output plane `p` lands at byte
@@ -96,31 +89,6 @@ impl StridedWindow {
         }
         true
     }
-}
-
-/// The rayon pool of `threads` threads (`None` for one thread: decode on the caller's thread).
-pub fn pool(threads: usize) -> Result<Option<Arc<rayon::ThreadPool>>> {
-    let threads = threads.min(MAX_THREADS);
-    if threads <= 1 {
-        return Ok(None);
-    }
-    // Keyed by process id too: a child forked after a pool was built inherits the registry but
-    // not the pool's threads (installing work there would wait forever); it builds its own.
-    static POOLS: OnceLock<Mutex<HashMap<(u32, usize), Arc<rayon::ThreadPool>>>> = OnceLock::new();
-    let pools = POOLS.get_or_init(|| Mutex::new(HashMap::new()));
-    let mut map = pools.lock().map_err(|_| Error::Request("the thread pool registry is poisoned".into()))?;
-    let key = (std::process::id(), threads);
-    if let Some(p) = map.get(&key) {
-        return Ok(Some(Arc::clone(p)));
-    }
-    let p = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .thread_name(|i| format!("rumi-decode-{i}"))
-        .build()
-        .map_err(|e| Error::Request(format!("cannot start {threads} decoding threads: {e}")))?;
-    let p = Arc::new(p);
-    map.insert(key, Arc::clone(&p));
-    Ok(Some(p))
 }
 
 /// Splits `frames` (in increasing index order) into batches of at most [`BATCH_BYTES`]

@@ -2,7 +2,7 @@
 //! C++ or CLI dependency.
 //!
 //! Layers (see ARCHITECTURE.md): [`format`] (pure parsing), [`codec`] (OpenZL),
-//! [`io`] / [`reader`] / [`batch`] / [`writer`] / [`validate`]. The GDAL plugin (the workspace's
+//! [`io`] / [`reader`] / [`plan`] (the one read planner) / [`batch`] / [`writer`] / [`validate`]. The GDAL plugin (the workspace's
 //! root package), the `rumi` CLI and the Python package are hosts built on this crate.
 #![forbid(unsafe_op_in_unsafe_fn)]
 
@@ -11,6 +11,7 @@ pub mod codec;
 pub mod error;
 pub mod format;
 pub mod io;
+pub mod plan;
 pub mod promote;
 pub mod reader;
 pub mod validate;

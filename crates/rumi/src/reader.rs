@@ -1,12 +1,9 @@
 //! Layer 3: the reader. Opens statelessly from a header blob (no IFD byte is read) or by
 //! parsing and validating the file; reads frames and windows, decoding each frame once.
 
-use std::collections::BTreeSet;
 use std::io;
 use std::ops::Range;
 use std::sync::OnceLock;
-
-use rayon::prelude::*;
 
 use crate::codec::{self, AlignedBuf};
 use crate::error::{Error, Limits, Result};
@@ -14,6 +11,7 @@ use crate::format::georef::GEOREF_BYTES;
 use crate::format::ifd::FIXED_PREFIX_BYTES;
 use crate::format::{Blob, Georef, IfdHead, Layout, SampleEncoding, Trailer};
 use crate::io::RangeRead;
+use crate::plan::{FrameCache, Request};
 
 /// A selection of the raster: time steps, bands (any order, repeats allowed), rows, columns.
 /// Samples land in the output as `[t][b][y][x]`, C order.
@@ -38,6 +36,7 @@ pub struct Reader<R: RangeRead> {
     limits: Limits,
     georef: OnceLock<Georef>,
     trailer: OnceLock<Trailer>,
+    cache: FrameCache,
 }
 
 fn fetch<R: RangeRead>(src: &R, what: &'static str, offset: u64, len: u64) -> Result<Vec<u8>> {
@@ -69,7 +68,15 @@ impl<R: RangeRead> Reader<R> {
         }
         let blob = Blob::parse(blob, &limits)?;
         let offsets = blob.offsets()?;
-        Ok(Reader { src, blob, offsets, limits, georef: OnceLock::new(), trailer: OnceLock::new() })
+        Ok(Reader {
+            src,
+            blob,
+            offsets,
+            limits,
+            georef: OnceLock::new(),
+            trailer: OnceLock::new(),
+            cache: FrameCache::default(),
+        })
     }
 
     /// Opens by parsing and validating the file itself (header, IFD, external values, offsets,
@@ -86,7 +93,15 @@ impl<R: RangeRead> Reader<R> {
         let ifd = head.finish(&ext, &limits)?;
         let blob = Blob { layout: ifd.layout, counts: ifd.byte_counts };
         let offsets = blob.offsets()?;
-        let reader = Reader { src, blob, offsets, limits, georef: OnceLock::new(), trailer: OnceLock::new() };
+        let reader = Reader {
+            src,
+            blob,
+            offsets,
+            limits,
+            georef: OnceLock::new(),
+            trailer: OnceLock::new(),
+            cache: FrameCache::default(),
+        };
         let _ = reader.georef.set(ifd.georef);
         reader.trailer()?;
         Ok(reader)
@@ -110,6 +125,17 @@ impl<R: RangeRead> Reader<R> {
     /// The header blob (parsed); `blob().to_bytes()` serialises it.
     pub fn blob(&self) -> &Blob {
         &self.blob
+    }
+
+    /// The decoded-frame cache the read planner consults (`plan.rs`).
+    pub fn cache(&self) -> &FrameCache {
+        &self.cache
+    }
+
+    /// Sets the byte budget of the decoded-frame cache (0 disables it; default
+    /// [`crate::plan::DEFAULT_CACHE_BYTES`]).
+    pub fn set_cache_bytes(&self, bytes: u64) {
+        self.cache.set_budget(bytes);
     }
 
     /// The underlying source.
@@ -259,29 +285,16 @@ impl<R: RangeRead> Reader<R> {
         Ok(())
     }
 
-    /// Frames needed for `win`, in increasing index order (each once).
+    /// Frames needed for `win`, in increasing index order (each once), as the planner lists them.
     pub fn frames_for(&self, win: &Window) -> Result<Vec<u64>> {
         self.check_window(win)?;
-        let l = &self.blob.layout;
-        let mut set = BTreeSet::new();
-        if win.rows.is_empty() || win.cols.is_empty() || win.times.is_empty() || win.bands.is_empty() {
-            return Ok(Vec::new());
-        }
-        let (tl, tw) = (u32::from(l.tile_length), u32::from(l.tile_width));
-        for row in win.rows.start / tl..=(win.rows.end - 1) / tl {
-            for col in win.cols.start / tw..=(win.cols.end - 1) / tw {
-                if l.frame_unit.is_tile() {
-                    for t in win.times.clone() {
-                        for &b in &win.bands {
-                            set.insert(l.frame_index(row, col, b, t));
-                        }
-                    }
-                } else {
-                    set.insert(l.frame_index(row, col, 0, 0));
-                }
-            }
-        }
-        Ok(set.into_iter().collect())
+        Ok(crate::plan::frames(self.layout(), &self.dense(win)))
+    }
+
+    /// The planner request that writes `win` as `[t][b][y][x]`, C order.
+    fn dense(&self, win: &Window) -> Request {
+        let times: Vec<u32> = win.times.clone().collect();
+        Request::dense(&times, &win.bands, win.rows.clone(), win.cols.clone(), self.encoding().decoded_bytes())
     }
 
     fn check_window(&self, win: &Window) -> Result<()> {
@@ -311,32 +324,16 @@ impl<R: RangeRead> Reader<R> {
         Ok(n)
     }
 
-    /// Reads `win` into `out` (`[t][b][y][x]`, `window_bytes(win)` bytes). Fetches the needed
-    /// frames' byte ranges in one batch and decodes each needed frame exactly once.
+    /// Reads `win` into `out` (`[t][b][y][x]`, `window_bytes(win)` bytes) through the planner
+    /// ([`Reader::read`]) on the calling thread: each needed frame fetched and decoded once.
     pub fn read_window(&self, win: &Window, out: &mut [u8]) -> Result<()> {
         let need = self.window_bytes(win)?;
         Limits::check("window size", need, self.limits.max_read_bytes)?;
         if out.len() as u64 != need {
             return Err(Error::Request(format!("output buffer is {} bytes, the window needs {need}", out.len())));
         }
-        let frames = self.frames_for(win)?;
-        // Bound memory: batches of frames whose decoded sizes sum to at most ~64 MiB.
-        let l = &self.blob.layout;
-        let mut batch: Vec<u64> = Vec::new();
-        let mut batch_bytes = 0u64;
-        for &f in &frames {
-            batch.push(f);
-            batch_bytes += l.decoded_frame_bytes(f);
-            if batch_bytes >= 64 << 20 {
-                self.read_batch(&batch, win, out)?;
-                batch.clear();
-                batch_bytes = 0;
-            }
-        }
-        if !batch.is_empty() {
-            self.read_batch(&batch, win, out)?;
-        }
-        Ok(())
+        self.check_window(win)?;
+        self.read(&self.dense(win), out, 0, 1).map(|_| ())
     }
 
     /// Reads the compressed bytes of several frames with ONE `read_ranges` call (a source that
@@ -360,62 +357,5 @@ impl<R: RangeRead> Reader<R> {
             return Err(Error::Io(io::Error::other("range source returned the wrong number of bytes")));
         }
         Ok(bytes)
-    }
-
-    fn read_batch(&self, frames: &[u64], win: &Window, out: &mut [u8]) -> Result<()> {
-        let bytes = self.fetch_frames(frames)?;
-        let decoded: Vec<AlignedBuf> = frames
-            .par_iter()
-            .zip(bytes.par_iter())
-            .map(|(&f, b)| self.decode_frame(f, b))
-            .collect::<Result<Vec<_>>>()?;
-        for (&f, d) in frames.iter().zip(&decoded) {
-            self.scatter(f, d, win, out);
-        }
-        Ok(())
-    }
-
-    /// Copies the samples of decoded frame `index` that fall in `win` into `out`.
-    fn scatter(&self, index: u64, decoded: &AlignedBuf, win: &Window, out: &mut [u8]) {
-        let l = &self.blob.layout;
-        let bps = l.encoding.decoded_bytes();
-        let (row, col, fb, ft) = l.frame_position(index);
-        let (h, w) = l.tile_dims(row, col);
-        let (y0, x0) = (row * u32::from(l.tile_length), col * u32::from(l.tile_width));
-        let ys = win.rows.start.max(y0)..win.rows.end.min(y0 + h);
-        let xs = win.cols.start.max(x0)..win.cols.end.min(x0 + w);
-        if ys.is_empty() || xs.is_empty() {
-            return;
-        }
-        let s = l.frame_strides(h, w);
-        let src = decoded.as_bytes();
-        let (nb, ny, nx) = (win.bands.len(), win.rows.len(), win.cols.len());
-        let run = xs.len();
-        for t in win.times.clone() {
-            if l.frame_unit.is_tile() && t != ft {
-                continue;
-            }
-            for (bi, &b) in win.bands.iter().enumerate() {
-                if l.frame_unit.is_tile() && b != fb {
-                    continue;
-                }
-                let (tt, bb) = if l.frame_unit.is_tile() { (0, 0) } else { (t as usize, b as usize) };
-                let ti = (t - win.times.start) as usize;
-                for y in ys.clone() {
-                    let src0 = bb * s.b + tt * s.t + (y - y0) as usize * s.y + (xs.start - x0) as usize * s.x;
-                    let dst0 = ((ti * nb + bi) * ny + (y - win.rows.start) as usize) * nx
-                        + (xs.start - win.cols.start) as usize;
-                    if s.x == 1 {
-                        out[dst0 * bps..(dst0 + run) * bps].copy_from_slice(&src[src0 * bps..(src0 + run) * bps]);
-                    } else {
-                        for k in 0..run {
-                            let si = (src0 + k * s.x) * bps;
-                            let di = (dst0 + k) * bps;
-                            out[di..di + bps].copy_from_slice(&src[si..si + bps]);
-                        }
-                    }
-                }
-            }
-        }
     }
 }

@@ -333,6 +333,7 @@ fn stateless_read_touches_no_ifd_byte() {
         let data = samples(SampleEncoding::U16, (t * u32::from(b) * y * x) as usize, 6);
         let (file, blob) = write(spec(SampleEncoding::U16, x, y, b, t, (16, 16), unit, utm()), &data);
         let r = Reader::open_with_blob(Recording::new(file.as_slice()), &blob, Limits::default()).unwrap();
+        r.set_cache_bytes(0); // every window fetches its frames (no decoded-frame cache)
         let base = r.layout().base_frame_offset().unwrap();
         let ifd = 16..base - 160;
         assert!(r.source().take().is_empty());

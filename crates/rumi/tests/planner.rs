@@ -1,0 +1,290 @@
+//! The read planner (`plan.rs`) against a naive reference: decode every frame of a file
+//! written by our writer into a full `[t][b][y][x]` array with the layout's own arithmetic,
+//! then check every sample a random request writes (start/count/step per axis, negative steps
+//! and spacings, arbitrary plane lists), that the bytes it does not address are untouched,
+//! that each needed frame is fetched and decoded once, in one merged batch, and that a repeat
+//! is served from the decoded-frame cache.
+
+mod common;
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use common::*;
+use proptest::prelude::*;
+use rumi::format::{FrameUnit, SampleEncoding};
+use rumi::io::RangeRead;
+use rumi::plan::{Axis, Output, Plane, Request};
+use rumi::reader::Reader;
+use rumi::Limits;
+
+/// A source counting `read_ranges` calls and ranges.
+struct Counting {
+    bytes: Vec<u8>,
+    calls: AtomicU64,
+    ranges: AtomicU64,
+}
+
+impl RangeRead for Counting {
+    fn read_at(&self, offset: u64, len: usize) -> std::io::Result<Vec<u8>> {
+        self.bytes.read_at(offset, len)
+    }
+    fn read_ranges(&self, ranges: &[(u64, usize)]) -> std::io::Result<Vec<Vec<u8>>> {
+        self.calls.fetch_add(1, Ordering::Relaxed);
+        self.ranges.fetch_add(ranges.len() as u64, Ordering::Relaxed);
+        ranges.iter().map(|&(o, l)| self.bytes.read_at(o, l)).collect()
+    }
+    fn size(&self) -> std::io::Result<u64> {
+        Ok(self.bytes.len() as u64)
+    }
+}
+
+/// Every sample of the file as `[t][b][y][x]`, decoded frame by frame with the layout's own
+/// frame positions and strides.
+fn reference<R: RangeRead>(r: &Reader<R>) -> Vec<u8> {
+    let l = *r.layout();
+    let bps = l.encoding.decoded_bytes();
+    let (nb, nt) = (u32::from(l.bands), l.times);
+    let mut full = vec![0u8; nt as usize * nb as usize * l.length as usize * l.width as usize * bps];
+    for f in 0..r.frame_count() {
+        let frame = r.read_frame(f).unwrap();
+        let (row, col, fb, ft) = l.frame_position(f);
+        let (h, w) = l.tile_dims(row, col);
+        let s = l.frame_strides(h, w);
+        let pairs: Vec<(u32, u32)> = if l.frame_unit.is_tile() {
+            vec![(fb, ft)]
+        } else {
+            (0..nt).flat_map(|t| (0..nb).map(move |b| (b, t))).collect()
+        };
+        for (b, t) in pairs {
+            for y in 0..h {
+                for x in 0..w {
+                    let si = (b as usize * s.b + t as usize * s.t + y as usize * s.y + x as usize * s.x) * bps;
+                    let (gy, gx) = (row * u32::from(l.tile_length) + y, col * u32::from(l.tile_width) + x);
+                    let di = (((t * nb + b) as usize * l.length as usize + gy as usize) * l.width as usize
+                        + gx as usize)
+                        * bps;
+                    full[di..di + bps].copy_from_slice(&frame.as_bytes()[si..si + bps]);
+                }
+            }
+        }
+    }
+    full
+}
+
+/// A random axis over `0..len`: start, count >= 1, step in -3..=3 (0 only for one position).
+fn axis(len: u32) -> impl Strategy<Value = (u32, u32, i64)> {
+    (0..len, -3i64..=3, 1u32..40).prop_map(move |(start, step, want)| {
+        let step = if step == 0 && want > 1 { 1 } else { step };
+        // the largest count that stays inside 0..len
+        let room = match step {
+            0 => 1,
+            s if s > 0 => (len - 1 - start) / s as u32 + 1,
+            s => start / (-s) as u32 + 1,
+        };
+        (start, want.min(room), step)
+    })
+}
+
+#[derive(Debug, Clone)]
+struct Case {
+    width: u32,
+    length: u32,
+    bands: u16,
+    times: u32,
+    tile: (u16, u16),
+    unit: u16,
+    encoding: SampleEncoding,
+    rows: (u32, u32, i64),
+    cols: (u32, u32, i64),
+    planes: Vec<(u32, u32)>,
+    /// output axis order (0 = planes, 1 = rows, 2 = cols), innermost last
+    order: [usize; 3],
+    /// which of planes / rows / cols run backwards in the buffer
+    flip: [bool; 3],
+    gap: usize,
+    threads: usize,
+}
+
+fn cases() -> impl Strategy<Value = Case> {
+    let shape = (
+        1u32..90,
+        1u32..90,
+        1u16..4,
+        1u32..4,
+        8u16..40,
+        8u16..40,
+        prop::sample::select(vec![0usize, 1, 2, 6, 10, 11, 17]),
+    );
+    (shape, any::<prop::sample::Index>()).prop_flat_map(|((width, length, bands, times, tw, tl, e), unit)| {
+        let units = FrameUnit::valid_for(u32::from(bands), times);
+        let unit = units[unit.index(units.len())].value().into();
+        let encoding = SampleEncoding::ALL[e];
+        (
+            axis(length),
+            axis(width),
+            prop::collection::vec((0..u32::from(bands), 0..times), 1..6),
+            prop::sample::select(vec![[0, 1, 2], [1, 2, 0], [1, 0, 2], [2, 1, 0]]),
+            any::<[bool; 3]>(),
+            0usize..2,
+            prop::sample::select(vec![1usize, 2]),
+        )
+            .prop_map(move |(rows, cols, planes, order, flip, gap, threads)| Case {
+                width,
+                length,
+                bands,
+                times,
+                tile: (tw, tl),
+                unit,
+                encoding,
+                rows,
+                cols,
+                planes,
+                order,
+                flip,
+                gap,
+                threads,
+            })
+    })
+}
+
+/// The request for `case` and the buffer size and origin it needs: dense strides in the
+/// case's axis order (with `gap` unused samples after each innermost run), flipped axes
+/// running backwards from the far end.
+fn request(case: &Case, bps: usize) -> (Request, usize, usize) {
+    let counts = [case.planes.len(), case.rows.1 as usize, case.cols.1 as usize];
+    let mut stride = [0usize; 3];
+    let mut acc = bps;
+    for (k, &a) in case.order.iter().rev().enumerate() {
+        stride[a] = acc;
+        acc *= counts[a];
+        if k == 0 {
+            acc += case.gap * bps;
+        }
+    }
+    let total = acc * if case.gap > 0 { 2 } else { 1 };
+    let mut origin = 0usize;
+    let mut signed = [0isize; 3];
+    for a in 0..3 {
+        signed[a] = stride[a] as isize;
+        if case.flip[a] {
+            origin += (counts[a] - 1) * stride[a];
+            signed[a] = -signed[a];
+        }
+    }
+    let planes = case
+        .planes
+        .iter()
+        .enumerate()
+        .map(|(p, &(band, time))| Plane { band, time, offset: p as isize * signed[0] })
+        .collect();
+    let ax = |(start, count, step): (u32, u32, i64), spacing| Axis { start, count, step, spacing };
+    let req =
+        Request { planes, rows: ax(case.rows, signed[1]), cols: ax(case.cols, signed[2]), output: Output::Native };
+    (req, total.max(origin + bps), origin)
+}
+
+fn check(case: &Case) -> Result<(), TestCaseError> {
+    let spec = spec(case.encoding, case.width, case.length, case.bands, case.times, case.tile, case.unit, utm());
+    let l = spec.layout().unwrap();
+    let bps = l.encoding.decoded_bytes();
+    let n = case.times as usize * usize::from(case.bands) * case.length as usize * case.width as usize;
+    let (file, _) = write(spec, &samples(case.encoding, n, 7));
+    let src = Arc::new(Counting { bytes: file, calls: AtomicU64::new(0), ranges: AtomicU64::new(0) });
+    let r = Reader::open(Arc::clone(&src), Limits::default()).unwrap();
+    let full = reference(&r);
+    let (req, size, origin) = request(case, bps);
+    let mut dst = vec![0xA5u8; size];
+    let (calls0, ranges0) = (src.calls.load(Ordering::Relaxed), src.ranges.load(Ordering::Relaxed));
+    r.set_cache_bytes(0);
+    let stats = r.read(&req, &mut dst, origin, case.threads).unwrap();
+    let mut written = vec![false; size];
+    for (p, plane) in req.planes.iter().enumerate() {
+        for i in 0..req.rows.count {
+            for j in 0..req.cols.count {
+                let y = (i64::from(req.rows.start) + i64::from(i) * req.rows.step) as usize;
+                let x = (i64::from(req.cols.start) + i64::from(j) * req.cols.step) as usize;
+                let si = (((plane.time * u32::from(l.bands) + plane.band) as usize * l.length as usize + y)
+                    * l.width as usize
+                    + x)
+                    * bps;
+                let at =
+                    (origin as isize + plane.offset + i as isize * req.rows.spacing + j as isize * req.cols.spacing)
+                        as usize;
+                prop_assert_eq!(&dst[at..at + bps], &full[si..si + bps], "plane {} row pos {} col pos {}", p, i, j);
+                written[at..at + bps].iter_mut().for_each(|w| *w = true);
+            }
+        }
+    }
+    for (k, w) in written.iter().enumerate() {
+        prop_assert!(*w || dst[k] == 0xA5, "byte {} not addressed by the request was overwritten", k);
+    }
+    // each distinct frame once, fetched in one read_ranges call (the files are far below BATCH_BYTES)
+    let want = rumi::plan::frames(&l, &req);
+    let mut distinct = want.clone();
+    distinct.dedup();
+    prop_assert_eq!(&want, &distinct);
+    prop_assert_eq!(stats.frames, want.len() as u64);
+    prop_assert_eq!(stats.decoded, want.len() as u64);
+    prop_assert_eq!(src.calls.load(Ordering::Relaxed) - calls0, u64::from(!want.is_empty()));
+    prop_assert_eq!(src.ranges.load(Ordering::Relaxed) - ranges0, want.len() as u64);
+    // with a cache, a repeat of the same request decodes nothing and reads nothing
+    r.set_cache_bytes(64 << 20);
+    r.read(&req, &mut dst, origin, case.threads).unwrap();
+    let calls1 = src.calls.load(Ordering::Relaxed);
+    let mut again = vec![0xA5u8; size];
+    let stats = r.read(&req, &mut again, origin, case.threads).unwrap();
+    prop_assert_eq!(stats.cache_hits, want.len() as u64);
+    prop_assert_eq!(stats.decoded, 0);
+    prop_assert_eq!(src.calls.load(Ordering::Relaxed), calls1);
+    prop_assert!(again == dst, "cached read differs from the decoded read");
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+    #[test]
+    fn planner_matches_the_naive_reference(case in cases()) {
+        check(&case)?;
+    }
+}
+
+/// The spec's selective-read example: T=3, B=4, 1024x1024, 256x256 tiles, frame_unit 0; t=2,
+/// bands 1 and 3, y 512..768, x 256..512 needs frames 113 and 119 only.
+#[test]
+fn spec_example_reads_two_frames() {
+    let spec = spec(SampleEncoding::U8, 1024, 1024, 4, 3, (256, 256), 0, utm());
+    let (file, _) = write(spec, &samples(SampleEncoding::U8, 3 * 4 * 1024 * 1024, 3));
+    let r = Reader::open(file, Limits::default()).unwrap();
+    let req = Request::dense(&[2], &[1, 3], 512..768, 256..512, 1);
+    assert_eq!(rumi::plan::frames(r.layout(), &req), vec![113, 119]);
+    let mut out = vec![0u8; 2 * 256 * 256];
+    let stats = r.read(&req, &mut out, 0, 1).unwrap();
+    assert_eq!((stats.frames, stats.decoded, stats.batches), (2, 2, 1));
+}
+
+/// Requests the buffer cannot hold, or outside the raster, fail with the reason and write nothing.
+#[test]
+fn bad_requests_are_refused() {
+    let spec = spec(SampleEncoding::U16, 40, 30, 2, 1, (16, 16), 1, utm());
+    let (file, _) = write(spec, &samples(SampleEncoding::U16, 2 * 40 * 30, 1));
+    let r = Reader::open(file, Limits::default()).unwrap();
+    let mut out = vec![0u8; 2 * 30 * 40 * 2];
+    let req = Request::dense(&[0], &[0, 1], 0..30, 0..40, 2);
+    assert!(r.read(&req, &mut out, 0, 1).is_ok());
+    let err = |req: &Request, origin: usize, out: &mut Vec<u8>| r.read(req, out, origin, 1).unwrap_err().to_string();
+    assert!(err(&req, 1, &mut out).contains("spans bytes 0..4800 around byte 1 of a 4800-byte buffer"));
+    let mut short = vec![0u8; 100];
+    assert!(err(&req, 0, &mut short).contains("of a 100-byte buffer"));
+    let outside = Request::dense(&[0], &[2], 0..30, 0..40, 2);
+    assert!(err(&outside, 0, &mut out).contains("band 2 at time 0 is outside B = 2, T = 1"));
+    let mut backwards = req.clone();
+    backwards.rows = Axis { start: 5, count: 7, step: -1, spacing: 80 };
+    assert!(err(&backwards, 0, &mut out).contains("rows: start 5 + 6 steps of -1 leaves 0..30"));
+    let mut promote = req.clone();
+    promote.output = Output::Float32;
+    assert!(err(&promote, 0, &mut out).contains("uint16 samples cannot be promoted to float32"));
+    let mut tight = req;
+    tight.cols.spacing = 1;
+    assert!(err(&tight, 0, &mut out).contains("at least the sample size (2 bytes)"));
+}
