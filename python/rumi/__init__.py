@@ -502,8 +502,10 @@ def open(src, header=None, *, limits=None, options=None, threads=None) -> Datase
     sidecar is used when present (a stale one is ignored with a warning), otherwise the file is
     parsed and validated. With a blob, nothing but frames is read until metadata is asked for.
     limits: resource limits (max_frame_bytes, max_frames, max_trailer_bytes, max_time_coords,
-    max_bands, max_read_bytes). options: object storage client (timeout, connect_timeout,
-    max_retries, retry_timeout, backoff; seconds). threads: decoding threads per read."""
+    max_bands, max_read_bytes). options: object storage client: timeout, connect_timeout,
+    retry_timeout, backoff (seconds), max_retries, coalesce (bytes: ranges closer than this
+    are fetched as one request; default 0, one request per run of adjacent frames).
+    threads: decoding threads per read (default: the CPU count, at most 16)."""
     return Dataset(src, header, limits=limits, options=options, threads=threads)
 
 

@@ -2,8 +2,9 @@
 //! (`s3://bucket/key`, credentials and endpoint from the usual `AWS_*` environment variables,
 //! `AWS_ENDPOINT_URL` included) and plain HTTP(S) servers (`http(s)://host/path`).
 //!
-//! `read_ranges` goes through `ObjectStore::get_ranges`, which merges adjacent (and nearly
-//! adjacent) ranges into one request and fetches the runs concurrently. Server faults (5xx,
+//! `read_ranges` goes through `object_store::coalesce_ranges`: touching ranges (runs of
+//! adjacent frames) become one request, ranges closer than `coalesce` bytes too (default 0: no
+//! byte outside the frames is fetched), and the runs are fetched concurrently. Server faults (5xx,
 //! dropped connections, timeouts) are retried with exponential backoff by object_store's
 //! client, bounded by a total retry time, then reported as an I/O error.
 //!
@@ -42,6 +43,8 @@ pub struct Options {
     pub retry_timeout: Duration,
     /// first backoff
     pub backoff: Duration,
+    /// ranges at most this many bytes apart are fetched as one request (0: only touching ones)
+    pub coalesce: u64,
 }
 
 impl Default for Options {
@@ -52,6 +55,7 @@ impl Default for Options {
             max_retries: 5,
             retry_timeout: Duration::from_secs(60),
             backoff: Duration::from_millis(100),
+            coalesce: 0,
         }
     }
 }
@@ -75,9 +79,10 @@ impl Options {
                 "retry_timeout" => o.retry_timeout = secs()?,
                 "backoff" => o.backoff = secs()?,
                 "max_retries" => o.max_retries = v.extract()?,
+                "coalesce" => o.coalesce = v.extract()?,
                 _ => {
                     return Err(PyValueError::new_err(format!(
-                        "unknown option {key:?} (known: timeout, connect_timeout, max_retries, retry_timeout, backoff)"
+                        "unknown option {key:?} (known: timeout, connect_timeout, max_retries, retry_timeout, backoff, coalesce)"
                     )))
                 }
             }
@@ -109,6 +114,7 @@ pub struct StoreSource {
     size: OnceLock<u64>,
     rt: ManuallyDrop<tokio::runtime::Runtime>,
     pid: u32,
+    coalesce: u64,
 }
 
 impl Drop for StoreSource {
@@ -184,6 +190,7 @@ impl StoreSource {
             size: OnceLock::new(),
             rt: ManuallyDrop::new(rt),
             pid: std::process::id(),
+            coalesce: opts.coalesce,
         })
     }
 }
@@ -205,7 +212,9 @@ impl rumi::io::RangeRead for StoreSource {
             })?;
             rs.push(o..end);
         }
-        let got = self.rt.block_on(self.store.get_ranges(&self.path, &rs)).map_err(|e| io_err(&self.url, e))?;
+        let (store, path) = (&**self.store, &self.path);
+        let fetch = object_store::coalesce_ranges(&rs, |r| store.get_range(path, r), self.coalesce);
+        let got = self.rt.block_on(fetch).map_err(|e| io_err(&self.url, e))?;
         if got.len() != rs.len() {
             return Err(io::Error::other(format!("{}: {} ranges asked, {} returned", self.url, rs.len(), got.len())));
         }
