@@ -141,7 +141,7 @@ def bench_input(name, files, args, plugin_dir, nginx):
     for label in COGS:
         res["bytes"][label] = files[label].stat().st_size
         for th in (1, 2):
-            with rasterio.Env(GDAL_NUM_THREADS=str(th), GDAL_CACHEMAX="1"):
+            with rasterio.Env(GDAL_NUM_THREADS=str(th), GDAL_CACHEMAX=1):
                 with rasterio.open(files[label]) as src:
                     rbuf = np.empty((B, Y, X), src.dtypes[0])
                     src.read(out=rbuf)

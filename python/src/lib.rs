@@ -18,10 +18,10 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyTuple};
 
-use rumi::plan::Request;
 use rumi::codec::Graph;
 use rumi::format::{Georef, ModelType, RasterType, SampleEncoding, TimeAxis, TimeKind, TimeStep, Trailer};
 use rumi::io::RangeRead;
+use rumi::plan::Request;
 use rumi::reader::Reader;
 use rumi::writer::{write_array, AtomicFile, ImageSpec};
 use rumi::{Error, Limits};
@@ -131,9 +131,8 @@ impl NativeReader {
         let local = !store::is_url(&location);
         py.detach(move || {
             let src = if local {
-                let f = File::open(&location).map_err(|e| {
-                    raise("RumiIOError", format!("cannot open {location}: {e}"))
-                })?;
+                let f =
+                    File::open(&location).map_err(|e| raise("RumiIOError", format!("cannot open {location}: {e}")))?;
                 Source::File(f)
             } else {
                 Source::Store(store::StoreSource::open(&location, &opts).map_err(|e| raise("RumiIOError", e))?)
@@ -418,7 +417,8 @@ fn write(
         };
         let mut file = AtomicFile::create(&path)?;
         let mut sidecar = AtomicFile::create(&sidecar_path)?;
-        let (_, blob) = pool.install(|| write_array(std::io::BufWriter::new(file.file()), spec, Graph::Numeric(level), data))?;
+        let (_, blob) =
+            pool.install(|| write_array(std::io::BufWriter::new(file.file()), spec, Graph::Numeric(level), data))?;
         let blob = blob.to_bytes()?;
         sidecar.file().write_all(&blob)?;
         file.commit()?;
@@ -432,7 +432,11 @@ fn write(
 /// `fetch_object(url, options=None) -> bytes`: a whole (small) object, e.g. a header blob.
 #[pyfunction]
 #[pyo3(signature = (url, options=None))]
-fn fetch_object<'py>(py: Python<'py>, url: String, options: Option<&Bound<'py, PyDict>>) -> PyResult<Bound<'py, PyBytes>> {
+fn fetch_object<'py>(
+    py: Python<'py>,
+    url: String,
+    options: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Bound<'py, PyBytes>> {
     let opts = store::Options::from_dict(options)?;
     let bytes = py
         .detach(move || -> Result<Vec<u8>, String> {

@@ -223,7 +223,13 @@ impl rumi::io::RangeRead for StoreSource {
             if b.len() as u64 != r.end - r.start {
                 return Err(io::Error::new(
                     io::ErrorKind::UnexpectedEof,
-                    format!("{}: range {}..{} returned {} bytes (object truncated?)", self.url, r.start, r.end, b.len()),
+                    format!(
+                        "{}: range {}..{} returned {} bytes (object truncated?)",
+                        self.url,
+                        r.start,
+                        r.end,
+                        b.len()
+                    ),
                 ));
             }
             out.push(b.to_vec());
