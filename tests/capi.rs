@@ -416,7 +416,7 @@ fn adapter_queries() {
         rumi_free(ds);
     }
     // same shape, other frames: a blob of constant samples for the file of random ones
-    let (_, flat_blob) = write(spec(SampleEncoding::U8, 5, 4, 2, 3, (4, 4), 4, point), &vec![0u8; 120]);
+    let (_, flat_blob) = write(spec(SampleEncoding::U8, 5, 4, 2, 3, (4, 4), 4, point), &[0u8; 120]);
     let ds = open(&h, Some(&flat_blob)).unwrap();
     // SAFETY: live dataset; `file` holds what the length says.
     unsafe {

@@ -24,7 +24,7 @@ use rumi::io::RangeRead;
 use rumi::plan::Request;
 use rumi::reader::Reader;
 use rumi::writer::{write_array, AtomicFile, ImageSpec};
-use rumi::{Error, Limits};
+use rumi::{Category, Error, Limits};
 
 mod dlpack;
 mod store;
@@ -52,11 +52,12 @@ impl DeferredOpen {
 /// Maps a core error to the Python exception of its category (classes defined in
 /// `rumi/_errors.py`), with the core's message text.
 fn py_err(e: Error) -> PyErr {
-    let class = match &e {
-        Error::Limit { .. } | Error::Alloc { .. } => "LimitError",
-        Error::Io(_) => "RumiIOError",
-        Error::Request(_) => "RequestError",
-        _ => "FormatError",
+    let class = match e.category() {
+        Category::Format => "FormatError",
+        Category::Limit => "LimitError",
+        Category::Unsupported => "UnsupportedError",
+        Category::Usage => "RequestError",
+        Category::Io => "RumiIOError",
     };
     raise(class, e.to_string())
 }
