@@ -27,6 +27,8 @@ if [ "${RUMI_SKIP_VALGRIND:-0}" != 1 ]; then
   step "malformed-file corpus under valgrind (RUMI_SKIP_VALGRIND=1 skips it)"
   RUMI_HOSTILE_VALGRIND_SUBSET=all scripts/test-hostile.sh --valgrind
 fi
+step "Python package: pip install ./python, pytest python/tests (scripts/test-python.sh)"
+scripts/test-python.sh
 step "real clients: QGIS, rasterio, rioxarray + dask, GDAL tools, /vsicurl/ via nginx"
 RUMI_SKIP_BUILD=1 scripts/test-clients.sh
 step "all tests passed"

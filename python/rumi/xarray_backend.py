@@ -1,0 +1,128 @@
+"""xarray backend: xr.open_dataset("x.rumi", engine="rumi", chunks={}) -> a lazy Dataset with one
+(time, band, y, x) variable "band_data", dask chunks aligned to frames, x/y coordinates of pixel
+centres from the transform, band names, datetime64 times and a CF "spatial_ref" grid mapping
+(crs_wkt/spatial_ref = "EPSG:n" and GDAL's GeoTransform, as rioxarray reads them)."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import xarray as xr
+from xarray.backends import BackendArray, BackendEntrypoint
+from xarray.core import indexing
+
+import rumi
+
+
+class RumiBackendArray(BackendArray):
+    def __init__(self, ds: rumi.Dataset):
+        self.ds = ds  # pickles as path + blob (dask workers reopen statelessly)
+        self.shape = ds.shape
+        self.dtype = ds.dtype
+
+    def __getitem__(self, key):
+        return indexing.explicit_indexing_adapter(key, self.shape, indexing.IndexingSupport.OUTER, self._raw)
+
+    def _raw(self, key):
+        t, b, y, x = key
+        squeeze = []
+        ts = t if not isinstance(t, (int, np.integer)) else [int(t)]
+        bs = b if not isinstance(b, (int, np.integer)) else [int(b)]
+        if isinstance(t, (int, np.integer)):
+            squeeze.append(0)
+        if isinstance(b, (int, np.integer)):
+            squeeze.append(1)
+        win, post = [], []
+        for ax, (k, n) in enumerate(((y, self.shape[2]), (x, self.shape[3])), start=2):
+            if isinstance(k, (int, np.integer)):
+                win.append((int(k), 1))
+                squeeze.append(ax)
+                post.append(slice(None))
+            elif isinstance(k, slice):
+                start, stop, step = k.indices(n)
+                if step == 1:
+                    win.append((start, max(0, stop - start)))
+                    post.append(slice(None))
+                else:
+                    idx = np.arange(start, stop, step)
+                    lo = int(idx.min()) if idx.size else 0
+                    hi = int(idx.max()) + 1 if idx.size else 0
+                    win.append((lo, hi - lo))
+                    post.append(idx - lo)
+            else:
+                idx = np.asarray(k, dtype=np.int64)
+                lo = int(idx.min()) if idx.size else 0
+                hi = int(idx.max()) + 1 if idx.size else 0
+                win.append((lo, hi - lo))
+                post.append(idx - lo)
+        if isinstance(ts, np.ndarray):
+            ts = ts.tolist()
+        if isinstance(bs, np.ndarray):
+            bs = bs.tolist()
+        (r0, h), (c0, w) = win
+        a = np.asarray(self.ds.read(ts, bs, (r0, c0, h, w)))
+        if any(not isinstance(p, slice) for p in post):
+            a = a[:, :, post[0]] if not isinstance(post[0], slice) else a
+            a = a[:, :, :, post[1]] if not isinstance(post[1], slice) else a
+        if squeeze:
+            a = a.reshape([s for i, s in enumerate(a.shape) if i not in squeeze])
+        return a
+
+
+def to_xarray(ds: rumi.Dataset, name: str = "band_data") -> xr.Dataset:
+    T, B, Y, X = ds.shape
+    tl, tw = ds.tile_shape
+    var = xr.Variable(("time", "band", "y", "x"), indexing.LazilyIndexedArray(RumiBackendArray(ds)))
+    chunks = {"time": T if ds.frame_holds_all_planes else 1, "band": B if ds.frame_holds_all_planes else 1, "y": tl, "x": tw}
+    var.encoding["preferred_chunks"] = chunks
+    coords = {"band": ("band", np.array(ds.bands, dtype=object))}
+    times = ds.times
+    if times.ndim == 2:
+        coords["time"] = ("time", times[:, 0].astype("datetime64[ns]"))
+        coords["time_end"] = ("time", times[:, 1].astype("datetime64[ns]"))
+    else:
+        coords["time"] = ("time", times.astype("datetime64[ns]"))
+    attrs = {}
+    gt = ds.transform
+    if gt is not None:
+        x0, xres, rrot, y0, crot, yres = gt
+        if rrot == 0 and crot == 0:
+            coords["x"] = ("x", x0 + (np.arange(X) + 0.5) * xres)
+            coords["y"] = ("y", y0 + (np.arange(Y) + 0.5) * yres)
+        crs = ds.crs
+        coords["spatial_ref"] = (
+            (),
+            np.int64(0),
+            {
+                "crs_wkt": crs,
+                "spatial_ref": crs,
+                "GeoTransform": " ".join(repr(float(v)) for v in gt),
+                "grid_mapping_name": "unknown",
+            },
+        )
+        var.encoding["grid_mapping"] = "spatial_ref"
+        var.attrs["grid_mapping"] = "spatial_ref"
+        attrs["crs"] = crs
+    var.attrs["rumi_encoding"] = ds.encoding
+    if ds.pixel_is_point:
+        var.attrs["AREA_OR_POINT"] = "Point"
+    out = xr.Dataset({name: var}, coords=coords, attrs=attrs)
+    out.set_close(None)
+    return out
+
+
+class RumiBackendEntrypoint(BackendEntrypoint):
+    description = "rumi stateless rasters (no GDAL)"
+    url = "https://github.com/rumi"
+    open_dataset_parameters = ("filename_or_obj", "drop_variables", "header", "threads")
+
+    def open_dataset(self, filename_or_obj, *, drop_variables=None, header=None, threads=None, limits=None, options=None):
+        ds = rumi.open(os.fspath(filename_or_obj), header, threads=threads, limits=limits, options=options)
+        return to_xarray(ds)
+
+    def guess_can_open(self, filename_or_obj):
+        try:
+            return os.fspath(filename_or_obj).endswith(".rumi")
+        except TypeError:
+            return False

@@ -1,0 +1,470 @@
+//! `rumi._rumi`: the native half of the Python package. Everything that touches bytes lives
+//! here (opening, reading into the caller's buffer with the GIL released, writing, DLPack
+//! capsules); argument handling, numpy dtypes, xarray and pickling live in `python/rumi/`.
+//!
+//! Fork safety: nothing here keeps process-wide state that a forked child inherits broken.
+//! Each object-storage source owns its tokio runtime and HTTP client, and the Python
+//! `Dataset` rebuilds its native reader when `os.getpid()` changes; writer and decoder thread
+//! pools are looked up per process id (see [`pool`]).
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use pyo3::buffer::PyUntypedBuffer;
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyTuple};
+
+use rumi::codec::Graph;
+use rumi::format::{Georef, ModelType, RasterType, SampleEncoding, TimeAxis, TimeKind, TimeStep, Trailer};
+use rumi::io::RangeRead;
+use rumi::plan::Request;
+use rumi::reader::Reader;
+use rumi::writer::{write_array, AtomicFile, ImageSpec};
+use rumi::{Error, Limits};
+
+mod dlpack;
+mod store;
+
+/// Maps a core error to the Python exception of its category (classes defined in
+/// `rumi/_errors.py`), with the core's message text.
+fn py_err(e: Error) -> PyErr {
+    let class = match &e {
+        Error::Limit { .. } | Error::Alloc { .. } => "LimitError",
+        Error::Io(_) => "RumiIOError",
+        Error::Request(_) => "RequestError",
+        _ => "FormatError",
+    };
+    raise(class, e.to_string())
+}
+
+fn raise(class: &str, msg: String) -> PyErr {
+    Python::attach(|py| {
+        let cls = py.import("rumi._errors").and_then(|m| m.getattr(class));
+        match cls {
+            Ok(cls) => match cls.call1((msg.clone(),)) {
+                Ok(inst) => PyErr::from_value(inst),
+                Err(e) => e,
+            },
+            Err(e) => e,
+        }
+    })
+}
+
+/// A source of bytes: a local file or an object in object storage.
+enum Source {
+    File(File),
+    Store(store::StoreSource),
+}
+
+impl RangeRead for Source {
+    fn read_at(&self, offset: u64, len: usize) -> std::io::Result<Vec<u8>> {
+        match self {
+            Source::File(f) => f.read_at(offset, len),
+            Source::Store(s) => s.read_at(offset, len),
+        }
+    }
+    fn read_ranges(&self, ranges: &[(u64, usize)]) -> std::io::Result<Vec<Vec<u8>>> {
+        match self {
+            Source::File(f) => f.read_ranges(ranges),
+            Source::Store(s) => s.read_ranges(ranges),
+        }
+    }
+    fn size(&self) -> std::io::Result<u64> {
+        match self {
+            Source::File(f) => f.size(),
+            Source::Store(s) => s.size(),
+        }
+    }
+}
+
+fn limits_from(d: Option<&Bound<'_, PyDict>>) -> PyResult<Limits> {
+    let mut l = Limits::default();
+    if let Some(d) = d {
+        for (k, v) in d.iter() {
+            let key: String = k.extract()?;
+            let v: u64 = v.extract().map_err(|_| PyTypeError::new_err(format!("limit {key} must be an integer")))?;
+            match key.as_str() {
+                "max_frame_bytes" => l.max_frame_bytes = v,
+                "max_frames" => l.max_frames = v,
+                "max_trailer_bytes" => l.max_trailer_bytes = v,
+                "max_time_coords" => l.max_time_coords = v,
+                "max_bands" => l.max_bands = v,
+                "max_read_bytes" => l.max_read_bytes = v,
+                _ => {
+                    return Err(PyValueError::new_err(format!(
+                        "unknown limit {key:?} (known: max_frame_bytes, max_frames, max_trailer_bytes, \
+                         max_time_coords, max_bands, max_read_bytes)"
+                    )))
+                }
+            }
+        }
+    }
+    Ok(l)
+}
+
+/// An open rumi file (the native half of `rumi.Dataset`).
+#[pyclass(module = "rumi._rumi", frozen)]
+struct NativeReader {
+    inner: Reader<Source>,
+    local: bool,
+}
+
+#[pymethods]
+impl NativeReader {
+    /// `NativeReader(location, header=None, limits=None, options=None)`: `location` is a local
+    /// path or an http(s):// / s3:// URL; `header` the blob's bytes (None: parse the file).
+    #[new]
+    #[pyo3(signature = (location, header=None, limits=None, options=None))]
+    fn new(
+        py: Python<'_>,
+        location: String,
+        header: Option<Vec<u8>>,
+        limits: Option<&Bound<'_, PyDict>>,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
+        let limits = limits_from(limits)?;
+        let opts = store::Options::from_dict(options)?;
+        let local = !store::is_url(&location);
+        py.detach(move || {
+            let src = if local {
+                let f =
+                    File::open(&location).map_err(|e| raise("RumiIOError", format!("cannot open {location}: {e}")))?;
+                Source::File(f)
+            } else {
+                Source::Store(store::StoreSource::open(&location, &opts).map_err(|e| raise("RumiIOError", e))?)
+            };
+            let inner = match header {
+                Some(blob) => Reader::open_with_blob(src, &blob, limits),
+                None => Reader::open(src, limits),
+            }
+            .map_err(py_err)?;
+            Ok(NativeReader { inner, local })
+        })
+    }
+
+    /// Cheap consistency check of a blob against the file: the frames it locates must end
+    /// before the end of the file, and (local files only, a free read) the trailer magic must
+    /// be where the blob puts it. Returns None when consistent, else the reason.
+    fn check_blob(&self, py: Python<'_>) -> Option<String> {
+        py.detach(|| {
+            let t = self.inner.trailer_offset();
+            let size = match self.inner.source().size() {
+                Ok(s) => s,
+                Err(e) => return Some(format!("cannot read the file size: {e}")),
+            };
+            if t >= size {
+                return Some(format!("its frames end at byte {t} but the file has {size} bytes"));
+            }
+            if self.local {
+                match self.inner.source().read_at(t, 4) {
+                    Ok(m) if m == b"TAIL" => {}
+                    Ok(_) => return Some(format!("no trailer at byte {t}, where its frames end")),
+                    Err(e) => return Some(format!("cannot read byte {t}: {e}")),
+                }
+            }
+            None
+        })
+    }
+
+    /// Shape and storage facts as a dict.
+    fn layout<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let l = self.inner.layout();
+        let d = PyDict::new(py);
+        d.set_item("width", l.width)?;
+        d.set_item("length", l.length)?;
+        d.set_item("times", l.times)?;
+        d.set_item("bands", l.bands)?;
+        d.set_item("tile_width", l.tile_width)?;
+        d.set_item("tile_length", l.tile_length)?;
+        d.set_item("encoding", l.encoding.name())?;
+        d.set_item("sample_bytes", l.encoding.decoded_bytes())?;
+        d.set_item("frame_unit", l.frame_unit.value())?;
+        d.set_item("frame_count", self.inner.frame_count())?;
+        d.set_item("trailer_offset", self.inner.trailer_offset())?;
+        Ok(d)
+    }
+
+    /// The header blob's bytes.
+    fn header<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let b = self.inner.blob().to_bytes().map_err(py_err)?;
+        Ok(PyBytes::new(py, &b))
+    }
+
+    /// `(offset, length)` of frame `index`.
+    fn frame_range(&self, index: u64) -> PyResult<(u64, u64)> {
+        self.inner.frame_range(index).map_err(py_err)
+    }
+
+    /// Frame indices a window needs (`times` a range, `bands` a list), increasing.
+    fn frames_for(&self, times: (u32, u32), bands: Vec<u32>, rows: (u32, u32), cols: (u32, u32)) -> PyResult<Vec<u64>> {
+        let win = rumi::reader::Window { times: times.0..times.1, bands, rows: rows.0..rows.1, cols: cols.0..cols.1 };
+        self.inner.frames_for(&win).map_err(py_err)
+    }
+
+    /// `None` (undefined) or `(epsg, "projected"|"geographic", "area"|"point", affine 6-tuple)`.
+    fn georef<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let g = py.detach(|| self.inner.georef()).map_err(py_err)?;
+        match g {
+            Georef::Undefined { .. } => Ok(py.None().into_bound(py)),
+            Georef::Epsg { model, raster_type, epsg, affine } => {
+                let m = if model == ModelType::Projected { "projected" } else { "geographic" };
+                let r = if raster_type == RasterType::Point { "point" } else { "area" };
+                Ok((epsg, m, r, PyTuple::new(py, affine)?).into_pyobject(py)?.into_any())
+            }
+        }
+    }
+
+    /// `(band_texts, "instant"|"interval", seconds)`: seconds since 1970, one per instant or
+    /// two (start, end) per interval.
+    fn trailer(&self, py: Python<'_>) -> PyResult<(Vec<String>, &'static str, Vec<i64>, bool)> {
+        let t = py.detach(|| self.inner.trailer().cloned()).map_err(py_err)?;
+        let mut secs = Vec::with_capacity(t.time.coords.len());
+        for i in 0..t.time.steps() {
+            let conv = |v: i128| i64::try_from(v).map_err(|_| PyValueError::new_err("time coordinate out of range"));
+            match t.time.step(i) {
+                TimeStep::Instant(s) => secs.push(conv(s)?),
+                TimeStep::Interval(a, b) => {
+                    secs.push(conv(a)?);
+                    secs.push(conv(b)?);
+                }
+            }
+        }
+        let kind = if t.time.kind == TimeKind::Instant { "instant" } else { "interval" };
+        Ok((t.band_texts, kind, secs, t.time.scale == 86400))
+    }
+
+    /// Decodes the window `rows x cols` of `times` x `bands` (t-major, C order) into `out`, a
+    /// writable C-contiguous buffer of exactly `times * bands * rows * cols * sample_bytes`
+    /// bytes, on `threads` threads with the GIL released, through the core read planner: each
+    /// needed frame is fetched once (one merged `read_ranges` per batch) and decoded once.
+    /// Returns the planner's statistics.
+    #[allow(clippy::too_many_arguments)]
+    fn read_into<'py>(
+        &self,
+        py: Python<'py>,
+        out: &Bound<'py, PyAny>,
+        times: Vec<u32>,
+        bands: Vec<u32>,
+        rows: (u32, u32),
+        cols: (u32, u32),
+        threads: usize,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let buf = PyUntypedBuffer::get(out)?;
+        if buf.readonly() {
+            return Err(PyValueError::new_err("out is read-only"));
+        }
+        if !buf.is_c_contiguous() {
+            return Err(PyValueError::new_err("out must be C-contiguous"));
+        }
+        let l = self.inner.layout();
+        let bps = l.encoding.decoded_bytes();
+        if rows.0 > rows.1 || cols.0 > cols.1 {
+            return Err(raise("RequestError", format!("empty or reversed window rows {rows:?} cols {cols:?}")));
+        }
+        let req = Request::dense(&times, &bands, rows.0..rows.1, cols.0..cols.1, bps);
+        let (_, need) = req.extent(bps).map_err(py_err)?;
+        Limits::check("window size", need as u64, self.inner.limits().max_read_bytes).map_err(py_err)?;
+        if buf.len_bytes() != need {
+            return Err(PyValueError::new_err(format!("out has {} bytes, the read needs {need}", buf.len_bytes())));
+        }
+        let ptr = buf.buf_ptr() as usize;
+        let len = buf.len_bytes();
+        let stats = py
+            .detach(move || {
+                // SAFETY: `buf` (a PyBuffer view held until this function returns) keeps the
+                // writable, C-contiguous memory of `len` bytes at `ptr` alive and exported; the
+                // planner writes only inside it (extent checked against `len`).
+                let dst = unsafe { std::slice::from_raw_parts_mut(ptr as *mut u8, len) };
+                self.inner.read(&req, dst, 0, threads.max(1))
+            })
+            .map_err(py_err)?;
+        drop(buf);
+        let d = PyDict::new(py);
+        d.set_item("frames", stats.frames)?;
+        d.set_item("cache_hits", stats.cache_hits)?;
+        d.set_item("decoded", stats.decoded)?;
+        d.set_item("batches", stats.batches)?;
+        d.set_item("bytes_fetched", stats.bytes_fetched)?;
+        Ok(d)
+    }
+
+    /// Sets the decoded-frame cache budget in bytes (0 disables it).
+    fn set_cache_bytes(&self, bytes: u64) {
+        self.inner.set_cache_bytes(bytes);
+    }
+}
+
+/// The writer's rayon pools, per process id: a forked child never installs work on a pool whose
+/// threads stayed in the parent (the core's decode pools are keyed the same way).
+mod pool {
+    use super::*;
+
+    pub fn parent_pid() -> u32 {
+        static PID: OnceLock<u32> = OnceLock::new();
+        *PID.get_or_init(std::process::id)
+    }
+
+    /// A rayon pool for `threads` threads, built in this process (a child after fork builds
+    /// its own: the parent's pool threads do not exist there).
+    pub fn get(threads: usize) -> PyResult<Arc<rayon::ThreadPool>> {
+        type Pools = Mutex<(u32, HashMap<usize, Arc<rayon::ThreadPool>>)>;
+        static POOLS: OnceLock<Pools> = OnceLock::new();
+        let pools = POOLS.get_or_init(|| Mutex::new((std::process::id(), HashMap::new())));
+        let mut g = pools.lock().map_err(|_| PyValueError::new_err("thread pool registry poisoned"))?;
+        let pid = std::process::id();
+        if g.0 != pid {
+            // the parent's pools: their threads are gone; never join or drop them here
+            let old = std::mem::take(&mut g.1);
+            std::mem::forget(old);
+            g.0 = pid;
+        }
+        if let Some(p) = g.1.get(&threads) {
+            return Ok(Arc::clone(p));
+        }
+        let p = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads.max(1))
+            .thread_name(|i| format!("rumi-py-{i}"))
+            .build()
+            .map_err(|e| PyValueError::new_err(format!("cannot start {threads} threads: {e}")))?;
+        let p = Arc::new(p);
+        g.1.insert(threads, Arc::clone(&p));
+        Ok(p)
+    }
+}
+
+fn encoding_from(name: &str) -> PyResult<SampleEncoding> {
+    SampleEncoding::from_name(name).ok_or_else(|| PyTypeError::new_err(format!("no rumi sample encoding {name:?}")))
+}
+
+/// `write(path, data, shape, encoding, band_texts, time_kind, seconds, georef, tile, frame_unit,
+/// level, threads)`: writes the file and its `.header` sidecar atomically (temporary files +
+/// rename; nothing is left on failure). `data`: C-contiguous buffer `[t][b][y][x]`.
+/// `georef`: None or `(epsg, "projected"|"geographic", "area"|"point", affine)`.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (path, data, shape, encoding, band_texts, time_kind, seconds, georef, tile, frame_unit, level, threads))]
+fn write(
+    py: Python<'_>,
+    path: PathBuf,
+    data: &Bound<'_, PyAny>,
+    shape: (u32, u16, u32, u32),
+    encoding: &str,
+    band_texts: Vec<String>,
+    time_kind: &str,
+    seconds: Vec<i64>,
+    georef: Option<(u16, String, String, [f64; 6])>,
+    tile: (u16, u16),
+    frame_unit: Option<u16>,
+    level: i32,
+    threads: usize,
+) -> PyResult<Vec<u8>> {
+    let buf = PyUntypedBuffer::get(data)?;
+    if !buf.is_c_contiguous() {
+        return Err(PyValueError::new_err("data must be C-contiguous"));
+    }
+    let encoding = encoding_from(encoding)?;
+    let (times, bands, length, width) = shape;
+    let kind = match time_kind {
+        "instant" => TimeKind::Instant,
+        "interval" => TimeKind::Interval,
+        k => return Err(PyValueError::new_err(format!("time kind {k:?} is not instant or interval"))),
+    };
+    let georef = match georef {
+        None => Georef::Undefined { raster_type: RasterType::Area },
+        Some((epsg, model, raster, affine)) => Georef::Epsg {
+            model: match model.as_str() {
+                "projected" => ModelType::Projected,
+                "geographic" => ModelType::Geographic,
+                m => return Err(PyValueError::new_err(format!("CRS type {m:?} is not projected or geographic"))),
+            },
+            raster_type: match raster.as_str() {
+                "area" => RasterType::Area,
+                "point" => RasterType::Point,
+                r => return Err(PyValueError::new_err(format!("raster type {r:?} is not area or point"))),
+            },
+            epsg,
+            affine,
+        },
+    };
+    let ptr = buf.buf_ptr() as usize;
+    let len = buf.len_bytes();
+    let pool = pool::get(threads.max(1))?;
+    let blob = py.detach(move || -> rumi::Result<Vec<u8>> {
+        // SAFETY: `buf` keeps the exported, C-contiguous `len` bytes at `ptr` alive until this
+        // function returns; the writer only reads them.
+        let data = unsafe { std::slice::from_raw_parts(ptr as *const u8, len) };
+        let time = TimeAxis::from_seconds(kind, seconds, times)?;
+        let spec = ImageSpec {
+            width,
+            length,
+            times,
+            bands,
+            encoding,
+            tile_width: tile.1,
+            tile_length: tile.0,
+            frame_unit: frame_unit.unwrap_or_else(|| ImageSpec::default_frame_unit(bands, times)),
+            georef,
+            trailer: Trailer { band_texts, time },
+        };
+        let sidecar_path = {
+            let mut s = path.clone().into_os_string();
+            s.push(".header");
+            PathBuf::from(s)
+        };
+        let mut file = AtomicFile::create(&path)?;
+        let mut sidecar = AtomicFile::create(&sidecar_path)?;
+        let (_, blob) =
+            pool.install(|| write_array(std::io::BufWriter::new(file.file()), spec, Graph::Numeric(level), data))?;
+        let blob = blob.to_bytes()?;
+        sidecar.file().write_all(&blob)?;
+        file.commit()?;
+        sidecar.commit()?;
+        Ok(blob)
+    });
+    drop(buf);
+    blob.map_err(py_err)
+}
+
+/// `fetch_object(url, options=None) -> bytes`: a whole (small) object, e.g. a header blob.
+#[pyfunction]
+#[pyo3(signature = (url, options=None))]
+fn fetch_object<'py>(
+    py: Python<'py>,
+    url: String,
+    options: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let opts = store::Options::from_dict(options)?;
+    let bytes = py
+        .detach(move || -> Result<Vec<u8>, String> {
+            let s = store::StoreSource::open(&url, &opts)?;
+            let n = s.size().map_err(|e| e.to_string())?;
+            if n > 1 << 30 {
+                return Err(format!("{url}: {n} bytes is too large for a header blob"));
+            }
+            s.read_at(0, n as usize).map_err(|e| e.to_string())
+        })
+        .map_err(|e| raise("RumiIOError", e))?;
+    Ok(PyBytes::new(py, &bytes))
+}
+
+/// The process id the module was loaded in (tests of fork handling).
+#[pyfunction]
+fn _load_pid() -> u32 {
+    pool::parent_pid()
+}
+
+#[pymodule]
+fn _rumi(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    pool::parent_pid();
+    m.add_class::<NativeReader>()?;
+    m.add_function(wrap_pyfunction!(write, m)?)?;
+    m.add_function(wrap_pyfunction!(_load_pid, m)?)?;
+    m.add_function(wrap_pyfunction!(fetch_object, m)?)?;
+    m.add_function(wrap_pyfunction!(dlpack::dlpack_capsule, m)?)?;
+    m.add("CORE_VERSION", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

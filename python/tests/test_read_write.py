@@ -1,0 +1,326 @@
+"""rumi.open / read / write: pixels, metadata, selections, out= buffers, errors, sidecars."""
+
+import os
+import pickle
+import warnings
+
+import numpy as np
+import pytest
+
+import rumi
+from conftest import tiff_geotransform, tiff_pixels
+
+GT = (500000.0, 10.0, 0.0, 5000000.0, 0.0, -10.0)
+
+
+def cube(T=3, B=2, Y=70, X=90, dtype=np.int16, seed=0):
+    rng = np.random.default_rng(seed)
+    if np.dtype(dtype) == np.bool_:
+        return rng.integers(0, 2, (T, B, Y, X)).astype(bool)
+    if np.dtype(dtype).kind == "c":
+        return (rng.normal(size=(T, B, Y, X)) + 1j * rng.normal(size=(T, B, Y, X))).astype(dtype)
+    if np.dtype(dtype).kind == "f":
+        return rng.normal(size=(T, B, Y, X)).astype(dtype)
+    info = np.iinfo(dtype)
+    return rng.integers(info.min, info.max, (T, B, Y, X), dtype=dtype, endpoint=True)
+
+
+def write_cube(path, a, unit=None, tile=32, **kw):
+    T, B = a.shape[:2]
+    times = [f"2020-01-{d + 1:02d}" for d in range(T)]
+    rumi.write(path, a, bands=[f"b{i}" for i in range(B)], times=times, crs="EPSG:32633", transform=GT,
+               tile=tile, frame_unit=unit, **kw)
+    return path
+
+
+@pytest.mark.parametrize("dtype", ["bool", "uint8", "int8", "uint16", "int16", "uint32", "int32", "uint64", "int64",
+                                   "float16", "float32", "float64", "complex64", "complex128"])
+def test_round_trip_every_numpy_type(tmp_path, dtype):
+    a = cube(dtype=dtype)
+    p = write_cube(str(tmp_path / "c.rumi"), a)
+    ds = rumi.open(p)
+    assert ds.dtype == np.dtype(dtype)
+    full = ds.read()
+    assert full.dtype == a.dtype and full.shape == a.shape
+    assert np.array_equal(full, a, equal_nan=a.dtype.kind in "fc")
+    w = ds.read(t=[2, 0], b=1, window=(5, 40, 33, 50))
+    assert np.array_equal(w, a[[2, 0]][:, [1], 5:38, 40:90], equal_nan=a.dtype.kind in "fc")
+
+
+@pytest.mark.parametrize("name", ["bfloat16", "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz"])
+def test_round_trip_ml_dtypes(tmp_path, name):
+    ml = pytest.importorskip("ml_dtypes")
+    a = cube(dtype=np.float32).astype(getattr(ml, name))
+    p = write_cube(str(tmp_path / "c.rumi"), a)
+    ds = rumi.open(p)
+    assert ds.dtype == np.dtype(getattr(ml, name))
+    got = ds.read()
+    assert got.dtype == a.dtype
+    assert np.array_equal(got.view(np.uint8), a.view(np.uint8))
+
+
+@pytest.mark.parametrize("unit", [0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
+def test_every_frame_unit_reads_the_same_pixels(tmp_path, unit):
+    a = cube(T=2, B=3, Y=50, X=40, dtype=np.uint16)
+    try:
+        p = write_cube(str(tmp_path / f"u{unit}.rumi"), a, unit=unit, tile=16)
+    except ValueError as e:
+        assert "frame_unit" in str(e)
+        return
+    ds = rumi.open(p)
+    assert ds.frame_unit == unit
+    assert np.array_equal(ds.read(), a)
+    assert np.array_equal(ds.read(t=1, b=[2, 0, 2], window=(3, 7, 40, 30)), a[[1]][:, [2, 0, 2], 3:43, 7:37])
+
+
+def test_metadata(tmp_path):
+    a = cube(T=3, B=2)
+    p = write_cube(str(tmp_path / "m.rumi"), a)
+    ds = rumi.open(p)
+    assert ds.shape == (3, 2, 70, 90)
+    assert ds.bands == ["b0", "b1"]
+    assert list(ds.times) == [np.datetime64("2020-01-01T00:00:00"), np.datetime64("2020-01-02T00:00:00"),
+                              np.datetime64("2020-01-03T00:00:00")]
+    assert ds.times.dtype == np.dtype("datetime64[s]")
+    assert ds.crs == "EPSG:32633" and ds.crs_type == "projected"
+    assert ds.transform == GT
+    assert ds.tile_shape == (32, 32)
+    assert ds.frame_count == 3 * 3 * (1 if ds.frame_unit else 6)
+    with open(p + ".header", "rb") as f:
+        assert ds.header == f.read()
+
+
+def test_intervals_point_and_undefined(tmp_path):
+    a = cube(T=2, B=1, dtype=np.float32)
+    p = str(tmp_path / "i.rumi")
+    rumi.write(p, a, bands=["dem"], times=[("2000-02-11", "2000-02-22"), "2000-03-01T12:00:00Z/2000-03-02"],
+               crs=("EPSG:9999", "projected"), transform=GT, pixel_is_point=True)
+    ds = rumi.open(p)
+    assert ds.times.shape == (2, 2)
+    assert ds.times[1, 0] == np.datetime64("2000-03-01T12:00:00")
+    assert ds.pixel_is_point and ds.transform == GT  # GDAL's corner-based report of the same grid
+    q = str(tmp_path / "u.rumi")
+    rumi.write(q, a[0], bands=["x"], times=np.datetime64("2021-06-01T10:20:30"))
+    u = rumi.open(q)
+    assert u.crs is None and u.transform is None and u.shape == (1, 1, 70, 90)
+    assert u.times[0] == np.datetime64("2021-06-01T10:20:30")
+
+
+def test_selections_getitem_and_out(tmp_path):
+    a = cube(T=4, B=3, dtype=np.float32)
+    ds = rumi.open(write_cube(str(tmp_path / "s.rumi"), a))
+    assert np.array_equal(ds.read(t=slice(1, 4, 2), b=slice(None, None, -1)), a[1:4:2, ::-1])
+    assert np.array_equal(ds.read(t=-1, b=[-1]), a[[-1]][:, [-1]])
+    assert np.array_equal(ds[1, 2, 10:20, 30:35], a[1, 2, 10:20, 30:35])
+    assert np.array_equal(ds[:, 0], a[:, 0])
+    assert np.array_equal(ds[2, :, 5, 6:9], a[2, :, 5, 6:9])
+    out = np.zeros((2, 3, 16, 16), np.float32)
+    r = ds.read(t=[0, 3], window=(1, 2, 16, 16), out=out)
+    assert r is out and np.array_equal(out, a[[0, 3], :, 1:17, 2:18])
+    ba = bytearray(4 * 3 * 8 * 8)
+    ds.read(t=0, window=(0, 0, 8, 8), out=ba)
+    assert np.array_equal(np.frombuffer(ba, np.float32).reshape(1, 3, 8, 8), a[:1, :, :8, :8])
+    with pytest.raises(TypeError, match="never casts"):
+        ds.read(window=(0, 0, 8, 8), out=np.zeros((4, 3, 8, 8), np.float64))
+    with pytest.raises(ValueError, match="bytes"):
+        ds.read(window=(0, 0, 8, 8), out=bytearray(10))
+    with pytest.raises(ValueError):
+        ds.read(window=(0, 0, 8, 8), out=bytes(4 * 4 * 3 * 64))
+    with pytest.raises(rumi.RequestError, match="outside"):
+        ds.read(window=(60, 0, 20, 5))
+    with pytest.raises(ValueError, match="outside"):
+        ds.read(t=4)
+    with pytest.raises(TypeError):
+        ds.read(b=[0.5])
+    assert ds.read(t=[], window=(0, 0, 3, 3)).shape == (0, 3, 3, 3)
+
+
+def test_real_geotiffs_converted_by_the_cli(converted, data_dir):
+    for name in ["naip_m_3607824_se_17_1_20160620_sub.tif", "rasterio_RGB.byte.tif",
+                 "xrspatial_s2_4band_10m_uint16.tif", "eolearn_dem_float32.tif",
+                 "S1A__IW___A_20150309T173017_VV_grd_mli_geo_norm_db.tif"]:
+        extra = ("--allow-nodata-loss",) if name.startswith(("rasterio", "S1A")) else ()
+        p = converted(name, *extra)
+        src = tiff_pixels(data_dir / name)
+        ds = rumi.open(str(p))
+        assert ds.shape == (1,) + src.shape, name
+        assert ds.dtype == src.dtype, name
+        assert np.array_equal(ds.read()[0], src, equal_nan=True), name
+        B, Y, X = src.shape
+        win = (Y // 3, X // 4, min(100, Y - Y // 3), min(120, X - X // 4))
+        got = ds.read(b=list(range(B))[::-1], window=win)
+        r, c, h, w = win
+        assert np.array_equal(got[0], src[::-1, r:r + h, c:c + w], equal_nan=True), name
+        assert np.allclose(ds.transform, tiff_geotransform(data_dir / name)), name
+        assert ds.crs.startswith("EPSG:"), name
+        assert ds.times[0] == np.datetime64("2020-05-18T00:00:00")
+
+
+def test_write_rejects_bad_arguments_and_leaves_nothing(tmp_path):
+    a = cube(T=2, B=2, dtype=np.uint8)
+    p = str(tmp_path / "bad.rumi")
+    good = dict(bands=["a", "b"], times=["2020-01-01", "2020-01-02"])
+    cases = [
+        (ValueError, "bands", dict(good, bands=["a"])),
+        (ValueError, "bands", dict(good, bands=["a", ""])),
+        (ValueError, "times", dict(good, times=["2020-01-01"])),
+        (ValueError, "not an ISO", dict(good, times=["2020-01-01", "yesterday"])),
+        (ValueError, "mixes", dict(good, times=["2020-01-01", ("2020-01-02", "2020-01-03")])),
+        (ValueError, "before", dict(good, times=["2020-01-02", "2020-01-01"])),
+        (ValueError, "not known to rumi", dict(good, crs="EPSG:9999", transform=GT)),
+        (ValueError, "go together", dict(good, crs="EPSG:4326")),
+        (ValueError, "EPSG", dict(good, crs="WGS84", transform=GT)),
+        (ValueError, "tile", dict(good, tile=0)),
+        (ValueError, "frame_unit", dict(good, frame_unit=0 + 12)),
+        (ValueError, "finite", dict(good, crs="EPSG:4326", transform=(0, 1, 0, 0, 0, float("nan")))),
+    ]
+    for exc, text, kw in cases:
+        with pytest.raises(exc, match=text):
+            rumi.write(p, a, **kw)
+        assert os.listdir(tmp_path) == [], (text, os.listdir(tmp_path))
+    with pytest.raises(TypeError, match="big-endian"):
+        rumi.write(p, a.astype(">u2"), **good)
+    with pytest.raises(TypeError, match="no sample encoding"):
+        rumi.write(p, a.astype("U1"), **good)
+    with pytest.raises(TypeError):
+        rumi.write(p, a.tolist(), **good)
+    assert os.listdir(tmp_path) == []
+    # a geographic code of the documented lookup, and the user's override
+    rumi.write(p, a, crs="EPSG:4326", transform=(10, 0.1, 0, 50, 0, -0.1), **good)
+    assert rumi.open(p).crs_type == "geographic"
+    rumi.CRS_TYPES[9999] = "geographic"
+    try:
+        rumi.write(p, a, crs=9999, transform=GT, **good)
+        assert rumi.open(p).crs == "EPSG:9999" and rumi.open(p).crs_type == "geographic"
+    finally:
+        del rumi.CRS_TYPES[9999]
+
+
+def test_write_replaces_atomically(tmp_path):
+    p = str(tmp_path / "x.rumi")
+    a = cube(T=1, B=1, dtype=np.uint8)
+    rumi.write(p, a, bands=["a"], times="2020-01-01")
+    before = open(p, "rb").read()
+    with pytest.raises(ValueError):
+        rumi.write(p, a, bands=["a"], times="2020-01-01", tile=0)
+    assert open(p, "rb").read() == before and sorted(os.listdir(tmp_path)) == ["x.rumi", "x.rumi.header"]
+
+
+def test_header_blob_sidecar_and_stale_sidecar(tmp_path):
+    a = cube(T=2, B=2, dtype=np.int32)
+    p = write_cube(str(tmp_path / "h.rumi"), a)
+    blob = open(p + ".header", "rb").read()
+    # explicit blob as bytes and as a path
+    assert np.array_equal(rumi.open(p, header=blob).read(), a)
+    assert np.array_equal(rumi.open(p, header=p + ".header").read(), a)
+    # a sidecar of another file: warn naming the sidecar, parse the file, right pixels
+    other = write_cube(str(tmp_path / "o.rumi"), cube(T=1, B=1, Y=20, X=20, dtype=np.int32))
+    os.replace(other + ".header", p + ".header")
+    with pytest.warns(RuntimeWarning, match=r"h\.rumi\.header"):
+        ds = rumi.open(p)
+    assert np.array_equal(ds.read(), a)
+    # garbage sidecar: same
+    with open(p + ".header", "wb") as f:
+        f.write(b"LOVE" + os.urandom(60))
+    with pytest.warns(RuntimeWarning, match="sidecar"):
+        assert np.array_equal(rumi.open(p).read(), a)
+    # an explicit header that does not match is an error naming the blob
+    with pytest.raises(rumi.FormatError, match="header"):
+        rumi.open(p, header=open(other + ".rumi.header", "rb").read() if os.path.exists(other + ".rumi.header") else b"LOVE" + bytes(28))
+    bad = tmp_path / "bad.header"
+    bad.write_bytes(open(p + ".header", "rb").read())
+    with pytest.raises(rumi.FormatError, match="bad.header"):
+        rumi.open(p, header=str(bad))
+    # a valid sidecar: no warning
+    rumi.write(p, a, bands=["b0", "b1"], times=["2020-01-01", "2020-01-02"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert np.array_equal(rumi.open(p).read(), a)
+
+
+def test_errors_never_crash(tmp_path):
+    a = cube(T=2, B=2, dtype=np.uint16)
+    p = write_cube(str(tmp_path / "e.rumi"), a)
+    raw = open(p, "rb").read()
+    os.remove(p + ".header")
+    rng = np.random.default_rng(1)
+    q = str(tmp_path / "f.rumi")
+    kinds = set()
+    for i in range(150):
+        b = bytearray(raw)
+        if i % 3 == 0:
+            b = b[: int(rng.integers(0, len(b)))]
+        else:
+            for _ in range(int(rng.integers(1, 8))):
+                b[int(rng.integers(0, len(b)))] = int(rng.integers(0, 256))
+        open(q, "wb").write(bytes(b))
+        try:
+            ds = rumi.open(q)
+            got = ds.read()
+            ds.bands, ds.times, ds.transform
+        except rumi.RumiError as e:
+            kinds.add(type(e).__name__)
+            assert str(e)
+        else:
+            assert got.shape == a.shape
+    assert "FormatError" in kinds
+    with pytest.raises(rumi.RumiIOError, match="cannot open"):
+        rumi.open(str(tmp_path / "missing.rumi"))
+    with pytest.raises(rumi.FormatError, match="magic"):
+        open(q, "wb").write(b"GIF89a" + bytes(300))
+        rumi.open(q)
+
+
+def test_limits_per_open(tmp_path):
+    a = cube(T=2, B=2, dtype=np.uint16)
+    p = write_cube(str(tmp_path / "l.rumi"), a)
+    with pytest.raises(rumi.LimitError, match="max_read_bytes"):
+        rumi.open(p, limits={"max_read_bytes": 1000}).read()
+    assert rumi.open(p, limits={"max_read_bytes": 1000}).read(window=(0, 0, 5, 5)).shape == (2, 2, 5, 5)
+    with pytest.raises(rumi.LimitError, match="frame"):
+        rumi.open(p, limits={"max_frames": 2})
+    with pytest.raises(ValueError, match="unknown limit"):
+        rumi.open(p, limits={"max_cats": 2})
+
+
+def test_pickle_is_small_and_reopens_statelessly(tmp_path):
+    a = cube(T=3, B=2, Y=300, X=300, dtype=np.float32)
+    p = write_cube(str(tmp_path / "p.rumi"), a)
+    ds = rumi.open(p)
+    s = pickle.dumps(ds)
+    assert len(s) < len(p) + len(ds.header) + 400
+    ds2 = pickle.loads(s)
+    assert np.array_equal(ds2.read(window=(100, 100, 50, 50)), a[:, :, 100:150, 100:150])
+
+
+def test_threads_give_identical_pixels(tmp_path):
+    from concurrent.futures import ThreadPoolExecutor
+
+    a = cube(T=2, B=3, Y=400, X=300, dtype=np.uint16)
+    p = write_cube(str(tmp_path / "t.rumi"), a)
+    ds = rumi.open(p, threads=2)
+    rng = np.random.default_rng(3)
+    wins = [(int(rng.integers(0, 300)), int(rng.integers(0, 200)), 100, 100) for _ in range(64)]
+
+    def job(w):
+        return ds.read(window=w, threads=int(1 + w[0] % 2))
+
+    with ThreadPoolExecutor(8) as ex:
+        outs = list(ex.map(job, wins))
+    for (r, c, h, w), o in zip(wins, outs):
+        assert np.array_equal(o, a[:, :, r:r + h, c:c + w])
+
+
+def test_each_frame_fetched_and_decoded_once(tmp_path):
+    a = cube(T=3, B=4, Y=200, X=200, dtype=np.uint16)
+    for unit in (0, 4):
+        ds = rumi.open(write_cube(str(tmp_path / f"o{unit}.rumi"), a, unit=unit, tile=64))
+        ds.set_cache_bytes(0)
+        got = ds.read(t=[2, 0], b=[3, 1, 3], window=(30, 50, 100, 120))
+        assert np.array_equal(got, a[[2, 0]][:, [3, 1, 3], 30:130, 50:170])
+        need = set()
+        for t in (0, 2):
+            need |= set(ds.native.frames_for((t, t + 1), [3, 1], (30, 130), (50, 170)))
+        s = ds.last_stats
+        assert s == {"frames": len(need), "cache_hits": 0, "decoded": len(need), "batches": 1,
+                     "bytes_fetched": sum(ds.frame_range(f)[1] for f in need)}, (unit, s)

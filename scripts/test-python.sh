@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Builds and tests the Python package (python/): installs nginx (Debian) and, in a venv of the
+# pyenv python3 (3.11), maturin, pytest, numpy, xarray, dask[distributed], ml_dtypes,
+# moto[server], tifffile; `pip install ./python`; runs python/tests with pytest. Prints the
+# duration of each step.
+#
+#   scripts/test-python.sh              # everything
+#   scripts/test-python.sh -k remote    # extra arguments go to pytest
+#
+# The venv lives in target/py-venv (kept between runs; RUMI_PY_VENV overrides). The real-raster
+# tests convert ../shared/data with target/release/rumi (built here when missing) and skip with
+# the reason when the folder is absent. RUMI_PY_STRICT=1 (set here) turns a missing server
+# (nginx, moto_server) into a failure instead of a skip.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+t0=$(date +%s)
+declare -a names=() secs=()
+step() {
+  local name=$1; shift
+  local t r=0
+  t=$(date +%s)
+  echo "== $name ($(( t - t0 ))s)"
+  "$@" || r=$?
+  names+=("$name"); secs+=($(( $(date +%s) - t )))
+  return $r
+}
+
+PY=${RUMI_PYTHON:-python3}
+VENV=${RUMI_PY_VENV:-target/py-venv}
+
+step "apt: nginx" scripts/apt-install.sh --no-install-recommends nginx
+make_venv() {
+  if [ ! -x "$VENV/bin/python" ]; then
+    "$PY" -m venv "$VENV"
+  fi
+  "$VENV/bin/python" -c 'import sys; assert sys.version_info >= (3, 11), sys.version'
+  "$VENV/bin/pip" install -q --disable-pip-version-check maturin pytest numpy xarray 'dask[distributed]' \
+    ml_dtypes 'moto[server]' tifffile imagecodecs
+}
+step "venv + pip packages ($("$PY" --version 2>&1))" make_venv
+if [ ! -x target/release/rumi ]; then
+  step "cargo build --release -p rumi-cli (converts the real rasters)" cargo build --release -p rumi-cli
+fi
+step "pip install ./python (maturin, release)" "$VENV/bin/pip" install -q --disable-pip-version-check ./python
+run_tests() {
+  # run from outside python/ so that the installed package (with its native module) is imported
+  (cd python/tests && RUMI_PY_STRICT=1 "../../$VENV/bin/python" -m pytest -q -ra -p no:cacheprovider \
+    --rootdir=. "$@" .)
+}
+rc=0
+step "pytest python/tests" run_tests "$@" || rc=$?
+
+echo
+echo "== python package timings"
+for i in "${!names[@]}"; do
+  printf '  %-60s %5ss\n' "${names[$i]}" "${secs[$i]}"
+done
+printf '  %-60s %5ss\n' "total" "$(( $(date +%s) - t0 ))"
+exit $rc
