@@ -59,10 +59,12 @@ class ChipDataset(torch.utils.data.Dataset):
     time: an instant or (start, end): the time steps read (every file must have the same count).
     crs: keep only the files in this CRS. Files smaller than size are left out (warned).
     threads: decode threads per read; max_in_flight: concurrent reads per host.
-    pin_memory: allocate batch tensors in pinned memory (needs CUDA; ignored with a warning)."""
+    pin_memory: allocate batch tensors in pinned memory (needs CUDA; ignored with a warning).
+    keep_cache: keep decoded frames between batches (default: each batch starts with an empty
+    cache, so frames are deduplicated inside a batch and nothing is served by an earlier one)."""
 
     def __init__(self, catalog, size=256, bands=None, time=None, crs=None, *, threads=1, max_in_flight=8,
-                 pin_memory=False, options=None, verify_size=True):
+                 pin_memory=False, options=None, verify_size=True, keep_cache=False):
         if isinstance(catalog, (str, os.PathLike)):
             catalog = Catalog.open(catalog)
         if crs is not None:
@@ -78,6 +80,7 @@ class ChipDataset(torch.utils.data.Dataset):
         self.pin_memory = bool(pin_memory)
         self.options = options
         self.verify_size = verify_size
+        self.keep_cache = bool(keep_cache)
         self._plan()
         self._readers = {}
         self._pid = None
@@ -109,15 +112,19 @@ class ChipDataset(torch.utils.data.Dataset):
             except ValueError:
                 raise RequestError(f"row {i} ({t.column('id')[i]}) lacks some of the bands {names}") from None
             ti = list(range(T)) if window is None else _time_indices(times[i], ends[i], window)
+            if not ti:
+                continue  # no time step in the window: not part of this dataset
             keep.append(i)
             self.band_idx.append(bi)
             self.time_idx.append(ti)
         if small:
             warnings.warn(f"rumi.torch: {small} files smaller than {h}x{w} pixels are left out", RuntimeWarning, stacklevel=3)
-        if not keep:
+        if not keep and small:
             raise RequestError(f"no file of the selection holds a {h}x{w} chip")
         tcounts = {len(x) for x in self.time_idx}
-        if len(tcounts) != 1 or 0 in tcounts:
+        if not keep:
+            raise RequestError(f"no file of the selection has a time step in {self.time}")
+        if len(tcounts) != 1:
             raise RequestError(f"the files have different numbers of time steps in the time selection ({sorted(tcounts)}); narrow time=")
         kd = {dtypes[i] for i in keep}
         if len(kd) != 1:
@@ -127,10 +134,12 @@ class ChipDataset(torch.utils.data.Dataset):
             raise RequestError(f"{self.encoding} samples have no torch dtype")
         self.rows = keep  # dataset row j -> catalogue row
         self.shapes = [shapes[i] for i in keep]
-        self.tiles = [tuple(x) for x in (t.column("rumi:tile_shape").to_pylist()[i] for i in keep)]
-        self.transforms = [t.column("proj:transform").to_pylist()[i] for i in keep]
-        self.codes = [t.column("proj:code").to_pylist()[i] for i in keep]
-        self.hrefs = [t.column("location").to_pylist()[i] for i in keep]
+        tiles, trs = t.column("rumi:tile_shape").to_pylist(), t.column("proj:transform").to_pylist()
+        codes, hrefs = t.column("proj:code").to_pylist(), t.column("location").to_pylist()
+        self.tiles = [tuple(tiles[i]) for i in keep]
+        self.transforms = [trs[i] for i in keep]
+        self.codes = [codes[i] for i in keep]
+        self.hrefs = [hrefs[i] for i in keep]
         self.times = [
             np.array([times[i][k] for k in ti], dtype="int64").astype("datetime64[s]")
             for i, ti in zip(keep, self.time_idx)
@@ -144,7 +153,7 @@ class ChipDataset(torch.utils.data.Dataset):
     # -- pickling: catalogue path + query, no rows or readers ------------------------------
     def __getstate__(self):
         d = dict(self.__dict__)
-        for k in ("_readers", "_lock", "_pid", "band_idx", "time_idx", "rows", "shapes", "tiles", "transforms",
+        for k in ("_readers", "_lock", "_pid", "_pool", "_sems", "band_idx", "time_idx", "rows", "shapes", "tiles", "transforms",
                   "codes", "hrefs", "times", "encoding", "T", "B"):
             d.pop(k, None)
         return d
@@ -171,7 +180,8 @@ class ChipDataset(torch.utils.data.Dataset):
                 r = open_row(row, options=self.options, verify_size=self.verify_size, threads=self.threads)
                 h, w = self.size
                 # the frames of one chip, twice over: chips of a batch that share frames decode them once
-                r.set_cache_bytes(max(64 << 20, 2 * r._layout["sample_bytes"] * self.T * self.B * (h + 512) * (w + 512)))
+                r._budget = max(64 << 20, 2 * r._layout["sample_bytes"] * self.T * self.B * (h + 512) * (w + 512))
+                r.set_cache_bytes(r._budget)
                 self._readers[j] = r
             return r
 
@@ -244,6 +254,9 @@ class ChipDataset(torch.utils.data.Dataset):
             r = self._reader(j)
             sem = self._sem(_host(self.hrefs[j]))
             ts, bs = self.time_idx[j], self.band_idx[j]
+            if not self.keep_cache:  # frames shared inside this batch only: no batch is served by an earlier one
+                r.native.set_cache_bytes(0)
+                r.native.set_cache_bytes(r._budget)
             for i, r0, c0 in sorted(items, key=lambda x: (x[1], x[2])):
                 tw = _time.perf_counter()
                 with sem:

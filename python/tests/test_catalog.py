@@ -193,7 +193,7 @@ def test_cli_build_and_search(files, tmp_path):
     cli = _cli()
     env = dict(os.environ, RUMI_PYTHON=sys.executable)
     if cli is None or subprocess.run([str(cli), "catalog", "--help"], capture_output=True, env=env).returncode != 0:
-        cmd = [sys.executable, "-m", "rumi.catalog"]
+        cmd = [sys.executable, "-c", "import sys; from rumi.catalog import main; sys.exit(main(sys.argv[1:]))"]
     else:
         cmd = [str(cli), "catalog"]
     out = tmp_path / "cli.parquet"

@@ -4,6 +4,8 @@
 //! `validate` and `info` build header blobs for, check and describe rumi files. Errors print
 //! `rumi: <message>` on stderr and exit with 1 (2 for usage errors).
 
+mod catalog;
+
 mod convert;
 
 mod fail;
@@ -44,6 +46,8 @@ enum Command {
     Validate(ValidateArgs),
     /// Describe a rumi file: shape, encoding, tiling, georeferencing, bands, times, sizes.
     Info(InfoArgs),
+    /// Catalogues of rumi files (GeoParquet 1.1): build, search, vrt (runs rumi.catalog.main in $RUMI_PYTHON).
+    Catalog(catalog::CatalogArgs),
 }
 
 /// Options shared by `convert` and `stack`.
@@ -212,6 +216,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Header(a) => inspect::header(&a.file, a.output.as_deref()),
         Command::Validate(a) => inspect::validate(&a.file, a.header.as_deref()),
         Command::Info(a) => inspect::info(&a.file, a.header.as_deref(), a.json),
+        Command::Catalog(_) => Ok(()), // handled in main (its own exit code)
     }
 }
 
@@ -220,6 +225,15 @@ fn main() -> ExitCode {
         fail::say(&format!("internal error (a bug in rumi, please report it): {info}"))
     }));
     let cli = Cli::parse();
+    if let Command::Catalog(a) = &cli.command {
+        return match catalog::run(a) {
+            Ok(code) => ExitCode::from(code),
+            Err(f) => {
+                fail::say(&f.0);
+                ExitCode::FAILURE
+            }
+        };
+    }
     source::quiet_gdal_errors();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
