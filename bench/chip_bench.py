@@ -38,7 +38,7 @@ def cut(out: Path, n: int, piece=512):
         gt = src.transform
         epsg = src.crs.to_epsg()
     _, Y, X = a.shape
-    pos = [(r, c) for r in range(0, Y - piece + 1, 128) for c in range(0, X - piece + 1, 128)]
+    pos = [(r, c) for r in range(0, Y - piece + 1, 64) for c in range(0, X - piece + 1, 64)]
     rng = np.random.default_rng(0)
     pos = [pos[i] for i in rng.permutation(len(pos))[:n]]
     rumis, tifs = [], []
@@ -61,15 +61,15 @@ def cut(out: Path, n: int, piece=512):
 class RasterioChips(torch.utils.data.Dataset):
     """The plain baseline: rasterio.open per sample, one windowed read (what TorchGeo does)."""
 
-    def __init__(self, tifs, size):
-        self.tifs, self.size = tifs, size
+    def __init__(self, tifs, size, env=None):
+        self.tifs, self.size, self.env = tifs, size, env or {}
 
     def __len__(self):
         return len(self.tifs)
 
     def __getitem__(self, key):
         j, r, c = key
-        with rasterio.open(self.tifs[j]) as d:
+        with rasterio.Env(**self.env), rasterio.open(self.tifs[j]) as d:
             a = d.read(window=Window(c, r, self.size, self.size))
         return torch.from_numpy(a[np.newaxis])
 
@@ -87,12 +87,55 @@ def run_loader(loader):
     return n / (time.perf_counter() - t0), first, stats
 
 
+def remote(tmp, rumis, tifs, args):
+    """nginx on loopback behind DelayProxy (args.delay per request); rumi over HTTP vs rasterio
+    over /vsicurl/, requests counted at the proxy."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python" / "tests"))
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from conftest import Nginx
+    from delay_proxy import DelayProxy
+
+    ng = Nginx(Path(tempfile.mkdtemp(prefix="rumi-bench-nginx-")), tmp).start()
+    px = DelayProxy(ng.port, args.delay)
+    try:
+        base = f"http://127.0.0.1:{px.port}/"
+        cat = rumi.Catalog.build([base + Path(p).name for p in rumis], tmp / "remote.parquet")
+        ds = rt.ChipDataset(cat, size=256, verify_size=False)
+        keys = list(rt.RandomChipSampler(ds, length=args.remote_chips, seed=2))
+        env = {"GDAL_DISABLE_READDIR_ON_OPEN": "EMPTY_DIR", "CPL_VSIL_CURL_ALLOWED_EXTENSIONS": ".tif",
+               "GDAL_HTTP_MULTIRANGE": "YES", "GDAL_HTTP_MERGE_CONSECUTIVE_RANGES": "YES"}
+        rb = RasterioChips(["/vsicurl/" + base + Path(p).name for p in tifs], 256, env)
+        for workers in (0, 2):
+            res = {}
+            for name in ("rumi", "rasterio"):
+                sps, reqs = [], []
+                for _ in range(args.repeats):
+                    if name == "rumi":
+                        ds = rt.ChipDataset(cat, size=256, verify_size=False)  # fresh readers: no warm connections
+                        loader = ds.loader(keys, batch_size=args.batch, num_workers=workers)
+                    else:
+                        loader = torch.utils.data.DataLoader(rb, batch_size=args.batch, sampler=keys, num_workers=workers)
+                    r0 = px.requests
+                    s, _, _ = run_loader(loader)
+                    sps.append(s)
+                    reqs.append((px.requests - r0) / len(keys))
+                res[name] = (statistics.median(sps), statistics.median(reqs))
+            print(f"loopback nginx +{args.delay * 1000:.0f} ms/request, {workers} workers: rumi {res['rumi'][0]:.1f} samples/s "
+                  f"({res['rumi'][1]:.2f} requests/sample), rasterio /vsicurl/ {res['rasterio'][0]:.1f} samples/s "
+                  f"({res['rasterio'][1]:.2f} requests/sample) -> {res['rumi'][0] / res['rasterio'][0]:.1f}x")
+    finally:
+        px.stop()
+        ng.stop()
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--files", type=int, default=200)
     ap.add_argument("--chips", type=int, default=256)
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--delay", type=float, default=0.02, help="injected latency per HTTP request (s)")
+    ap.add_argument("--remote-chips", type=int, default=64)
     args = ap.parse_args()
     if not SCENE.exists():
         sys.exit(f"{SCENE} is absent")
@@ -127,6 +170,7 @@ def main():
         print(f"local, {workers} workers: rumi {res['rumi']:.0f} samples/s, rasterio-window {res['rasterio']:.0f} samples/s "
               f"-> {res['rumi'] / res['rasterio']:.1f}x; rumi requests/sample {res['req']:.2f}, "
               f"bytes fetched/needed {res['ratio']:.2f}")
+    remote(tmp, rumis, tifs, args)
     # first batch over a 10,000-row catalogue
     import pyarrow as pa
     from rumi.catalog import Catalog

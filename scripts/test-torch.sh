@@ -40,6 +40,13 @@ if [ ! -x target/release/rumi ] || [ ! -f target/release/libgdal_rumi.so ]; then
   build() { cargo build --release -p rumi-cli && cargo build --release --lib; }
   step "cargo build --release (CLI + GDAL plugin)" build
 fi
+# GTI (GDAL >= 3.9): the rasterio >= 1.5 wheel's GDAL, in a python 3.12 venv (pyenv), when there is one
+PY312=${RUMI_PY312:-$(command -v pyenv >/dev/null 2>&1 && pyenv prefix 3.12 2>/dev/null || true)}
+if [ -n "$PY312" ] && [ -x "$PY312/bin/python" ]; then
+  gti_venv() { [ -x target/gti-venv/bin/python ] || "$PY312/bin/python" -m venv target/gti-venv
+               target/gti-venv/bin/pip install -q --disable-pip-version-check 'rasterio>=1.5'; }
+  step "python 3.12 venv with rasterio >= 1.5 (GTI)" gti_venv && export RUMI_GTI_PYTHON=$PWD/target/gti-venv/bin/python
+fi
 step "pip install ./python[torch] (maturin, release)" $PIP "./python[torch]"
 run_tests() {
   (cd python/tests && RUMI_PY_STRICT=1 RUMI_PYTHON="$(cd ../.. && pwd)/$VENV/bin/python" \
