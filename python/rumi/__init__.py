@@ -229,14 +229,22 @@ class Dataset:
             else:
                 hp = os.fspath(header)
                 name = f"header {hp}"
-                blob = _fetch(hp, self._options)
+                try:
+                    blob = _fetch(hp, self._options)
+                except OSError as e:
+                    if isinstance(e, RumiError):
+                        raise
+                    raise RumiIOError(f"{name}: {e}") from None
             try:
                 native = self._open_native(blob)
             except (FormatError, LimitError) as e:
                 raise type(e)(f"{name} does not describe {self._src}: {e}") from None
-            reason = native.check_blob()
-            if reason:
-                raise FormatError(f"{name} does not describe {self._src}: {reason}")
+            if native.can_check_blob():
+                reason = native.check_blob()
+                if reason:
+                    raise FormatError(f"{name} does not describe {self._src}: {reason}")
+            else:  # remote: checked after the first read (its response gives the size), no HEAD
+                self._unchecked_blob = name
             return native
         sidecar = self._src + ".header"
         if local and os.path.isfile(sidecar):
@@ -406,6 +414,12 @@ class Dataset:
             return
         self.last_stats = self.native.read_into(target, ts, bs, (r0, r0 + h), (c0, c0 + w),
                                                 int(threads or self.threads))
+        name = self.__dict__.get("_unchecked_blob")
+        if name is not None and self.native.can_check_blob():
+            del self.__dict__["_unchecked_blob"]
+            reason = self.native.check_blob()
+            if reason:
+                raise FormatError(f"{name} does not describe {self._src}: {reason}")
 
     def read(self, t=None, b=None, window=None, out=None, *, threads=None):
         """Samples of time steps t, bands b and window (row_off, col_off, height, width) as a

@@ -29,6 +29,26 @@ use rumi::{Error, Limits};
 mod dlpack;
 mod store;
 
+/// A remote source being opened with a blob: the open runs with the object size deferred.
+struct DeferredOpen(Source);
+
+impl DeferredOpen {
+    fn open(self, blob: &[u8], limits: Limits) -> rumi::Result<Reader<Source>> {
+        let src = self.0;
+        // the deferral lives in the source itself, so it moves into the reader with it
+        if let Source::Store(s) = &src {
+            s.set_deferred(true);
+        }
+        let r = Reader::open_with_blob(src, blob, limits);
+        if let Ok(reader) = &r {
+            if let Source::Store(s) = reader.source() {
+                s.set_deferred(false);
+            }
+        }
+        r
+    }
+}
+
 /// Maps a core error to the Python exception of its category (classes defined in
 /// `rumi/_errors.py`), with the core's message text.
 fn py_err(e: Error) -> PyErr {
@@ -137,13 +157,27 @@ impl NativeReader {
             } else {
                 Source::Store(store::StoreSource::open(&location, &opts).map_err(|e| raise("RumiIOError", e))?)
             };
-            let inner = match header {
-                Some(blob) => Reader::open_with_blob(src, &blob, limits),
-                None => Reader::open(src, limits),
+            let inner = match (header, &src) {
+                // remote + blob: no HEAD request; the size comes with the first frames
+                (Some(blob), Source::Store(_)) => {
+                    let staged = DeferredOpen(src);
+                    staged.open(&blob, limits)
+                }
+                (Some(blob), _) => Reader::open_with_blob(src, &blob, limits),
+                (None, _) => Reader::open(src, limits),
             }
             .map_err(py_err)?;
             Ok(NativeReader { inner, local })
         })
+    }
+
+    /// True when the blob can be checked against the file without a request (local files,
+    /// or remote objects whose size a range response already gave).
+    fn can_check_blob(&self) -> bool {
+        match self.inner.source() {
+            Source::File(_) => true,
+            Source::Store(s) => s.known_size().is_some(),
+        }
     }
 
     /// Cheap consistency check of a blob against the file: the frames it locates must end

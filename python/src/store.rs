@@ -14,13 +14,14 @@
 use std::io;
 use std::mem::ManuallyDrop;
 use std::ops::Range;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use object_store::aws::AmazonS3Builder;
 use object_store::http::HttpBuilder;
 use object_store::path::Path;
-use object_store::{BackoffConfig, ClientOptions, ObjectStore, ObjectStoreExt, RetryConfig};
+use object_store::{BackoffConfig, ClientOptions, GetOptions, ObjectStore, ObjectStoreExt, RetryConfig};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -115,6 +116,9 @@ pub struct StoreSource {
     rt: ManuallyDrop<tokio::runtime::Runtime>,
     pid: u32,
     coalesce: u64,
+    /// While set and the size is still unknown, `size()` answers `u64::MAX` instead of sending
+    /// a HEAD request (see [`StoreSource::defer_size`]).
+    deferred: AtomicBool,
 }
 
 impl Drop for StoreSource {
@@ -136,6 +140,8 @@ impl Drop for StoreSource {
 fn io_err(url: &str, e: object_store::Error) -> io::Error {
     let kind = match e {
         object_store::Error::NotFound { .. } => io::ErrorKind::NotFound,
+        // our own check of a short range response (see read_ranges)
+        object_store::Error::Generic { store: "rumi", .. } => io::ErrorKind::UnexpectedEof,
         _ => io::ErrorKind::Other,
     };
     io::Error::new(kind, format!("{url}: {e}"))
@@ -191,7 +197,23 @@ impl StoreSource {
             rt: ManuallyDrop::new(rt),
             pid: std::process::id(),
             coalesce: opts.coalesce,
+            deferred: AtomicBool::new(false),
         })
+    }
+}
+
+impl StoreSource {
+    /// While on and the size is unknown, `size()` answers without a request: the stateless open
+    /// with a blob (whose size check then passes) sends no HEAD; the size is learnt from the
+    /// first range response (its Content-Range), and a frame past the real end fails as a
+    /// truncated read.
+    pub fn set_deferred(&self, on: bool) {
+        self.deferred.store(on, Ordering::SeqCst);
+    }
+
+    /// The object size when known (from a HEAD or a range response), without a request.
+    pub fn known_size(&self) -> Option<u64> {
+        self.size.get().copied()
     }
 }
 
@@ -201,19 +223,44 @@ impl rumi::io::RangeRead for StoreSource {
     }
 
     fn read_ranges(&self, ranges: &[(u64, usize)]) -> io::Result<Vec<Vec<u8>>> {
-        let size = self.size()?;
+        let known = self.known_size();
         let mut rs: Vec<Range<u64>> = Vec::with_capacity(ranges.len());
         for &(o, l) in ranges {
-            let end = o.checked_add(l as u64).filter(|&e| e <= size).ok_or_else(|| {
+            let end = o.checked_add(l as u64).filter(|&e| known.is_none_or(|size| e <= size)).ok_or_else(|| {
                 io::Error::new(
                     io::ErrorKind::UnexpectedEof,
-                    format!("{}: range {o}+{l} is past the end ({size} bytes)", self.url),
+                    format!("{}: range {o}+{l} is past the end ({} bytes)", self.url, known.unwrap_or(0)),
                 )
             })?;
             rs.push(o..end);
         }
-        let (store, path) = (&**self.store, &self.path);
-        let fetch = object_store::coalesce_ranges(&rs, |r| store.get_range(path, r), self.coalesce);
+        let (store, path, size) = (&**self.store, &self.path, &self.size);
+        // each request's response carries the object size (Content-Range): remember it
+        let fetch = object_store::coalesce_ranges(
+            &rs,
+            |r| async move {
+                let res =
+                    store.get_opts(path, GetOptions { range: Some(r.clone().into()), ..Default::default() }).await?;
+                let _ = size.set(res.meta.size);
+                let want = r.end - r.start;
+                let b = res.bytes().await?;
+                if b.len() as u64 != want {
+                    // a short response (truncated object or connection): never hand it on
+                    return Err(object_store::Error::Generic {
+                        store: "rumi",
+                        source: format!(
+                            "range {}..{} returned {} bytes (object truncated or response cut short)",
+                            r.start,
+                            r.end,
+                            b.len()
+                        )
+                        .into(),
+                    });
+                }
+                Ok(b)
+            },
+            self.coalesce,
+        );
         let got = self.rt.block_on(fetch).map_err(|e| io_err(&self.url, e))?;
         if got.len() != rs.len() {
             return Err(io::Error::other(format!("{}: {} ranges asked, {} returned", self.url, rs.len(), got.len())));
@@ -240,6 +287,9 @@ impl rumi::io::RangeRead for StoreSource {
     fn size(&self) -> io::Result<u64> {
         if let Some(s) = self.size.get() {
             return Ok(*s);
+        }
+        if self.deferred.load(Ordering::SeqCst) {
+            return Ok(u64::MAX);
         }
         let meta = self.rt.block_on(self.store.head(&self.path)).map_err(|e| io_err(&self.url, e))?;
         Ok(*self.size.get_or_init(|| meta.size))
