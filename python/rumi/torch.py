@@ -175,15 +175,17 @@ class ChipDataset(torch.utils.data.Dataset):
                 self._sems = {}
                 self._pid = pid
             r = self._readers.get(j)
-            if r is None:
-                row = self.catalog.row(self.rows[j])
-                r = open_row(row, options=self.options, verify_size=self.verify_size, threads=self.threads)
-                h, w = self.size
-                # the frames of one chip, twice over: chips of a batch that share frames decode them once
-                r._budget = max(64 << 20, 2 * r._layout["sample_bytes"] * self.T * self.B * (h + 512) * (w + 512))
-                r.set_cache_bytes(r._budget)
-                self._readers[j] = r
-            return r
+            if r is not None:
+                return r
+            row = self.catalog.row(self.rows[j])
+        # opened outside the lock: files of a batch open (and size-check) concurrently
+        r = open_row(row, options=self.options, verify_size=self.verify_size, threads=self.threads)
+        h, w = self.size
+        # room for the frames of a batch's chips: chips that share frames decode them once
+        r._budget = max(64 << 20, 2 * r._layout["sample_bytes"] * self.T * self.B * (h + 512) * (w + 512))
+        r.set_cache_bytes(r._budget)
+        with self._lock:
+            return self._readers.setdefault(j, r)
 
     def _executor(self):
         with self._lock:

@@ -55,7 +55,7 @@ fn py_err(e: Error) -> PyErr {
     let class = match &e {
         Error::Limit { .. } | Error::Alloc { .. } => "LimitError",
         Error::Io(_) => "RumiIOError",
-        Error::Request(_) => "RequestError",
+        Error::Usage(_) => "RequestError",
         _ => "FormatError",
     };
     raise(class, e.to_string())
