@@ -136,6 +136,7 @@ def main():
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--delay", type=float, default=0.02, help="injected latency per HTTP request (s)")
     ap.add_argument("--remote-chips", type=int, default=64)
+    ap.add_argument("--only", choices=["local", "remote", "first"], help="run one part")
     args = ap.parse_args()
     if not SCENE.exists():
         sys.exit(f"{SCENE} is absent")
@@ -151,7 +152,7 @@ def main():
     for k in keys[:8]:
         assert torch.equal(ds[k]["image"], base[k]), k
     rows = []
-    for workers in (0, 2):
+    for workers in ((0, 2) if args.only in (None, "local") else ()):
         res = {}
         for name in ("rumi", "rasterio"):
             sps = []
@@ -170,7 +171,8 @@ def main():
         print(f"local, {workers} workers: rumi {res['rumi']:.0f} samples/s, rasterio-window {res['rasterio']:.0f} samples/s "
               f"-> {res['rumi'] / res['rasterio']:.1f}x; rumi requests/sample {res['req']:.2f}, "
               f"bytes fetched/needed {res['ratio']:.2f}")
-    remote(tmp, rumis, tifs, args)
+    if args.only in (None, "remote"):
+        remote(tmp, rumis, tifs, args)
     # first batch over a 10,000-row catalogue
     import pyarrow as pa
     from rumi.catalog import Catalog
