@@ -341,11 +341,10 @@ class Catalog:
         return open_row(self.row(i), options=options, verify_size=verify_size)
 
     def to_geopandas(self):
+        """The rows as a GeoDataFrame (geopandas >= 1.0)."""
         import geopandas as gpd
 
-        import pyarrow.parquet as pq  # noqa: F401
-
-        return gpd.GeoDataFrame.from_arrow(self.table) if hasattr(gpd.GeoDataFrame, "from_arrow") else gpd.read_parquet(self.path)
+        return gpd.GeoDataFrame.from_arrow(self.table)
 
     # -- search --------------------------------------------------------------------------
     def search(self, bbox=None, crs=None, time=None, bands=None) -> "Catalog":
@@ -476,7 +475,7 @@ _GDAL_TYPES = {
 
 
 def write_vrt(cat: Catalog, path, *, time_index=0, bands=None):
-    from xml.sax.saxutils import escape, quoteattr
+    from xml.sax.saxutils import escape
 
     rows = cat.table.to_pylist()
     if not rows:
@@ -539,7 +538,6 @@ def write_vrt(cat: Catalog, path, *, time_index=0, bands=None):
     with open(tmp, "w") as f:
         f.write("\n".join(out) + "\n")
     os.replace(tmp, path)
-    del quoteattr
 
 
 # --- command line (the rumi CLI's `rumi catalog` runs this) ---------------------------------
