@@ -344,7 +344,9 @@ class Catalog:
         """The rows as a GeoDataFrame (geopandas >= 1.0)."""
         import geopandas as gpd
 
-        return gpd.GeoDataFrame.from_arrow(self.table)
+        df = self.table.drop_columns(["geometry"]).to_pandas()
+        geom = gpd.GeoSeries.from_wkb(self.table.column("geometry").to_pylist(), crs="EPSG:4326")
+        return gpd.GeoDataFrame(df, geometry=geom)
 
     # -- search --------------------------------------------------------------------------
     def search(self, bbox=None, crs=None, time=None, bands=None) -> "Catalog":
