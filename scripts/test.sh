@@ -29,6 +29,8 @@ if [ "${RUMI_SKIP_VALGRIND:-0}" != 1 ]; then
 fi
 step "Python package: pip install ./python, pytest python/tests (scripts/test-python.sh)"
 scripts/test-python.sh
+step "Catalogue + PyTorch loader: pytest test_catalog.py test_torch.py (scripts/test-torch.sh)"
+scripts/test-torch.sh
 step "real clients: QGIS, rasterio, rioxarray + dask, GDAL tools, /vsicurl/ via nginx"
 RUMI_SKIP_BUILD=1 scripts/test-clients.sh
 step "GDAL 3.10 and 3.12 headers, pip rasterio 1.4 / 1.5 wheels (scripts/test-wheels.sh)"

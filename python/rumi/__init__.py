@@ -727,3 +727,9 @@ def write(
     except FormatError as e:
         raise RequestError(f"rumi.write {path}: {e}") from None
 
+
+
+# Catalogues and the PyTorch loader (issue 16); their heavy dependencies load lazily
+from .catalog import Catalog  # noqa: E402
+
+__all__.append("Catalog")

@@ -1,0 +1,299 @@
+"""rumi.Catalog: GeoParquet 1.1 catalogue of rumi files (issue 16)."""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import rumi
+
+pa = pytest.importorskip("pyarrow")
+pq = pytest.importorskip("pyarrow.parquet")
+pyproj = pytest.importorskip("pyproj")
+shapely = pytest.importorskip("shapely")
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def make_files(d: Path):
+    """Three files written by rumi.write: two uint16 Cubes in EPSG:32633 (2020 and 2021), one
+    float32 Image in EPSG:4326. Returns {name: (path, array)}."""
+    rng = np.random.default_rng(7)
+    out = {}
+    a = rng.integers(0, 60000, size=(3, 2, 300, 520), dtype=np.uint16)
+    p = d / "a.rumi"
+    rumi.write(p, a, bands=["red", "nir"], times=["2020-01-01", "2020-02-01", "2020-03-01"], crs="EPSG:32633",
+               transform=(500000.0, 10.0, 0.0, 5100000.0, 0.0, -10.0), tile=64)
+    out["a"] = (p, a)
+    b = rng.integers(0, 60000, size=(3, 2, 260, 300), dtype=np.uint16)
+    p = d / "b.rumi"
+    rumi.write(p, b, bands=["red", "nir"], times=["2021-01-01", "2021-02-01", "2021-03-01"], crs="EPSG:32633",
+               transform=(505200.0, 10.0, 0.0, 5100000.0, 0.0, -10.0), tile=64)
+    out["b"] = (p, b)
+    c = rng.standard_normal(size=(1, 1, 90, 120)).astype(np.float32)
+    p = d / "c.rumi"
+    rumi.write(p, c, bands=["dem"], times=[("2019-01-01", "2020-01-01")], crs="EPSG:4326",
+               transform=(10.0, 0.01, 0.0, 46.0, 0.0, -0.01), tile=32)
+    out["c"] = (p, c)
+    for _, (p, _) in out.items():
+        os.unlink(f"{p}.header")  # the catalogue carries the blobs
+    return out
+
+
+@pytest.fixture()
+def files(tmp_path):
+    return make_files(tmp_path)
+
+
+@pytest.fixture()
+def cat(files, tmp_path):
+    return rumi.Catalog.build([str(p) for p, _ in files.values()], tmp_path / "cat.parquet")
+
+
+def test_schema_and_geoparquet_metadata(cat, files, tmp_path):
+    t = pq.read_table(tmp_path / "cat.parquet")
+    from rumi.catalog import schema
+
+    assert t.schema.remove_metadata().equals(schema())
+    assert t.column("id").to_pylist() == ["a", "b", "c"]
+    geo = json.loads(t.schema.metadata[b"geo"])
+    assert geo["version"] == "1.1.0" and geo["primary_column"] == "geometry"
+    col = geo["columns"]["geometry"]
+    assert col["encoding"] == "WKB" and pyproj.CRS.from_json_dict(col["crs"]).to_epsg() == 4326
+    assert col["covering"]["bbox"]["xmin"] == ["bbox", "xmin"]
+    # STAC-style columns
+    assert t.column("proj:code").to_pylist() == ["EPSG:32633", "EPSG:32633", "EPSG:4326"]
+    assert t.column("proj:shape").to_pylist() == [[300, 520], [260, 300], [90, 120]]
+    assert t.column("proj:transform").to_pylist()[0] == [10.0, 0.0, 500000.0, 0.0, -10.0, 5100000.0]
+    assert t.column("rumi:file_size").to_pylist() == [os.path.getsize(p) for p, _ in files.values()]
+    assert t.column("rumi:bands").to_pylist() == [["red", "nir"], ["red", "nir"], ["dem"]]
+    assert t.column("rumi:shape").to_pylist()[0] == [3, 2, 300, 520]
+    assert t.column("rumi:dtype").to_pylist() == ["uint16", "uint16", "float32"]
+    assert t.column("rumi:tile_shape").to_pylist() == [[64, 64], [64, 64], [32, 32]]
+    for (p, _), blob in zip(files.values(), t.column("rumi:header").to_pylist()):
+        assert blob == rumi.open(p).header and len(blob) < 200
+    # a T=1 instant has datetime; Cubes and intervals have start/end
+    dt = t.column("datetime").to_pylist()
+    assert dt == [None, None, None]
+    assert str(t.column("start_datetime")[0].as_py())[:10] == "2020-01-01"
+    assert str(t.column("end_datetime")[0].as_py())[:10] == "2020-03-01"
+    assert str(t.column("end_datetime")[2].as_py())[:10] == "2020-01-01"
+    # footprint = the grid corners projected with pyproj
+    tr = pyproj.Transformer.from_crs(32633, 4326, always_xy=True)
+    poly = shapely.from_wkb(t.column("geometry")[0].as_py())
+    for x, y in [(500000, 5100000), (505200, 5100000), (505200, 5097000), (500000, 5097000)]:
+        lon, lat = tr.transform(x, y)
+        assert poly.exterior.distance(shapely.Point(lon, lat)) < 1e-9
+    bb = t.column("bbox")[2].as_py()
+    assert bb == pytest.approx({"xmin": 10.0, "ymin": 45.1, "xmax": 11.2, "ymax": 46.0})
+
+
+def test_geopandas_reads_it(cat, tmp_path):
+    gpd = pytest.importorskip("geopandas")
+    g = gpd.read_parquet(tmp_path / "cat.parquet")
+    assert g.crs.to_epsg() == 4326 and len(g) == 3
+    assert g.geometry.iloc[2].bounds == pytest.approx((10.0, 45.1, 11.2, 46.0))
+    assert list(g["id"]) == ["a", "b", "c"]
+
+
+def test_search(cat):
+    assert len(cat) == 3
+    # bbox in EPSG:4326 around file c only
+    assert cat.search(bbox=(10.5, 45.5, 10.6, 45.6)).column("id") == ["c"]
+    # bbox in the files' UTM CRS: inside a only, inside b only, straddling both
+    assert cat.search(bbox=(500100, 5099000, 500200, 5099100), crs="EPSG:32633").column("id") == ["a"]
+    assert cat.search(bbox=(506000, 5099000, 506100, 5099100), crs="EPSG:32633").column("id") == ["b"]
+    assert cat.search(bbox=(505000, 5099000, 505400, 5099100), crs="EPSG:32633").column("id") == ["a", "b"]
+    assert len(cat.search(bbox=(-10, -10, -9, -9))) == 0
+    # time: an instant, a range, an interval file
+    assert cat.search(time="2020-02-01").column("id") == ["a"]
+    assert cat.search(time=("2020-02-15", "2021-01-01")).column("id") == ["a", "b"]
+    assert cat.search(time="2019-06-01").column("id") == ["c"]
+    assert cat.search(time=("2022-01-01", None)).column("id") == []
+    # bands, and combinations
+    assert cat.search(bands=["nir"]).column("id") == ["a", "b"]
+    assert cat.search(bands=["dem", "red"]).column("id") == []
+    assert cat.search(bands=["red"]).search(time="2021-03-01").column("id") == ["b"]
+    assert cat.filter_crs("EPSG:4326").column("id") == ["c"]
+
+
+def test_dataset_from_row_reads_the_pixels(cat, files):
+    for i, (p, arr) in enumerate(files.values()):
+        ds = cat.dataset(i)
+        np.testing.assert_array_equal(ds.read(), arr)
+        np.testing.assert_array_equal(ds.read(t=[1 % arr.shape[0]], b=[0], window=(5, 7, 20, 30)),
+                                      arr[[1 % arr.shape[0]]][:, [0], 5:25, 7:37])
+
+
+def test_changed_or_moved_file_is_reported(cat, files):
+    p, arr = files["a"]
+    with open(p, "ab") as f:
+        f.write(b"\0")
+    with pytest.raises(rumi.FormatError, match=r"a\.rumi changed since it was catalogued: \d+ bytes, the catalogue recorded \d+"):
+        cat.dataset(0)
+    os.unlink(p)
+    with pytest.raises(rumi.RumiIOError, match="a.rumi"):
+        cat.dataset(0)
+    # the other rows are untouched
+    np.testing.assert_array_equal(cat.dataset(1).read(), files["b"][1])
+
+
+def test_pickle_is_small_whatever_the_size(cat, tmp_path):
+    from rumi.catalog import Catalog
+
+    big = pa.concat_tables([cat.table] * 4000)  # 12,000 rows
+    Catalog._write(big, str(tmp_path / "big.parquet"))
+    bigcat = Catalog.open(tmp_path / "big.parquet")
+    assert len(bigcat) == 12000
+    sel = bigcat.search(bands=["red"], time=("2020-01-01", "2020-12-31"))
+    assert len(sel) == 4000
+    blob = pickle.dumps(sel)
+    assert len(blob) < 1000, len(blob)
+    back = pickle.loads(blob)
+    assert len(back) == 4000 and back.column("id")[:2] == ["a", "a"]
+    # a catalogue that changed on disk since is refused, not silently replayed
+    Catalog._write(cat.table, str(tmp_path / "big.parquet"))
+    with pytest.raises(rumi.FormatError, match="changed since it was opened"):
+        pickle.loads(blob)
+
+
+def test_not_a_catalogue(tmp_path):
+    pq.write_table(pa.table({"x": [1]}), tmp_path / "x.parquet")
+    with pytest.raises(rumi.FormatError, match="not a rumi catalogue"):
+        rumi.Catalog.open(tmp_path / "x.parquet")
+    with pytest.raises(rumi.RumiIOError, match="nope.parquet"):
+        rumi.Catalog.open(tmp_path / "nope.parquet")
+
+
+def test_build_rejects_a_bad_file(files, tmp_path):
+    bad = tmp_path / "bad.rumi"
+    bad.write_bytes(b"RUMI" + b"\0" * 20)
+    with pytest.raises(rumi.FormatError, match="bad.rumi"):
+        rumi.Catalog.build([str(bad)], tmp_path / "x.parquet")
+    assert not (tmp_path / "x.parquet").exists()
+    cat = rumi.Catalog.build([str(files["a"][0]), str(bad)], tmp_path / "x.parquet", on_error="skip")
+    assert cat.column("id") == ["a"]
+
+
+def _cli():
+    p = Path(os.environ.get("RUMI_CLI", REPO / "target" / "release" / "rumi"))
+    return p if p.exists() else None
+
+
+def test_cli_build_and_search(files, tmp_path):
+    """`rumi catalog` (the Rust CLI hands the subcommand to this package: one schema)."""
+    cli = _cli()
+    env = dict(os.environ, RUMI_PYTHON=sys.executable)
+    if cli is None or subprocess.run([str(cli), "catalog", "--help"], capture_output=True, env=env).returncode != 0:
+        cmd = [sys.executable, "-c", "import sys; from rumi.catalog import main; sys.exit(main(sys.argv[1:]))"]
+    else:
+        cmd = [str(cli), "catalog"]
+    out = tmp_path / "cli.parquet"
+    r = subprocess.run(cmd + ["build", *(str(p) for p, _ in files.values()), "-o", str(out)], capture_output=True, text=True, env=env)
+    assert r.returncode == 0, r.stderr
+    assert "3 files" in r.stdout
+    t = pq.read_table(out)
+    from rumi.catalog import schema
+
+    assert t.schema.remove_metadata().equals(schema())
+    r = subprocess.run(cmd + ["search", str(out), "--bands", "nir", "--time", "2021-01-01", "2021-12-31"], capture_output=True, text=True, env=env)
+    assert r.returncode == 0 and r.stdout.split() == ["b"], (r.stdout, r.stderr)
+    r = subprocess.run(cmd + ["build", str(tmp_path / "missing.rumi"), "-o", str(out)], capture_output=True, text=True, env=env)
+    assert r.returncode == 1 and "missing.rumi" in r.stderr
+
+
+# --- GDAL: VRT mosaic through the plugin, GTI where GDAL has it ---------------------------------
+
+PLUGIN = REPO / "target" / "release" / "libgdal_rumi.so"
+SYS_PY = "/usr/bin/python3"
+
+
+@pytest.fixture()
+def plugin_env(tmp_path):
+    if not PLUGIN.exists():
+        pytest.skip(f"{PLUGIN} is not built (cargo build --release --lib)")
+    if not shutil.which("gdal_translate"):
+        pytest.skip("gdal_translate is not installed (gdal-bin)")
+    d = tmp_path / "plugin"
+    d.mkdir()
+    shutil.copy2(PLUGIN, d / "gdal_RUMI.so")
+    return dict(os.environ, GDAL_DRIVER_PATH=str(d))
+
+
+def test_vrt_mosaic_opens_in_gdal(cat, files, tmp_path, plugin_env):
+    sel = cat.search(bands=["red"])
+    vrt = tmp_path / "m.vrt"
+    sel.vrt(vrt, time_index=1, bands=["nir"])
+    info = subprocess.run(["gdalinfo", "-json", str(vrt)], capture_output=True, text=True, env=plugin_env)
+    assert info.returncode == 0, info.stderr
+    j = json.loads(info.stdout)
+    assert j["size"] == [820, 300] and j["geoTransform"] == [500000.0, 10.0, 0.0, 5100000.0, 0.0, -10.0]
+    out = tmp_path / "m.tif"
+    r = subprocess.run(["gdal_translate", "-q", str(vrt), str(out)], capture_output=True, text=True, env=plugin_env)
+    assert r.returncode == 0, r.stderr
+    tifffile = pytest.importorskip("tifffile")
+    m = tifffile.imread(out)
+    a, b = files["a"][1], files["b"][1]
+    np.testing.assert_array_equal(m[:, :520], a[1, 1])
+    np.testing.assert_array_equal(m[:260, 520:], b[1, 1])
+    assert (m[260:, 520:] == 0).all()
+    with pytest.raises(rumi.RequestError, match="one CRS"):
+        cat.vrt(tmp_path / "x.vrt")
+
+
+def _gti_python():
+    """A python whose rasterio's GDAL has the GTI driver (>= 3.9): RUMI_GTI_PYTHON, else None."""
+    p = os.environ.get("RUMI_GTI_PYTHON")
+    if not p or not os.path.exists(p):
+        return None
+    r = subprocess.run([p, "-c", "import rasterio; from rasterio.drivers import raster_driver_extensions; "
+                        "from rasterio.env import Env\nwith Env() as e: print('GTI' in e.drivers())"],
+                       capture_output=True, text=True)
+    return p if r.stdout.strip() == "True" else None
+
+
+def test_gti_tile_index(cat, files, tmp_path):
+    """The catalogue is a GDAL GTI tile index as it is: GeoParquet geometry + `location` field.
+    Opening checks the index (extent, CRS, band count, type); reading pixels through GTI needs
+    the plugin built for that GDAL (scripts/plugin-for-python.sh, RUMI_GTI_PLUGIN_DIR)."""
+    py = _gti_python()
+    if py is None:
+        pytest.skip("no python whose GDAL has the GTI driver (>= 3.9): set RUMI_GTI_PYTHON "
+                    "(scripts/test-torch.sh makes a python 3.12 venv with the rasterio >= 1.5 wheel)")
+    sel = cat.search(bands=["red"])
+    idx = tmp_path / "idx.parquet"
+    from rumi.catalog import Catalog
+
+    Catalog._write(sel.table, str(idx))
+    has_parquet = subprocess.run([py, "-c", "from rasterio.env import Env\nwith Env() as e: print('Parquet' in e.drivers())"],
+                                 capture_output=True, text=True).stdout.strip() == "True"
+    if not has_parquet:
+        # this GDAL has GTI but no (Arrow) Parquet driver: the same rows as a GeoPackage index
+        gpd = pytest.importorskip("geopandas")
+        gpd.read_parquet(idx)[["id", "location", "geometry"]].to_file(tmp_path / "idx.gpkg", driver="GPKG")
+        idx = tmp_path / "idx.gpkg"
+    code = f"""
+import rasterio
+with rasterio.Env():
+    with rasterio.open("GTI:{idx}", RESX="0.0001", RESY="0.0001", BAND_COUNT="6", DATA_TYPE="UInt16") as ds:
+        print(ds.driver, ds.crs.to_epsg(), ds.count, ds.dtypes[0], " ".join("%.6f" % v for v in ds.bounds))
+"""
+    env = dict(os.environ)
+    env.pop("GDAL_DRIVER_PATH", None)
+    if os.environ.get("RUMI_GTI_PLUGIN_DIR"):
+        env["GDAL_DRIVER_PATH"] = os.environ["RUMI_GTI_PLUGIN_DIR"]
+    r = subprocess.run([py, "-c", code], capture_output=True, text=True, env=env)
+    assert r.returncode == 0, r.stderr
+    drv, epsg, count, dtype, *bounds = r.stdout.split()
+    assert (drv, epsg, count, dtype) == ("GTI", "4326", "6", "uint16")
+    bb = [sel.table.column("bbox").to_pylist()[i] for i in range(2)]
+    want = (min(b["xmin"] for b in bb), min(b["ymin"] for b in bb), max(b["xmax"] for b in bb), max(b["ymax"] for b in bb))
+    assert [float(v) for v in bounds] == pytest.approx(want, abs=2e-4)

@@ -1,0 +1,201 @@
+"""rumi.torch: ChipDataset, samplers, DataLoader workers (issue 16)."""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import pickle
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("pyarrow")
+pytest.importorskip("pyproj")
+
+import rumi  # noqa: E402
+import rumi.torch as rt  # noqa: E402
+
+from test_catalog import make_files  # noqa: E402
+
+
+@pytest.fixture()
+def files(tmp_path):
+    return make_files(tmp_path)
+
+
+@pytest.fixture()
+def cat(files, tmp_path):
+    return rumi.Catalog.build([str(p) for p, _ in files.values()], tmp_path / "cat.parquet")
+
+
+def _arrays(files):
+    return [files["a"][1], files["b"][1]]
+
+
+def _expected(ds, arrays, key, size):
+    j, r0, c0 = key
+    a = arrays[ds.rows[j]]
+    return a[np.ix_(ds.time_idx[j], ds.band_idx[j])][:, :, r0:r0 + size, c0:c0 + size]
+
+
+def test_batch_pixels_bounds_and_stats(cat, files):
+    ds = rt.ChipDataset(cat.search(bands=["red"]), size=48, bands=["nir", "red"])
+    assert (len(ds), ds.T, ds.B, ds.encoding) == (2, 3, 2, "uint16")
+    keys = [(0, 0, 0), (1, 100, 200), (0, 252, 472), (0, 10, 11)]
+    b = ds.__getitems__(keys)
+    img = b["image"]
+    assert img.shape == (4, 3, 2, 48, 48) and img.dtype == torch.uint16
+    for k, key in enumerate(keys):
+        np.testing.assert_array_equal(img[k].numpy(), _expected(ds, _arrays(files), key, 48))
+    assert b["bounds"][1] == (505200.0 + 2000.0, 5100000.0 - 1480.0, 505200.0 + 2480.0, 5100000.0 - 1000.0)
+    assert b["crs"] == ["EPSG:32633"] * 4
+    assert [str(t[0])[:10] for t in b["time"]] == ["2020-01-01", "2021-01-01", "2020-01-01", "2020-01-01"]
+    st = b["stats"]
+    assert st["bytes_needed"] == 4 * 3 * 2 * 48 * 48 * 2
+    assert st["chips"] == 4 and st["files"] == 2 and st["bytes_fetched"] > 0
+    # chips (0,0,0) and (0,10,11) share their frames: each frame decoded once in the batch
+    assert st["decoded"] + st["cache_hits"] == st["frames"] and st["cache_hits"] >= 1
+    with pytest.raises(IndexError, match="outside file 0"):
+        ds.__getitems__([(0, 260, 0)])
+
+
+def test_time_and_band_selection(cat, files):
+    ds = rt.ChipDataset(cat, size=32, bands=["nir"], time=("2020-01-15", "2020-02-15"), crs="EPSG:32633")
+    assert ds.T == 1 and ds.B == 1 and len(ds) == 1  # only a has a step in the window
+    b = ds[(0, 5, 6)]
+    np.testing.assert_array_equal(b["image"].numpy(), files["a"][1][1:2, 1:2, 5:37, 6:38])
+    with pytest.raises(rumi.RequestError, match=r"row 2 \(c\) lacks some of the bands \['red', 'nir'\]"):
+        rt.ChipDataset(cat, size=32)
+    with pytest.raises(rumi.RequestError, match="different numbers of time steps"):
+        rt.ChipDataset(cat.search(bands=["red"]), size=32, time=("2020-02-15", "2021-12-31"))
+
+
+def test_float_and_bfloat_types(tmp_path):
+    ml = pytest.importorskip("ml_dtypes")
+    a = (np.arange(2 * 70 * 80, dtype=np.float32).reshape(1, 2, 70, 80) / 7).astype(ml.bfloat16)
+    rumi.write(tmp_path / "h.rumi", a, bands=["x", "y"], times=["2020-01-01"], crs="EPSG:32633",
+               transform=(0.0, 1.0, 0.0, 0.0, 0.0, -1.0), tile=16)
+    cat = rumi.Catalog.build([str(tmp_path / "h.rumi")], tmp_path / "c.parquet")
+    ds = rt.ChipDataset(cat, size=20)
+    img = ds[(0, 3, 4)]["image"]
+    assert img.dtype == torch.bfloat16
+    np.testing.assert_array_equal(img.float().numpy(), a[:, :, 3:23, 4:24].astype(np.float32))
+
+
+def test_tile_aligned_chips_cost_one_frame(cat):
+    ds = rt.ChipDataset(cat.search(bands=["red"]), size=64)
+    s = rt.TileChipSampler(ds)
+    keys = list(s)
+    assert len(keys) == 4 * 8 + 4 * 4  # whole 64x64 tiles of a (300x520) and b (260x300)
+    assert all(r % 64 == 0 and c % 64 == 0 for _, r, c in keys)
+    for k in keys[:5]:
+        st = ds.__getitems__([k])["stats"]
+        # one Cube frame holds every band and time of the tile: one frame, one request
+        assert (st["frames"], st["requests"]) == (1, 1), st
+
+
+def test_samplers_deterministic_and_sharded(cat):
+    ds = rt.ChipDataset(cat.search(bands=["red"]), size=40)
+    a = list(rt.RandomChipSampler(ds, length=50, seed=3))
+    assert a == list(rt.RandomChipSampler(ds, length=50, seed=3))
+    assert a != list(rt.RandomChipSampler(ds, length=50, seed=4))
+    s = rt.RandomChipSampler(ds, length=50, seed=3)
+    s.set_epoch(1)
+    assert list(s) != a
+    for _, r, c in a:
+        assert r >= 0 and c >= 0
+    ranks = [list(rt.RandomChipSampler(ds, length=50, seed=3, rank=r, world_size=3)) for r in range(3)]
+    assert [len(x) for x in ranks] == [16, 16, 16]
+    assert sorted(sum(ranks, [])) == sorted(a[:48])
+    g = [list(rt.GridChipSampler(ds, rank=r, world_size=2)) for r in range(2)]
+    full = list(rt.GridChipSampler(ds))
+    assert not set(g[0]) & set(g[1]) and len(g[0]) + len(g[1]) == len(full) // 2 * 2
+    # grid covers every pixel of each file
+    for j, (_, _, Y, X) in enumerate(ds.shapes):
+        cover = np.zeros((Y, X), bool)
+        for jj, r, c in full:
+            if jj == j:
+                cover[r:r + 40, c:c + 40] = True
+        assert cover.all()
+
+
+def test_pickle_small(cat, tmp_path):
+    from rumi.catalog import Catalog
+    import pyarrow as pa
+
+    Catalog._write(pa.concat_tables([cat.table] * 3000), str(tmp_path / "big.parquet"))
+    big = Catalog.open(tmp_path / "big.parquet").search(bands=["red"])
+    ds = rt.ChipDataset(big, size=32)
+    assert len(ds) == 6000
+    blob = pickle.dumps(ds)
+    assert len(blob) < 2000, len(blob)
+    back = pickle.loads(blob)
+    assert len(back) == 6000
+    np.testing.assert_array_equal(back[(5, 1, 2)]["image"].numpy(), ds[(5, 1, 2)]["image"].numpy())
+
+
+def _run_loader(ds, method, workers, seed):
+    s = rt.RandomChipSampler(ds, length=24, seed=seed)
+    kw = {}
+    if workers:
+        kw["multiprocessing_context"] = mp.get_context(method)
+    loader = ds.loader(s, batch_size=6, num_workers=workers, **kw)
+    out = []
+    for b in loader:
+        out.append((b["image"].clone(), b["bounds"]))
+    return out
+
+
+@pytest.mark.parametrize("workers,method", [(0, None)] + [(w, m) for w in (2, 4) for m in ("fork", "spawn", "forkserver")])
+def test_dataloader_workers(cat, files, method, workers):
+    ds = rt.ChipDataset(cat.search(bands=["red"]), size=32)
+    ds[(0, 0, 0)]  # the parent has read data (open readers, a thread pool) before the workers start
+    ds.__getitems__([(0, 1, 1), (1, 2, 2)])
+    got = _run_loader(ds, method, workers, seed=11)
+    keys = list(rt.RandomChipSampler(ds, length=24, seed=11))
+    assert len(got) == 4
+    arrays = _arrays(files)
+    for bi, (img, bounds) in enumerate(got):
+        for k in range(6):
+            key = keys[bi * 6 + k]
+            np.testing.assert_array_equal(img[k].numpy(), _expected(ds, arrays, key, 32))
+            assert bounds[k] == ds.bounds(*key)
+    # the parent still reads after its workers are gone
+    np.testing.assert_array_equal(ds[(1, 0, 0)]["image"].numpy(), _expected(ds, arrays, (1, 0, 0), 32))
+
+
+def test_changed_file_fails_in_the_loader(cat, files):
+    ds = rt.ChipDataset(cat.search(bands=["red"]), size=32)
+    with open(files["b"][0], "r+b") as f:
+        f.truncate(os.path.getsize(files["b"][0]) - 1)
+    with pytest.raises(rumi.FormatError, match="changed since it was catalogued"):
+        ds[(1, 0, 0)]
+    np.testing.assert_array_equal(ds[(0, 0, 0)]["image"].numpy(), files["a"][1][:, :, :32, :32])
+
+
+def test_remote_one_request_per_tile_chip(files, tmp_path, nginx):
+    """Over HTTP a tile-aligned chip of a Cube is one GET of exactly its frame; no header GET."""
+    import shutil
+
+    for n in ("a", "b"):
+        shutil.copy(files[n][0], nginx.root / f"t16_{n}.rumi")
+    cat = rumi.Catalog.build([nginx.url("t16_a.rumi"), nginx.url("t16_b.rumi")], tmp_path / "r.parquet")
+    ds = rt.ChipDataset(cat, size=64)
+    keys = list(rt.TileChipSampler(ds, shuffle=True, seed=1))[:12]
+    since = nginx.mark()
+    b = ds.__getitems__(keys)
+    reqs = nginx.requests(since)
+    gets = [r for r in reqs if r["method"] == "GET"]
+    heads = [r for r in reqs if r["method"] == "HEAD"]
+    assert len(gets) == 12 and all(r["range"].startswith("bytes=") for r in gets), reqs
+    files_touched = {k[0] for k in keys}
+    # size check + the store's own size: at most 2 HEADs per file per process (none on later batches)
+    assert len(heads) <= 2 * len(files_touched), reqs
+    arrays = _arrays(files)
+    for k, key in enumerate(keys):
+        np.testing.assert_array_equal(b["image"][k].numpy(), _expected(ds, arrays, key, 64))
+    since = nginx.mark()
+    ds.__getitems__(keys[:4])
+    reqs = nginx.requests(since)
+    assert [r["method"] for r in reqs] == ["GET"] * 4, reqs
