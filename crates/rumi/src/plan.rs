@@ -467,6 +467,26 @@ fn plan(l: &Layout, req: &Request) -> Vec<Job> {
     jobs
 }
 
+/// True when `req` reads every sample of frame `job` (its whole tile, step 1 or -1 on both
+/// axes, every band and time step the frame holds): nothing of it is left for a later read, so
+/// it is not worth a place in the cache.
+fn consumes(l: &Layout, job: &Job, req: &Request) -> bool {
+    let (h, w) = l.tile_dims(job.row, job.col);
+    let (y0, x0) = (job.row * u32::from(l.tile_length), job.col * u32::from(l.tile_width));
+    let whole =
+        |a: &Axis, lo: u32, n: u32| (n == 1 || a.step.abs() == 1) && a.positions_in(lo, lo + n).len() == n as usize;
+    if !whole(&req.rows, y0, h) || !whole(&req.cols, x0, w) {
+        return false;
+    }
+    if l.frame_unit.is_tile() {
+        return true;
+    }
+    let mut pairs: Vec<(u32, u32)> = req.planes.iter().map(|p| (p.band, p.time)).collect();
+    pairs.sort_unstable();
+    pairs.dedup();
+    pairs.len() as u64 == u64::from(l.bands) * u64::from(l.times)
+}
+
 /// Copies the samples of decoded frame `job` that fall in `req` into `dst`, converting them
 /// for [`Output::Float32`].
 fn scatter(l: &Layout, job: &Job, frame: &[u8], req: &Request, dst: &Dst, origin: isize) -> Result<()> {
@@ -539,12 +559,13 @@ where
 /// Fetches and decodes the frames `indices` (increasing order, each once) and hands each
 /// decoded frame to `each(k, frame)` (`k` its position in `indices`) on the thread that
 /// decoded it: one merged `read_ranges` call per [`BATCH_BYTES`], decoding on `threads`
-/// threads when `parallel`. Every decoded frame is then offered to the reader's cache. The
+/// threads. A frame is offered to the reader's cache when `each` returns true (otherwise its
+/// buffer stays the thread's scratch, reused without allocation by the next frame). The
 /// first failing frame in index order is reported.
 pub fn decode_each<R, F>(reader: &Reader<R>, indices: &[u64], threads: usize, each: F) -> Result<ReadStats>
 where
     R: RangeRead,
-    F: Fn(usize, &AlignedBuf) -> Result<()> + Send + Sync,
+    F: Fn(usize, &AlignedBuf) -> Result<bool> + Send + Sync,
 {
     let mut stats = ReadStats { frames: indices.len() as u64, ..ReadStats::default() };
     let pool = pool(threads)?;
@@ -558,9 +579,10 @@ where
             SCRATCH.with(|cell| {
                 let mut scratch = cell.borrow_mut();
                 reader.decode_frame_into(index, &bytes[k], &mut scratch)?;
-                each(batch.start + k, &scratch)?;
-                let frame = std::mem::take(&mut *scratch);
-                *scratch = reader.cache().insert(index, frame).unwrap_or_default();
+                if each(batch.start + k, &scratch)? {
+                    let frame = std::mem::take(&mut *scratch);
+                    *scratch = reader.cache().insert(index, frame).unwrap_or_default();
+                }
                 Ok(())
             })
         })?;
@@ -652,7 +674,8 @@ impl<R: RangeRead> Reader<R> {
         let threads = if req.disjoint(sb) { threads } else { 1 };
         let indices: Vec<u64> = misses.iter().map(|j| j.index).collect();
         let fetched = decode_each(self, &indices, threads, |k, frame| {
-            scatter(&l, misses[k], frame.as_bytes(), req, &out, origin)
+            scatter(&l, misses[k], frame.as_bytes(), req, &out, origin)?;
+            Ok(!consumes(&l, misses[k], req))
         })?;
         stats.decoded = fetched.decoded;
         stats.batches = fetched.batches;

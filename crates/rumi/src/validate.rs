@@ -217,7 +217,7 @@ fn decode_every_frame<R: RangeRead>(reader: &Reader<R>) -> Result<u64> {
     reader.set_cache_bytes(0);
     let indices: Vec<u64> = (0..reader.frame_count()).collect();
     let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-    plan::decode_each(reader, &indices, threads, |_, _| Ok(()))?;
+    plan::decode_each(reader, &indices, threads, |_, _| Ok(false))?;
     Ok((0..reader.frame_count()).map(|i| reader.layout().decoded_frame_bytes(i)).sum())
 }
 

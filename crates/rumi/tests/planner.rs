@@ -3,7 +3,7 @@
 //! then check every sample a random request writes (start/count/step per axis, negative steps
 //! and spacings, arbitrary plane lists), that the bytes it does not address are untouched,
 //! that each needed frame is fetched and decoded once, in one merged batch, and that a repeat
-//! is served from the decoded-frame cache.
+//! is served from the decoded-frame cache (except frames the request read whole).
 
 mod common;
 
@@ -228,15 +228,38 @@ fn check(case: &Case) -> Result<(), TestCaseError> {
     prop_assert_eq!(stats.decoded, want.len() as u64);
     prop_assert_eq!(src.calls.load(Ordering::Relaxed) - calls0, u64::from(!want.is_empty()));
     prop_assert_eq!(src.ranges.load(Ordering::Relaxed) - ranges0, want.len() as u64);
-    // with a cache, a repeat of the same request decodes nothing and reads nothing
+    // with a cache, a repeat of the same request decodes only the frames whose every sample it
+    // read (those are not kept: nothing of them is left for a later read)
+    let mut wanted = std::collections::HashSet::new();
+    for plane in &req.planes {
+        for i in 0..req.rows.count {
+            for j in 0..req.cols.count {
+                let y = (i64::from(req.rows.start) + i64::from(i) * req.rows.step) as u32;
+                let x = (i64::from(req.cols.start) + i64::from(j) * req.cols.step) as u32;
+                wanted.insert((plane.band, plane.time, y, x));
+            }
+        }
+    }
+    let consumed = want
+        .iter()
+        .filter(|&&f| {
+            let (row, col, fb, ft) = l.frame_position(f);
+            let (h, w) = l.tile_dims(row, col);
+            let pairs: Vec<(u32, u32)> = if l.frame_unit.is_tile() {
+                vec![(fb, ft)]
+            } else {
+                (0..l.times).flat_map(|t| (0..u32::from(l.bands)).map(move |b| (b, t))).collect()
+            };
+            let (y0, x0) = (row * u32::from(l.tile_length), col * u32::from(l.tile_width));
+            pairs.iter().all(|&(b, t)| (y0..y0 + h).all(|y| (x0..x0 + w).all(|x| wanted.contains(&(b, t, y, x)))))
+        })
+        .count() as u64;
     r.set_cache_bytes(64 << 20);
     r.read(&req, &mut dst, origin, case.threads).unwrap();
-    let calls1 = src.calls.load(Ordering::Relaxed);
     let mut again = vec![0xA5u8; size];
     let stats = r.read(&req, &mut again, origin, case.threads).unwrap();
-    prop_assert_eq!(stats.cache_hits, want.len() as u64);
-    prop_assert_eq!(stats.decoded, 0);
-    prop_assert_eq!(src.calls.load(Ordering::Relaxed), calls1);
+    prop_assert_eq!(stats.cache_hits, want.len() as u64 - consumed);
+    prop_assert_eq!(stats.decoded, consumed);
     prop_assert!(again == dst, "cached read differs from the decoded read");
     Ok(())
 }
