@@ -323,7 +323,6 @@ impl Source {
         let ds = open_dataset(path, &opts.open_options)?;
         let mut problems: Vec<String> = Vec::new();
         let mut notes: Vec<String> = Vec::new();
-
         let count = ds.raster_count();
         if count == 0 {
             let subs = ds.metadata_domain("SUBDATASETS").unwrap_or_default();
@@ -338,173 +337,13 @@ impl Source {
             .map_err(|_| Failure(format!("{} has {count} bands, more than 65535", path.display())))?;
         let (x, y) = ds.raster_size();
         let (width, length) = (u32::try_from(x).unwrap_or(0), u32::try_from(y).unwrap_or(0));
-
-        // ---- sample type (one for all bands) -----------------------------------------------
-        let mut types = Vec::with_capacity(count);
-        let mut descriptions = Vec::with_capacity(count);
-        let mut nodata: Vec<(usize, String)> = Vec::new();
-        let mut band_nodata: Vec<Option<String>> = Vec::with_capacity(count);
-        let mut masked: Vec<usize> = Vec::new();
-        let mut scaled: Vec<usize> = Vec::new();
-        let mut paletted: Vec<usize> = Vec::new();
-        for i in 0..count {
-            let band = ds
-                .rasterband(i + 1)
-                .map_err(|e| Failure(format!("{}: band {i}: {}", path.display(), gdal_message(&e))))?;
-            // SAFETY: the band handle is live while `band` is.
-            let t = unsafe { gdal_sys::GDALGetRasterDataType(band.c_rasterband()) };
-            let signed = band
-                .metadata_item("PIXELTYPE", "IMAGE_STRUCTURE")
-                .or_else(|| ds.metadata_item("PIXELTYPE", "IMAGE_STRUCTURE"));
-            types.push((t, signed.as_deref() == Some("SIGNEDBYTE")));
-            // what rumi's driver writes (kept by gdal_translate) first: the description of a
-            // Cube's band carries " @ <time>"
-            let text = band.metadata_item("BAND_TEXT", "").filter(|t| !t.is_empty());
-            descriptions.push(text.or_else(|| band.description().ok()).unwrap_or_default());
-            let nd = match type_name(t).as_str() {
-                "Int64" => band.no_data_value_i64().map(|v| v.to_string()),
-                "UInt64" => band.no_data_value_u64().map(|v| v.to_string()),
-                _ => band.no_data_value().map(format_value),
-            };
-            band_nodata.push(nd.clone());
-            if let Some(v) = nd {
-                nodata.push((i, v));
-            } else if let Ok(flags) = band.mask_flags() {
-                if !flags.is_all_valid() && !flags.is_alpha() && !flags.is_nodata() {
-                    masked.push(i);
-                }
-            }
-            if band.scale().is_some_and(|s| s != 1.0) || band.offset().is_some_and(|o| o != 0.0) {
-                scaled.push(i);
-            }
-            if band.color_table().is_some() {
-                paletted.push(i);
-            }
-        }
-        let (t0, signed0) = types[0];
-        let mut encoding = SampleEncoding::U8;
-        let mut gdal_type = t0;
-        let tname = |t: GDALDataType::Type, s: bool| {
-            if s {
-                format!("{} (PIXELTYPE=SIGNEDBYTE)", type_name(t))
-            } else {
-                type_name(t)
-            }
-        };
-        if let Some(i) = types.iter().position(|&v| v != (t0, signed0)) {
-            problems.push(format!(
-                "its bands have different data types (band 0 is {}, band {} is {}); rumi stores one sample encoding per file",
-                tname(t0, signed0),
-                i,
-                tname(types[i].0, types[i].1)
-            ));
-        } else {
-            match encoding_for(&type_name(t0), signed0) {
-                Ok(e) => encoding = e,
-                Err(p) => problems.push(p),
-            }
-        }
-        if gdal_type == GDALDataType::GDT_Unknown {
-            gdal_type = GDALDataType::GDT_Byte;
-        }
-
-        // ---- nodata (stored in <OUT>.aux.xml by convert) and masks ---------------------------------
-        let mut nodata_note = None;
-        if !nodata.is_empty() {
-            let mut values: Vec<&str> = nodata.iter().map(|n| n.1.as_str()).collect();
-            values.dedup();
-            let which = band_list(&nodata.iter().map(|n| n.0).collect::<Vec<_>>());
-            let value = if values.len() == 1 {
-                format!("nodata value {}", values[0])
-            } else {
-                format!("nodata values {}", values.join(", "))
-            };
-            nodata_note = Some(format!("the {value} of {which} of {}", path.display()));
-        }
-        if !masked.is_empty() {
-            let which = band_list(&masked);
-            if opts.allow_nodata_loss {
-                notes.push(format!(
-                    "warning: {}: the mask of {which} is not stored (rumi has no masks)",
-                    path.display()
-                ));
-            } else {
-                problems.push(format!(
-                    "{which} ha{} a validity mask, which rumi cannot store. Pass --allow-nodata-loss to drop it",
-                    if masked.len() == 1 { "s" } else { "ve" }
-                ));
-            }
-        }
-        if !scaled.is_empty() {
-            notes.push(format!(
-                "warning: {}: the scale/offset of {} is not stored; raw samples are kept",
-                path.display(),
-                band_list(&scaled)
-            ));
-        }
-        if !paletted.is_empty() {
-            notes.push(format!(
-                "warning: {}: the colour table of {} is not stored; palette indices are kept",
-                path.display(),
-                band_list(&paletted)
-            ));
-        }
-
-        // ---- georeferencing ------------------------------------------------------------------
-        let raster_type = match ds.metadata_item("AREA_OR_POINT", "") {
-            Some(v) if v.eq_ignore_ascii_case("Point") => RasterType::Point,
-            _ => RasterType::Area,
-        };
-        let geotransform = ds.geo_transform().ok();
-        let srs = ds.spatial_ref().ok();
-        let gcps = ds.gcps().len();
-        let georef = match georef_of(geotransform, srs.as_ref(), gcps, raster_type) {
-            Ok(g) if opts.no_georef => {
-                if matches!(g, Georef::Epsg { .. }) {
-                    notes.push(format!("georeferencing of {} not stored (--no-georef)", path.display()));
-                }
-                Georef::Undefined { raster_type }
-            }
-            Ok(g) => g,
-            Err(p) if opts.no_georef => {
-                notes.push(format!("{} stored without georeferencing (--no-georef): {p}", path.display()));
-                Georef::Undefined { raster_type }
-            }
-            Err(p) => {
-                problems.push(p);
-                Georef::Undefined { raster_type }
-            }
-        };
-
-        // ---- band texts ------------------------------------------------------------------------
-        let band_texts = if opts.band_text.is_empty() {
-            match derive_band_texts(&descriptions) {
-                Ok((t, note)) => {
-                    notes.extend(note.map(|n| format!("{}: {n}", path.display())));
-                    t
-                }
-                Err(p) => {
-                    problems.push(p);
-                    Vec::new()
-                }
-            }
-        } else if opts.band_text.len() != count {
-            problems.push(format!(
-                "--band-text was given {} time(s) but the source has {count} band(s); give one per band",
-                opts.band_text.len()
-            ));
-            Vec::new()
-        } else {
-            if let Err(p) = check_texts(&opts.band_text) {
-                problems.push(format!("--band-text: {p}"));
-            }
-            opts.band_text.clone()
-        };
-
-        // ---- acquisition time --------------------------------------------------------------------
+        let facts = BandFacts::of(&ds, path, count)?;
+        let (encoding, gdal_type, type_name) = facts.sample_encoding(&mut problems);
+        let nodata_note = facts.nodata_and_masks(path, opts, &mut notes, &mut problems);
+        let (georef, geotransform) = source_georef(&ds, path, opts, &mut notes, &mut problems);
+        let band_texts = source_band_texts(&facts.descriptions, path, opts, count, &mut notes, &mut problems);
         let meta_time = MetaTime::of(|key, domain| ds.metadata_item(key, domain));
         let files = file_list(&ds, path);
-
         if !problems.is_empty() {
             let msg = if problems.len() == 1 {
                 format!("{} cannot be stored as rumi: {}", path.display(), problems[0])
@@ -521,13 +360,13 @@ impl Source {
             bands,
             encoding,
             gdal_type,
-            type_name: tname(t0, signed0),
+            type_name,
             georef,
             geotransform: geotransform.map(|g| [g[0], g[1], g[2], g[3], g[4], g[5]]),
             band_texts,
             meta_time,
             notes,
-            nodata: band_nodata,
+            nodata: facts.band_nodata,
             nodata_note,
             files,
         })
@@ -744,6 +583,224 @@ fn last_gdal_error() -> String {
         // SAFETY: non-null and NUL-terminated; copied at once.
         unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
     }
+}
+
+/// What the bands of a source say about themselves (one entry per band).
+struct BandFacts {
+    types: Vec<(GDALDataType::Type, bool)>,
+    descriptions: Vec<String>,
+    nodata: Vec<(usize, String)>,
+    band_nodata: Vec<Option<String>>,
+    masked: Vec<usize>,
+    scaled: Vec<usize>,
+    paletted: Vec<usize>,
+}
+
+impl BandFacts {
+    fn of(ds: &Dataset, path: &Path, count: usize) -> Res<Self> {
+        let mut types = Vec::with_capacity(count);
+        let mut descriptions = Vec::with_capacity(count);
+        let mut nodata: Vec<(usize, String)> = Vec::new();
+        let mut band_nodata: Vec<Option<String>> = Vec::with_capacity(count);
+        let mut masked: Vec<usize> = Vec::new();
+        let mut scaled: Vec<usize> = Vec::new();
+        let mut paletted: Vec<usize> = Vec::new();
+        for i in 0..count {
+            let band = ds
+                .rasterband(i + 1)
+                .map_err(|e| Failure(format!("{}: band {i}: {}", path.display(), gdal_message(&e))))?;
+            // SAFETY: the band handle is live while `band` is.
+            let t = unsafe { gdal_sys::GDALGetRasterDataType(band.c_rasterband()) };
+            let signed = band
+                .metadata_item("PIXELTYPE", "IMAGE_STRUCTURE")
+                .or_else(|| ds.metadata_item("PIXELTYPE", "IMAGE_STRUCTURE"));
+            types.push((t, signed.as_deref() == Some("SIGNEDBYTE")));
+            // what rumi's driver writes (kept by gdal_translate) first: the description of a
+            // Cube's band carries " @ <time>"
+            let text = band.metadata_item("BAND_TEXT", "").filter(|t| !t.is_empty());
+            descriptions.push(text.or_else(|| band.description().ok()).unwrap_or_default());
+            let nd = match type_name(t).as_str() {
+                "Int64" => band.no_data_value_i64().map(|v| v.to_string()),
+                "UInt64" => band.no_data_value_u64().map(|v| v.to_string()),
+                _ => band.no_data_value().map(format_value),
+            };
+            band_nodata.push(nd.clone());
+            if let Some(v) = nd {
+                nodata.push((i, v));
+            } else if let Ok(flags) = band.mask_flags() {
+                if !flags.is_all_valid() && !flags.is_alpha() && !flags.is_nodata() {
+                    masked.push(i);
+                }
+            }
+            if band.scale().is_some_and(|s| s != 1.0) || band.offset().is_some_and(|o| o != 0.0) {
+                scaled.push(i);
+            }
+            if band.color_table().is_some() {
+                paletted.push(i);
+            }
+        }
+        Ok(BandFacts { types, descriptions, nodata, band_nodata, masked, scaled, paletted })
+    }
+
+    /// The one sample encoding of every band, its GDAL type and type name (a problem when the
+    /// bands differ or rumi has no encoding for the type).
+    fn sample_encoding(&self, problems: &mut Vec<String>) -> (SampleEncoding, GDALDataType::Type, String) {
+        let types = &self.types;
+        let (t0, signed0) = types[0];
+        let mut encoding = SampleEncoding::U8;
+        let mut gdal_type = t0;
+        let tname = |t: GDALDataType::Type, s: bool| {
+            if s {
+                format!("{} (PIXELTYPE=SIGNEDBYTE)", type_name(t))
+            } else {
+                type_name(t)
+            }
+        };
+        if let Some(i) = types.iter().position(|&v| v != (t0, signed0)) {
+            problems.push(format!(
+            "its bands have different data types (band 0 is {}, band {} is {}); rumi stores one sample encoding per file",
+            tname(t0, signed0),
+            i,
+            tname(types[i].0, types[i].1)
+        ));
+        } else {
+            match encoding_for(&type_name(t0), signed0) {
+                Ok(e) => encoding = e,
+                Err(p) => problems.push(p),
+            }
+        }
+        if gdal_type == GDALDataType::GDT_Unknown {
+            gdal_type = GDALDataType::GDT_Byte;
+        }
+
+        (encoding, gdal_type, tname(t0, signed0))
+    }
+
+    /// Notes and problems about nodata values (kept for GDAL readers), masks, scales and
+    /// palettes; the note announcing the nodata sidecar.
+    fn nodata_and_masks(
+        &self,
+        path: &Path,
+        opts: &WriteOpts,
+        notes: &mut Vec<String>,
+        problems: &mut Vec<String>,
+    ) -> Option<String> {
+        let (nodata, masked, scaled, paletted) = (&self.nodata, &self.masked, &self.scaled, &self.paletted);
+        let mut nodata_note = None;
+        if !nodata.is_empty() {
+            let mut values: Vec<&str> = nodata.iter().map(|n| n.1.as_str()).collect();
+            values.dedup();
+            let which = band_list(&nodata.iter().map(|n| n.0).collect::<Vec<_>>());
+            let value = if values.len() == 1 {
+                format!("nodata value {}", values[0])
+            } else {
+                format!("nodata values {}", values.join(", "))
+            };
+            nodata_note = Some(format!("the {value} of {which} of {}", path.display()));
+        }
+        if !masked.is_empty() {
+            let which = band_list(masked);
+            if opts.allow_nodata_loss {
+                notes.push(format!(
+                    "warning: {}: the mask of {which} is not stored (rumi has no masks)",
+                    path.display()
+                ));
+            } else {
+                problems.push(format!(
+                    "{which} ha{} a validity mask, which rumi cannot store. Pass --allow-nodata-loss to drop it",
+                    if masked.len() == 1 { "s" } else { "ve" }
+                ));
+            }
+        }
+        if !scaled.is_empty() {
+            notes.push(format!(
+                "warning: {}: the scale/offset of {} is not stored; raw samples are kept",
+                path.display(),
+                band_list(scaled)
+            ));
+        }
+        if !paletted.is_empty() {
+            notes.push(format!(
+                "warning: {}: the colour table of {} is not stored; palette indices are kept",
+                path.display(),
+                band_list(paletted)
+            ));
+        }
+
+        nodata_note
+    }
+}
+
+/// The source's georeferencing as rumi stores it, and its geotransform.
+fn source_georef(
+    ds: &Dataset,
+    path: &Path,
+    opts: &WriteOpts,
+    notes: &mut Vec<String>,
+    problems: &mut Vec<String>,
+) -> (Georef, Option<gdal::GeoTransform>) {
+    let raster_type = match ds.metadata_item("AREA_OR_POINT", "") {
+        Some(v) if v.eq_ignore_ascii_case("Point") => RasterType::Point,
+        _ => RasterType::Area,
+    };
+    let geotransform = ds.geo_transform().ok();
+    let srs = ds.spatial_ref().ok();
+    let gcps = ds.gcps().len();
+    let georef = match georef_of(geotransform, srs.as_ref(), gcps, raster_type) {
+        Ok(g) if opts.no_georef => {
+            if matches!(g, Georef::Epsg { .. }) {
+                notes.push(format!("georeferencing of {} not stored (--no-georef)", path.display()));
+            }
+            Georef::Undefined { raster_type }
+        }
+        Ok(g) => g,
+        Err(p) if opts.no_georef => {
+            notes.push(format!("{} stored without georeferencing (--no-georef): {p}", path.display()));
+            Georef::Undefined { raster_type }
+        }
+        Err(p) => {
+            problems.push(p);
+            Georef::Undefined { raster_type }
+        }
+    };
+
+    (georef, geotransform)
+}
+
+/// The band texts: `--band-text`, else derived from the sources' BAND_TEXT or descriptions.
+fn source_band_texts(
+    descriptions: &[String],
+    path: &Path,
+    opts: &WriteOpts,
+    count: usize,
+    notes: &mut Vec<String>,
+    problems: &mut Vec<String>,
+) -> Vec<String> {
+    let band_texts = if opts.band_text.is_empty() {
+        match derive_band_texts(descriptions) {
+            Ok((t, note)) => {
+                notes.extend(note.map(|n| format!("{}: {n}", path.display())));
+                t
+            }
+            Err(p) => {
+                problems.push(p);
+                Vec::new()
+            }
+        }
+    } else if opts.band_text.len() != count {
+        problems.push(format!(
+            "--band-text was given {} time(s) but the source has {count} band(s); give one per band",
+            opts.band_text.len()
+        ));
+        Vec::new()
+    } else {
+        if let Err(p) = check_texts(&opts.band_text) {
+            problems.push(format!("--band-text: {p}"));
+        }
+        opts.band_text.clone()
+    };
+
+    band_texts
 }
 
 #[cfg(test)]
