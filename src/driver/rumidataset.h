@@ -106,6 +106,7 @@ struct RUMIFile
     bool SetupDataType(bool bPromote);
 
   public:
+    char **FileList(char **papszBase) const;
     /** One rumi_read (include/rumi.h) into the host buffer, reported with CPL_DEBUG as
      *  "<kind> read of <file> (<detail>)"; false with the rumi error set. */
     bool Read(const rumi_plane *pasPlanes, size_t nPlanes, const rumi_axis &sRows, const rumi_axis &sCols,
@@ -165,7 +166,6 @@ class RUMIDataset final : public GDALPamDataset
     bool m_bTrailerLoaded = false;
     void LoadGeoreferencing();
     void LoadTrailer();
-    void LoadBandTexts(bool bCube, bool bInterval);
 
     static GDALDataset *OpenImpl(GDALOpenInfo *poOpenInfo);
     bool SetupBands(int nTime);
