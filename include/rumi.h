@@ -143,6 +143,12 @@
 // " @ <time step>" when `time` is not negative.
 #define RUMI_MD_DESCRIPTION 5
 
+// `rumi_metadata` list: the CF attributes of the multidimensional `time` array.
+#define RUMI_MD_CF_TIME 6
+
+// `rumi_metadata` list: the CF attributes of the `time_bounds` array; empty for instants.
+#define RUMI_MD_CF_TIME_BOUNDS 7
+
 // `rumi_gdal_option_list`: the driver's configuration options (DMD_RUMI_CONFIG_OPTIONS).
 #define RUMI_GDAL_CONFIG_OPTIONS 0
 
@@ -540,6 +546,20 @@ const char *rumi_gdal_type_name(uint32_t encoding, uint32_t output);
 // The GDAL driver's option list `kind` (a `RUMI_GDAL_*_OPTIONS` value) as GDAL's XML, a
 // static string; NULL for an unknown kind.
 const char *rumi_gdal_option_list(uint32_t kind);
+
+// Stores in `out` (`len` values) the Int64 time coordinates, in `time_scale` units, of the
+// `count` steps from `first`: with `bounds` 0 the instant or the start of each step (`count`
+// values); with 1 the start and the (exclusive) end of each interval step (`2 * count`
+// values; `RUMI_ERR_ARGUMENT` on an instant axis). Reads the trailer on first use.
+//
+// # Safety
+// `ds` must be a live dataset and `out` point to `len` writable values.
+int rumi_time_values(const rumi_dataset *ds,
+                     uint32_t first,
+                     uint32_t count,
+                     uint32_t bounds,
+                     int64_t *out,
+                     size_t len);
 
 #ifdef __cplusplus
 }  // extern "C"

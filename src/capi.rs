@@ -1222,6 +1222,10 @@ pub const RUMI_MD_BAND: u32 = 4;
 /// `rumi_metadata` list: one string (not KEY=VALUE), band `band`'s description: its text, and
 /// " @ <time step>" when `time` is not negative.
 pub const RUMI_MD_DESCRIPTION: u32 = 5;
+/// `rumi_metadata` list: the CF attributes of the multidimensional `time` array.
+pub const RUMI_MD_CF_TIME: u32 = 6;
+/// `rumi_metadata` list: the CF attributes of the `time_bounds` array; empty for instants.
+pub const RUMI_MD_CF_TIME_BOUNDS: u32 = 7;
 
 thread_local! {
     static LIST: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
@@ -1285,9 +1289,26 @@ fn metadata_items(ds: &rumi_dataset, kind: u32, band: u32, time: i64, path: &[u8
         t.map(|t| t.to_bytes().to_vec())
             .ok_or_else(|| Error::Usage(format!("band {band} does not exist (B = {})", texts.len())))
     };
+    let interval = matches!(axis.kind, TimeKind::Interval);
+    let units = if axis.scale == 86400 { "days since 1970-01-01" } else { "seconds since 1970-01-01T00:00:00Z" };
     match (kind, step) {
+        (RUMI_MD_CF_TIME, _) => {
+            out.push(item("standard_name", "time"));
+            out.push(item("long_name", if interval { "start of the time step" } else { "time" }));
+            out.push(item("units", units));
+            out.push(item("calendar", "proleptic_gregorian"));
+            out.push(item("axis", "T"));
+            if interval {
+                out.push(item("bounds", "time_bounds"));
+            }
+        }
+        (RUMI_MD_CF_TIME_BOUNDS, _) if interval => {
+            out.push(item("long_name", "start and end (exclusive) of the time step"));
+            out.push(item("units", units));
+            out.push(item("calendar", "proleptic_gregorian"));
+        }
+        (RUMI_MD_CF_TIME_BOUNDS, _) => {}
         (RUMI_MD_TIME_AXIS, _) => {
-            let interval = matches!(axis.kind, TimeKind::Interval);
             out.push(item("TIME_TYPE", if interval { "INTERVAL" } else { "INSTANT" }));
             out.push(item("TIME_SCALE", axis.scale));
         }
@@ -1579,4 +1600,52 @@ pub extern "C" fn rumi_gdal_option_list(kind: u32) -> *const c_char {
         RUMI_GDAL_OPEN_OPTIONS => OPEN_OPTIONS.as_ptr(),
         _ => ptr::null(),
     }
+}
+
+/// Stores in `out` (`len` values) the Int64 time coordinates, in `time_scale` units, of the
+/// `count` steps from `first`: with `bounds` 0 the instant or the start of each step (`count`
+/// values); with 1 the start and the (exclusive) end of each interval step (`2 * count`
+/// values; `RUMI_ERR_ARGUMENT` on an instant axis). Reads the trailer on first use.
+///
+/// # Safety
+/// `ds` must be a live dataset and `out` point to `len` writable values.
+#[no_mangle]
+pub unsafe extern "C" fn rumi_time_values(
+    ds: *const rumi_dataset,
+    first: u32,
+    count: u32,
+    bounds: u32,
+    out: *mut i64,
+    len: usize,
+) -> c_int {
+    guard("rumi_time_values", || {
+        // SAFETY: the caller guarantees `ds` is NULL or live.
+        let ds = match unsafe { dataset(ds, "rumi_time_values") } {
+            Ok(d) => d,
+            Err(c) => return c,
+        };
+        let axis = match ds.reader.trailer() {
+            Ok(t) => &t.time,
+            Err(e) => return fail(e),
+        };
+        let steps = (first as usize)..(first as usize).saturating_add(count as usize);
+        if steps.end > axis.steps() {
+            return bad_argument(&format!("time steps {first}+{count} do not exist (T = {})", axis.steps()));
+        }
+        let c = &axis.coords;
+        let values: Option<Vec<i64>> = match (axis.kind, bounds) {
+            (TimeKind::Instant, 0) => c.get(steps).map(<[i64]>::to_vec),
+            (TimeKind::Interval, 0) => steps.map(|t| c.get(2 * t).copied()).collect(),
+            (TimeKind::Interval, _) => c.get(2 * steps.start..2 * steps.end).map(<[i64]>::to_vec),
+            (TimeKind::Instant, _) => return bad_argument("the time axis holds instants: steps have no bounds"),
+        };
+        let Some(values) = values else { return bad_argument("rumi_time_values: the time axis is short") };
+        if out.is_null() || len != values.len() {
+            return bad_argument(&format!("rumi_time_values: {} values for a buffer of {len}", values.len()));
+        }
+        // SAFETY: `out` holds `len` writable values per the contract.
+        let out = unsafe { std::slice::from_raw_parts_mut(out, len) };
+        out.copy_from_slice(&values);
+        RUMI_OK
+    })
 }

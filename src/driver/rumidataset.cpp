@@ -505,8 +505,7 @@ static void SetFileItem(GDALMajorObject *poObj, const char *pszName, const char 
         poObj->GDALMajorObject::SetMetadataItem(pszName, pszValue, pszDomain);
 }
 
-/* A rumi_metadata list (NUL-separated KEY=VALUE strings, include/rumi.h) as a CPLStringList. */
-static CPLStringList RUMIList(const char *pszList)
+CPLStringList RUMIList(const char *pszList)
 {
     CPLStringList aosList;
     for (; pszList != nullptr && pszList[0] != '\0'; pszList += strlen(pszList) + 1)

@@ -27,6 +27,9 @@ extern "C" void rumi_gdal_register_driver(void) noexcept;
 /** Reports the last rumi error as a GDAL error: "RUMI: [context: ]message". */
 void RUMIReportError(const char *pszContext);
 
+/** A rumi_metadata list (NUL-separated KEY=VALUE strings, include/rumi.h) as a CPLStringList. */
+CPLStringList RUMIList(const char *pszList);
+
 /** Threads decoding the frames of one read: the NUM_THREADS open option (pszOpenOption), else
  *  the GDAL_NUM_THREADS configuration option; a number or ALL_CPUS (rumi_parse_threads), 1
  *  when unset, or with a warning when invalid. */

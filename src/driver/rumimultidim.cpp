@@ -355,11 +355,10 @@ class GroupBuilder
     void MakeSRS();
     bool MakeBand();
     void MakeXY();
-    using Attrs = std::vector<std::pair<std::string, std::string>>;
     std::shared_ptr<GDALMDArray> ValuesArray(const std::string &osName,
                                              const std::vector<std::shared_ptr<GDALDimension>> &apoDims,
                                              const GDALExtendedDataType &oType, const void *pValues,
-                                             const Attrs &aoAttrs);
+                                             const CPLStringList &aosAttrs);
 };
 
 bool GroupBuilder::MakeDimensions()
@@ -408,56 +407,37 @@ void GroupBuilder::MakeSRS()
     m_poSRS->SetDataAxisToSRSAxisMapping(anMapping);
 }
 
-/* time: coordinates (interval starts) and, for intervals, their bounds. */
+/* time: coordinates (interval starts) and, for intervals, their bounds (rumi_time_values). */
 bool GroupBuilder::MakeTime()
 {
     const RUMIMDShared &oShared = *m_poShared;
-    rumi_time_axis sAxis{};
-    size_t nCoords = 0;
-    std::vector<int64_t> anCoords;
-    if (rumi_get_time_axis(oShared.poFile->hRumi, &sAxis) == RUMI_OK &&
-        rumi_time_coords(oShared.poFile->hRumi, nullptr, 0, &nCoords) == RUMI_OK)
+    rumi_dataset *hRumi = oShared.poFile->hRumi;
+    const GDALExtendedDataType oInt64 = GDALExtendedDataType::Create(GDT_Int64);
+    const char *pszWhere = CPLSPrintf("%s: time coordinates", oShared.poFile->osPath.c_str());
+    std::vector<int64_t> anTimes(oShared.nTimes);
+    const char *pszAttrs = rumi_metadata(hRumi, RUMI_MD_CF_TIME, 0, -1, nullptr);
+    if (pszAttrs == nullptr ||
+        rumi_time_values(hRumi, oShared.nTimeOffset, oShared.nTimes, 0, anTimes.data(), anTimes.size()) != RUMI_OK)
     {
-        anCoords.resize(nCoords);
-        if (rumi_time_coords(oShared.poFile->hRumi, anCoords.data(), anCoords.size(), &nCoords) != RUMI_OK)
-            nCoords = 0;
-    }
-    const bool bInterval = sAxis.kind == 1;
-    if (sAxis.kind == 0 || nCoords != static_cast<size_t>(oShared.poFile->sInfo.times) * (bInterval ? 2 : 1))
-    {
-        RUMIReportError(CPLSPrintf("%s: time coordinates", oShared.poFile->osPath.c_str()));
+        RUMIReportError(pszWhere);
         return false;
     }
-    const std::string osUnits = sAxis.scale == 86400 ? "days since 1970-01-01" : "seconds since 1970-01-01T00:00:00Z";
-    const GDALExtendedDataType oInt64 = GDALExtendedDataType::Create(GDT_Int64);
-    std::vector<GByte> abyTime(static_cast<size_t>(oShared.nTimes) * sizeof(int64_t));
-    std::vector<GByte> abyBounds;
-    for (uint32_t t = 0; t < oShared.nTimes; ++t)
-    {
-        const size_t k = oShared.nTimeOffset + t;
-        memcpy(abyTime.data() + t * sizeof(int64_t), &anCoords[bInterval ? 2 * k : k], sizeof(int64_t));
-        if (bInterval)
-            abyBounds.insert(abyBounds.end(), reinterpret_cast<const GByte *>(&anCoords[2 * k]),
-                             reinterpret_cast<const GByte *>(&anCoords[2 * k + 2]));
-    }
-    const Attrs aoAttrs{{"standard_name", "time"},
-                        {"long_name", bInterval ? "start of the time step" : "time"},
-                        {"units", osUnits},
-                        {"calendar", "proleptic_gregorian"},
-                        {"axis", "T"},
-                        {"bounds", bInterval ? "time_bounds" : ""}};
-    m_poTime = ValuesArray("time", {m_poTimeDim}, oInt64, abyTime.data(), aoAttrs);
+    m_poTime = ValuesArray("time", {m_poTimeDim}, oInt64, anTimes.data(), RUMIList(pszAttrs));
     if (!m_poTime)
         return false;
     m_poTimeDim->SetIndexingVariable(m_poTime);
-    if (!bInterval)
+    const CPLStringList aosBounds = RUMIList(rumi_metadata(hRumi, RUMI_MD_CF_TIME_BOUNDS, 0, -1, nullptr));
+    if (aosBounds.Count() == 0)
         return true;
+    std::vector<int64_t> anBounds(2 * static_cast<size_t>(oShared.nTimes));
+    if (rumi_time_values(hRumi, oShared.nTimeOffset, oShared.nTimes, 1, anBounds.data(), anBounds.size()) != RUMI_OK)
+    {
+        RUMIReportError(pszWhere);
+        return false;
+    }
     auto poNvDim = std::make_shared<GDALDimension>(m_osParent, "nv", std::string(), std::string(), 2);
     m_poGroup->AddDimension(poNvDim);
-    m_poBounds = ValuesArray("time_bounds", {m_poTimeDim, poNvDim}, oInt64, abyBounds.data(),
-                             {{"long_name", "start and end (exclusive) of the time step"},
-                              {"units", osUnits},
-                              {"calendar", "proleptic_gregorian"}});
+    m_poBounds = ValuesArray("time_bounds", {m_poTimeDim, poNvDim}, oInt64, anBounds.data(), aosBounds);
     return m_poBounds != nullptr;
 }
 
@@ -476,7 +456,7 @@ bool GroupBuilder::MakeBand()
     for (const std::string &osText : aosTexts)
         apszTexts.push_back(osText.c_str());
     m_poBand = ValuesArray("band", {m_poBandDim}, GDALExtendedDataType::CreateString(nMaxLen), apszTexts.data(),
-                           {{"long_name", "band description"}});
+                           RUMIList("long_name=band description\0"));
     if (!m_poBand)
         return false;
     m_poBandDim->SetIndexingVariable(m_poBand);
@@ -484,11 +464,11 @@ bool GroupBuilder::MakeBand()
 }
 
 /* A small array held in memory (by a MEM dataset the arrays share): time coordinates, their
-   bounds, the band texts; attributes with an empty value are left out. NULL with a CPLError. */
+   bounds, the band texts, with attributes aosAttrs (KEY=VALUE). NULL with a CPLError. */
 std::shared_ptr<GDALMDArray> GroupBuilder::ValuesArray(const std::string &osName,
                                                        const std::vector<std::shared_ptr<GDALDimension>> &apoDims,
                                                        const GDALExtendedDataType &oType, const void *pValues,
-                                                       const Attrs &aoAttrs)
+                                                       const CPLStringList &aosAttrs)
 {
     if (!m_poShared->poValues)
     {
@@ -507,12 +487,13 @@ std::shared_ptr<GDALMDArray> GroupBuilder::ValuesArray(const std::string &osName
                  m_poShared->poFile->osPath.c_str(), osName.c_str());
         return nullptr;
     }
-    for (const auto &oAttr : aoAttrs)
+    for (int i = 0; i < aosAttrs.Count(); ++i)
     {
-        if (oAttr.second.empty())
-            continue;
-        auto poAttr = poArray->CreateAttribute(oAttr.first, {}, GDALExtendedDataType::CreateString());
-        if (!poAttr || !poAttr->Write(oAttr.second.c_str()))
+        char *pszKey = nullptr;
+        const char *pszValue = CPLParseNameValue(aosAttrs[i], &pszKey);
+        auto poAttr = pszKey ? poArray->CreateAttribute(pszKey, {}, GDALExtendedDataType::CreateString()) : nullptr;
+        CPLFree(pszKey);
+        if (!poAttr || !poAttr->Write(pszValue))
             return nullptr;
     }
     return poArray;
