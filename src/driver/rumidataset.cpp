@@ -279,9 +279,6 @@ int RUMIDataset::BlockYSize() const
 /*                                Reads                                 */
 /************************************************************************/
 
-/* One rumi_read: planes pasPlanes of rows sRows and columns sCols, sample (plane offset 0,
-   row 0, col 0) at pOrigin. Reports what it did with CPL_DEBUG ("<kind> read of <file>
-   (<detail>): ..."); false, with the rumi error set, on failure. */
 bool RUMIFile::Read(const rumi_plane *pasPlanes, size_t nPlanes, const rumi_axis &sRows, const rumi_axis &sCols,
                     void *pOrigin, uint32_t nReadThreads, const char *pszKind, const char *pszDetail) const
 {
@@ -802,12 +799,10 @@ std::string FindHeader(GDALOpenInfo *poOpenInfo, const std::string &osPath, char
     if (pszHeader != nullptr)
         return EQUAL(pszHeader, "NONE") ? std::string() : std::string(pszHeader);
     std::string osSidecar = osPath + ".header";
-    std::vector<char> achSidecar(osSidecar.begin(), osSidecar.end());
-    achSidecar.push_back('\0');
-    if (!CPLCheckForFile(achSidecar.data(), papszSiblings))
+    if (!CPLCheckForFile(&osSidecar[0], papszSiblings)) /* may fix the case of the name */
         return std::string();
     bSidecar = true;
-    return achSidecar.data();
+    return osSidecar;
 }
 
 }  // namespace

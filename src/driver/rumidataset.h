@@ -110,8 +110,9 @@ struct RUMIFile
 
   public:
     char **FileList(char **papszBase) const;
-    /** One rumi_read (include/rumi.h) into the host buffer, reported with CPL_DEBUG as
-     *  "<kind> read of <file> (<detail>)"; false with the rumi error set. */
+    /** One rumi_read (include/rumi.h) of planes pasPlanes, rows sRows and columns sCols into
+     *  the host buffer, sample (plane offset 0, row 0, col 0) at pOrigin, reported with
+     *  CPL_DEBUG as "<kind> read of <file> (<detail>)"; false with the rumi error set. */
     bool Read(const rumi_plane *pasPlanes, size_t nPlanes, const rumi_axis &sRows, const rumi_axis &sCols,
               void *pOrigin, uint32_t nReadThreads, const char *pszKind, const char *pszDetail) const;
 };
