@@ -122,6 +122,39 @@
 // `rumi_time_text` part: the end of an interval (NULL for instants).
 #define RUMI_TIME_END 2
 
+// `rumi_metadata` list: the RUMI-domain items known at open (COMPRESSION .. OPEN_MODE).
+#define RUMI_MD_FILE 0
+
+// `rumi_metadata` list: the RUMI-domain items of the time axis (TIME_TYPE, TIME_SCALE).
+#define RUMI_MD_TIME_AXIS 1
+
+// `rumi_metadata` list: the dataset's default-domain time items: TIME, or TIME_START and
+// TIME_END, of step `time`; TIME_COUNT and TIMES (every step) when `time` is negative.
+#define RUMI_MD_DATASET 2
+
+// `rumi_metadata` list: SUBDATASET_<n>_NAME / _DESC of each time step of the file `path`.
+#define RUMI_MD_SUBDATASETS 3
+
+// `rumi_metadata` list: band `band`'s BAND_TEXT and, when `time` is not negative (a band of
+// a Cube), TIME_INDEX and TIME or TIME_START and TIME_END of step `time`.
+#define RUMI_MD_BAND 4
+
+// `rumi_metadata` list: one string (not KEY=VALUE), band `band`'s description: its text, and
+// " @ <time step>" when `time` is not negative.
+#define RUMI_MD_DESCRIPTION 5
+
+// `rumi_metadata` list: the CF attributes of the multidimensional `time` array.
+#define RUMI_MD_CF_TIME 6
+
+// `rumi_metadata` list: the CF attributes of the `time_bounds` array; empty for instants.
+#define RUMI_MD_CF_TIME_BOUNDS 7
+
+// `rumi_gdal_option_list`: the driver's configuration options (DMD_RUMI_CONFIG_OPTIONS).
+#define RUMI_GDAL_CONFIG_OPTIONS 0
+
+// `rumi_gdal_option_list`: the driver's open options (GDAL_DMD_OPENOPTIONLIST).
+#define RUMI_GDAL_OPEN_OPTIONS 1
+
 // An open rumi file.
 //
 // Thread safety:
@@ -295,6 +328,9 @@ typedef struct {
     uint32_t output;
 } rumi_request;
 
+// Looks up an option's value for `rumi_limits_from_options`: NULL when unset.
+typedef const char *(*rumi_option_fn)(void *ctx, const char *name);
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -464,6 +500,66 @@ int rumi_read(const rumi_dataset *ds, const rumi_request *req, uint32_t threads)
 // # Safety
 // `value` must be NULL or a NUL-terminated string.
 int rumi_parse_threads(const char *value);
+
+// A list of metadata texts the GDAL adapter sets as they are, `kind` a `RUMI_MD_*` value:
+// NUL-terminated `KEY=VALUE` strings one after another, ending with an empty string. `band`
+// and `time` select a band and a time step (`time` negative: none), `path` (NULL: "") is the
+// file's name in the subdataset texts. The list stays valid until the next `rumi_metadata`
+// call on the same thread. All lists but `RUMI_MD_FILE` read the trailer on first use. NULL,
+// with `rumi_last_error`, on failure.
+//
+// # Safety
+// `ds` must be a live dataset; `path` NULL or a NUL-terminated string.
+const char *rumi_metadata(const rumi_dataset *ds,
+                          uint32_t kind,
+                          uint32_t band,
+                          int64_t time,
+                          const char *path);
+
+// Parses a dataset name `RUMI:<path>` or `RUMI:"<path>":<t>` (the first 5 bytes are the
+// prefix). With `alternative` 0: the path, and in `*time` the time step (-1 for none). With 1:
+// the unquoted reading `RUMI:<head>:<t>` (how rasterio lists subdatasets), NULL when the name
+// has none; the host takes it when `<path>` is not a file but `<head>` is. The path stays
+// valid until the next `rumi_parse_name` call on the thread. NULL, with `rumi_last_error`, on
+// bad syntax.
+//
+// # Safety
+// `name` must be a NUL-terminated string and `time` NULL or writable.
+const char *rumi_parse_name(const char *name, uint32_t alternative, int *time);
+
+// Stores in `*out` the limits the options `get` finds (called with `ctx` and each name:
+// `RUMI_MAX_FRAME_BYTES`, `RUMI_MAX_FRAMES`, `RUMI_MAX_TRAILER_BYTES`, `RUMI_MAX_TIME_COORDS`,
+// `RUMI_MAX_BANDS`, `RUMI_MAX_READ_BYTES`, each a positive integer, then `MAX_FRAME_MB`, a
+// number of MiB overriding the first), the defaults for those unset or empty.
+// `RUMI_ERR_ARGUMENT`, with `rumi_last_error` naming the option, for a bad value.
+//
+// # Safety
+// `out` must be writable; `get` must return NULL or a NUL-terminated string.
+int rumi_limits_from_options(rumi_limits *out, rumi_option_fn get, void *ctx);
+
+// The name of the GDAL data type (for GDALGetDataTypeByName) holding samples of `encoding`
+// as they are read with `output` (a `RUMI_OUTPUT_*` value), a static string: "Byte" for bool
+// and uint8, "Int8" for int8 (GDAL before 3.7 has none: Byte with PIXELTYPE=SIGNEDBYTE),
+// "CFloat32" for complex32 promoted to float32; NULL when GDAL has no such type.
+const char *rumi_gdal_type_name(uint32_t encoding, uint32_t output);
+
+// The GDAL driver's option list `kind` (a `RUMI_GDAL_*_OPTIONS` value) as GDAL's XML, a
+// static string; NULL for an unknown kind.
+const char *rumi_gdal_option_list(uint32_t kind);
+
+// Stores in `out` (`len` values) the Int64 time coordinates, in `time_scale` units, of the
+// `count` steps from `first`: with `bounds` 0 the instant or the start of each step (`count`
+// values); with 1 the start and the (exclusive) end of each interval step (`2 * count`
+// values; `RUMI_ERR_ARGUMENT` on an instant axis). Reads the trailer on first use.
+//
+// # Safety
+// `ds` must be a live dataset and `out` point to `len` writable values.
+int rumi_time_values(const rumi_dataset *ds,
+                     uint32_t first,
+                     uint32_t count,
+                     uint32_t bounds,
+                     int64_t *out,
+                     size_t len);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -1204,3 +1204,448 @@ pub unsafe extern "C" fn rumi_parse_threads(value: *const c_char) -> c_int {
         }
     })
 }
+
+// ---- texts the GDAL adapter sets as metadata ---------------------------------------------------
+
+/// `rumi_metadata` list: the RUMI-domain items known at open (COMPRESSION .. OPEN_MODE).
+pub const RUMI_MD_FILE: u32 = 0;
+/// `rumi_metadata` list: the RUMI-domain items of the time axis (TIME_TYPE, TIME_SCALE).
+pub const RUMI_MD_TIME_AXIS: u32 = 1;
+/// `rumi_metadata` list: the dataset's default-domain time items: TIME, or TIME_START and
+/// TIME_END, of step `time`; TIME_COUNT and TIMES (every step) when `time` is negative.
+pub const RUMI_MD_DATASET: u32 = 2;
+/// `rumi_metadata` list: SUBDATASET_<n>_NAME / _DESC of each time step of the file `path`.
+pub const RUMI_MD_SUBDATASETS: u32 = 3;
+/// `rumi_metadata` list: band `band`'s BAND_TEXT and, when `time` is not negative (a band of
+/// a Cube), TIME_INDEX and TIME or TIME_START and TIME_END of step `time`.
+pub const RUMI_MD_BAND: u32 = 4;
+/// `rumi_metadata` list: one string (not KEY=VALUE), band `band`'s description: its text, and
+/// " @ <time step>" when `time` is not negative.
+pub const RUMI_MD_DESCRIPTION: u32 = 5;
+/// `rumi_metadata` list: the CF attributes of the multidimensional `time` array.
+pub const RUMI_MD_CF_TIME: u32 = 6;
+/// `rumi_metadata` list: the CF attributes of the `time_bounds` array; empty for instants.
+pub const RUMI_MD_CF_TIME_BOUNDS: u32 = 7;
+
+thread_local! {
+    static LIST: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Stores `items` NUL-separated, ending with an empty string, in the thread's list buffer.
+fn hand_out(items: Vec<Vec<u8>>) -> *const c_char {
+    LIST.with(|l| {
+        let mut l = l.borrow_mut();
+        l.clear();
+        for item in items {
+            l.extend(item.into_iter().filter(|&c| c != 0));
+            l.push(0);
+        }
+        l.push(0);
+        l.as_ptr().cast()
+    })
+}
+
+fn item(key: &str, value: impl std::fmt::Display) -> Vec<u8> {
+    format!("{key}={value}").into_bytes()
+}
+
+fn time_items(axis: &rumi::format::TimeAxis, t: usize, out: &mut Vec<Vec<u8>>) {
+    match axis.step(t) {
+        TimeStep::Interval(s, e) => {
+            out.push(item("TIME_START", axis.iso(s)));
+            out.push(item("TIME_END", axis.iso(e)));
+        }
+        TimeStep::Instant(s) => out.push(item("TIME", axis.iso(s))),
+    }
+}
+
+fn metadata_items(ds: &rumi_dataset, kind: u32, band: u32, time: i64, path: &[u8]) -> Result<Vec<Vec<u8>>, Error> {
+    let mut out = Vec::new();
+    if kind == RUMI_MD_FILE {
+        let l = ds.reader.layout();
+        let unit = l.frame_unit.value();
+        out.push(item("COMPRESSION", "OPENZL"));
+        out.push(item("FRAME_UNIT", unit));
+        out.push(item("FRAME_LAYOUT", l.frame_unit.describe(u32::from(l.bands))));
+        out.push(item("TILE_WIDTH", l.tile_width));
+        out.push(item("TILE_LENGTH", l.tile_length));
+        out.push(item("FRAME_COUNT", ds.reader.frame_count()));
+        out.push(item("BAND_COUNT", l.bands));
+        out.push(item("TIME_COUNT", l.times));
+        out.push(item("SAMPLE_ENCODING", l.encoding.name()));
+        out.push(item("OPEN_MODE", if ds.stateless { "STATELESS" } else { "VALIDATED" }));
+        return Ok(out);
+    }
+    let trailer = ds.reader.trailer()?;
+    let axis = &trailer.time;
+    let steps = axis.steps();
+    let step = usize::try_from(time).ok();
+    if step.is_some_and(|t| t >= steps) {
+        return Err(Error::Usage(format!("time step {time} does not exist (T = {steps})")));
+    }
+    let text = || -> Result<Vec<u8>, Error> {
+        let texts = ds.band_texts()?;
+        let t = texts.get(band as usize);
+        t.map(|t| t.to_bytes().to_vec())
+            .ok_or_else(|| Error::Usage(format!("band {band} does not exist (B = {})", texts.len())))
+    };
+    let interval = matches!(axis.kind, TimeKind::Interval);
+    let units = if axis.scale == 86400 { "days since 1970-01-01" } else { "seconds since 1970-01-01T00:00:00Z" };
+    match (kind, step) {
+        (RUMI_MD_CF_TIME, _) => {
+            out.push(item("standard_name", "time"));
+            out.push(item("long_name", if interval { "start of the time step" } else { "time" }));
+            out.push(item("units", units));
+            out.push(item("calendar", "proleptic_gregorian"));
+            out.push(item("axis", "T"));
+            if interval {
+                out.push(item("bounds", "time_bounds"));
+            }
+        }
+        (RUMI_MD_CF_TIME_BOUNDS, _) if interval => {
+            out.push(item("long_name", "start and end (exclusive) of the time step"));
+            out.push(item("units", units));
+            out.push(item("calendar", "proleptic_gregorian"));
+        }
+        (RUMI_MD_CF_TIME_BOUNDS, _) => {}
+        (RUMI_MD_TIME_AXIS, _) => {
+            out.push(item("TIME_TYPE", if interval { "INTERVAL" } else { "INSTANT" }));
+            out.push(item("TIME_SCALE", axis.scale));
+        }
+        (RUMI_MD_DATASET, Some(t)) => time_items(axis, t, &mut out),
+        (RUMI_MD_DATASET, None) => {
+            out.push(item("TIME_COUNT", steps));
+            out.push(item("TIMES", (0..steps).map(|t| axis.step_iso(t)).collect::<Vec<_>>().join(",")));
+        }
+        (RUMI_MD_SUBDATASETS, _) => {
+            let bands = ds.reader.layout().bands;
+            for t in 0..steps {
+                out.push(
+                    [format!("SUBDATASET_{}_NAME=RUMI:\"", t + 1).as_bytes(), path, format!("\":{t}").as_bytes()]
+                        .concat(),
+                );
+                let desc = format!("SUBDATASET_{}_DESC=Time step {t} ({}) of ", t + 1, axis.step_iso(t));
+                out.push([desc.as_bytes(), path, format!(": {bands} band(s)").as_bytes()].concat());
+            }
+        }
+        (RUMI_MD_BAND, _) => {
+            out.push([b"BAND_TEXT=".as_slice(), &text()?].concat());
+            if let Some(t) = step {
+                out.push(item("TIME_INDEX", t));
+                time_items(axis, t, &mut out);
+            }
+        }
+        (RUMI_MD_DESCRIPTION, None) => out.push(text()?),
+        (RUMI_MD_DESCRIPTION, Some(t)) => out.push([text()?, format!(" @ {}", axis.step_iso(t)).into_bytes()].concat()),
+        _ => return Err(Error::Usage(format!("rumi_metadata: unknown list {kind}"))),
+    }
+    Ok(out)
+}
+
+/// A list of metadata texts the GDAL adapter sets as they are, `kind` a `RUMI_MD_*` value:
+/// NUL-terminated `KEY=VALUE` strings one after another, ending with an empty string. `band`
+/// and `time` select a band and a time step (`time` negative: none), `path` (NULL: "") is the
+/// file's name in the subdataset texts. The list stays valid until the next `rumi_metadata`
+/// call on the same thread. All lists but `RUMI_MD_FILE` read the trailer on first use. NULL,
+/// with `rumi_last_error`, on failure.
+///
+/// # Safety
+/// `ds` must be a live dataset; `path` NULL or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn rumi_metadata(
+    ds: *const rumi_dataset,
+    kind: u32,
+    band: u32,
+    time: i64,
+    path: *const c_char,
+) -> *const c_char {
+    guard_ptr("rumi_metadata", || {
+        // SAFETY: the caller guarantees `ds` is NULL or live.
+        let Ok(ds) = (unsafe { dataset(ds, "rumi_metadata") }) else { return ptr::null() };
+        // SAFETY: NULL or NUL-terminated per the contract.
+        let path = if path.is_null() { &[][..] } else { unsafe { std::ffi::CStr::from_ptr(path) }.to_bytes() };
+        match metadata_items(ds, kind, band, time, path) {
+            Ok(items) => hand_out(items),
+            Err(e) => {
+                fail(e);
+                ptr::null()
+            }
+        }
+    })
+}
+
+// ---- names, options and types the GDAL adapter parses through the C ABI ------------------------
+
+const NAME_SYNTAX: &str = "expected RUMI:<path> or RUMI:\"<path>\":<time index>";
+
+fn time_index(digits: &[u8]) -> Option<i32> {
+    let ok = !digits.is_empty() && digits.len() <= 9 && digits.iter().all(u8::is_ascii_digit);
+    ok.then(|| digits.iter().fold(0i32, |n, d| n * 10 + i32::from(d - b'0')))
+}
+
+/// (path, time step or -1, the unquoted `<head>:<digits>` reading) of a RUMI: name.
+type ParsedName<'a> = (&'a [u8], i32, Option<(&'a [u8], i32)>);
+
+fn parse_name(name: &[u8]) -> Result<ParsedName<'_>, String> {
+    let shown = String::from_utf8_lossy(name);
+    let rest = name.get(5..).unwrap_or_default();
+    if let Some(quoted) = rest.strip_prefix(b"\"") {
+        let end = quoted.iter().rposition(|&c| c == b'"').filter(|&e| e > 0);
+        let Some(end) = end else {
+            return Err(format!("invalid dataset name '{shown}': unterminated or empty quoted path; {NAME_SYNTAX}"));
+        };
+        let tail = &quoted[end + 1..];
+        if tail.is_empty() {
+            return Ok((&quoted[..end], -1, None));
+        }
+        return match (tail[0], time_index(&tail[1..])) {
+            (b':', Some(t)) => Ok((&quoted[..end], t, None)),
+            _ => Err(format!(
+                "invalid dataset name '{shown}': '{}' after the quoted path is not ':' followed by a time index \
+                 (a non-negative integer); {NAME_SYNTAX}",
+                String::from_utf8_lossy(tail)
+            )),
+        };
+    }
+    if rest.is_empty() {
+        return Err(format!("invalid dataset name '{shown}': no path; {NAME_SYNTAX}"));
+    }
+    let alt = rest.iter().rposition(|&c| c == b':').filter(|&c| c > 0);
+    let alt = alt.and_then(|c| time_index(&rest[c + 1..]).map(|t| (&rest[..c], t)));
+    Ok((rest, -1, alt))
+}
+
+/// Parses a dataset name `RUMI:<path>` or `RUMI:"<path>":<t>` (the first 5 bytes are the
+/// prefix). With `alternative` 0: the path, and in `*time` the time step (-1 for none). With 1:
+/// the unquoted reading `RUMI:<head>:<t>` (how rasterio lists subdatasets), NULL when the name
+/// has none; the host takes it when `<path>` is not a file but `<head>` is. The path stays
+/// valid until the next `rumi_parse_name` call on the thread. NULL, with `rumi_last_error`, on
+/// bad syntax.
+///
+/// # Safety
+/// `name` must be a NUL-terminated string and `time` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn rumi_parse_name(name: *const c_char, alternative: u32, time: *mut c_int) -> *const c_char {
+    thread_local! {
+        static PATH: RefCell<CString> = RefCell::new(CString::default());
+    }
+    guard_ptr("rumi_parse_name", || {
+        if name.is_null() {
+            set_error("rumi_parse_name: name is NULL");
+            return ptr::null();
+        }
+        // SAFETY: non-null and NUL-terminated per the contract.
+        let name = unsafe { std::ffi::CStr::from_ptr(name) }.to_bytes();
+        let (path, t) = match (parse_name(name), alternative) {
+            (Err(e), _) => {
+                set_error(&e);
+                return ptr::null();
+            }
+            (Ok((path, t, _)), 0) => (path, t),
+            (Ok((_, _, Some((head, t)))), _) => (head, t),
+            (Ok((_, _, None)), _) => return ptr::null(),
+        };
+        if !time.is_null() {
+            // SAFETY: checked non-null; the caller guarantees it is writable.
+            unsafe { time.write(t) };
+        }
+        let path = CString::new(path).unwrap_or_default();
+        PATH.with(|p| {
+            *p.borrow_mut() = path;
+            p.borrow().as_ptr()
+        })
+    })
+}
+
+/// Looks up an option's value for `rumi_limits_from_options`: NULL when unset.
+pub type rumi_option_fn = Option<unsafe extern "C" fn(ctx: *mut c_void, name: *const c_char) -> *const c_char>;
+
+/// A configuration option that sets a resource limit, and its field.
+type LimitOption = (&'static std::ffi::CStr, fn(&mut rumi_limits) -> &mut u64);
+
+/// The configuration options that set the resource limits.
+const LIMIT_OPTIONS: [LimitOption; 6] = [
+    (c"RUMI_MAX_FRAME_BYTES", |l| &mut l.max_frame_bytes),
+    (c"RUMI_MAX_FRAMES", |l| &mut l.max_frames),
+    (c"RUMI_MAX_TRAILER_BYTES", |l| &mut l.max_trailer_bytes),
+    (c"RUMI_MAX_TIME_COORDS", |l| &mut l.max_time_coords),
+    (c"RUMI_MAX_BANDS", |l| &mut l.max_bands),
+    (c"RUMI_MAX_READ_BYTES", |l| &mut l.max_read_bytes),
+];
+
+/// MAX_FRAME_MB as GDAL's CPLAtoGIntBig reads it (leading blanks, a sign, the digits that follow).
+fn atoll(text: &str) -> i64 {
+    let t = text.trim_start();
+    let (neg, t) = match t.as_bytes().first() {
+        Some(b'-') => (true, &t[1..]),
+        Some(b'+') => (false, &t[1..]),
+        _ => (false, t),
+    };
+    let n = t
+        .bytes()
+        .take_while(u8::is_ascii_digit)
+        .fold(0i64, |n, d| n.saturating_mul(10).saturating_add(i64::from(d - b'0')));
+    if neg {
+        -n
+    } else {
+        n
+    }
+}
+
+fn limits_from(get: impl Fn(&std::ffi::CStr) -> Option<String>) -> Result<rumi_limits, String> {
+    let mut limits: rumi_limits = Limits::default().into();
+    for (name, field) in LIMIT_OPTIONS {
+        let Some(value) = get(name).filter(|v| !v.is_empty()) else { continue };
+        let parsed = value.parse::<u64>().ok().filter(|&n| n > 0 && value.as_bytes()[0].is_ascii_digit());
+        let slot = field(&mut limits);
+        let Some(n) = parsed else {
+            return Err(format!(
+                "configuration option {}={value} is not a positive integer (default {})",
+                name.to_string_lossy(),
+                *slot
+            ));
+        };
+        *slot = n;
+    }
+    if let Some(value) = get(c"MAX_FRAME_MB") {
+        let mb = atoll(&value);
+        if mb <= 0 || mb > 1 << 40 {
+            return Err(format!("MAX_FRAME_MB={value} is not a positive number of MiB"));
+        }
+        limits.max_frame_bytes = (mb as u64) << 20;
+    }
+    Ok(limits)
+}
+
+/// Stores in `*out` the limits the options `get` finds (called with `ctx` and each name:
+/// `RUMI_MAX_FRAME_BYTES`, `RUMI_MAX_FRAMES`, `RUMI_MAX_TRAILER_BYTES`, `RUMI_MAX_TIME_COORDS`,
+/// `RUMI_MAX_BANDS`, `RUMI_MAX_READ_BYTES`, each a positive integer, then `MAX_FRAME_MB`, a
+/// number of MiB overriding the first), the defaults for those unset or empty.
+/// `RUMI_ERR_ARGUMENT`, with `rumi_last_error` naming the option, for a bad value.
+///
+/// # Safety
+/// `out` must be writable; `get` must return NULL or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn rumi_limits_from_options(
+    out: *mut rumi_limits,
+    get: rumi_option_fn,
+    ctx: *mut c_void,
+) -> c_int {
+    guard("rumi_limits_from_options", || {
+        let Some(get) = get.filter(|_| !out.is_null()) else {
+            return bad_argument("rumi_limits_from_options: out or get is NULL");
+        };
+        let lookup = |name: &std::ffi::CStr| {
+            // SAFETY: the callback's contract: NULL or a NUL-terminated string.
+            let value = unsafe { get(ctx, name.as_ptr()) };
+            // SAFETY: checked non-null; NUL-terminated per the contract.
+            (!value.is_null()).then(|| unsafe { std::ffi::CStr::from_ptr(value) }.to_string_lossy().into_owned())
+        };
+        match limits_from(lookup) {
+            Ok(limits) => {
+                // SAFETY: checked non-null; the caller guarantees it is writable.
+                unsafe { out.write(limits) };
+                RUMI_OK
+            }
+            Err(message) => bad_argument(&message),
+        }
+    })
+}
+
+/// The name of the GDAL data type (for GDALGetDataTypeByName) holding samples of `encoding`
+/// as they are read with `output` (a `RUMI_OUTPUT_*` value), a static string: "Byte" for bool
+/// and uint8, "Int8" for int8 (GDAL before 3.7 has none: Byte with PIXELTYPE=SIGNEDBYTE),
+/// "CFloat32" for complex32 promoted to float32; NULL when GDAL has no such type.
+#[no_mangle]
+pub extern "C" fn rumi_gdal_type_name(encoding: u32, output: u32) -> *const c_char {
+    use SampleEncoding::*;
+    let r = catch_unwind(|| {
+        let name = match (encoding_of(encoding), output) {
+            (Some(Bool | U8), RUMI_OUTPUT_NATIVE) => c"Byte",
+            (Some(U16), RUMI_OUTPUT_NATIVE) => c"UInt16",
+            (Some(U32), RUMI_OUTPUT_NATIVE) => c"UInt32",
+            (Some(U64), RUMI_OUTPUT_NATIVE) => c"UInt64",
+            (Some(I8), RUMI_OUTPUT_NATIVE) => c"Int8",
+            (Some(I16), RUMI_OUTPUT_NATIVE) => c"Int16",
+            (Some(I32), RUMI_OUTPUT_NATIVE) => c"Int32",
+            (Some(I64), RUMI_OUTPUT_NATIVE) => c"Int64",
+            (Some(F32), RUMI_OUTPUT_NATIVE) => c"Float32",
+            (Some(F64), RUMI_OUTPUT_NATIVE) => c"Float64",
+            (Some(C64), RUMI_OUTPUT_NATIVE) => c"CFloat32",
+            (Some(C128), RUMI_OUTPUT_NATIVE) => c"CFloat64",
+            (Some(C32), RUMI_OUTPUT_FLOAT32) => c"CFloat32",
+            (Some(e), RUMI_OUTPUT_FLOAT32) if promote::promotable(e) => c"Float32",
+            _ => return ptr::null(),
+        };
+        name.as_ptr()
+    });
+    r.unwrap_or(ptr::null())
+}
+
+/// `rumi_gdal_option_list`: the driver's configuration options (DMD_RUMI_CONFIG_OPTIONS).
+pub const RUMI_GDAL_CONFIG_OPTIONS: u32 = 0;
+/// `rumi_gdal_option_list`: the driver's open options (GDAL_DMD_OPENOPTIONLIST).
+pub const RUMI_GDAL_OPEN_OPTIONS: u32 = 1;
+
+static CONFIG_OPTIONS: &std::ffi::CStr = c"<ConfigOptionList>  <Option name='RUMI_MAX_FRAME_BYTES' type='int' default='268435456' description='Largest decoded frame, in bytes (also bounds a compressed frame)'/>  <Option name='RUMI_MAX_FRAMES' type='int' default='16777216' description='Largest frame count N'/>  <Option name='RUMI_MAX_TRAILER_BYTES' type='int' default='67108864' description='Largest trailer (band texts and time coordinates), in bytes'/>  <Option name='RUMI_MAX_TIME_COORDS' type='int' default='4194304' description='Largest number of time coordinates C'/>  <Option name='RUMI_MAX_BANDS' type='int' default='65535' description='Largest band count B'/>  <Option name='RUMI_MAX_READ_BYTES' type='int' default='4294967296' description='Largest window one read may decode into memory, in bytes'/></ConfigOptionList>";
+
+static OPEN_OPTIONS: &std::ffi::CStr = c"<OpenOptionList>  <Option name='HEADER' type='string' description='External header blob for a stateless open (any GDAL path, e.g. /vsis3/...), or NONE to parse and validate the file itself. Default: the sidecar file.rumi.header when it exists, else NONE'/>  <Option name='PROMOTE' type='string-select' default='NONE' description='Encodings GDAL has no data type for (float16, bfloat16, complex32, float8) are refused unless FLOAT32: then their values are converted exactly to Float32 (CFloat32 for complex32)'>    <Value>NONE</Value>    <Value>FLOAT32</Value>  </Option>  <Option name='MAX_FRAME_MB' type='int' default='256' description='Largest decoded frame to accept, in MiB (overrides the RUMI_MAX_FRAME_BYTES configuration option)'/>  <Option name='NUM_THREADS' type='string' description='Threads decoding the frames of a multi-block read: a number or ALL_CPUS. Default: the GDAL_NUM_THREADS configuration option, else 1'/></OpenOptionList>";
+
+/// The GDAL driver's option list `kind` (a `RUMI_GDAL_*_OPTIONS` value) as GDAL's XML, a
+/// static string; NULL for an unknown kind.
+#[no_mangle]
+pub extern "C" fn rumi_gdal_option_list(kind: u32) -> *const c_char {
+    match kind {
+        RUMI_GDAL_CONFIG_OPTIONS => CONFIG_OPTIONS.as_ptr(),
+        RUMI_GDAL_OPEN_OPTIONS => OPEN_OPTIONS.as_ptr(),
+        _ => ptr::null(),
+    }
+}
+
+/// Stores in `out` (`len` values) the Int64 time coordinates, in `time_scale` units, of the
+/// `count` steps from `first`: with `bounds` 0 the instant or the start of each step (`count`
+/// values); with 1 the start and the (exclusive) end of each interval step (`2 * count`
+/// values; `RUMI_ERR_ARGUMENT` on an instant axis). Reads the trailer on first use.
+///
+/// # Safety
+/// `ds` must be a live dataset and `out` point to `len` writable values.
+#[no_mangle]
+pub unsafe extern "C" fn rumi_time_values(
+    ds: *const rumi_dataset,
+    first: u32,
+    count: u32,
+    bounds: u32,
+    out: *mut i64,
+    len: usize,
+) -> c_int {
+    guard("rumi_time_values", || {
+        // SAFETY: the caller guarantees `ds` is NULL or live.
+        let ds = match unsafe { dataset(ds, "rumi_time_values") } {
+            Ok(d) => d,
+            Err(c) => return c,
+        };
+        let axis = match ds.reader.trailer() {
+            Ok(t) => &t.time,
+            Err(e) => return fail(e),
+        };
+        let steps = (first as usize)..(first as usize).saturating_add(count as usize);
+        if steps.end > axis.steps() {
+            return bad_argument(&format!("time steps {first}+{count} do not exist (T = {})", axis.steps()));
+        }
+        let c = &axis.coords;
+        let values: Option<Vec<i64>> = match (axis.kind, bounds) {
+            (TimeKind::Instant, 0) => c.get(steps).map(<[i64]>::to_vec),
+            (TimeKind::Interval, 0) => steps.map(|t| c.get(2 * t).copied()).collect(),
+            (TimeKind::Interval, _) => c.get(2 * steps.start..2 * steps.end).map(<[i64]>::to_vec),
+            (TimeKind::Instant, _) => return bad_argument("the time axis holds instants: steps have no bounds"),
+        };
+        let Some(values) = values else { return bad_argument("rumi_time_values: the time axis is short") };
+        if out.is_null() || len != values.len() {
+            return bad_argument(&format!("rumi_time_values: {} values for a buffer of {len}", values.len()));
+        }
+        // SAFETY: `out` holds `len` writable values per the contract.
+        let out = unsafe { std::slice::from_raw_parts_mut(out, len) };
+        out.copy_from_slice(&values);
+        RUMI_OK
+    })
+}

@@ -17,7 +17,6 @@
 #include "cpl_vsi.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <climits>
 #include <cstring>
 #include <exception>
@@ -54,64 +53,26 @@ void ReportRumiBlockError(const char *pszContext)
     CPLPopErrorHandler();
 }
 
-/* Parses "RUMI:<path>" and "RUMI:\"<path>\":<t>". Returns false (with a CPLError) on bad
-   syntax. nTime is -1 when no time step is given. */
+/* Parses "RUMI:<path>" and "RUMI:\"<path>\":<t>" (rumi_parse_name). Returns false (with a
+   CPLError) on bad syntax. nTime is -1 when no time step is given. Unquoted "RUMI:<path>:<t>"
+   (how rasterio lists subdatasets, without the quotes): when the whole text is not a file but
+   the part before the last ":<digits>" is, it names time step t. */
 bool ParseConnectionString(const char *pszName, std::string &osPath, int &nTime)
 {
-    const char *pszRest = pszName + strlen(PREFIX);
-    nTime = -1;
-    const char *pszSyntax = "expected RUMI:<path> or RUMI:\"<path>\":<time index>";
-    if (pszRest[0] == '"')
+    const char *pszPath = rumi_parse_name(pszName, 0, &nTime);
+    if (pszPath == nullptr)
     {
-        const char *pszEnd = strrchr(pszRest + 1, '"');
-        if (pszEnd == nullptr || pszEnd == pszRest + 1)
-        {
-            CPLError(CE_Failure, CPLE_OpenFailed,
-                     "RUMI: invalid dataset name '%s': unterminated or empty quoted path; %s", pszName,
-                     pszSyntax);
-            return false;
-        }
-        osPath.assign(pszRest + 1, pszEnd);
-        const char *pszTail = pszEnd + 1;
-        if (pszTail[0] == '\0')
-            return true;
-        const char *pszDigits = pszTail + 1;
-        const size_t nDigits = strlen(pszDigits);
-        const bool bDigitsOnly =
-            nDigits > 0 && nDigits <= 9 &&
-            std::all_of(pszDigits, pszDigits + nDigits, [](char c) { return c >= '0' && c <= '9'; });
-        if (pszTail[0] != ':' || !bDigitsOnly)
-        {
-            CPLError(CE_Failure, CPLE_OpenFailed,
-                     "RUMI: invalid dataset name '%s': '%s' after the quoted path is not ':' followed by a "
-                     "time index (a non-negative integer); %s",
-                     pszName, pszTail, pszSyntax);
-            return false;
-        }
-        nTime = atoi(pszDigits);
-        return true;
-    }
-    if (pszRest[0] == '\0')
-    {
-        CPLError(CE_Failure, CPLE_OpenFailed, "RUMI: invalid dataset name '%s': no path; %s", pszName,
-                 pszSyntax);
+        CPLError(CE_Failure, CPLE_OpenFailed, "RUMI: %s", rumi_last_error());
         return false;
     }
-    osPath = pszRest;
-    /* Unquoted "RUMI:<path>:<t>" (how rasterio lists subdatasets, without the quotes): when
-       the whole text is not a file but the part before the last ":<digits>" is, it names
-       time step t. */
-    const char *pszColon = strrchr(pszRest, ':');
-    if (pszColon != nullptr && pszColon != pszRest && pszColon[1] != '\0' && strlen(pszColon + 1) <= 9 &&
-        std::all_of(pszColon + 1, pszColon + strlen(pszColon), [](char c) { return c >= '0' && c <= '9'; }))
+    osPath = pszPath;
+    int nHeadTime = -1;
+    const char *pszHead = rumi_parse_name(pszName, 1, &nHeadTime);
+    VSIStatBufL sStat;
+    if (pszHead != nullptr && VSIStatL(osPath.c_str(), &sStat) != 0 && VSIStatL(pszHead, &sStat) == 0)
     {
-        VSIStatBufL sStat;
-        const std::string osHead(pszRest, pszColon);
-        if (VSIStatL(pszRest, &sStat) != 0 && VSIStatL(osHead.c_str(), &sStat) == 0)
-        {
-            osPath = osHead;
-            nTime = atoi(pszColon + 1);
-        }
+        osPath = pszHead;
+        nTime = nHeadTime;
     }
     return true;
 }
@@ -318,9 +279,6 @@ int RUMIDataset::BlockYSize() const
 /*                                Reads                                 */
 /************************************************************************/
 
-/* One rumi_read: planes pasPlanes of rows sRows and columns sCols, sample (plane offset 0,
-   row 0, col 0) at pOrigin. Reports what it did with CPL_DEBUG ("<kind> read of <file>
-   (<detail>): ..."); false, with the rumi error set, on failure. */
 bool RUMIFile::Read(const rumi_plane *pasPlanes, size_t nPlanes, const rumi_axis &sRows, const rumi_axis &sCols,
                     void *pOrigin, uint32_t nReadThreads, const char *pszKind, const char *pszDetail) const
 {
@@ -458,8 +416,14 @@ const OGRSpatialReference *RUMIDataset::GetSpatialRef() const
 
 char **RUMIDataset::GetFileList()
 {
-    CPLStringList aosFiles(GDALPamDataset::GetFileList());
-    for (const std::string &osFile : {m_poFile->osPath, m_poFile->osHeader})
+    return m_poFile->FileList(GDALPamDataset::GetFileList());
+}
+
+/* papszBase (taken over) and the rumi file and its header blob, when not listed already. */
+char **RUMIFile::FileList(char **papszBase) const
+{
+    CPLStringList aosFiles(papszBase, TRUE);
+    for (const std::string &osFile : {osPath, osHeader})
     {
         if (!osFile.empty() && aosFiles.FindString(osFile.c_str()) < 0)
             aosFiles.AddString(osFile.c_str());
@@ -490,33 +454,16 @@ GDALDataset *RUMIDataset::Open(GDALOpenInfo *poOpenInfo)
     }
 }
 
-/* The GDAL type of each RUMI_ENCODING_* (spec order); GDT_Unknown: none (PROMOTE=FLOAT32). */
-static const GDALDataType aeNativeTypes[] = {
-    GDT_Byte, GDT_Byte, GDT_UInt16, GDT_UInt32,
-#if GDAL_VERSION_NUM >= GDAL_COMPUTE_VERSION(3, 5, 0)
-    GDT_UInt64,
-#else
-    GDT_Unknown,
-#endif
-#if GDAL_VERSION_NUM >= GDAL_COMPUTE_VERSION(3, 7, 0)
-    GDT_Int8,
-#else
-    GDT_Byte, /* with PIXELTYPE=SIGNEDBYTE */
-#endif
-    GDT_Int16, GDT_Int32,
-#if GDAL_VERSION_NUM >= GDAL_COMPUTE_VERSION(3, 5, 0)
-    GDT_Int64,
-#else
-    GDT_Unknown,
-#endif
-    GDT_Unknown, GDT_Float32, GDT_Float64, GDT_Unknown, GDT_CFloat32, GDT_CFloat64};
-
 bool RUMIFile::SetupDataType(bool bPromote)
 {
     const char *pszEncoding = rumi_encoding_name(sInfo.encoding);
     nOutput = RUMI_OUTPUT_NATIVE;
-    eDataType = sInfo.encoding < sizeof(aeNativeTypes) / sizeof(aeNativeTypes[0]) ? aeNativeTypes[sInfo.encoding]
-                                                                                  : GDT_Unknown;
+    const char *pszType = rumi_gdal_type_name(sInfo.encoding, RUMI_OUTPUT_NATIVE);
+    eDataType = pszType != nullptr ? GDALGetDataTypeByName(pszType) : GDT_Unknown;
+#if GDAL_VERSION_NUM < GDAL_COMPUTE_VERSION(3, 7, 0)
+    if (sInfo.encoding == RUMI_ENCODING_INT8)
+        eDataType = GDT_Byte; /* with PIXELTYPE=SIGNEDBYTE */
+#endif
     if (eDataType == GDT_Unknown)
     {
         if (rumi_output_sample_bytes(sInfo.encoding, RUMI_OUTPUT_FLOAT32) == 0)
@@ -535,7 +482,7 @@ bool RUMIFile::SetupDataType(bool bPromote)
             return false;
         }
         nOutput = RUMI_OUTPUT_FLOAT32;
-        eDataType = sInfo.encoding == RUMI_ENCODING_COMPLEX32 ? GDT_CFloat32 : GDT_Float32;
+        eDataType = GDALGetDataTypeByName(rumi_gdal_type_name(sInfo.encoding, RUMI_OUTPUT_FLOAT32));
     }
     const size_t nOutBytes = rumi_output_sample_bytes(sInfo.encoding, nOutput);
     if (nOutBytes != static_cast<size_t>(GDALGetDataTypeSizeBytes(eDataType)))
@@ -553,6 +500,29 @@ static void SetFileItem(GDALMajorObject *poObj, const char *pszName, const char 
 {
     if (pszValue != nullptr && poObj->GDALMajorObject::GetMetadataItem(pszName, pszDomain) == nullptr)
         poObj->GDALMajorObject::SetMetadataItem(pszName, pszValue, pszDomain);
+}
+
+CPLStringList RUMIList(const char *pszList)
+{
+    CPLStringList aosList;
+    for (; pszList != nullptr && pszList[0] != '\0'; pszList += strlen(pszList) + 1)
+        aosList.AddString(pszList);
+    return aosList;
+}
+
+/* Sets the items of a rumi_metadata list with SetFileItem; false on failure, reported naming
+   pszPath (unless NULL). */
+static bool SetFileItems(GDALMajorObject *poObj, const char *pszList, const char *pszPath, const char *pszDomain = "")
+{
+    if (pszList == nullptr && pszPath != nullptr)
+        RUMIReportError(pszPath);
+    for (; pszList != nullptr && pszList[0] != '\0'; pszList += strlen(pszList) + 1)
+    {
+        const char *pszEq = strchr(pszList, '=');
+        if (pszEq != nullptr)
+            SetFileItem(poObj, CPLString(pszList, pszEq - pszList).c_str(), pszEq + 1, pszDomain);
+    }
+    return pszList != nullptr;
 }
 
 void RUMIDataset::LoadGeoreferencing()
@@ -590,33 +560,19 @@ void RUMIDataset::LoadGeoreferencing()
 /* What Open knows without reading the trailer or the georeferencing block. */
 void RUMIDataset::SetupMetadata()
 {
-    const uint32_t nB = m_sInfo.bands;
-    const char *pszEncoding = rumi_encoding_name(m_sInfo.encoding);
-
     /* IMAGE_STRUCTURE. The codec is COMPRESSION=OPENZL in the RUMI domain, not here: hosts map
        IMAGE_STRUCTURE/COMPRESSION to their own enum of GDAL's codecs (rasterio's Compression,
-       whose profile and .compression raise ValueError for a name they do not know). */
-    const uint32_t nUnit = m_sInfo.frame_unit;
-    /* INTERLEAVE tells GDAL how to traverse the bands cheaply (as the JPEG 2000 drivers do):
+       whose profile and .compression raise ValueError for a name they do not know).
+       INTERLEAVE tells GDAL how to traverse the bands cheaply (as the JPEG 2000 drivers do):
        with cell frames (units 1 to 8) one frame holds every band of a tile, so all bands are
        best read together (PIXEL): GDAL's whole-raster copies then read all bands per swath
        instead of band by band, which decoded each cell once per band once the raster no
        longer fit in the block cache (3x the work, docs/performance.md). The exact frame
        layout is FRAME_LAYOUT in the RUMI domain. */
-    const bool bPixel = m_sInfo.cell_frames != 0;
-    SetMetadataItem("INTERLEAVE", bPixel ? "PIXEL" : "BAND", "IMAGE_STRUCTURE");
+    SetMetadataItem("INTERLEAVE", m_sInfo.cell_frames != 0 ? "PIXEL" : "BAND", "IMAGE_STRUCTURE");
 
     /* RUMI domain (TIME_TYPE and TIME_SCALE come from the trailer: LoadTrailer) */
-    SetMetadataItem("COMPRESSION", "OPENZL", "RUMI");
-    SetMetadataItem("FRAME_UNIT", CPLSPrintf("%u", nUnit), "RUMI");
-    SetMetadataItem("FRAME_LAYOUT", rumi_frame_layout(m_hRumi), "RUMI");
-    SetMetadataItem("TILE_WIDTH", CPLSPrintf("%u", m_sInfo.tile_width), "RUMI");
-    SetMetadataItem("TILE_LENGTH", CPLSPrintf("%u", m_sInfo.tile_length), "RUMI");
-    SetMetadataItem("FRAME_COUNT", CPLSPrintf("%llu", static_cast<unsigned long long>(m_sInfo.frame_count)), "RUMI");
-    SetMetadataItem("BAND_COUNT", CPLSPrintf("%u", nB), "RUMI");
-    SetMetadataItem("TIME_COUNT", CPLSPrintf("%u", m_sInfo.times), "RUMI");
-    SetMetadataItem("SAMPLE_ENCODING", pszEncoding ? pszEncoding : "", "RUMI");
-    SetMetadataItem("OPEN_MODE", m_sInfo.stateless ? "STATELESS" : "VALIDATED", "RUMI");
+    SetFileItems(this, rumi_metadata(m_hRumi, RUMI_MD_FILE, 0, -1, nullptr), m_poFile->osPath.c_str(), "RUMI");
     if (!m_poFile->osHeader.empty())
         SetMetadataItem("HEADER", m_poFile->osHeader.c_str(), "RUMI");
     if (m_poFile->nOutput == RUMI_OUTPUT_FLOAT32)
@@ -637,95 +593,31 @@ void RUMIDataset::SetupMetadata()
     }
 }
 
-/* TIME (an instant) or TIME_START and TIME_END (an interval) of time step t. */
-static void SetTime(GDALMajorObject *poObj, rumi_dataset *h, bool bInterval, uint32_t t)
-{
-    if (bInterval)
-    {
-        SetFileItem(poObj, "TIME_START", rumi_time_text(h, t, RUMI_TIME_START));
-        SetFileItem(poObj, "TIME_END", rumi_time_text(h, t, RUMI_TIME_END));
-    }
-    else
-    {
-        SetFileItem(poObj, "TIME", rumi_time_text(h, t, RUMI_TIME_START));
-    }
-}
-
-/* Band texts, descriptions and (for a Cube) each band's time step. */
-void RUMIDataset::LoadBandTexts(bool bCube, bool bInterval)
-{
-    for (int iBand = 1; iBand <= nBands; ++iBand)
-    {
-        auto poBand = static_cast<RUMIRasterBand *>(GetRasterBand(iBand));
-        const char *pszText = rumi_band_text(m_hRumi, poBand->m_nRumiBand);
-        const std::string osText = pszText ? pszText : "";
-        SetFileItem(poBand, "BAND_TEXT", osText.c_str());
-        std::string osDescription = osText;
-        if (bCube)
-        {
-            osDescription = CPLSPrintf("%s @ %s", osText.c_str(),
-                                       rumi_time_text(m_hRumi, poBand->m_nRumiTime, RUMI_TIME_STEP));
-            SetFileItem(poBand, "TIME_INDEX", CPLSPrintf("%u", poBand->m_nRumiTime));
-            SetTime(poBand, m_hRumi, bInterval, poBand->m_nRumiTime);
-        }
-        if (poBand->GDALMajorObject::GetDescription()[0] == '\0')
-            poBand->GDALMajorObject::SetDescription(osDescription.c_str());
-    }
-}
-
-/* Band texts, time labels and the subdataset list: from the trailer. */
+/* Band texts, time labels and the subdataset list: from the trailer (rumi_metadata). */
 void RUMIDataset::LoadTrailer()
 {
     if (m_bTrailerLoaded)
         return;
     m_bTrailerLoaded = true;
-    rumi_time_axis sAxis{};
-    if (rumi_get_time_axis(m_hRumi, &sAxis) != RUMI_OK)
-    {
-        RUMIReportError(m_poFile->osPath.c_str());
+    const char *pszPath = m_poFile->osPath.c_str();
+    if (!SetFileItems(this, rumi_metadata(m_hRumi, RUMI_MD_TIME_AXIS, 0, -1, nullptr), pszPath, "RUMI"))
         return;
-    }
-    const uint32_t nB = m_sInfo.bands;
-    const uint32_t nT = m_sInfo.times;
-    const bool bInterval = sAxis.kind == 1;
-
-    SetFileItem(this, "TIME_TYPE", bInterval ? "INTERVAL" : "INSTANT", "RUMI");
-    SetFileItem(this, "TIME_SCALE", CPLSPrintf("%u", sAxis.scale), "RUMI");
-
-
-    const bool bCube = nT > 1 && m_nTimeIndex < 0;
-    if (!bCube)
+    const bool bCube = m_sInfo.times > 1 && m_nTimeIndex < 0;
+    SetFileItems(this, rumi_metadata(m_hRumi, RUMI_MD_DATASET, 0, bCube ? -1 : std::max(m_nTimeIndex, 0), nullptr),
+                 pszPath);
+    if (bCube && GDALMajorObject::GetMetadata("SUBDATASETS") == nullptr)
+        GDALMajorObject::SetMetadata(RUMIList(rumi_metadata(m_hRumi, RUMI_MD_SUBDATASETS, 0, -1, pszPath)).List(),
+                                     "SUBDATASETS");
+    /* band texts, descriptions and (for a Cube) each band's time step */
+    for (int iBand = 1; iBand <= nBands; ++iBand)
     {
-        SetTime(this, m_hRumi, bInterval, m_nTimeIndex < 0 ? 0 : static_cast<uint32_t>(m_nTimeIndex));
+        auto poBand = static_cast<RUMIRasterBand *>(GetRasterBand(iBand));
+        const int64_t nT = bCube ? static_cast<int64_t>(poBand->m_nRumiTime) : -1;
+        SetFileItems(poBand, rumi_metadata(m_hRumi, RUMI_MD_BAND, poBand->m_nRumiBand, nT, nullptr), nullptr);
+        const char *pszDescription = rumi_metadata(m_hRumi, RUMI_MD_DESCRIPTION, poBand->m_nRumiBand, nT, nullptr);
+        if (pszDescription != nullptr && poBand->GDALMajorObject::GetDescription()[0] == '\0')
+            poBand->GDALMajorObject::SetDescription(pszDescription);
     }
-    else
-    {
-        std::string osTimes;
-        for (uint32_t t = 0; t < nT; ++t)
-        {
-            if (t)
-                osTimes += ',';
-            osTimes += rumi_time_text(m_hRumi, t, RUMI_TIME_STEP);
-        }
-        SetFileItem(this, "TIME_COUNT", CPLSPrintf("%u", nT));
-        SetFileItem(this, "TIMES", osTimes.c_str());
-
-        /* AddNameValue, not SetNameValue: the keys are new, and SetNameValue's search for an
-           existing key made opening a Cube of 65536 time steps take 40 s (quadratic) */
-        CPLStringList aosSubdatasets;
-        for (uint32_t t = 0; t < nT; ++t)
-        {
-            aosSubdatasets.AddNameValue(CPLSPrintf("SUBDATASET_%u_NAME", t + 1),
-                                        CPLSPrintf("%s\"%s\":%u", PREFIX, m_poFile->osPath.c_str(), t));
-            aosSubdatasets.AddNameValue(CPLSPrintf("SUBDATASET_%u_DESC", t + 1),
-                                        CPLSPrintf("Time step %u (%s) of %s: %u band(s)", t,
-                                                   rumi_time_text(m_hRumi, t, RUMI_TIME_STEP), m_poFile->osPath.c_str(), nB));
-        }
-        if (GDALMajorObject::GetMetadata("SUBDATASETS") == nullptr)
-            GDALMajorObject::SetMetadata(aosSubdatasets.List(), "SUBDATASETS");
-    }
-
-    LoadBandTexts(bCube, bInterval);
 }
 
 /* Which queries need the georeferencing block or the trailer: a whole domain that holds
@@ -801,47 +693,6 @@ char **RUMIRasterBand::GetMetadataDomainList()
     return GDALPamRasterBand::GetMetadataDomainList();
 }
 
-/************************************************************************/
-/*                           RUMIConfigLimits()                         */
-/************************************************************************/
-
-/* The resource limits configuration options may set (docs/reliability.md); see rumi_limits. */
-static const struct
-{
-    const char *pszName;
-    uint64_t rumi_limits::*pnField;
-} asConfigLimits[] = {
-    {"RUMI_MAX_FRAME_BYTES", &rumi_limits::max_frame_bytes},
-    {"RUMI_MAX_FRAMES", &rumi_limits::max_frames},
-    {"RUMI_MAX_TRAILER_BYTES", &rumi_limits::max_trailer_bytes},
-    {"RUMI_MAX_TIME_COORDS", &rumi_limits::max_time_coords},
-    {"RUMI_MAX_BANDS", &rumi_limits::max_bands},
-    {"RUMI_MAX_READ_BYTES", &rumi_limits::max_read_bytes},
-};
-
-static bool RUMIConfigLimits(rumi_limits &sLimits)
-{
-    rumi_limits_default(&sLimits);
-    for (const auto &sOpt : asConfigLimits)
-    {
-        const char *pszValue = CPLGetConfigOption(sOpt.pszName, nullptr);
-        if (pszValue == nullptr || pszValue[0] == '\0')
-            continue;
-        char *pszEnd = nullptr;
-        errno = 0;
-        const unsigned long long nValue = strtoull(pszValue, &pszEnd, 10);
-        if (pszValue[0] < '0' || pszValue[0] > '9' || *pszEnd != '\0' || errno != 0 || nValue == 0)
-        {
-            CPLError(CE_Failure, CPLE_IllegalArg,
-                     "RUMI: configuration option %s=%s is not a positive integer (default " CPL_FRMT_GUIB ")",
-                     sOpt.pszName, pszValue, static_cast<GUIntBig>(sLimits.*sOpt.pnField));
-            return false;
-        }
-        sLimits.*sOpt.pnField = static_cast<uint64_t>(nValue);
-    }
-    return true;
-}
-
 /* The files beside osPath, as GDALOpenInfo::GetSiblingFiles lists them for a plain file name
    (GDAL gives a RUMI:"..." name none): with GDAL_DISABLE_READDIR_ON_OPEN=EMPTY_DIR only the
    file itself, so that neither the sidecar blob nor .aux.xml/.ovr is probed (over /vsicurl/,
@@ -900,19 +751,16 @@ bool ParseOpenOptions(GDALOpenInfo *poOpenInfo, OpenRequest &oReq)
         return false;
     }
     oReq.bPromote = EQUAL(pszPromote, "FLOAT32");
-    if (!RUMIConfigLimits(oReq.sLimits))
-        return false;
-    const char *pszMaxFrame = CSLFetchNameValue(poOpenInfo->papszOpenOptions, "MAX_FRAME_MB");
-    if (pszMaxFrame != nullptr)
+    /* RUMI_MAX_* configuration options, then the MAX_FRAME_MB open option */
+    const auto Lookup = [](void *pCtx, const char *pszKey) noexcept -> const char *
     {
-        const GIntBig nMB = CPLAtoGIntBig(pszMaxFrame);
-        if (nMB <= 0 || nMB > (static_cast<GIntBig>(1) << 40))
-        {
-            CPLError(CE_Failure, CPLE_IllegalArg, "RUMI: MAX_FRAME_MB=%s is not a positive number of MiB",
-                     pszMaxFrame);
-            return false;
-        }
-        oReq.sLimits.max_frame_bytes = static_cast<uint64_t>(nMB) << 20;
+        return STARTS_WITH(pszKey, "RUMI_") ? CPLGetConfigOption(pszKey, nullptr)
+                                            : CSLFetchNameValue(static_cast<char **>(pCtx), pszKey);
+    };
+    if (rumi_limits_from_options(&oReq.sLimits, Lookup, poOpenInfo->papszOpenOptions) != RUMI_OK)
+    {
+        CPLError(CE_Failure, CPLE_IllegalArg, "RUMI: %s", rumi_last_error());
+        return false;
     }
     return true;
 }
@@ -951,12 +799,10 @@ std::string FindHeader(GDALOpenInfo *poOpenInfo, const std::string &osPath, char
     if (pszHeader != nullptr)
         return EQUAL(pszHeader, "NONE") ? std::string() : std::string(pszHeader);
     std::string osSidecar = osPath + ".header";
-    std::vector<char> achSidecar(osSidecar.begin(), osSidecar.end());
-    achSidecar.push_back('\0');
-    if (!CPLCheckForFile(achSidecar.data(), papszSiblings))
+    if (!CPLCheckForFile(&osSidecar[0], papszSiblings)) /* may fix the case of the name */
         return std::string();
     bSidecar = true;
-    return achSidecar.data();
+    return osSidecar;
 }
 
 }  // namespace
@@ -1161,38 +1007,8 @@ extern "C" void rumi_gdal_register_driver(void) noexcept
         poDriver->SetMetadataItem(GDAL_DMD_CONNECTION_PREFIX, PREFIX);
         poDriver->SetMetadataItem("DMD_PLUGIN_VERSION", rumi_version());
         /* Resource limits (docs/reliability.md), read at every open; MAX_FRAME_MB overrides the first */
-        poDriver->SetMetadataItem(
-            "DMD_RUMI_CONFIG_OPTIONS",
-            "<ConfigOptionList>"
-            "  <Option name='RUMI_MAX_FRAME_BYTES' type='int' default='268435456' description='Largest decoded "
-            "frame, in bytes (also bounds a compressed frame)'/>"
-            "  <Option name='RUMI_MAX_FRAMES' type='int' default='16777216' description='Largest frame count N'/>"
-            "  <Option name='RUMI_MAX_TRAILER_BYTES' type='int' default='67108864' description='Largest trailer "
-            "(band texts and time coordinates), in bytes'/>"
-            "  <Option name='RUMI_MAX_TIME_COORDS' type='int' default='4194304' description='Largest number of "
-            "time coordinates C'/>"
-            "  <Option name='RUMI_MAX_BANDS' type='int' default='65535' description='Largest band count B'/>"
-            "  <Option name='RUMI_MAX_READ_BYTES' type='int' default='4294967296' description='Largest window "
-            "one read may decode into memory, in bytes'/>"
-            "</ConfigOptionList>");
-        poDriver->SetMetadataItem(
-            GDAL_DMD_OPENOPTIONLIST,
-            "<OpenOptionList>"
-            "  <Option name='HEADER' type='string' description='External header blob for a stateless open "
-            "(any GDAL path, e.g. /vsis3/...), or NONE to parse and validate the file itself. Default: the "
-            "sidecar file.rumi.header when it exists, else NONE'/>"
-            "  <Option name='PROMOTE' type='string-select' default='NONE' description='Encodings GDAL has no "
-            "data type for (float16, bfloat16, complex32, float8) are refused unless FLOAT32: then their "
-            "values are converted exactly to Float32 (CFloat32 for complex32)'>"
-            "    <Value>NONE</Value>"
-            "    <Value>FLOAT32</Value>"
-            "  </Option>"
-            "  <Option name='MAX_FRAME_MB' type='int' default='256' description='Largest decoded frame to "
-            "accept, in MiB (overrides the RUMI_MAX_FRAME_BYTES configuration option)'/>"
-            "  <Option name='NUM_THREADS' type='string' description='Threads decoding the frames of a "
-            "multi-block read: a number or ALL_CPUS. Default: the GDAL_NUM_THREADS configuration option, "
-            "else 1'/>"
-            "</OpenOptionList>");
+        poDriver->SetMetadataItem("DMD_RUMI_CONFIG_OPTIONS", rumi_gdal_option_list(RUMI_GDAL_CONFIG_OPTIONS));
+        poDriver->SetMetadataItem(GDAL_DMD_OPENOPTIONLIST, rumi_gdal_option_list(RUMI_GDAL_OPEN_OPTIONS));
         poDriver->pfnIdentify = RUMIDataset::Identify;
         poDriver->pfnOpen = RUMIDataset::Open;
         GetGDALDriverManager()->RegisterDriver(poDriver.release());

@@ -27,6 +27,9 @@ extern "C" void rumi_gdal_register_driver(void) noexcept;
 /** Reports the last rumi error as a GDAL error: "RUMI: [context: ]message". */
 void RUMIReportError(const char *pszContext);
 
+/** A rumi_metadata list (NUL-separated KEY=VALUE strings, include/rumi.h) as a CPLStringList. */
+CPLStringList RUMIList(const char *pszList);
+
 /** Threads decoding the frames of one read: the NUM_THREADS open option (pszOpenOption), else
  *  the GDAL_NUM_THREADS configuration option; a number or ALL_CPUS (rumi_parse_threads), 1
  *  when unset, or with a warning when invalid. */
@@ -106,8 +109,10 @@ struct RUMIFile
     bool SetupDataType(bool bPromote);
 
   public:
-    /** One rumi_read (include/rumi.h) into the host buffer, reported with CPL_DEBUG as
-     *  "<kind> read of <file> (<detail>)"; false with the rumi error set. */
+    char **FileList(char **papszBase) const;
+    /** One rumi_read (include/rumi.h) of planes pasPlanes, rows sRows and columns sCols into
+     *  the host buffer, sample (plane offset 0, row 0, col 0) at pOrigin, reported with
+     *  CPL_DEBUG as "<kind> read of <file> (<detail>)"; false with the rumi error set. */
     bool Read(const rumi_plane *pasPlanes, size_t nPlanes, const rumi_axis &sRows, const rumi_axis &sCols,
               void *pOrigin, uint32_t nReadThreads, const char *pszKind, const char *pszDetail) const;
 };
@@ -165,7 +170,6 @@ class RUMIDataset final : public GDALPamDataset
     bool m_bTrailerLoaded = false;
     void LoadGeoreferencing();
     void LoadTrailer();
-    void LoadBandTexts(bool bCube, bool bInterval);
 
     static GDALDataset *OpenImpl(GDALOpenInfo *poOpenInfo);
     bool SetupBands(int nTime);

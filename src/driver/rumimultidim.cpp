@@ -72,7 +72,7 @@ class RUMIDataArray final : public GDALMDArray
 
     const std::string &GetFilename() const override
     {
-        return m_poShared->osPath;
+        return m_poShared->poFile->osPath;
     }
 
     const std::vector<std::shared_ptr<GDALDimension>> &GetDimensions() const override
@@ -102,7 +102,7 @@ class RUMIDataArray final : public GDALMDArray
        classic view. */
     std::vector<GUInt64> GetBlockSize() const override
     {
-        const rumi_info &sInfo = m_poShared->sInfo;
+        const rumi_info &sInfo = m_poShared->poFile->sInfo;
         const bool bCell = sInfo.cell_frames != 0;
         return {bCell ? m_poShared->nTimes : 1, bCell ? sInfo.bands : 1, std::min(sInfo.tile_length, sInfo.length),
                 std::min(sInfo.tile_width, sInfo.width)};
@@ -142,7 +142,7 @@ class RUMIDataArray final : public GDALMDArray
         : GDALAbstractMDArray(osParent, "data"), GDALMDArray(osParent, "data"), m_poShared(std::move(poShared)),
           m_oType(GDALExtendedDataType::Create(m_poShared->eDataType))
     {
-        const rumi_info &sInfo = m_poShared->sInfo;
+        const rumi_info &sInfo = m_poShared->poFile->sInfo;
         const char *pszEncoding = rumi_encoding_name(sInfo.encoding);
         const std::string osFull = GetFullName();
         m_apoAttrs.push_back(IntAttr(osFull, "frame_unit", static_cast<int>(sInfo.frame_unit)));
@@ -248,7 +248,7 @@ bool RUMIDataArray::ReadNative(const GUInt64 *arrayStartIdx, const size_t *count
     if (oShared.poFile->Read(asPlanes.data(), asPlanes.size(), sRows, sCols, pabyOrigin,
                              static_cast<uint32_t>(oShared.poFile->nThreads), "multidim", osWhere.c_str()))
         return true;
-    RUMIReportError(CPLSPrintf("%s: reading %s", oShared.osPath.c_str(), osWhere.c_str()));
+    RUMIReportError(CPLSPrintf("%s: reading %s", oShared.poFile->osPath.c_str(), osWhere.c_str()));
     return false;
 }
 
@@ -355,19 +355,18 @@ class GroupBuilder
     void MakeSRS();
     bool MakeBand();
     void MakeXY();
-    using Attrs = std::vector<std::pair<std::string, std::string>>;
     std::shared_ptr<GDALMDArray> ValuesArray(const std::string &osName,
                                              const std::vector<std::shared_ptr<GDALDimension>> &apoDims,
                                              const GDALExtendedDataType &oType, const void *pValues,
-                                             const Attrs &aoAttrs);
+                                             const CPLStringList &aosAttrs);
 };
 
 bool GroupBuilder::MakeDimensions()
 {
     const RUMIMDShared &oShared = *m_poShared;
-    if (rumi_get_georef(oShared.hRumi, &m_sGeo) != RUMI_OK || rumi_get_geotransform(oShared.hRumi, 1, m_adfGT) != RUMI_OK)
+    if (rumi_get_georef(oShared.poFile->hRumi, &m_sGeo) != RUMI_OK || rumi_get_geotransform(oShared.poFile->hRumi, 1, m_adfGT) != RUMI_OK)
     {
-        RUMIReportError(oShared.osPath.c_str());
+        RUMIReportError(oShared.poFile->osPath.c_str());
         return false;
     }
     m_bNorthUp = m_sGeo.model != 0 && m_adfGT[2] == 0 && m_adfGT[4] == 0;
@@ -376,11 +375,11 @@ bool GroupBuilder::MakeDimensions()
     m_poTimeDim = std::make_shared<GDALDimensionWeakIndexingVar>(m_osParent, "time", GDAL_DIM_TYPE_TEMPORAL,
                                                                  std::string(), oShared.nTimes);
     m_poBandDim = std::make_shared<GDALDimensionWeakIndexingVar>(m_osParent, "band", std::string(), std::string(),
-                                                                 oShared.sInfo.bands);
+                                                                 oShared.poFile->sInfo.bands);
     m_poYDim = std::make_shared<GDALDimensionWeakIndexingVar>(m_osParent, "y", GDAL_DIM_TYPE_HORIZONTAL_Y, pszY,
-                                                              oShared.sInfo.length);
+                                                              oShared.poFile->sInfo.length);
     m_poXDim = std::make_shared<GDALDimensionWeakIndexingVar>(m_osParent, "x", GDAL_DIM_TYPE_HORIZONTAL_X, pszX,
-                                                              oShared.sInfo.width);
+                                                              oShared.poFile->sInfo.width);
     for (const auto &poDim : {m_poTimeDim, m_poBandDim, m_poYDim, m_poXDim})
         m_poGroup->AddDimension(poDim);
     return true;
@@ -408,56 +407,37 @@ void GroupBuilder::MakeSRS()
     m_poSRS->SetDataAxisToSRSAxisMapping(anMapping);
 }
 
-/* time: coordinates (interval starts) and, for intervals, their bounds. */
+/* time: coordinates (interval starts) and, for intervals, their bounds (rumi_time_values). */
 bool GroupBuilder::MakeTime()
 {
     const RUMIMDShared &oShared = *m_poShared;
-    rumi_time_axis sAxis{};
-    size_t nCoords = 0;
-    std::vector<int64_t> anCoords;
-    if (rumi_get_time_axis(oShared.hRumi, &sAxis) == RUMI_OK &&
-        rumi_time_coords(oShared.hRumi, nullptr, 0, &nCoords) == RUMI_OK)
+    rumi_dataset *hRumi = oShared.poFile->hRumi;
+    const GDALExtendedDataType oInt64 = GDALExtendedDataType::Create(GDT_Int64);
+    const char *pszWhere = CPLSPrintf("%s: time coordinates", oShared.poFile->osPath.c_str());
+    std::vector<int64_t> anTimes(oShared.nTimes);
+    const char *pszAttrs = rumi_metadata(hRumi, RUMI_MD_CF_TIME, 0, -1, nullptr);
+    if (pszAttrs == nullptr ||
+        rumi_time_values(hRumi, oShared.nTimeOffset, oShared.nTimes, 0, anTimes.data(), anTimes.size()) != RUMI_OK)
     {
-        anCoords.resize(nCoords);
-        if (rumi_time_coords(oShared.hRumi, anCoords.data(), anCoords.size(), &nCoords) != RUMI_OK)
-            nCoords = 0;
-    }
-    const bool bInterval = sAxis.kind == 1;
-    if (sAxis.kind == 0 || nCoords != static_cast<size_t>(oShared.sInfo.times) * (bInterval ? 2 : 1))
-    {
-        RUMIReportError(CPLSPrintf("%s: time coordinates", oShared.osPath.c_str()));
+        RUMIReportError(pszWhere);
         return false;
     }
-    const std::string osUnits = sAxis.scale == 86400 ? "days since 1970-01-01" : "seconds since 1970-01-01T00:00:00Z";
-    const GDALExtendedDataType oInt64 = GDALExtendedDataType::Create(GDT_Int64);
-    std::vector<GByte> abyTime(static_cast<size_t>(oShared.nTimes) * sizeof(int64_t));
-    std::vector<GByte> abyBounds;
-    for (uint32_t t = 0; t < oShared.nTimes; ++t)
-    {
-        const size_t k = oShared.nTimeOffset + t;
-        memcpy(abyTime.data() + t * sizeof(int64_t), &anCoords[bInterval ? 2 * k : k], sizeof(int64_t));
-        if (bInterval)
-            abyBounds.insert(abyBounds.end(), reinterpret_cast<const GByte *>(&anCoords[2 * k]),
-                             reinterpret_cast<const GByte *>(&anCoords[2 * k + 2]));
-    }
-    const Attrs aoAttrs{{"standard_name", "time"},
-                        {"long_name", bInterval ? "start of the time step" : "time"},
-                        {"units", osUnits},
-                        {"calendar", "proleptic_gregorian"},
-                        {"axis", "T"},
-                        {"bounds", bInterval ? "time_bounds" : ""}};
-    m_poTime = ValuesArray("time", {m_poTimeDim}, oInt64, abyTime.data(), aoAttrs);
+    m_poTime = ValuesArray("time", {m_poTimeDim}, oInt64, anTimes.data(), RUMIList(pszAttrs));
     if (!m_poTime)
         return false;
     m_poTimeDim->SetIndexingVariable(m_poTime);
-    if (!bInterval)
+    const CPLStringList aosBounds = RUMIList(rumi_metadata(hRumi, RUMI_MD_CF_TIME_BOUNDS, 0, -1, nullptr));
+    if (aosBounds.Count() == 0)
         return true;
+    std::vector<int64_t> anBounds(2 * static_cast<size_t>(oShared.nTimes));
+    if (rumi_time_values(hRumi, oShared.nTimeOffset, oShared.nTimes, 1, anBounds.data(), anBounds.size()) != RUMI_OK)
+    {
+        RUMIReportError(pszWhere);
+        return false;
+    }
     auto poNvDim = std::make_shared<GDALDimension>(m_osParent, "nv", std::string(), std::string(), 2);
     m_poGroup->AddDimension(poNvDim);
-    m_poBounds = ValuesArray("time_bounds", {m_poTimeDim, poNvDim}, oInt64, abyBounds.data(),
-                             {{"long_name", "start and end (exclusive) of the time step"},
-                              {"units", osUnits},
-                              {"calendar", "proleptic_gregorian"}});
+    m_poBounds = ValuesArray("time_bounds", {m_poTimeDim, poNvDim}, oInt64, anBounds.data(), aosBounds);
     return m_poBounds != nullptr;
 }
 
@@ -466,9 +446,9 @@ bool GroupBuilder::MakeBand()
 {
     std::vector<std::string> aosTexts;
     size_t nMaxLen = 1; /* a bounded string type: Zarr cannot store strings of unlimited size */
-    for (uint32_t b = 0; b < m_poShared->sInfo.bands; ++b)
+    for (uint32_t b = 0; b < m_poShared->poFile->sInfo.bands; ++b)
     {
-        const char *pszText = rumi_band_text(m_poShared->hRumi, b);
+        const char *pszText = rumi_band_text(m_poShared->poFile->hRumi, b);
         aosTexts.emplace_back(pszText ? pszText : "");
         nMaxLen = std::max(nMaxLen, aosTexts.back().size());
     }
@@ -476,7 +456,7 @@ bool GroupBuilder::MakeBand()
     for (const std::string &osText : aosTexts)
         apszTexts.push_back(osText.c_str());
     m_poBand = ValuesArray("band", {m_poBandDim}, GDALExtendedDataType::CreateString(nMaxLen), apszTexts.data(),
-                           {{"long_name", "band description"}});
+                           RUMIList("long_name=band description\0"));
     if (!m_poBand)
         return false;
     m_poBandDim->SetIndexingVariable(m_poBand);
@@ -484,11 +464,11 @@ bool GroupBuilder::MakeBand()
 }
 
 /* A small array held in memory (by a MEM dataset the arrays share): time coordinates, their
-   bounds, the band texts; attributes with an empty value are left out. NULL with a CPLError. */
+   bounds, the band texts, with attributes aosAttrs (KEY=VALUE). NULL with a CPLError. */
 std::shared_ptr<GDALMDArray> GroupBuilder::ValuesArray(const std::string &osName,
                                                        const std::vector<std::shared_ptr<GDALDimension>> &apoDims,
                                                        const GDALExtendedDataType &oType, const void *pValues,
-                                                       const Attrs &aoAttrs)
+                                                       const CPLStringList &aosAttrs)
 {
     if (!m_poShared->poValues)
     {
@@ -504,15 +484,16 @@ std::shared_ptr<GDALMDArray> GroupBuilder::ValuesArray(const std::string &osName
     if (!poArray || !poArray->Write(anStart.data(), anCount.data(), nullptr, nullptr, oType, pValues))
     {
         CPLError(CE_Failure, CPLE_AppDefined, "RUMI: %s: cannot make the in-memory array %s",
-                 m_poShared->osPath.c_str(), osName.c_str());
+                 m_poShared->poFile->osPath.c_str(), osName.c_str());
         return nullptr;
     }
-    for (const auto &oAttr : aoAttrs)
+    for (int i = 0; i < aosAttrs.Count(); ++i)
     {
-        if (oAttr.second.empty())
-            continue;
-        auto poAttr = poArray->CreateAttribute(oAttr.first, {}, GDALExtendedDataType::CreateString());
-        if (!poAttr || !poAttr->Write(oAttr.second.c_str()))
+        char *pszKey = nullptr;
+        const char *pszValue = CPLParseNameValue(aosAttrs[i], &pszKey);
+        auto poAttr = pszKey ? poArray->CreateAttribute(pszKey, {}, GDALExtendedDataType::CreateString()) : nullptr;
+        CPLFree(pszKey);
+        if (!poAttr || !poAttr->Write(pszValue))
             return nullptr;
     }
     return poArray;
@@ -559,21 +540,12 @@ RUMIMultiDimDataset::~RUMIMultiDimDataset() = default;
 
 char **RUMIMultiDimDataset::GetFileList()
 {
-    CPLStringList aosFiles;
-    for (const std::string &osFile : {m_poShared->poFile->osPath, m_poShared->poFile->osHeader})
-    {
-        if (!osFile.empty())
-            aosFiles.AddString(osFile.c_str());
-    }
-    return aosFiles.StealList();
+    return m_poShared->poFile->FileList(nullptr);
 }
 
 GDALDataset *RUMIMultiDimDataset::Open(std::shared_ptr<RUMIFile> poFile, int nTime)
 {
     auto poShared = std::make_shared<RUMIMDShared>();
-    poShared->hRumi = poFile->hRumi;
-    poShared->sInfo = poFile->sInfo;
-    poShared->osPath = poFile->osPath;
     poShared->eDataType = poFile->eDataType;
 #if GDAL_VERSION_NUM < GDAL_COMPUTE_VERSION(3, 7, 0)
     if (poFile->sInfo.encoding == RUMI_ENCODING_INT8)

@@ -21,9 +21,6 @@
 struct RUMIMDShared
 {
     std::shared_ptr<RUMIFile> poFile{};
-    rumi_dataset *hRumi = nullptr; /* poFile->hRumi */
-    rumi_info sInfo{};             /* poFile->sInfo */
-    std::string osPath{};          /* poFile->osPath */
     GDALDataType eDataType = GDT_Unknown; /* the array's data type */
     bool bWidenInt8 = false; /* int8 samples shown as Int16 (GDAL < 3.7 has no Int8) */
     uint32_t nTimeOffset = 0; /* first time step shown (a RUMI:"path":t name shows one) */
