@@ -263,16 +263,22 @@ RUMIDataset::~RUMIDataset()
     GDALPamDataset::FlushCache(true);
 }
 
-/* Blocks are tiles; a tile larger than the image is clipped to it (there is one tile across or
-   down then, so block and tile indices stay equal) to keep GDAL's block buffers small. */
+/* Blocks are tiles; a tile larger than the image is clipped to the image rounded up to a
+   multiple of 16 (one tile across or down then, so block and tile indices stay equal): GDAL's
+   block buffers stay small, and GTiff copies (rasterio's rio convert) get valid block sizes. */
+static int ClippedBlock(uint32_t nTile, uint32_t nImage)
+{
+    return static_cast<int>(std::min<uint64_t>(nTile, (static_cast<uint64_t>(nImage) + 15) / 16 * 16));
+}
+
 int RUMIDataset::BlockXSize() const
 {
-    return static_cast<int>(std::min(m_sInfo.tile_width, m_sInfo.width));
+    return ClippedBlock(m_sInfo.tile_width, m_sInfo.width);
 }
 
 int RUMIDataset::BlockYSize() const
 {
-    return static_cast<int>(std::min(m_sInfo.tile_length, m_sInfo.length));
+    return ClippedBlock(m_sInfo.tile_length, m_sInfo.length);
 }
 
 /************************************************************************/
