@@ -66,7 +66,11 @@ impl<R: RangeRead> Reader<R> {
         if size < need {
             return Err(Error::FileSize { what: "a file with the header blob's frames", found: size, expected: need });
         }
-        let blob = Blob::parse(blob, &limits)?;
+        Self::located(src, Blob::parse(blob, &limits)?, limits)
+    }
+
+    /// A reader whose frames `blob` locates (offsets reconstructed), nothing else read yet.
+    fn located(src: R, blob: Blob, limits: Limits) -> Result<Self> {
         let offsets = blob.offsets()?;
         Ok(Reader {
             src,
@@ -91,17 +95,7 @@ impl<R: RangeRead> Reader<R> {
         }
         let ext = fetch(&src, "IFD external values", FIXED_PREFIX_BYTES, head.external_len())?;
         let ifd = head.finish(&ext, &limits)?;
-        let blob = Blob { layout: ifd.layout, counts: ifd.byte_counts };
-        let offsets = blob.offsets()?;
-        let reader = Reader {
-            src,
-            blob,
-            offsets,
-            limits,
-            georef: OnceLock::new(),
-            trailer: OnceLock::new(),
-            cache: FrameCache::default(),
-        };
+        let reader = Self::located(src, Blob { layout: ifd.layout, counts: ifd.byte_counts }, limits)?;
         let _ = reader.georef.set(ifd.georef);
         reader.trailer()?;
         Ok(reader)
