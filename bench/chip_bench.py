@@ -4,7 +4,7 @@ rumi.torch.ChipDataset and by a plain rasterio-window dataset over equivalent ti
 the first batch over a 10,000-row catalogue. Figures: samples/s (median of --repeats runs),
 requests/sample and bytes fetched / bytes needed (rumi's planner counters), first batch (s).
 
-    target/torch-venv/bin/python bench/chip_bench.py --files 200 --chips 256 --repeats 3
+    ~/.cache/rumi/venvs/torch-py3.11/bin/python bench/chip_bench.py --files 200 --chips 256 --repeats 3
 
 The collection is cut from the real Landsat 8 scene of ../shared/data (512x512x3 uint16 pieces,
 T=1) into a temporary folder. Noisy on a shared 2-core machine: compare ratios of one run.

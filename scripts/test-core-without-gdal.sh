@@ -30,3 +30,5 @@ else
   GDAL_CONFIG=/nonexistent PATH=$(echo "$PATH" | tr ':' '\n' | grep -v '^/usr/bin$' | paste -sd:):/usr/bin/env \
     CARGO_TARGET_DIR=target/core-only cargo test --release -p rumi
 fi
+# the GDAL-free build is only a check: drop its target folder (~0.9 GB) unless asked to keep it
+[ "${RUMI_KEEP_CORE_TARGET:-0}" = 1 ] || rm -rf target/core-only

@@ -6,7 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 t0=$(date +%s)
 scripts/install-deps.sh
-step() { echo; echo "== $1 ($(( $(date +%s) - t0 ))s)"; }
+# each step prints the time so far and the disk space left (a full disk has failed CI before)
+step() { echo; echo "== $1 ($(( $(date +%s) - t0 ))s, $(df -h --output=avail . | tail -1 | tr -d ' ') free)"; }
 step "cargo fmt --check"
 cargo fmt --check
 step "cargo clippy"
