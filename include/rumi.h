@@ -149,11 +149,11 @@
 // `rumi_metadata` list: the CF attributes of the `time_bounds` array; empty for instants.
 #define RUMI_MD_CF_TIME_BOUNDS 7
 
-// `rumi_gdal_option_list`: the driver's configuration options (DMD_RUMI_CONFIG_OPTIONS).
-#define RUMI_GDAL_CONFIG_OPTIONS 0
+// `rumi_gdal_parts` bit: the query needs the georeferencing block.
+#define RUMI_PART_GEOREF 1
 
-// `rumi_gdal_option_list`: the driver's open options (GDAL_DMD_OPENOPTIONLIST).
-#define RUMI_GDAL_OPEN_OPTIONS 1
+// `rumi_gdal_parts` bit: the query needs the trailer (band texts, time coordinates).
+#define RUMI_PART_TRAILER 2
 
 // An open rumi file.
 //
@@ -210,6 +210,13 @@ typedef struct {
                       const uint64_t *offsets,
                       const size_t *lens,
                       uint8_t *const *bufs);
+    // Optional (NULL, 0: none): the first `prefix_len` bytes of the source, which the host
+    // already has (GDAL: the bytes it read to identify the file), copied by `rumi_open`.
+    // Reads inside them are served from memory, so that a stateless open reads the
+    // georeferencing block (and a validating open the IFD) of a small file at no request.
+    const uint8_t *prefix;
+    // number of bytes at `prefix`
+    size_t prefix_len;
 } rumi_io;
 
 // Shape, tiling, encoding and frame unit of an open dataset.
@@ -272,20 +279,6 @@ typedef struct {
     double affine[6];
 } rumi_georef;
 
-// What a `rumi_read` did (`rumi_last_read_stats`).
-typedef struct {
-    // frames the request needed
-    uint64_t frames;
-    // frames served from the dataset's decoded-frame cache
-    uint64_t cache_hits;
-    // frames fetched and decoded
-    uint64_t decoded;
-    // batched range reads (`rumi_io.read_multi` calls) made
-    uint64_t batches;
-    // compressed bytes fetched
-    uint64_t bytes_fetched;
-} rumi_read_stats;
-
 // One output plane of a [`rumi_request`]: band `band` at time step `time`, whose sample
 // (row position 0, column position 0) lands `offset` bytes from the request's origin.
 typedef struct {
@@ -328,8 +321,24 @@ typedef struct {
     uint32_t output;
 } rumi_request;
 
-// Looks up an option's value for `rumi_limits_from_options`: NULL when unset.
+// Looks up an option's value for `rumi_gdal_open_options`: NULL when unset.
 typedef const char *(*rumi_option_fn)(void *ctx, const char *name);
+
+// What the GDAL driver's open and configuration options ask for (`rumi_gdal_open_options`).
+typedef struct {
+    // the resource limits: the `RUMI_MAX_*` configuration options, then `MAX_FRAME_MB`
+    rumi_limits limits;
+    // `PROMOTE`: `RUMI_OUTPUT_NATIVE` for NONE (the default), `RUMI_OUTPUT_FLOAT32` for FLOAT32
+    uint32_t output;
+    // threads decoding the frames of one read: `NUM_THREADS`, else `GDAL_NUM_THREADS`, else 1
+    uint32_t threads;
+    // the decoded-frame cache budget: `RUMI_CACHE_MB` MiB, else a quarter of GDAL's block
+    // cache, at least 32 MiB
+    uint64_t cache_bytes;
+    // NULL, or a warning the driver shows (a thread count that is not one, read as 1); valid
+    // until the next `rumi_gdal_open_options` call on the thread
+    const char *warning;
+} rumi_gdal_options;
 
 #ifdef __cplusplus
 extern "C" {
@@ -457,12 +466,11 @@ const char *rumi_frame_layout(const rumi_dataset *ds);
 // `ds` must be a live dataset and `out` point to 6 writable doubles.
 int rumi_get_geotransform(const rumi_dataset *ds, uint32_t pixel_corners, double *out);
 
-// Stores in `*out` what the last successful `rumi_read` on the calling thread did (all zero
-// before the first).
-//
-// # Safety
-// `out` must be NULL or writable.
-int rumi_last_read_stats(rumi_read_stats *out);
+// What the last successful `rumi_read` on the calling thread did (all zero before the
+// first), as the text of the driver's CPL_DEBUG line: "<frames> frame(s) needed, <decoded> read from the file, <hits>
+// from the cache (<batches> range read(s), <bytes> bytes, <threads> thread(s))". Valid until
+// the next `rumi_last_read_text` call on the thread.
+const char *rumi_last_read_text(void);
 
 // Sets the byte budget of the dataset's decoded-frame cache, which serves frames that reads
 // ask for again (the other bands of a cell frame, overlapping windows); 0 disables it.
@@ -494,13 +502,6 @@ int rumi_time_coords(const rumi_dataset *ds, int64_t *out, size_t len, size_t *c
 // addresses (the host's own buffer layout, as GDAL guarantees for `IRasterIO`/`IRead`).
 int rumi_read(const rumi_dataset *ds, const rumi_request *req, uint32_t threads);
 
-// Parses a thread count as GDAL spells it (`NUM_THREADS`, `GDAL_NUM_THREADS`): `ALL_CPUS`
-// or a positive integer (capped at 256). Returns the count, or -1 with `rumi_last_error` set.
-//
-// # Safety
-// `value` must be NULL or a NUL-terminated string.
-int rumi_parse_threads(const char *value);
-
 // A list of metadata texts the GDAL adapter sets as they are, `kind` a `RUMI_MD_*` value:
 // NUL-terminated `KEY=VALUE` strings one after another, ending with an empty string. `band`
 // and `time` select a band and a time step (`time` negative: none), `path` (NULL: "") is the
@@ -527,25 +528,47 @@ const char *rumi_metadata(const rumi_dataset *ds,
 // `name` must be a NUL-terminated string and `time` NULL or writable.
 const char *rumi_parse_name(const char *name, uint32_t alternative, int *time);
 
-// Stores in `*out` the limits the options `get` finds (called with `ctx` and each name:
+// Stores in `*out` what the options `get` finds ask for (called with `ctx` and each name:
+// the open options `PROMOTE`, `MAX_FRAME_MB` and `NUM_THREADS`, the configuration options
 // `RUMI_MAX_FRAME_BYTES`, `RUMI_MAX_FRAMES`, `RUMI_MAX_TRAILER_BYTES`, `RUMI_MAX_TIME_COORDS`,
-// `RUMI_MAX_BANDS`, `RUMI_MAX_READ_BYTES`, each a positive integer, then `MAX_FRAME_MB`, a
-// number of MiB overriding the first), the defaults for those unset or empty.
-// `RUMI_ERR_ARGUMENT`, with `rumi_last_error` naming the option, for a bad value.
+// `RUMI_MAX_BANDS`, `RUMI_MAX_READ_BYTES` (each a positive integer), `GDAL_NUM_THREADS` and
+// `RUMI_CACHE_MB`), the defaults for those unset or empty; `gdal_cache_max` is GDAL's block
+// cache size in bytes. `RUMI_ERR_ARGUMENT`, with `rumi_last_error` naming the option, for a
+// bad value (a bad thread count is a warning instead).
 //
 // # Safety
 // `out` must be writable; `get` must return NULL or a NUL-terminated string.
-int rumi_limits_from_options(rumi_limits *out, rumi_option_fn get, void *ctx);
+int rumi_gdal_open_options(rumi_option_fn get, void *ctx, uint64_t gdal_cache_max, rumi_gdal_options *out);
 
-// The name of the GDAL data type (for GDALGetDataTypeByName) holding samples of `encoding`
-// as they are read with `output` (a `RUMI_OUTPUT_*` value), a static string: "Byte" for bool
-// and uint8, "Int8" for int8 (GDAL before 3.7 has none: Byte with PIXELTYPE=SIGNEDBYTE),
-// "CFloat32" for complex32 promoted to float32; NULL when GDAL has no such type.
-const char *rumi_gdal_type_name(uint32_t encoding, uint32_t output);
+// The name of the GDAL data type (for GDALGetDataTypeByName) the driver shows samples of
+// `encoding` as, a static string, and in `*out_output` the `RUMI_OUTPUT_*` value to read them
+// with: "Byte" for bool and uint8, "Int8" for int8 when `has_int8` (GDAL 3.7 and later; else
+// "Byte", with PIXELTYPE=SIGNEDBYTE), "CFloat32" for complex64. The encodings GDAL has no type
+// for (float16, bfloat16, complex32, the float8 formats) are "Float32" ("CFloat32" for
+// complex32) read with `RUMI_OUTPUT_FLOAT32` when `output` (the PROMOTE open option) is
+// `RUMI_OUTPUT_FLOAT32`; otherwise NULL, with `rumi_last_error` naming the open option.
+//
+// # Safety
+// `out_output` must be writable.
+const char *rumi_gdal_data_type(uint32_t encoding, uint32_t output, uint32_t has_int8, uint32_t *out_output);
 
-// The GDAL driver's option list `kind` (a `RUMI_GDAL_*_OPTIONS` value) as GDAL's XML, a
-// static string; NULL for an unknown kind.
-const char *rumi_gdal_option_list(uint32_t kind);
+// Which parts of the file (`RUMI_PART_*` bits) the driver reads, on first use, before it
+// answers a metadata query: of the dataset (`band` 0) or of a band (1), for the whole domain
+// `domain` (NULL: the default domain) when `name` is NULL, else for item `name`. The
+// georeferencing block sets AREA_OR_POINT (default domain of the dataset); the trailer the
+// time items (TIME*, BAND_TEXT; TIME_TYPE and TIME_SCALE in the RUMI domain) and the
+// subdatasets. So a query of what the open already knows (OPEN_MODE in the RUMI domain,
+// after a pixel read) costs no request.
+//
+// # Safety
+// `name` and `domain` must be NULL or NUL-terminated strings.
+uint32_t rumi_gdal_parts(uint32_t band, const char *name, const char *domain);
+
+// The GDAL driver's metadata items (`KEY=VALUE`, NUL-separated, ending with an empty
+// string, as `rumi_metadata`), a static list: its capabilities, names, version, and option
+// lists as GDAL's XML (DMD_RUMI_CONFIG_OPTIONS: the resource limits of docs/reliability.md,
+// read at every open, MAX_FRAME_MB overriding the first; DMD_OPENOPTIONLIST).
+const char *rumi_gdal_driver_items(void);
 
 // Stores in `out` (`len` values) the Int64 time coordinates, in `time_scale` units, of the
 // `count` steps from `first`: with `bounds` 0 the instant or the start of each step (`count`

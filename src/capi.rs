@@ -130,6 +130,13 @@ pub struct rumi_io {
             bufs: *const *mut u8,
         ) -> c_int,
     >,
+    /// Optional (NULL, 0: none): the first `prefix_len` bytes of the source, which the host
+    /// already has (GDAL: the bytes it read to identify the file), copied by `rumi_open`.
+    /// Reads inside them are served from memory, so that a stateless open reads the
+    /// georeferencing block (and a validating open the IFD) of a small file at no request.
+    pub prefix: *const u8,
+    /// number of bytes at `prefix`
+    pub prefix_len: usize,
 }
 
 /// Resource limits checked before any allocation or decode (spec: "Resource limits").
@@ -355,6 +362,8 @@ pub extern "C" fn rumi_version() -> *const c_char {
 /// `RangeRead` over host callbacks.
 struct CallbackSource {
     io: rumi_io,
+    /// `rumi_io.prefix`, copied at open.
+    prefix: Vec<u8>,
 }
 
 // SAFETY: the `rumi_io` contract requires the callbacks to be thread-safe and `ctx` to outlive
@@ -373,18 +382,77 @@ fn io_result(code: c_int, what: &str) -> io::Result<()> {
     }
 }
 
-impl RangeRead for CallbackSource {
-    fn read_at(&self, offset: u64, len: usize) -> io::Result<Vec<u8>> {
+/// Ranges per `rumi_io.read_multi` call: HTTP servers cap the ranges of one request (and
+/// GDAL's /vsicurl/ fails a request with hundreds of them).
+const MULTI_BATCH: usize = 64;
+
+/// Reads shorter than this (and of at least 2 bytes) are made as a `read_multi` of two
+/// adjacent halves when the host has one: GDAL's /vsicurl/ widens a small single read to a
+/// whole 16 KiB chunk (which would fetch the IFD when a stateless open reads the
+/// georeferencing block) but fetches the ranges of a multi-range read exactly. On local files
+/// this is two plain reads.
+const SMALL_READ: usize = 16384;
+
+type MultiFn = unsafe extern "C" fn(*mut c_void, usize, *const u64, *const usize, *const *mut u8) -> c_int;
+
+impl CallbackSource {
+    /// One `rumi_io.read` of `buf.len()` bytes at `offset`.
+    fn read_exact(&self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
         let read = self.io.read.ok_or_else(|| io::Error::other("rumi_io.read is NULL"))?;
-        let mut buf = vec![0u8; len];
-        if len == 0 {
-            return Ok(buf);
+        if buf.is_empty() {
+            return Ok(());
         }
+        let len = buf.len();
         // SAFETY: `buf` has `len` writable bytes; the callback contract says it writes at most
         // `len` bytes there and `ctx` is valid while the dataset lives.
         let code = unsafe { read(self.io.ctx, offset, len, buf.as_mut_ptr()) };
-        io_result(code, &format!("reading {len} bytes at offset {offset}"))?;
-        Ok(buf)
+        io_result(code, &format!("reading {len} bytes at offset {offset}"))
+    }
+
+    /// Reads `ranges` into `bufs` (one buffer of the range's length each) with `read_multi`
+    /// calls of at most [`MULTI_BATCH`] ranges; the ranges of a call that fails are read one
+    /// by one with `read` (which reports a range past the end of the source).
+    fn read_batched(&self, multi: MultiFn, ranges: &[(u64, usize)], bufs: &mut [Vec<u8>]) -> io::Result<()> {
+        for (ranges, bufs) in ranges.chunks(MULTI_BATCH).zip(bufs.chunks_mut(MULTI_BATCH)) {
+            let offsets: Vec<u64> = ranges.iter().map(|r| r.0).collect();
+            let lens: Vec<usize> = ranges.iter().map(|r| r.1).collect();
+            let ptrs: Vec<*mut u8> = bufs.iter_mut().map(|b| b.as_mut_ptr()).collect();
+            // SAFETY: the three arrays have `ranges.len()` entries; `ptrs[i]` points at
+            // `lens[i]` writable bytes owned by `bufs`, which outlives the call.
+            let code = unsafe { multi(self.io.ctx, ranges.len(), offsets.as_ptr(), lens.as_ptr(), ptrs.as_ptr()) };
+            if code != RUMI_IO_OK {
+                for (&(offset, _), buf) in ranges.iter().zip(bufs.iter_mut()) {
+                    self.read_exact(offset, buf)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl RangeRead for CallbackSource {
+    fn read_at(&self, offset: u64, len: usize) -> io::Result<Vec<u8>> {
+        let start = usize::try_from(offset).unwrap_or(usize::MAX);
+        if let Some(bytes) = start.checked_add(len).and_then(|end| self.prefix.get(start..end)) {
+            return Ok(bytes.to_vec());
+        }
+        match self.io.read_multi {
+            Some(multi) if (2..SMALL_READ).contains(&len) => {
+                let half = len / 2;
+                let mut bufs = vec![vec![0u8; half], vec![0u8; len - half]];
+                self.read_batched(
+                    multi,
+                    &[(offset, half), (offset.saturating_add(half as u64), len - half)],
+                    &mut bufs,
+                )?;
+                Ok(bufs.concat())
+            }
+            _ => {
+                let mut buf = vec![0u8; len];
+                self.read_exact(offset, &mut buf)?;
+                Ok(buf)
+            }
+        }
     }
 
     fn read_ranges(&self, ranges: &[(u64, usize)]) -> io::Result<Vec<Vec<u8>>> {
@@ -392,16 +460,7 @@ impl RangeRead for CallbackSource {
             return ranges.iter().map(|&(o, l)| self.read_at(o, l)).collect();
         };
         let mut bufs: Vec<Vec<u8>> = ranges.iter().map(|&(_, l)| vec![0u8; l]).collect();
-        if ranges.is_empty() {
-            return Ok(bufs);
-        }
-        let offsets: Vec<u64> = ranges.iter().map(|r| r.0).collect();
-        let lens: Vec<usize> = ranges.iter().map(|r| r.1).collect();
-        let ptrs: Vec<*mut u8> = bufs.iter_mut().map(|b| b.as_mut_ptr()).collect();
-        // SAFETY: the three arrays have `ranges.len()` entries; `ptrs[i]` points at `lens[i]`
-        // writable bytes owned by `bufs`, which outlives the call.
-        let code = unsafe { multi(self.io.ctx, ranges.len(), offsets.as_ptr(), lens.as_ptr(), ptrs.as_ptr()) };
-        io_result(code, &format!("reading {} ranges", ranges.len()))?;
+        self.read_batched(multi, ranges, &mut bufs)?;
         Ok(bufs)
     }
 
@@ -526,7 +585,13 @@ fn open_inner(io: rumi_io, blob: Option<&[u8]>, limits: Limits) -> Result<rumi_d
     if io.read.is_none() || io.size.is_none() {
         return Err(Error::Usage("rumi_io.read and rumi_io.size are required".into()));
     }
-    let src = CallbackSource { io };
+    let prefix = if io.prefix.is_null() || io.prefix_len == 0 {
+        Vec::new()
+    } else {
+        // SAFETY: the `rumi_io` contract: `prefix_len` readable bytes at `prefix`.
+        unsafe { std::slice::from_raw_parts(io.prefix, io.prefix_len) }.to_vec()
+    };
+    let src = CallbackSource { io, prefix };
     let reader = match blob {
         Some(b) => Reader::open_with_blob(src, b, limits)?,
         None => Reader::open(src, limits)?,
@@ -929,53 +994,37 @@ pub unsafe extern "C" fn rumi_get_geotransform(ds: *const rumi_dataset, pixel_co
     }
 }
 
-/// What a `rumi_read` did (`rumi_last_read_stats`).
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct rumi_read_stats {
-    /// frames the request needed
-    pub frames: u64,
-    /// frames served from the dataset's decoded-frame cache
-    pub cache_hits: u64,
-    /// frames fetched and decoded
-    pub decoded: u64,
-    /// batched range reads (`rumi_io.read_multi` calls) made
-    pub batches: u64,
-    /// compressed bytes fetched
-    pub bytes_fetched: u64,
-}
-
 thread_local! {
-    static LAST_STATS: std::cell::Cell<rumi_read_stats> = const { std::cell::Cell::new(rumi_read_stats {
-        frames: 0, cache_hits: 0, decoded: 0, batches: 0, bytes_fetched: 0 }) };
+    /// What the last successful `rumi_read` on the thread did, and on how many threads.
+    static LAST_STATS: RefCell<(rumi::plan::ReadStats, u32)> = RefCell::new(Default::default());
 }
 
-fn record_stats(s: &rumi::plan::ReadStats) {
-    let stats = rumi_read_stats {
-        frames: s.frames,
-        cache_hits: s.cache_hits,
-        decoded: s.decoded,
-        batches: s.batches,
-        bytes_fetched: s.bytes_fetched,
-    };
-    LAST_STATS.with(|c| c.set(stats));
+fn record_stats(s: &rumi::plan::ReadStats, threads: u32) {
+    LAST_STATS.with(|c| *c.borrow_mut() = (*s, threads.max(1)));
 }
 
-/// Stores in `*out` what the last successful `rumi_read` on the calling thread did (all zero
-/// before the first).
-///
-/// # Safety
-/// `out` must be NULL or writable.
+/// What the last successful `rumi_read` on the calling thread did (all zero before the
+/// first), as the text of the driver's CPL_DEBUG line: "<frames> frame(s) needed, <decoded> read from the file, <hits>
+/// from the cache (<batches> range read(s), <bytes> bytes, <threads> thread(s))". Valid until
+/// the next `rumi_last_read_text` call on the thread.
 #[no_mangle]
-pub unsafe extern "C" fn rumi_last_read_stats(out: *mut rumi_read_stats) -> c_int {
-    guard("rumi_last_read_stats", || {
-        if out.is_null() {
-            return bad_argument("rumi_last_read_stats: out is NULL");
-        }
-        // SAFETY: checked non-null; the caller guarantees it is writable.
-        unsafe { out.write(LAST_STATS.with(|c| c.get())) };
-        RUMI_OK
-    })
+pub extern "C" fn rumi_last_read_text() -> *const c_char {
+    thread_local! {
+        static TEXT: RefCell<CString> = RefCell::new(CString::default());
+    }
+    let r = catch_unwind(|| {
+        let (s, threads) = LAST_STATS.with(|c| *c.borrow());
+        let text = format!(
+            "{} frame(s) needed, {} read from the file, {} from the cache ({} range read(s), {} bytes, {threads} \
+             thread(s))",
+            s.frames, s.decoded, s.cache_hits, s.batches, s.bytes_fetched
+        );
+        TEXT.with(|t| {
+            *t.borrow_mut() = CString::new(text).unwrap_or_default();
+            t.borrow().as_ptr()
+        })
+    });
+    r.unwrap_or(c"".as_ptr())
 }
 
 /// Sets the byte budget of the dataset's decoded-frame cache, which serves frames that reads
@@ -1173,34 +1222,10 @@ pub unsafe extern "C" fn rumi_read(ds: *const rumi_dataset, req: *const rumi_req
         let dst = unsafe { std::slice::from_raw_parts_mut(r.origin.cast::<u8>().offset(lo), span) };
         match ds.reader.read(&request, dst, 0, threads as usize) {
             Ok(stats) => {
-                record_stats(&stats);
+                record_stats(&stats, threads);
                 RUMI_OK
             }
             Err(e) => ds.fail_frames(e),
-        }
-    })
-}
-
-/// Parses a thread count as GDAL spells it (`NUM_THREADS`, `GDAL_NUM_THREADS`): `ALL_CPUS`
-/// or a positive integer (capped at 256). Returns the count, or -1 with `rumi_last_error` set.
-///
-/// # Safety
-/// `value` must be NULL or a NUL-terminated string.
-#[no_mangle]
-pub unsafe extern "C" fn rumi_parse_threads(value: *const c_char) -> c_int {
-    guard("rumi_parse_threads", || {
-        if value.is_null() {
-            set_error("rumi_parse_threads: value is NULL");
-            return -1;
-        }
-        // SAFETY: non-null and NUL-terminated per the contract.
-        let text = unsafe { std::ffi::CStr::from_ptr(value) }.to_string_lossy();
-        match rumi::plan::parse_threads(&text) {
-            Ok(n) => n as c_int,
-            Err(e) => {
-                fail(e);
-                -1
-            }
         }
     })
 }
@@ -1457,7 +1482,7 @@ pub unsafe extern "C" fn rumi_parse_name(name: *const c_char, alternative: u32, 
     })
 }
 
-/// Looks up an option's value for `rumi_limits_from_options`: NULL when unset.
+/// Looks up an option's value for `rumi_gdal_open_options`: NULL when unset.
 pub type rumi_option_fn = Option<unsafe extern "C" fn(ctx: *mut c_void, name: *const c_char) -> *const c_char>;
 
 /// A configuration option that sets a resource limit, and its field.
@@ -1492,7 +1517,7 @@ fn atoll(text: &str) -> i64 {
     }
 }
 
-fn limits_from(get: impl Fn(&std::ffi::CStr) -> Option<String>) -> Result<rumi_limits, String> {
+fn limits_from(get: &impl Fn(&std::ffi::CStr) -> Option<String>) -> Result<rumi_limits, String> {
     let mut limits: rumi_limits = Limits::default().into();
     for (name, field) in LIMIT_OPTIONS {
         let Some(value) = get(name).filter(|v| !v.is_empty()) else { continue };
@@ -1517,23 +1542,77 @@ fn limits_from(get: impl Fn(&std::ffi::CStr) -> Option<String>) -> Result<rumi_l
     Ok(limits)
 }
 
-/// Stores in `*out` the limits the options `get` finds (called with `ctx` and each name:
+/// What the GDAL driver's open and configuration options ask for (`rumi_gdal_open_options`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct rumi_gdal_options {
+    /// the resource limits: the `RUMI_MAX_*` configuration options, then `MAX_FRAME_MB`
+    pub limits: rumi_limits,
+    /// `PROMOTE`: `RUMI_OUTPUT_NATIVE` for NONE (the default), `RUMI_OUTPUT_FLOAT32` for FLOAT32
+    pub output: u32,
+    /// threads decoding the frames of one read: `NUM_THREADS`, else `GDAL_NUM_THREADS`, else 1
+    pub threads: u32,
+    /// the decoded-frame cache budget: `RUMI_CACHE_MB` MiB, else a quarter of GDAL's block
+    /// cache, at least 32 MiB
+    pub cache_bytes: u64,
+    /// NULL, or a warning the driver shows (a thread count that is not one, read as 1); valid
+    /// until the next `rumi_gdal_open_options` call on the thread
+    pub warning: *const c_char,
+}
+
+/// The threads `NUM_THREADS`, else `GDAL_NUM_THREADS` ask for, and a warning when the value
+/// is not a thread count (1 is used then).
+fn threads_from(get: &impl Fn(&std::ffi::CStr) -> Option<String>) -> (u32, Option<String>) {
+    let named = [c"NUM_THREADS", c"GDAL_NUM_THREADS"].into_iter().find_map(|n| get(n).map(|v| (n, v)));
+    let Some((name, value)) = named.filter(|(_, v)| !v.is_empty()) else { return (1, None) };
+    match rumi::plan::parse_threads(&value) {
+        Ok(n) => (u32::try_from(n).unwrap_or(1), None),
+        Err(e) => (1, Some(format!("{}={value}: {e}; reading on 1 thread", name.to_string_lossy()))),
+    }
+}
+
+fn gdal_options_from(
+    get: impl Fn(&std::ffi::CStr) -> Option<String>,
+    gdal_cache_max: u64,
+) -> Result<(rumi_gdal_options, Option<String>), String> {
+    let promote = get(c"PROMOTE").unwrap_or_else(|| "NONE".into());
+    let output = match promote.to_ascii_uppercase().as_str() {
+        "NONE" => RUMI_OUTPUT_NATIVE,
+        "FLOAT32" => RUMI_OUTPUT_FLOAT32,
+        _ => return Err(format!("PROMOTE={promote} is not supported: use NONE or FLOAT32")),
+    };
+    let limits = limits_from(&get)?;
+    let (threads, warning) = threads_from(&get);
+    let cache_bytes = match get(c"RUMI_CACHE_MB").filter(|v| !v.is_empty()) {
+        Some(mb) => (atoll(&mb).max(0) as u64).saturating_mul(1 << 20),
+        None => (gdal_cache_max / 4).max(32 << 20),
+    };
+    Ok((rumi_gdal_options { limits, output, threads, cache_bytes, warning: ptr::null() }, warning))
+}
+
+/// Stores in `*out` what the options `get` finds ask for (called with `ctx` and each name:
+/// the open options `PROMOTE`, `MAX_FRAME_MB` and `NUM_THREADS`, the configuration options
 /// `RUMI_MAX_FRAME_BYTES`, `RUMI_MAX_FRAMES`, `RUMI_MAX_TRAILER_BYTES`, `RUMI_MAX_TIME_COORDS`,
-/// `RUMI_MAX_BANDS`, `RUMI_MAX_READ_BYTES`, each a positive integer, then `MAX_FRAME_MB`, a
-/// number of MiB overriding the first), the defaults for those unset or empty.
-/// `RUMI_ERR_ARGUMENT`, with `rumi_last_error` naming the option, for a bad value.
+/// `RUMI_MAX_BANDS`, `RUMI_MAX_READ_BYTES` (each a positive integer), `GDAL_NUM_THREADS` and
+/// `RUMI_CACHE_MB`), the defaults for those unset or empty; `gdal_cache_max` is GDAL's block
+/// cache size in bytes. `RUMI_ERR_ARGUMENT`, with `rumi_last_error` naming the option, for a
+/// bad value (a bad thread count is a warning instead).
 ///
 /// # Safety
 /// `out` must be writable; `get` must return NULL or a NUL-terminated string.
 #[no_mangle]
-pub unsafe extern "C" fn rumi_limits_from_options(
-    out: *mut rumi_limits,
+pub unsafe extern "C" fn rumi_gdal_open_options(
     get: rumi_option_fn,
     ctx: *mut c_void,
+    gdal_cache_max: u64,
+    out: *mut rumi_gdal_options,
 ) -> c_int {
-    guard("rumi_limits_from_options", || {
+    thread_local! {
+        static WARNING: RefCell<CString> = RefCell::new(CString::default());
+    }
+    guard("rumi_gdal_open_options", || {
         let Some(get) = get.filter(|_| !out.is_null()) else {
-            return bad_argument("rumi_limits_from_options: out or get is NULL");
+            return bad_argument("rumi_gdal_open_options: out or get is NULL");
         };
         let lookup = |name: &std::ffi::CStr| {
             // SAFETY: the callback's contract: NULL or a NUL-terminated string.
@@ -1541,10 +1620,17 @@ pub unsafe extern "C" fn rumi_limits_from_options(
             // SAFETY: checked non-null; NUL-terminated per the contract.
             (!value.is_null()).then(|| unsafe { std::ffi::CStr::from_ptr(value) }.to_string_lossy().into_owned())
         };
-        match limits_from(lookup) {
-            Ok(limits) => {
+        match gdal_options_from(lookup, gdal_cache_max) {
+            Ok((mut options, warning)) => {
+                if let Some(w) = warning {
+                    let w = CString::new(w.replace('\0', "")).unwrap_or_default();
+                    options.warning = WARNING.with(|c| {
+                        *c.borrow_mut() = w;
+                        c.borrow().as_ptr()
+                    });
+                }
                 // SAFETY: checked non-null; the caller guarantees it is writable.
-                unsafe { out.write(limits) };
+                unsafe { out.write(options) };
                 RUMI_OK
             }
             Err(message) => bad_argument(&message),
@@ -1552,54 +1638,152 @@ pub unsafe extern "C" fn rumi_limits_from_options(
     })
 }
 
-/// The name of the GDAL data type (for GDALGetDataTypeByName) holding samples of `encoding`
-/// as they are read with `output` (a `RUMI_OUTPUT_*` value), a static string: "Byte" for bool
-/// and uint8, "Int8" for int8 (GDAL before 3.7 has none: Byte with PIXELTYPE=SIGNEDBYTE),
-/// "CFloat32" for complex32 promoted to float32; NULL when GDAL has no such type.
+/// The name of the GDAL data type (for GDALGetDataTypeByName) the driver shows samples of
+/// `encoding` as, a static string, and in `*out_output` the `RUMI_OUTPUT_*` value to read them
+/// with: "Byte" for bool and uint8, "Int8" for int8 when `has_int8` (GDAL 3.7 and later; else
+/// "Byte", with PIXELTYPE=SIGNEDBYTE), "CFloat32" for complex64. The encodings GDAL has no type
+/// for (float16, bfloat16, complex32, the float8 formats) are "Float32" ("CFloat32" for
+/// complex32) read with `RUMI_OUTPUT_FLOAT32` when `output` (the PROMOTE open option) is
+/// `RUMI_OUTPUT_FLOAT32`; otherwise NULL, with `rumi_last_error` naming the open option.
+///
+/// # Safety
+/// `out_output` must be writable.
 #[no_mangle]
-pub extern "C" fn rumi_gdal_type_name(encoding: u32, output: u32) -> *const c_char {
+pub unsafe extern "C" fn rumi_gdal_data_type(
+    encoding: u32,
+    output: u32,
+    has_int8: u32,
+    out_output: *mut u32,
+) -> *const c_char {
     use SampleEncoding::*;
-    let r = catch_unwind(|| {
-        let name = match (encoding_of(encoding), output) {
-            (Some(Bool | U8), RUMI_OUTPUT_NATIVE) => c"Byte",
-            (Some(U16), RUMI_OUTPUT_NATIVE) => c"UInt16",
-            (Some(U32), RUMI_OUTPUT_NATIVE) => c"UInt32",
-            (Some(U64), RUMI_OUTPUT_NATIVE) => c"UInt64",
-            (Some(I8), RUMI_OUTPUT_NATIVE) => c"Int8",
-            (Some(I16), RUMI_OUTPUT_NATIVE) => c"Int16",
-            (Some(I32), RUMI_OUTPUT_NATIVE) => c"Int32",
-            (Some(I64), RUMI_OUTPUT_NATIVE) => c"Int64",
-            (Some(F32), RUMI_OUTPUT_NATIVE) => c"Float32",
-            (Some(F64), RUMI_OUTPUT_NATIVE) => c"Float64",
-            (Some(C64), RUMI_OUTPUT_NATIVE) => c"CFloat32",
-            (Some(C128), RUMI_OUTPUT_NATIVE) => c"CFloat64",
-            (Some(C32), RUMI_OUTPUT_FLOAT32) => c"CFloat32",
-            (Some(e), RUMI_OUTPUT_FLOAT32) if promote::promotable(e) => c"Float32",
-            _ => return ptr::null(),
+    guard_ptr("rumi_gdal_data_type", || {
+        let Some(e) = encoding_of(encoding).filter(|_| !out_output.is_null()) else {
+            set_error(&format!("rumi_gdal_data_type: unknown encoding code {encoding} or out_output NULL"));
+            return ptr::null();
         };
+        let native = match e {
+            Bool | U8 => Some(c"Byte"),
+            I8 if has_int8 == 0 => Some(c"Byte"),
+            I8 => Some(c"Int8"),
+            U16 => Some(c"UInt16"),
+            U32 => Some(c"UInt32"),
+            U64 => Some(c"UInt64"),
+            I16 => Some(c"Int16"),
+            I32 => Some(c"Int32"),
+            I64 => Some(c"Int64"),
+            F32 => Some(c"Float32"),
+            F64 => Some(c"Float64"),
+            C64 => Some(c"CFloat32"),
+            C128 => Some(c"CFloat64"),
+            _ => None,
+        };
+        let promoted = if e == C32 { c"CFloat32" } else { c"Float32" };
+        let (name, out) = match native {
+            Some(name) => (name, RUMI_OUTPUT_NATIVE),
+            None if output == RUMI_OUTPUT_FLOAT32 && promote::promotable(e) => (promoted, RUMI_OUTPUT_FLOAT32),
+            None => {
+                set_error(&format!(
+                    "{} samples have no GDAL data type. Open with the open option PROMOTE=FLOAT32 (e.g. gdalinfo -oo \
+                     PROMOTE=FLOAT32) to read them converted exactly to {}",
+                    e.name(),
+                    promoted.to_string_lossy()
+                ));
+                return ptr::null();
+            }
+        };
+        // SAFETY: checked non-null; the caller guarantees it is writable.
+        unsafe { out_output.write(out) };
         name.as_ptr()
-    });
-    r.unwrap_or(ptr::null())
+    })
 }
 
-/// `rumi_gdal_option_list`: the driver's configuration options (DMD_RUMI_CONFIG_OPTIONS).
-pub const RUMI_GDAL_CONFIG_OPTIONS: u32 = 0;
-/// `rumi_gdal_option_list`: the driver's open options (GDAL_DMD_OPENOPTIONLIST).
-pub const RUMI_GDAL_OPEN_OPTIONS: u32 = 1;
+/// `rumi_gdal_parts` bit: the query needs the georeferencing block.
+pub const RUMI_PART_GEOREF: u32 = 1;
+/// `rumi_gdal_parts` bit: the query needs the trailer (band texts, time coordinates).
+pub const RUMI_PART_TRAILER: u32 = 2;
+
+fn is_default_domain(domain: &str) -> bool {
+    domain.is_empty()
+}
+
+/// Whether metadata item `name` of `domain` is one the trailer sets.
+fn is_trailer_item(name: Option<&str>, domain: &str) -> bool {
+    let name = name.map(str::to_ascii_uppercase);
+    match domain.to_ascii_uppercase().as_str() {
+        "" => name.is_some_and(|n| n.starts_with("TIME") || n == "BAND_TEXT"),
+        "RUMI" => name.is_some_and(|n| n == "TIME_TYPE" || n == "TIME_SCALE"),
+        "SUBDATASETS" => true,
+        _ => false,
+    }
+}
+
+/// Which parts of the file (`RUMI_PART_*` bits) the driver reads, on first use, before it
+/// answers a metadata query: of the dataset (`band` 0) or of a band (1), for the whole domain
+/// `domain` (NULL: the default domain) when `name` is NULL, else for item `name`. The
+/// georeferencing block sets AREA_OR_POINT (default domain of the dataset); the trailer the
+/// time items (TIME*, BAND_TEXT; TIME_TYPE and TIME_SCALE in the RUMI domain) and the
+/// subdatasets. So a query of what the open already knows (OPEN_MODE in the RUMI domain,
+/// after a pixel read) costs no request.
+///
+/// # Safety
+/// `name` and `domain` must be NULL or NUL-terminated strings.
+#[no_mangle]
+pub unsafe extern "C" fn rumi_gdal_parts(band: u32, name: *const c_char, domain: *const c_char) -> u32 {
+    let r = catch_unwind(|| {
+        // SAFETY: NULL or NUL-terminated per the contract.
+        let text = |p: *const c_char| (!p.is_null()).then(|| unsafe { std::ffi::CStr::from_ptr(p) }.to_string_lossy());
+        let (name, domain) = (text(name), text(domain).unwrap_or_default());
+        let (name, default) = (name.as_deref(), is_default_domain(&domain));
+        let trailer_domain = default || ["SUBDATASETS", "RUMI"].iter().any(|d| domain.eq_ignore_ascii_case(d));
+        let trailer = match (band, name) {
+            (0, None) => trailer_domain,
+            (0, Some(_)) => is_trailer_item(name, &domain),
+            (_, None) => default,
+            (_, Some(_)) => default && is_trailer_item(name, &domain),
+        };
+        let georef = band == 0 && default && name.is_none_or(|n| n.eq_ignore_ascii_case("AREA_OR_POINT"));
+        (u32::from(georef) * RUMI_PART_GEOREF) | (u32::from(trailer) * RUMI_PART_TRAILER)
+    });
+    r.unwrap_or(RUMI_PART_GEOREF | RUMI_PART_TRAILER)
+}
 
 static CONFIG_OPTIONS: &std::ffi::CStr = c"<ConfigOptionList>  <Option name='RUMI_MAX_FRAME_BYTES' type='int' default='268435456' description='Largest decoded frame, in bytes (also bounds a compressed frame)'/>  <Option name='RUMI_MAX_FRAMES' type='int' default='16777216' description='Largest frame count N'/>  <Option name='RUMI_MAX_TRAILER_BYTES' type='int' default='67108864' description='Largest trailer (band texts and time coordinates), in bytes'/>  <Option name='RUMI_MAX_TIME_COORDS' type='int' default='4194304' description='Largest number of time coordinates C'/>  <Option name='RUMI_MAX_BANDS' type='int' default='65535' description='Largest band count B'/>  <Option name='RUMI_MAX_READ_BYTES' type='int' default='4294967296' description='Largest window one read may decode into memory, in bytes'/></ConfigOptionList>";
 
 static OPEN_OPTIONS: &std::ffi::CStr = c"<OpenOptionList>  <Option name='HEADER' type='string' description='External header blob for a stateless open (any GDAL path, e.g. /vsis3/...), or NONE to parse and validate the file itself. Default: the sidecar file.rumi.header when it exists, else NONE'/>  <Option name='PROMOTE' type='string-select' default='NONE' description='Encodings GDAL has no data type for (float16, bfloat16, complex32, float8) are refused unless FLOAT32: then their values are converted exactly to Float32 (CFloat32 for complex32)'>    <Value>NONE</Value>    <Value>FLOAT32</Value>  </Option>  <Option name='MAX_FRAME_MB' type='int' default='256' description='Largest decoded frame to accept, in MiB (overrides the RUMI_MAX_FRAME_BYTES configuration option)'/>  <Option name='NUM_THREADS' type='string' description='Threads decoding the frames of a multi-block read: a number or ALL_CPUS. Default: the GDAL_NUM_THREADS configuration option, else 1'/></OpenOptionList>";
 
-/// The GDAL driver's option list `kind` (a `RUMI_GDAL_*_OPTIONS` value) as GDAL's XML, a
-/// static string; NULL for an unknown kind.
+/// The GDAL driver's metadata items (`KEY=VALUE`, NUL-separated, ending with an empty
+/// string, as `rumi_metadata`), a static list: its capabilities, names, version, and option
+/// lists as GDAL's XML (DMD_RUMI_CONFIG_OPTIONS: the resource limits of docs/reliability.md,
+/// read at every open, MAX_FRAME_MB overriding the first; DMD_OPENOPTIONLIST).
 #[no_mangle]
-pub extern "C" fn rumi_gdal_option_list(kind: u32) -> *const c_char {
-    match kind {
-        RUMI_GDAL_CONFIG_OPTIONS => CONFIG_OPTIONS.as_ptr(),
-        RUMI_GDAL_OPEN_OPTIONS => OPEN_OPTIONS.as_ptr(),
-        _ => ptr::null(),
-    }
+pub extern "C" fn rumi_gdal_driver_items() -> *const c_char {
+    static ITEMS: OnceLock<Vec<u8>> = OnceLock::new();
+    let r = catch_unwind(|| {
+        ITEMS
+            .get_or_init(|| {
+                let version = concat!("DMD_PLUGIN_VERSION=", env!("CARGO_PKG_VERSION"));
+                let items = [
+                    "DCAP_RASTER=YES",
+                    "DCAP_MULTIDIM_RASTER=YES",
+                    "DCAP_OPEN=YES",
+                    "DMD_LONGNAME=rumi stateless raster storage",
+                    "DMD_EXTENSION=rumi",
+                    "DMD_EXTENSIONS=rumi",
+                    "DCAP_VIRTUALIO=YES",
+                    "DMD_SUBDATASETS=YES",
+                    "DMD_CONNECTION_PREFIX=RUMI:",
+                    version,
+                ];
+                let xml = [("DMD_RUMI_CONFIG_OPTIONS=", CONFIG_OPTIONS), ("DMD_OPENOPTIONLIST=", OPEN_OPTIONS)];
+                let mut list: Vec<u8> = items.iter().flat_map(|i| i.bytes().chain([0])).collect();
+                list.extend(xml.iter().flat_map(|(k, v)| k.bytes().chain(v.to_bytes().iter().copied()).chain([0])));
+                list.push(0);
+                list
+            })
+            .as_ptr()
+            .cast()
+    });
+    r.unwrap_or(ptr::null())
 }
 
 /// Stores in `out` (`len` values) the Int64 time coordinates, in `time_scale` units, of the

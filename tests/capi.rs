@@ -47,7 +47,14 @@ unsafe extern "C" fn size_cb(ctx: *mut c_void, size: *mut u64) -> c_int {
 }
 
 fn io(host: &Host) -> rumi_io {
-    rumi_io { ctx: host as *const Host as *mut c_void, read: Some(read_cb), size: Some(size_cb), read_multi: None }
+    rumi_io {
+        ctx: host as *const Host as *mut c_void,
+        read: Some(read_cb),
+        size: Some(size_cb),
+        read_multi: None,
+        prefix: ptr::null(),
+        prefix_len: 0,
+    }
 }
 
 fn host(bytes: Vec<u8>) -> Host {
@@ -333,7 +340,14 @@ fn errors_are_codes_and_messages() {
         assert!(rumi_band_text(ptr::null(), 0).is_null());
         rumi_free(ptr::null_mut());
     }
-    let no_read = rumi_io { ctx: ptr::null_mut(), read: None, size: Some(size_cb), read_multi: None };
+    let no_read = rumi_io {
+        ctx: ptr::null_mut(),
+        read: None,
+        size: Some(size_cb),
+        read_multi: None,
+        prefix: ptr::null(),
+        prefix_len: 0,
+    };
     // SAFETY: valid pointers; the missing callback is the error under test.
     assert_eq!(unsafe { rumi_open(&no_read, ptr::null(), 0, ptr::null(), &mut ds) }, RUMI_ERR_ARGUMENT);
     // out-of-range requests

@@ -144,15 +144,3 @@ fn float32_output_with_pixel_interleaving() {
     // SAFETY: live dataset, freed once.
     unsafe { rumi_free(ds) };
 }
-
-#[test]
-fn thread_counts_parse_as_gdal_spells_them() {
-    // SAFETY: NUL-terminated literals.
-    unsafe {
-        assert_eq!(rumi_parse_threads(c"4".as_ptr()), 4);
-        assert!(rumi_parse_threads(c"ALL_CPUS".as_ptr()) >= 1);
-        assert_eq!(rumi_parse_threads(c"abc".as_ptr()), -1);
-        assert_eq!(last_error(), "invalid request: thread count \"abc\" is not ALL_CPUS or a positive integer");
-        assert_eq!(rumi_parse_threads(ptr::null()), -1);
-    }
-}

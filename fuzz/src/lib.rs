@@ -251,6 +251,8 @@ pub fn capi(data: &[u8]) {
         read: Some(cb_read),
         size: Some(cb_size),
         read_multi: if mode & 2 == 0 { Some(cb_read_multi) } else { None },
+        prefix: ptr::null(),
+        prefix_len: 0,
     };
     let limits = rumi_limits::from(limits());
     let mut ds: *mut rumi_dataset = ptr::null_mut();

@@ -99,135 +99,81 @@ bool IngestFile(const std::string &osPath, std::vector<GByte> &abyOut, const rum
 
 }  // namespace
 
-int RUMIThreadCount(const char *pszOpenOption)
-{
-    const char *pszName = pszOpenOption ? "NUM_THREADS" : "GDAL_NUM_THREADS";
-    const char *pszValue = pszOpenOption ? pszOpenOption : CPLGetConfigOption("GDAL_NUM_THREADS", nullptr);
-    if (pszValue == nullptr || pszValue[0] == '\0')
-        return 1;
-    const int nThreads = rumi_parse_threads(pszValue);
-    if (nThreads >= 1)
-        return nThreads;
-    CPLError(CE_Warning, CPLE_IllegalArg, "RUMI: %s=%s: %s; reading on 1 thread", pszName, pszValue,
-             rumi_last_error());
-    return 1;
-}
-
 /************************************************************************/
-/*                            RUMIVsiSource                             */
+/*                         RUMIFile: the VSI handle                     */
 /************************************************************************/
 
-RUMIVsiSource::~RUMIVsiSource()
+namespace
 {
-    if (m_fp != nullptr)
-        VSIFCloseL(m_fp);
+/* Runs an I/O callback's body f(poFile) holding the file's mutex; no exception escapes. */
+template <class F> int LockedIo(void *ctx, F f) noexcept
+{
+    try
+    {
+        auto poFile = static_cast<RUMIFile *>(ctx);
+        std::lock_guard<std::mutex> oLock(poFile->oMutex);
+        return f(poFile);
+    }
+    catch (...)
+    {
+        return RUMI_IO_ERROR;
+    }
 }
+}  // namespace
 
-rumi_io RUMIVsiSource::AsIo()
+/* Rust batches the ranges of a multi-range read (at most 64 a call), reads them one by one
+   when a batch fails (the HTTP server refused it), serves reads inside the prefix from memory
+   and makes small reads two-range reads (/vsicurl/ fetches those exactly): the callbacks
+   only read. */
+rumi_io RUMIFile::AsIo(const std::vector<GByte> &abyPrefix)
 {
     rumi_io sIo{};
     sIo.ctx = this;
-    sIo.read = [](void *ctx, uint64_t offset, size_t len, uint8_t *buf) noexcept
-    { return static_cast<RUMIVsiSource *>(ctx)->Read(offset, len, buf); };
-    sIo.size = [](void *ctx, uint64_t *size) noexcept { return static_cast<RUMIVsiSource *>(ctx)->Size(size); };
-    sIo.read_multi = [](void *ctx, size_t count, const uint64_t *offsets, const size_t *lens,
-                        uint8_t *const *bufs) noexcept
-    { return static_cast<RUMIVsiSource *>(ctx)->ReadMulti(count, offsets, lens, bufs); };
+    sIo.prefix = abyPrefix.data();
+    sIo.prefix_len = abyPrefix.size();
+    sIo.read = [](void *ctx, uint64_t nOffset, size_t nLen, uint8_t *pabyBuf) noexcept
+    {
+        return LockedIo(ctx, [=](RUMIFile *poFile)
+                        {
+                            if (VSIFSeekL(poFile->fp, static_cast<vsi_l_offset>(nOffset), SEEK_SET) != 0 ||
+                                VSIFReadL(pabyBuf, 1, nLen, poFile->fp) != nLen)
+                                return poFile->EofOrError(nOffset, nLen);
+                            return RUMI_IO_OK;
+                        });
+    };
+    sIo.size = [](void *ctx, uint64_t *pnSize) noexcept
+    {
+        return LockedIo(ctx, [=](RUMIFile *poFile)
+                        {
+                            if (VSIFSeekL(poFile->fp, 0, SEEK_END) != 0)
+                                return RUMI_IO_ERROR;
+                            *pnSize = static_cast<uint64_t>(VSIFTellL(poFile->fp));
+                            return RUMI_IO_OK;
+                        });
+    };
+    sIo.read_multi = [](void *ctx, size_t nCount, const uint64_t *panOffsets, const size_t *panLens,
+                        uint8_t *const *papBufs) noexcept
+    {
+        return LockedIo(ctx, [=](RUMIFile *poFile)
+                        {
+                            std::vector<vsi_l_offset> anOffsets(panOffsets, panOffsets + nCount);
+                            std::vector<void *> apData(papBufs, papBufs + nCount);
+                            return nCount <= 64 && VSIFReadMultiRangeL(static_cast<int>(nCount), apData.data(),
+                                                                       anOffsets.data(), panLens, poFile->fp) == 0
+                                       ? RUMI_IO_OK
+                                       : RUMI_IO_ERROR;
+                        });
+    };
     return sIo;
 }
 
-int RUMIVsiSource::EofOrError(uint64_t nOffset, size_t nLen) noexcept
+int RUMIFile::EofOrError(uint64_t nOffset, size_t nLen) noexcept
 {
     /* caller holds the mutex */
-    if (VSIFSeekL(m_fp, 0, SEEK_END) != 0)
+    if (VSIFSeekL(fp, 0, SEEK_END) != 0)
         return RUMI_IO_ERROR;
-    const vsi_l_offset nSize = VSIFTellL(m_fp);
+    const vsi_l_offset nSize = VSIFTellL(fp);
     return (nOffset > nSize || nLen > nSize - nOffset) ? RUMI_IO_EOF : RUMI_IO_ERROR;
-}
-
-int RUMIVsiSource::Read(uint64_t nOffset, size_t nLen, uint8_t *pabyBuf) noexcept
-{
-    try
-    {
-        if (nOffset <= m_abyPrefix.size() && nLen <= m_abyPrefix.size() - nOffset)
-        {
-            if (nLen > 0)
-                memcpy(pabyBuf, m_abyPrefix.data() + nOffset, nLen);
-            return RUMI_IO_OK;
-        }
-        if (nLen >= 2 && nLen < 16384)
-        {
-            /* A small VSIFReadL on /vsicurl/ is widened to a whole 16 KiB chunk (which would read
-               the IFD when a stateless open reads the georeferencing block); a read of two
-               adjacent ranges is fetched exactly. Large reads (frames) are fetched as they are
-               in one request. On local files this is two plain reads. */
-            const uint64_t anOffsets[2] = {nOffset, nOffset + nLen / 2};
-            const size_t anLens[2] = {nLen / 2, nLen - nLen / 2};
-            uint8_t *const apBufs[2] = {pabyBuf, pabyBuf + nLen / 2};
-            return ReadMulti(2, anOffsets, anLens, apBufs);
-        }
-        std::lock_guard<std::mutex> oLock(m_mutex);
-        if (VSIFSeekL(m_fp, static_cast<vsi_l_offset>(nOffset), SEEK_SET) != 0)
-            return EofOrError(nOffset, nLen);
-        if (VSIFReadL(pabyBuf, 1, nLen, m_fp) != nLen)
-            return EofOrError(nOffset, nLen);
-        return RUMI_IO_OK;
-    }
-    catch (...)
-    {
-        return RUMI_IO_ERROR;
-    }
-}
-
-int RUMIVsiSource::Size(uint64_t *pnSize) noexcept
-{
-    try
-    {
-        std::lock_guard<std::mutex> oLock(m_mutex);
-        if (VSIFSeekL(m_fp, 0, SEEK_END) != 0)
-            return RUMI_IO_ERROR;
-        *pnSize = static_cast<uint64_t>(VSIFTellL(m_fp));
-        return RUMI_IO_OK;
-    }
-    catch (...)
-    {
-        return RUMI_IO_ERROR;
-    }
-}
-
-int RUMIVsiSource::ReadMulti(size_t nCount, const uint64_t *panOffsets, const size_t *panLens,
-                             uint8_t *const *papBufs) noexcept
-{
-    try
-    {
-        if (nCount > static_cast<size_t>(INT_MAX))
-            return RUMI_IO_ERROR;
-        std::vector<vsi_l_offset> anOffsets(panOffsets, panOffsets + nCount);
-        std::vector<void *> apData(papBufs, papBufs + nCount);
-        std::lock_guard<std::mutex> oLock(m_mutex);
-        /* Batches of at most 64 ranges: HTTP servers cap the ranges of one request (and
-           /vsicurl/ fails a request with hundreds of them). A batch the multi-range call cannot
-           serve is read range by range. */
-        constexpr size_t BATCH = 64;
-        for (size_t nStart = 0; nStart < nCount; nStart += BATCH)
-        {
-            const size_t n = std::min(BATCH, nCount - nStart);
-            if (VSIFReadMultiRangeL(static_cast<int>(n), apData.data() + nStart, anOffsets.data() + nStart,
-                                    panLens + nStart, m_fp) == 0)
-                continue;
-            for (size_t i = nStart; i < nStart + n; ++i)
-            {
-                if (VSIFSeekL(m_fp, anOffsets[i], SEEK_SET) != 0 ||
-                    VSIFReadL(apData[i], 1, panLens[i], m_fp) != panLens[i])
-                    return EofOrError(panOffsets[i], panLens[i]);
-            }
-        }
-        return RUMI_IO_OK;
-    }
-    catch (...)
-    {
-        return RUMI_IO_ERROR;
-    }
 }
 
 /************************************************************************/
@@ -252,10 +198,10 @@ RUMIRasterBand::RUMIRasterBand(RUMIDataset *poDSIn, int nBandIn, uint32_t nRumiB
 
 RUMIFile::~RUMIFile()
 {
-    /* the Rust side calls the source's callbacks until rumi_free returns */
+    /* the Rust side calls the callbacks until rumi_free returns */
     rumi_free(hRumi);
-    hRumi = nullptr;
-    poSource.reset();
+    if (fp != nullptr)
+        VSIFCloseL(fp);
 }
 
 RUMIDataset::~RUMIDataset()
@@ -297,15 +243,7 @@ bool RUMIFile::Read(const rumi_plane *pasPlanes, size_t nPlanes, const rumi_axis
     sReq.output = nOutput;
     if (rumi_read(hRumi, &sReq, nReadThreads) != RUMI_OK)
         return false;
-    rumi_read_stats sStats{};
-    if (rumi_last_read_stats(&sStats) == RUMI_OK)
-        CPLDebug("RUMI",
-                 "%s read of %s (%s): %llu frame(s) needed, %llu read from the file, %llu from the cache (%llu "
-                 "range read(s), %llu bytes, %u thread(s))",
-                 pszKind, osPath.c_str(), pszDetail, static_cast<unsigned long long>(sStats.frames),
-                 static_cast<unsigned long long>(sStats.decoded), static_cast<unsigned long long>(sStats.cache_hits),
-                 static_cast<unsigned long long>(sStats.batches),
-                 static_cast<unsigned long long>(sStats.bytes_fetched), nReadThreads);
+    CPLDebug("RUMI", "%s read of %s (%s): %s", pszKind, osPath.c_str(), pszDetail, rumi_last_read_text());
     return true;
 }
 
@@ -460,41 +398,22 @@ GDALDataset *RUMIDataset::Open(GDALOpenInfo *poOpenInfo)
     }
 }
 
-bool RUMIFile::SetupDataType(bool bPromote)
+bool RUMIFile::SetupDataType(uint32_t nPromote)
 {
-    const char *pszEncoding = rumi_encoding_name(sInfo.encoding);
-    nOutput = RUMI_OUTPUT_NATIVE;
-    const char *pszType = rumi_gdal_type_name(sInfo.encoding, RUMI_OUTPUT_NATIVE);
-    eDataType = pszType != nullptr ? GDALGetDataTypeByName(pszType) : GDT_Unknown;
-#if GDAL_VERSION_NUM < GDAL_COMPUTE_VERSION(3, 7, 0)
-    if (sInfo.encoding == RUMI_ENCODING_INT8)
-        eDataType = GDT_Byte; /* with PIXELTYPE=SIGNEDBYTE */
-#endif
-    if (eDataType == GDT_Unknown)
+    const char *pszType = rumi_gdal_data_type(sInfo.encoding, nPromote,
+                                              GDAL_VERSION_NUM >= GDAL_COMPUTE_VERSION(3, 7, 0), &nOutput);
+    if (pszType == nullptr)
     {
-        if (rumi_output_sample_bytes(sInfo.encoding, RUMI_OUTPUT_FLOAT32) == 0)
-        {
-            CPLError(CE_Failure, CPLE_NotSupported, "RUMI: %s: %s samples have no GDAL data type in GDAL %s",
-                     osPath.c_str(), pszEncoding ? pszEncoding : "?", GDALVersionInfo("RELEASE_NAME"));
-            return false;
-        }
-        if (!bPromote)
-        {
-            CPLError(CE_Failure, CPLE_NotSupported,
-                     "RUMI: %s: %s samples have no GDAL data type. Open with the open option PROMOTE=FLOAT32 "
-                     "(e.g. gdalinfo -oo PROMOTE=FLOAT32) to read them converted exactly to %s",
-                     osPath.c_str(), pszEncoding ? pszEncoding : "?",
-                     sInfo.encoding == RUMI_ENCODING_COMPLEX32 ? "CFloat32" : "Float32");
-            return false;
-        }
-        nOutput = RUMI_OUTPUT_FLOAT32;
-        eDataType = GDALGetDataTypeByName(rumi_gdal_type_name(sInfo.encoding, RUMI_OUTPUT_FLOAT32));
+        CPLError(CE_Failure, CPLE_NotSupported, "RUMI: %s: %s", osPath.c_str(), rumi_last_error());
+        return false;
     }
-    const size_t nOutBytes = rumi_output_sample_bytes(sInfo.encoding, nOutput);
-    if (nOutBytes != static_cast<size_t>(GDALGetDataTypeSizeBytes(eDataType)))
+    eDataType = GDALGetDataTypeByName(pszType);
+    if (eDataType == GDT_Unknown || rumi_output_sample_bytes(sInfo.encoding, nOutput) !=
+                                        static_cast<size_t>(GDALGetDataTypeSizeBytes(eDataType)))
     {
-        CPLError(CE_Failure, CPLE_AppDefined, "RUMI: %s: internal error: %u-byte samples for a %d-byte GDAL type",
-                 osPath.c_str(), static_cast<unsigned>(nOutBytes), GDALGetDataTypeSizeBytes(eDataType));
+        const char *pszEncoding = rumi_encoding_name(sInfo.encoding);
+        CPLError(CE_Failure, CPLE_NotSupported, "RUMI: %s: %s samples have no GDAL data type in GDAL %s",
+                 osPath.c_str(), pszEncoding ? pszEncoding : "?", GDALVersionInfo("RELEASE_NAME"));
         return false;
     }
     return true;
@@ -626,50 +545,30 @@ void RUMIDataset::LoadTrailer()
     }
 }
 
-/* Which queries need the georeferencing block or the trailer: a whole domain that holds
-   items they set, or one of those items (so that GetMetadataItem("OPEN_MODE", "RUMI") after a
-   pixel read costs no request). */
-static bool IsDefaultDomain(const char *pszDomain)
+/* What a metadata query needs read first (rumi_gdal_parts: RUMI_PART_GEOREF, _TRAILER). */
+void RUMIDataset::LoadParts(uint32_t nParts)
 {
-    return pszDomain == nullptr || pszDomain[0] == '\0';
-}
-
-static bool IsTrailerDomain(const char *pszDomain)
-{
-    return IsDefaultDomain(pszDomain) || EQUAL(pszDomain, "SUBDATASETS") || EQUAL(pszDomain, "RUMI");
-}
-
-static bool IsTrailerItem(const char *pszName, const char *pszDomain)
-{
-    if (IsDefaultDomain(pszDomain))
-        return pszName != nullptr && (STARTS_WITH_CI(pszName, "TIME") || EQUAL(pszName, "BAND_TEXT"));
-    if (EQUAL(pszDomain, "RUMI"))
-        return pszName != nullptr && (EQUAL(pszName, "TIME_TYPE") || EQUAL(pszName, "TIME_SCALE"));
-    return EQUAL(pszDomain, "SUBDATASETS");
+    if (nParts & RUMI_PART_GEOREF)
+        LoadGeoreferencing();
+    if (nParts & RUMI_PART_TRAILER)
+        LoadTrailer();
 }
 
 char **RUMIDataset::GetMetadata(const char *pszDomain)
 {
-    if (IsDefaultDomain(pszDomain))
-        LoadGeoreferencing();
-    if (IsTrailerDomain(pszDomain))
-        LoadTrailer();
+    LoadParts(rumi_gdal_parts(0, nullptr, pszDomain));
     return GDALPamDataset::GetMetadata(pszDomain);
 }
 
 const char *RUMIDataset::GetMetadataItem(const char *pszName, const char *pszDomain)
 {
-    if (IsDefaultDomain(pszDomain) && pszName != nullptr && EQUAL(pszName, GDALMD_AREA_OR_POINT))
-        LoadGeoreferencing();
-    if (IsTrailerItem(pszName, pszDomain))
-        LoadTrailer();
+    LoadParts(rumi_gdal_parts(0, pszName != nullptr ? pszName : "", pszDomain));
     return GDALPamDataset::GetMetadataItem(pszName, pszDomain);
 }
 
 char **RUMIDataset::GetMetadataDomainList()
 {
-    LoadGeoreferencing();
-    LoadTrailer();
+    LoadParts(RUMI_PART_GEOREF | RUMI_PART_TRAILER);
     return GDALPamDataset::GetMetadataDomainList();
 }
 
@@ -681,15 +580,13 @@ const char *RUMIRasterBand::GetDescription() const
 
 char **RUMIRasterBand::GetMetadata(const char *pszDomain)
 {
-    if (IsDefaultDomain(pszDomain))
-        static_cast<RUMIDataset *>(poDS)->LoadTrailer();
+    static_cast<RUMIDataset *>(poDS)->LoadParts(rumi_gdal_parts(1, nullptr, pszDomain));
     return GDALPamRasterBand::GetMetadata(pszDomain);
 }
 
 const char *RUMIRasterBand::GetMetadataItem(const char *pszName, const char *pszDomain)
 {
-    if (IsDefaultDomain(pszDomain) && IsTrailerItem(pszName, pszDomain))
-        static_cast<RUMIDataset *>(poDS)->LoadTrailer();
+    static_cast<RUMIDataset *>(poDS)->LoadParts(rumi_gdal_parts(1, pszName != nullptr ? pszName : "", pszDomain));
     return GDALPamRasterBand::GetMetadataItem(pszName, pszDomain);
 }
 
@@ -732,8 +629,7 @@ struct OpenRequest
     std::string osPath{};
     int nTime = -1;
     bool bPrefixed = false;
-    bool bPromote = false;
-    rumi_limits sLimits{};
+    rumi_gdal_options sOptions{}; /* PROMOTE, limits, threads, cache size */
 };
 
 bool ParseOpenOptions(GDALOpenInfo *poOpenInfo, OpenRequest &oReq)
@@ -750,30 +646,27 @@ bool ParseOpenOptions(GDALOpenInfo *poOpenInfo, OpenRequest &oReq)
                  poOpenInfo->pszFilename);
         return false;
     }
-    const char *pszPromote = CSLFetchNameValueDef(poOpenInfo->papszOpenOptions, "PROMOTE", "NONE");
-    if (!EQUAL(pszPromote, "NONE") && !EQUAL(pszPromote, "FLOAT32"))
-    {
-        CPLError(CE_Failure, CPLE_IllegalArg, "RUMI: PROMOTE=%s is not supported: use NONE or FLOAT32", pszPromote);
-        return false;
-    }
-    oReq.bPromote = EQUAL(pszPromote, "FLOAT32");
-    /* RUMI_MAX_* configuration options, then the MAX_FRAME_MB open option */
+    /* configuration options (RUMI_*, GDAL_NUM_THREADS), else open options */
     const auto Lookup = [](void *pCtx, const char *pszKey) noexcept -> const char *
     {
-        return STARTS_WITH(pszKey, "RUMI_") ? CPLGetConfigOption(pszKey, nullptr)
-                                            : CSLFetchNameValue(static_cast<char **>(pCtx), pszKey);
+        return STARTS_WITH(pszKey, "RUMI_") || STARTS_WITH(pszKey, "GDAL_")
+                   ? CPLGetConfigOption(pszKey, nullptr)
+                   : CSLFetchNameValue(static_cast<char **>(pCtx), pszKey);
     };
-    if (rumi_limits_from_options(&oReq.sLimits, Lookup, poOpenInfo->papszOpenOptions) != RUMI_OK)
+    if (rumi_gdal_open_options(Lookup, poOpenInfo->papszOpenOptions, static_cast<uint64_t>(GDALGetCacheMax64()),
+                               &oReq.sOptions) != RUMI_OK)
     {
         CPLError(CE_Failure, CPLE_IllegalArg, "RUMI: %s", rumi_last_error());
         return false;
     }
+    if (oReq.sOptions.warning != nullptr)
+        CPLError(CE_Warning, CPLE_IllegalArg, "RUMI: %s", oReq.sOptions.warning);
     return true;
 }
 
 /* The file through VSI: GDAL's handle when it opened the file itself, with the first 16 KiB
    (/vsicurl/ fetched them in one chunk to identify the file, so reading them again costs no
-   request; RUMIVsiSource serves reads inside them from memory). NULL with a CPLError. */
+   request; Rust serves reads inside them from memory). NULL with a CPLError. */
 VSILFILE *OpenFile(GDALOpenInfo *poOpenInfo, const OpenRequest &oReq, std::vector<GByte> &abyPrefix)
 {
     constexpr int PREFIX_BYTES = 16384;
@@ -815,13 +708,12 @@ std::string FindHeader(GDALOpenInfo *poOpenInfo, const std::string &osPath, char
 
 /* Opens statelessly with the blob osHeader, checked against the file's first bytes. False,
    with osWhy saying why, when the blob cannot be read, is invalid or does not match. */
-bool RUMIFile::OpenWithBlob(const std::string &osHeaderPath, const std::vector<GByte> &abyPrefix,
+bool RUMIFile::OpenWithBlob(const std::string &osHeaderPath, const rumi_io &sIo, const std::vector<GByte> &abyPrefix,
                             const rumi_limits &sLimits, std::string &osWhy)
 {
     std::vector<GByte> abyBlob;
     if (!IngestFile(osHeaderPath, abyBlob, sLimits, osWhy))
         return false;
-    const rumi_io sIo = poSource->AsIo();
     static const GByte byEmpty = 0; /* an empty blob is still a blob (and an invalid one) */
     if (rumi_open(&sIo, abyBlob.empty() ? &byEmpty : abyBlob.data(), abyBlob.size(), &sLimits, &hRumi) == RUMI_OK &&
         rumi_check_prefix(hRumi, abyPrefix.data(), abyPrefix.size()) == RUMI_OK)
@@ -838,10 +730,11 @@ bool RUMIFile::OpenWithBlob(const std::string &osHeaderPath, const std::vector<G
 bool RUMIFile::OpenRumi(const std::string &osHeaderPath, bool bSidecar, const std::vector<GByte> &abyPrefix,
                         const rumi_limits &sLimits)
 {
+    const rumi_io sIo = AsIo(abyPrefix);
     if (!osHeaderPath.empty())
     {
         std::string osWhy;
-        if (OpenWithBlob(osHeaderPath, abyPrefix, sLimits, osWhy))
+        if (OpenWithBlob(osHeaderPath, sIo, abyPrefix, sLimits, osWhy))
         {
             osHeader = osHeaderPath;
             return true;
@@ -860,7 +753,6 @@ bool RUMIFile::OpenRumi(const std::string &osHeaderPath, bool bSidecar, const st
                  "file by parsing it",
                  osPath.c_str(), osHeaderPath.c_str(), osWhy.c_str());
     }
-    const rumi_io sIo = poSource->AsIo();
     if (rumi_open(&sIo, nullptr, 0, &sLimits, &hRumi) != RUMI_OK)
     {
         RUMIReportError(osPath.c_str());
@@ -880,28 +772,22 @@ std::shared_ptr<RUMIFile> RUMIFile::Open(GDALOpenInfo *poOpenInfo, int &nTime, C
     if (fp == nullptr)
         return nullptr;
     auto poFile = std::make_shared<RUMIFile>();
-    poFile->poSource = std::make_unique<RUMIVsiSource>(fp);
-    poFile->poSource->SetPrefix(abyPrefix.data(), abyPrefix.size());
+    poFile->fp = fp;
     poFile->osPath = oReq.osPath;
-    poFile->nThreads = RUMIThreadCount(CSLFetchNameValue(poOpenInfo->papszOpenOptions, "NUM_THREADS"));
+    poFile->nThreads = oReq.sOptions.threads;
 
     aosSiblings.Assign(oReq.bPrefixed ? SiblingFiles(oReq.osPath) : CSLDuplicate(poOpenInfo->GetSiblingFiles()),
                        TRUE);
     bool bSidecar = false;
     const std::string osHeader = FindHeader(poOpenInfo, oReq.osPath, aosSiblings.List(), bSidecar);
-    if (!poFile->OpenRumi(osHeader, bSidecar, abyPrefix, oReq.sLimits))
+    if (!poFile->OpenRumi(osHeader, bSidecar, abyPrefix, oReq.sOptions.limits))
         return nullptr;
     if (rumi_get_info(poFile->hRumi, &poFile->sInfo) != RUMI_OK)
     {
         RUMIReportError(oReq.osPath.c_str());
         return nullptr;
     }
-    /* the decoded-frame cache: RUMI_CACHE_MB, else a quarter of GDAL's block cache, at least 32 MiB */
-    const char *pszCacheMB = CPLGetConfigOption("RUMI_CACHE_MB", nullptr);
-    const GIntBig nCache = pszCacheMB != nullptr && pszCacheMB[0] != '\0'
-                               ? std::max<GIntBig>(0, CPLAtoGIntBig(pszCacheMB)) << 20
-                               : std::max<GIntBig>(GDALGetCacheMax64() / 4, static_cast<GIntBig>(32) << 20);
-    rumi_set_cache_bytes(poFile->hRumi, static_cast<uint64_t>(nCache));
+    rumi_set_cache_bytes(poFile->hRumi, oReq.sOptions.cache_bytes);
     const rumi_info &sInfo = poFile->sInfo;
     if (nTime >= 0 && static_cast<uint32_t>(nTime) >= sInfo.times)
     {
@@ -909,7 +795,7 @@ std::shared_ptr<RUMIFile> RUMIFile::Open(GDALOpenInfo *poOpenInfo, int &nTime, C
                  nTime, oReq.osPath.c_str(), sInfo.times, sInfo.times - 1);
         return nullptr;
     }
-    if (!poFile->SetupDataType(oReq.bPromote))
+    if (!poFile->SetupDataType(oReq.sOptions.output))
         return nullptr;
     return poFile;
 }
@@ -1002,19 +888,7 @@ extern "C" void rumi_gdal_register_driver(void) noexcept
             return;
         auto poDriver = std::make_unique<GDALDriver>();
         poDriver->SetDescription(DRIVER_NAME);
-        poDriver->SetMetadataItem(GDAL_DCAP_RASTER, "YES");
-        poDriver->SetMetadataItem(GDAL_DCAP_MULTIDIM_RASTER, "YES");
-        poDriver->SetMetadataItem(GDAL_DCAP_OPEN, "YES");
-        poDriver->SetMetadataItem(GDAL_DMD_LONGNAME, "rumi stateless raster storage");
-        poDriver->SetMetadataItem(GDAL_DMD_EXTENSION, "rumi");
-        poDriver->SetMetadataItem(GDAL_DMD_EXTENSIONS, "rumi");
-        poDriver->SetMetadataItem(GDAL_DCAP_VIRTUALIO, "YES");
-        poDriver->SetMetadataItem(GDAL_DMD_SUBDATASETS, "YES");
-        poDriver->SetMetadataItem(GDAL_DMD_CONNECTION_PREFIX, PREFIX);
-        poDriver->SetMetadataItem("DMD_PLUGIN_VERSION", rumi_version());
-        /* Resource limits (docs/reliability.md), read at every open; MAX_FRAME_MB overrides the first */
-        poDriver->SetMetadataItem("DMD_RUMI_CONFIG_OPTIONS", rumi_gdal_option_list(RUMI_GDAL_CONFIG_OPTIONS));
-        poDriver->SetMetadataItem(GDAL_DMD_OPENOPTIONLIST, rumi_gdal_option_list(RUMI_GDAL_OPEN_OPTIONS));
+        SetFileItems(poDriver.get(), rumi_gdal_driver_items(), nullptr);
         poDriver->pfnIdentify = RUMIDataset::Identify;
         poDriver->pfnOpen = RUMIDataset::Open;
         GetGDALDriverManager()->RegisterDriver(poDriver.release());

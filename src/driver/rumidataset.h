@@ -30,53 +30,12 @@ void RUMIReportError(const char *pszContext);
 /** A rumi_metadata list (NUL-separated KEY=VALUE strings, include/rumi.h) as a CPLStringList. */
 CPLStringList RUMIList(const char *pszList);
 
-/** Threads decoding the frames of one read: the NUM_THREADS open option (pszOpenOption), else
- *  the GDAL_NUM_THREADS configuration option; a number or ALL_CPUS (rumi_parse_threads), 1
- *  when unset, or with a warning when invalid. */
-int RUMIThreadCount(const char *pszOpenOption);
-
 /* GDAL 3.10 made the band map of GDALDataset::IRasterIO const (BANDMAP_TYPE). */
 #ifdef BANDMAP_TYPE
 #define RUMI_BANDMAP_TYPE BANDMAP_TYPE
 #else
 #define RUMI_BANDMAP_TYPE int *
 #endif
-
-/** The VSI handle a dataset reads through, shared with Rust as rumi_io callbacks. Rust may call
- *  them from any thread, so every call takes the mutex. */
-class RUMIVsiSource final
-{
-  public:
-    explicit RUMIVsiSource(VSILFILE *fp) : m_fp(fp)
-    {
-    }
-    ~RUMIVsiSource();
-    RUMIVsiSource(const RUMIVsiSource &) = delete;
-    RUMIVsiSource &operator=(const RUMIVsiSource &) = delete;
-
-    /** The callbacks, with this object as their context. */
-    rumi_io AsIo();
-
-    /** The first bytes of the file, already read by GDALOpenInfo (from the chunk /vsicurl/
-     *  fetched to identify the file): reads inside them are served from memory, so a
-     *  stateless open reads the georeferencing block (and a validating open the IFD) of a
-     *  small file without another request. */
-    void SetPrefix(const GByte *pabyData, size_t nLen)
-    {
-        m_abyPrefix.assign(pabyData, pabyData + nLen);
-    }
-
-  private:
-    VSILFILE *m_fp;
-    std::mutex m_mutex{};
-    std::vector<GByte> m_abyPrefix{};
-
-    int Read(uint64_t nOffset, size_t nLen, uint8_t *pabyBuf) noexcept;
-    int Size(uint64_t *pnSize) noexcept;
-    int ReadMulti(size_t nCount, const uint64_t *panOffsets, const size_t *panLens,
-                  uint8_t *const *papBufs) noexcept;
-    int EofOrError(uint64_t nOffset, size_t nLen) noexcept;
-};
 
 /** An open rumi file and how GDAL sees its samples: shared by a classic dataset, or by a
  *  multidimensional dataset and its arrays (which may outlive it). */
@@ -87,14 +46,15 @@ struct RUMIFile
     RUMIFile(const RUMIFile &) = delete;
     RUMIFile &operator=(const RUMIFile &) = delete;
 
-    std::unique_ptr<RUMIVsiSource> poSource{};
+    VSILFILE *fp = nullptr; /* read by Rust through AsIo's callbacks, from any thread */
+    std::mutex oMutex{};    /* held by every callback */
     rumi_dataset *hRumi = nullptr;
     rumi_info sInfo{};
     std::string osPath{};   /* the rumi file */
     std::string osHeader{}; /* the header blob file, empty when the file was validated */
     uint32_t nOutput = RUMI_OUTPUT_NATIVE; /* RUMI_OUTPUT_FLOAT32 with PROMOTE=FLOAT32 */
     GDALDataType eDataType = GDT_Unknown;  /* of the samples rumi reads (nOutput) */
-    int nThreads = 1; /* NUM_THREADS open option, else GDAL_NUM_THREADS, else 1 */
+    uint32_t nThreads = 1; /* NUM_THREADS open option, else GDAL_NUM_THREADS, else 1 */
 
     /** Parses the name and the open options, opens the file (statelessly with a header blob)
      *  and picks the GDAL data type. NULL, with a CPLError, on failure; nTime is the time step
@@ -102,11 +62,16 @@ struct RUMIFile
     static std::shared_ptr<RUMIFile> Open(GDALOpenInfo *poOpenInfo, int &nTime, CPLStringList &aosSiblings);
 
   private:
+    /** The rumi_io callbacks over fp; prefix: the first bytes of the file, already read by
+     *  GDALOpenInfo (from the chunk /vsicurl/ fetched to identify the file), which Rust
+     *  serves reads inside from memory. */
+    rumi_io AsIo(const std::vector<GByte> &abyPrefix);
+    int EofOrError(uint64_t nOffset, size_t nLen) noexcept;
     bool OpenRumi(const std::string &osHeader, bool bSidecar, const std::vector<GByte> &abyPrefix,
                   const rumi_limits &sLimits);
-    bool OpenWithBlob(const std::string &osHeader, const std::vector<GByte> &abyPrefix, const rumi_limits &sLimits,
-                      std::string &osWhy);
-    bool SetupDataType(bool bPromote);
+    bool OpenWithBlob(const std::string &osHeader, const rumi_io &sIo, const std::vector<GByte> &abyPrefix,
+                      const rumi_limits &sLimits, std::string &osWhy);
+    bool SetupDataType(uint32_t nPromote);
 
   public:
     char **FileList(char **papszBase) const;
@@ -170,6 +135,7 @@ class RUMIDataset final : public GDALPamDataset
     bool m_bTrailerLoaded = false;
     void LoadGeoreferencing();
     void LoadTrailer();
+    void LoadParts(uint32_t nParts);
 
     static GDALDataset *OpenImpl(GDALOpenInfo *poOpenInfo);
     bool SetupBands(int nTime);

@@ -28,5 +28,7 @@ pub fn vec_io(bytes: &Vec<u8>) -> gdal_rumi::capi::rumi_io {
         read: Some(vec_read),
         size: Some(vec_size),
         read_multi: None,
+        prefix: std::ptr::null(),
+        prefix_len: 0,
     }
 }
