@@ -149,6 +149,14 @@
 // `rumi_metadata` list: the CF attributes of the `time_bounds` array; empty for instants.
 #define RUMI_MD_CF_TIME_BOUNDS 7
 
+// `rumi_metadata` list: the CF attributes (standard_name, units) of the multidimensional `y`
+// array: latitude for a geographic CRS, else the projection coordinate in the CRS's linear
+// unit, whose name (as OGR spells it) is `path`; empty without a CRS.
+#define RUMI_MD_CF_Y 8
+
+// `rumi_metadata` list: as `RUMI_MD_CF_Y`, of the `x` array (longitude).
+#define RUMI_MD_CF_X 9
+
 // `rumi_gdal_parts` bit: the query needs the georeferencing block.
 #define RUMI_PART_GEOREF 1
 
@@ -505,7 +513,7 @@ int rumi_read(const rumi_dataset *ds, const rumi_request *req, uint32_t threads)
 // A list of metadata texts the GDAL adapter sets as they are, `kind` a `RUMI_MD_*` value:
 // NUL-terminated `KEY=VALUE` strings one after another, ending with an empty string. `band`
 // and `time` select a band and a time step (`time` negative: none), `path` (NULL: "") is the
-// file's name in the subdataset texts. The list stays valid until the next `rumi_metadata`
+// file's name in the subdataset texts (the CRS's linear unit in the x and y lists). The list stays valid until the next `rumi_metadata`
 // call on the same thread. All lists but `RUMI_MD_FILE` read the trailer on first use. NULL,
 // with `rumi_last_error`, on failure.
 //

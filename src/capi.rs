@@ -1251,6 +1251,12 @@ pub const RUMI_MD_DESCRIPTION: u32 = 5;
 pub const RUMI_MD_CF_TIME: u32 = 6;
 /// `rumi_metadata` list: the CF attributes of the `time_bounds` array; empty for instants.
 pub const RUMI_MD_CF_TIME_BOUNDS: u32 = 7;
+/// `rumi_metadata` list: the CF attributes (standard_name, units) of the multidimensional `y`
+/// array: latitude for a geographic CRS, else the projection coordinate in the CRS's linear
+/// unit, whose name (as OGR spells it) is `path`; empty without a CRS.
+pub const RUMI_MD_CF_Y: u32 = 8;
+/// `rumi_metadata` list: as `RUMI_MD_CF_Y`, of the `x` array (longitude).
+pub const RUMI_MD_CF_X: u32 = 9;
 
 thread_local! {
     static LIST: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
@@ -1300,6 +1306,9 @@ fn metadata_items(ds: &rumi_dataset, kind: u32, band: u32, time: i64, path: &[u8
         out.push(item("SAMPLE_ENCODING", l.encoding.name()));
         out.push(item("OPEN_MODE", if ds.stateless { "STATELESS" } else { "VALIDATED" }));
         return Ok(out);
+    }
+    if kind == RUMI_MD_CF_Y || kind == RUMI_MD_CF_X {
+        return cf_xy_items(ds, kind == RUMI_MD_CF_Y, path);
     }
     let trailer = ds.reader.trailer()?;
     let axis = &trailer.time;
@@ -1367,10 +1376,29 @@ fn metadata_items(ds: &rumi_dataset, kind: u32, band: u32, time: i64, path: &[u8
     Ok(out)
 }
 
+/// The CF attributes of the y (`is_y`) or x coordinate array; `unit`: the CRS's linear unit
+/// as OGR names it (CF spells metre "m", foot "ft", US survey foot "US_survey_foot").
+fn cf_xy_items(ds: &rumi_dataset, is_y: bool, unit: &[u8]) -> Result<Vec<Vec<u8>>, Error> {
+    let (axis, geographic, degrees) =
+        if is_y { ("y", "latitude", "degrees_north") } else { ("x", "longitude", "degrees_east") };
+    let unit = String::from_utf8_lossy(unit);
+    let cf_unit = match unit.to_ascii_lowercase().as_str() {
+        "" | "metre" | "meter" => "m",
+        "foot" => "ft",
+        "us survey foot" => "US_survey_foot",
+        _ => &unit,
+    };
+    Ok(match ds.reader.georef()? {
+        Georef::Undefined { .. } => Vec::new(),
+        Georef::Epsg { model: ModelType::Geographic, .. } => vec![item("standard_name", geographic), item("units", degrees)],
+        Georef::Epsg { .. } => vec![item("standard_name", format!("projection_{axis}_coordinate")), item("units", cf_unit)],
+    })
+}
+
 /// A list of metadata texts the GDAL adapter sets as they are, `kind` a `RUMI_MD_*` value:
 /// NUL-terminated `KEY=VALUE` strings one after another, ending with an empty string. `band`
 /// and `time` select a band and a time step (`time` negative: none), `path` (NULL: "") is the
-/// file's name in the subdataset texts. The list stays valid until the next `rumi_metadata`
+/// file's name in the subdataset texts (the CRS's linear unit in the x and y lists). The list stays valid until the next `rumi_metadata`
 /// call on the same thread. All lists but `RUMI_MD_FILE` read the trailer on first use. NULL,
 /// with `rumi_last_error`, on failure.
 ///

@@ -169,21 +169,19 @@ bool RUMIDataArray::ReadImpl(const GUInt64 *arrayStartIdx, const size_t *count, 
     const RUMIMDShared &oShared = *m_poShared;
     const GDALDataType eFileType = oShared.poFile->eDataType; /* of the samples rumi writes */
     const GInt64 nFileSize = GDALGetDataTypeSizeBytes(eFileType);
-    /* rumi reads a row or column repeated by step 0 once: it is copied count times below */
-    const size_t anCount[4] = {count[0], count[1], arrayStep[2] == 0 ? 1 : count[2], arrayStep[3] == 0 ? 1 : count[3]};
-    if (oDstType == m_oType && !oShared.bWidenInt8 && anCount[2] == count[2] && anCount[3] == count[3])
+    if (oDstType == m_oType && !oShared.bWidenInt8)
     {
         const GInt64 anSpacing[4] = {bufferStride[0] * nFileSize, bufferStride[1] * nFileSize,
                                      bufferStride[2] * nFileSize, bufferStride[3] * nFileSize};
-        return ReadNative(arrayStartIdx, anCount, arrayStep, anSpacing, pabyDst);
+        return ReadNative(arrayStartIdx, count, arrayStep, anSpacing, pabyDst);
     }
     /* another buffer type: read into a C-order buffer of the file's type, then convert */
-    const GInt64 anSpacing[4] = {static_cast<GInt64>(anCount[1] * anCount[2] * anCount[3]) * nFileSize,
-                                 static_cast<GInt64>(anCount[2] * anCount[3]) * nFileSize,
-                                 static_cast<GInt64>(anCount[3]) * nFileSize, nFileSize};
-    const size_t nValues = anCount[0] * anCount[1] * anCount[2] * anCount[3];
+    const GInt64 anSpacing[4] = {static_cast<GInt64>(count[1] * count[2] * count[3]) * nFileSize,
+                                 static_cast<GInt64>(count[2] * count[3]) * nFileSize,
+                                 static_cast<GInt64>(count[3]) * nFileSize, nFileSize};
+    const size_t nValues = count[0] * count[1] * count[2] * count[3];
     std::vector<GByte> abyTmp(nValues * static_cast<size_t>(nFileSize));
-    if (!ReadNative(arrayStartIdx, anCount, arrayStep, anSpacing, abyTmp.data()))
+    if (!ReadNative(arrayStartIdx, count, arrayStep, anSpacing, abyTmp.data()))
         return false;
     GDALExtendedDataType oSrcType = GDALExtendedDataType::Create(eFileType);
     if (oShared.bWidenInt8)
@@ -203,13 +201,12 @@ bool RUMIDataArray::ReadImpl(const GUInt64 *arrayStartIdx, const size_t *count, 
         for (size_t b = 0; b < count[1]; ++b)
             for (size_t y = 0; y < count[2]; ++y)
             {
-                const size_t iRow = (t * anCount[1] + b) * anCount[2] + (anCount[2] == 1 ? 0 : y);
+                const size_t iRow = (t * count[1] + b) * count[2] + y;
                 const GPtrDiff_t nDst = static_cast<GPtrDiff_t>(t) * bufferStride[0] +
                                         static_cast<GPtrDiff_t>(b) * bufferStride[1] +
                                         static_cast<GPtrDiff_t>(y) * bufferStride[2];
-                if (!GDALExtendedDataType::CopyValues(abyTmp.data() + iRow * anCount[3] * nSrcSize, oSrcType,
-                                                      anCount[3] == count[3] ? 1 : 0, pabyDst + nDst * nDstSize,
-                                                      oDstType, bufferStride[3], count[3]))
+                if (!GDALExtendedDataType::CopyValues(abyTmp.data() + iRow * count[3] * nSrcSize, oSrcType, 1,
+                                                      pabyDst + nDst * nDstSize, oDstType, bufferStride[3], count[3]))
                     return false;
             }
     return true;
@@ -238,13 +235,10 @@ bool RUMIDataArray::ReadNative(const GUInt64 *arrayStartIdx, const size_t *count
                           anSpacing[2]};
     const rumi_axis sCols{static_cast<uint32_t>(arrayStartIdx[3]), static_cast<uint32_t>(count[3]), arrayStep[3],
                           anSpacing[3]};
-    const std::string osWhere =
-        CPLSPrintf("t %" PRIu64 "+%zu*%" PRId64 ", b %" PRIu64 "+%zu*%" PRId64 ", y %" PRIu64 "+%zu*%" PRId64
-                   ", x %" PRIu64 "+%zu*%" PRId64,
-                   static_cast<uint64_t>(arrayStartIdx[0]), count[0], static_cast<int64_t>(arrayStep[0]),
-                   static_cast<uint64_t>(arrayStartIdx[1]), count[1], static_cast<int64_t>(arrayStep[1]),
-                   static_cast<uint64_t>(arrayStartIdx[2]), count[2], static_cast<int64_t>(arrayStep[2]),
-                   static_cast<uint64_t>(arrayStartIdx[3]), count[3], static_cast<int64_t>(arrayStep[3]));
+    std::string osWhere;
+    for (int i = 0; i < 4; ++i)
+        osWhere += CPLSPrintf("%s%c %" PRIu64 "+%zu*%" PRId64, i > 0 ? ", " : "", "tbyx"[i],
+                              static_cast<uint64_t>(arrayStartIdx[i]), count[i], static_cast<int64_t>(arrayStep[i]));
     if (oShared.poFile->Read(asPlanes.data(), asPlanes.size(), sRows, sCols, pabyOrigin,
                              static_cast<uint32_t>(oShared.poFile->nThreads), "multidim", osWhere.c_str()))
         return true;
@@ -295,20 +289,6 @@ class RUMIGroup final : public GDALGroup
     std::vector<std::string> m_aosArrayNames{};
     std::map<std::string, std::shared_ptr<GDALMDArray>> m_oArrays{};
 };
-
-/* CF spelling of a CRS linear unit name. */
-std::string CFLinearUnit(const char *pszName)
-{
-    if (pszName == nullptr)
-        return "m";
-    if (EQUAL(pszName, "metre") || EQUAL(pszName, "meter"))
-        return "m";
-    if (EQUAL(pszName, "foot"))
-        return "ft";
-    if (EQUAL(pszName, "US survey foot"))
-        return "US_survey_foot";
-    return pszName;
-}
 
 /* Builds the root group of a file's multidimensional view (see the top of this file). */
 class GroupBuilder
@@ -506,23 +486,22 @@ void GroupBuilder::MakeXY()
         return;
     auto poY = GDALMDArrayRegularlySpaced::Create(m_osParent, "y", m_poYDim, m_adfGT[3], m_adfGT[5], 0.5);
     auto poX = GDALMDArrayRegularlySpaced::Create(m_osParent, "x", m_poXDim, m_adfGT[0], m_adfGT[1], 0.5);
-    const std::string osYFull = m_osParent + "y", osXFull = m_osParent + "x";
-    if (m_poSRS && m_poSRS->IsGeographic())
-    {
-        poY->AddAttribute(StringAttr(osYFull, "standard_name", "latitude"));
-        poY->AddAttribute(StringAttr(osYFull, "units", "degrees_north"));
-        poX->AddAttribute(StringAttr(osXFull, "standard_name", "longitude"));
-        poX->AddAttribute(StringAttr(osXFull, "units", "degrees_east"));
-    }
-    else if (m_poSRS)
-    {
-        const char *pszUnit = nullptr;
+    /* CF attributes (rumi_metadata), for an SRS PROJ knows */
+    const char *pszUnit = nullptr;
+    if (m_poSRS)
         m_poSRS->GetLinearUnits(&pszUnit);
-        const std::string osUnit = CFLinearUnit(pszUnit);
-        poY->AddAttribute(StringAttr(osYFull, "standard_name", "projection_y_coordinate"));
-        poY->AddAttribute(StringAttr(osYFull, "units", osUnit));
-        poX->AddAttribute(StringAttr(osXFull, "standard_name", "projection_x_coordinate"));
-        poX->AddAttribute(StringAttr(osXFull, "units", osUnit));
+    for (const auto &oAxis : {std::make_pair(poY, RUMI_MD_CF_Y), std::make_pair(poX, RUMI_MD_CF_X)})
+    {
+        const CPLStringList aosAttrs(
+            RUMIList(m_poSRS ? rumi_metadata(m_poShared->poFile->hRumi, oAxis.second, 0, -1, pszUnit) : nullptr));
+        for (int i = 0; i < aosAttrs.Count(); ++i)
+        {
+            char *pszKey = nullptr;
+            const char *pszValue = CPLParseNameValue(aosAttrs[i], &pszKey);
+            if (pszKey != nullptr)
+                oAxis.first->AddAttribute(StringAttr(oAxis.first->GetFullName(), pszKey, pszValue));
+            CPLFree(pszKey);
+        }
     }
     m_poY = poY;
     m_poX = poX;
