@@ -1390,8 +1390,12 @@ fn cf_xy_items(ds: &rumi_dataset, is_y: bool, unit: &[u8]) -> Result<Vec<Vec<u8>
     };
     Ok(match ds.reader.georef()? {
         Georef::Undefined { .. } => Vec::new(),
-        Georef::Epsg { model: ModelType::Geographic, .. } => vec![item("standard_name", geographic), item("units", degrees)],
-        Georef::Epsg { .. } => vec![item("standard_name", format!("projection_{axis}_coordinate")), item("units", cf_unit)],
+        Georef::Epsg { model: ModelType::Geographic, .. } => {
+            vec![item("standard_name", geographic), item("units", degrees)]
+        }
+        Georef::Epsg { .. } => {
+            vec![item("standard_name", format!("projection_{axis}_coordinate")), item("units", cf_unit)]
+        }
     })
 }
 

@@ -317,7 +317,7 @@ def test_blob_open_and_tile_do_not_read_the_ifd(store, figures):
                 pytest.fail(f"requests touching the IFD: {why}")
         pytest.xfail(
             "DRIVER: the stateless open reads the 160-byte georeferencing block with one VSIFReadL "
-            "(RUMIVsiSource::Read), which /vsicurl/ rounds down to its 16 KiB chunk, so these fetch IFD bytes: "
+            "(the rumi_io read callback), which /vsicurl/ rounds down to its 16 KiB chunk, so these fetch IFD bytes: "
             f"{why}. A single-range VSIFReadMultiRangeL is rounded the same way in GDAL 3.6; two or more "
             "ranges are fetched exactly.")
 

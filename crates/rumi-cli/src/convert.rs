@@ -67,32 +67,8 @@ pub fn run(srcs: &[PathBuf], out: &Path, time: &TimeArgs, opts: &WriteOpts, grap
     if out.is_dir() {
         return Err(Failure(format!("{} is a folder; give the output file name", out.display())));
     }
-    let mut sources = Vec::with_capacity(srcs.len());
-    let mut failures = Vec::new();
-    for p in srcs {
-        match Source::open(p, opts) {
-            Ok(s) => sources.push(s),
-            Err(f) => failures.push(f.0),
-        }
-    }
-    if !failures.is_empty() {
-        return Err(Failure(failures.join("\nrumi: ")));
-    }
-    // Inputs are sacred: no output, sidecar or file to be removed may be one of them.
-    let mut inputs = Inputs::default();
-    for s in &sources {
-        for f in &s.files {
-            inputs.add(f);
-        }
-    }
-    let header_path = sidecar(out);
-    let aux_path = aux_xml(out);
-    inputs.check(out, "output")?;
-    inputs.check(&header_path, "header sidecar")?;
-    inputs.check(&aux_path, "nodata sidecar")?;
-    for p in output::derived_sidecars(out) {
-        inputs.check(&p, "sidecar to be removed")?;
-    }
+    let sources = open_sources(srcs, opts)?;
+    let inputs = guard_inputs(&sources, out)?;
     let (_, removal_notes) = plan_removals(out, opts.force)?;
     output::clean_stale(out);
 
@@ -104,6 +80,62 @@ pub fn run(srcs: &[PathBuf], out: &Path, time: &TimeArgs, opts: &WriteOpts, grap
         bands: usize::from(sources[0].bands),
         values: sources.iter().flat_map(|s| s.nodata.iter().cloned()).collect(),
     };
+    announce(&sources, &time_notes, &aux_xml(out), opts.quiet);
+    let spec = image_spec(&sources, axis, opts, graph)?;
+    let layout = spec.layout().map_err(|e| Failure(limit_remedy(e)))?;
+
+    let mut file = Staged::create(out)?;
+    let bar = progress(&layout, opts.quiet, out);
+    let written = write_frames(file.file(), spec, graph, sources, &bar, out);
+    bar.finish_and_clear();
+    let blob = written?;
+    let header = inspect::header_of_written(file.file(), &blob, out)?;
+    commit(file, out, &header, &nodata, &inputs, opts)?;
+    for n in &removal_notes {
+        say(n);
+    }
+    if opts.quiet {
+        return Ok(());
+    }
+    print(&summary(out, &layout, &blob, header.len(), !nodata.is_empty(), opts, started))
+}
+
+/// Opens every source, failing with all their errors at once.
+fn open_sources(srcs: &[PathBuf], opts: &WriteOpts) -> Res<Vec<Source>> {
+    let mut sources = Vec::with_capacity(srcs.len());
+    let mut failures = Vec::new();
+    for p in srcs {
+        match Source::open(p, opts) {
+            Ok(s) => sources.push(s),
+            Err(f) => failures.push(f.0),
+        }
+    }
+    if !failures.is_empty() {
+        return Err(Failure(failures.join("\nrumi: ")));
+    }
+    Ok(sources)
+}
+
+/// The sources' files, checked: inputs are sacred, so no output, sidecar or file to be
+/// removed may be one of them.
+fn guard_inputs(sources: &[Source], out: &Path) -> Res<Inputs> {
+    let mut inputs = Inputs::default();
+    for s in sources {
+        for f in &s.files {
+            inputs.add(f);
+        }
+    }
+    inputs.check(out, "output")?;
+    inputs.check(&sidecar(out), "header sidecar")?;
+    inputs.check(&aux_xml(out), "nodata sidecar")?;
+    for p in output::derived_sidecars(out) {
+        inputs.check(&p, "sidecar to be removed")?;
+    }
+    Ok(inputs)
+}
+
+/// Says the sources' notes, the time notes and where nodata goes (warnings only when quiet).
+fn announce(sources: &[Source], time_notes: &[String], aux_path: &Path, quiet: bool) {
     let nodata_notes: Vec<String> = sources
         .iter()
         .filter_map(|s| s.nodata_note.as_ref())
@@ -116,11 +148,15 @@ pub fn run(srcs: &[PathBuf], out: &Path, time: &TimeArgs, opts: &WriteOpts, grap
         })
         .collect();
     for note in sources.iter().flat_map(|s| s.notes.iter()).chain(time_notes.iter()).chain(nodata_notes.iter()) {
-        if !opts.quiet || note.starts_with("warning") {
+        if !quiet || note.starts_with("warning") {
             say(note);
         }
     }
+}
 
+/// The output's spec: the first source's grid, one time step per source, the frame unit
+/// asked for (or the default for the shape) and the compression settings, both checked.
+fn image_spec(sources: &[Source], axis: rumi::format::TimeAxis, opts: &WriteOpts, graph: Graph) -> Res<ImageSpec> {
     let first = &sources[0];
     let times = u32::try_from(sources.len()).map_err(|_| Failure("too many sources".into()))?;
     let image_graph = matches!(opts.graph, Some(GraphArg::Image | GraphArg::Auto));
@@ -137,7 +173,7 @@ pub fn run(srcs: &[PathBuf], out: &Path, time: &TimeArgs, opts: &WriteOpts, grap
         Failure(format!("--frame-unit: {e} (valid for B={}, T={times}: {})", first.bands, valid.join(", ")))
     })?;
     codec::encode(&[0u8; 8], 1, graph).context(|| format!("compression settings {graph:?}"))?;
-    let spec = ImageSpec {
+    Ok(ImageSpec {
         width: first.width,
         length: first.length,
         times,
@@ -148,18 +184,16 @@ pub fn run(srcs: &[PathBuf], out: &Path, time: &TimeArgs, opts: &WriteOpts, grap
         frame_unit: unit,
         georef: first.georef,
         trailer: Trailer { band_texts: first.band_texts.clone(), time: axis },
-    };
-    let layout = spec.layout().map_err(|e| Failure(limit_remedy(e)))?;
+    })
+}
 
-    let mut file = Staged::create(out)?;
-    let bar = progress(&layout, opts.quiet, out);
-    let written = write_frames(file.file(), spec, graph, sources, &bar, out);
-    bar.finish_and_clear();
-    let blob = written?;
-    let header = inspect::header_of_written(file.file(), &blob, out)?;
+/// Commits the written file with its sidecars (the header blob unless --no-header, the nodata
+/// `.aux.xml` when there is nodata) and removes what the rewrite makes stale, saying so.
+fn commit(file: Staged, out: &Path, header: &[u8], nodata: &Nodata, inputs: &Inputs, opts: &WriteOpts) -> Res<()> {
+    let (header_path, aux_path) = (sidecar(out), aux_xml(out));
     let mut sidecars = Vec::new();
     if !opts.no_header {
-        sidecars.push(Staged::with_bytes(&header_path, &header)?);
+        sidecars.push(Staged::with_bytes(&header_path, header)?);
     }
     if !nodata.is_empty() {
         sidecars.push(Staged::with_bytes(&aux_path, nodata.render().as_bytes())?);
@@ -179,15 +213,21 @@ pub fn run(srcs: &[PathBuf], out: &Path, time: &TimeArgs, opts: &WriteOpts, grap
     if stale_aux {
         say(&format!("removed {}: it held the nodata values of the previous {}", aux_path.display(), out.display()));
     }
-    for n in &removal_notes {
-        say(n);
-    }
+    Ok(())
+}
 
-    if opts.quiet {
-        return Ok(());
-    }
+/// What was written: the file's shape, frames and compression ratio, and its sidecars.
+fn summary(
+    out: &Path,
+    layout: &Layout,
+    blob: &Blob,
+    header_len: usize,
+    nodata: bool,
+    opts: &WriteOpts,
+    started: Instant,
+) -> String {
     let compressed: u64 = blob.counts.iter().map(|&c| u64::from(c)).sum();
-    let decoded = inspect::decoded_bytes(&layout);
+    let decoded = inspect::decoded_bytes(layout);
     let mut summary = format!(
         "wrote {}: {} T={} B={} Y={} X={} {}, {} frame(s) (frame unit {}: {}), {} from {} decoded (ratio {:.2}) in {:.2} s\n",
         out.display(),
@@ -206,12 +246,12 @@ pub fn run(srcs: &[PathBuf], out: &Path, time: &TimeArgs, opts: &WriteOpts, grap
         started.elapsed().as_secs_f64()
     );
     if !opts.no_header {
-        summary.push_str(&format!("wrote {} ({} bytes)\n", header_path.display(), header.len()));
+        summary.push_str(&format!("wrote {} ({} bytes)\n", sidecar(out).display(), header_len));
     }
-    if !nodata.is_empty() {
-        summary.push_str(&format!("wrote {} (nodata for GDAL readers)\n", aux_path.display()));
+    if nodata {
+        summary.push_str(&format!("wrote {} (nodata for GDAL readers)\n", aux_xml(out).display()));
     }
-    print(&summary)
+    summary
 }
 
 /// A layout error; a resource limit names the CLI's remedy (not a library or GDAL knob).

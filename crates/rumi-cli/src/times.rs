@@ -136,67 +136,85 @@ impl TimeArgs {
             }
             (TimeKind::Interval, s)
         } else {
-            let mut s = Vec::with_capacity(2 * t);
-            let mut kind = None;
-            for (path, meta) in sources {
-                let Some(meta) = meta else {
-                    return Err(Failure(format!(
-                        "{} has no acquisition time (no TIME, TIME_START/TIME_END, ACQUISITIONDATETIME or \
-                         TIFFTAG_DATETIME metadata); rumi labels every time step, so pass {}",
-                        path.display(),
-                        self.flags()
-                    )));
-                };
-                let value = meta.value.as_ref().map_err(|why| {
-                    Failure(format!(
-                        "{}: {} metadata {:?} cannot be used as a time ({why}); pass {}",
-                        path.display(),
-                        meta.key,
-                        meta.raw,
-                        self.flags()
-                    ))
-                })?;
-                let this = match value {
-                    MetaValue::Instant(v) => {
-                        s.push(*v);
-                        TimeKind::Instant
-                    }
-                    MetaValue::Interval(a, b) => {
-                        s.extend([*a, *b]);
-                        TimeKind::Interval
-                    }
-                };
-                if kind.is_some_and(|k| k != this) {
-                    return Err(Failure(format!(
-                        "{}: its {} metadata is {} but the sources before it have {}; a Cube's time steps are \
-                         all instants or all intervals: pass {}",
-                        path.display(),
-                        meta.key,
-                        if this == TimeKind::Interval { "an interval" } else { "an instant" },
-                        if this == TimeKind::Interval { "instants" } else { "intervals" },
-                        self.flags()
-                    )));
-                }
-                kind = Some(this);
-                let tiff = meta.key == "TIFFTAG_DATETIME";
-                notes.push(format!(
-                    "{}time of {} taken from its {} metadata ({:?}{}{})",
-                    // TIFF's creation time standing for the acquisition is a guess: always said
-                    if tiff || meta.rounded { "warning: " } else { "" },
-                    path.display(),
-                    meta.key,
-                    meta.raw,
-                    if tiff { ", read as UTC; TIFF records the image creation time, not the acquisition" } else { "" },
-                    if meta.rounded { ", rounded to the nearest second: rumi stores whole seconds" } else { "" }
-                ));
-            }
-            (kind.unwrap_or(TimeKind::Instant), s)
+            self.metadata_times(sources, &mut notes)?
         };
         check_order(kind, &seconds)?;
         let times = u32::try_from(t).map_err(|_| Failure("too many time steps".into()))?;
         let axis = TimeAxis::from_seconds(kind, seconds, times).context(|| "time coordinates")?;
         Ok((axis, notes))
     }
+}
+
+impl TimeArgs {
+    /// The time coordinates the sources' metadata gives (all instants or all intervals), with
+    /// a note per source saying where its time came from.
+    fn metadata_times(
+        &self,
+        sources: &[(&Path, Option<&MetaTime>)],
+        notes: &mut Vec<String>,
+    ) -> Res<(TimeKind, Vec<i64>)> {
+        let mut s = Vec::with_capacity(2 * sources.len());
+        let mut kind = None;
+        for (path, meta) in sources {
+            let Some(meta) = meta else {
+                return Err(Failure(format!(
+                    "{} has no acquisition time (no TIME, TIME_START/TIME_END, ACQUISITIONDATETIME or \
+                     TIFFTAG_DATETIME metadata); rumi labels every time step, so pass {}",
+                    path.display(),
+                    self.flags()
+                )));
+            };
+            let value = meta.value.as_ref().map_err(|why| {
+                Failure(format!(
+                    "{}: {} metadata {:?} cannot be used as a time ({why}); pass {}",
+                    path.display(),
+                    meta.key,
+                    meta.raw,
+                    self.flags()
+                ))
+            })?;
+            let this = match value {
+                MetaValue::Instant(v) => {
+                    s.push(*v);
+                    TimeKind::Instant
+                }
+                MetaValue::Interval(a, b) => {
+                    s.extend([*a, *b]);
+                    TimeKind::Interval
+                }
+            };
+            if kind.is_some_and(|k| k != this) {
+                return Err(Failure(format!(
+                    "{}: its {} metadata is {} but the sources before it have {}; a Cube's time steps are \
+                     all instants or all intervals: pass {}",
+                    path.display(),
+                    meta.key,
+                    if this == TimeKind::Interval { "an interval" } else { "an instant" },
+                    if this == TimeKind::Interval { "instants" } else { "intervals" },
+                    self.flags()
+                )));
+            }
+            kind = Some(this);
+            notes.push(metadata_note(path, meta));
+        }
+        Ok((kind.unwrap_or(TimeKind::Instant), s))
+    }
+}
+
+/// Where a source's time came from; a warning when it is a guess (TIFF's creation time) or
+/// was rounded.
+fn metadata_note(path: &Path, meta: &MetaTime) -> String {
+    let tiff = meta.key == "TIFFTAG_DATETIME";
+    format!(
+        "{}time of {} taken from its {} metadata ({:?}{}{})",
+        // TIFF's creation time standing for the acquisition is a guess: always said
+        if tiff || meta.rounded { "warning: " } else { "" },
+        path.display(),
+        meta.key,
+        meta.raw,
+        if tiff { ", read as UTC; TIFF records the image creation time, not the acquisition" } else { "" },
+        if meta.rounded { ", rounded to the nearest second: rumi stores whole seconds" } else { "" }
+    )
 }
 
 fn iso(seconds: i64) -> String {

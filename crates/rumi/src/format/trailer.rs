@@ -250,76 +250,91 @@ impl Trailer {
         if version != 1 {
             return Err(Error::TrailerVersion(version));
         }
-        let mut band_texts = Vec::with_capacity(usize::from(bands).min(bytes.len() / 2));
-        for i in 0..usize::from(bands) {
-            let n = c.u16()?;
-            let raw = c.take(usize::from(n))?;
-            if raw.is_empty() {
-                return Err(Error::BandTextEmpty(i));
-            }
-            if raw.contains(&0) {
-                return Err(Error::BandTextNul(i));
-            }
-            let text = std::str::from_utf8(raw).map_err(|_| Error::BandTextUtf8(i))?;
-            band_texts.push(text.to_owned());
-        }
+        let band_texts = parse_band_texts(&mut c, bands, bytes.len())?;
         check_texts(&band_texts)?;
-        let time_type = c.u8()?;
-        let kind = match time_type {
-            1 => TimeKind::Interval,
-            2 => TimeKind::Instant,
-            other => return Err(Error::TimeType(other)),
-        };
-        let bits = c.u8()?;
-        if bits > 64 {
-            return Err(Error::TimeBits(bits));
-        }
-        let epoch = c.i64()?;
-        let step = c.i64()?;
-        let scale = c.u32()?;
-        if scale != 1 && scale != 86400 {
-            return Err(Error::TimeScale(scale));
-        }
-        let count = match kind {
-            TimeKind::Instant => u64::from(times),
-            TimeKind::Interval => u64::from(times) * 2,
-        };
-        Limits::check("time coordinate count C", count, limits.max_time_coords)?;
-        let region_len = packed_len(count, u32::from(bits))?;
-        let fixed = c.position() as u64;
-        let expected = fixed + region_len;
-        if bytes.len() as u64 != expected {
-            return Err(Error::TrailerSize { found: bytes.len() as u64, expected });
-        }
-        let region = c.take(region_len as usize)?;
-        let packed = unpack(region, count as usize, u32::from(bits), "time residuals")?;
-        let mut coords = Vec::with_capacity(count as usize);
-        for (i, &p) in packed.iter().enumerate() {
-            let v = i128::from(epoch) + (i as i128) * i128::from(step) + i128::from(unzigzag(p));
-            coords.push(i64::try_from(v).map_err(|_| Error::TimeOverflow { index: i, what: "coordinate" })?);
-        }
-        // C >= 1 because T > 0; `first` only avoids an index.
-        let first = coords.first().copied().unwrap_or(epoch);
-        if first != epoch {
-            return Err(Error::TimeEpoch { found: epoch, expected: first });
-        }
-        let expected_step = time_step(&coords)
-            .ok_or(Error::TimeOverflow { index: coords.len().saturating_sub(1), what: "time_step" })?;
-        if expected_step != step {
-            return Err(Error::TimeStep { found: step, expected: expected_step });
-        }
-        let max_packed = packed.iter().copied().max().unwrap_or(0);
-        let min_bits = bit_length(max_packed) as u8;
-        if min_bits != bits {
-            return Err(Error::TimeBitsNotMinimal { found: bits, expected: min_bits });
-        }
-        if scale == 1 && coords.iter().all(|v| v % SECONDS_PER_DAY == 0) {
-            return Err(Error::TimeScaleNotMinimal);
-        }
-        let time = TimeAxis { kind, scale, coords };
-        time.check_order()?;
+        let time = parse_time_axis(&mut c, bytes.len(), times, limits)?;
         Ok(Trailer { band_texts, time })
     }
+}
+
+/// The `bands` band texts at the cursor (a trailer of `len` bytes): each non-empty UTF-8
+/// without NUL.
+fn parse_band_texts(c: &mut Cursor<'_>, bands: u16, len: usize) -> Result<Vec<String>> {
+    let mut band_texts = Vec::with_capacity(usize::from(bands).min(len / 2));
+    for i in 0..usize::from(bands) {
+        let n = c.u16()?;
+        let raw = c.take(usize::from(n))?;
+        if raw.is_empty() {
+            return Err(Error::BandTextEmpty(i));
+        }
+        if raw.contains(&0) {
+            return Err(Error::BandTextNul(i));
+        }
+        let text = std::str::from_utf8(raw).map_err(|_| Error::BandTextUtf8(i))?;
+        band_texts.push(text.to_owned());
+    }
+    check_texts(&band_texts)?;
+    Ok(band_texts)
+}
+
+/// The time axis at the cursor, for `times` steps: the packed coordinates, which must fill
+/// the trailer of `len` bytes exactly and be packed minimally (epoch, step, bits, scale).
+fn parse_time_axis(c: &mut Cursor<'_>, len: usize, times: u32, limits: &Limits) -> Result<TimeAxis> {
+    let time_type = c.u8()?;
+    let kind = match time_type {
+        1 => TimeKind::Interval,
+        2 => TimeKind::Instant,
+        other => return Err(Error::TimeType(other)),
+    };
+    let bits = c.u8()?;
+    if bits > 64 {
+        return Err(Error::TimeBits(bits));
+    }
+    let epoch = c.i64()?;
+    let step = c.i64()?;
+    let scale = c.u32()?;
+    if scale != 1 && scale != 86400 {
+        return Err(Error::TimeScale(scale));
+    }
+    let count = match kind {
+        TimeKind::Instant => u64::from(times),
+        TimeKind::Interval => u64::from(times) * 2,
+    };
+    Limits::check("time coordinate count C", count, limits.max_time_coords)?;
+    let region_len = packed_len(count, u32::from(bits))?;
+    let fixed = c.position() as u64;
+    let expected = fixed + region_len;
+    if len as u64 != expected {
+        return Err(Error::TrailerSize { found: len as u64, expected });
+    }
+    let region = c.take(region_len as usize)?;
+    let packed = unpack(region, count as usize, u32::from(bits), "time residuals")?;
+    let mut coords = Vec::with_capacity(count as usize);
+    for (i, &p) in packed.iter().enumerate() {
+        let v = i128::from(epoch) + (i as i128) * i128::from(step) + i128::from(unzigzag(p));
+        coords.push(i64::try_from(v).map_err(|_| Error::TimeOverflow { index: i, what: "coordinate" })?);
+    }
+    // C >= 1 because T > 0; `first` only avoids an index.
+    let first = coords.first().copied().unwrap_or(epoch);
+    if first != epoch {
+        return Err(Error::TimeEpoch { found: epoch, expected: first });
+    }
+    let expected_step =
+        time_step(&coords).ok_or(Error::TimeOverflow { index: coords.len().saturating_sub(1), what: "time_step" })?;
+    if expected_step != step {
+        return Err(Error::TimeStep { found: step, expected: expected_step });
+    }
+    let max_packed = packed.iter().copied().max().unwrap_or(0);
+    let min_bits = bit_length(max_packed) as u8;
+    if min_bits != bits {
+        return Err(Error::TimeBitsNotMinimal { found: bits, expected: min_bits });
+    }
+    if scale == 1 && coords.iter().all(|v| v % SECONDS_PER_DAY == 0) {
+        return Err(Error::TimeScaleNotMinimal);
+    }
+    let time = TimeAxis { kind, scale, coords };
+    time.check_order()?;
+    Ok(time)
 }
 
 #[cfg(test)]
