@@ -447,3 +447,101 @@ fn adapter_queries() {
     }
     drop(other_blob);
 }
+
+/// A host with `read_multi`: it records the number of ranges of each call and fails them all
+/// when `fail_multi` is set (as /vsicurl/ does when a server refuses a multi-range request).
+struct MultiHost {
+    bytes: Vec<u8>,
+    reads: AtomicUsize,
+    multi_calls: std::sync::Mutex<Vec<usize>>,
+    fail_multi: bool,
+}
+
+unsafe extern "C" fn multi_read_cb(ctx: *mut c_void, offset: u64, len: usize, buf: *mut u8) -> c_int {
+    // SAFETY: ctx is the &MultiHost passed in the io, alive for the whole test.
+    let host = unsafe { &*(ctx as *const MultiHost) };
+    host.reads.fetch_add(1, Ordering::Relaxed);
+    let Some(src) = host.bytes.get(offset as usize..).and_then(|b| b.get(..len)) else { return RUMI_IO_EOF };
+    // SAFETY: the ABI promises `len` writable bytes at `buf`.
+    unsafe { ptr::copy_nonoverlapping(src.as_ptr(), buf, len) };
+    RUMI_IO_OK
+}
+
+unsafe extern "C" fn multi_size_cb(ctx: *mut c_void, size: *mut u64) -> c_int {
+    // SAFETY: as above; `size` is writable per the ABI.
+    unsafe { *size = (*(ctx as *const MultiHost)).bytes.len() as u64 };
+    RUMI_IO_OK
+}
+
+unsafe extern "C" fn multi_cb(
+    ctx: *mut c_void,
+    count: usize,
+    offsets: *const u64,
+    lens: *const usize,
+    bufs: *const *mut u8,
+) -> c_int {
+    // SAFETY: as above; the ABI promises `count` entries in each array.
+    let host = unsafe { &*(ctx as *const MultiHost) };
+    host.multi_calls.lock().unwrap().push(count);
+    if host.fail_multi {
+        return RUMI_IO_ERROR;
+    }
+    for i in 0..count {
+        // SAFETY: entry i of each array exists; bufs[i] holds lens[i] writable bytes.
+        let code = unsafe { multi_read_cb(ctx, *offsets.add(i), *lens.add(i), *bufs.add(i)) };
+        if code != RUMI_IO_OK {
+            return code;
+        }
+    }
+    host.reads.fetch_sub(count, Ordering::Relaxed); // count plain reads only
+    RUMI_IO_OK
+}
+
+/// The byte source behind the callbacks: reads inside `rumi_io.prefix` cost no callback, a
+/// small read outside it is a `read_multi` of its two halves, frame ranges go to `read_multi`
+/// in batches of at most 64, and a batch that fails is read range by range.
+#[test]
+fn byte_source_prefix_small_reads_and_batches() {
+    // 90 tiles of one band: 90 frames, one range each
+    let data = samples(SampleEncoding::U8, 40 * 36, 3);
+    let (file, blob) = write(spec(SampleEncoding::U8, 40, 36, 1, 1, (4, 4), 0, utm()), &data);
+    let run = |prefix: usize, fail_multi: bool| {
+        let host = MultiHost {
+            bytes: file.clone(),
+            reads: AtomicUsize::new(0),
+            multi_calls: std::sync::Mutex::new(Vec::new()),
+            fail_multi,
+        };
+        let io = rumi_io {
+            ctx: &host as *const MultiHost as *mut c_void,
+            read: Some(multi_read_cb),
+            size: Some(multi_size_cb),
+            read_multi: Some(multi_cb),
+            prefix: file.as_ptr(),
+            prefix_len: prefix,
+        };
+        let mut ds = ptr::null_mut();
+        let mut out = vec![0u8; 40 * 36];
+        // SAFETY: valid io (the host outlives the dataset), blob and out pointers; the read
+        // addresses only bytes of `out`.
+        unsafe {
+            assert_eq!(rumi_open(&io, blob.as_ptr(), blob.len(), ptr::null(), &mut ds), RUMI_OK, "{}", last_error());
+            let mut g = rumi_georef::default();
+            assert_eq!(rumi_get_georef(ds, &mut g), RUMI_OK, "{}", last_error());
+            let georef_calls = host.multi_calls.lock().unwrap().clone();
+            host.multi_calls.lock().unwrap().clear();
+            assert_eq!(read_plane(ds, 0, 0, (0, 36), (0, 40), 1, RUMI_OUTPUT_NATIVE, &mut out, 40), RUMI_OK);
+            rumi_free(ds);
+            assert_eq!(out, data, "pixels");
+            let calls = host.multi_calls.lock().unwrap().clone();
+            (georef_calls, calls, host.reads.load(Ordering::Relaxed))
+        }
+    };
+    let (georef, frames, reads) = run(file.len(), false);
+    assert_eq!((georef, frames, reads), (vec![], vec![64, 26], 0), "georef from the prefix; 90 ranges in 2 calls");
+    let (georef, _, reads) = run(0, false);
+    assert_eq!((georef, reads), (vec![2], 0), "the 160-byte georeferencing block: two halves in one call");
+    let (georef, frames, reads) = run(0, true);
+    assert_eq!((georef, frames), (vec![2], vec![64, 26]));
+    assert_eq!(reads, 2 + 90, "failed calls read range by range");
+}
