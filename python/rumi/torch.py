@@ -234,8 +234,13 @@ class ChipDataset(torch.utils.data.Dataset):
         if self.encoding in ("uint16", "uint32", "uint64") and not hasattr(torch, self.encoding):  # pragma: no cover
             raise RequestError(f"this torch has no {self.encoding}")
         tdt = getattr(torch, self.encoding) if self.encoding != "bool" else torch.bool
-        t = torch.empty(shape, dtype=tdt, pin_memory=pin)
-        return t
+        if torch.utils.data.get_worker_info() is not None and not pin:
+            # in a DataLoader worker the batch goes to the main process through shared memory:
+            # decode straight into a shared tensor (as default_collate does), not into one
+            # that the worker's queue then copies there
+            n = math.prod(shape) * torch.empty(0, dtype=tdt).element_size()
+            return torch.empty(0, dtype=tdt).set_(torch.UntypedStorage._new_shared(n), 0, shape)
+        return torch.empty(shape, dtype=tdt, pin_memory=pin)
 
     def __getitems__(self, keys):
         t_start = _time.perf_counter()
