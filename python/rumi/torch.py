@@ -58,12 +58,13 @@ class ChipDataset(torch.utils.data.Dataset):
     bands: band texts (default: every band of the first file; every file must hold them).
     time: an instant or (start, end): the time steps read (every file must have the same count).
     crs: keep only the files in this CRS. Files smaller than size are left out (warned).
-    threads: decode threads per read; max_in_flight: concurrent reads per host.
+    threads: decode threads per read; max_in_flight: concurrent reads per host (default 16, a
+    batch's worth: a batch of chips from different remote files costs one round trip).
     pin_memory: allocate batch tensors in pinned memory (needs CUDA; ignored with a warning).
     keep_cache: keep decoded frames between batches (default: each batch starts with an empty
     cache, so frames are deduplicated inside a batch and nothing is served by an earlier one)."""
 
-    def __init__(self, catalog, size=256, bands=None, time=None, crs=None, *, threads=1, max_in_flight=8,
+    def __init__(self, catalog, size=256, bands=None, time=None, crs=None, *, threads=1, max_in_flight=16,
                  pin_memory=False, options=None, verify_size=True, keep_cache=False):
         if isinstance(catalog, (str, os.PathLike)):
             catalog = Catalog.open(catalog)
