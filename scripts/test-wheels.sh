@@ -10,7 +10,9 @@
 #     (GDAL_CHECK_VERSION refuses it with GDAL's version message), one compiled against 3.10's
 #     headers and linked to the 3.12 wheel's library, and the 1.4 wheel's plugin in the 1.5 wheel
 #     (the loader refuses both, naming the missing symbol or library): each is refused without
-#     a crash (test_rasterio_gdal.py).
+#     a crash (test_rasterio_gdal.py);
+#  4. with the 1.5 wheel's plugin: pixels read through GDAL's GTI driver with a rumi catalogue as
+#     the tile index (python/tests/test_catalog.py -k gti, in scripts/test-torch.sh's venv).
 #
 #   scripts/test-wheels.sh                 # needs target/release/rumi (cargo build --release)
 #   RUMI_WHEELS=1.5 scripts/test-wheels.sh # only one of them; extra arguments go to pytest
@@ -144,6 +146,20 @@ for spec in ${RUMI_WHEELS:-1.4 1.5}; do
     tests/clients/test_rasterio.py tests/clients/test_rasterio_gdal.py tests/clients/test_rioxarray_dask.py "$@" \
     || rc=1
   timings+=("$(printf '  %-52s %5ss' "pytest (rasterio $spec)" "$(( $(date +%s) - t ))")")
+  if [ "$spec" = 1.5 ]; then
+    # GTI pixel reads (GDAL >= 3.9): the catalogue as a GTI tile index, this wheel's GDAL and the
+    # plugin just built, against rumi's own reads; in the catalogue + torch venv of
+    # scripts/test-torch.sh (run before this script in scripts/test.sh), nothing built again
+    tvenv=$(realpath -m "${RUMI_TORCH_VENV:-$cache/venvs/torch-py3.11}")
+    t=$(date +%s)
+    if [ -x "$tvenv/bin/python" ] && "$tvenv/bin/python" -c 'import rumi.catalog, pyarrow' >/dev/null 2>&1; then
+      (cd python/tests && RUMI_GTI_PYTHON="$venv/bin/python" RUMI_GTI_PLUGIN_DIR="$plugin" \
+        "$tvenv/bin/python" -m pytest -q -ra -p no:cacheprovider --rootdir=. test_catalog.py -k gti) || rc=1
+    else
+      echo "  FAIL: GTI pixel test: no venv with the rumi package at $tvenv (run scripts/test-torch.sh first)" >&2; rc=1
+    fi
+    timings+=("$(printf '  %-52s %5ss' "GTI pixel reads (test_catalog.py -k gti)" "$(( $(date +%s) - t ))")")
+  fi
 done
 
 echo

@@ -58,12 +58,13 @@ class ChipDataset(torch.utils.data.Dataset):
     bands: band texts (default: every band of the first file; every file must hold them).
     time: an instant or (start, end): the time steps read (every file must have the same count).
     crs: keep only the files in this CRS. Files smaller than size are left out (warned).
-    threads: decode threads per read; max_in_flight: concurrent reads per host.
+    threads: decode threads per read; max_in_flight: concurrent reads per host (default 16, a
+    batch's worth: a batch of chips from different remote files costs one round trip).
     pin_memory: allocate batch tensors in pinned memory (needs CUDA; ignored with a warning).
     keep_cache: keep decoded frames between batches (default: each batch starts with an empty
     cache, so frames are deduplicated inside a batch and nothing is served by an earlier one)."""
 
-    def __init__(self, catalog, size=256, bands=None, time=None, crs=None, *, threads=1, max_in_flight=8,
+    def __init__(self, catalog, size=256, bands=None, time=None, crs=None, *, threads=1, max_in_flight=16,
                  pin_memory=False, options=None, verify_size=True, keep_cache=False):
         if isinstance(catalog, (str, os.PathLike)):
             catalog = Catalog.open(catalog)
@@ -234,8 +235,13 @@ class ChipDataset(torch.utils.data.Dataset):
         if self.encoding in ("uint16", "uint32", "uint64") and not hasattr(torch, self.encoding):  # pragma: no cover
             raise RequestError(f"this torch has no {self.encoding}")
         tdt = getattr(torch, self.encoding) if self.encoding != "bool" else torch.bool
-        t = torch.empty(shape, dtype=tdt, pin_memory=pin)
-        return t
+        if torch.utils.data.get_worker_info() is not None and not pin:
+            # in a DataLoader worker the batch goes to the main process through shared memory:
+            # decode straight into a shared tensor (as default_collate does), not into one
+            # that the worker's queue then copies there
+            n = math.prod(shape) * torch.empty(0, dtype=tdt).element_size()
+            return torch.empty(0, dtype=tdt).set_(torch.UntypedStorage._new_shared(n), 0, shape)
+        return torch.empty(shape, dtype=tdt, pin_memory=pin)
 
     def __getitems__(self, keys):
         t_start = _time.perf_counter()

@@ -8,14 +8,18 @@
 //! dropped connections, timeouts) are retried with exponential backoff by object_store's
 //! client, bounded by a total retry time, then reported as an I/O error.
 //!
-//! Each source owns its tokio runtime and HTTP client: nothing is shared with a forked child
-//! (the Python layer reopens sources after `fork()`).
+//! The sources of one endpoint (an HTTP(S) host, an S3 bucket) with the same options share one
+//! client and one tokio runtime, kept per process: opening a file costs no client build (TLS
+//! roots, connection pool) and its requests reuse the host's open connections. A forked child
+//! starts a registry of its own and never touches (or drops) the parent's clients (the Python
+//! layer reopens sources after `fork()`).
 
+use std::collections::HashMap;
 use std::io;
 use std::mem::ManuallyDrop;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use object_store::aws::AmazonS3Builder;
@@ -32,7 +36,7 @@ pub fn is_url(s: &str) -> bool {
 }
 
 /// Client settings (`rumi.open(..., options={...})`).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Options {
     /// per-request timeout
     pub timeout: Duration,
@@ -107,13 +111,44 @@ impl Options {
     }
 }
 
+/// The client of one endpoint and the runtime that drives it, shared by its sources.
+struct Client {
+    store: Arc<dyn ObjectStore>,
+    rt: tokio::runtime::Runtime,
+}
+
+/// This process's clients by endpoint + options (see the module notes).
+fn client(key: String, build: impl FnOnce() -> Result<Arc<dyn ObjectStore>, String>) -> Result<Arc<Client>, String> {
+    type Registry = Mutex<(u32, HashMap<String, Arc<Client>>)>;
+    static CLIENTS: OnceLock<Registry> = OnceLock::new();
+    let reg = CLIENTS.get_or_init(|| Mutex::new((std::process::id(), HashMap::new())));
+    let mut g = reg.lock().map_err(|_| "the object-storage client registry is poisoned".to_string())?;
+    let pid = std::process::id();
+    if g.0 != pid {
+        // inherited through fork(): the parent's runtimes and sockets; never close them here
+        std::mem::forget(std::mem::take(&mut g.1));
+        g.0 = pid;
+    }
+    if let Some(c) = g.1.get(&key) {
+        return Ok(Arc::clone(c));
+    }
+    // current-thread: no worker threads to lose in a forked child; concurrent callers share
+    // its I/O driver, and get_ranges runs a read's requests concurrently
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the I/O runtime: {e}"))?;
+    let c = Arc::new(Client { store: build()?, rt });
+    g.1.insert(key, Arc::clone(&c));
+    Ok(c)
+}
+
 /// One object in an object store.
 pub struct StoreSource {
-    store: ManuallyDrop<Arc<dyn ObjectStore>>,
+    client: ManuallyDrop<Arc<Client>>,
     path: Path,
     url: String,
     size: OnceLock<u64>,
-    rt: ManuallyDrop<tokio::runtime::Runtime>,
     pid: u32,
     coalesce: u64,
     /// While set and the size is still unknown, `size()` answers `u64::MAX` instead of sending
@@ -129,11 +164,8 @@ impl Drop for StoreSource {
             // parent's. Leak them (the Python layer has already opened a fresh source).
             return;
         }
-        // SAFETY: each field is dropped exactly once, here, and never used afterwards.
-        unsafe {
-            ManuallyDrop::drop(&mut self.store);
-            ManuallyDrop::drop(&mut self.rt);
-        }
+        // SAFETY: the field is dropped exactly once, here, and never used afterwards.
+        unsafe { ManuallyDrop::drop(&mut self.client) };
     }
 }
 
@@ -150,51 +182,51 @@ fn io_err(url: &str, e: object_store::Error) -> io::Error {
 impl StoreSource {
     /// Builds the client for `url` (no request is sent).
     pub fn open(url: &str, opts: &Options) -> Result<Self, String> {
-        // current-thread: no worker threads to lose in a forked child; concurrent callers
-        // share its I/O driver, and get_ranges runs a read's requests concurrently
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .map_err(|e| format!("cannot start the I/O runtime: {e}"))?;
-        let (store, path): (Arc<dyn ObjectStore>, Path) = if let Some(rest) = url.strip_prefix("s3://") {
+        let (client, path) = if let Some(rest) = url.strip_prefix("s3://") {
             let (bucket, key) = rest.split_once('/').ok_or_else(|| format!("{url}: expected s3://bucket/key"))?;
             if bucket.is_empty() || key.is_empty() {
                 return Err(format!("{url}: expected s3://bucket/key"));
             }
-            let endpoint = std::env::var("AWS_ENDPOINT_URL_S3").or_else(|_| std::env::var("AWS_ENDPOINT_URL")).ok();
-            let mut b = AmazonS3Builder::from_env().with_bucket_name(bucket).with_retry(opts.retry());
-            let allow_http = endpoint.as_deref().is_some_and(|e| e.starts_with("http://"));
-            if let Some(e) = endpoint {
-                b = b.with_endpoint(e);
-            }
-            if std::env::var("AWS_REGION").is_err() && std::env::var("AWS_DEFAULT_REGION").is_err() {
-                b = b.with_region("us-east-1");
-            }
-            if std::env::var("AWS_ACCESS_KEY_ID").is_err() {
-                b = b.with_skip_signature(true);
-            }
-            let s = b.with_client_options(opts.client(allow_http)).build().map_err(|e| format!("{url}: {e}"))?;
-            let path = Path::from_url_path(key).map_err(|e| format!("{url}: {e}"))?;
-            (Arc::new(s), path)
+            // the client reads its settings from the AWS_* environment: part of the key
+            let mut env: Vec<(String, String)> = std::env::vars().filter(|(k, _)| k.starts_with("AWS_")).collect();
+            env.sort();
+            let c = client(format!("s3://{bucket} {opts:?} {env:?}"), || {
+                let endpoint = std::env::var("AWS_ENDPOINT_URL_S3").or_else(|_| std::env::var("AWS_ENDPOINT_URL")).ok();
+                let mut b = AmazonS3Builder::from_env().with_bucket_name(bucket).with_retry(opts.retry());
+                let allow_http = endpoint.as_deref().is_some_and(|e| e.starts_with("http://"));
+                if let Some(e) = endpoint {
+                    b = b.with_endpoint(e);
+                }
+                if std::env::var("AWS_REGION").is_err() && std::env::var("AWS_DEFAULT_REGION").is_err() {
+                    b = b.with_region("us-east-1");
+                }
+                if std::env::var("AWS_ACCESS_KEY_ID").is_err() {
+                    b = b.with_skip_signature(true);
+                }
+                let s = b.with_client_options(opts.client(allow_http)).build().map_err(|e| format!("{url}: {e}"))?;
+                Ok(Arc::new(s) as Arc<dyn ObjectStore>)
+            })?;
+            (c, Path::from_url_path(key).map_err(|e| format!("{url}: {e}"))?)
         } else {
             let scheme_end = url.find("://").map(|i| i + 3).unwrap_or(0);
             let slash = url[scheme_end..].find('/').map(|i| i + scheme_end).ok_or_else(|| format!("{url}: no path"))?;
             let (base, key) = (&url[..slash], &url[slash + 1..]);
-            let s = HttpBuilder::new()
-                .with_url(base)
-                .with_retry(opts.retry())
-                .with_client_options(opts.client(url.starts_with("http://")))
-                .build()
-                .map_err(|e| format!("{url}: {e}"))?;
-            let path = Path::from_url_path(key).map_err(|e| format!("{url}: {e}"))?;
-            (Arc::new(s), path)
+            let c = client(format!("{base} {opts:?}"), || {
+                let s = HttpBuilder::new()
+                    .with_url(base)
+                    .with_retry(opts.retry())
+                    .with_client_options(opts.client(url.starts_with("http://")))
+                    .build()
+                    .map_err(|e| format!("{url}: {e}"))?;
+                Ok(Arc::new(s) as Arc<dyn ObjectStore>)
+            })?;
+            (c, Path::from_url_path(key).map_err(|e| format!("{url}: {e}"))?)
         };
         Ok(StoreSource {
-            store: ManuallyDrop::new(store),
+            client: ManuallyDrop::new(client),
             path,
             url: url.to_string(),
             size: OnceLock::new(),
-            rt: ManuallyDrop::new(rt),
             pid: std::process::id(),
             coalesce: opts.coalesce,
             deferred: AtomicBool::new(false),
@@ -234,7 +266,7 @@ impl rumi::io::RangeRead for StoreSource {
             })?;
             rs.push(o..end);
         }
-        let (store, path, size) = (&**self.store, &self.path, &self.size);
+        let (store, path, size) = (&*self.client.store, &self.path, &self.size);
         // each request's response carries the object size (Content-Range): remember it
         let fetch = object_store::coalesce_ranges(
             &rs,
@@ -261,7 +293,7 @@ impl rumi::io::RangeRead for StoreSource {
             },
             self.coalesce,
         );
-        let got = self.rt.block_on(fetch).map_err(|e| io_err(&self.url, e))?;
+        let got = self.client.rt.block_on(fetch).map_err(|e| io_err(&self.url, e))?;
         if got.len() != rs.len() {
             return Err(io::Error::other(format!("{}: {} ranges asked, {} returned", self.url, rs.len(), got.len())));
         }
@@ -291,7 +323,7 @@ impl rumi::io::RangeRead for StoreSource {
         if self.deferred.load(Ordering::SeqCst) {
             return Ok(u64::MAX);
         }
-        let meta = self.rt.block_on(self.store.head(&self.path)).map_err(|e| io_err(&self.url, e))?;
+        let meta = self.client.rt.block_on(self.client.store.head(&self.path)).map_err(|e| io_err(&self.url, e))?;
         Ok(*self.size.get_or_init(|| meta.size))
     }
 }

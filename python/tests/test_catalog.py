@@ -260,6 +260,22 @@ def _gti_python():
     return p if r.stdout.strip() == "True" else None
 
 
+def _gti_index(py, sel, tmp_path):
+    """The selection's catalogue file as the GTI index; when py's GDAL has GTI but no (Arrow)
+    Parquet driver (the rasterio wheels), the same rows as a GeoPackage index."""
+    from rumi.catalog import Catalog
+
+    idx = tmp_path / "idx.parquet"
+    Catalog._write(sel.table, str(idx))
+    has_parquet = subprocess.run([py, "-c", "from rasterio.env import Env\nwith Env() as e: print('Parquet' in e.drivers())"],
+                                 capture_output=True, text=True).stdout.strip() == "True"
+    if not has_parquet:
+        gpd = pytest.importorskip("geopandas")
+        gpd.read_parquet(idx)[["id", "location", "geometry"]].to_file(tmp_path / "idx.gpkg", driver="GPKG")
+        idx = tmp_path / "idx.gpkg"
+    return idx
+
+
 def test_gti_tile_index(cat, files, tmp_path):
     """The catalogue is a GDAL GTI tile index as it is: GeoParquet geometry + `location` field.
     Opening checks the index (extent, CRS, band count, type); reading pixels through GTI needs
@@ -269,17 +285,7 @@ def test_gti_tile_index(cat, files, tmp_path):
         pytest.skip("no python whose GDAL has the GTI driver (>= 3.9): set RUMI_GTI_PYTHON "
                     "(scripts/test-torch.sh makes a python 3.12 venv with the rasterio >= 1.5 wheel)")
     sel = cat.search(bands=["red"])
-    idx = tmp_path / "idx.parquet"
-    from rumi.catalog import Catalog
-
-    Catalog._write(sel.table, str(idx))
-    has_parquet = subprocess.run([py, "-c", "from rasterio.env import Env\nwith Env() as e: print('Parquet' in e.drivers())"],
-                                 capture_output=True, text=True).stdout.strip() == "True"
-    if not has_parquet:
-        # this GDAL has GTI but no (Arrow) Parquet driver: the same rows as a GeoPackage index
-        gpd = pytest.importorskip("geopandas")
-        gpd.read_parquet(idx)[["id", "location", "geometry"]].to_file(tmp_path / "idx.gpkg", driver="GPKG")
-        idx = tmp_path / "idx.gpkg"
+    idx = _gti_index(py, sel, tmp_path)
     code = f"""
 import rasterio
 with rasterio.Env():
@@ -297,3 +303,42 @@ with rasterio.Env():
     bb = [sel.table.column("bbox").to_pylist()[i] for i in range(2)]
     want = (min(b["xmin"] for b in bb), min(b["ymin"] for b in bb), max(b["xmax"] for b in bb), max(b["ymax"] for b in bb))
     assert [float(v) for v in bounds] == pytest.approx(want, abs=2e-4)
+
+
+def test_gti_reads_pixels(cat, files, tmp_path):
+    """Pixels through GDAL's GTI driver with the catalogue as its tile index and the rumi plugin
+    built for that GDAL (RUMI_GTI_PLUGIN_DIR, e.g. scripts/test-wheels.sh's plugin of the
+    rasterio 1.5 wheel): a window across the seam of files a and b, every raster band (time t,
+    band b of a file is GDAL band t * B + b + 1), equal to rumi's own read of the same area."""
+    py = _gti_python()
+    plugin = os.environ.get("RUMI_GTI_PLUGIN_DIR")
+    if py is None or not plugin:
+        pytest.skip("needs RUMI_GTI_PYTHON (a GDAL >= 3.9 with GTI) and RUMI_GTI_PLUGIN_DIR (the rumi plugin built "
+                    "for that GDAL by scripts/plugin-for-python.sh; scripts/test-wheels.sh sets both)")
+    # GTI selects tiles by the index's geometries in the index's CRS and mosaics a catalogue in
+    # EPSG:4326 in that CRS (reprojecting each file); for an exact comparison the index is the
+    # catalogue's rows (id, location) with the footprints in the files' CRS, EPSG:32633
+    gpd = pytest.importorskip("geopandas")
+    sel = cat.search(bands=["red"])  # a and b: EPSG:32633, 2 bands x 3 times
+    idx = tmp_path / "idx32633.gpkg"
+    sel.to_geopandas()[["id", "location", "geometry"]].to_crs(32633).to_file(idx, driver="GPKG")
+    # the mosaic's grid: the files' CRS and resolution over their joint extent (no resampling)
+    code = f"""
+import sys, numpy as np, rasterio
+from rasterio.windows import Window
+opts = dict(SRS="EPSG:32633", RESX="10", RESY="10", MINX="500000", MINY="5097000", MAXX="508200", MAXY="5100000",
+            BAND_COUNT="6", DATA_TYPE="UInt16")
+with rasterio.open("GTI:{idx}", **opts) as ds:
+    a = ds.read(window=Window(470, 90, 100, 120))  # cols 470..570 cross the seam at 520
+    print(ds.driver, ds.width, ds.height, file=sys.stderr)
+np.save("{tmp_path / 'gti.npy'}", a)
+"""
+    env = dict(os.environ, GDAL_DRIVER_PATH=plugin)
+    r = subprocess.run([py, "-c", code], capture_output=True, text=True, env=env)
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.split()[-3:] == ["GTI", "820", "300"], r.stderr
+    got = np.load(tmp_path / "gti.npy")
+    a, b = (rumi.open(files[n][0]).read(window=w) for n, w in (("a", (90, 470, 120, 50)), ("b", (90, 0, 120, 50))))
+    want = np.concatenate([a, b], axis=3).reshape(6, 120, 100)  # (T, B) -> T * B + b bands
+    assert got.shape == want.shape
+    np.testing.assert_array_equal(got, want)
