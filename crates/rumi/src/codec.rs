@@ -555,7 +555,15 @@ pub fn decode_into(frame: &[u8], out: &mut AlignedBuf, index: u64) -> Result<()>
             if p.is_null() {
                 return Err(Error::Decode { index, message: "cannot create an OpenZL decompression context".into() });
             }
-            *slot = Some(Dctx(p));
+            let dctx = Dctx(p);
+            // The stack arena keeps one working buffer per context, reused by every frame the
+            // thread decodes: with the default heap arena each frame's streams are malloc'ed
+            // and freed, and glibc hands the top of its heap back to the kernel after nearly
+            // every frame, so that short reads page-fault OpenZL's working memory in afresh
+            // each time. An error here only means the default arena stays.
+            // SAFETY: `p` is a live context owned by this thread.
+            let _ = unsafe { zl::ZL_DCtx_setStreamArena(p, zl::ZL_DataArenaType_stack) };
+            *slot = Some(dctx);
         }
         let dctx = slot.as_ref().map(|c| c.0).unwrap_or(std::ptr::null_mut());
         let mut info = zl::ZL_OutputInfo { type_: 0, fixedWidth: 0, decompressedByteSize: 0, numElts: 0 };
