@@ -292,13 +292,17 @@ impl FrameCache {
     pub fn set_budget(&self, budget: u64) {
         let mut c = self.lock();
         c.budget = budget;
-        c.shrink(budget);
+        if let Some(buf) = c.shrink(budget) {
+            spare::put(buf);
+        }
     }
 
     /// Drops every cached frame (their buffers go to the process's spares).
     pub fn clear(&self) {
         let mut c = self.lock();
-        c.shrink(0);
+        if let Some(buf) = c.shrink(0) {
+            spare::put(buf);
+        }
     }
 
     /// Bytes of decoded frames held.
@@ -334,7 +338,9 @@ impl FrameCache {
 
 impl Drop for FrameCache {
     fn drop(&mut self) {
-        self.lock().shrink(0);
+        if let Some(buf) = self.lock().shrink(0) {
+            spare::put(buf);
+        }
     }
 }
 
@@ -819,6 +825,24 @@ mod tests {
             let e = parse_threads(bad).unwrap_err().to_string();
             assert!(e.contains("is not ALL_CPUS or a positive integer"), "{bad}: {e}");
         }
+    }
+
+    #[test]
+    fn dropped_caches_leave_spares_of_their_sizes() {
+        // an odd size no other test uses, so that parallel tests do not take these buffers
+        let size = 40_011;
+        let c = FrameCache::new(1 << 20);
+        assert!(c.insert(7, AlignedBuf::zeroed(size)).is_none());
+        assert!(c.insert(8, AlignedBuf::zeroed(size)).is_none());
+        let held = c.get(8).expect("cached");
+        let before = spare::bytes();
+        drop(c);
+        // frame 7 became a spare; frame 8 is still held by `held` and is not
+        assert!(spare::bytes() >= before + size);
+        assert_eq!(spare::take(size).map(|b| b.as_bytes().len()), Some(size));
+        assert!(spare::take(size).is_none());
+        assert_eq!(held.as_bytes().len(), size);
+        assert!(spare::take(size + 1).is_none());
     }
 
     #[test]
