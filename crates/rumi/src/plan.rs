@@ -488,6 +488,52 @@ impl Dst {
         unsafe { std::ptr::copy_nonoverlapping(src.as_ptr(), self.ptr.add(at), src.len()) };
         Ok(())
     }
+
+    /// Copies the runs `r` of `frame` into the buffer. Offsets are affine in the run number, so
+    /// when the first and the last run lie inside both buffers every run does: those two are
+    /// checked, the others copied without a check each.
+    fn put_rows(&self, frame: &[u8], r: Rows) -> Result<()> {
+        if r.count == 0 || r.len == 0 {
+            return Ok(());
+        }
+        let last = (r.count - 1) as isize;
+        let ends = [0, last].map(|k| {
+            let src = (r.src.0 as isize).checked_add(k.checked_mul(r.src.1)?)?;
+            let dst = r.dst.0.checked_add(k.checked_mul(r.dst.1)?)?;
+            let src_ok = src >= 0 && (src as usize).checked_add(r.len).is_some_and(|e| e <= frame.len());
+            let dst_ok = dst >= 0 && (dst as usize).checked_add(r.len).is_some_and(|e| e <= self.len);
+            (src_ok && dst_ok).then_some(())
+        });
+        if ends.iter().any(Option::is_none) {
+            return Err(Error::Usage(format!(
+                "{} runs of {} bytes fall outside the {}-byte frame or the {}-byte buffer",
+                r.count,
+                r.len,
+                frame.len(),
+                self.len
+            )));
+        }
+        for k in 0..r.count as isize {
+            // SAFETY: run k's source and destination offsets are affine in k and the runs 0 and
+            // count - 1 lie inside `frame` and the caller's buffer (checked above), so run k does
+            // too; the frame is a separate allocation; see the Send/Sync note for exclusivity.
+            unsafe {
+                let from = frame.as_ptr().offset(r.src.0 as isize + k * r.src.1);
+                std::ptr::copy_nonoverlapping(from, self.ptr.offset(r.dst.0 + k * r.dst.1), r.len);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `count` runs of `len` bytes: run `k` is copied from byte `src.0 + k * src.1` of a frame to
+/// byte `dst.0 + k * dst.1` of the caller's buffer.
+#[derive(Debug, Clone, Copy)]
+struct Rows {
+    count: usize,
+    src: (usize, isize),
+    dst: (isize, isize),
+    len: usize,
 }
 
 /// One frame of a request: its index, tile location and the output planes it fills.
@@ -570,16 +616,27 @@ fn scatter(l: &Layout, job: &Job, frame: &[u8], req: &Request, dst: &Dst, origin
     for &p in &job.planes {
         let plane = req.planes[p];
         let base = plane.band as usize * s.b + plane.time as usize * s.t;
+        if run {
+            // one contiguous run per row: source and destination offsets are affine in the row
+            // position, so `put_rows` checks both ends once and copies the rows unchecked
+            let row_start = |i: u32| base + (req.rows.source(i) - i64::from(y0)) as usize * s.y;
+            let x = (req.cols.source(ix.start) - i64::from(x0)) as usize;
+            let rows = Rows {
+                count: iy.len(),
+                src: ((row_start(iy.start) + x) * bps, req.rows.step as isize * (s.y * bps) as isize),
+                dst: (
+                    origin + plane.offset + iy.start as isize * req.rows.spacing + ix.start as isize * req.cols.spacing,
+                    req.rows.spacing,
+                ),
+                len: ix.len() * bps,
+            };
+            dst.put_rows(frame, rows)?;
+            continue;
+        }
         for i in iy.clone() {
             let y = (req.rows.source(i) - i64::from(y0)) as usize;
             let src_row = base + y * s.y;
             let dst_row = origin + plane.offset + i as isize * req.rows.spacing;
-            if run {
-                let x = (req.cols.source(ix.start) - i64::from(x0)) as usize;
-                let from = (src_row + x) * bps;
-                dst.put(dst_row + ix.start as isize * req.cols.spacing, &frame[from..from + ix.len() * bps])?;
-                continue;
-            }
             for j in ix.clone() {
                 let x = (req.cols.source(j) - i64::from(x0)) as usize;
                 let from = (src_row + x * s.x) * bps;
