@@ -1,13 +1,13 @@
 """Before/after comparison of two builds of the GDAL plugin on the same rumi files, in one run.
 
-    /usr/bin/python3 bench/compare_builds.py BEFORE_PLUGIN_DIR AFTER_PLUGIN_DIR [--rounds 5]
+    /usr/bin/python3 bench/compare_builds.py BEFORE_PLUGIN_DIR AFTER_PLUGIN_DIR [MORE_DIRS...] [--rounds 5]
 
-Each plugin dir holds a gdal_RUMI.so. The files are converted once from ../shared/data (or
+Each plugin dir holds a gdal_RUMI.so; every build after the first is compared with the first. The files are converted once from ../shared/data (or
 RUMI_DATA_DIR) with target/release/rumi into build/compare/. Every round runs bench/gdal_worker.py
-once per build (alternating which goes first), each in a fresh process with GDAL_DRIVER_PATH set
+once per build (the order rotating every round), each in a fresh process with GDAL_DRIVER_PATH set
 to that build: a full decode (ReadRaster of every band, 1 thread and ALL_CPUS) and random 256x256
 windows (cold: open + window + close; warm: one open dataset). Pixels (CRC32) must agree between
-builds. Prints medians per build and the ratio after/before (a machine shared with other work
+builds. Prints medians and bests (max over rounds) per build and the ratios to the first build (a machine shared with other work
 moves absolute figures; the ratios of one run are what to read).
 """
 
@@ -57,17 +57,20 @@ def worker(plugin, task):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("before")
-    ap.add_argument("after")
+    ap.add_argument("builds", nargs="+", metavar="PLUGIN_DIR")
     ap.add_argument("--rounds", type=int, default=5)
     a = ap.parse_args()
     files = convert(ROOT / "build" / "compare")
     entries = [{"label": k, "path": v, "oo": ["HEADER=" + v + ".header"]} for k, v in files.items()]
-    builds = {"before": a.before, "after": a.after}
+    if len(a.builds) < 2:
+        sys.exit("compare_builds: give at least two plugin dirs")
+    names = ["before"] + (["after"] if len(a.builds) == 2 else [f"after{i}" for i in range(1, len(a.builds))])
+    builds = dict(zip(names, a.builds))
     figures = {b: {} for b in builds}
     crcs = {b: {} for b in builds}
     for rnd in range(a.rounds):
-        order = list(builds) if rnd % 2 == 0 else list(builds)[::-1]
+        k = rnd % len(builds)
+        order = list(builds)[k:] + list(builds)[:k]
         for b in order:
             for threads in ["1", "ALL_CPUS"]:
                 out = worker(builds[b], {"task": "decode", "entries": entries, "reps": 1, "threads": threads,
@@ -82,13 +85,20 @@ def main():
                 figures[b].setdefault(f"{label} cold windows/s", []).append(r["cold"][0])
                 figures[b].setdefault(f"{label} warm windows/s", []).append(r["warm"][0])
                 crcs[b][label + " windows"] = r["crc"]
-    if crcs["before"] != crcs["after"]:
+    if any(crcs[b] != crcs["before"] for b in builds):
         sys.exit(f"pixels differ between builds: {crcs}")
-    print(f"| figure ({a.rounds} rounds, medians) | before | after | after/before |")
-    print("|---|---|---|---|")
+    for b, d in builds.items():
+        print(f"{b}: {d}")
+    later = names[1:]
+    print(f"| figure ({a.rounds} rounds) | " + " | ".join(f"{b} median / best" for b in names) + " | "
+          + " | ".join(f"{b}/before median, best" for b in later) + " |")
+    print("|---|" + "---|" * (len(names) + len(later)))
     for key in figures["before"]:
-        b, f = statistics.median(figures["before"][key]), statistics.median(figures["after"][key])
-        print(f"| {key} | {b:.1f} | {f:.1f} | {f / b:.2f} |")
+        med = {b: statistics.median(figures[b][key]) for b in names}
+        top = {b: max(figures[b][key]) for b in names}
+        cells = [f"{med[b]:.1f} / {top[b]:.1f}" for b in names]
+        cells += [f"{med[b] / med['before']:.2f}, {top[b] / top['before']:.2f}" for b in later]
+        print(f"| {key} | " + " | ".join(cells) + " |")
     print("pixels: CRC32 equal between builds for every full decode and window sequence")
 
 

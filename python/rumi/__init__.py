@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import datetime as _dt
+import math
 import os
 import threading
 import warnings
@@ -65,10 +66,17 @@ def _ml_module():
     return _ml
 
 
+_DTYPES = {}  # encoding -> numpy dtype, for the types numpy always has (read() asks on every call)
+
+
 def numpy_dtype(encoding: str) -> np.dtype:
     """The numpy dtype of a rumi sample encoding; UnsupportedError when numpy has none here."""
+    dt = _DTYPES.get(encoding)
+    if dt is not None:
+        return dt
     if encoding in _NUMPY_TYPES:
-        return np.dtype(_NUMPY_TYPES[encoding])
+        dt = _DTYPES[encoding] = np.dtype(_NUMPY_TYPES[encoding])
+        return dt
     if encoding in _ML_TYPES:
         ml = _ml_module()
         if ml is None or not hasattr(ml, encoding):
@@ -428,7 +436,7 @@ class Dataset:
         ts, bs, r0, c0, h, w = self._plan(t, b, window)
         shape = (len(ts), len(bs), h, w)
         bps = self._layout["sample_bytes"]
-        nbytes = int(np.prod(shape, dtype=np.int64)) * bps
+        nbytes = math.prod(shape) * bps
         if out is None:
             arr = np.empty(shape, dtype=self.dtype)
             self._read_into(arr.reshape(-1).view(np.uint8), ts, bs, r0, c0, h, w, threads)
@@ -436,7 +444,7 @@ class Dataset:
         if isinstance(out, np.ndarray):
             if out.dtype != self.dtype:
                 raise TypeError(f"out has dtype {out.dtype}, the samples are {self.dtype} (rumi never casts)")
-            if out.shape != shape and out.size != int(np.prod(shape)):
+            if out.shape != shape and out.size != math.prod(shape):
                 raise ValueError(f"out has shape {out.shape}, the read gives {shape}")
             if not out.flags.c_contiguous or not out.flags.writeable:
                 raise ValueError("out must be a writable C-contiguous array")
@@ -455,7 +463,7 @@ class Dataset:
         bfloat16/float8 without ml_dtypes and complex32 included)."""
         ts, bs, r0, c0, h, w = self._plan(t, b, window)
         shape = (len(ts), len(bs), h, w)
-        storage = np.empty(int(np.prod(shape, dtype=np.int64)) * self._layout["sample_bytes"], dtype=np.uint8)
+        storage = np.empty(math.prod(shape) * self._layout["sample_bytes"], dtype=np.uint8)
         self._read_into(storage, ts, bs, r0, c0, h, w, threads)
         return Tensor(storage, shape, self.encoding)
 

@@ -536,6 +536,10 @@ fn check_width(samples: &[u8], width: usize) -> Result<()> {
 /// uses (serial bytes, numeric elements of any width, fixed-size structs), it is accepted when
 /// it decodes to exactly `out.len()` bytes, and fails naming both counts otherwise. `index`
 /// names the frame in errors.
+/// Decoded frames larger than this do not leave their OpenZL working memory in the decoding
+/// thread's context (see [`decode_into`]).
+const STACK_ARENA_FRAME_BYTES: usize = 16 << 20;
+
 pub fn decode_into(frame: &[u8], out: &mut AlignedBuf, index: u64) -> Result<()> {
     let expected = out.len as u64;
     // SAFETY: the size query only reads `frame` within its length.
@@ -555,7 +559,15 @@ pub fn decode_into(frame: &[u8], out: &mut AlignedBuf, index: u64) -> Result<()>
             if p.is_null() {
                 return Err(Error::Decode { index, message: "cannot create an OpenZL decompression context".into() });
             }
-            *slot = Some(Dctx(p));
+            let dctx = Dctx(p);
+            // The stack arena keeps one working buffer per context, reused by every frame the
+            // thread decodes: with the default heap arena each frame's streams are malloc'ed
+            // and freed, and glibc hands the top of its heap back to the kernel after nearly
+            // every frame, so that short reads page-fault OpenZL's working memory in afresh
+            // each time. An error here only means the default arena stays.
+            // SAFETY: `p` is a live context owned by this thread.
+            let _ = unsafe { zl::ZL_DCtx_setStreamArena(p, zl::ZL_DataArenaType_stack) };
+            *slot = Some(dctx);
         }
         let dctx = slot.as_ref().map(|c| c.0).unwrap_or(std::ptr::null_mut());
         let mut info = zl::ZL_OutputInfo { type_: 0, fixedWidth: 0, decompressedByteSize: 0, numElts: 0 };
@@ -572,6 +584,12 @@ pub fn decode_into(frame: &[u8], out: &mut AlignedBuf, index: u64) -> Result<()>
                 frame.len(),
             )
         };
+        if cap > STACK_ARENA_FRAME_BYTES {
+            // a large frame leaves a working buffer of its size in the arena: a new arena frees
+            // it rather than keeping it for the life of the thread
+            // SAFETY: `dctx` is live and owned by this thread; no decompression is running.
+            let _ = unsafe { zl::ZL_DCtx_setStreamArena(dctx, zl::ZL_DataArenaType_stack) };
+        }
         if let Some(message) = report_error(r) {
             return Err(Error::Decode { index, message });
         }
@@ -594,6 +612,29 @@ pub fn encode_serial(bytes: &[u8], level: i32) -> Result<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    /// One thread's context (its stack arena reused frame after frame, and renewed after a frame
+    /// larger than STACK_ARENA_FRAME_BYTES) decodes frames of alternating sizes exactly.
+    fn arena_reuse_across_frame_sizes() {
+        let small: Vec<u8> = (0..65536u32).flat_map(|i| ((i * 13 % 4000) as u16).to_le_bytes()).collect();
+        let large: Vec<u8> =
+            (0..(STACK_ARENA_FRAME_BYTES as u32 / 2 + 4096)).flat_map(|i| ((i % 65521) as u16).to_le_bytes()).collect();
+        let (fs, fl) = (encode(&small, 2, Graph::Numeric(3)).unwrap(), encode(&large, 2, Graph::Numeric(3)).unwrap());
+        for (f, want) in [(&fs, &small), (&fl, &large), (&fs, &small), (&fs, &small), (&fl, &large), (&fs, &small)] {
+            let mut out = AlignedBuf::zeroed(want.len());
+            decode_into(f, &mut out, 0).unwrap();
+            assert!(out.as_bytes() == &want[..], "{} bytes decoded wrong", want.len());
+        }
+        // a corrupt frame after them fails cleanly, and the context still decodes afterwards
+        let mut bad = fs.clone();
+        let mid = bad.len() / 2;
+        bad[mid] ^= 0xff;
+        let mut out = AlignedBuf::zeroed(small.len());
+        assert!(decode_into(&bad, &mut out, 0).is_err());
+        decode_into(&fs, &mut out, 0).unwrap();
+        assert!(out.as_bytes() == &small[..]);
+    }
 
     #[test]
     fn round_trip_whatever_the_output_type() {
