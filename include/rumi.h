@@ -344,7 +344,7 @@ typedef struct {
     // cache, at least 32 MiB
     uint64_t cache_bytes;
     // NULL, or a warning the driver shows (a thread count that is not one, read as 1); valid
-    // until the next `rumi_gdal_open_options` call on the thread
+    // until the next `rumi_gdal_open_options` or `rumi_gdal_open` call on the thread
     const char *warning;
 } rumi_gdal_options;
 
@@ -455,6 +455,36 @@ uint64_t rumi_blob_max_bytes(const rumi_limits *limits);
 // # Safety
 // `ds` must be a live dataset; `prefix` NULL (with `len` 0) or pointing to `len` bytes.
 int rumi_check_prefix(const rumi_dataset *ds, const uint8_t *prefix, size_t len);
+
+// Opens the file at `path` that GDAL's VSI handle `fp` (a `VSILFILE *`) reads, with the
+// driver's header-blob policy, and stores the dataset in `*out`. `fp` is taken over: closed
+// by `rumi_free`, or before returning on failure. Reads go through GDAL's VSI functions,
+// one call at a time per handle, with `prefix` (`prefix_len` bytes: the file's first bytes,
+// as `rumi_io.prefix`). The header blob: `header` (the HEADER open option; "NONE": none),
+// else the sidecar `<path>.header` when `CPLCheckForFile` finds it in `siblings` (GDAL's
+// sibling list; NULL: probe the file). Without a blob the file is parsed and validated;
+// with one the open is stateless, the blob checked against the prefix and the file's size
+// (`rumi_check_prefix`). A HEADER blob that cannot be read (`RUMI_ERR_IO`), is invalid or
+// does not match is an error naming it; such a sidecar is ignored: `*warning` (else NULL;
+// valid until the next call of this or `rumi_gdal_open_options` on the thread) names it, and
+// the file is parsed. `*header_used`:
+// the blob's path when the open used one, else NULL (valid until `rumi_free`).
+//
+// # Safety
+// `fp` must be a live VSI handle nobody else uses; `path` NUL-terminated; `header` NULL or
+// NUL-terminated; `siblings` NULL or a NULL-terminated list of NUL-terminated strings;
+// `prefix` NULL or `prefix_len` readable bytes; `limits` NULL or valid; `out`, `warning` and
+// `header_used` writable.
+int rumi_gdal_open(void *fp,
+                   const char *path,
+                   const uint8_t *prefix,
+                   size_t prefix_len,
+                   const char *header,
+                   char **siblings,
+                   const rumi_limits *limits,
+                   rumi_dataset **out,
+                   const char **warning,
+                   const char **header_used);
 
 // The axes of a decoded frame, outermost first, as the spec's frame unit table names them
 // (e.g. "t b h w"), a static string; NULL when `ds` is NULL.

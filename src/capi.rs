@@ -274,6 +274,10 @@ pub struct rumi_dataset {
     /// Time texts handed out so far, by (step, part): formatted on first request (a trailer
     /// may hold millions of steps), kept so that the pointers live as long as the dataset.
     time_texts: Mutex<HashMap<(u32, u32), CString>>,
+    /// The VSI handle `reader` reads through (`rumi_gdal_open`); dropped after it.
+    _vsi: Option<Box<crate::driver::vsi::VsiFile>>,
+    /// The header blob file `rumi_gdal_open` opened with.
+    header: Option<CString>,
 }
 
 // ---- errors ------------------------------------------------------------------------------------
@@ -601,6 +605,8 @@ fn open_inner(io: rumi_io, blob: Option<&[u8]>, limits: Limits) -> Result<rumi_d
         stateless: blob.is_some(),
         band_texts: OnceLock::new(),
         time_texts: Mutex::new(HashMap::new()),
+        _vsi: None,
+        header: None,
     })
 }
 
@@ -905,10 +911,13 @@ pub unsafe extern "C" fn rumi_blob_max_bytes(limits: *const rumi_limits) -> u64 
     let r = catch_unwind(|| {
         // SAFETY: the caller guarantees `limits` is NULL or valid.
         let limits = unsafe { limits.as_ref() }.map_or_else(Limits::default, |l| (*l).into());
-        let frames = limits.max_frames.min(1 << 40);
-        rumi::format::blob::BLOB_HEADER_BYTES as u64 + 4 * frames
+        blob_max_bytes(&limits)
     });
     r.unwrap_or(0)
+}
+
+fn blob_max_bytes(limits: &Limits) -> u64 {
+    rumi::format::blob::BLOB_HEADER_BYTES as u64 + 4 * limits.max_frames.min(1 << 40)
 }
 
 /// Checks the header blob of a stateless open against what the host already has of the file,
@@ -941,6 +950,139 @@ pub unsafe extern "C" fn rumi_check_prefix(ds: *const rumi_dataset, prefix: *con
             Ok(()) => RUMI_OK,
             Err(e) => fail(e),
         }
+    })
+}
+
+/// `text` in the calling thread's warning slot, valid until the next warning on the thread.
+fn thread_warning(text: String) -> *const c_char {
+    thread_local! {
+        static WARNING: RefCell<CString> = RefCell::new(CString::default());
+    }
+    let text = CString::new(text.replace('\0', "")).unwrap_or_default();
+    WARNING.with(|w| {
+        *w.borrow_mut() = text;
+        w.borrow().as_ptr()
+    })
+}
+
+/// A stateless open of `io` with the header blob file `header` (read through VSI), checked
+/// against `prefix`; else the error code and why.
+fn open_with_blob(
+    io: rumi_io,
+    header: &std::ffi::CStr,
+    prefix: &[u8],
+    limits: Limits,
+) -> Result<rumi_dataset, (c_int, String)> {
+    let max = blob_max_bytes(&limits);
+    let Some(blob) = crate::driver::vsi::ingest(header, max) else {
+        let name = header.to_string_lossy();
+        return Err((
+            RUMI_ERR_IO,
+            format!(
+                "cannot read the header blob '{name}' (missing, unreadable, or larger than the {max} bytes \
+                 RUMI_MAX_FRAMES allows)"
+            ),
+        ));
+    };
+    open_inner(io, Some(&blob), limits)
+        .and_then(|ds| rumi::validate::check_blob_prefix(&ds.reader, prefix).map(|()| ds))
+        .map_err(|e| (RUMI_ERR_FORMAT, e.to_string()))
+}
+
+/// Opens the file at `path` that GDAL's VSI handle `fp` (a `VSILFILE *`) reads, with the
+/// driver's header-blob policy, and stores the dataset in `*out`. `fp` is taken over: closed
+/// by `rumi_free`, or before returning on failure. Reads go through GDAL's VSI functions,
+/// one call at a time per handle, with `prefix` (`prefix_len` bytes: the file's first bytes,
+/// as `rumi_io.prefix`). The header blob: `header` (the HEADER open option; "NONE": none),
+/// else the sidecar `<path>.header` when `CPLCheckForFile` finds it in `siblings` (GDAL's
+/// sibling list; NULL: probe the file). Without a blob the file is parsed and validated;
+/// with one the open is stateless, the blob checked against the prefix and the file's size
+/// (`rumi_check_prefix`). A HEADER blob that cannot be read (`RUMI_ERR_IO`), is invalid or
+/// does not match is an error naming it; such a sidecar is ignored: `*warning` (else NULL;
+/// valid until the next call of this or `rumi_gdal_open_options` on the thread) names it, and
+/// the file is parsed. `*header_used`:
+/// the blob's path when the open used one, else NULL (valid until `rumi_free`).
+///
+/// # Safety
+/// `fp` must be a live VSI handle nobody else uses; `path` NUL-terminated; `header` NULL or
+/// NUL-terminated; `siblings` NULL or a NULL-terminated list of NUL-terminated strings;
+/// `prefix` NULL or `prefix_len` readable bytes; `limits` NULL or valid; `out`, `warning` and
+/// `header_used` writable.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn rumi_gdal_open(
+    fp: *mut c_void,
+    path: *const c_char,
+    prefix: *const u8,
+    prefix_len: usize,
+    header: *const c_char,
+    siblings: *mut *mut c_char,
+    limits: *const rumi_limits,
+    out: *mut *mut rumi_dataset,
+    warning: *mut *const c_char,
+    header_used: *mut *const c_char,
+) -> c_int {
+    guard("rumi_gdal_open", || {
+        if fp.is_null() || path.is_null() || out.is_null() || warning.is_null() || header_used.is_null() {
+            return bad_argument("rumi_gdal_open: fp, path, out, warning and header_used must not be NULL");
+        }
+        let vsi = crate::driver::vsi::VsiFile::new(fp);
+        // SAFETY: checked non-null; the caller guarantees both are writable.
+        unsafe { (out.write(ptr::null_mut()), warning.write(ptr::null()), header_used.write(ptr::null())) };
+        let prefix: &[u8] = if prefix.is_null() {
+            &[]
+        } else {
+            // SAFETY: the caller guarantees `prefix_len` readable bytes at `prefix`.
+            unsafe { std::slice::from_raw_parts(prefix, prefix_len) }
+        };
+        // SAFETY: the caller guarantees NUL-terminated strings (or NULL for `header`).
+        let (path, header) =
+            unsafe { (std::ffi::CStr::from_ptr(path), header.as_ref().map(|h| std::ffi::CStr::from_ptr(h))) };
+        let sidecar = header.is_none();
+        let header = match header {
+            Some(h) if h.is_empty() || h.to_bytes().eq_ignore_ascii_case(b"NONE") => None,
+            Some(h) => Some(h.to_owned()),
+            // SAFETY: the caller guarantees `siblings` is NULL or a valid list.
+            None => unsafe { crate::driver::vsi::sidecar(path, siblings) },
+        };
+        let path = path.to_string_lossy();
+        // SAFETY: the caller guarantees `limits` is NULL or valid.
+        let limits = unsafe { limits.as_ref() }.map_or_else(Limits::default, |l| (*l).into());
+        let io = vsi.io(prefix);
+        let mut opened = None;
+        if let Some(header) = &header {
+            let name = header.to_string_lossy();
+            match open_with_blob(io, header, prefix, limits) {
+                Ok(ds) => opened = Some(ds),
+                Err((code, why)) if !sidecar => {
+                    set_error(&if code == RUMI_ERR_IO { why } else { format!("{path} (header blob {name}): {why}") });
+                    return code;
+                }
+                Err((_, why)) => {
+                    let text = format!(
+                        "{path}: ignoring the sidecar header blob {name}, which does not match the file ({why}); \
+                         opening the file by parsing it"
+                    );
+                    // SAFETY: checked non-null above.
+                    unsafe { warning.write(thread_warning(text)) };
+                }
+            }
+        }
+        let ds = match opened.map_or_else(|| open_inner(io, None, limits), Ok) {
+            Ok(ds) => ds,
+            Err(e) => {
+                let code = code_of(&e);
+                set_error(&format!("{path}: {e}"));
+                return code;
+            }
+        };
+        let header = header.filter(|_| ds.stateless);
+        let ds = rumi_dataset { _vsi: Some(vsi), header, ..ds };
+        // SAFETY: checked non-null above; the path lives in the dataset.
+        unsafe { header_used.write(ds.header.as_ref().map_or(ptr::null(), |h| h.as_ptr())) };
+        // SAFETY: `out` checked non-null above.
+        unsafe { out.write(Box::into_raw(Box::new(ds))) };
+        RUMI_OK
     })
 }
 
@@ -1588,7 +1730,7 @@ pub struct rumi_gdal_options {
     /// cache, at least 32 MiB
     pub cache_bytes: u64,
     /// NULL, or a warning the driver shows (a thread count that is not one, read as 1); valid
-    /// until the next `rumi_gdal_open_options` call on the thread
+    /// until the next `rumi_gdal_open_options` or `rumi_gdal_open` call on the thread
     pub warning: *const c_char,
 }
 
@@ -1639,9 +1781,6 @@ pub unsafe extern "C" fn rumi_gdal_open_options(
     gdal_cache_max: u64,
     out: *mut rumi_gdal_options,
 ) -> c_int {
-    thread_local! {
-        static WARNING: RefCell<CString> = RefCell::new(CString::default());
-    }
     guard("rumi_gdal_open_options", || {
         let Some(get) = get.filter(|_| !out.is_null()) else {
             return bad_argument("rumi_gdal_open_options: out or get is NULL");
@@ -1655,11 +1794,7 @@ pub unsafe extern "C" fn rumi_gdal_open_options(
         match gdal_options_from(lookup, gdal_cache_max) {
             Ok((mut options, warning)) => {
                 if let Some(w) = warning {
-                    let w = CString::new(w.replace('\0', "")).unwrap_or_default();
-                    options.warning = WARNING.with(|c| {
-                        *c.borrow_mut() = w;
-                        c.borrow().as_ptr()
-                    });
+                    options.warning = thread_warning(w);
                 }
                 // SAFETY: checked non-null; the caller guarantees it is writable.
                 unsafe { out.write(options) };

@@ -38,7 +38,7 @@
 //!   native buffer and `GDALExtendedDataType::CopyValues`).
 //! - Open options: `HEADER=<path>|NONE` (default: the sidecar `<path>.header` when present, for
 //!   a stateless open; NONE parses and validates the file). A sidecar is checked against what
-//!   the open already has (the file's first bytes and its size, `rumi_check_prefix`): one that
+//!   the open already has (the file's first bytes and its size, in `rumi_gdal_open`): one that
 //!   is stale, unreadable, empty or garbage is ignored with a warning naming it, and the file
 //!   is parsed; an explicit `HEADER=` that does not match is an error naming it.
 //!   `PROMOTE=NONE|FLOAT32`,
@@ -47,8 +47,10 @@
 //!   `TIME_SCALE`, `SAMPLE_ENCODING`, `OPEN_MODE`, `HEADER`, ...). External overviews (`.ovr`,
 //!   built by gdaladdo) and PAM `.aux.xml` work as for other drivers.
 
+pub(crate) mod vsi;
+
 extern "C" {
-    /// GDAL's C API (`gdal.h`), the only GDAL function the Rust side calls: declared here rather
+    /// GDAL's C API (`gdal.h`; the VSI functions are in `vsi.rs`): declared here rather
     /// than through gdal-sys, so that the plugin links exactly the libgdal `build.rs` names (a
     /// pip wheel's bundled library, `RUMI_GDAL_LIBRARY`), not whichever one gdal-sys finds.
     fn GDALGetDriverByName(name: *const std::ffi::c_char) -> *mut std::ffi::c_void;

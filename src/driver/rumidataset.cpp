@@ -20,7 +20,6 @@
 #include <climits>
 #include <cstring>
 #include <exception>
-#include <new>
 
 namespace
 {
@@ -77,104 +76,7 @@ bool ParseConnectionString(const char *pszName, std::string &osPath, int &nTime)
     return true;
 }
 
-/* Reads a header blob through VSI, at most the size RUMI_MAX_FRAMES allows. False, with
-   osWhy set, when it is missing, unreadable or too large. */
-bool IngestFile(const std::string &osPath, std::vector<GByte> &abyOut, const rumi_limits &sLimits,
-                std::string &osWhy)
-{
-    GByte *pabyData = nullptr;
-    vsi_l_offset nSize = 0;
-    const GIntBig nMax = static_cast<GIntBig>(rumi_blob_max_bytes(&sLimits));
-    if (!VSIIngestFile(nullptr, osPath.c_str(), &pabyData, &nSize, nMax))
-    {
-        osWhy = CPLSPrintf("cannot read the header blob '%s' (missing, unreadable, or larger than the " CPL_FRMT_GIB
-                           " bytes RUMI_MAX_FRAMES allows)",
-                           osPath.c_str(), nMax);
-        return false;
-    }
-    abyOut.assign(pabyData, pabyData + nSize);
-    VSIFree(pabyData);
-    return true;
-}
-
 }  // namespace
-
-/************************************************************************/
-/*                         RUMIFile: the VSI handle                     */
-/************************************************************************/
-
-namespace
-{
-/* Runs an I/O callback's body f(poFile) holding the file's mutex; no exception escapes. */
-template <class F> int LockedIo(void *ctx, F f) noexcept
-{
-    try
-    {
-        auto poFile = static_cast<RUMIFile *>(ctx);
-        std::lock_guard<std::mutex> oLock(poFile->oMutex);
-        return f(poFile);
-    }
-    catch (...)
-    {
-        return RUMI_IO_ERROR;
-    }
-}
-}  // namespace
-
-/* Rust batches the ranges of a multi-range read (at most 64 a call), reads them one by one
-   when a batch fails (the HTTP server refused it), serves reads inside the prefix from memory
-   and makes small reads two-range reads (/vsicurl/ fetches those exactly): the callbacks
-   only read. */
-rumi_io RUMIFile::AsIo(const std::vector<GByte> &abyPrefix)
-{
-    rumi_io sIo{};
-    sIo.ctx = this;
-    sIo.prefix = abyPrefix.data();
-    sIo.prefix_len = abyPrefix.size();
-    sIo.read = [](void *ctx, uint64_t nOffset, size_t nLen, uint8_t *pabyBuf) noexcept
-    {
-        return LockedIo(ctx, [=](RUMIFile *poFile)
-                        {
-                            if (VSIFSeekL(poFile->fp, static_cast<vsi_l_offset>(nOffset), SEEK_SET) != 0 ||
-                                VSIFReadL(pabyBuf, 1, nLen, poFile->fp) != nLen)
-                                return poFile->EofOrError(nOffset, nLen);
-                            return RUMI_IO_OK;
-                        });
-    };
-    sIo.size = [](void *ctx, uint64_t *pnSize) noexcept
-    {
-        return LockedIo(ctx, [=](RUMIFile *poFile)
-                        {
-                            if (VSIFSeekL(poFile->fp, 0, SEEK_END) != 0)
-                                return RUMI_IO_ERROR;
-                            *pnSize = static_cast<uint64_t>(VSIFTellL(poFile->fp));
-                            return RUMI_IO_OK;
-                        });
-    };
-    sIo.read_multi = [](void *ctx, size_t nCount, const uint64_t *panOffsets, const size_t *panLens,
-                        uint8_t *const *papBufs) noexcept
-    {
-        return LockedIo(ctx, [=](RUMIFile *poFile)
-                        {
-                            std::vector<vsi_l_offset> anOffsets(panOffsets, panOffsets + nCount);
-                            std::vector<void *> apData(papBufs, papBufs + nCount);
-                            return nCount <= 64 && VSIFReadMultiRangeL(static_cast<int>(nCount), apData.data(),
-                                                                       anOffsets.data(), panLens, poFile->fp) == 0
-                                       ? RUMI_IO_OK
-                                       : RUMI_IO_ERROR;
-                        });
-    };
-    return sIo;
-}
-
-int RUMIFile::EofOrError(uint64_t nOffset, size_t nLen) noexcept
-{
-    /* caller holds the mutex */
-    if (VSIFSeekL(fp, 0, SEEK_END) != 0)
-        return RUMI_IO_ERROR;
-    const vsi_l_offset nSize = VSIFTellL(fp);
-    return (nOffset > nSize || nLen > nSize - nOffset) ? RUMI_IO_EOF : RUMI_IO_ERROR;
-}
 
 /************************************************************************/
 /*                            RUMIRasterBand                            */
@@ -198,10 +100,7 @@ RUMIRasterBand::RUMIRasterBand(RUMIDataset *poDSIn, int nBandIn, uint32_t nRumiB
 
 RUMIFile::~RUMIFile()
 {
-    /* the Rust side calls the callbacks until rumi_free returns */
-    rumi_free(hRumi);
-    if (fp != nullptr)
-        VSIFCloseL(fp);
+    rumi_free(hRumi); /* closes the VSI handle */
 }
 
 RUMIDataset::~RUMIDataset()
@@ -427,26 +326,14 @@ static void SetFileItem(GDALMajorObject *poObj, const char *pszName, const char 
         poObj->GDALMajorObject::SetMetadataItem(pszName, pszValue, pszDomain);
 }
 
-CPLStringList RUMIList(const char *pszList)
-{
-    CPLStringList aosList;
-    for (; pszList != nullptr && pszList[0] != '\0'; pszList += strlen(pszList) + 1)
-        aosList.AddString(pszList);
-    return aosList;
-}
-
 /* Sets the items of a rumi_metadata list with SetFileItem; false on failure, reported naming
    pszPath (unless NULL). */
 static bool SetFileItems(GDALMajorObject *poObj, const char *pszList, const char *pszPath, const char *pszDomain = "")
 {
     if (pszList == nullptr && pszPath != nullptr)
         RUMIReportError(pszPath);
-    for (; pszList != nullptr && pszList[0] != '\0'; pszList += strlen(pszList) + 1)
-    {
-        const char *pszEq = strchr(pszList, '=');
-        if (pszEq != nullptr)
-            SetFileItem(poObj, CPLString(pszList, pszEq - pszList).c_str(), pszEq + 1, pszDomain);
-    }
+    RUMIForEachItem(pszList, [&](const char *pszKey, const char *pszValue)
+                    { SetFileItem(poObj, pszKey, pszValue, pszDomain); });
     return pszList != nullptr;
 }
 
@@ -530,9 +417,13 @@ void RUMIDataset::LoadTrailer()
     const bool bCube = m_sInfo.times > 1 && m_nTimeIndex < 0;
     SetFileItems(this, rumi_metadata(m_hRumi, RUMI_MD_DATASET, 0, bCube ? -1 : std::max(m_nTimeIndex, 0), nullptr),
                  pszPath);
-    if (bCube && GDALMajorObject::GetMetadata("SUBDATASETS") == nullptr)
-        GDALMajorObject::SetMetadata(RUMIList(rumi_metadata(m_hRumi, RUMI_MD_SUBDATASETS, 0, -1, pszPath)).List(),
-                                     "SUBDATASETS");
+    if (bCube && GDALMajorObject::GetMetadata("SUBDATASETS") == nullptr) /* 2T items: no lookup per item */
+    {
+        CPLStringList aosList;
+        RUMIForEachItem(rumi_metadata(m_hRumi, RUMI_MD_SUBDATASETS, 0, -1, pszPath),
+                        [&](const char *pszKey, const char *pszValue) { aosList.AddNameValue(pszKey, pszValue); });
+        GDALMajorObject::SetMetadata(aosList.List(), "SUBDATASETS");
+    }
     /* band texts, descriptions and (for a Cube) each band's time step */
     for (int iBand = 1; iBand <= nBands; ++iBand)
     {
@@ -689,77 +580,7 @@ VSILFILE *OpenFile(GDALOpenInfo *poOpenInfo, const OpenRequest &oReq, std::vecto
     return fp;
 }
 
-/* The header blob to open with: HEADER=<path> (NONE: none), else the sidecar <path>.header
-   when the sibling list has it (bSidecar). */
-std::string FindHeader(GDALOpenInfo *poOpenInfo, const std::string &osPath, char **papszSiblings, bool &bSidecar)
-{
-    bSidecar = false;
-    const char *pszHeader = CSLFetchNameValue(poOpenInfo->papszOpenOptions, "HEADER");
-    if (pszHeader != nullptr)
-        return EQUAL(pszHeader, "NONE") ? std::string() : std::string(pszHeader);
-    std::string osSidecar = osPath + ".header";
-    if (!CPLCheckForFile(&osSidecar[0], papszSiblings)) /* may fix the case of the name */
-        return std::string();
-    bSidecar = true;
-    return osSidecar;
-}
-
 }  // namespace
-
-/* Opens statelessly with the blob osHeader, checked against the file's first bytes. False,
-   with osWhy saying why, when the blob cannot be read, is invalid or does not match. */
-bool RUMIFile::OpenWithBlob(const std::string &osHeaderPath, const rumi_io &sIo, const std::vector<GByte> &abyPrefix,
-                            const rumi_limits &sLimits, std::string &osWhy)
-{
-    std::vector<GByte> abyBlob;
-    if (!IngestFile(osHeaderPath, abyBlob, sLimits, osWhy))
-        return false;
-    static const GByte byEmpty = 0; /* an empty blob is still a blob (and an invalid one) */
-    if (rumi_open(&sIo, abyBlob.empty() ? &byEmpty : abyBlob.data(), abyBlob.size(), &sLimits, &hRumi) == RUMI_OK &&
-        rumi_check_prefix(hRumi, abyPrefix.data(), abyPrefix.size()) == RUMI_OK)
-        return true;
-    osWhy = rumi_last_error();
-    rumi_free(hRumi);
-    hRumi = nullptr;
-    return false;
-}
-
-/* A sidecar that cannot be read or does not match the file (stale after a rewrite, empty,
-   garbage) is ignored with a warning naming it, and the file is parsed; an explicit HEADER=
-   that does not match is an error naming it. */
-bool RUMIFile::OpenRumi(const std::string &osHeaderPath, bool bSidecar, const std::vector<GByte> &abyPrefix,
-                        const rumi_limits &sLimits)
-{
-    const rumi_io sIo = AsIo(abyPrefix);
-    if (!osHeaderPath.empty())
-    {
-        std::string osWhy;
-        if (OpenWithBlob(osHeaderPath, sIo, abyPrefix, sLimits, osWhy))
-        {
-            osHeader = osHeaderPath;
-            return true;
-        }
-        if (!bSidecar)
-        {
-            if (STARTS_WITH(osWhy.c_str(), "cannot read the header blob"))
-                CPLError(CE_Failure, CPLE_OpenFailed, "RUMI: %s", osWhy.c_str());
-            else
-                CPLError(CE_Failure, CPLE_AppDefined, "RUMI: %s (header blob %s): %s", osPath.c_str(),
-                         osHeaderPath.c_str(), osWhy.c_str());
-            return false;
-        }
-        CPLError(CE_Warning, CPLE_AppDefined,
-                 "RUMI: %s: ignoring the sidecar header blob %s, which does not match the file (%s); opening the "
-                 "file by parsing it",
-                 osPath.c_str(), osHeaderPath.c_str(), osWhy.c_str());
-    }
-    if (rumi_open(&sIo, nullptr, 0, &sLimits, &hRumi) != RUMI_OK)
-    {
-        RUMIReportError(osPath.c_str());
-        return false;
-    }
-    return true;
-}
 
 std::shared_ptr<RUMIFile> RUMIFile::Open(GDALOpenInfo *poOpenInfo, int &nTime, CPLStringList &aosSiblings)
 {
@@ -772,21 +593,30 @@ std::shared_ptr<RUMIFile> RUMIFile::Open(GDALOpenInfo *poOpenInfo, int &nTime, C
     if (fp == nullptr)
         return nullptr;
     auto poFile = std::make_shared<RUMIFile>();
-    poFile->fp = fp;
     poFile->osPath = oReq.osPath;
     poFile->nThreads = oReq.sOptions.threads;
 
     aosSiblings.Assign(oReq.bPrefixed ? SiblingFiles(oReq.osPath) : CSLDuplicate(poOpenInfo->GetSiblingFiles()),
                        TRUE);
-    bool bSidecar = false;
-    const std::string osHeader = FindHeader(poOpenInfo, oReq.osPath, aosSiblings.List(), bSidecar);
-    if (!poFile->OpenRumi(osHeader, bSidecar, abyPrefix, oReq.sOptions.limits))
+    /* the header blob policy (HEADER=, else a sidecar, ignored with a warning when it does
+       not match) and the reads through fp, which Rust takes over, are rumi_gdal_open's */
+    const char *pszWarning = nullptr, *pszHeader = nullptr;
+    const int nErr = rumi_gdal_open(fp, oReq.osPath.c_str(), abyPrefix.data(), abyPrefix.size(),
+                                    CSLFetchNameValue(poOpenInfo->papszOpenOptions, "HEADER"), aosSiblings.List(),
+                                    &oReq.sOptions.limits, &poFile->hRumi, &pszWarning, &pszHeader);
+    if (pszWarning != nullptr)
+        CPLError(CE_Warning, CPLE_AppDefined, "RUMI: %s", pszWarning);
+    if (nErr != RUMI_OK)
+    {
+        CPLError(CE_Failure, nErr == RUMI_ERR_IO ? CPLE_OpenFailed : CPLE_AppDefined, "RUMI: %s", rumi_last_error());
         return nullptr;
+    }
     if (rumi_get_info(poFile->hRumi, &poFile->sInfo) != RUMI_OK)
     {
         RUMIReportError(oReq.osPath.c_str());
         return nullptr;
     }
+    poFile->osHeader = pszHeader != nullptr ? pszHeader : "";
     rumi_set_cache_bytes(poFile->hRumi, oReq.sOptions.cache_bytes);
     const rumi_info &sInfo = poFile->sInfo;
     if (nTime >= 0 && static_cast<uint32_t>(nTime) >= sInfo.times)

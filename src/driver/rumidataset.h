@@ -17,8 +17,8 @@
 
 #include "rumi.h"
 
+#include <cstring>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -27,8 +27,17 @@ extern "C" void rumi_gdal_register_driver(void) noexcept;
 /** Reports the last rumi error as a GDAL error: "RUMI: [context: ]message". */
 void RUMIReportError(const char *pszContext);
 
-/** A rumi_metadata list (NUL-separated KEY=VALUE strings, include/rumi.h) as a CPLStringList. */
-CPLStringList RUMIList(const char *pszList);
+/** Calls f(key, value) for each item of a rumi_metadata list (NUL-separated KEY=VALUE
+ *  strings, include/rumi.h; NULL: none). */
+template <class F> void RUMIForEachItem(const char *pszList, F f)
+{
+    for (; pszList != nullptr && pszList[0] != '\0'; pszList += strlen(pszList) + 1)
+    {
+        const char *pszEq = strchr(pszList, '=');
+        if (pszEq != nullptr)
+            f(std::string(pszList, pszEq - pszList).c_str(), pszEq + 1);
+    }
+}
 
 /* GDAL 3.10 made the band map of GDALDataset::IRasterIO const (BANDMAP_TYPE). */
 #ifdef BANDMAP_TYPE
@@ -46,9 +55,7 @@ struct RUMIFile
     RUMIFile(const RUMIFile &) = delete;
     RUMIFile &operator=(const RUMIFile &) = delete;
 
-    VSILFILE *fp = nullptr; /* read by Rust through AsIo's callbacks, from any thread */
-    std::mutex oMutex{};    /* held by every callback */
-    rumi_dataset *hRumi = nullptr;
+    rumi_dataset *hRumi = nullptr; /* reads its VSI handle (rumi_gdal_open) */
     rumi_info sInfo{};
     std::string osPath{};   /* the rumi file */
     std::string osHeader{}; /* the header blob file, empty when the file was validated */
@@ -62,15 +69,6 @@ struct RUMIFile
     static std::shared_ptr<RUMIFile> Open(GDALOpenInfo *poOpenInfo, int &nTime, CPLStringList &aosSiblings);
 
   private:
-    /** The rumi_io callbacks over fp; prefix: the first bytes of the file, already read by
-     *  GDALOpenInfo (from the chunk /vsicurl/ fetched to identify the file), which Rust
-     *  serves reads inside from memory. */
-    rumi_io AsIo(const std::vector<GByte> &abyPrefix);
-    int EofOrError(uint64_t nOffset, size_t nLen) noexcept;
-    bool OpenRumi(const std::string &osHeader, bool bSidecar, const std::vector<GByte> &abyPrefix,
-                  const rumi_limits &sLimits);
-    bool OpenWithBlob(const std::string &osHeader, const rumi_io &sIo, const std::vector<GByte> &abyPrefix,
-                      const rumi_limits &sLimits, std::string &osWhy);
     bool SetupDataType(uint32_t nPromote);
 
   public:

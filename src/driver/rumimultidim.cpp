@@ -197,18 +197,14 @@ bool RUMIDataArray::ReadImpl(const GUInt64 *arrayStartIdx, const size_t *count, 
     }
     const size_t nSrcSize = oSrcType.GetSize();
     const GPtrDiff_t nDstSize = static_cast<GPtrDiff_t>(oDstType.GetSize());
-    for (size_t t = 0; t < count[0]; ++t)
-        for (size_t b = 0; b < count[1]; ++b)
-            for (size_t y = 0; y < count[2]; ++y)
-            {
-                const size_t iRow = (t * count[1] + b) * count[2] + y;
-                const GPtrDiff_t nDst = static_cast<GPtrDiff_t>(t) * bufferStride[0] +
-                                        static_cast<GPtrDiff_t>(b) * bufferStride[1] +
-                                        static_cast<GPtrDiff_t>(y) * bufferStride[2];
-                if (!GDALExtendedDataType::CopyValues(abyTmp.data() + iRow * count[3] * nSrcSize, oSrcType, 1,
-                                                      pabyDst + nDst * nDstSize, oDstType, bufferStride[3], count[3]))
-                    return false;
-            }
+    for (size_t iRow = 0; iRow < count[0] * count[1] * count[2]; ++iRow) /* (t, b, y) rows, C order */
+    {
+        const GPtrDiff_t t = iRow / (count[1] * count[2]), b = iRow / count[2] % count[1], y = iRow % count[2];
+        const GPtrDiff_t nDst = t * bufferStride[0] + b * bufferStride[1] + y * bufferStride[2];
+        if (!GDALExtendedDataType::CopyValues(abyTmp.data() + iRow * count[3] * nSrcSize, oSrcType, 1,
+                                              pabyDst + nDst * nDstSize, oDstType, bufferStride[3], count[3]))
+            return false;
+    }
     return true;
 }
 
@@ -338,7 +334,7 @@ class GroupBuilder
     std::shared_ptr<GDALMDArray> ValuesArray(const std::string &osName,
                                              const std::vector<std::shared_ptr<GDALDimension>> &apoDims,
                                              const GDALExtendedDataType &oType, const void *pValues,
-                                             const CPLStringList &aosAttrs);
+                                             const char *pszAttrs);
 };
 
 bool GroupBuilder::MakeDimensions()
@@ -402,12 +398,12 @@ bool GroupBuilder::MakeTime()
         RUMIReportError(pszWhere);
         return false;
     }
-    m_poTime = ValuesArray("time", {m_poTimeDim}, oInt64, anTimes.data(), RUMIList(pszAttrs));
+    m_poTime = ValuesArray("time", {m_poTimeDim}, oInt64, anTimes.data(), pszAttrs);
     if (!m_poTime)
         return false;
     m_poTimeDim->SetIndexingVariable(m_poTime);
-    const CPLStringList aosBounds = RUMIList(rumi_metadata(hRumi, RUMI_MD_CF_TIME_BOUNDS, 0, -1, nullptr));
-    if (aosBounds.Count() == 0)
+    const char *pszBounds = rumi_metadata(hRumi, RUMI_MD_CF_TIME_BOUNDS, 0, -1, nullptr);
+    if (pszBounds == nullptr || pszBounds[0] == '\0')
         return true;
     std::vector<int64_t> anBounds(2 * static_cast<size_t>(oShared.nTimes));
     if (rumi_time_values(hRumi, oShared.nTimeOffset, oShared.nTimes, 1, anBounds.data(), anBounds.size()) != RUMI_OK)
@@ -417,7 +413,7 @@ bool GroupBuilder::MakeTime()
     }
     auto poNvDim = std::make_shared<GDALDimension>(m_osParent, "nv", std::string(), std::string(), 2);
     m_poGroup->AddDimension(poNvDim);
-    m_poBounds = ValuesArray("time_bounds", {m_poTimeDim, poNvDim}, oInt64, anBounds.data(), aosBounds);
+    m_poBounds = ValuesArray("time_bounds", {m_poTimeDim, poNvDim}, oInt64, anBounds.data(), pszBounds);
     return m_poBounds != nullptr;
 }
 
@@ -436,7 +432,7 @@ bool GroupBuilder::MakeBand()
     for (const std::string &osText : aosTexts)
         apszTexts.push_back(osText.c_str());
     m_poBand = ValuesArray("band", {m_poBandDim}, GDALExtendedDataType::CreateString(nMaxLen), apszTexts.data(),
-                           RUMIList("long_name=band description\0"));
+                           "long_name=band description\0");
     if (!m_poBand)
         return false;
     m_poBandDim->SetIndexingVariable(m_poBand);
@@ -444,11 +440,11 @@ bool GroupBuilder::MakeBand()
 }
 
 /* A small array held in memory (by a MEM dataset the arrays share): time coordinates, their
-   bounds, the band texts, with attributes aosAttrs (KEY=VALUE). NULL with a CPLError. */
+   bounds, the band texts, with attributes pszAttrs (a rumi_metadata list). NULL with a CPLError. */
 std::shared_ptr<GDALMDArray> GroupBuilder::ValuesArray(const std::string &osName,
                                                        const std::vector<std::shared_ptr<GDALDimension>> &apoDims,
                                                        const GDALExtendedDataType &oType, const void *pValues,
-                                                       const CPLStringList &aosAttrs)
+                                                       const char *pszAttrs)
 {
     if (!m_poShared->poValues)
     {
@@ -467,16 +463,14 @@ std::shared_ptr<GDALMDArray> GroupBuilder::ValuesArray(const std::string &osName
                  m_poShared->poFile->osPath.c_str(), osName.c_str());
         return nullptr;
     }
-    for (int i = 0; i < aosAttrs.Count(); ++i)
-    {
-        char *pszKey = nullptr;
-        const char *pszValue = CPLParseNameValue(aosAttrs[i], &pszKey);
-        auto poAttr = pszKey ? poArray->CreateAttribute(pszKey, {}, GDALExtendedDataType::CreateString()) : nullptr;
-        CPLFree(pszKey);
-        if (!poAttr || !poAttr->Write(pszValue))
-            return nullptr;
-    }
-    return poArray;
+    bool bOK = true;
+    RUMIForEachItem(pszAttrs,
+                    [&](const char *pszKey, const char *pszValue)
+                    {
+                        auto poAttr = poArray->CreateAttribute(pszKey, {}, GDALExtendedDataType::CreateString());
+                        bOK = bOK && poAttr && poAttr->Write(pszValue);
+                    });
+    return bOK ? poArray : nullptr;
 }
 
 /* y, x: pixel centres, for a north-up grid only (regularly spaced). */
@@ -492,16 +486,9 @@ void GroupBuilder::MakeXY()
         m_poSRS->GetLinearUnits(&pszUnit);
     for (const auto &oAxis : {std::make_pair(poY, RUMI_MD_CF_Y), std::make_pair(poX, RUMI_MD_CF_X)})
     {
-        const CPLStringList aosAttrs(
-            RUMIList(m_poSRS ? rumi_metadata(m_poShared->poFile->hRumi, oAxis.second, 0, -1, pszUnit) : nullptr));
-        for (int i = 0; i < aosAttrs.Count(); ++i)
-        {
-            char *pszKey = nullptr;
-            const char *pszValue = CPLParseNameValue(aosAttrs[i], &pszKey);
-            if (pszKey != nullptr)
-                oAxis.first->AddAttribute(StringAttr(oAxis.first->GetFullName(), pszKey, pszValue));
-            CPLFree(pszKey);
-        }
+        RUMIForEachItem(m_poSRS ? rumi_metadata(m_poShared->poFile->hRumi, oAxis.second, 0, -1, pszUnit) : nullptr,
+                        [&](const char *pszKey, const char *pszValue)
+                        { oAxis.first->AddAttribute(StringAttr(oAxis.first->GetFullName(), pszKey, pszValue)); });
     }
     m_poY = poY;
     m_poX = poX;

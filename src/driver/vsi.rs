@@ -1,0 +1,162 @@
+//! The byte source of a GDAL open: `rumi_io` callbacks over a VSI handle (`VSILFILE *`), in
+//! Rust. The plugin crate links libgdal, so it calls GDAL's VSI C functions (`cpl_vsi.h`)
+//! itself; the C++ adapter only hands over the handle GDAL opened (`rumi_gdal_open`).
+
+use std::ffi::{c_char, c_int, c_void, CStr, CString};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Mutex;
+
+use crate::capi::{rumi_io, RUMI_IO_EOF, RUMI_IO_ERROR, RUMI_IO_OK};
+
+extern "C" {
+    // GDAL's VSI API (cpl_vsi.h); vsi_l_offset is an unsigned 64-bit integer.
+    fn VSIFSeekL(fp: *mut c_void, offset: u64, whence: c_int) -> c_int;
+    fn VSIFTellL(fp: *mut c_void) -> u64;
+    fn VSIFReadL(buf: *mut c_void, size: usize, count: usize, fp: *mut c_void) -> usize;
+    fn VSIFReadMultiRangeL(
+        ranges: c_int,
+        data: *mut *mut c_void,
+        offsets: *const u64,
+        sizes: *const usize,
+        fp: *mut c_void,
+    ) -> c_int;
+    fn VSIFCloseL(fp: *mut c_void) -> c_int;
+    fn VSIIngestFile(fp: *mut c_void, name: *const c_char, out: *mut *mut u8, size: *mut u64, max: i64) -> c_int;
+    fn VSIFree(p: *mut c_void);
+    // cpl_conv.h: whether the file is in the sibling list (NULL: VSIStatL), fixing its case
+    fn CPLCheckForFile(name: *mut c_char, siblings: *mut *mut c_char) -> c_int;
+}
+
+const SEEK_SET: c_int = 0;
+const SEEK_END: c_int = 2;
+
+/// A VSI handle, closed on drop. A VSI handle has a file position, so every use holds the lock.
+pub(crate) struct VsiFile {
+    fp: Mutex<*mut c_void>,
+}
+
+// SAFETY: the handle is only used with its mutex held, and VSI handles may move between threads.
+unsafe impl Send for VsiFile {}
+// SAFETY: as above: every use of the handle goes through the mutex.
+unsafe impl Sync for VsiFile {}
+
+impl Drop for VsiFile {
+    fn drop(&mut self) {
+        let fp = *self.fp.get_mut().unwrap_or_else(|e| e.into_inner());
+        if !fp.is_null() {
+            // SAFETY: the handle was handed over by `rumi_gdal_open`'s caller and is closed once.
+            unsafe { VSIFCloseL(fp) };
+        }
+    }
+}
+
+impl VsiFile {
+    /// Takes over `fp` (a `VSILFILE *`, non-null).
+    pub(crate) fn new(fp: *mut c_void) -> Box<VsiFile> {
+        Box::new(VsiFile { fp: Mutex::new(fp) })
+    }
+
+    /// The callbacks over this handle, with `prefix` (copied by `rumi_open`); the box must
+    /// outlive the dataset opened with them.
+    pub(crate) fn io(self: &VsiFile, prefix: &[u8]) -> rumi_io {
+        rumi_io {
+            ctx: self as *const VsiFile as *mut c_void,
+            read: Some(read),
+            size: Some(size),
+            read_multi: Some(read_multi),
+            prefix: prefix.as_ptr(),
+            prefix_len: prefix.len(),
+        }
+    }
+}
+
+/// Runs `f` on the handle of `ctx` (a `VsiFile`) with its lock held; no panic escapes.
+fn locked(ctx: *mut c_void, f: impl FnOnce(*mut c_void) -> c_int) -> c_int {
+    catch_unwind(AssertUnwindSafe(|| {
+        // SAFETY: `ctx` is the `VsiFile` of `VsiFile::io`, alive while the dataset lives.
+        let file = unsafe { &*(ctx as *const VsiFile) };
+        let fp = file.fp.lock().unwrap_or_else(|e| e.into_inner());
+        f(*fp)
+    }))
+    .unwrap_or(RUMI_IO_ERROR)
+}
+
+/// The file size, seeking to its end (the caller holds the lock).
+fn size_of(fp: *mut c_void) -> Option<u64> {
+    // SAFETY: `fp` is a live VSI handle, used under its lock.
+    (unsafe { VSIFSeekL(fp, 0, SEEK_END) } == 0).then(|| unsafe { VSIFTellL(fp) })
+}
+
+unsafe extern "C" fn read(ctx: *mut c_void, offset: u64, len: usize, buf: *mut u8) -> c_int {
+    locked(ctx, |fp| {
+        // SAFETY: `fp` is live and locked; `buf` has `len` writable bytes (rumi_io contract).
+        if unsafe { VSIFSeekL(fp, offset, SEEK_SET) == 0 && VSIFReadL(buf.cast(), 1, len, fp) == len } {
+            return RUMI_IO_OK;
+        }
+        match size_of(fp) {
+            Some(n) if offset > n || len as u64 > n - offset => RUMI_IO_EOF,
+            _ => RUMI_IO_ERROR,
+        }
+    })
+}
+
+unsafe extern "C" fn size(ctx: *mut c_void, out: *mut u64) -> c_int {
+    locked(ctx, |fp| match size_of(fp) {
+        Some(n) => {
+            // SAFETY: `out` is writable (rumi_io contract).
+            unsafe { out.write(n) };
+            RUMI_IO_OK
+        }
+        None => RUMI_IO_ERROR,
+    })
+}
+
+unsafe extern "C" fn read_multi(
+    ctx: *mut c_void,
+    count: usize,
+    offsets: *const u64,
+    lens: *const usize,
+    bufs: *const *mut u8,
+) -> c_int {
+    let Ok(n) = c_int::try_from(count) else { return RUMI_IO_ERROR };
+    locked(ctx, |fp| {
+        // SAFETY: the three arrays have `count` entries, each buffer `lens[i]` writable bytes
+        // (rumi_io contract); GDAL only writes through the data pointers.
+        let code = unsafe { VSIFReadMultiRangeL(n, bufs as *mut *mut c_void, offsets, lens, fp) };
+        if code == 0 {
+            RUMI_IO_OK
+        } else {
+            RUMI_IO_ERROR
+        }
+    })
+}
+
+/// The bytes of the file `name` (through VSI), at most `max` of them; None when it is
+/// missing, unreadable or larger.
+pub(crate) fn ingest(name: &CStr, max: u64) -> Option<Vec<u8>> {
+    let mut data: *mut u8 = std::ptr::null_mut();
+    let mut len = 0u64;
+    let max = i64::try_from(max).unwrap_or(i64::MAX);
+    // SAFETY: a NUL-terminated name and two writable out-parameters; GDAL allocates `data`.
+    let ok = unsafe { VSIIngestFile(std::ptr::null_mut(), name.as_ptr(), &mut data, &mut len, max) } != 0;
+    let bytes = (ok && !data.is_null()).then(|| {
+        // SAFETY: VSIIngestFile returned `len` bytes at `data` (plus a NUL it adds).
+        unsafe { std::slice::from_raw_parts(data, usize::try_from(len).unwrap_or(0)) }.to_vec()
+    });
+    // SAFETY: `data` is NULL or GDAL's allocation, freed once.
+    unsafe { VSIFree(data.cast()) };
+    bytes
+}
+
+/// The sidecar header blob `<path>.header` (spec: "Header blob"), when GDAL's sibling list
+/// (NULL: a stat) has it, spelled as listed.
+///
+/// # Safety
+/// `siblings` must be NULL or a NULL-terminated list of NUL-terminated strings.
+pub(crate) unsafe fn sidecar(path: &CStr, siblings: *mut *mut c_char) -> Option<CString> {
+    let mut name = [path.to_bytes(), b".header"].concat();
+    name.push(0);
+    // SAFETY: `name` is NUL-terminated; CPLCheckForFile rewrites it in place, same length.
+    let found = unsafe { CPLCheckForFile(name.as_mut_ptr().cast(), siblings) } != 0;
+    found.then(|| CStr::from_bytes_until_nul(&name).ok().map(CStr::to_owned)).flatten()
+}
