@@ -113,15 +113,6 @@
 // GDAL has no type for: float16, bfloat16, complex32 and the float8 formats.
 #define RUMI_OUTPUT_FLOAT32 1
 
-// `rumi_time_text` part: the step as text (an instant, or `start/end` for an interval).
-#define RUMI_TIME_STEP 0
-
-// `rumi_time_text` part: the instant, or the start of an interval.
-#define RUMI_TIME_START 1
-
-// `rumi_time_text` part: the end of an interval (NULL for instants).
-#define RUMI_TIME_END 2
-
 // `rumi_metadata` list: the RUMI-domain items known at open (COMPRESSION .. OPEN_MODE).
 #define RUMI_MD_FILE 0
 
@@ -168,35 +159,18 @@
 // Thread safety:
 // - Every function taking a `const rumi_dataset *` may be called from several threads at once
 //   on the same dataset: the dataset is immutable after `rumi_open` except for caches that are
-//   filled once (trailer, georeferencing) or locked (time texts). The `rumi_io` callbacks are
-//   then called concurrently, so they must be thread-safe.
+//   filled once (trailer, georeferencing, band texts). The `rumi_io` callbacks are then called
+//   concurrently, so they must be thread-safe.
 // - Datasets share nothing: several datasets of the same file, each used by its own thread,
 //   need no locking at all (this is what GDAL does with one dataset per thread).
 // - `rumi_free` must not race with any other use of the same dataset.
-// - Pointers returned by `rumi_band_text` and `rumi_time_text` stay valid, on every thread,
-//   until `rumi_free`.
+// - Pointers returned by `rumi_band_text` stay valid, on every thread, until `rumi_free`.
 // - Errors are per thread: `rumi_last_error` is the last failure of the calling thread.
 // - Decoding uses one OpenZL context per thread, created on a thread's first decode and freed
 //   when that thread exits; no global state is shared. The functions that take no dataset
-//   (`rumi_version`, `rumi_encoding_name`, `rumi_limits_default`, `rumi_output_sample_bytes`)
-//   may be called from any thread at any time.
+//   (`rumi_version`, `rumi_encoding_name`, `rumi_output_sample_bytes` and the `rumi_gdal_*`
+//   option and name parsers) may be called from any thread at any time.
 typedef struct rumi_dataset rumi_dataset;
-
-// Resource limits checked before any allocation or decode (spec: "Resource limits").
-typedef struct {
-    // Largest decoded frame in bytes (also caps a compressed frame's size).
-    uint64_t max_frame_bytes;
-    // Largest number of frames N.
-    uint64_t max_frames;
-    // Largest trailer in bytes.
-    uint64_t max_trailer_bytes;
-    // Largest number of time coordinates C.
-    uint64_t max_time_coords;
-    // Largest number of bands B.
-    uint64_t max_bands;
-    // Largest window one read may decode into memory, in bytes.
-    uint64_t max_read_bytes;
-} rumi_limits;
 
 // Byte access supplied by the host. The callbacks may be called from any thread that uses
 // the dataset, concurrently when the host uses one dataset from several threads, so they must
@@ -226,6 +200,22 @@ typedef struct {
     // number of bytes at `prefix`
     size_t prefix_len;
 } rumi_io;
+
+// Resource limits checked before any allocation or decode (spec: "Resource limits").
+typedef struct {
+    // Largest decoded frame in bytes (also caps a compressed frame's size).
+    uint64_t max_frame_bytes;
+    // Largest number of frames N.
+    uint64_t max_frames;
+    // Largest trailer in bytes.
+    uint64_t max_trailer_bytes;
+    // Largest number of time coordinates C.
+    uint64_t max_time_coords;
+    // Largest number of bands B.
+    uint64_t max_bands;
+    // Largest window one read may decode into memory, in bytes.
+    uint64_t max_read_bytes;
+} rumi_limits;
 
 // Shape, tiling, encoding and frame unit of an open dataset.
 typedef struct {
@@ -263,16 +253,6 @@ typedef struct {
     // 1 when opened statelessly from a header blob, 0 when the file was parsed and validated
     uint32_t stateless;
 } rumi_info;
-
-// The time axis of an open dataset (from the trailer).
-typedef struct {
-    // spec `time_type`: 1 interval (each step has a start and an end), 2 instant
-    uint32_t kind;
-    // seconds per time coordinate unit: 1 or 86400
-    uint32_t scale;
-    // number of coordinates C: T for instants, 2T for intervals
-    uint64_t coords;
-} rumi_time_axis;
 
 // Georeferencing of an open dataset.
 typedef struct {
@@ -367,19 +347,13 @@ const char *rumi_encoding_name(uint32_t encoding);
 // `RUMI_OUTPUT_*` value); 0 when the combination is not supported.
 size_t rumi_output_sample_bytes(uint32_t encoding, uint32_t output);
 
-// Stores the default limits in `*out`.
-//
-// # Safety
-// `out` must be NULL or point to a writable `rumi_limits`.
-int rumi_limits_default(rumi_limits *out);
-
 // Opens a rumi file read through `io` and stores the new dataset in `*out`.
 //
 // With a header blob (`blob`/`blob_len`, copied; `blob` may be freed after the call) the open
 // is stateless: the blob locates every frame, no IFD byte is read, and the only request made
 // is the file's size. The georeferencing block (160 bytes before the first frame) and the
 // trailer (band texts, time coordinates) are then read on first use, by `rumi_get_georef`,
-// `rumi_get_time_axis`, `rumi_band_text`, `rumi_time_text` and `rumi_time_coords`, which
+// `rumi_get_geotransform`, `rumi_band_text`, `rumi_metadata` and `rumi_time_values`, which
 // report their errors (a broken trailer does not prevent reading pixels: the spec forbids
 // using it to locate or decode frames). With `blob` NULL the file's header, IFD, offsets,
 // georeferencing and trailer are parsed and validated at open. `limits` may be NULL for the
@@ -407,13 +381,6 @@ void rumi_free(rumi_dataset *ds);
 // `ds` must be a live dataset and `out` writable.
 int rumi_get_info(const rumi_dataset *ds, rumi_info *out);
 
-// Stores the time axis (kind, scale, number of coordinates) in `*out`. Reads the trailer on
-// first use when the dataset was opened from a header blob.
-//
-// # Safety
-// `ds` must be a live dataset and `out` writable.
-int rumi_get_time_axis(const rumi_dataset *ds, rumi_time_axis *out);
-
 // Stores the georeferencing in `*out`. Reads the georeferencing block on first use when the
 // dataset was opened from a header blob.
 //
@@ -428,34 +395,6 @@ int rumi_get_georef(const rumi_dataset *ds, rumi_georef *out);
 // `ds` must be a live dataset.
 const char *rumi_band_text(const rumi_dataset *ds, uint32_t band);
 
-// Time step `time` (0-based) as ISO 8601 UTC text; `part` is a `RUMI_TIME_*` value. Dates
-// (`YYYY-MM-DD`) when `time_scale` is 86400, else date-times (`YYYY-MM-DDTHH:MM:SSZ`). The
-// pointer lives as long as the dataset. NULL when `time` is out of range, for
-// `RUMI_TIME_END` on an instant axis, and when the trailer cannot be read.
-//
-// # Safety
-// `ds` must be a live dataset.
-const char *rumi_time_text(const rumi_dataset *ds, uint32_t time, uint32_t part);
-
-// The largest header blob the limits allow, in bytes: the 32-byte fixed part and a 32-bit
-// count for each of `max_frames` frames (at most 2^40), so that `RUMI_MAX_FRAMES` also bounds
-// what reading a blob may allocate. `limits` NULL: the defaults.
-//
-// # Safety
-// `limits` must be NULL or valid.
-uint64_t rumi_blob_max_bytes(const rumi_limits *limits);
-
-// Checks the header blob of a stateless open against what the host already has of the file,
-// at no request: its first `len` bytes (e.g. the bytes GDAL read to identify the file; with
-// at least the 292-byte file header and IFD, the shape they state must be the blob's, and
-// when the IFD's external values are inside them too, every frame byte count) and its size
-// (it must hold the frames the blob locates and a trailer). `RUMI_OK` when they agree (and
-// for a dataset opened without a blob), else `RUMI_ERR_FORMAT` naming the first difference.
-//
-// # Safety
-// `ds` must be a live dataset; `prefix` NULL (with `len` 0) or pointing to `len` bytes.
-int rumi_check_prefix(const rumi_dataset *ds, const uint8_t *prefix, size_t len);
-
 // Opens the file at `path` that GDAL's VSI handle `fp` (a `VSILFILE *`) reads, with the
 // driver's header-blob policy, and stores the dataset in `*out`. `fp` is taken over: closed
 // by `rumi_free`, or before returning on failure. Reads go through GDAL's VSI functions,
@@ -463,8 +402,10 @@ int rumi_check_prefix(const rumi_dataset *ds, const uint8_t *prefix, size_t len)
 // as `rumi_io.prefix`). The header blob: `header` (the HEADER open option; "NONE": none),
 // else the sidecar `<path>.header` when `CPLCheckForFile` finds it in `siblings` (GDAL's
 // sibling list; NULL: probe the file). Without a blob the file is parsed and validated;
-// with one the open is stateless, the blob checked against the prefix and the file's size
-// (`rumi_check_prefix`). A HEADER blob that cannot be read (`RUMI_ERR_IO`), is invalid or
+// with one the open is stateless, the blob checked against the prefix (with at least the
+// 292-byte file header and IFD, the shape they state must be the blob's, and when the IFD's
+// external values are inside it too, every frame byte count) and the file's size (it must
+// hold the frames the blob locates and a trailer), at no request. A HEADER blob that cannot be read (`RUMI_ERR_IO`), is invalid or
 // does not match is an error naming it; such a sidecar is ignored: `*warning` (else NULL;
 // valid until the next call of this or `rumi_gdal_open_options` on the thread) names it, and
 // the file is parsed. `*header_used`:
@@ -485,13 +426,6 @@ int rumi_gdal_open(void *fp,
                    rumi_dataset **out,
                    const char **warning,
                    const char **header_used);
-
-// The axes of a decoded frame, outermost first, as the spec's frame unit table names them
-// (e.g. "t b h w"), a static string; NULL when `ds` is NULL.
-//
-// # Safety
-// `ds` must be NULL or a live dataset.
-const char *rumi_frame_layout(const rumi_dataset *ds);
 
 // Stores the georeferencing as a GDAL geotransform in `out[0..6]`: (x_origin, x_res,
 // row_rot, y_origin, col_rot, y_res), `X = out[0] + col * out[1] + row * out[2]`,
@@ -516,16 +450,6 @@ const char *rumi_last_read_text(void);
 // # Safety
 // `ds` must be a live dataset.
 int rumi_set_cache_bytes(const rumi_dataset *ds, uint64_t bytes);
-
-// The raw time coordinates: stores their number C (T for instants, 2T for intervals: start
-// and end of each step) in `*count` and, when `out` is not NULL and `len >= C`, copies them
-// to `out`. Coordinate `i` is `out[i] * time_scale` seconds since 1970-01-01T00:00:00Z
-// (`rumi_time_axis.scale`: 1 or 86400). Call with `out` NULL to learn C.
-//
-// # Safety
-// `ds` must be a live dataset; `out` NULL or pointing to `len` writable values; `count`
-// writable.
-int rumi_time_coords(const rumi_dataset *ds, int64_t *out, size_t len, size_t *count);
 
 // Reads `*req` into the host buffer through the core's read planner: every frame the request
 // needs is listed once, served from the dataset's decoded-frame cache when it is there,

@@ -9,15 +9,18 @@
 //!   panic into `RUMI_ERR_INTERNAL`.
 //! - Byte access goes through caller-supplied callbacks ([`rumi_io`]), so the host decides how
 //!   files are read (GDAL passes its VSI layer).
+//! - The ABI is what the GDAL adapter (`src/driver/`) calls, and no more. Two entry points
+//!   are kept for other hosts: `rumi_open` (the generic open, with host I/O callbacks, an
+//!   optional header blob and explicit limits, for C hosts and the tests; GDAL opens with
+//!   `rumi_gdal_open`) and `rumi_version`.
 #![allow(non_camel_case_types)]
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_void, CString};
 use std::io;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr;
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
 
 use rumi::error::{Category, Error, Limits};
 use rumi::format::{Georef, ModelType, RasterType, SampleEncoding, TimeKind, TimeStep};
@@ -96,13 +99,6 @@ pub const RUMI_OUTPUT_NATIVE: u32 = 0;
 /// `rumi_request.output`: binary32 (two per complex sample), exact, for the encodings
 /// GDAL has no type for: float16, bfloat16, complex32 and the float8 formats.
 pub const RUMI_OUTPUT_FLOAT32: u32 = 1;
-
-/// `rumi_time_text` part: the step as text (an instant, or `start/end` for an interval).
-pub const RUMI_TIME_STEP: u32 = 0;
-/// `rumi_time_text` part: the instant, or the start of an interval.
-pub const RUMI_TIME_START: u32 = 1;
-/// `rumi_time_text` part: the end of an interval (NULL for instants).
-pub const RUMI_TIME_END: u32 = 2;
 
 /// Byte access supplied by the host. The callbacks may be called from any thread that uses
 /// the dataset, concurrently when the host uses one dataset from several threads, so they must
@@ -222,18 +218,6 @@ pub struct rumi_info {
     pub stateless: u32,
 }
 
-/// The time axis of an open dataset (from the trailer).
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct rumi_time_axis {
-    /// spec `time_type`: 1 interval (each step has a start and an end), 2 instant
-    pub kind: u32,
-    /// seconds per time coordinate unit: 1 or 86400
-    pub scale: u32,
-    /// number of coordinates C: T for instants, 2T for intervals
-    pub coords: u64,
-}
-
 /// Georeferencing of an open dataset.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -254,26 +238,22 @@ pub struct rumi_georef {
 /// Thread safety:
 /// - Every function taking a `const rumi_dataset *` may be called from several threads at once
 ///   on the same dataset: the dataset is immutable after `rumi_open` except for caches that are
-///   filled once (trailer, georeferencing) or locked (time texts). The `rumi_io` callbacks are
-///   then called concurrently, so they must be thread-safe.
+///   filled once (trailer, georeferencing, band texts). The `rumi_io` callbacks are then called
+///   concurrently, so they must be thread-safe.
 /// - Datasets share nothing: several datasets of the same file, each used by its own thread,
 ///   need no locking at all (this is what GDAL does with one dataset per thread).
 /// - `rumi_free` must not race with any other use of the same dataset.
-/// - Pointers returned by `rumi_band_text` and `rumi_time_text` stay valid, on every thread,
-///   until `rumi_free`.
+/// - Pointers returned by `rumi_band_text` stay valid, on every thread, until `rumi_free`.
 /// - Errors are per thread: `rumi_last_error` is the last failure of the calling thread.
 /// - Decoding uses one OpenZL context per thread, created on a thread's first decode and freed
 ///   when that thread exits; no global state is shared. The functions that take no dataset
-///   (`rumi_version`, `rumi_encoding_name`, `rumi_limits_default`, `rumi_output_sample_bytes`)
-///   may be called from any thread at any time.
+///   (`rumi_version`, `rumi_encoding_name`, `rumi_output_sample_bytes` and the `rumi_gdal_*`
+///   option and name parsers) may be called from any thread at any time.
 pub struct rumi_dataset {
     reader: Reader<CallbackSource>,
     stateless: bool,
     /// Band texts as C strings, made on first request (from the trailer, read then).
     band_texts: OnceLock<Vec<CString>>,
-    /// Time texts handed out so far, by (step, part): formatted on first request (a trailer
-    /// may hold millions of steps), kept so that the pointers live as long as the dataset.
-    time_texts: Mutex<HashMap<(u32, u32), CString>>,
     /// The VSI handle `reader` reads through (`rumi_gdal_open`); dropped after it.
     _vsi: Option<Box<crate::driver::vsi::VsiFile>>,
     /// The header blob file `rumi_gdal_open` opened with.
@@ -565,22 +545,6 @@ pub extern "C" fn rumi_output_sample_bytes(encoding: u32, output: u32) -> usize 
 
 // ---- open / free -------------------------------------------------------------------------------
 
-/// Stores the default limits in `*out`.
-///
-/// # Safety
-/// `out` must be NULL or point to a writable `rumi_limits`.
-#[no_mangle]
-pub unsafe extern "C" fn rumi_limits_default(out: *mut rumi_limits) -> c_int {
-    guard("rumi_limits_default", || {
-        if out.is_null() {
-            return bad_argument("rumi_limits_default: out is NULL");
-        }
-        // SAFETY: checked non-null; the caller guarantees it is writable.
-        unsafe { out.write(Limits::default().into()) };
-        RUMI_OK
-    })
-}
-
 fn cstrings<I: IntoIterator<Item = String>>(items: I) -> Result<Vec<CString>, Error> {
     items.into_iter().map(|s| CString::new(s).map_err(|_| Error::Usage("text contains a NUL byte".into()))).collect()
 }
@@ -600,14 +564,7 @@ fn open_inner(io: rumi_io, blob: Option<&[u8]>, limits: Limits) -> Result<rumi_d
         Some(b) => Reader::open_with_blob(src, b, limits)?,
         None => Reader::open(src, limits)?,
     };
-    Ok(rumi_dataset {
-        reader,
-        stateless: blob.is_some(),
-        band_texts: OnceLock::new(),
-        time_texts: Mutex::new(HashMap::new()),
-        _vsi: None,
-        header: None,
-    })
+    Ok(rumi_dataset { reader, stateless: blob.is_some(), band_texts: OnceLock::new(), _vsi: None, header: None })
 }
 
 impl rumi_dataset {
@@ -642,7 +599,7 @@ impl rumi_dataset {
 /// is stateless: the blob locates every frame, no IFD byte is read, and the only request made
 /// is the file's size. The georeferencing block (160 bytes before the first frame) and the
 /// trailer (band texts, time coordinates) are then read on first use, by `rumi_get_georef`,
-/// `rumi_get_time_axis`, `rumi_band_text`, `rumi_time_text` and `rumi_time_coords`, which
+/// `rumi_get_geotransform`, `rumi_band_text`, `rumi_metadata` and `rumi_time_values`, which
 /// report their errors (a broken trailer does not prevent reading pixels: the spec forbids
 /// using it to locate or decode frames). With `blob` NULL the file's header, IFD, offsets,
 /// georeferencing and trailer are parsed and validated at open. `limits` may be NULL for the
@@ -776,26 +733,6 @@ pub unsafe extern "C" fn rumi_get_info(ds: *const rumi_dataset, out: *mut rumi_i
     }
 }
 
-/// Stores the time axis (kind, scale, number of coordinates) in `*out`. Reads the trailer on
-/// first use when the dataset was opened from a header blob.
-///
-/// # Safety
-/// `ds` must be a live dataset and `out` writable.
-#[no_mangle]
-pub unsafe extern "C" fn rumi_get_time_axis(ds: *const rumi_dataset, out: *mut rumi_time_axis) -> c_int {
-    // SAFETY: the caller's guarantees are `query`'s.
-    unsafe {
-        query("rumi_get_time_axis", ds, out, |ds| {
-            let axis = &ds.reader.trailer()?.time;
-            let kind = match axis.kind {
-                TimeKind::Interval => 1,
-                TimeKind::Instant => 2,
-            };
-            Ok(rumi_time_axis { kind, scale: axis.scale, coords: axis.coords.len() as u64 })
-        })
-    }
-}
-
 /// Stores the georeferencing in `*out`. Reads the georeferencing block on first use when the
 /// dataset was opened from a header blob.
 ///
@@ -852,105 +789,13 @@ pub unsafe extern "C" fn rumi_band_text(ds: *const rumi_dataset, band: u32) -> *
     })
 }
 
-/// Time step `time` (0-based) as ISO 8601 UTC text; `part` is a `RUMI_TIME_*` value. Dates
-/// (`YYYY-MM-DD`) when `time_scale` is 86400, else date-times (`YYYY-MM-DDTHH:MM:SSZ`). The
-/// pointer lives as long as the dataset. NULL when `time` is out of range, for
-/// `RUMI_TIME_END` on an instant axis, and when the trailer cannot be read.
-///
-/// # Safety
-/// `ds` must be a live dataset.
-#[no_mangle]
-pub unsafe extern "C" fn rumi_time_text(ds: *const rumi_dataset, time: u32, part: u32) -> *const c_char {
-    guard_ptr("rumi_time_text", || {
-        // SAFETY: the caller guarantees `ds` is NULL or live.
-        let Ok(ds) = (unsafe { dataset(ds, "rumi_time_text") }) else { return ptr::null() };
-        let trailer = match ds.reader.trailer() {
-            Ok(t) => t,
-            Err(e) => {
-                fail(e);
-                return ptr::null();
-            }
-        };
-        let axis = &trailer.time;
-        if time as usize >= axis.steps() {
-            set_error(&format!("time step {time} does not exist (T = {})", axis.steps()));
-            return ptr::null();
-        }
-        let text = match (part, axis.step(time as usize)) {
-            (RUMI_TIME_STEP, _) => axis.step_iso(time as usize),
-            (RUMI_TIME_START, TimeStep::Instant(s) | TimeStep::Interval(s, _)) => axis.iso(s),
-            (RUMI_TIME_END, TimeStep::Interval(_, e)) => axis.iso(e),
-            (RUMI_TIME_END, TimeStep::Instant(_)) => {
-                set_error("the time axis holds instants: steps have no end");
-                return ptr::null();
-            }
-            (other, _) => {
-                set_error(&format!("rumi_time_text: unknown part {other}"));
-                return ptr::null();
-            }
-        };
-        let Ok(mut texts) = ds.time_texts.lock() else {
-            set_error("rumi_time_text: the text cache is poisoned by an earlier panic");
-            return ptr::null();
-        };
-        // The CString's heap buffer does not move when the map grows, so the pointer stays valid.
-        texts.entry((time, part)).or_insert_with(|| CString::new(text).unwrap_or_default()).as_ptr()
-    })
-}
-
 // ---- facts the GDAL adapter asks for instead of computing them ---------------------------------
 
 /// The largest header blob the limits allow, in bytes: the 32-byte fixed part and a 32-bit
 /// count for each of `max_frames` frames (at most 2^40), so that `RUMI_MAX_FRAMES` also bounds
-/// what reading a blob may allocate. `limits` NULL: the defaults.
-///
-/// # Safety
-/// `limits` must be NULL or valid.
-#[no_mangle]
-pub unsafe extern "C" fn rumi_blob_max_bytes(limits: *const rumi_limits) -> u64 {
-    let r = catch_unwind(|| {
-        // SAFETY: the caller guarantees `limits` is NULL or valid.
-        let limits = unsafe { limits.as_ref() }.map_or_else(Limits::default, |l| (*l).into());
-        blob_max_bytes(&limits)
-    });
-    r.unwrap_or(0)
-}
-
+/// what reading a blob may allocate.
 fn blob_max_bytes(limits: &Limits) -> u64 {
     rumi::format::blob::BLOB_HEADER_BYTES as u64 + 4 * limits.max_frames.min(1 << 40)
-}
-
-/// Checks the header blob of a stateless open against what the host already has of the file,
-/// at no request: its first `len` bytes (e.g. the bytes GDAL read to identify the file; with
-/// at least the 292-byte file header and IFD, the shape they state must be the blob's, and
-/// when the IFD's external values are inside them too, every frame byte count) and its size
-/// (it must hold the frames the blob locates and a trailer). `RUMI_OK` when they agree (and
-/// for a dataset opened without a blob), else `RUMI_ERR_FORMAT` naming the first difference.
-///
-/// # Safety
-/// `ds` must be a live dataset; `prefix` NULL (with `len` 0) or pointing to `len` bytes.
-#[no_mangle]
-pub unsafe extern "C" fn rumi_check_prefix(ds: *const rumi_dataset, prefix: *const u8, len: usize) -> c_int {
-    guard("rumi_check_prefix", || {
-        // SAFETY: the caller guarantees `ds` is NULL or live.
-        let ds = match unsafe { dataset(ds, "rumi_check_prefix") } {
-            Ok(d) => d,
-            Err(c) => return c,
-        };
-        if !ds.stateless {
-            return RUMI_OK;
-        }
-        let prefix: &[u8] = if prefix.is_null() || len == 0 {
-            &[]
-        } else {
-            // SAFETY: checked non-null; the caller guarantees `len` readable bytes.
-            unsafe { std::slice::from_raw_parts(prefix, len) }
-        };
-        match rumi::validate::check_blob_prefix(&ds.reader, prefix) {
-            Ok(()) => RUMI_OK,
-            Err(e) => fail(e),
-        }
-    })
 }
 
 /// `text` in the calling thread's warning slot, valid until the next warning on the thread.
@@ -996,8 +841,10 @@ fn open_with_blob(
 /// as `rumi_io.prefix`). The header blob: `header` (the HEADER open option; "NONE": none),
 /// else the sidecar `<path>.header` when `CPLCheckForFile` finds it in `siblings` (GDAL's
 /// sibling list; NULL: probe the file). Without a blob the file is parsed and validated;
-/// with one the open is stateless, the blob checked against the prefix and the file's size
-/// (`rumi_check_prefix`). A HEADER blob that cannot be read (`RUMI_ERR_IO`), is invalid or
+/// with one the open is stateless, the blob checked against the prefix (with at least the
+/// 292-byte file header and IFD, the shape they state must be the blob's, and when the IFD's
+/// external values are inside it too, every frame byte count) and the file's size (it must
+/// hold the frames the blob locates and a trailer), at no request. A HEADER blob that cannot be read (`RUMI_ERR_IO`), is invalid or
 /// does not match is an error naming it; such a sidecar is ignored: `*warning` (else NULL;
 /// valid until the next call of this or `rumi_gdal_open_options` on the thread) names it, and
 /// the file is parsed. `*header_used`:
@@ -1086,28 +933,6 @@ pub unsafe extern "C" fn rumi_gdal_open(
     })
 }
 
-static FRAME_LAYOUTS: [&std::ffi::CStr; 12] = [
-    c"h w", c"b h w", c"t h w", c"h w b", c"h w t", c"b t h w", c"t b h w", c"b h w t", c"t h w b", c"h w b t",
-    c"h w t b", c"?",
-];
-
-/// The axes of a decoded frame, outermost first, as the spec's frame unit table names them
-/// (e.g. "t b h w"), a static string; NULL when `ds` is NULL.
-///
-/// # Safety
-/// `ds` must be NULL or a live dataset.
-#[no_mangle]
-pub unsafe extern "C" fn rumi_frame_layout(ds: *const rumi_dataset) -> *const c_char {
-    guard_ptr("rumi_frame_layout", || {
-        // SAFETY: the caller guarantees `ds` is NULL or live.
-        let Ok(ds) = (unsafe { dataset(ds, "rumi_frame_layout") }) else { return ptr::null() };
-        let l = ds.reader.layout();
-        let text = l.frame_unit.describe(u32::from(l.bands));
-        let last = FRAME_LAYOUTS[FRAME_LAYOUTS.len() - 1];
-        FRAME_LAYOUTS.iter().find(|c| c.to_bytes() == text.as_bytes()).unwrap_or(&last).as_ptr()
-    })
-}
-
 /// Stores the georeferencing as a GDAL geotransform in `out[0..6]`: (x_origin, x_res,
 /// row_rot, y_origin, col_rot, y_res), `X = out[0] + col * out[1] + row * out[2]`,
 /// `Y = out[3] + col * out[4] + row * out[5]`. GDAL's geotransform maps pixel corners: with
@@ -1185,52 +1010,6 @@ pub unsafe extern "C" fn rumi_set_cache_bytes(ds: *const rumi_dataset, bytes: u6
             }
             Err(c) => c,
         }
-    })
-}
-
-// ---- time coordinates (the driver's multidimensional API) --------------------------------------
-
-/// The raw time coordinates: stores their number C (T for instants, 2T for intervals: start
-/// and end of each step) in `*count` and, when `out` is not NULL and `len >= C`, copies them
-/// to `out`. Coordinate `i` is `out[i] * time_scale` seconds since 1970-01-01T00:00:00Z
-/// (`rumi_time_axis.scale`: 1 or 86400). Call with `out` NULL to learn C.
-///
-/// # Safety
-/// `ds` must be a live dataset; `out` NULL or pointing to `len` writable values; `count`
-/// writable.
-#[no_mangle]
-pub unsafe extern "C" fn rumi_time_coords(
-    ds: *const rumi_dataset,
-    out: *mut i64,
-    len: usize,
-    count: *mut usize,
-) -> c_int {
-    guard("rumi_time_coords", || {
-        // SAFETY: the caller guarantees `ds` is NULL or live.
-        let ds = match unsafe { dataset(ds, "rumi_time_coords") } {
-            Ok(d) => d,
-            Err(c) => return c,
-        };
-        if count.is_null() {
-            return bad_argument("rumi_time_coords: count is NULL");
-        }
-        let coords = match ds.reader.trailer() {
-            Ok(t) => &t.time.coords,
-            Err(e) => return fail(e),
-        };
-        // SAFETY: checked non-null; the caller guarantees it is writable.
-        unsafe { count.write(coords.len()) };
-        if !out.is_null() {
-            if len < coords.len() {
-                return bad_argument(&format!(
-                    "rumi_time_coords: {len} values do not hold {} coordinates",
-                    coords.len()
-                ));
-            }
-            // SAFETY: `out` has at least `coords.len()` writable values (checked above).
-            unsafe { ptr::copy_nonoverlapping(coords.as_ptr(), out, coords.len()) };
-        }
-        RUMI_OK
     })
 }
 

@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use common::*;
 use gdal_rumi::capi::*;
-use rumi::format::{FrameUnit, SampleEncoding};
+use rumi::format::{FrameUnit, SampleEncoding, TimeAxis, TimeKind};
 use rumi::reader::{Reader, Window};
 use rumi::Limits;
 
@@ -83,6 +83,45 @@ fn open(host: &Host, blob: Option<&[u8]>) -> Result<*mut rumi_dataset, (c_int, S
 fn text(p: *const std::ffi::c_char) -> Option<String> {
     // SAFETY: non-null results of the ABI are valid C strings.
     (!p.is_null()).then(|| unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned())
+}
+
+/// The `rumi_metadata` list `kind` of (`band`, `time`) as strings; None when the call fails.
+fn md(ds: *const rumi_dataset, kind: u32, band: u32, time: i64) -> Option<Vec<String>> {
+    // SAFETY: `ds` is live (the tests' contract); the list is read before the next call.
+    let mut p = unsafe { rumi_metadata(ds, kind, band, time, ptr::null()) };
+    if p.is_null() {
+        return None;
+    }
+    let mut items = Vec::new();
+    loop {
+        // SAFETY: a list of NUL-terminated strings ending with an empty one.
+        let item = unsafe { CStr::from_ptr(p) };
+        if item.is_empty() {
+            return Some(items);
+        }
+        items.push(item.to_string_lossy().into_owned());
+        // SAFETY: the next string starts after this one's NUL, inside the list.
+        p = unsafe { p.add(item.to_bytes().len() + 1) };
+    }
+}
+
+/// `rumi_time_values` of steps `first..first + count` (`bounds` 1: start and end) into a
+/// buffer of `len` values: the values, or the error code and message.
+fn time_values(
+    ds: *const rumi_dataset,
+    first: u32,
+    count: u32,
+    bounds: u32,
+    len: usize,
+) -> Result<Vec<i64>, (c_int, String)> {
+    let mut out = vec![0i64; len];
+    // SAFETY: `ds` is live; `out` holds `len` writable values.
+    let code = unsafe { rumi_time_values(ds, first, count, bounds, out.as_mut_ptr(), len) };
+    if code == RUMI_OK {
+        Ok(out)
+    } else {
+        Err((code, last_error()))
+    }
 }
 
 /// One `rumi_read` of plane (`band`, `time`), rows `rows.0..rows.0 + rows.1` and columns
@@ -191,18 +230,36 @@ fn metadata_queries() {
         assert_eq!(text(rumi_band_text(ds, 1)).as_deref(), Some("band 1"));
         assert!(rumi_band_text(ds, 2).is_null());
         assert!(last_error().contains("band 2 does not exist"), "{}", last_error());
-        assert_eq!(text(rumi_time_text(ds, 0, RUMI_TIME_STEP)).as_deref(), Some("2020-09-13T12:26:40Z"));
-        assert_eq!(text(rumi_time_text(ds, 2, RUMI_TIME_START)).as_deref(), Some("2020-09-23T12:26:54Z"));
-        assert!(rumi_time_text(ds, 0, RUMI_TIME_END).is_null());
-        assert!(rumi_time_text(ds, 3, RUMI_TIME_STEP).is_null());
+        // the time step texts GDAL shows: an instant axis has a TIME per step and no end
+        assert_eq!(md(ds, RUMI_MD_DATASET, 0, 0).unwrap(), ["TIME=2020-09-13T12:26:40Z"]);
+        assert_eq!(md(ds, RUMI_MD_DATASET, 0, 2).unwrap(), ["TIME=2020-09-23T12:26:54Z"]);
+        assert_eq!(
+            md(ds, RUMI_MD_DATASET, 0, -1).unwrap(),
+            ["TIME_COUNT=3", "TIMES=2020-09-13T12:26:40Z,2020-09-18T12:26:47Z,2020-09-23T12:26:54Z"]
+        );
+        assert_eq!(
+            md(ds, RUMI_MD_BAND, 1, 2).unwrap(),
+            ["BAND_TEXT=band 1", "TIME_INDEX=2", "TIME=2020-09-23T12:26:54Z"]
+        );
+        assert!(md(ds, RUMI_MD_DATASET, 0, 3).is_none());
+        assert!(last_error().contains("time step 3 does not exist (T = 3)"), "{}", last_error());
+        assert!(md(ptr::null(), RUMI_MD_DATASET, 0, 0).is_none());
+        // the time axis: kind, scale and the raw coordinates (T of them for instants)
+        assert_eq!(md(ds, RUMI_MD_TIME_AXIS, 0, -1).unwrap(), ["TIME_TYPE=INSTANT", "TIME_SCALE=1"]);
+        assert_eq!(time_values(ds, 0, 3, 0, 3), Ok(vec![1_600_000_000, 1_600_432_007, 1_600_864_014]));
+        assert_eq!(time_values(ds, 1, 1, 0, 1), Ok(vec![1_600_432_007]));
+        let (code, msg) = time_values(ds, 0, 3, 1, 6).unwrap_err();
+        assert_eq!((code, msg.as_str()), (RUMI_ERR_ARGUMENT, "the time axis holds instants: steps have no bounds"));
+        let (code, msg) = time_values(ds, 2, 2, 0, 2).unwrap_err();
+        assert_eq!((code, msg.as_str()), (RUMI_ERR_ARGUMENT, "time steps 2+2 do not exist (T = 3)"));
+        let (code, msg) = time_values(ds, 0, 3, 0, 2).unwrap_err();
+        assert_eq!((code, msg.as_str()), (RUMI_ERR_ARGUMENT, "rumi_time_values: 3 values for a buffer of 2"));
+        assert_eq!(rumi_time_values(ds, 0, 3, 0, ptr::null_mut(), 3), RUMI_ERR_ARGUMENT);
+        assert_eq!(rumi_time_values(ptr::null(), 0, 1, 0, [0i64].as_mut_ptr(), 1), RUMI_ERR_ARGUMENT);
         let mut g = rumi_georef::default();
         assert_eq!(rumi_get_georef(ds, &mut g), RUMI_OK);
         assert_eq!((g.model, g.raster_type, g.epsg), (1, 1, 32631));
         assert_eq!(g.affine, [20.0, 0.0, 500000.0, 0.0, -20.0, 4_000_000.0]);
-        let mut axis = rumi_time_axis::default();
-        assert_eq!(rumi_get_time_axis(ds, &mut axis), RUMI_OK);
-        assert_eq!(axis, rumi_time_axis { kind: 2, scale: 1, coords: 3 });
-        assert_eq!(rumi_get_time_axis(ds, ptr::null_mut()), RUMI_ERR_ARGUMENT);
         rumi_free(ds);
         assert_eq!(text(rumi_encoding_name(RUMI_ENCODING_FLOAT8_E4M3FN)).as_deref(), Some("float8_e4m3fn"));
         assert!(rumi_encoding_name(99).is_null());
@@ -211,6 +268,37 @@ fn metadata_queries() {
         assert_eq!(rumi_output_sample_bytes(RUMI_ENCODING_UINT16, RUMI_OUTPUT_FLOAT32), 0);
         assert_eq!(rumi_output_sample_bytes(RUMI_ENCODING_UINT16, RUMI_OUTPUT_NATIVE), 2);
     }
+}
+
+/// An interval axis in days: each step has a start and an (exclusive) end, as texts (dates)
+/// and as raw coordinates (2T of them).
+#[test]
+fn interval_time_steps() {
+    let days = |d: i64| d * 86_400;
+    let axis = TimeAxis::from_seconds(TimeKind::Interval, vec![days(18262), days(18263), days(18263), days(18265)], 2)
+        .unwrap();
+    let mut s = spec(SampleEncoding::U8, 5, 4, 1, 2, (4, 4), 0, utm());
+    s.trailer.time = axis;
+    let (file, blob) = write(s, &samples(SampleEncoding::U8, 40, 1));
+    let h = host(file);
+    let ds = open(&h, Some(&blob)).unwrap();
+    assert_eq!(md(ds, RUMI_MD_DATASET, 0, 0).unwrap(), ["TIME_START=2020-01-01", "TIME_END=2020-01-02"]);
+    assert_eq!(md(ds, RUMI_MD_DATASET, 0, 1).unwrap(), ["TIME_START=2020-01-02", "TIME_END=2020-01-04"]);
+    assert_eq!(
+        md(ds, RUMI_MD_DATASET, 0, -1).unwrap(),
+        ["TIME_COUNT=2", "TIMES=2020-01-01/2020-01-02,2020-01-02/2020-01-04"]
+    );
+    assert_eq!(md(ds, RUMI_MD_DESCRIPTION, 0, 1).unwrap(), ["band 0 @ 2020-01-02/2020-01-04"]);
+    assert_eq!(md(ds, RUMI_MD_TIME_AXIS, 0, -1).unwrap(), ["TIME_TYPE=INTERVAL", "TIME_SCALE=86400"]);
+    assert!(md(ds, RUMI_MD_DATASET, 0, 2).is_none());
+    assert!(last_error().contains("time step 2 does not exist (T = 2)"), "{}", last_error());
+    assert_eq!(time_values(ds, 0, 2, 0, 2), Ok(vec![18262, 18263]), "the starts");
+    assert_eq!(time_values(ds, 0, 2, 1, 4), Ok(vec![18262, 18263, 18263, 18265]), "starts and ends");
+    assert_eq!(time_values(ds, 1, 1, 1, 2), Ok(vec![18263, 18265]));
+    let (code, msg) = time_values(ds, 0, 2, 1, 2).unwrap_err();
+    assert_eq!((code, msg.as_str()), (RUMI_ERR_ARGUMENT, "rumi_time_values: 4 values for a buffer of 2"));
+    // SAFETY: freed once, no other use.
+    unsafe { rumi_free(ds) };
 }
 
 #[test]
@@ -269,9 +357,9 @@ fn stateless_open_reads_georef_and_trailer_on_first_use() {
         assert_eq!(rumi_get_georef(ds, &mut g), RUMI_OK);
         assert_eq!(reads(), 2, "the georeferencing block: one read, kept");
         assert_eq!(text(rumi_band_text(ds, 0)).as_deref(), Some("band 0"));
-        let mut axis = rumi_time_axis::default();
-        assert_eq!(rumi_get_time_axis(ds, &mut axis), RUMI_OK);
-        assert!(!rumi_time_text(ds, 2, RUMI_TIME_STEP).is_null());
+        assert_eq!(md(ds, RUMI_MD_TIME_AXIS, 0, -1).unwrap(), ["TIME_TYPE=INSTANT", "TIME_SCALE=1"]);
+        assert!(md(ds, RUMI_MD_DATASET, 0, 2).is_some());
+        assert_eq!(time_values(ds, 0, 3, 0, 3).map(|v| v.len()), Ok(3));
         assert_eq!(reads(), 3, "the trailer: one read, kept");
         rumi_free(ds);
     }
@@ -293,9 +381,14 @@ fn stateless_open_reads_georef_and_trailer_on_first_use() {
         );
         assert!(rumi_band_text(ds, 0).is_null());
         assert!(last_error().contains("trailer: magic"), "{}", last_error());
-        let mut axis = rumi_time_axis::default();
-        assert_eq!(rumi_get_time_axis(ds, &mut axis), RUMI_ERR_FORMAT);
-        assert!(rumi_time_text(ds, 0, RUMI_TIME_STEP).is_null());
+        assert!(md(ds, RUMI_MD_TIME_AXIS, 0, -1).is_none());
+        assert!(last_error().contains("trailer: magic"), "{}", last_error());
+        assert!(md(ds, RUMI_MD_DATASET, 0, 0).is_none());
+        let (code, msg) = time_values(ds, 0, 1, 0, 1).unwrap_err();
+        assert_eq!(code, RUMI_ERR_FORMAT);
+        assert!(msg.contains("trailer: magic"), "{msg}");
+        // what needs no trailer still works: the file-level list and the georeferencing
+        assert!(md(ds, RUMI_MD_FILE, 0, -1).unwrap().contains(&"OPEN_MODE=STATELESS".to_string()));
         rumi_free(ds);
     }
     // Validated opens still refuse it.
@@ -366,29 +459,69 @@ fn limits_refuse_large_frames_before_decoding() {
     let (file, _) =
         write(spec(SampleEncoding::U16, 64, 64, 1, 1, (64, 64), 0, utm()), &samples(SampleEncoding::U16, 4096, 3));
     let h = host(file);
-    let mut limits = rumi_limits {
-        max_frame_bytes: 0,
-        max_frames: 0,
-        max_trailer_bytes: 0,
-        max_time_coords: 0,
-        max_bands: 0,
-        max_read_bytes: 0,
-    };
+    // the defaults a C host gets (NULL limits; GDAL's are `rumi_gdal_open_options` with no
+    // option set, tests/capi_texts.rs) open the file; a lower frame limit refuses it
+    let mut limits = rumi_limits::from(Limits::default());
+    assert_eq!(rumi::Limits::from(limits), Limits::default());
     let mut ds = ptr::null_mut();
     let io = io(&h);
     // SAFETY: valid pointers throughout.
     unsafe {
-        assert_eq!(rumi_limits_default(&mut limits), RUMI_OK);
-        assert_eq!(rumi::Limits::from(limits), Limits::default());
+        let code = rumi_open(&io, ptr::null(), 0, ptr::null(), &mut ds);
+        assert_eq!(code, RUMI_OK, "{}", last_error());
+        rumi_free(ds);
         limits.max_frame_bytes = 1024;
         let code = rumi_open(&io, ptr::null(), 0, &limits, &mut ds);
         assert_eq!(code, RUMI_ERR_LIMIT, "{}", last_error());
     }
 }
 
-/// What the GDAL adapter asks for instead of computing it: the GDAL geotransform, the frame
-/// layout text, the largest blob the limits allow, and the check of a sidecar blob against the
-/// file's first bytes and size.
+/// A dataset opened by `rumi_gdal_open`, its warning and the header blob it used.
+type GdalOpened = (*mut rumi_dataset, Option<String>, Option<String>);
+
+/// Opens `path` the way the GDAL adapter does: `rumi_gdal_open` over a VSI handle, with the
+/// file's first `prefix` bytes (GDAL's header bytes) and the HEADER open option `header` (None:
+/// unset, so the sidecar `<path>.header` is probed). The dataset (to free), the warning and the
+/// header blob used; or the error code and message.
+fn gdal_open(
+    path: &std::path::Path,
+    prefix: usize,
+    header: Option<&str>,
+    limits: Option<rumi_limits>,
+) -> Result<GdalOpened, (c_int, String)> {
+    let bytes = std::fs::read(path).unwrap();
+    let prefix = &bytes[..prefix.min(bytes.len())];
+    let cpath = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+    let header = header.map(|h| std::ffi::CString::new(h).unwrap());
+    // SAFETY: NUL-terminated strings; the handle is handed to rumi_gdal_open, which closes it.
+    let fp = unsafe { gdal_sys::VSIFOpenL(cpath.as_ptr(), c"rb".as_ptr()) };
+    assert!(!fp.is_null(), "VSIFOpenL {}", path.display());
+    let (mut ds, mut warning, mut used) = (ptr::null_mut(), ptr::null(), ptr::null());
+    // SAFETY: a live handle nobody else uses; the strings, prefix and limits outlive the call;
+    // the outputs are writable.
+    let code = unsafe {
+        rumi_gdal_open(
+            fp.cast(),
+            cpath.as_ptr(),
+            prefix.as_ptr(),
+            prefix.len(),
+            header.as_ref().map_or(ptr::null(), |h| h.as_ptr()),
+            ptr::null_mut(),
+            limits.as_ref().map_or(ptr::null(), |l| l as *const rumi_limits),
+            &mut ds,
+            &mut warning,
+            &mut used,
+        )
+    };
+    if code != RUMI_OK {
+        return Err((code, last_error()));
+    }
+    Ok((ds, text(warning), text(used)))
+}
+
+/// What the GDAL adapter asks for instead of computing it: the GDAL geotransform and the frame
+/// layout text; and what its open (`rumi_gdal_open`) checks: a header blob against the file's
+/// first bytes and size, and the blob's size against the largest the limits allow.
 #[test]
 fn adapter_queries() {
     use rumi::format::{Georef, ModelType, RasterType};
@@ -400,50 +533,81 @@ fn adapter_queries() {
     };
     let data = samples(SampleEncoding::U8, 5 * 4 * 2 * 3, 1);
     let (file, blob) = write(spec(SampleEncoding::U8, 5, 4, 2, 3, (4, 4), 4, point), &data);
-    let h = host(file.clone());
-    let ds = open(&h, Some(&blob)).unwrap();
+    let (other, other_blob) =
+        write(spec(SampleEncoding::U8, 5, 4, 3, 3, (4, 4), 4, utm()), &samples(SampleEncoding::U8, 180, 2));
+    // same shape, other frames: a blob of constant samples for the file of random ones
+    let (_, flat_blob) = write(spec(SampleEncoding::U8, 5, 4, 2, 3, (4, 4), 4, point), &[0u8; 120]);
+    let dir = tempfile::tempdir().unwrap();
+    let put = |name: &str, bytes: &[u8]| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, bytes).unwrap();
+        p
+    };
+    let (a, b) = (put("a.rumi", &file), put("b.rumi", &other));
+    let (blob_path, flat_path) = (put("a.blob", &blob), put("flat.blob", &flat_blob));
+    let (blob_name, flat_name) = (blob_path.to_str().unwrap(), flat_path.to_str().unwrap());
+    let (ds, warning, used) = gdal_open(&a, file.len(), Some(blob_name), None).unwrap();
+    assert_eq!((warning, used.as_deref()), (None, Some(blob_name)));
     let mut gt = [0f64; 6];
-    // SAFETY: live dataset; `gt` holds 6 doubles; `file` holds what the lengths say.
+    // SAFETY: live dataset; `gt` holds 6 doubles.
     unsafe {
         assert_eq!(rumi_get_geotransform(ds, 0, gt.as_mut_ptr()), RUMI_OK);
         assert_eq!(gt, [500000.0, 20.0, 1.0, 4_000_000.0, 2.0, -20.0]);
         assert_eq!(rumi_get_geotransform(ds, 1, gt.as_mut_ptr()), RUMI_OK);
         assert_eq!(gt, [500000.0 - 10.5, 20.0, 1.0, 4_000_000.0 + 9.0, 2.0, -20.0]);
-        assert_eq!(text(rumi_frame_layout(ds)).as_deref(), Some("t b h w"));
-        assert_eq!(rumi_check_prefix(ds, file.as_ptr(), file.len()), RUMI_OK, "{}", last_error());
-        assert_eq!(rumi_check_prefix(ds, file.as_ptr(), 300), RUMI_OK, "{}", last_error());
-        assert_eq!(rumi_check_prefix(ds, ptr::null(), 0), RUMI_OK, "{}", last_error());
-        let mut limits = rumi_limits::from(Limits::default());
-        limits.max_frames = 10;
-        assert_eq!(rumi_blob_max_bytes(&limits), 32 + 40);
-        rumi_free(ds);
     }
-    // the blob of a file of another shape, or with other frames
-    let (other, other_blob) =
-        write(spec(SampleEncoding::U8, 5, 4, 3, 3, (4, 4), 4, utm()), &samples(SampleEncoding::U8, 180, 2));
-    let h_other = host(other.clone());
-    let ds = open(&h_other, Some(&blob)).unwrap();
-    // SAFETY: live dataset; `other` holds what the lengths say.
-    unsafe {
-        assert_eq!(rumi_check_prefix(ds, other.as_ptr(), 300), RUMI_ERR_FORMAT);
-        assert!(last_error().contains("samples_per_pixel is 2 but the file says 3"), "{}", last_error());
-        rumi_free(ds);
+    let file_md = md(ds, RUMI_MD_FILE, 0, -1).unwrap();
+    assert!(file_md.contains(&"FRAME_LAYOUT=t b h w".to_string()), "{file_md:?}");
+    assert!(file_md.contains(&"OPEN_MODE=STATELESS".to_string()), "{file_md:?}");
+    // SAFETY: freed once, no other use.
+    unsafe { rumi_free(ds) };
+    // the blob agrees with the first 300 bytes, and with none
+    for prefix in [300, 0] {
+        let (ds, _, used) = gdal_open(&a, prefix, Some(blob_name), None).unwrap();
+        assert_eq!(used.as_deref(), Some(blob_name), "prefix {prefix}");
+        // SAFETY: freed once.
+        unsafe { rumi_free(ds) };
     }
-    // same shape, other frames: a blob of constant samples for the file of random ones
-    let (_, flat_blob) = write(spec(SampleEncoding::U8, 5, 4, 2, 3, (4, 4), 4, point), &[0u8; 120]);
-    let ds = open(&h, Some(&flat_blob)).unwrap();
-    // SAFETY: live dataset; `file` holds what the length says.
-    unsafe {
-        assert_eq!(rumi_check_prefix(ds, file.as_ptr(), file.len()), RUMI_ERR_FORMAT);
-        assert!(last_error().contains("frame_byte_counts[0]"), "{}", last_error());
-        rumi_free(ds);
-    }
-    // a validated open has no blob to check
-    let ds = open(&h_other, None).unwrap();
-    // SAFETY: live dataset.
-    unsafe {
-        assert_eq!(rumi_check_prefix(ds, blob.as_ptr(), 3), RUMI_OK);
-        rumi_free(ds);
+    // the blob of a file of another shape
+    let (code, msg) = gdal_open(&b, 300, Some(blob_name), None).unwrap_err();
+    assert_eq!(code, RUMI_ERR_FORMAT);
+    assert!(msg.contains("samples_per_pixel is 2 but the file says 3"), "{msg}");
+    assert!(msg.contains(&format!("(header blob {blob_name})")), "{msg}");
+    // same shape, other frames
+    let (code, msg) = gdal_open(&a, file.len(), Some(flat_name), None).unwrap_err();
+    assert_eq!(code, RUMI_ERR_FORMAT);
+    assert!(msg.contains("frame_byte_counts[0]"), "{msg}");
+    // such a sidecar is ignored with a warning naming it: the file is parsed and validated
+    put("a.rumi.header", &flat_blob);
+    let (ds, warning, used) = gdal_open(&a, file.len(), None, None).unwrap();
+    let warning = warning.unwrap();
+    assert!(
+        warning.contains("ignoring the sidecar header blob") && warning.contains("frame_byte_counts[0]"),
+        "{warning}"
+    );
+    assert_eq!(used, None);
+    assert!(md(ds, RUMI_MD_FILE, 0, -1).unwrap().contains(&"OPEN_MODE=VALIDATED".to_string()));
+    // SAFETY: freed once.
+    unsafe { rumi_free(ds) };
+    // HEADER=NONE: a validated open, no blob to check
+    let (ds, warning, used) = gdal_open(&b, 300, Some("NONE"), None).unwrap();
+    assert_eq!((warning, used), (None, None));
+    // SAFETY: freed once.
+    unsafe { rumi_free(ds) };
+    // the largest blob RUMI_MAX_FRAMES allows: 32 bytes and 4 a frame; this blob holds more
+    // than 32 + 4m bytes, at most 32 + 4(m + 1)
+    let m = (blob.len() - 33) / 4;
+    let mut limits = rumi_limits::from(Limits::default());
+    limits.max_frames = m as u64;
+    let (code, msg) = gdal_open(&a, 300, Some(blob_name), Some(limits)).unwrap_err();
+    assert_eq!(code, RUMI_ERR_IO);
+    let max = 32 + 4 * m;
+    assert!(msg.contains(&format!("cannot read the header blob '{blob_name}' (missing, unreadable, or larger than the {max} bytes RUMI_MAX_FRAMES allows)")), "{msg}");
+    limits.max_frames = m as u64 + 1;
+    match gdal_open(&a, 300, Some(blob_name), Some(limits)) {
+        // SAFETY: freed once.
+        Ok((ds, _, _)) => unsafe { rumi_free(ds) },
+        Err((_, msg)) => assert!(!msg.contains("cannot read the header blob"), "{} bytes fit: {msg}", blob.len()),
     }
     drop(other_blob);
 }

@@ -191,6 +191,7 @@ fn driver_items() {
 fn limit_options_parse_and_name_bad_values() {
     let defaults = limits(&[]).unwrap();
     assert_eq!(defaults.max_bands, 65535);
+    assert_eq!(rumi::Limits::from(defaults), rumi::Limits::default(), "no option set: the core's defaults");
     let set = limits(&[("RUMI_MAX_BANDS", "12"), ("RUMI_MAX_FRAMES", ""), ("MAX_FRAME_MB", "3")]).unwrap();
     assert_eq!((set.max_bands, set.max_frames, set.max_frame_bytes), (12, defaults.max_frames, 3 << 20));
     assert_eq!(

@@ -223,6 +223,12 @@ unsafe extern "C" fn cb_read_multi(
 }
 
 /// Fails the run when a call reports a caught panic.
+/// The first string of a C ABI text or `rumi_metadata` list; None for NULL.
+fn text(p: *const std::ffi::c_char) -> Option<String> {
+    // SAFETY: non-null results of the ABI are NUL-terminated strings.
+    (!p.is_null()).then(|| unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned())
+}
+
 fn no_panic(code: c_int, what: &str) -> c_int {
     if code == RUMI_ERR_INTERNAL {
         // SAFETY: rumi_last_error returns a NUL-terminated string valid until the next call.
@@ -284,22 +290,38 @@ unsafe fn query_everything(ds: *mut rumi_dataset) {
     no_panic(unsafe { rumi_get_georef(ds, &mut geo) }, "rumi_get_georef");
     // A stateless open reads the trailer on first use: when it is broken, every trailer query
     // fails alike; otherwise every band has a text.
-    let mut axis = rumi_time_axis::default();
     // SAFETY: as above.
-    let trailer_ok = no_panic(unsafe { rumi_get_time_axis(ds, &mut axis) }, "rumi_get_time_axis") == RUMI_OK;
+    let trailer_ok = !unsafe { rumi_metadata(ds, RUMI_MD_TIME_AXIS, 0, -1, ptr::null()) }.is_null();
     if trailer_ok {
-        let steps = u64::from(info.times) * if axis.kind == 1 { 2 } else { 1 };
-        assert_eq!(axis.coords, steps, "time coordinates of {} steps", info.times);
+        // every step has a coordinate; the bounds exist exactly for an interval axis
+        let t = info.times as usize;
+        let mut coords = vec![0i64; 2 * t];
+        // SAFETY: as above; `coords` holds 2T writable values.
+        let starts = unsafe { rumi_time_values(ds, 0, info.times, 0, coords.as_mut_ptr(), t) };
+        assert_eq!(no_panic(starts, "rumi_time_values"), RUMI_OK, "time coordinates of {t} steps");
+        // SAFETY: as above.
+        let bounds = unsafe { rumi_time_values(ds, 0, info.times, 1, coords.as_mut_ptr(), 2 * t) };
+        // SAFETY: as above.
+        let kind = text(unsafe { rumi_metadata(ds, RUMI_MD_TIME_AXIS, 0, -1, ptr::null()) });
+        let interval = kind.as_deref().is_some_and(|k| k.starts_with("TIME_TYPE=INTERVAL"));
+        assert_eq!(no_panic(bounds, "rumi_time_values") == RUMI_OK, interval, "bounds of a {kind:?} axis");
     }
     for b in 0..=info.bands {
         // SAFETY: as above.
         let text = unsafe { rumi_band_text(ds, b) };
         assert_eq!(text.is_null(), !trailer_ok || b == info.bands, "band text {b} of {}", info.bands);
     }
-    for t in 0..info.times.min(8) + 1 {
-        for part in [RUMI_TIME_STEP, RUMI_TIME_START, RUMI_TIME_END, 7] {
+    // the metadata lists of the first steps, one past the last, and none: a step's list exists
+    // exactly when the trailer does and the step is in range
+    let steps = (0..i64::from(info.times.min(8))).chain([i64::from(info.times), -1]);
+    for t in steps {
+        for kind in RUMI_MD_FILE..=RUMI_MD_CF_X + 1 {
             // SAFETY: as above.
-            let _ = unsafe { rumi_time_text(ds, t, part) };
+            let list = unsafe { rumi_metadata(ds, kind, 0, t, c"m".as_ptr()) };
+            if kind == RUMI_MD_DATASET {
+                let expected = trailer_ok && t < i64::from(info.times);
+                assert_eq!(!list.is_null(), expected, "time step {t} of {}", info.times);
+            }
         }
     }
     let native = rumi_output_sample_bytes(info.encoding, RUMI_OUTPUT_NATIVE);
@@ -349,13 +371,18 @@ unsafe fn batch_reads(ds: *mut rumi_dataset, mode: u8) {
     if unsafe { rumi_get_info(ds, &mut info) } != RUMI_OK {
         return;
     }
-    let mut count = 0usize;
-    // SAFETY: NULL `out` asks for the count only.
-    if no_panic(unsafe { rumi_time_coords(ds, ptr::null_mut(), 0, &mut count) }, "rumi_time_coords") == RUMI_OK {
-        let mut coords = vec![0i64; count];
-        // SAFETY: `coords` has `count` writable values.
-        let code = unsafe { rumi_time_coords(ds, coords.as_mut_ptr(), coords.len(), &mut count) };
-        no_panic(code, "rumi_time_coords");
+    // the time coordinates of the last steps (as the multidimensional adapter reads them),
+    // then of one step past them
+    let first = info.times.saturating_sub(3);
+    let count = info.times - first;
+    let mut coords = vec![0i64; 2 * count as usize + 2];
+    for bounds in [0, 1] {
+        let len = count as usize * (1 + bounds as usize);
+        // SAFETY: `coords` holds at least `len` writable values.
+        no_panic(unsafe { rumi_time_values(ds, first, count, bounds, coords.as_mut_ptr(), len) }, "rumi_time_values");
+        // SAFETY: as above.
+        let code = unsafe { rumi_time_values(ds, first, count + 1, bounds, coords.as_mut_ptr(), len + 1) };
+        assert_ne!(no_panic(code, "rumi_time_values"), RUMI_OK, "step {} of {}", first + count, info.times);
     }
     let threads = u32::from(mode & 4 != 0) + 1;
     // the whole raster (when small), every band of the first time steps, as pixel-interleaved

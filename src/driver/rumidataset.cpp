@@ -130,22 +130,6 @@ int RUMIDataset::BlockYSize() const
 /*                                Reads                                 */
 /************************************************************************/
 
-bool RUMIFile::Read(const rumi_plane *pasPlanes, size_t nPlanes, const rumi_axis &sRows, const rumi_axis &sCols,
-                    void *pOrigin, uint32_t nReadThreads, const char *pszKind, const char *pszDetail) const
-{
-    rumi_request sReq{};
-    sReq.planes = pasPlanes;
-    sReq.plane_count = nPlanes;
-    sReq.rows = sRows;
-    sReq.cols = sCols;
-    sReq.origin = pOrigin;
-    sReq.output = nOutput;
-    if (rumi_read(hRumi, &sReq, nReadThreads) != RUMI_OK)
-        return false;
-    CPLDebug("RUMI", "%s read of %s (%s): %s", pszKind, osPath.c_str(), pszDetail, rumi_last_read_text());
-    return true;
-}
-
 /* A block is a tile (clipped to the raster): one plane of one frame, which rumi decodes once
    for all the bands of a cell frame (its decoded-frame cache serves the others). */
 CPLErr RUMIRasterBand::IReadBlock(int nBlockXOff, int nBlockYOff, void *pImage)
@@ -161,11 +145,11 @@ CPLErr RUMIRasterBand::IReadBlock(int nBlockXOff, int nBlockYOff, void *pImage)
     const rumi_axis sRows{static_cast<uint32_t>(nY0), static_cast<uint32_t>(nH), 1,
                           static_cast<int64_t>(nBlockXSize) * nDTSize};
     const rumi_axis sCols{static_cast<uint32_t>(nX0), static_cast<uint32_t>(nW), 1, nDTSize};
-    /* CPLSPrintf: no allocation that could throw into GDAL */
-    const char *pszWhere = CPLSPrintf("band %d, block (%d, %d)", nBand, nBlockXOff, nBlockYOff);
-    if (poGDS->m_poFile->Read(&sPlane, 1, sRows, sCols, pImage, 1, "block", pszWhere))
+    /* CPLSPrintf: no allocation that could throw into GDAL; formatted only for a message */
+    const auto Where = [&] { return CPLSPrintf("band %d, block (%d, %d)", nBand, nBlockXOff, nBlockYOff); };
+    if (poGDS->m_poFile->Read(&sPlane, 1, sRows, sCols, pImage, 1, "block", Where))
         return CE_None;
-    ReportRumiBlockError(pszWhere);
+    ReportRumiBlockError(Where());
     return CE_Failure;
 }
 
@@ -184,12 +168,13 @@ CPLErr RUMIDataset::ReadWindow(int nXOff, int nYOff, int nXSize, int nYSize, voi
         }
         const rumi_axis sRows{static_cast<uint32_t>(nYOff), static_cast<uint32_t>(nYSize), 1, nLineSpace};
         const rumi_axis sCols{static_cast<uint32_t>(nXOff), static_cast<uint32_t>(nXSize), 1, nPixelSpace};
-        const std::string osWhere =
-            CPLSPrintf("window %dx%d at (%d, %d), %d band(s)", nXSize, nYSize, nXOff, nYOff, nBandCount);
+        /* the window's text, made only for a message */
+        const auto Where = [&]
+        { return CPLSPrintf("window %dx%d at (%d, %d), %d band(s)", nXSize, nYSize, nXOff, nYOff, nBandCount); };
         if (m_poFile->Read(asPlanes.data(), asPlanes.size(), sRows, sCols, pData,
-                           static_cast<uint32_t>(m_poFile->nThreads), "window", osWhere.c_str()))
+                           static_cast<uint32_t>(m_poFile->nThreads), "window", Where))
             return CE_None;
-        RUMIReportError(osWhere.c_str());
+        RUMIReportError(Where());
     }
     catch (const std::exception &e)
     {

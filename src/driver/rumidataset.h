@@ -75,9 +75,19 @@ struct RUMIFile
     char **FileList(char **papszBase) const;
     /** One rumi_read (include/rumi.h) of planes pasPlanes, rows sRows and columns sCols into
      *  the host buffer, sample (plane offset 0, row 0, col 0) at pOrigin, reported with
-     *  CPL_DEBUG as "<kind> read of <file> (<detail>)"; false with the rumi error set. */
+     *  CPL_DEBUG as "<kind> read of <file> (<fnDetail()>)", the detail (a C string) made only
+     *  then: CPLDebug prints nothing without CPL_DEBUG. False with the rumi error set. */
+    template <class Detail>
     bool Read(const rumi_plane *pasPlanes, size_t nPlanes, const rumi_axis &sRows, const rumi_axis &sCols,
-              void *pOrigin, uint32_t nReadThreads, const char *pszKind, const char *pszDetail) const;
+              void *pOrigin, uint32_t nReadThreads, const char *pszKind, const Detail &fnDetail) const
+    {
+        const rumi_request sReq{pasPlanes, nPlanes, sRows, sCols, pOrigin, nOutput};
+        if (rumi_read(hRumi, &sReq, nReadThreads) != RUMI_OK)
+            return false;
+        if (CPLGetConfigOption("CPL_DEBUG", nullptr) != nullptr)
+            CPLDebug("RUMI", "%s read of %s (%s): %s", pszKind, osPath.c_str(), fnDetail(), rumi_last_read_text());
+        return true;
+    }
 };
 
 class RUMIRasterBand;

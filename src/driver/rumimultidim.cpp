@@ -231,14 +231,18 @@ bool RUMIDataArray::ReadNative(const GUInt64 *arrayStartIdx, const size_t *count
                           anSpacing[2]};
     const rumi_axis sCols{static_cast<uint32_t>(arrayStartIdx[3]), static_cast<uint32_t>(count[3]), arrayStep[3],
                           anSpacing[3]};
-    std::string osWhere;
-    for (int i = 0; i < 4; ++i)
-        osWhere += CPLSPrintf("%s%c %" PRIu64 "+%zu*%" PRId64, i > 0 ? ", " : "", "tbyx"[i],
-                              static_cast<uint64_t>(arrayStartIdx[i]), count[i], static_cast<int64_t>(arrayStep[i]));
+    const auto Where = [&] /* the selection's text, made only for a message */
+    {
+        std::string osWhere;
+        for (int i = 0; i < 4; ++i)
+            osWhere += CPLSPrintf("%s%c %" PRIu64 "+%zu*%" PRId64, i > 0 ? ", " : "", "tbyx"[i],
+                                  static_cast<uint64_t>(arrayStartIdx[i]), count[i], static_cast<int64_t>(arrayStep[i]));
+        return CPLSPrintf("%s", osWhere.c_str());
+    };
     if (oShared.poFile->Read(asPlanes.data(), asPlanes.size(), sRows, sCols, pabyOrigin,
-                             static_cast<uint32_t>(oShared.poFile->nThreads), "multidim", osWhere.c_str()))
+                             static_cast<uint32_t>(oShared.poFile->nThreads), "multidim", Where))
         return true;
-    RUMIReportError(CPLSPrintf("%s: reading %s", oShared.poFile->osPath.c_str(), osWhere.c_str()));
+    RUMIReportError(CPLSPrintf("%s: reading %s", oShared.poFile->osPath.c_str(), Where()));
     return false;
 }
 
