@@ -13,17 +13,7 @@
 # (nginx, moto_server) into a failure instead of a skip.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-t0=$(date +%s)
-declare -a names=() secs=()
-step() {
-  local name=$1; shift
-  local t r=0
-  t=$(date +%s)
-  echo "== $name ($(( t - t0 ))s)"
-  "$@" || r=$?
-  names+=("$name"); secs+=($(( $(date +%s) - t )))
-  return $r
-}
+. scripts/lib/steps.sh
 
 PY=${RUMI_PYTHON:-python3}
 VENV=${RUMI_PY_VENV:-target/py-venv}
@@ -50,10 +40,5 @@ run_tests() {
 rc=0
 step "pytest python/tests" run_tests "$@" || rc=$?
 
-echo
-echo "== python package timings"
-for i in "${!names[@]}"; do
-  printf '  %-60s %5ss\n' "${names[$i]}" "${secs[$i]}"
-done
-printf '  %-60s %5ss\n' "total" "$(( $(date +%s) - t0 ))"
+print_steps "python package timings"
 exit $rc

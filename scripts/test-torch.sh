@@ -9,17 +9,7 @@
 # package is reinstalled into that venv on every run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-t0=$(date +%s)
-declare -a names=() secs=()
-step() {
-  local name=$1; shift
-  local t r=0
-  t=$(date +%s)
-  echo "== $name ($(( t - t0 ))s)"
-  "$@" || r=$?
-  names+=("$name"); secs+=($(( $(date +%s) - t )))
-  return $r
-}
+. scripts/lib/steps.sh
 PY=${RUMI_PYTHON:-python3}
 CACHE=${RUMI_CACHE:-$HOME/.cache/rumi}
 VENV=$(realpath -m "${RUMI_TORCH_VENV:-$CACHE/venvs/torch-py3.11}")
@@ -60,8 +50,5 @@ run_tests() {
 }
 rc=0
 step "pytest test_catalog.py test_torch.py" run_tests "$@" || rc=$?
-echo
-echo "== catalogue + torch timings"
-for i in "${!names[@]}"; do printf '  %-60s %5ss\n' "${names[$i]}" "${secs[$i]}"; done
-printf '  %-60s %5ss\n' "total" "$(( $(date +%s) - t0 ))"
+print_steps "catalogue + torch timings"
 exit $rc

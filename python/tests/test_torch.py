@@ -16,17 +16,8 @@ pytest.importorskip("pyproj")
 import rumi  # noqa: E402
 import rumi.torch as rt  # noqa: E402
 
-from test_catalog import make_files  # noqa: E402
-
-
-@pytest.fixture()
-def files(tmp_path):
-    return make_files(tmp_path)
-
-
-@pytest.fixture()
-def cat(files, tmp_path):
-    return rumi.Catalog.build([str(p) for p, _ in files.values()], tmp_path / "cat.parquet")
+# the catalogue tests' fixtures: the same small collection and its catalogue
+from test_catalog import cat, files  # noqa: E402,F401
 
 
 def _arrays(files):
