@@ -489,51 +489,85 @@ impl Dst {
         Ok(())
     }
 
-    /// Copies the runs `r` of `frame` into the buffer. Offsets are affine in the run number, so
-    /// when the first and the last run lie inside both buffers every run does: those two are
-    /// checked, the others copied without a check each.
-    fn put_rows(&self, frame: &[u8], r: Rows) -> Result<()> {
-        if r.count == 0 || r.len == 0 {
+    /// Copies the samples of grid `g` from `frame` into the buffer. Every offset is affine in
+    /// (row, sample), so when the four corner samples lie inside both buffers every sample
+    /// does: those four are checked, the others copied without a check each.
+    fn put_grid(&self, frame: &[u8], g: Grid) -> Result<()> {
+        if g.rows == 0 || g.n == 0 || g.bps == 0 {
             return Ok(());
         }
-        let last = (r.count - 1) as isize;
-        let ends = [0, last].map(|k| {
-            let src = (r.src.0 as isize).checked_add(k.checked_mul(r.src.1)?)?;
-            let dst = r.dst.0.checked_add(k.checked_mul(r.dst.1)?)?;
-            let src_ok = src >= 0 && (src as usize).checked_add(r.len).is_some_and(|e| e <= frame.len());
-            let dst_ok = dst >= 0 && (dst as usize).checked_add(r.len).is_some_and(|e| e <= self.len);
-            (src_ok && dst_ok).then_some(())
-        });
-        if ends.iter().any(Option::is_none) {
+        let (last_row, last) = ((g.rows - 1) as isize, (g.n - 1) as isize);
+        let at = |o: (isize, isize, isize), k: isize, e: isize| {
+            o.0.checked_add(k.checked_mul(o.1)?)?.checked_add(e.checked_mul(o.2)?)
+        };
+        let inside = |v: Option<isize>, len: usize| {
+            v.is_some_and(|v| v >= 0 && (v as usize).checked_add(g.bps).is_some_and(|e| e <= len))
+        };
+        let corners = [(0, 0), (0, last), (last_row, 0), (last_row, last)];
+        if !corners.iter().all(|&(k, e)| inside(at(g.src, k, e), frame.len()) && inside(at(g.dst, k, e), self.len)) {
             return Err(Error::Usage(format!(
-                "{} runs of {} bytes fall outside the {}-byte frame or the {}-byte buffer",
-                r.count,
-                r.len,
+                "{} rows of {} samples of {} bytes fall outside the {}-byte frame or the {}-byte buffer",
+                g.rows,
+                g.n,
+                g.bps,
                 frame.len(),
                 self.len
             )));
         }
-        for k in 0..r.count as isize {
-            // SAFETY: run k's source and destination offsets are affine in k and the runs 0 and
-            // count - 1 lie inside `frame` and the caller's buffer (checked above), so run k does
-            // too; the frame is a separate allocation; see the Send/Sync note for exclusivity.
+        let contiguous = g.src.2 == g.bps as isize && g.dst.2 == g.bps as isize;
+        for k in 0..g.rows as isize {
+            // SAFETY: offsets are affine in (row, sample) and the corners are checked, so every sample of row k is inside both buffers (see the Send/Sync note for exclusivity).
+            let (src, dst) =
+                unsafe { (frame.as_ptr().offset(g.src.0 + k * g.src.1), self.ptr.offset(g.dst.0 + k * g.dst.1)) };
+            if contiguous {
+                // SAFETY: as above; the run is `n` adjacent samples on both sides.
+                unsafe { std::ptr::copy_nonoverlapping(src, dst, g.n * g.bps) };
+                continue;
+            }
+            // SAFETY: as above, for every sample of the row.
             unsafe {
-                let from = frame.as_ptr().offset(r.src.0 as isize + k * r.src.1);
-                std::ptr::copy_nonoverlapping(from, self.ptr.offset(r.dst.0 + k * r.dst.1), r.len);
+                match g.bps {
+                    1 => strided::<u8>(src, dst, g.n, g.src.2, g.dst.2),
+                    2 => strided::<u16>(src, dst, g.n, g.src.2, g.dst.2),
+                    4 => strided::<u32>(src, dst, g.n, g.src.2, g.dst.2),
+                    8 => strided::<u64>(src, dst, g.n, g.src.2, g.dst.2),
+                    _ => (0..g.n as isize).for_each(|e| {
+                        std::ptr::copy_nonoverlapping(src.offset(e * g.src.2), dst.offset(e * g.dst.2), g.bps)
+                    }),
+                }
             }
         }
         Ok(())
     }
 }
 
-/// `count` runs of `len` bytes: run `k` is copied from byte `src.0 + k * src.1` of a frame to
-/// byte `dst.0 + k * dst.1` of the caller's buffer.
+/// Copies `n` samples of `size_of::<T>()` bytes from `src` to `dst`, `from` and `to` bytes apart.
+///
+/// # Safety
+/// Every sample `src + e * from` and `dst + e * to` (`e < n`) lies inside its allocation, and
+/// the two allocations do not overlap.
+unsafe fn strided<T: Copy>(src: *const u8, dst: *mut u8, n: usize, from: isize, to: isize) {
+    for e in 0..n as isize {
+        // SAFETY: in bounds by the function's contract; unaligned because samples need not be aligned.
+        unsafe {
+            std::ptr::write_unaligned(
+                dst.offset(e * to).cast::<T>(),
+                std::ptr::read_unaligned(src.offset(e * from).cast::<T>()),
+            )
+        };
+    }
+}
+
+/// `rows` rows of `n` samples of `bps` bytes: sample `e` of row `k` is copied from byte
+/// `src.0 + k * src.1 + e * src.2` of a frame to byte `dst.0 + k * dst.1 + e * dst.2` of the
+/// caller's buffer.
 #[derive(Debug, Clone, Copy)]
-struct Rows {
-    count: usize,
-    src: (usize, isize),
-    dst: (isize, isize),
-    len: usize,
+struct Grid {
+    rows: usize,
+    n: usize,
+    bps: usize,
+    src: (isize, isize, isize),
+    dst: (isize, isize, isize),
 }
 
 /// One frame of a request: its index, tile location and the output planes it fills.
@@ -610,27 +644,31 @@ fn scatter(l: &Layout, job: &Job, frame: &[u8], req: &Request, dst: &Dst, origin
         return Ok(());
     }
     let s = l.frame_strides(h, w);
-    let native = req.output == Output::Native;
-    let run = native && req.cols.step == 1 && s.x == 1 && req.cols.spacing == bps as isize;
     let mut converted = [0u8; 8];
     for &p in &job.planes {
         let plane = req.planes[p];
         let base = plane.band as usize * s.b + plane.time as usize * s.t;
-        if run {
-            // one contiguous run per row: source and destination offsets are affine in the row
-            // position, so `put_rows` checks both ends once and copies the rows unchecked
-            let row_start = |i: u32| base + (req.rows.source(i) - i64::from(y0)) as usize * s.y;
-            let x = (req.cols.source(ix.start) - i64::from(x0)) as usize;
-            let rows = Rows {
-                count: iy.len(),
-                src: ((row_start(iy.start) + x) * bps, req.rows.step as isize * (s.y * bps) as isize),
+        if req.output == Output::Native {
+            // source and destination offsets are affine in the row and column positions, so
+            // `put_grid` checks the corners once and copies every sample unchecked
+            let (y, x) = (req.rows.source(iy.start) - i64::from(y0), req.cols.source(ix.start) - i64::from(x0));
+            let (sy, sx) = ((s.y * bps) as isize, (s.x * bps) as isize);
+            let grid = Grid {
+                rows: iy.len(),
+                n: ix.len(),
+                bps,
+                src: (
+                    (base * bps) as isize + y as isize * sy + x as isize * sx,
+                    req.rows.step as isize * sy,
+                    req.cols.step as isize * sx,
+                ),
                 dst: (
                     origin + plane.offset + iy.start as isize * req.rows.spacing + ix.start as isize * req.cols.spacing,
                     req.rows.spacing,
+                    req.cols.spacing,
                 ),
-                len: ix.len() * bps,
             };
-            dst.put_rows(frame, rows)?;
+            dst.put_grid(frame, grid)?;
             continue;
         }
         for i in iy.clone() {
@@ -641,13 +679,8 @@ fn scatter(l: &Layout, job: &Job, frame: &[u8], req: &Request, dst: &Dst, origin
                 let x = (req.cols.source(j) - i64::from(x0)) as usize;
                 let from = (src_row + x * s.x) * bps;
                 let sample = &frame[from..from + bps];
-                let at = dst_row + j as isize * req.cols.spacing;
-                if native {
-                    dst.put(at, sample)?;
-                } else {
-                    let n = promote_sample(l.encoding, sample, &mut converted);
-                    dst.put(at, &converted[..n])?;
-                }
+                let n = promote_sample(l.encoding, sample, &mut converted);
+                dst.put(dst_row + j as isize * req.cols.spacing, &converted[..n])?;
             }
         }
     }
@@ -819,6 +852,27 @@ mod tests {
 
     fn axis(start: u32, count: u32, step: i64) -> Axis {
         Axis { start, count, step, spacing: 1 }
+    }
+
+    /// A grid copy gathers strided samples (here band 1 of a 2x3 pixel-interleaved frame of
+    /// u16, written backwards) and refuses, writing nothing, a grid whose far corner is outside.
+    #[test]
+    fn grid_copies_strided_samples_and_checks_corners() {
+        let frame: Vec<u8> = (0u16..12).flat_map(|v| (v * 257).to_le_bytes()).collect();
+        let mut out = vec![0u8; 12];
+        let dst = Dst { ptr: out.as_mut_ptr(), len: out.len() };
+        let g = Grid { rows: 2, n: 3, bps: 2, src: (2, 12, 4), dst: (10, -6, -2) };
+        dst.put_grid(&frame, g).unwrap();
+        let got: Vec<u16> = out.chunks(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect();
+        assert_eq!(got, [11 * 257, 9 * 257, 7 * 257, 5 * 257, 3 * 257, 257]);
+        let mut out = vec![0u8; 12];
+        let dst = Dst { ptr: out.as_mut_ptr(), len: out.len() };
+        let err = dst.put_grid(&frame, Grid { rows: 2, n: 3, bps: 2, src: (2, 12, 4), dst: (0, 6, 3) }).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "invalid request: 2 rows of 3 samples of 2 bytes fall outside the 24-byte frame or the 12-byte buffer"
+        );
+        assert!(out.iter().all(|&b| b == 0));
     }
 
     /// positions_in agrees with testing every position.
