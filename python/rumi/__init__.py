@@ -679,7 +679,9 @@ def write(
     the type of codes outside rumi.crs_type()'s documented set must be given. transform: GDAL
     6-tuple (x0, xres, row_rot, y0, col_rot, yres) of pixel corners (or an affine.Affine).
     tile: int or (height, width). frame_unit: 0..9 (default by shape).
-    level: OpenZL compression level (default 7). pixel_is_point: record PixelIsPoint."""
+    level: OpenZL compression level (default 7) of the numeric candidate of the default graph
+    (auto: per frame, the image predictors or OpenZL's numeric graph, as `rumi convert`).
+    pixel_is_point: record PixelIsPoint."""
     path = os.fspath(path)
     if not isinstance(data, np.ndarray):
         raise TypeError(f"data must be a numpy array, not {type(data).__name__}")

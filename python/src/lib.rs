@@ -453,7 +453,7 @@ fn write(
         let mut file = AtomicFile::create(&path)?;
         let mut sidecar = AtomicFile::create(&sidecar_path)?;
         let (_, blob) =
-            pool.install(|| write_array(std::io::BufWriter::new(file.file()), spec, Graph::Numeric(level), data))?;
+            pool.install(|| write_array(std::io::BufWriter::new(file.file()), spec, Graph::Auto(level), data))?;
         let blob = blob.to_bytes()?;
         sidecar.file().write_all(&blob)?;
         file.commit()?;

@@ -159,7 +159,7 @@ fn announce(sources: &[Source], time_notes: &[String], aux_path: &Path, quiet: b
 fn image_spec(sources: &[Source], axis: rumi::format::TimeAxis, opts: &WriteOpts, graph: Graph) -> Res<ImageSpec> {
     let first = &sources[0];
     let times = u32::try_from(sources.len()).map_err(|_| Failure("too many sources".into()))?;
-    let image_graph = matches!(opts.graph, Some(GraphArg::Image | GraphArg::Auto));
+    let image_graph = matches!(opts.graph, Some(GraphArg::Image));
     let unit = opts.frame_unit.unwrap_or_else(|| {
         if image_graph {
             ImageSpec::default_frame_unit_for(first.bands, times, first.encoding)

@@ -61,14 +61,14 @@ pub struct WriteOpts {
     #[arg(long, value_name = "N|WxL", default_value = "256", value_parser = parse_tile)]
     pub tile: (u16, u16),
     /// frame_unit (0..=9). Default: 0 when B = T = 1, 1 when exactly one of B, T exceeds 1
-    /// (2 for multi-band Images of 8-bit samples with --graph image/auto), 4 when both do.
+    /// (2 for multi-band Images of 8-bit samples with --graph image), 4 when both do.
     #[arg(long, value_name = "N")]
     pub frame_unit: Option<u16>,
-    /// OpenZL compression level, 1..=22 (default 7): the numeric graph's, or with image/auto the
+    /// OpenZL compression level, 1..=22 (default 7): the numeric graph's, or with auto/image the
     /// level of their numeric candidate.
     #[arg(long, value_name = "L", allow_negative_numbers = true, value_parser = parse_level)]
     pub level: Option<i32>,
-    /// Compression graph: numeric (default), image, auto, generic, or best (numeric at levels 6
+    /// Compression graph: auto (default), numeric, image, generic, or best (numeric at levels 6
     /// and 7, smaller kept). All write standard OpenZL frames.
     #[arg(long, value_enum)]
     pub graph: Option<GraphArg>,
@@ -109,9 +109,10 @@ pub enum GraphArg {
     Generic,
     /// numeric at levels 6 and 7, keep the smaller frame
     Best,
-    /// every frame: the smallest of the gradient, left and left+LZ predictors and numeric
+    /// every frame: the gradient, left and left+LZ predictors and numeric, the smallest kept
+    /// unless a faster one is nearly as small
     Image,
-    /// image on every 4th tile row, the candidates that won there in between
+    /// (default) image on every 4th tile row, the candidates that won there in between
     Auto,
 }
 
@@ -126,8 +127,8 @@ impl WriteOpts {
             (Some(GraphArg::Best), None) => Ok(Graph::BestOf),
             (Some(GraphArg::Generic), _) => Ok(Graph::Generic(level)),
             (Some(GraphArg::Image), _) => Ok(Graph::Image(level)),
-            (Some(GraphArg::Auto), _) => Ok(Graph::Auto(level)),
-            (Some(GraphArg::Numeric) | None, _) => Ok(Graph::Numeric(level)),
+            (Some(GraphArg::Auto) | None, _) => Ok(Graph::Auto(level)),
+            (Some(GraphArg::Numeric), _) => Ok(Graph::Numeric(level)),
         }
     }
 }

@@ -199,6 +199,33 @@ fn converts_every_storable_real_file() {
     let r = Reader::open(fs::File::open(dir.path().join("eolearn_dem_float32.tif.rumi")).unwrap(), Limits::default())
         .unwrap();
     assert_eq!(r.trailer().unwrap().time.step_iso(0), "2015-01-01/2018-01-01");
+    // The default graph is auto: the same bytes as `--graph auto`, and on the DEM (where the
+    // gradient predictor wins; 18.6 % measured) at least 15 % smaller than OpenZL's numeric graph alone.
+    let default = fs::read(dir.path().join("lf_elev_220_mt_hood_utm.tif.rumi")).unwrap();
+    let with = |graph: &str| {
+        let out = dir.path().join(format!("dem-{graph}.rumi"));
+        let src = data.join("lf_elev_220_mt_hood_utm.tif");
+        ok(&[
+            "convert",
+            src.to_str().unwrap(),
+            out.to_str().unwrap(),
+            "--quiet",
+            "--allow-nodata-loss",
+            "--frame-unit",
+            "0",
+            "--tile",
+            "200x100",
+            "--time",
+            "2020-01-01",
+            "--graph",
+            graph,
+        ]);
+        assert_same_as_source(&out, &src, 0);
+        fs::read(&out).unwrap()
+    };
+    assert!(with("auto") == default, "the default file differs from --graph auto");
+    let numeric = with("numeric").len();
+    assert!(default.len() * 100 < numeric * 85, "default {} bytes vs numeric {numeric}", default.len());
 }
 
 #[test]

@@ -83,7 +83,8 @@ impl Predictor {
 }
 
 impl Default for Graph {
-    /// What `rumi convert` writes without options (chosen by measurement, see README).
+    /// What `rumi convert` and `rumi.write` write without options (chosen by measurement, see
+    /// README "Compression").
     fn default() -> Self {
         Graph::Auto(7)
     }
@@ -501,8 +502,8 @@ fn encode_src(src: &AlignedBuf, width: usize, row: usize, graph: Graph) -> Resul
     }
 }
 
-/// Compresses with each of `candidates` (single graphs, not [`Graph::Image`]/[`Graph::Auto`]);
-/// the smallest frame and the index of the candidate that made it (the first on ties).
+/// Compresses with each of `candidates` (single graphs, not [`Graph::Image`]/[`Graph::Auto`])
+/// and keeps one frame (see [`choose`]); returns it and the index of the candidate that made it.
 pub fn encode_smallest(samples: &[u8], width: usize, row: usize, candidates: &[Graph]) -> Result<(Vec<u8>, usize)> {
     check_width(samples, width)?;
     let mut src = AlignedBuf::zeroed(samples.len());
@@ -510,18 +511,43 @@ pub fn encode_smallest(samples: &[u8], width: usize, row: usize, candidates: &[G
     smallest(&src, width, row, candidates)
 }
 
+/// Each [`Graph::decode_class`] step slower must save this fraction of the frame's bytes to be
+/// kept (the frame with the least `bytes * (1 + SLOWER_COSTS * class)` is kept): measured on
+/// `../shared/data` with `bench/graph_probe.rs` (see README "Compression").
+pub const SLOWER_COSTS: f64 = 0.02;
+
+impl Graph {
+    /// How fast frames of this graph decode, 0 the fastest (OpenZL 0.3.0 on the real rasters of
+    /// `../shared/data`, `bench/graph_probe.rs`): left+LZ 600-870 MB/s, numeric 170-900, left
+    /// 400-560, gradient and up 200-410 (their column view is a transposition).
+    pub fn decode_class(self) -> u8 {
+        match self {
+            Graph::Predict(Predictor::LeftLz) => 0,
+            Graph::Numeric(_) | Graph::Generic(_) | Graph::BestOf | Graph::Image(_) | Graph::Auto(_) => 1,
+            Graph::Predict(Predictor::Left) => 2,
+            Graph::Predict(Predictor::Gradient | Predictor::Up) => 3,
+        }
+    }
+}
+
+/// Of candidate frames `(graph, bytes)`, the index of the one to keep: the least
+/// `bytes * (1 + SLOWER_COSTS * decode class)`, then the first.
+pub fn choose(frames: &[(Graph, usize)]) -> Option<usize> {
+    let cost = |f: &(Graph, usize)| f.1 as f64 * (1.0 + SLOWER_COSTS * f64::from(f.0.decode_class()));
+    (0..frames.len()).min_by(|&i, &j| cost(&frames[i]).total_cmp(&cost(&frames[j])).then(i.cmp(&j)))
+}
+
 fn smallest(src: &AlignedBuf, width: usize, row: usize, candidates: &[Graph]) -> Result<(Vec<u8>, usize)> {
-    let mut best: Option<(Vec<u8>, usize)> = None;
-    for (i, &g) in candidates.iter().enumerate() {
+    let mut made = Vec::with_capacity(candidates.len());
+    for &g in candidates {
         if matches!(g, Graph::Image(_) | Graph::Auto(_)) {
             return Err(Error::Encode(format!("{g:?} is not a single graph")));
         }
-        let f = encode_src(src, width, row, g)?;
-        if best.as_ref().is_none_or(|b| f.len() < b.0.len()) {
-            best = Some((f, i));
-        }
+        made.push(encode_src(src, width, row, g)?);
     }
-    best.ok_or_else(|| Error::Encode("no compression candidates".into()))
+    let sizes: Vec<(Graph, usize)> = candidates.iter().zip(&made).map(|(&g, f)| (g, f.len())).collect();
+    let i = choose(&sizes).ok_or_else(|| Error::Encode("no compression candidates".into()))?;
+    Ok((made.swap_remove(i), i))
 }
 
 fn check_width(samples: &[u8], width: usize) -> Result<()> {
@@ -612,6 +638,44 @@ pub fn encode_serial(bytes: &[u8], level: i32) -> Result<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The kept frame: the smallest unless a faster graph's is within SLOWER_COSTS per decode
+    /// class step; the first on ties.
+    #[test]
+    fn choose_trades_two_percent_per_speed_class() {
+        let (grad, left, lz, num) = (
+            Graph::Predict(Predictor::Gradient),
+            Graph::Predict(Predictor::Left),
+            Graph::Predict(Predictor::LeftLz),
+            Graph::Numeric(7),
+        );
+        assert_eq!(choose(&[]), None);
+        // gradient 3 classes slower than left+LZ: kept only when more than 6 % smaller
+        assert_eq!(choose(&[(grad, 950), (lz, 1000)]), Some(1));
+        assert_eq!(choose(&[(grad, 930), (lz, 1000)]), Some(0));
+        // numeric vs left (one class): left must be more than 2 % smaller
+        assert_eq!(choose(&[(left, 985), (num, 1000)]), Some(1));
+        assert_eq!(choose(&[(left, 970), (num, 1000)]), Some(0));
+        assert_eq!(choose(&[(num, 1000), (Graph::Numeric(3), 1000)]), Some(0));
+        // the writer's candidates on a noisy surface: encode_smallest keeps what `choose` picks
+        // from the candidates' own frame sizes, and that frame decodes to the samples
+        let mut seed = 1u32;
+        let surface: Vec<u8> = (0..64u32 * 64)
+            .flat_map(|i| {
+                seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                let (y, x) = (i / 64, i % 64);
+                ((x * x + 3 * y * y + x * y) as u16 / 4 + (seed >> 28) as u16).to_le_bytes()
+            })
+            .collect();
+        let cands = Graph::image_candidates(7);
+        let sizes: Vec<(Graph, usize)> =
+            cands.iter().map(|&g| (g, encode_rows(&surface, 2, 64, g).unwrap().len())).collect();
+        let (frame, i) = encode_smallest(&surface, 2, 64, &cands).unwrap();
+        assert_eq!((Some(i), frame.len()), (choose(&sizes), sizes[i].1), "{sizes:?}");
+        let mut out = AlignedBuf::zeroed(surface.len());
+        decode_into(&frame, &mut out, 0).unwrap();
+        assert_eq!(out.as_bytes(), &surface[..]);
+    }
 
     #[test]
     /// One thread's context (its stack arena reused frame after frame, and renewed after a frame
