@@ -310,6 +310,11 @@ impl FrameCache {
         self.lock().bytes
     }
 
+    /// The byte budget.
+    pub fn budget(&self) -> u64 {
+        self.lock().budget
+    }
+
     /// The decoded frame `index`, if cached (it becomes the most recently used).
     pub fn get(&self, index: u64) -> Option<Arc<AlignedBuf>> {
         let mut c = self.lock();
@@ -615,7 +620,7 @@ fn plan(l: &Layout, req: &Request) -> Vec<Job> {
 
 /// True when `req` reads every sample of frame `job` (its whole tile, step 1 or -1 on both
 /// axes, every band and time step the frame holds): nothing of it is left for a later read, so
-/// it is not worth a place in the cache.
+/// in a request too large to be kept whole it is not worth a place in the cache.
 fn consumes(l: &Layout, job: &Job, req: &Request) -> bool {
     let (h, w) = l.tile_dims(job.row, job.col);
     let (y0, x0) = (job.row * u32::from(l.tile_length), job.col * u32::from(l.tile_width));
@@ -835,9 +840,14 @@ impl<R: RangeRead> Reader<R> {
         }
         let threads = if req.disjoint(sb) { threads } else { 1 };
         let indices: Vec<u64> = misses.iter().map(|j| j.index).collect();
+        // A request whose frames fit in a quarter of the budget keeps them all, so that reading
+        // it again (a redraw, the next epoch over a small file) decodes nothing; a larger one
+        // keeps only the frames it reads in part: caching the others would only evict frames
+        // (and allocate a buffer per frame) without a hit when the request comes again.
+        let keep_all = jobs.iter().map(|j| l.decoded_frame_bytes(j.index)).sum::<u64>() <= self.cache().budget() / 4;
         let fetched = decode_each(self, &indices, threads, |k, frame| {
             scatter(&l, misses[k], frame.as_bytes(), req, &out, origin)?;
-            Ok(!consumes(&l, misses[k], req))
+            Ok(keep_all || !consumes(&l, misses[k], req))
         })?;
         stats.decoded = fetched.decoded;
         stats.batches = fetched.batches;
