@@ -162,7 +162,7 @@ fn main() {
         }
         let mut units: Vec<u16> = FrameUnit::valid_for(u32::from(b), 1).iter().map(|u| u16::from(u.value())).collect();
         if std::env::var_os("CODEC_BENCH_DEFAULT_UNIT").is_some() {
-            units = vec![ImageSpec::default_frame_unit_for(b, 1, enc)];
+            units = vec![ImageSpec::default_frame_unit(b, 1)];
         }
         for unit in units {
             let all = std::env::var_os("CODEC_BENCH_ALL").is_some();
@@ -188,6 +188,7 @@ fn main() {
                 let file = cur.into_inner();
                 let total = file.len() + blob.to_bytes().expect("blob").len();
                 let r = Reader::open(file.as_slice(), Limits::default()).expect("open");
+                r.set_cache_bytes(0); // every read decodes (a small file would be kept whole)
                 let win = Window { times: 0..1, bands: (0..u32::from(b)).collect(), rows: 0..y, cols: 0..x };
                 let mut out = vec![0u8; data.len()];
                 let mut dec = Vec::new();

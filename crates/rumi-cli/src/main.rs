@@ -109,10 +109,10 @@ pub enum GraphArg {
     Generic,
     /// numeric at levels 6 and 7, keep the smaller frame
     Best,
-    /// every frame: the gradient, left and left+LZ predictors and numeric, the smallest kept
-    /// unless a faster one is nearly as small
+    /// every frame: the smallest of the gradient, left and left+LZ predictors and numeric
     Image,
-    /// (default) image on every 4th tile row, the candidates that won there in between
+    /// (default) the image candidates on every 4th tile row, those that won there in between; a
+    /// faster graph's frame is kept when at most 2 % larger per decode-speed class
     Auto,
 }
 

@@ -35,9 +35,10 @@ pub enum Graph {
     Predict(Predictor),
     /// Per frame, the smallest of the image candidates ([`Graph::image_candidates`]).
     Image(i32),
-    /// As [`Graph::Image`] on every fourth tile row (from the first); on the rows between, the
+    /// The image candidates on every fourth tile row (from the first); on the rows between, the
     /// writer tries the gradient and left predictors and the candidates that made at least a
-    /// tenth of the frames of the last such row. Alone (`codec::encode`), as [`Graph::Image`].
+    /// tenth of the frames of the last such row. A frame keeps the candidate that [`choose`]
+    /// picks with [`SLOWER_COSTS`] (nearly as small and faster to decode beats smallest).
     Auto(i32),
 }
 
@@ -498,22 +499,31 @@ fn encode_src(src: &AlignedBuf, width: usize, row: usize, graph: Graph) -> Resul
             Ok(if b.len() < a.len() { b } else { a })
         }
         Graph::Predict(p) => compress_predict(src, width, row, p, 6),
-        Graph::Image(level) | Graph::Auto(level) => Ok(smallest(src, width, row, &Graph::image_candidates(level))?.0),
+        Graph::Image(level) | Graph::Auto(level) => {
+            Ok(best(src, width, row, &Graph::image_candidates(level), graph.slower_costs())?.0)
+        }
     }
 }
 
 /// Compresses with each of `candidates` (single graphs, not [`Graph::Image`]/[`Graph::Auto`])
-/// and keeps one frame (see [`choose`]); returns it and the index of the candidate that made it.
-pub fn encode_smallest(samples: &[u8], width: usize, row: usize, candidates: &[Graph]) -> Result<(Vec<u8>, usize)> {
+/// and keeps one frame (see [`choose`], with `slower_costs`); returns it and the index of the
+/// candidate that made it.
+pub fn encode_best(
+    samples: &[u8],
+    width: usize,
+    row: usize,
+    candidates: &[Graph],
+    slower_costs: f64,
+) -> Result<(Vec<u8>, usize)> {
     check_width(samples, width)?;
     let mut src = AlignedBuf::zeroed(samples.len());
     src.as_bytes_mut().copy_from_slice(samples);
-    smallest(&src, width, row, candidates)
+    best(&src, width, row, candidates, slower_costs)
 }
 
-/// Each [`Graph::decode_class`] step slower must save this fraction of the frame's bytes to be
-/// kept (the frame with the least `bytes * (1 + SLOWER_COSTS * class)` is kept): measured on
-/// `../shared/data` with `bench/graph_probe.rs` (see README "Compression").
+/// With [`Graph::Auto`], each [`Graph::decode_class`] step slower must save this fraction of the
+/// frame's bytes to be kept (see [`choose`]): measured on `../shared/data` with
+/// `bench/graph_probe.rs` (see README "Compression").
 pub const SLOWER_COSTS: f64 = 0.02;
 
 impl Graph {
@@ -528,16 +538,32 @@ impl Graph {
             Graph::Predict(Predictor::Gradient | Predictor::Up) => 3,
         }
     }
+
+    /// The `slower_costs` of [`choose`] for this graph's candidates: [`SLOWER_COSTS`] for
+    /// [`Graph::Auto`], 0 (the smallest frame) for [`Graph::Image`] and single graphs.
+    pub fn slower_costs(self) -> f64 {
+        if matches!(self, Graph::Auto(_)) {
+            SLOWER_COSTS
+        } else {
+            0.0
+        }
+    }
 }
 
 /// Of candidate frames `(graph, bytes)`, the index of the one to keep: the least
-/// `bytes * (1 + SLOWER_COSTS * decode class)`, then the first.
-pub fn choose(frames: &[(Graph, usize)]) -> Option<usize> {
-    let cost = |f: &(Graph, usize)| f.1 as f64 * (1.0 + SLOWER_COSTS * f64::from(f.0.decode_class()));
+/// `bytes * (1 + slower_costs * decode class)`, then the first (`slower_costs` 0: the smallest).
+pub fn choose(frames: &[(Graph, usize)], slower_costs: f64) -> Option<usize> {
+    let cost = |f: &(Graph, usize)| f.1 as f64 * (1.0 + slower_costs * f64::from(f.0.decode_class()));
     (0..frames.len()).min_by(|&i, &j| cost(&frames[i]).total_cmp(&cost(&frames[j])).then(i.cmp(&j)))
 }
 
-fn smallest(src: &AlignedBuf, width: usize, row: usize, candidates: &[Graph]) -> Result<(Vec<u8>, usize)> {
+fn best(
+    src: &AlignedBuf,
+    width: usize,
+    row: usize,
+    candidates: &[Graph],
+    slower_costs: f64,
+) -> Result<(Vec<u8>, usize)> {
     let mut made = Vec::with_capacity(candidates.len());
     for &g in candidates {
         if matches!(g, Graph::Image(_) | Graph::Auto(_)) {
@@ -546,7 +572,7 @@ fn smallest(src: &AlignedBuf, width: usize, row: usize, candidates: &[Graph]) ->
         made.push(encode_src(src, width, row, g)?);
     }
     let sizes: Vec<(Graph, usize)> = candidates.iter().zip(&made).map(|(&g, f)| (g, f.len())).collect();
-    let i = choose(&sizes).ok_or_else(|| Error::Encode("no compression candidates".into()))?;
+    let i = choose(&sizes, slower_costs).ok_or_else(|| Error::Encode("no compression candidates".into()))?;
     Ok((made.swap_remove(i), i))
 }
 
@@ -639,8 +665,8 @@ pub fn encode_serial(bytes: &[u8], level: i32) -> Result<Vec<u8>> {
 mod tests {
     use super::*;
 
-    /// The kept frame: the smallest unless a faster graph's is within SLOWER_COSTS per decode
-    /// class step; the first on ties.
+    /// The kept frame (auto): the smallest unless a faster graph's is within SLOWER_COSTS per
+    /// decode class step; the first on ties. Image: the smallest.
     #[test]
     fn choose_trades_two_percent_per_speed_class() {
         let (grad, left, lz, num) = (
@@ -649,14 +675,17 @@ mod tests {
             Graph::Predict(Predictor::LeftLz),
             Graph::Numeric(7),
         );
-        assert_eq!(choose(&[]), None);
+        assert_eq!(choose(&[], SLOWER_COSTS), None);
+        assert_eq!(choose(&[(lz, 1000), (grad, 990)], 0.0), Some(1));
+        assert_eq!(Graph::Image(7).slower_costs(), 0.0);
+        assert_eq!(Graph::Auto(7).slower_costs(), SLOWER_COSTS);
         // gradient 3 classes slower than left+LZ: kept only when more than 6 % smaller
-        assert_eq!(choose(&[(grad, 950), (lz, 1000)]), Some(1));
-        assert_eq!(choose(&[(grad, 930), (lz, 1000)]), Some(0));
+        assert_eq!(choose(&[(grad, 950), (lz, 1000)], SLOWER_COSTS), Some(1));
+        assert_eq!(choose(&[(grad, 930), (lz, 1000)], SLOWER_COSTS), Some(0));
         // numeric vs left (one class): left must be more than 2 % smaller
-        assert_eq!(choose(&[(left, 985), (num, 1000)]), Some(1));
-        assert_eq!(choose(&[(left, 970), (num, 1000)]), Some(0));
-        assert_eq!(choose(&[(num, 1000), (Graph::Numeric(3), 1000)]), Some(0));
+        assert_eq!(choose(&[(left, 985), (num, 1000)], SLOWER_COSTS), Some(1));
+        assert_eq!(choose(&[(left, 970), (num, 1000)], SLOWER_COSTS), Some(0));
+        assert_eq!(choose(&[(num, 1000), (Graph::Numeric(3), 1000)], SLOWER_COSTS), Some(0));
         // the writer's candidates on a noisy surface: encode_smallest keeps what `choose` picks
         // from the candidates' own frame sizes, and that frame decodes to the samples
         let mut seed = 1u32;
@@ -670,8 +699,8 @@ mod tests {
         let cands = Graph::image_candidates(7);
         let sizes: Vec<(Graph, usize)> =
             cands.iter().map(|&g| (g, encode_rows(&surface, 2, 64, g).unwrap().len())).collect();
-        let (frame, i) = encode_smallest(&surface, 2, 64, &cands).unwrap();
-        assert_eq!((Some(i), frame.len()), (choose(&sizes), sizes[i].1), "{sizes:?}");
+        let (frame, i) = encode_best(&surface, 2, 64, &cands, SLOWER_COSTS).unwrap();
+        assert_eq!((Some(i), frame.len()), (choose(&sizes, SLOWER_COSTS), sizes[i].1), "{sizes:?}");
         let mut out = AlignedBuf::zeroed(surface.len());
         decode_into(&frame, &mut out, 0).unwrap();
         assert_eq!(out.as_bytes(), &surface[..]);

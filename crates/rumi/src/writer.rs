@@ -185,7 +185,13 @@ impl<W: Write + Seek> Writer<W> {
                 let samples = gather(&l, index, data);
                 match candidates[..] {
                     [g] => Ok((codec::encode_rows(&samples, l.encoding.element_width(), row, g)?, 0)),
-                    _ => codec::encode_smallest(&samples, l.encoding.element_width(), row, &candidates),
+                    _ => codec::encode_best(
+                        &samples,
+                        l.encoding.element_width(),
+                        row,
+                        &candidates,
+                        self.graph.slower_costs(),
+                    ),
                 }
             })
             .collect::<Result<_>>()?;

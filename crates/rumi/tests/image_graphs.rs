@@ -86,7 +86,7 @@ fn gradient_prediction_beats_the_numeric_graph_on_a_smooth_surface() {
     );
     // the smallest-of choice reports which candidate made the frame
     let cands = Graph::image_candidates(7);
-    let (best, i) = codec::encode_smallest(&data, 2, w, &cands).unwrap();
+    let (best, i) = codec::encode_best(&data, 2, w, &cands, 0.0).unwrap();
     assert_eq!(cands[i], Graph::Predict(Predictor::Gradient));
     assert_eq!(best, gradient);
     assert_eq!(decode(&best, data.len()), data);
@@ -102,6 +102,6 @@ fn prediction_without_rows_falls_back_and_still_round_trips() {
             assert_eq!(decode(&f, data.len()), data, "row {row} {p:?}");
         }
     }
-    let e = codec::encode_smallest(&data, 2, 50, &[Graph::Image(7)]).unwrap_err();
+    let e = codec::encode_best(&data, 2, 50, &[Graph::Image(7)], 0.0).unwrap_err();
     assert!(e.to_string().contains("is not a single graph"), "{e}");
 }
