@@ -48,7 +48,7 @@ if not DATA.is_dir():
 SCENE = DATA / "landsat8_LC08_L1TP_224078_20200518_3band_uint16.tif"
 
 
-def cut(out: Path, n: int, piece=512):
+def cut(out: Path, n: int, piece=512, rumi_tile=256, tif_tile=256):
     with rasterio.open(SCENE) as src:
         a = src.read()
         gt = src.transform
@@ -62,12 +62,12 @@ def cut(out: Path, n: int, piece=512):
         sub = np.ascontiguousarray(a[:, r:r + piece, c:c + piece])
         t = (gt.c + c * gt.a, gt.a, 0.0, gt.f + r * gt.e, 0.0, gt.e)
         p = out / f"s{k:04d}.rumi"
-        rumi.write(p, sub, bands=["b1", "b2", "b3"], times=["2020-05-18"], crs=f"EPSG:{epsg}", transform=t, tile=256)
+        rumi.write(p, sub, bands=["b1", "b2", "b3"], times=["2020-05-18"], crs=f"EPSG:{epsg}", transform=t, tile=rumi_tile)
         os.unlink(f"{p}.header")
         day = (dt.date(2020, 1, 1) + dt.timedelta(days=k)).strftime("%Y%m%d")  # TorchGeo's time index
         q = out / f"s{k:04d}_{day}.tif"
         with rasterio.open(q, "w", driver="GTiff", width=piece, height=piece, count=3, dtype="uint16", crs=f"EPSG:{epsg}",
-                           transform=rasterio.Affine.from_gdal(*t), tiled=True, blockxsize=256, blockysize=256,
+                           transform=rasterio.Affine.from_gdal(*t), tiled=True, blockxsize=tif_tile, blockysize=tif_tile,
                            compress="deflate", predictor=2, interleave="pixel") as d:
             d.write(sub)
         rumis.append(str(p))
@@ -266,6 +266,8 @@ def main():
     ap.add_argument("--delay", type=float, default=0.02, help="injected latency per HTTP request (s)")
     ap.add_argument("--remote-chips", type=int, default=64)
     ap.add_argument("--only", choices=["local", "remote", "first"], help="run one part")
+    ap.add_argument("--rumi-tile", type=int, default=256, help="tile size of the rumi files (rumi.write tile=)")
+    ap.add_argument("--tif-tile", type=int, default=256, help="block size of the GeoTIFFs (a multiple of 16)")
     args = ap.parse_args()
     if not SCENE.exists():
         sys.exit(f"{SCENE} is absent")
@@ -275,8 +277,9 @@ def main():
         print("Rasteret: not measured (set RUMI_RASTERET_PYTHON to a python >= 3.12 with rasteret installed)")
     tmp = Path(tempfile.mkdtemp(prefix="rumi-chip-bench-"))
     t = time.perf_counter()
-    rumis, tifs = cut(tmp, args.files)
-    print(f"collection: {len(rumis)} files of 512x512x3 uint16 cut from {SCENE.name} ({time.perf_counter() - t:.1f} s)")
+    rumis, tifs = cut(tmp, args.files, rumi_tile=args.rumi_tile, tif_tile=args.tif_tile)
+    print(f"collection: {len(rumis)} files of 512x512x3 uint16 cut from {SCENE.name}, rumi tiles {args.rumi_tile}, "
+          f"GeoTIFF blocks {args.tif_tile} ({time.perf_counter() - t:.1f} s)")
     cat = rumi.Catalog.build(rumis, tmp / "cat.parquet")
     transforms = [tuple(rasterio.open(p).transform.to_gdal()) for p in tifs]
     days = [Path(p).stem.split("_")[1] for p in tifs]
