@@ -156,6 +156,31 @@ def test_dataloader_workers(cat, files, method, workers):
     np.testing.assert_array_equal(ds[(1, 0, 0)]["image"].numpy(), _expected(ds, arrays, (1, 0, 0), 32))
 
 
+class _InFlight(torch.utils.data.Dataset):
+    """What a worker's ChipDataset allows in flight, local and remote."""
+
+    def __init__(self, ds):
+        self.ds = ds
+
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return (self.ds._in_flight(""), self.ds._in_flight("example.org:80"))
+
+
+def test_local_reads_use_the_process_share_of_cpus(cat):
+    """Local reads only decode: at most one per CPU of the process's share (workers split the
+    CPUs); remote ones wait on the network and keep max_in_flight."""
+    ds = rt.ChipDataset(cat.search(bands=["red"]), size=32, max_in_flight=16)
+    cpus = len(os.sched_getaffinity(0))
+    assert (ds._in_flight(""), ds._in_flight("example.org:80")) == (min(16, cpus), 16)
+    got = list(torch.utils.data.DataLoader(_InFlight(ds), batch_size=None, num_workers=2,
+                                           multiprocessing_context=mp.get_context("fork")))
+    assert [tuple(int(v) for v in g) for g in got] == [(max(1, min(16, cpus // 2)), 16)] * 4
+    assert rt.ChipDataset(cat.search(bands=["red"]), size=32, max_in_flight=1)._in_flight("") == 1
+
+
 def test_changed_file_fails_in_the_loader(cat, files):
     ds = rt.ChipDataset(cat.search(bands=["red"]), size=32)
     with open(files["b"][0], "r+b") as f:
