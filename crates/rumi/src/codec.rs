@@ -686,7 +686,7 @@ mod tests {
         assert_eq!(choose(&[(left, 985), (num, 1000)], SLOWER_COSTS), Some(1));
         assert_eq!(choose(&[(left, 970), (num, 1000)], SLOWER_COSTS), Some(0));
         assert_eq!(choose(&[(num, 1000), (Graph::Numeric(3), 1000)], SLOWER_COSTS), Some(0));
-        // the writer's candidates on a noisy surface: encode_smallest keeps what `choose` picks
+        // the writer's candidates on a noisy surface: encode_best keeps what `choose` picks
         // from the candidates' own frame sizes, and that frame decodes to the samples
         let mut seed = 1u32;
         let surface: Vec<u8> = (0..64u32 * 64)
