@@ -36,8 +36,8 @@ pub enum Graph {
     /// Per frame, the smallest of the image candidates ([`Graph::image_candidates`]).
     Image(i32),
     /// The image candidates on every fourth tile row (from the first); on the rows between, the
-    /// writer tries the gradient and left predictors and the candidates that made at least a
-    /// tenth of the frames of the last such row. A frame keeps the candidate that [`choose`]
+    /// writer tries the candidates that made at least a tenth of the frames of the last such
+    /// row. A frame keeps the candidate that [`choose`]
     /// picks with [`SLOWER_COSTS`] (nearly as small and faster to decode beats smallest).
     Auto(i32),
 }
