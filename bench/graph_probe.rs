@@ -1,7 +1,8 @@
 //! Re-encodes every frame of rumi files with each writer graph and reports, per graph, the
 //! ratio (raw / frame bytes, no file overhead) and the single-thread OpenZL decode MB/s of the
-//! re-encoded frames (best of `--reps` passes). Answers "which graph decodes fastest at what
-//! size" on real data without rewriting files.
+//! re-encoded frames (best of `--reps` passes), then the writer's per-frame choice
+//! (`codec::choose`) at several costs per decode class. Answers "which graph decodes fastest at
+//! what size" on real data without rewriting files.
 //!
 //! Run: `cargo run --release --example graph_probe -- [--reps R] FILE.rumi...`
 
@@ -10,16 +11,6 @@ use std::time::Instant;
 use rumi::codec::{self, AlignedBuf, Graph, Predictor};
 use rumi::reader::Reader;
 use rumi::Limits;
-
-/// Decode-speed class of graph `c` of the probe's list (0 = fastest), from this probe's figures.
-fn rank(c: usize) -> u8 {
-    match c {
-        4 => 0,
-        0 => 1,
-        3 => 2,
-        _ => 3,
-    }
-}
 
 fn main() {
     let mut reps = 5usize;
@@ -78,24 +69,23 @@ fn main() {
             println!("{f}\t{name}\tratio {:.3}\tdecode {:.0} MB/s", raw as f64 / size as f64, raw as f64 / t / 1e6);
             per.push((enc, secs));
         }
-        // selections among the image candidates (gradient, left, left+lz, numeric 7)
+        // the writer's choice (`codec::choose`) among the image candidates (gradient, left,
+        // left+lz, numeric 7) with several per-class costs: 0 is `--graph image`, 0.02 the default
         let cands = [2usize, 3, 4, 0];
-        for (label, tol) in
-            [("smallest", 0.0), ("fast within 1%", 0.01), ("fast within 2%", 0.02), ("fast within 4%", 0.04)]
-        {
+        for cost in [0.0, 0.01, 0.02, 0.04] {
             let (mut size, mut t) = (0usize, 0f64);
             for i in 0..frames.len() {
-                let min = cands.iter().map(|&c| per[c].0[i].len()).min().unwrap();
-                let pick = cands
-                    .iter()
-                    .filter(|&&c| per[c].0[i].len() as f64 <= min as f64 * (1.0 + tol))
-                    .min_by_key(|&&c| (rank(c), per[c].0[i].len()))
-                    .copied()
-                    .unwrap();
+                let sizes: Vec<(Graph, usize)> = cands.iter().map(|&c| (graphs[c].1, per[c].0[i].len())).collect();
+                let pick = cands[codec::choose(&sizes, cost).expect("candidates")];
                 size += per[pick].0[i].len();
                 t += per[pick].1[i];
             }
-            println!("{f}\t{label}\tratio {:.3}\tdecode {:.0} MB/s", raw as f64 / size as f64, raw as f64 / t / 1e6);
+            println!(
+                "{f}\tchoose, {:.0} % per decode class\tratio {:.3}\tdecode {:.0} MB/s",
+                cost * 100.0,
+                raw as f64 / size as f64,
+                raw as f64 / t / 1e6
+            );
         }
     }
 }

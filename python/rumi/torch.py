@@ -297,7 +297,7 @@ class ChipDataset(torch.utils.data.Dataset):
                     stats["decode_s"] += t1 - t0
                     stats["wait_s"] += t0 - tw
 
-        if len(groups) == 1 or max(self._in_flight(_host(self.hrefs[j])) for j in groups) <= 1:
+        if len(groups) == 1 or max(self._in_flight(h) for h in {_host(self.hrefs[j]) for j in groups}) <= 1:
             for j, items in groups.items():
                 run(j, items)
         else:

@@ -205,21 +205,11 @@ fn converts_every_storable_real_file() {
     let with = |graph: &str| {
         let out = dir.path().join(format!("dem-{graph}.rumi"));
         let src = data.join("lf_elev_220_mt_hood_utm.tif");
-        ok(&[
-            "convert",
-            src.to_str().unwrap(),
-            out.to_str().unwrap(),
-            "--quiet",
-            "--allow-nodata-loss",
-            "--frame-unit",
-            "0",
-            "--tile",
-            "200x100",
-            "--time",
-            "2020-01-01",
-            "--graph",
-            graph,
-        ]);
+        let (_, extra) = STORABLE.iter().find(|s| s.0 == "lf_elev_220_mt_hood_utm.tif").unwrap();
+        let mut args = vec!["convert", src.to_str().unwrap(), out.to_str().unwrap(), "--quiet"];
+        args.extend(extra.iter().copied());
+        args.extend(["--time", "2020-01-01", "--graph", graph]);
+        ok(&args);
         assert_same_as_source(&out, &src, 0);
         fs::read(&out).unwrap()
     };
