@@ -375,7 +375,7 @@ EI_huffman_struct_v2(ZL_Encoder* eictx, const ZL_Input* ins[], size_t nbIns)
         ctable = ZL_Encoder_getScratchSpace(
                 eictx, sizeof(ZS_Huf16CElt) * weightsSize);
         ZL_ERR_IF_NULL(ctable, allocation);
-        // rumi patch (crates/openzl-sys/RUMI-PATCHES.md): cap the code length at 13 bits, or one
+        // rumi patch (vendor/openzl-sys/RUMI-PATCHES.md): cap the code length at 13 bits, or one
         // bit more than the alphabet needs, instead of up to 20. The decoder builds a table of
         // 2^tableLog entries per frame: 2^13 fit in L1, 2^16 do not (Landsat 8: +17 % decode for
         // 0.02 % of size). The frame format is unchanged: any OpenZL decoder reads these tables.
