@@ -315,9 +315,50 @@ class ChipDataset(torch.utils.data.Dataset):
             stats=stats,
         )
 
-    def loader(self, sampler, batch_size=16, **kw):
-        """A DataLoader of batches of sampler's chips (collate_fn=rumi.torch.collate)."""
-        return torch.utils.data.DataLoader(self, batch_size=batch_size, sampler=sampler, collate_fn=collate, **kw)
+    def loader(self, sampler, batch_size=16, *, read_ahead=2, **kw):
+        """A DataLoader of batches of sampler's chips (collate_fn=rumi.torch.collate).
+
+        With num_workers=0 (DataLoader's default) the batches are read `read_ahead` batches
+        ahead of the one being used, on background threads (the reads release the GIL): one
+        batch's wait on the network overlaps the others' decoding, as DataLoader workers'
+        prefetching would, without worker processes. The batches come in the sampler's order,
+        and a read's error is raised when its batch is reached. read_ahead=0: read each batch
+        when it is asked for. DataLoader workers (num_workers > 0) prefetch as DataLoader does."""
+        return _ReadAheadLoader(self, batch_size=batch_size, sampler=sampler, collate_fn=collate,
+                                read_ahead=read_ahead, **kw)
+
+
+class _ReadAheadLoader(torch.utils.data.DataLoader):
+    """DataLoader whose in-process iteration (num_workers=0) reads batches ahead on threads
+    (ChipDataset.loader)."""
+
+    def __init__(self, dataset, *, read_ahead=2, **kw):
+        if isinstance(read_ahead, bool) or not isinstance(read_ahead, int) or read_ahead < 0:
+            raise ValueError(f"read_ahead must be an integer >= 0 (batches), not {read_ahead!r}")
+        super().__init__(dataset, **kw)
+        self.read_ahead = read_ahead
+
+    def __iter__(self):
+        if self.num_workers > 0 or self.read_ahead == 0 or self.batch_sampler is None or self.pin_memory:
+            return super().__iter__()
+        return self._read_ahead()
+
+    def _read_ahead(self):
+        import collections
+
+        ds, collate_fn = self.dataset, self.collate_fn
+        pending = collections.deque()
+        ex = ThreadPoolExecutor(max_workers=self.read_ahead + 1, thread_name_prefix="rumi-read-ahead")
+        try:
+            for keys in self.batch_sampler:
+                pending.append(ex.submit(ds.__getitems__, list(keys)))
+                if len(pending) > self.read_ahead:
+                    yield collate_fn(pending.popleft().result())
+            while pending:
+                yield collate_fn(pending.popleft().result())
+        finally:
+            # the consumer stopped early or a read failed: drop what has not started
+            ex.shutdown(wait=False, cancel_futures=True)
 
 
 class _Batch(dict):

@@ -156,6 +156,62 @@ def test_dataloader_workers(cat, files, method, workers):
     np.testing.assert_array_equal(ds[(1, 0, 0)]["image"].numpy(), _expected(ds, arrays, (1, 0, 0), 32))
 
 
+def test_read_ahead_keeps_order_and_overlaps_batches(cat, files):
+    """num_workers=0: batches are read ahead on threads (up to read_ahead besides the one being
+    waited for), come in the sampler's order with the pixels of read_ahead=0."""
+    import threading
+    import time
+
+    ds = rt.ChipDataset(cat.search(bands=["red"]), size=32)
+    s = rt.RandomChipSampler(ds, length=30, seed=5)
+    plain = [b["image"].clone() for b in ds.loader(s, batch_size=5, read_ahead=0)]
+    state = {"now": 0, "most": 0}
+    lock = threading.Lock()
+    orig = ds.__getitems__
+
+    def slow(keys):
+        with lock:
+            state["now"] += 1
+            state["most"] = max(state["most"], state["now"])
+        time.sleep(0.05)  # a round trip: the next batches start meanwhile
+        try:
+            return orig(keys)
+        finally:
+            with lock:
+                state["now"] -= 1
+
+    ds.__getitems__ = slow
+    loader = ds.loader(s, batch_size=5, read_ahead=2)
+    assert isinstance(loader, torch.utils.data.DataLoader) and len(loader) == 6
+    got = [b["image"].clone() for b in loader]
+    assert len(got) == 6 and all(torch.equal(a, b) for a, b in zip(got, plain))
+    assert state["most"] == 3  # the batch waited for and two ahead
+    keys = list(s)
+    arrays = _arrays(files)
+    for k in range(5):
+        np.testing.assert_array_equal(got[3][k].numpy(), _expected(ds, arrays, keys[15 + k], 32))
+    # stopping early leaves nothing running and the dataset usable
+    for n, _ in enumerate(ds.loader(s, batch_size=5)):
+        if n == 1:
+            break
+    assert torch.equal(ds[keys[0]]["image"], plain[0][0])
+    with pytest.raises(ValueError, match="read_ahead must be an integer >= 0"):
+        ds.loader(s, read_ahead=-1)
+
+
+def test_read_ahead_raises_at_the_failing_batch(cat, files):
+    ds = rt.ChipDataset(cat.search(bands=["red"]), size=32)
+    keys = [(0, 0, 0), (0, 1, 1), (1, 0, 0), (0, 2, 2)]  # batch 2 reads file b
+    with open(files["b"][0], "r+b") as f:
+        f.truncate(os.path.getsize(files["b"][0]) - 1)
+    seen = []
+    with pytest.raises(rumi.FormatError, match="changed since it was catalogued"):
+        for b in ds.loader(keys, batch_size=1, read_ahead=3):
+            seen.append(b["image"].clone())
+    assert len(seen) == 2  # the batches before it were delivered, in order
+    np.testing.assert_array_equal(seen[1][0].numpy(), files["a"][1][:, :, 1:33, 1:33])
+
+
 class _InFlight(torch.utils.data.Dataset):
     """What a worker's ChipDataset allows in flight, local and remote."""
 
