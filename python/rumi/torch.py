@@ -17,6 +17,9 @@ a thread pool with at most `max_in_flight` reads per host, every chip decoded st
 slot of the batch tensor. Files are opened from the catalogued header blob: nothing but frames
 is requested, and a file whose size changed since cataloguing raises FormatError.
 
+`ds.loader(sampler, batch_size, num_workers=0)` reads `read_ahead` batches ahead on threads
+(the reads release the GIL), so round trips overlap decoding without worker processes.
+
 Pickling (DataLoader workers under spawn/forkserver) carries the catalogue's path and search,
 not its rows; readers are opened per process (a forked child reopens its own).
 """
@@ -349,11 +352,13 @@ class _ReadAheadLoader(torch.utils.data.DataLoader):
         ds, collate_fn = self.dataset, self.collate_fn
         pending = collections.deque()
         ex = ThreadPoolExecutor(max_workers=self.read_ahead + 1, thread_name_prefix="rumi-read-ahead")
+        ahead = 0  # the first batch is read alone: it comes as soon as without read-ahead
         try:
             for keys in self.batch_sampler:
                 pending.append(ex.submit(ds.__getitems__, list(keys)))
-                if len(pending) > self.read_ahead:
+                if len(pending) > ahead:
                     yield collate_fn(pending.popleft().result())
+                    ahead = self.read_ahead
             while pending:
                 yield collate_fn(pending.popleft().result())
         finally:
