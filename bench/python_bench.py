@@ -112,11 +112,12 @@ def prepare(work: Path, name: str, tif: str):
     src = DATA / tif
     out = {"src": src}
     r = work / f"{name}.rumi"
-    if not r.exists():
-        p = subprocess.run([str(CLI), "convert", str(src), str(r), "--time", "2020-05-18", "--allow-nodata-loss"],
-                           capture_output=True, text=True)
-        if p.returncode:
-            sys.exit(f"rumi convert {src}: {p.stderr}")
+    # converted afresh every run (under a second each): a file kept from an earlier run would be
+    # an older writer's frames (the COGs below are kept: Debian's GDAL does not change)
+    p = subprocess.run([str(CLI), "convert", "--force", str(src), str(r), "--time", "2020-05-18", "--allow-nodata-loss"],
+                       capture_output=True, text=True)
+    if p.returncode:
+        sys.exit(f"rumi convert {src}: {p.stderr}")
     out["rumi"] = r
     for label, co in COGS.items():
         c = work / f"{name}-{label}.tif"
