@@ -26,6 +26,7 @@ not its rows; readers are opened per process (a forked child reopens its own).
 
 from __future__ import annotations
 
+import collections
 import math
 import os
 import threading
@@ -347,8 +348,6 @@ class _ReadAheadLoader(torch.utils.data.DataLoader):
         return self._read_ahead()
 
     def _read_ahead(self):
-        import collections
-
         ds, collate_fn = self.dataset, self.collate_fn
         pending = collections.deque()
         ex = ThreadPoolExecutor(max_workers=self.read_ahead + 1, thread_name_prefix="rumi-read-ahead")
