@@ -2,7 +2,7 @@
 
     cat = rumi.Catalog.open("catalog.parquet").search(time=("2020-01-01", "2020-12-31"))
     ds = rumi.torch.ChipDataset(cat, size=256, bands=["red", "green", "blue"])
-    loader = ds.loader(RandomChipSampler(ds, length=10_000, seed=0), batch_size=16, num_workers=2)
+    loader = ds.loader(RandomChipSampler(ds, length=10_000, seed=0), batch_size=16)  # 2 batches read ahead
     for batch in loader:
         batch["image"]   # (N, T, B, 256, 256) tensor of the files' exact sample type
         batch["bounds"]  # N x (left, bottom, right, top) in each file's CRS; batch["crs"]: N x "EPSG:n"

@@ -4,7 +4,6 @@ shared data folder converted with the `rumi` CLI, nginx and moto servers on 127.
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import socket
 import subprocess
@@ -21,6 +20,10 @@ if not DATA.is_dir():
     DATA = Path("/work/shared/data")
 CLI = Path(os.environ.get("RUMI_CLI", REPO / "target" / "release" / "rumi"))
 STRICT = os.environ.get("RUMI_PY_STRICT") == "1"
+
+# nginx (and free_port) shared with tests/clients: tests/support/nginx_server.py
+sys.path.insert(0, str(REPO / "tests" / "support"))
+from nginx_server import Nginx, free_port  # noqa: E402,F401
 
 
 def need(cond, reason):
@@ -93,12 +96,6 @@ def tiff_geotransform(path):
 
 # ---- servers -------------------------------------------------------------------------------
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def wait_port(port, proc, what, timeout=20):
     deadline = time.time() + timeout
     while time.time() < deadline:
@@ -112,70 +109,9 @@ def wait_port(port, proc, what, timeout=20):
     raise RuntimeError(f"{what} did not start on port {port}")
 
 
-LOG_LINE = re.compile(r'^"(?P<method>\S+) (?P<uri>\S+) [^"]*" (?P<status>\d+) (?P<bytes>\d+) "(?P<range>[^"]*)"$')
-
-
-class Nginx:
-    """nginx on 127.0.0.1 serving `root`, logging each request's line, status, bytes and Range."""
-
-    def __init__(self, workdir: Path, root: Path):
-        self.workdir, self.root, self.log = workdir, root, workdir / "access.log"
-
-    def start(self):
-        nginx = shutil.which("nginx") or "/usr/sbin/nginx"
-        need(os.path.exists(nginx), "nginx is not installed (scripts/test-python.sh installs it)")
-        self.port = free_port()
-        tmp = self.workdir / "tmp"
-        tmp.mkdir(exist_ok=True)
-        user = "user root root;\n" if os.geteuid() == 0 else ""
-        conf = self.workdir / "nginx.conf"
-        conf.write_text(f"""{user}worker_processes 1;
-pid {self.workdir}/nginx.pid;
-error_log {self.workdir}/error.log;
-events {{ worker_connections 64; }}
-http {{
-  log_format rumi '"$request" $status $body_bytes_sent "$http_range"';
-  access_log {self.log} rumi;
-  client_body_temp_path {tmp}/body; proxy_temp_path {tmp}/proxy; fastcgi_temp_path {tmp}/fcgi;
-  uwsgi_temp_path {tmp}/uwsgi; scgi_temp_path {tmp}/scgi;
-  default_type application/octet-stream;
-  server {{ listen 127.0.0.1:{self.port}; root {self.root}; }}
-}}
-""")
-        self.proc = subprocess.Popen([nginx, "-p", str(self.workdir), "-c", str(conf), "-e",
-                                      str(self.workdir / "error.log"), "-g", "daemon off;"],
-                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        wait_port(self.port, self.proc, "nginx")
-        return self
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            self.proc.wait(10)
-
-    def url(self, name):
-        return f"http://127.0.0.1:{self.port}/{name}"
-
-    def mark(self):
-        last = -1
-        for _ in range(50):
-            size = self.log.stat().st_size if self.log.exists() else 0
-            if size == last:
-                return size
-            last = size
-            time.sleep(0.03)
-        return last
-
-    def requests(self, since):
-        until = self.mark()
-        with open(self.log, "rb") as f:
-            f.seek(since)
-            lines = f.read(until - since).decode().splitlines()
-        return [LOG_LINE.match(l.strip()).groupdict() for l in lines if l.strip()]
-
-
 @pytest.fixture(scope="session")
 def nginx(tmp_path_factory):
+    need(shutil.which("nginx") or os.path.exists("/usr/sbin/nginx"), "nginx is not installed (scripts/test-python.sh installs it)")
     root = tmp_path_factory.mktemp("www")
     n = Nginx(tmp_path_factory.mktemp("nginx"), root).start()
     yield n

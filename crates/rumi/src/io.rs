@@ -63,26 +63,21 @@ impl RangeRead for &[u8] {
     }
 }
 
-impl<T: RangeRead + ?Sized> RangeRead for Arc<T> {
-    fn read_at(&self, offset: u64, len: usize) -> io::Result<Vec<u8>> {
-        (**self).read_at(offset, len)
-    }
-    fn read_ranges(&self, ranges: &[(u64, usize)]) -> io::Result<Vec<Vec<u8>>> {
-        (**self).read_ranges(ranges)
-    }
-    fn size(&self) -> io::Result<u64> {
-        (**self).size()
-    }
+/// A source behind a smart pointer reads as the source itself.
+macro_rules! forward_range_read {
+    ($($ptr:ident),*) => {$(
+        impl<T: RangeRead + ?Sized> RangeRead for $ptr<T> {
+            fn read_at(&self, offset: u64, len: usize) -> io::Result<Vec<u8>> {
+                (**self).read_at(offset, len)
+            }
+            fn read_ranges(&self, ranges: &[(u64, usize)]) -> io::Result<Vec<Vec<u8>>> {
+                (**self).read_ranges(ranges)
+            }
+            fn size(&self) -> io::Result<u64> {
+                (**self).size()
+            }
+        }
+    )*};
 }
 
-impl<T: RangeRead + ?Sized> RangeRead for Box<T> {
-    fn read_at(&self, offset: u64, len: usize) -> io::Result<Vec<u8>> {
-        (**self).read_at(offset, len)
-    }
-    fn read_ranges(&self, ranges: &[(u64, usize)]) -> io::Result<Vec<Vec<u8>>> {
-        (**self).read_ranges(ranges)
-    }
-    fn size(&self) -> io::Result<u64> {
-        (**self).size()
-    }
-}
+forward_range_read!(Arc, Box);
