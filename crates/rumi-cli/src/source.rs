@@ -10,7 +10,7 @@ use gdal::errors::GdalError;
 use gdal::spatial_ref::SpatialRef;
 use gdal::{Dataset, GdalOpenFlags, Metadata};
 use gdal_sys::GDALDataType;
-use rumi::format::{Georef, ModelType, RasterType, SampleEncoding};
+use rumi::format::{GeoTransform, Georef, ModelType, RasterType, SampleEncoding};
 
 use crate::fail::{Failure, Res};
 use crate::times::MetaTime;
@@ -464,35 +464,22 @@ fn georef_of(
         (Some(gt), Some(srs)) => (gt, srs),
     };
     let (epsg, model) = epsg_of(srs)?;
-    if let Some(i) = gt.iter().position(|v| !v.is_finite()) {
-        return Err(format!("its geotransform coefficient {i} is {}", gt[i]));
-    }
-    // GDAL's geotransform refers to pixel corners. For PixelIsPoint, GeoTIFF's tiepoint refers
-    // to the centre of pixel (0, 0): shift the origin by half a pixel (GDAL's GTiff driver
-    // does the reverse when it reads such a file).
-    let (x0, y0) = match raster_type {
-        RasterType::Area => (gt[0], gt[3]),
-        RasterType::Point => (gt[0] + 0.5 * gt[1] + 0.5 * gt[2], gt[3] + 0.5 * gt[4] + 0.5 * gt[5]),
-    };
-    Ok(Georef::Epsg { model, raster_type, epsg, affine: [gt[1], gt[2], x0, gt[4], gt[5], y0] })
+    // GDAL's geotransform maps pixel corners; a PixelIsPoint file records pixel centres (the
+    // core's one conversion, GeoTransform, shifts by half a pixel)
+    let affine = GeoTransform(gt).to_affine(raster_type).map_err(|e| match e {
+        rumi::Error::Usage(why) => format!("its {why}"),
+        e => e.to_string(),
+    })?;
+    Ok(Georef::Epsg { model, raster_type, epsg, affine })
 }
 
-/// The file a RUMI driver dataset name refers to: `RUMI:"path":t`, `RUMI:path:t` or
-/// `RUMI:path` give `path`; other names give `None`.
+/// The file a RUMI driver dataset name refers to (`RUMI:"path":t`, `RUMI:path:t` or
+/// `RUMI:path` give `path`, read as the GDAL driver reads it: the core's `rumi::name`); other
+/// names, and names the driver would refuse, give `None`.
 pub fn rumi_path(name: &OsStr) -> Option<PathBuf> {
-    let b = name.as_bytes();
-    if b.len() < 5 || !b[..5].eq_ignore_ascii_case(b"RUMI:") {
-        return None;
-    }
-    let rest = &b[5..];
-    let path = if let Some(q) = rest.strip_prefix(b"\"") {
-        &q[..q.iter().position(|&c| c == b'"')?]
-    } else {
-        match rest.iter().rposition(|&c| c == b':') {
-            Some(i) if i + 1 < rest.len() && rest[i + 1..].iter().all(u8::is_ascii_digit) => &rest[..i],
-            _ => rest,
-        }
-    };
+    let parsed = rumi::name::parse(name.as_bytes())?.ok()?;
+    let is_file = |p: &[u8]| Path::new(OsStr::from_bytes(p)).is_file();
+    let (path, _) = parsed.resolve(is_file);
     (!path.is_empty()).then(|| PathBuf::from(OsStr::from_bytes(path)))
 }
 
@@ -819,7 +806,12 @@ mod tests {
     fn rumi_dataset_names() {
         let p = |s: &str| rumi_path(OsStr::new(s));
         assert_eq!(p("RUMI:\"a b.rumi\":3"), Some(PathBuf::from("a b.rumi")));
-        assert_eq!(p("rumi:/x/c.rumi:12"), Some(PathBuf::from("/x/c.rumi")));
+        // the unquoted `<head>:<t>` reading when the head is the file (as the GDAL driver reads it)
+        let dir = tempfile::tempdir().unwrap();
+        let c = dir.path().join("c.rumi");
+        std::fs::write(&c, b"x").unwrap();
+        assert_eq!(p(&format!("rumi:{}:12", c.display())), Some(c.clone()));
+        assert_eq!(p("rumi:/x/c.rumi:12"), Some(PathBuf::from("/x/c.rumi:12")));
         assert_eq!(p("RUMI:c.rumi"), Some(PathBuf::from("c.rumi")));
         assert_eq!(p("c.rumi"), None);
         assert_eq!(p("RUMI:\"\":0"), None);

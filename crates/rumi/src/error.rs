@@ -210,6 +210,12 @@ pub enum Error {
     /// An offset or size computation overflowed.
     #[error("{0} cannot be represented (arithmetic overflow)")]
     Overflow(&'static str),
+    /// The trailer magic is not where a header blob's frames end.
+    #[error("no trailer where the frames end: {found:02X?} at offset {offset}, expected \"TAIL\" (54 41 49 4C)")]
+    TrailerNotAtFramesEnd { offset: u64, found: [u8; 4] },
+    /// A header blob cannot be used with its file (the cause is `source`'s rule).
+    #[error("header blob {blob} does not describe {file}: {source}")]
+    HeaderBlob { blob: String, file: String, source: Box<Error> },
     /// File ends before or after where the structure says.
     #[error("file size is {found} bytes but {what} requires {expected}")]
     FileSize { what: &'static str, found: u64, expected: u64 },
@@ -327,6 +333,7 @@ impl Error {
             | BlobCountMismatch { .. }
             | Overflow(_)
             | FileSize { .. }
+            | TrailerNotAtFramesEnd { .. }
             | Decode { .. }
             | DecodedSize { .. }
             | BooleanValue { .. } => Category::Format,
@@ -334,6 +341,7 @@ impl Error {
             Unsupported(_) | Encode(_) => Category::Unsupported,
             Usage(_) | BandTextTooLong { .. } | BandTextCount { .. } | TimeCount { .. } => Category::Usage,
             Io(_) => Category::Io,
+            HeaderBlob { source, .. } => source.category(),
         }
     }
 }

@@ -7,9 +7,13 @@
 #![forbid(unsafe_op_in_unsafe_fn)]
 
 pub mod codec;
+#[cfg(unix)]
+pub mod commit;
 pub mod error;
 pub mod format;
 pub mod io;
+pub mod name;
+pub mod open;
 pub mod plan;
 pub mod promote;
 pub mod reader;

@@ -179,6 +179,72 @@ impl Georef {
     }
 }
 
+/// GDAL's geotransform `(x0, x_res, row_rot, y0, col_rot, y_res)`, which maps pixel *corners*:
+/// `X = x0 + col * x_res + row * row_rot`, `Y = y0 + col * col_rot + row * y_res`.
+///
+/// The one conversion between what a file stores (an [`Affine`] in the spec's order, which for
+/// PixelIsPoint maps pixel *centres*, as GeoTIFF's tiepoint does) and what GDAL, rasterio and
+/// xarray hosts use. A PixelIsPoint affine is shifted by half a pixel, as GDAL's GTiff driver
+/// does when it reads such a file; [`GeoTransform::to_affine`] is the exact inverse.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GeoTransform(pub [f64; 6]);
+
+impl GeoTransform {
+    /// The identity GDAL reports for a raster without georeferencing.
+    pub const IDENTITY: GeoTransform = GeoTransform([0.0, 1.0, 0.0, 0.0, 0.0, 1.0]);
+
+    /// The geotransform of `affine` recorded with `raster_type`: pixel corners when
+    /// `pixel_corners` (what GDAL reports), else the affine only reordered.
+    pub fn from_affine(affine: Affine, raster_type: RasterType, pixel_corners: bool) -> GeoTransform {
+        let [a, b, c, d, e, f] = affine;
+        let mut gt = [c, a, b, f, d, e];
+        if pixel_corners && raster_type == RasterType::Point {
+            gt[0] -= (a + b) * 0.5;
+            gt[3] -= (d + e) * 0.5;
+        }
+        GeoTransform(gt)
+    }
+
+    /// The file's geotransform of pixel corners, `None` when its georeferencing is undefined.
+    pub fn of(georef: &Georef) -> Option<GeoTransform> {
+        match *georef {
+            Georef::Undefined { .. } => None,
+            Georef::Epsg { affine, raster_type, .. } => Some(GeoTransform::from_affine(affine, raster_type, true)),
+        }
+    }
+
+    /// The affine a file records for this geotransform of pixel corners and `raster_type`
+    /// (the inverse of [`GeoTransform::from_affine`] with corners); a coefficient that is not
+    /// finite is an error naming it.
+    pub fn to_affine(self, raster_type: RasterType) -> Result<Affine> {
+        let gt = self.0;
+        if let Some(index) = gt.iter().position(|v| !v.is_finite()) {
+            return Err(Error::Usage(format!(
+                "geotransform coefficient {index} is {}, not a finite number",
+                gt[index]
+            )));
+        }
+        let (x0, y0) = match raster_type {
+            RasterType::Area => (gt[0], gt[3]),
+            RasterType::Point => (gt[0] + 0.5 * gt[1] + 0.5 * gt[2], gt[3] + 0.5 * gt[4] + 0.5 * gt[5]),
+        };
+        Ok([gt[1], gt[2], x0, gt[4], gt[5], y0])
+    }
+
+    /// The same transform in the order of rasterio's and `affine`'s `Affine(a, b, c, d, e, f)`:
+    /// `(x_res, row_rot, x0, col_rot, y_res, y0)`.
+    pub fn to_rasterio(self) -> [f64; 6] {
+        let [c, a, b, f, d, e] = self.0;
+        [a, b, c, d, e, f]
+    }
+
+    /// The geotransform of rasterio's `Affine(a, b, c, d, e, f)` order.
+    pub fn from_rasterio(abcdef: [f64; 6]) -> GeoTransform {
+        let [a, b, c, d, e, f] = abcdef;
+        GeoTransform([c, a, b, f, d, e])
+    }
+}
+
 fn raster_code(r: RasterType) -> u16 {
     match r {
         RasterType::Area => 1,
@@ -210,5 +276,23 @@ mod tests {
         for g in cases {
             assert_eq!(Georef::parse(&g.to_bytes().unwrap(), 0).unwrap(), g);
         }
+    }
+
+    #[test]
+    fn geotransform_shifts_point_files_by_half_a_pixel_and_back() {
+        let affine = [20.0, 0.5, 500000.0, -0.25, -20.0, 4.0e6];
+        let area = GeoTransform::from_affine(affine, RasterType::Area, true);
+        assert_eq!(area.0, [500000.0, 20.0, 0.5, 4.0e6, -0.25, -20.0]);
+        let point = GeoTransform::from_affine(affine, RasterType::Point, true);
+        assert_eq!(point.0, [500000.0 - 10.25, 20.0, 0.5, 4.0e6 + 10.125, -0.25, -20.0]);
+        assert_eq!(GeoTransform::from_affine(affine, RasterType::Point, false), area);
+        assert_eq!(point.to_affine(RasterType::Point).unwrap(), affine);
+        assert_eq!(area.to_affine(RasterType::Area).unwrap(), affine);
+        assert_eq!(GeoTransform::from_rasterio(point.to_rasterio()), point);
+        let bad = GeoTransform([0.0, f64::NAN, 0.0, 0.0, 0.0, 1.0]);
+        let e = bad.to_affine(RasterType::Area).unwrap_err().to_string();
+        assert!(e.contains("geotransform coefficient 1 is NaN"), "{e}");
+        let undefined = Georef::Undefined { raster_type: RasterType::Area };
+        assert_eq!(GeoTransform::of(&undefined), None);
     }
 }

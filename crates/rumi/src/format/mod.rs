@@ -11,8 +11,8 @@ pub mod sample;
 pub mod trailer;
 
 pub use blob::{Blob, BlobHeader};
-pub use georef::{Affine, Georef, ModelType, RasterType};
+pub use georef::{Affine, GeoTransform, Georef, ModelType, RasterType};
 pub use ifd::{Ifd, IfdHead};
 pub use layout::{FrameUnit, Layout};
-pub use sample::SampleEncoding;
+pub use sample::{NumpyType, SampleEncoding};
 pub use trailer::{TimeAxis, TimeKind, TimeStep, Trailer};

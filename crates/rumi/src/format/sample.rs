@@ -52,6 +52,17 @@ pub enum SampleEncoding {
 
 use SampleEncoding::*;
 
+/// Where a numpy dtype for an encoding comes from ([`SampleEncoding::numpy`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NumpyType {
+    /// numpy has the type, by this name.
+    Numpy(&'static str),
+    /// the `ml_dtypes` package has it, by this name.
+    MlDtypes(&'static str),
+    /// numpy has no such type.
+    None,
+}
+
 impl SampleEncoding {
     /// All 21 encodings, in the order of the spec's table.
     pub const ALL: [SampleEncoding; 21] = [
@@ -145,6 +156,80 @@ impl SampleEncoding {
     pub fn from_name(name: &str) -> Option<Self> {
         Self::ALL.iter().copied().find(|e| e.name() == name)
     }
+
+    /// The encoding's stable code: its position in the spec's table (`RUMI_ENCODING_*` of the
+    /// C ABI).
+    pub fn code(self) -> u32 {
+        self as u32
+    }
+
+    /// Inverse of [`SampleEncoding::code`].
+    pub fn from_code(code: u32) -> Option<Self> {
+        Self::ALL.get(usize::try_from(code).ok()?).copied()
+    }
+
+    /// Where a numpy dtype for these samples comes from (spec "Sample encodings"): numpy
+    /// itself, the `ml_dtypes` package (float8 and bfloat16 types, by the same name), or nowhere
+    /// (complex32: complex with binary16 parts).
+    pub fn numpy(self) -> NumpyType {
+        match self {
+            C32 => NumpyType::None,
+            BF16 | F8E4M3FN | F8E5M2 | F8E8M0FNU | F8E4M3FNUZ | F8E5M2FNUZ => NumpyType::MlDtypes(self.name()),
+            _ => NumpyType::Numpy(self.name()),
+        }
+    }
+
+    /// The DLPack `(type code, bits)` of one sample (spec "DLPack representation"; lanes 1):
+    /// kDLInt 0, kDLUInt 1, kDLFloat 2, kDLBfloat 4, kDLComplex 5, kDLBool 6, and the float8
+    /// codes 10 (e4m3fn), 11 (e4m3fnuz), 12 (e5m2), 13 (e5m2fnuz), 14 (e8m0fnu).
+    pub fn dlpack(self) -> (u8, u8) {
+        let bits = u8::try_from(self.pair().1).unwrap_or(u8::MAX);
+        match self {
+            Bool => (6, 8),
+            U8 | U16 | U32 | U64 => (1, bits),
+            I8 | I16 | I32 | I64 => (0, bits),
+            F16 | F32 | F64 => (2, bits),
+            C32 | C64 | C128 => (5, bits),
+            BF16 => (4, 16),
+            F8E4M3FN => (10, 8),
+            F8E4M3FNUZ => (11, 8),
+            F8E5M2 => (12, 8),
+            F8E5M2FNUZ => (13, 8),
+            F8E8M0FNU => (14, 8),
+        }
+    }
+
+    /// GDAL's name of the data type that holds these samples as they are (`Byte` for bool and,
+    /// before GDAL 3.7 (`has_int8` false), int8), or `None` when GDAL has none: those are read
+    /// converted exactly to [`SampleEncoding::gdal_promoted`].
+    pub fn gdal_type(self, has_int8: bool) -> Option<&'static str> {
+        Some(match self {
+            Bool | U8 => "Byte",
+            I8 if !has_int8 => "Byte",
+            I8 => "Int8",
+            U16 => "UInt16",
+            U32 => "UInt32",
+            U64 => "UInt64",
+            I16 => "Int16",
+            I32 => "Int32",
+            I64 => "Int64",
+            F32 => "Float32",
+            F64 => "Float64",
+            C64 => "CFloat32",
+            C128 => "CFloat64",
+            _ => return None,
+        })
+    }
+
+    /// GDAL's name of the float32 type these samples are promoted to exactly when GDAL has no
+    /// type of their own (`CFloat32` for complex32, else `Float32`).
+    pub fn gdal_promoted(self) -> &'static str {
+        if self == C32 {
+            "CFloat32"
+        } else {
+            "Float32"
+        }
+    }
 }
 
 #[cfg(test)]
@@ -167,5 +252,23 @@ mod tests {
             assert_eq!(SampleEncoding::from_pair(sf, bps).unwrap(), e);
             assert_eq!(SampleEncoding::from_name(e.name()), Some(e));
         }
+    }
+
+    #[test]
+    fn codes_and_host_names() {
+        for (i, e) in SampleEncoding::ALL.iter().enumerate() {
+            assert_eq!(e.code() as usize, i);
+            assert_eq!(SampleEncoding::from_code(e.code()), Some(*e));
+            let (_, bits) = e.dlpack();
+            assert_eq!(usize::from(bits), 8 * e.decoded_bytes(), "{e:?}");
+        }
+        assert_eq!(SampleEncoding::from_code(21), None);
+        assert_eq!(U16.numpy(), NumpyType::Numpy("uint16"));
+        assert_eq!(BF16.numpy(), NumpyType::MlDtypes("bfloat16"));
+        assert_eq!(C32.numpy(), NumpyType::None);
+        assert_eq!(I8.gdal_type(false), Some("Byte"));
+        assert_eq!(I8.gdal_type(true), Some("Int8"));
+        assert_eq!(F16.gdal_type(true), None);
+        assert_eq!(C32.gdal_promoted(), "CFloat32");
     }
 }
