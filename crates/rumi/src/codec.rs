@@ -527,9 +527,9 @@ pub fn encode_best(
 pub const SLOWER_COSTS: f64 = 0.02;
 
 impl Graph {
-    /// How fast frames of this graph decode, 0 the fastest (OpenZL 0.3.0 on the real rasters of
-    /// `../shared/data`, `bench/graph_probe.rs`): left+LZ 600-870 MB/s, numeric 170-900, left
-    /// 400-560, gradient and up 200-410 (their column view is a transposition).
+    /// How fast frames of this graph decode, 0 the fastest: the order measured with
+    /// `bench/graph_probe.rs` on the real rasters of `../shared/data` (figures in
+    /// docs/performance.md, "Decode classes").
     pub fn decode_class(self) -> u8 {
         match self {
             Graph::Predict(Predictor::LeftLz) => 0,

@@ -162,8 +162,8 @@ impl<W: Write + Seek> Writer<W> {
         }
         let evaluate = row % AUTO_EVERY == 0;
         let candidates = match (self.graph, &self.kept) {
-            // the rows between try only the candidates that won lately (Landsat 8, one thread:
-            // 14.5 -> 18.6 MB/s written for 0.2 % of size; the other real rasters are unchanged)
+            // the rows between try only the candidates that won lately (docs/performance.md,
+            // "Writer: recent winners")
             (Graph::Auto(_), Some(kept)) if !evaluate => kept.clone(),
             (Graph::Auto(level), _) => Graph::image_candidates(level),
             (g, _) => vec![g],
