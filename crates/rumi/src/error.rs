@@ -359,35 +359,7 @@ fn limit_knob(what: &str) -> &'static str {
     }
 }
 
-/// Resource limits checked before any allocation or decode (spec: "Resource limits").
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Limits {
-    /// Largest decoded frame in bytes.
-    pub max_frame_bytes: u64,
-    /// Largest number of frames N.
-    pub max_frames: u64,
-    /// Largest trailer (band texts + times) in bytes.
-    pub max_trailer_bytes: u64,
-    /// Largest number of time coordinates C.
-    pub max_time_coords: u64,
-    /// Largest number of bands B.
-    pub max_bands: u64,
-    /// Largest window a single read may decode into memory, in bytes.
-    pub max_read_bytes: u64,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            max_frame_bytes: 256 << 20,
-            max_frames: 1 << 24,
-            max_trailer_bytes: 64 << 20,
-            max_time_coords: 1 << 22,
-            max_bands: 65535,
-            max_read_bytes: 4 << 30,
-        }
-    }
-}
+pub use crate::limits::Limits;
 
 impl Limits {
     /// Fails with [`Error::Limit`] when `value > limit`.

@@ -12,6 +12,7 @@ pub mod commit;
 pub mod error;
 pub mod format;
 pub mod io;
+pub mod limits;
 pub mod name;
 pub mod open;
 pub mod plan;
@@ -20,4 +21,5 @@ pub mod reader;
 pub mod validate;
 pub mod writer;
 
-pub use error::{Category, Error, Limits, Result};
+pub use error::{Category, Error, Result};
+pub use limits::{LimitKind, Limits};
