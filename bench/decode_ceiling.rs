@@ -22,9 +22,9 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 use rumi::codec::AlignedBuf;
-use rumi::plan::Request;
 use rumi::reader::Reader;
 use rumi::Limits;
+use rumi::Request;
 
 thread_local! {
     static SCRATCH: RefCell<AlignedBuf> = RefCell::new(AlignedBuf::default());

@@ -14,9 +14,9 @@ use common::*;
 use proptest::prelude::*;
 use rumi::format::{FrameUnit, SampleEncoding};
 use rumi::io::RangeRead;
-use rumi::read::{frames, Axis, Output, Plane, Request};
+use rumi::read::frames;
 use rumi::reader::Reader;
-use rumi::Limits;
+use rumi::{Axis, Limits, Output, Plane, Request};
 
 /// A source counting `read_ranges` calls and ranges.
 struct Counting {

@@ -372,37 +372,5 @@ pub fn base_frame_offset(bands: u64, frames: u64) -> Result<u64> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn spec_worked_example_frames_113_and_119() {
-        let l = Layout::new(1024, 1024, 3, 4, 256, 256, SampleEncoding::U16, 0, &Limits::default()).unwrap();
-        assert_eq!(l.grid_size(), 16);
-        assert_eq!(l.frame_count().unwrap(), 192);
-        assert_eq!(l.frame_index(2, 1, 1, 2), 113);
-        assert_eq!(l.frame_index(2, 1, 3, 2), 119);
-        assert_eq!(l.frame_position(113), (2, 1, 1, 2));
-        assert_eq!(l.frame_position(119), (2, 1, 3, 2));
-    }
-
-    #[test]
-    fn frame_position_inverts_index_for_every_unit() {
-        for unit in FrameUnit::valid_for(3, 4) {
-            let l =
-                Layout::new(70, 50, 4, 3, 32, 16, SampleEncoding::U8, unit.value().into(), &Limits::default()).unwrap();
-            for i in 0..l.frame_count().unwrap() {
-                let (r, c, b, t) = l.frame_position(i);
-                assert_eq!(l.frame_index(r, c, b, t), i);
-            }
-        }
-    }
-
-    #[test]
-    fn base_offset_thresholds() {
-        assert_eq!(base_frame_offset(4, 1).unwrap(), 292 + 160);
-        assert_eq!(base_frame_offset(4, 2).unwrap(), 292 + 160 + 16);
-        assert_eq!(base_frame_offset(4, 3).unwrap(), 292 + 160 + 24 + 12);
-        assert_eq!(base_frame_offset(5, 1).unwrap(), 292 + 160 + 20);
-    }
-}
+#[path = "layout_tests.rs"]
+mod tests;
