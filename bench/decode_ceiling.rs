@@ -9,6 +9,12 @@
 //! decode of all frames, one value per repetition (each repetition decodes all frames as many
 //! times as it takes to last `--min-time` seconds, default 0.2, and reports the mean pass).
 //! MB/s = raw_bytes / 1e6 / seconds.
+//!
+//! With `--read`, the read path is measured instead, through `Reader::read` with no
+//! decoded-frame cache (every read fetches and decodes): `"mode":"full"` reads the whole raster
+//! as one `[t][b][y][x]` request on each thread count, `"mode":"windows"` reads 64 windows of
+//! 256 x 256 (all bands, first time step, fixed pseudo-random places) one by one on one thread
+//! (a data loader's pattern); `runs_s` is seconds per full read or per 64 windows.
 
 use std::cell::RefCell;
 use std::path::PathBuf;
@@ -18,6 +24,7 @@ use rayon::prelude::*;
 use rumi::codec::AlignedBuf;
 use rumi::reader::Reader;
 use rumi::Limits;
+use rumi::Request;
 
 thread_local! {
     static SCRATCH: RefCell<AlignedBuf> = RefCell::new(AlignedBuf::default());
@@ -28,6 +35,7 @@ fn main() {
     let mut reps = 5usize;
     let mut min_time = 0.2f64;
     let mut files = Vec::new();
+    let mut read = false;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -42,6 +50,7 @@ fn main() {
             }
             "--reps" => reps = args.next().and_then(|s| s.parse().ok()).unwrap_or(5).max(1),
             "--min-time" => min_time = args.next().and_then(|s| s.parse().ok()).unwrap_or(0.2),
+            "--read" => read = true,
             _ => files.push(PathBuf::from(a)),
         }
     }
@@ -64,6 +73,10 @@ fn main() {
                 std::process::exit(1);
             }
         };
+        if read {
+            read_path(&reader, &f.display().to_string(), &threads, reps, min_time);
+            continue;
+        }
         let n = reader.frame_count();
         let frames: Vec<(u64, Vec<u8>)> =
             (0..n).map(|i| (i, reader.read_frame_bytes(i).expect("frame bytes"))).collect();
@@ -113,4 +126,69 @@ fn main() {
             );
         }
     }
+}
+
+/// Mean seconds of `pass` per repetition (each repetition lasting at least `min_time`), after a
+/// warm-up as long as a repetition.
+fn timed(reps: usize, min_time: f64, mut pass: impl FnMut()) -> Vec<String> {
+    let t0 = Instant::now();
+    while t0.elapsed().as_secs_f64() < min_time.max(0.3) {
+        pass();
+    }
+    (0..reps)
+        .map(|_| {
+            let t0 = Instant::now();
+            let mut n = 0u32;
+            while n == 0 || t0.elapsed().as_secs_f64() < min_time {
+                pass();
+                n += 1;
+            }
+            format!("{:.6}", t0.elapsed().as_secs_f64() / f64::from(n))
+        })
+        .collect()
+}
+
+/// The read path's figures for one file (see the module notes).
+fn read_path(r: &Reader<std::fs::File>, name: &str, threads: &[usize], reps: usize, min_time: f64) {
+    let l = *r.layout();
+    let bps = l.encoding.decoded_bytes();
+    let (times, bands): (Vec<u32>, Vec<u32>) = ((0..l.times).collect(), (0..u32::from(l.bands)).collect());
+    r.set_cache_bytes(0);
+    let req = Request::dense(&times, &bands, 0..l.length, 0..l.width, bps);
+    let raw = req.samples() * bps as u64;
+    let mut out = vec![0u8; raw as usize];
+    for &t in threads {
+        let runs = timed(reps, min_time, || {
+            r.read(&req, &mut out, 0, t).expect("read");
+        });
+        println!(
+            "{{\"file\":{name:?},\"mode\":\"full\",\"threads\":{t},\"raw_bytes\":{raw},\"runs_s\":[{}]}}",
+            runs.join(",")
+        );
+    }
+    let (h, w) = (l.length.min(256), l.width.min(256));
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = |n: u32| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % u64::from(n)) as u32
+    };
+    let wins: Vec<Request> = (0..64)
+        .map(|_| {
+            let (y, x) = (next(l.length - h + 1), next(l.width - w + 1));
+            Request::dense(&[0], &bands, y..y + h, x..x + w, bps)
+        })
+        .collect();
+    let raw = 64 * wins[0].samples() * bps as u64;
+    let mut out = vec![0u8; (raw / 64) as usize];
+    let runs = timed(reps, min_time, || {
+        for req in &wins {
+            r.read(req, &mut out, 0, 1).expect("read");
+        }
+    });
+    println!(
+        "{{\"file\":{name:?},\"mode\":\"windows\",\"threads\":1,\"raw_bytes\":{raw},\"runs_s\":[{}]}}",
+        runs.join(",")
+    );
 }

@@ -36,10 +36,11 @@ fn main() {
         let width = l.encoding.element_width();
         let frames: Vec<(AlignedBuf, usize)> = (0..reader.frame_count())
             .map(|i| {
-                let (r, c, _, _) = l.frame_position(i);
-                let (h, w) = l.tile_dims(r, c);
-                let row = l.frame_strides(h, w).y * l.encoding.decoded_bytes() / width;
-                (reader.read_frame(i).expect("frame"), row)
+                let row = l.frame_geometry(i).strides.y * l.encoding.decoded_bytes() / width;
+                let mut frame = AlignedBuf::default();
+                let bytes = reader.read_frame_bytes(i).expect("frame bytes");
+                reader.decode_frame_into(i, &bytes, &mut frame).expect("frame");
+                (frame, row)
             })
             .collect();
         let raw: usize = frames.iter().map(|(b, _)| b.as_bytes().len()).sum();

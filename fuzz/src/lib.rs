@@ -14,6 +14,7 @@ use gdal_rumi::capi::*;
 use rumi::format::ifd::{serialise_prefix, FIXED_PREFIX_BYTES};
 use rumi::format::{Blob, IfdHead, Trailer};
 use rumi::io::RangeRead;
+use rumi::read::{decode_each, Request};
 use rumi::reader::{Reader, Window};
 use rumi::validate::{build_header, validate};
 use rumi::Limits;
@@ -103,8 +104,9 @@ pub fn blob(data: &[u8]) {
     assert_eq!(b.to_bytes().expect("a parsed blob serialises"), data, "a parsed blob serialises to other bytes");
 }
 
-/// Reads everything an open reader offers: georeferencing, trailer, every frame (and every
-/// plane of it), and the whole raster as one window when it is small.
+/// Reads everything an open reader offers: georeferencing, trailer, every frame (decoded on
+/// its own, then its planes through the read path), and the whole raster as one window when
+/// it is small.
 fn read_everything<R: RangeRead>(r: &Reader<R>) {
     let _ = r.georef();
     let _ = r.trailer();
@@ -112,20 +114,24 @@ fn read_everything<R: RangeRead>(r: &Reader<R>) {
     let bps = l.encoding.decoded_bytes();
     for index in 0..r.frame_count() {
         let _ = r.frame_range(index);
-        let Ok(frame) = r.read_frame(index) else { continue };
-        assert_eq!(frame.as_bytes().len() as u64, l.decoded_frame_bytes(index));
-        let (row, col, b, t) = l.frame_position(index);
-        let (h, w) = l.tile_dims(row, col);
-        let mut plane = vec![0u8; h as usize * w as usize * bps];
-        if l.frame_unit.is_tile() {
-            r.extract_plane(index, &frame, b, t, &mut plane).expect("a frame's own plane extracts");
-        } else {
-            for t in 0..l.times.min(4) {
-                for b in 0..u32::from(l.bands).min(4) {
-                    r.extract_plane(index, &frame, b, t, &mut plane).expect("a cell's planes extract");
-                }
-            }
+        let decoded = decode_each(r, &[index], 1, |_, frame| {
+            assert_eq!(frame.as_bytes().len() as u64, l.decoded_frame_bytes(index));
+            Ok(false)
+        });
+        if decoded.is_err() {
+            continue;
         }
+        // the frame's planes (a tile frame holds one, a cell every (band, time) pair: the
+        // first 4 x 4 here): one frame each, decoded again, copied out
+        let g = l.frame_geometry(index);
+        let (bands, times): (Vec<u32>, Vec<u32>) = match g.tile {
+            Some((b, t)) => (vec![b], vec![t]),
+            None => ((0..u32::from(l.bands).min(4)).collect(), (0..l.times.min(4)).collect()),
+        };
+        let req = Request::dense(&times, &bands, g.y0..g.y0 + g.h, g.x0..g.x0 + g.w, bps);
+        let mut planes = vec![0u8; req.samples() as usize * bps];
+        let stats = r.read(&req, &mut planes, 0, 1).expect("a decodable frame's planes read");
+        assert_eq!((stats.frames, stats.decoded), (1, 1));
     }
     let win =
         Window { times: 0..l.times, bands: (0..u32::from(l.bands)).collect(), rows: 0..l.length, cols: 0..l.width };

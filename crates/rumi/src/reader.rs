@@ -1,5 +1,7 @@
 //! Layer 3: the reader. Opens statelessly from a header blob (no IFD byte is read) or by
-//! parsing and validating the file; reads frames and windows, decoding each frame once.
+//! parsing and validating the file; locates, fetches and decodes frames. Pixels are read
+//! through [`crate::read`] (`Reader::read`, defined there), which depends on this module,
+//! not the reverse: the reader only holds the read path's frame cache.
 
 use std::io;
 use std::ops::Range;
@@ -11,10 +13,10 @@ use crate::format::georef::GEOREF_BYTES;
 use crate::format::ifd::FIXED_PREFIX_BYTES;
 use crate::format::{Blob, Georef, IfdHead, Layout, SampleEncoding, Trailer};
 use crate::io::RangeRead;
-use crate::plan::{FrameCache, Request};
+use crate::read::FrameCache;
 
 /// A selection of the raster: time steps, bands (any order, repeats allowed), rows, columns.
-/// Samples land in the output as `[t][b][y][x]`, C order.
+/// Samples land in the output as `[t][b][y][x]`, C order ([`Reader::read_window`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Window {
     /// time steps
@@ -121,13 +123,13 @@ impl<R: RangeRead> Reader<R> {
         &self.blob
     }
 
-    /// The decoded-frame cache the read planner consults (`plan.rs`).
+    /// The decoded-frame cache the read path consults ([`crate::read`]).
     pub fn cache(&self) -> &FrameCache {
         &self.cache
     }
 
     /// Sets the byte budget of the decoded-frame cache (0 disables it; default
-    /// [`crate::plan::DEFAULT_CACHE_BYTES`]).
+    /// [`crate::read::DEFAULT_CACHE_BYTES`]).
     pub fn set_cache_bytes(&self, bytes: u64) {
         self.cache.set_budget(bytes);
     }
@@ -204,24 +206,10 @@ impl<R: RangeRead> Reader<R> {
         Limits::check("compressed frame size", len, bound.min(self.limits.max_frame_bytes.saturating_add(64 << 10)))
     }
 
-    /// Decodes compressed frame `index` and checks its decoded size and boolean bytes.
-    pub fn decode_frame(&self, index: u64, compressed: &[u8]) -> Result<AlignedBuf> {
-        let l = &self.blob.layout;
-        let expected = l.decoded_frame_bytes(index);
-        Limits::check("decoded frame size", expected, self.limits.max_frame_bytes)?;
-        let mut out = AlignedBuf::try_zeroed(expected as usize, "a decoded frame")?;
-        codec::decode_into(compressed, &mut out, index)?;
-        if l.encoding == SampleEncoding::Bool {
-            if let Some(offset) = out.as_bytes().iter().position(|&v| v > 1) {
-                return Err(Error::BooleanValue { index, offset: offset as u64, value: out.as_bytes()[offset] });
-            }
-        }
-        Ok(out)
-    }
-
-    /// Like [`Reader::decode_frame`], into `out`: its storage is reused when it already has the
-    /// frame's decoded size (a decoding thread's scratch buffer: no allocation, no zeroing;
-    /// OpenZL writes every byte or the call fails).
+    /// Decodes compressed frame `index` into `out` and checks its decoded size and boolean
+    /// bytes. The storage of `out` is reused when it already has the frame's decoded size (a
+    /// decoding thread's scratch buffer: no allocation, no zeroing; OpenZL writes every byte or
+    /// the call fails).
     pub fn decode_frame_into(&self, index: u64, compressed: &[u8], out: &mut AlignedBuf) -> Result<()> {
         let l = &self.blob.layout;
         let expected = l.decoded_frame_bytes(index);
@@ -236,98 +224,6 @@ impl<R: RangeRead> Reader<R> {
             }
         }
         Ok(())
-    }
-
-    /// Reads and decodes frame `index`.
-    pub fn read_frame(&self, index: u64) -> Result<AlignedBuf> {
-        let bytes = self.read_frame_bytes(index)?;
-        self.decode_frame(index, &bytes)
-    }
-
-    /// Copies the `h x w` plane of band `b`, time `t` out of decoded frame `index` into `out`
-    /// (row-major, `h * w * bytes_per_sample` bytes). `b`/`t` must belong to the frame.
-    pub fn extract_plane(&self, index: u64, decoded: &AlignedBuf, b: u32, t: u32, out: &mut [u8]) -> Result<()> {
-        let l = &self.blob.layout;
-        let (row, col, fb, ft) = l.frame_position(index);
-        if l.frame_unit.is_tile() && (fb != b || ft != t) || b >= u32::from(l.bands) || t >= l.times {
-            return Err(Error::Usage(format!("frame {index} does not hold band {b} at time {t}")));
-        }
-        let (h, w) = l.tile_dims(row, col);
-        let bps = l.encoding.decoded_bytes();
-        if out.len() != h as usize * w as usize * bps {
-            return Err(Error::Usage(format!(
-                "plane buffer is {} bytes, expected {}",
-                out.len(),
-                h as usize * w as usize * bps
-            )));
-        }
-        let s = l.frame_strides(h, w);
-        let src = decoded.as_bytes();
-        let base = b as usize * s.b + t as usize * s.t;
-        if s.x == 1 && s.y == w as usize {
-            let start = base * bps;
-            out.copy_from_slice(&src[start..start + out.len()]);
-        } else {
-            for y in 0..h as usize {
-                for x in 0..w as usize {
-                    let si = (base + y * s.y + x * s.x) * bps;
-                    let di = (y * w as usize + x) * bps;
-                    out[di..di + bps].copy_from_slice(&src[si..si + bps]);
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// Frames needed for `win`, in increasing index order (each once), as the planner lists them.
-    pub fn frames_for(&self, win: &Window) -> Result<Vec<u64>> {
-        self.check_window(win)?;
-        Ok(crate::plan::frames(self.layout(), &self.dense(win)))
-    }
-
-    /// The planner request that writes `win` as `[t][b][y][x]`, C order.
-    fn dense(&self, win: &Window) -> Request {
-        let times: Vec<u32> = win.times.clone().collect();
-        Request::dense(&times, &win.bands, win.rows.clone(), win.cols.clone(), self.encoding().decoded_bytes())
-    }
-
-    fn check_window(&self, win: &Window) -> Result<()> {
-        let l = &self.blob.layout;
-        let bad = |m: String| Err(Error::Usage(m));
-        if win.rows.start > win.rows.end || win.rows.end > l.length {
-            return bad(format!("rows {:?} outside 0..{}", win.rows, l.length));
-        }
-        if win.cols.start > win.cols.end || win.cols.end > l.width {
-            return bad(format!("columns {:?} outside 0..{}", win.cols, l.width));
-        }
-        if win.times.start > win.times.end || win.times.end > l.times {
-            return bad(format!("time steps {:?} outside 0..{}", win.times, l.times));
-        }
-        if let Some(b) = win.bands.iter().find(|&&b| b >= u32::from(l.bands)) {
-            return bad(format!("band {b} outside 0..{}", l.bands));
-        }
-        Ok(())
-    }
-
-    /// Bytes `read_window` writes for `win`.
-    pub fn window_bytes(&self, win: &Window) -> Result<u64> {
-        let n = [win.times.len() as u64, win.bands.len() as u64, win.rows.len() as u64, win.cols.len() as u64]
-            .iter()
-            .try_fold(self.encoding().decoded_bytes() as u64, |a, &v| a.checked_mul(v))
-            .ok_or(Error::Overflow("window size"))?;
-        Ok(n)
-    }
-
-    /// Reads `win` into `out` (`[t][b][y][x]`, `window_bytes(win)` bytes) through the planner
-    /// ([`Reader::read`]) on the calling thread: each needed frame fetched and decoded once.
-    pub fn read_window(&self, win: &Window, out: &mut [u8]) -> Result<()> {
-        let need = self.window_bytes(win)?;
-        Limits::check("window size", need, self.limits.max_read_bytes)?;
-        if out.len() as u64 != need {
-            return Err(Error::Usage(format!("output buffer is {} bytes, the window needs {need}", out.len())));
-        }
-        self.check_window(win)?;
-        self.read(&self.dense(win), out, 0, 1).map(|_| ())
     }
 
     /// Reads the compressed bytes of several frames with ONE `read_ranges` call (a source that

@@ -18,7 +18,7 @@ use crate::error::{Error, Limits, Result};
 use crate::format::ifd::FIXED_PREFIX_BYTES;
 use crate::format::{Blob, Georef, IfdHead, Layout, Trailer};
 use crate::io::RangeRead;
-use crate::plan;
+use crate::read::decode_each;
 use crate::reader::Reader;
 
 /// What [`validate`] checked, for reporting.
@@ -208,16 +208,15 @@ fn open_validated<R: RangeRead>(src: R, limits: Limits) -> Result<Reader<R>> {
     Reader::open(src, limits)
 }
 
-/// Reads and decodes every frame in frame-index order, in batches of about [`BATCH_BYTES`]
-/// compressed bytes decoded in parallel; returns the total decoded size. The error of the
-/// lowest failing frame index is returned.
-/// Decodes every frame through the planner's pipeline (batched range reads, a pool of one
-/// thread per core, size and boolean checks); the first bad frame in index order is reported.
+/// Reads and decodes every frame through the read path's pipeline ([`decode_each`]: batches of
+/// about [`crate::read::BATCH_BYTES`] compressed bytes in one range read each, decoded on a pool
+/// of one thread per core, size and boolean checks); returns the total decoded size. The error
+/// of the lowest failing frame index is returned.
 fn decode_every_frame<R: RangeRead>(reader: &Reader<R>) -> Result<u64> {
     reader.set_cache_bytes(0);
     let indices: Vec<u64> = (0..reader.frame_count()).collect();
     let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-    plan::decode_each(reader, &indices, threads, |_, _| Ok(false))?;
+    decode_each(reader, &indices, threads, |_, _| Ok(false))?;
     Ok((0..reader.frame_count()).map(|i| reader.layout().decoded_frame_bytes(i)).sum())
 }
 

@@ -239,33 +239,28 @@ fn keep_candidates(candidates: &[Graph], wins: impl Iterator<Item = usize>) -> V
     vec![candidates[top]]
 }
 
-/// Builds the decoded sample order of frame `index` from a tile row given as `[t][b][y][x]`.
+/// Builds the decoded sample order of frame `index` from a tile row given as `[t][b][y][x]`
+/// (the frame's place and sample order: [`Layout::frame_geometry`]).
 fn gather(l: &Layout, index: u64, data: &[u8]) -> Vec<u8> {
     let bps = l.encoding.decoded_bytes();
-    let (row, col, fb, ft) = l.frame_position(index);
-    let (h, w) = l.tile_dims(row, col);
-    let x0 = (col * u32::from(l.tile_width)) as usize;
-    let s = l.frame_strides(h, w);
-    let (bands, times): (Vec<u32>, Vec<u32>) = if l.frame_unit.is_tile() {
-        (vec![fb], vec![ft])
-    } else {
-        ((0..u32::from(l.bands)).collect(), (0..l.times).collect())
+    let g = l.frame_geometry(index);
+    let (h, w, sx) = (g.h as usize, g.w as usize, g.strides.x);
+    let pairs: Vec<(u32, u32)> = match g.tile {
+        Some(pair) => vec![pair],
+        None => (0..l.times).flat_map(|t| (0..u32::from(l.bands)).map(move |b| (b, t))).collect(),
     };
-    let mut out = vec![0u8; l.frame_samples(h, w) as usize * bps];
+    let mut out = vec![0u8; l.frame_samples(g.h, g.w) as usize * bps];
     let (nb, xw) = (usize::from(l.bands), l.width as usize);
-    for (ti, &t) in times.iter().enumerate() {
-        for (bi, &b) in bands.iter().enumerate() {
-            for y in 0..h as usize {
-                let src_row = ((t as usize * nb + b as usize) * h as usize + y) * xw + x0;
-                let dst_row = bi * s.b + ti * s.t + y * s.y;
-                if s.x == 1 {
-                    out[dst_row * bps..(dst_row + w as usize) * bps]
-                        .copy_from_slice(&data[src_row * bps..(src_row + w as usize) * bps]);
-                } else {
-                    for x in 0..w as usize {
-                        let (si, di) = ((src_row + x) * bps, (dst_row + x * s.x) * bps);
-                        out[di..di + bps].copy_from_slice(&data[si..si + bps]);
-                    }
+    for (b, t) in pairs {
+        for y in 0..h {
+            let src_row = ((t as usize * nb + b as usize) * h + y) * xw + g.x0 as usize;
+            let dst_row = g.sample(b, t, y as u32, 0);
+            if sx == 1 {
+                out[dst_row * bps..(dst_row + w) * bps].copy_from_slice(&data[src_row * bps..(src_row + w) * bps]);
+            } else {
+                for x in 0..w {
+                    let (si, di) = ((src_row + x) * bps, (dst_row + x * sx) * bps);
+                    out[di..di + bps].copy_from_slice(&data[si..si + bps]);
                 }
             }
         }

@@ -1,4 +1,4 @@
-//! The read planner (`plan.rs`) against a naive reference: decode every frame of a file
+//! The read path (`read/`) against a naive reference: decode every frame of a file
 //! written by our writer into a full `[t][b][y][x]` array with the layout's own arithmetic,
 //! then check every sample a random request writes (start/count/step per axis, negative steps
 //! and spacings, arbitrary plane lists), that the bytes it does not address are untouched,
@@ -14,9 +14,9 @@ use common::*;
 use proptest::prelude::*;
 use rumi::format::{FrameUnit, SampleEncoding};
 use rumi::io::RangeRead;
-use rumi::plan::{Axis, Output, Plane, Request};
+use rumi::read::frames;
 use rumi::reader::Reader;
-use rumi::Limits;
+use rumi::{Axis, Limits, Output, Plane, Request};
 
 /// A source counting `read_ranges` calls and ranges.
 struct Counting {
@@ -47,7 +47,7 @@ fn reference<R: RangeRead>(r: &Reader<R>) -> Vec<u8> {
     let (nb, nt) = (u32::from(l.bands), l.times);
     let mut full = vec![0u8; nt as usize * nb as usize * l.length as usize * l.width as usize * bps];
     for f in 0..r.frame_count() {
-        let frame = r.read_frame(f).unwrap();
+        let frame = decoded_frame(r, f).unwrap();
         let (row, col, fb, ft) = l.frame_position(f);
         let (h, w) = l.tile_dims(row, col);
         let s = l.frame_strides(h, w);
@@ -220,7 +220,7 @@ fn check(case: &Case) -> Result<(), TestCaseError> {
         prop_assert!(*w || dst[k] == 0xA5, "byte {} not addressed by the request was overwritten", k);
     }
     // each distinct frame once, fetched in one read_ranges call (the files are far below BATCH_BYTES)
-    let want = rumi::plan::frames(&l, &req);
+    let want = frames(&l, &req);
     let mut distinct = want.clone();
     distinct.dedup();
     prop_assert_eq!(&want, &distinct);
@@ -288,7 +288,7 @@ fn spec_example_reads_two_frames() {
     let (file, _) = write(spec, &samples(SampleEncoding::U8, 3 * 4 * 1024 * 1024, 3));
     let r = Reader::open(file, Limits::default()).unwrap();
     let req = Request::dense(&[2], &[1, 3], 512..768, 256..512, 1);
-    assert_eq!(rumi::plan::frames(r.layout(), &req), vec![113, 119]);
+    assert_eq!(frames(r.layout(), &req), vec![113, 119]);
     let mut out = vec![0u8; 2 * 256 * 256];
     let stats = r.read(&req, &mut out, 0, 1).unwrap();
     assert_eq!((stats.frames, stats.decoded, stats.batches), (2, 2, 1));

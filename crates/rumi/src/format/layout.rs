@@ -138,6 +138,45 @@ pub struct FrameStrides {
     pub x: usize,
 }
 
+/// One frame's place in the raster and the order of its decoded samples (see
+/// [`Layout::frame_geometry`]): sample (b, t, y, x) of the tile, `y` and `x` counted from the
+/// tile's first row and column, is sample [`FrameGeometry::sample`] of the decoded frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FrameGeometry {
+    /// frame index
+    pub index: u64,
+    /// first raster row of the tile
+    pub y0: u32,
+    /// first raster column of the tile
+    pub x0: u32,
+    /// rows of the tile (edge tiles are clipped)
+    pub h: u32,
+    /// columns of the tile
+    pub w: u32,
+    /// strides in samples of b, t, y, x
+    pub strides: FrameStrides,
+    /// the one (band, time) pair of a tile frame (units 0 and 9); `None` for a cell, which
+    /// holds every pair
+    pub tile: Option<(u32, u32)>,
+}
+
+impl FrameGeometry {
+    /// True when the frame holds band `b` at time `t` (the caller checks `b < B`, `t < T`).
+    pub fn holds(&self, b: u32, t: u32) -> bool {
+        self.tile.is_none_or(|p| p == (b, t))
+    }
+
+    /// Sample offset of plane (b, t) (row 0, column 0 of the tile) in the decoded frame.
+    pub fn plane(&self, b: u32, t: u32) -> usize {
+        b as usize * self.strides.b + t as usize * self.strides.t
+    }
+
+    /// Sample offset of (b, t, y, x) in the decoded frame (`y`, `x` relative to the tile).
+    pub fn sample(&self, b: u32, t: u32, y: u32, x: u32) -> usize {
+        self.plane(b, t) + y as usize * self.strides.y + x as usize * self.strides.x
+    }
+}
+
 impl Layout {
     /// Builds a layout, checking positivity, frame unit validity and the frame-count limits.
     #[allow(clippy::too_many_arguments)]
@@ -294,6 +333,29 @@ impl Layout {
         s
     }
 
+    /// Where the samples of frame `index` come from and sit: its tile and the strides of its
+    /// decoded order. The one mapping between raster coordinates and frame bytes, used by the
+    /// writer (gathering a frame) and the read path (scattering one).
+    pub fn frame_geometry(&self, index: u64) -> FrameGeometry {
+        let (row, col, band, time) = self.frame_position(index);
+        self.frame_at(row, col, band, time)
+    }
+
+    /// The geometry of the frame holding `(row, col, b, t)` (tile row and column inside the
+    /// grid; `b`, `t` matter for tile frames only).
+    pub fn frame_at(&self, row: u32, col: u32, band: u32, time: u32) -> FrameGeometry {
+        let (h, w) = self.tile_dims(row, col);
+        FrameGeometry {
+            index: self.frame_index(row, col, band, time),
+            y0: row * u32::from(self.tile_length),
+            x0: col * u32::from(self.tile_width),
+            h,
+            w,
+            strides: self.frame_strides(h, w),
+            tile: self.frame_unit.is_tile().then_some((band, time)),
+        }
+    }
+
     /// `base_frame_offset = 292 + external` (spec: "Deriving base_frame_offset").
     pub fn base_frame_offset(&self) -> Result<u64> {
         base_frame_offset(u64::from(self.bands), self.frame_count()?)
@@ -310,37 +372,5 @@ pub fn base_frame_offset(bands: u64, frames: u64) -> Result<u64> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn spec_worked_example_frames_113_and_119() {
-        let l = Layout::new(1024, 1024, 3, 4, 256, 256, SampleEncoding::U16, 0, &Limits::default()).unwrap();
-        assert_eq!(l.grid_size(), 16);
-        assert_eq!(l.frame_count().unwrap(), 192);
-        assert_eq!(l.frame_index(2, 1, 1, 2), 113);
-        assert_eq!(l.frame_index(2, 1, 3, 2), 119);
-        assert_eq!(l.frame_position(113), (2, 1, 1, 2));
-        assert_eq!(l.frame_position(119), (2, 1, 3, 2));
-    }
-
-    #[test]
-    fn frame_position_inverts_index_for_every_unit() {
-        for unit in FrameUnit::valid_for(3, 4) {
-            let l =
-                Layout::new(70, 50, 4, 3, 32, 16, SampleEncoding::U8, unit.value().into(), &Limits::default()).unwrap();
-            for i in 0..l.frame_count().unwrap() {
-                let (r, c, b, t) = l.frame_position(i);
-                assert_eq!(l.frame_index(r, c, b, t), i);
-            }
-        }
-    }
-
-    #[test]
-    fn base_offset_thresholds() {
-        assert_eq!(base_frame_offset(4, 1).unwrap(), 292 + 160);
-        assert_eq!(base_frame_offset(4, 2).unwrap(), 292 + 160 + 16);
-        assert_eq!(base_frame_offset(4, 3).unwrap(), 292 + 160 + 24 + 12);
-        assert_eq!(base_frame_offset(5, 1).unwrap(), 292 + 160 + 20);
-    }
-}
+#[path = "layout_tests.rs"]
+mod tests;

@@ -3,8 +3,10 @@
 
 use std::io::Cursor;
 
-use rumi::codec::Graph;
+use rumi::codec::{AlignedBuf, Graph};
 use rumi::format::{Georef, ModelType, RasterType, SampleEncoding, TimeAxis, TimeKind, Trailer};
+use rumi::io::RangeRead;
+use rumi::reader::Reader;
 use rumi::writer::{write_array, ImageSpec};
 
 /// Deterministic pseudo-random samples valid for `enc` (0/1 for booleans).
@@ -78,4 +80,11 @@ pub fn spec(
 pub fn write(spec: ImageSpec, data: &[u8]) -> (Vec<u8>, Vec<u8>) {
     let (cur, blob) = write_array(Cursor::new(Vec::new()), spec, Graph::Numeric(6), data).unwrap();
     (cur.into_inner(), blob.to_bytes().unwrap())
+}
+
+/// Frame `index` of `r`, fetched and decoded on its own (size and boolean checks included).
+pub fn decoded_frame<R: RangeRead>(r: &Reader<R>, index: u64) -> rumi::Result<AlignedBuf> {
+    let mut out = AlignedBuf::default();
+    r.decode_frame_into(index, &r.read_frame_bytes(index)?, &mut out)?;
+    Ok(out)
 }

@@ -1,0 +1,226 @@
+//! The copy kernels: a decoded frame's samples straight into the caller's buffer at the
+//! request's spacings (one bounds check of the four corners per plane and frame, then memcpy
+//! runs or typed strided loops), converted per sample only for [`Output::Float32`].
+
+use std::marker::PhantomData;
+
+use crate::error::{Error, Result};
+use crate::format::layout::FrameGeometry;
+use crate::format::SampleEncoding;
+use crate::promote;
+use crate::read::request::{Output, Request};
+
+/// Copies the samples of decoded frame `g` that fall in `req` (its output planes `planes`)
+/// into `dst`, sample (0, 0, 0) at byte `origin`, converting them for [`Output::Float32`].
+pub(crate) fn scatter(
+    enc: SampleEncoding,
+    g: &FrameGeometry,
+    planes: &[usize],
+    frame: &[u8],
+    req: &Request,
+    dst: &Dst,
+    origin: isize,
+) -> Result<()> {
+    let bps = enc.decoded_bytes();
+    let (y0, x0) = (g.y0, g.x0);
+    let (iy, ix) = (req.rows.positions_in(y0, y0 + g.h), req.cols.positions_in(x0, x0 + g.w));
+    if iy.is_empty() || ix.is_empty() {
+        return Ok(());
+    }
+    let s = g.strides;
+    let mut converted = [0u8; 8];
+    for &p in planes {
+        let plane = req.planes[p];
+        let base = g.plane(plane.band, plane.time);
+        if req.output == Output::Native {
+            // source and destination offsets are affine in the row and column positions, so
+            // `put_grid` checks the corners once and copies every sample unchecked
+            let (y, x) = (req.rows.source(iy.start) - i64::from(y0), req.cols.source(ix.start) - i64::from(x0));
+            let (sy, sx) = ((s.y * bps) as isize, (s.x * bps) as isize);
+            let grid = Grid {
+                rows: iy.len(),
+                n: ix.len(),
+                bps,
+                src: (
+                    (base * bps) as isize + y as isize * sy + x as isize * sx,
+                    req.rows.step as isize * sy,
+                    req.cols.step as isize * sx,
+                ),
+                dst: (
+                    origin + plane.offset + iy.start as isize * req.rows.spacing + ix.start as isize * req.cols.spacing,
+                    req.rows.spacing,
+                    req.cols.spacing,
+                ),
+            };
+            dst.put_grid(frame, grid)?;
+            continue;
+        }
+        for i in iy.clone() {
+            let y = (req.rows.source(i) - i64::from(y0)) as usize;
+            let src_row = base + y * s.y;
+            let dst_row = origin + plane.offset + i as isize * req.rows.spacing;
+            for j in ix.clone() {
+                let x = (req.cols.source(j) - i64::from(x0)) as usize;
+                let from = (src_row + x * s.x) * bps;
+                let sample = &frame[from..from + bps];
+                let n = promote_sample(enc, sample, &mut converted);
+                dst.put(dst_row + j as isize * req.cols.spacing, &converted[..n])?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Converts one promotable sample to binary32 components in `out`; returns their byte count.
+fn promote_sample(enc: SampleEncoding, sample: &[u8], out: &mut [u8; 8]) -> usize {
+    let width = enc.element_width();
+    let mut n = 0;
+    for c in sample.chunks_exact(width) {
+        let bits = if width == 2 { u16::from_le_bytes([c[0], c[1]]) } else { u16::from(c[0]) };
+        out[n..n + 4].copy_from_slice(&promote::component_to_f32(enc, bits).to_ne_bytes());
+        n += 4;
+    }
+    n
+}
+
+/// The caller's buffer as shared raw memory. Writes are bounds-checked; when frames are
+/// copied out concurrently no two write the same byte ([`Request::disjoint`]).
+pub(crate) struct Dst<'a> {
+    ptr: *mut u8,
+    len: usize,
+    _buf: PhantomData<&'a mut [u8]>,
+}
+
+// SAFETY: `Dst` is shared between threads only when the request's samples are pairwise
+// disjoint in the buffer, so no two threads write the same byte; every write is bounds-checked.
+unsafe impl Send for Dst<'_> {}
+// SAFETY: as above.
+unsafe impl Sync for Dst<'_> {}
+
+impl<'a> Dst<'a> {
+    /// The caller's buffer, borrowed for as long as the copies last.
+    pub(crate) fn new(buf: &'a mut [u8]) -> Self {
+        Dst { ptr: buf.as_mut_ptr(), len: buf.len(), _buf: PhantomData }
+    }
+
+    /// Copies `src` to byte `at` of the buffer.
+    fn put(&self, at: isize, src: &[u8]) -> Result<()> {
+        let at = usize::try_from(at).ok().filter(|&a| a.checked_add(src.len()).is_some_and(|e| e <= self.len));
+        let Some(at) = at else {
+            return Err(Error::Usage(format!(
+                "a write of {} bytes falls outside the {}-byte buffer",
+                src.len(),
+                self.len
+            )));
+        };
+        // SAFETY: `at..at + src.len()` lies inside the caller's buffer (checked); `src` is a
+        // decoded frame, a separate allocation; see the Send/Sync note for exclusivity.
+        unsafe { std::ptr::copy_nonoverlapping(src.as_ptr(), self.ptr.add(at), src.len()) };
+        Ok(())
+    }
+
+    /// Copies the samples of grid `g` from `frame` into the buffer. Every offset is affine in
+    /// (row, sample), so when the four corner samples lie inside both buffers every sample
+    /// does: those four are checked, the others copied without a check each.
+    fn put_grid(&self, frame: &[u8], g: Grid) -> Result<()> {
+        if g.rows == 0 || g.n == 0 || g.bps == 0 {
+            return Ok(());
+        }
+        let (last_row, last) = ((g.rows - 1) as isize, (g.n - 1) as isize);
+        let at = |o: (isize, isize, isize), k: isize, e: isize| {
+            o.0.checked_add(k.checked_mul(o.1)?)?.checked_add(e.checked_mul(o.2)?)
+        };
+        let inside = |v: Option<isize>, len: usize| {
+            v.is_some_and(|v| v >= 0 && (v as usize).checked_add(g.bps).is_some_and(|e| e <= len))
+        };
+        let corners = [(0, 0), (0, last), (last_row, 0), (last_row, last)];
+        if !corners.iter().all(|&(k, e)| inside(at(g.src, k, e), frame.len()) && inside(at(g.dst, k, e), self.len)) {
+            return Err(Error::Usage(format!(
+                "{} rows of {} samples of {} bytes fall outside the {}-byte frame or the {}-byte buffer",
+                g.rows,
+                g.n,
+                g.bps,
+                frame.len(),
+                self.len
+            )));
+        }
+        let contiguous = g.src.2 == g.bps as isize && g.dst.2 == g.bps as isize;
+        for k in 0..g.rows as isize {
+            // SAFETY: offsets are affine in (row, sample) and the corners are checked, so every sample of row k is inside both buffers (see the Send/Sync note for exclusivity).
+            let (src, dst) =
+                unsafe { (frame.as_ptr().offset(g.src.0 + k * g.src.1), self.ptr.offset(g.dst.0 + k * g.dst.1)) };
+            if contiguous {
+                // SAFETY: as above; the run is `n` adjacent samples on both sides.
+                unsafe { std::ptr::copy_nonoverlapping(src, dst, g.n * g.bps) };
+                continue;
+            }
+            // SAFETY: as above, for every sample of the row.
+            unsafe {
+                match g.bps {
+                    1 => strided::<u8>(src, dst, g.n, g.src.2, g.dst.2),
+                    2 => strided::<u16>(src, dst, g.n, g.src.2, g.dst.2),
+                    4 => strided::<u32>(src, dst, g.n, g.src.2, g.dst.2),
+                    8 => strided::<u64>(src, dst, g.n, g.src.2, g.dst.2),
+                    _ => (0..g.n as isize).for_each(|e| {
+                        std::ptr::copy_nonoverlapping(src.offset(e * g.src.2), dst.offset(e * g.dst.2), g.bps)
+                    }),
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Copies `n` samples of `size_of::<T>()` bytes from `src` to `dst`, `from` and `to` bytes apart.
+///
+/// # Safety
+/// Every sample `src + e * from` and `dst + e * to` (`e < n`) lies inside its allocation, and
+/// the two allocations do not overlap.
+unsafe fn strided<T: Copy>(src: *const u8, dst: *mut u8, n: usize, from: isize, to: isize) {
+    for e in 0..n as isize {
+        // SAFETY: in bounds by the function's contract; unaligned because samples need not be aligned.
+        unsafe {
+            std::ptr::write_unaligned(
+                dst.offset(e * to).cast::<T>(),
+                std::ptr::read_unaligned(src.offset(e * from).cast::<T>()),
+            )
+        };
+    }
+}
+
+/// `rows` rows of `n` samples of `bps` bytes: sample `e` of row `k` is copied from byte
+/// `src.0 + k * src.1 + e * src.2` of a frame to byte `dst.0 + k * dst.1 + e * dst.2` of the
+/// caller's buffer.
+#[derive(Debug, Clone, Copy)]
+struct Grid {
+    rows: usize,
+    n: usize,
+    bps: usize,
+    src: (isize, isize, isize),
+    dst: (isize, isize, isize),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A grid copy gathers strided samples (here band 1 of a 2x3 pixel-interleaved frame of
+    /// u16, written backwards) and refuses, writing nothing, a grid whose far corner is outside.
+    #[test]
+    fn grid_copies_strided_samples_and_checks_corners() {
+        let frame: Vec<u8> = (0u16..12).flat_map(|v| (v * 257).to_le_bytes()).collect();
+        let mut out = vec![0u8; 12];
+        let g = Grid { rows: 2, n: 3, bps: 2, src: (2, 12, 4), dst: (10, -6, -2) };
+        Dst::new(&mut out).put_grid(&frame, g).unwrap();
+        let got: Vec<u16> = out.chunks(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect();
+        assert_eq!(got, [11 * 257, 9 * 257, 7 * 257, 5 * 257, 3 * 257, 257]);
+        let mut out = vec![0u8; 12];
+        let g = Grid { rows: 2, n: 3, bps: 2, src: (2, 12, 4), dst: (0, 6, 3) };
+        let err = Dst::new(&mut out).put_grid(&frame, g).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "invalid request: 2 rows of 3 samples of 2 bytes fall outside the 24-byte frame or the 12-byte buffer"
+        );
+        assert!(out.iter().all(|&b| b == 0));
+    }
+}
