@@ -1,4 +1,5 @@
-//! Compiles the GDAL driver's C++ adapter (src/driver/*.cpp) into the crate, against the
+//! Compiles the GDAL driver's C++ adapter (src/driver/*.cpp, which includes the private protocol
+//! header src/driver/rumi_gdal.h and the public include/rumi.h) into the crate, against the
 //! installed GDAL (`gdal-config --cflags`, or `$GDAL_CONFIG`), and makes the cdylib refuse
 //! undefined symbols so that libgdal always stays in its DT_NEEDED list.
 //!
@@ -28,6 +29,7 @@ fn main() {
         "src/driver/rumidataset.h",
         "src/driver/rumimultidim.cpp",
         "src/driver/rumimultidim.h",
+        "src/driver/rumi_gdal.h",
         "include/rumi.h",
     ] {
         println!("cargo:rerun-if-changed={path}");
