@@ -1,6 +1,6 @@
 //! The plugin's dynamic symbol table: `gdal_RUMI.so` exports `GDALRegister_RUMI` and exactly the
 //! functions of the public header `include/rumi.h`; the GDAL adapter's private protocol
-//! (`rumi_gdal_*`, `src/driver/rumi_gdal.h`) and the C++ stay inside it.
+//! (`rumi_gdal_*`, `src/driver/protocol/rumi_gdal.h`) and the C++ stay inside it.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

@@ -3,7 +3,7 @@
 //! cbindgen (`RUMI_BLESS=1 cargo test --test header_fresh` rewrites it; the test fails when it
 //! is stale). The GDAL adapter's private protocol (metadata lists, option parsing, type
 //! mapping, the driver's XML, the header-blob open over VSI) is not part of it: it lives in
-//! [`crate::driver::protocol`], behind the private header `src/driver/rumi_gdal.h`.
+//! [`crate::driver::protocol`], behind the private header `src/driver/protocol/rumi_gdal.h`.
 //!
 //! The functions: `rumi_version`, `rumi_last_error`; `rumi_open` (host I/O callbacks, an
 //! optional header blob, limits) and `rumi_free`; the queries `rumi_get_info`,

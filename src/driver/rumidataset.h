@@ -1,7 +1,7 @@
 /*
- * rumi GDAL driver: a thin C++ adapter (GDALPamDataset / GDALPamRasterBand) over the rumi
- * C ABI (include/rumi.h) and the adapter's private protocol (rumi_gdal.h). Everything format-specific happens in Rust; this file only maps the
- * rumi data model onto GDAL's.
+ * rumi GDAL driver: a thin C++ adapter (GDALPamDataset / GDALPamRasterBand) over the rumi C ABI
+ * (include/rumi.h) and its private protocol (src/driver/protocol/rumi_gdal.h). Everything
+ * format-specific happens in Rust; this file only maps the rumi data model onto GDAL's.
  *
  * Compiled into the rumi cdylib by build.rs. Every function that Rust calls is noexcept and
  * catches C++ exceptions itself; every GDAL entry point that allocates (Open, IRasterIO, IRead)

@@ -1,8 +1,8 @@
 //! The GDAL adapter's private protocol: what the C++ (`rumidataset.cpp`, `rumimultidim.cpp`)
 //! asks Rust for instead of computing it, so that the adapter holds no format arithmetic. Not
 //! part of the public C ABI (`include/rumi.h`, [`crate::capi`]): its header is
-//! `src/driver/rumi_gdal.h`, generated from this module by cbindgen
-//! (`src/driver/cbindgen.toml`; the test `header_fresh` fails when it is stale), and its
+//! `src/driver/protocol/rumi_gdal.h`, generated from this module by cbindgen
+//! (`src/driver/protocol/cbindgen.toml`; the test `header_fresh` fails when it is stale), and its
 //! functions are not exported from the plugin: the header declares them with hidden
 //! visibility, which the linker applies to the definitions (the most constraining visibility
 //! of a symbol wins), so the C++ calls them inside the `.so` and `nm -D` lists only
