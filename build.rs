@@ -51,7 +51,6 @@ fn main() {
         .file("src/driver/rumimultidim.cpp")
         .include("include")
         .include("src/driver")
-        .include("src/driver/protocol")
         .flag("-fvisibility=hidden")
         .flag("-fvisibility-inlines-hidden")
         .flag_if_supported("-Wextra")

@@ -15,7 +15,7 @@
 #include "cpl_string.h"
 #include "ogr_spatialref.h"
 
-#include "rumi_gdal.h" /* includes rumi.h */
+#include "protocol/rumi_gdal.h" /* includes rumi.h */
 
 #include <cstring>
 #include <memory>
