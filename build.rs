@@ -1,6 +1,7 @@
-//! Compiles the GDAL driver's C++ adapter (src/driver/*.cpp) into the crate, against the
-//! installed GDAL (`gdal-config --cflags`, or `$GDAL_CONFIG`), and makes the cdylib refuse
-//! undefined symbols so that libgdal always stays in its DT_NEEDED list.
+//! Compiles the GDAL driver's C++ adapter (src/driver/*.cpp, which includes the private
+//! protocol's header src/driver/protocol/rumi_gdal.h and the public include/rumi.h) into the
+//! crate, against the installed GDAL (`gdal-config --cflags`, or `$GDAL_CONFIG`), and makes the
+//! cdylib refuse undefined symbols so that libgdal always stays in its DT_NEEDED list.
 //!
 //! Another GDAL than the installed one (scripts/plugin-for-python.sh sets these):
 //! - `RUMI_GDAL_INCLUDE`: the folder of that GDAL's headers (scripts/gdal-headers.sh), used
@@ -28,6 +29,7 @@ fn main() {
         "src/driver/rumidataset.h",
         "src/driver/rumimultidim.cpp",
         "src/driver/rumimultidim.h",
+        "src/driver/protocol/rumi_gdal.h",
         "include/rumi.h",
     ] {
         println!("cargo:rerun-if-changed={path}");

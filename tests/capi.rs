@@ -1,6 +1,7 @@
-//! The C ABI (src/capi.rs) driven from Rust the way a C host drives it: callbacks over an
-//! in-memory file, stateless and validating opens, frame extraction against the reader,
-//! conversions, and errors reported through codes and `rumi_last_error`.
+//! The C ABI (src/capi/, include/rumi.h) driven from Rust the way a C host drives it, and the
+//! GDAL adapter's private protocol (src/driver/protocol/, called through the crate's Rust
+//! API): callbacks over an in-memory file, stateless and validating opens, frame extraction
+//! against the reader, conversions, and errors reported through codes and `rumi_last_error`.
 
 #[path = "../crates/rumi/tests/common/mod.rs"]
 mod common;
@@ -11,6 +12,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use common::*;
 use gdal_rumi::capi::*;
+use gdal_rumi::driver::protocol::*;
 use rumi::format::{FrameUnit, SampleEncoding, TimeAxis, TimeKind};
 use rumi::reader::{Reader, Window};
 use rumi::Limits;
@@ -85,10 +87,10 @@ fn text(p: *const std::ffi::c_char) -> Option<String> {
     (!p.is_null()).then(|| unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned())
 }
 
-/// The `rumi_metadata` list `kind` of (`band`, `time`) as strings; None when the call fails.
+/// The `rumi_gdal_metadata` list `kind` of (`band`, `time`) as strings; None when the call fails.
 fn md(ds: *const rumi_dataset, kind: u32, band: u32, time: i64) -> Option<Vec<String>> {
     // SAFETY: `ds` is live (the tests' contract); the list is read before the next call.
-    let mut p = unsafe { rumi_metadata(ds, kind, band, time, ptr::null()) };
+    let mut p = unsafe { rumi_gdal_metadata(ds, kind, band, time, ptr::null()) };
     if p.is_null() {
         return None;
     }
@@ -261,12 +263,12 @@ fn metadata_queries() {
         assert_eq!((g.model, g.raster_type, g.epsg), (1, 1, 32631));
         assert_eq!(g.affine, [20.0, 0.0, 500000.0, 0.0, -20.0, 4_000_000.0]);
         rumi_free(ds);
-        assert_eq!(text(rumi_encoding_name(RUMI_ENCODING_FLOAT8_E4M3FN)).as_deref(), Some("float8_e4m3fn"));
-        assert!(rumi_encoding_name(99).is_null());
+        assert_eq!(text(rumi_gdal_encoding_name(RUMI_ENCODING_FLOAT8_E4M3FN)).as_deref(), Some("float8_e4m3fn"));
+        assert!(rumi_gdal_encoding_name(99).is_null());
         assert_eq!(text(rumi_version()).as_deref(), Some(env!("CARGO_PKG_VERSION")));
-        assert_eq!(rumi_output_sample_bytes(RUMI_ENCODING_COMPLEX32, RUMI_OUTPUT_FLOAT32), 8);
-        assert_eq!(rumi_output_sample_bytes(RUMI_ENCODING_UINT16, RUMI_OUTPUT_FLOAT32), 0);
-        assert_eq!(rumi_output_sample_bytes(RUMI_ENCODING_UINT16, RUMI_OUTPUT_NATIVE), 2);
+        assert_eq!(rumi_gdal_output_sample_bytes(RUMI_ENCODING_COMPLEX32, RUMI_OUTPUT_FLOAT32), 8);
+        assert_eq!(rumi_gdal_output_sample_bytes(RUMI_ENCODING_UINT16, RUMI_OUTPUT_FLOAT32), 0);
+        assert_eq!(rumi_gdal_output_sample_bytes(RUMI_ENCODING_UINT16, RUMI_OUTPUT_NATIVE), 2);
     }
 }
 

@@ -1,12 +1,14 @@
-//! The parsing the GDAL adapter does through the C ABI: `RUMI:` dataset names
-//! (`rumi_parse_name`) and the open and configuration options (`rumi_gdal_open_options`:
-//! resource limits, PROMOTE, threads, cache size), with the error texts the driver shows.
+//! The parsing the GDAL adapter does through its private protocol (src/driver/protocol/,
+//! called here through the crate's Rust API): `RUMI:` dataset names (`rumi_gdal_parse_name`)
+//! and the open and configuration options (`rumi_gdal_open_options`: resource limits,
+//! PROMOTE, threads, cache size), with the error texts the driver shows.
 
 use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::ptr;
 
 use gdal_rumi::capi::*;
+use gdal_rumi::driver::protocol::*;
 
 fn last_error() -> String {
     // SAFETY: rumi_last_error returns a valid C string.
@@ -18,12 +20,12 @@ fn parse(name: &str, alternative: u32) -> Result<Option<(String, c_int)>, String
     let name = CString::new(name).unwrap();
     let mut time = -7;
     // SAFETY: a valid C string and a writable int.
-    let path = unsafe { rumi_parse_name(name.as_ptr(), alternative, &mut time) };
+    let path = unsafe { rumi_gdal_parse_name(name.as_ptr(), alternative, &mut time) };
     if path.is_null() {
         let e = last_error();
         return if alternative == 1 && e.is_empty() { Ok(None) } else { Err(e) };
     }
-    // SAFETY: non-null result of rumi_parse_name: a C string.
+    // SAFETY: non-null result of rumi_gdal_parse_name: a C string.
     Ok(Some((unsafe { CStr::from_ptr(path) }.to_string_lossy().into_owned(), time)))
 }
 

@@ -11,6 +11,7 @@ use std::ffi::{c_int, c_void, CStr};
 use std::ptr;
 
 use gdal_rumi::capi::*;
+use gdal_rumi::driver::protocol::*;
 use rumi::format::ifd::{serialise_prefix, FIXED_PREFIX_BYTES};
 use rumi::format::{Blob, IfdHead, Trailer};
 use rumi::io::RangeRead;
@@ -229,7 +230,7 @@ unsafe extern "C" fn cb_read_multi(
 }
 
 /// Fails the run when a call reports a caught panic.
-/// The first string of a C ABI text or `rumi_metadata` list; None for NULL.
+/// The first string of a C ABI text or `rumi_gdal_metadata` list; None for NULL.
 fn text(p: *const std::ffi::c_char) -> Option<String> {
     // SAFETY: non-null results of the ABI are NUL-terminated strings.
     (!p.is_null()).then(|| unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned())
@@ -297,7 +298,7 @@ unsafe fn query_everything(ds: *mut rumi_dataset) {
     // A stateless open reads the trailer on first use: when it is broken, every trailer query
     // fails alike; otherwise every band has a text.
     // SAFETY: as above.
-    let trailer_ok = !unsafe { rumi_metadata(ds, RUMI_MD_TIME_AXIS, 0, -1, ptr::null()) }.is_null();
+    let trailer_ok = !unsafe { rumi_gdal_metadata(ds, RUMI_MD_TIME_AXIS, 0, -1, ptr::null()) }.is_null();
     if trailer_ok {
         // every step has a coordinate; the bounds exist exactly for an interval axis
         let t = info.times as usize;
@@ -308,7 +309,7 @@ unsafe fn query_everything(ds: *mut rumi_dataset) {
         // SAFETY: as above.
         let bounds = unsafe { rumi_time_values(ds, 0, info.times, 1, coords.as_mut_ptr(), 2 * t) };
         // SAFETY: as above.
-        let kind = text(unsafe { rumi_metadata(ds, RUMI_MD_TIME_AXIS, 0, -1, ptr::null()) });
+        let kind = text(unsafe { rumi_gdal_metadata(ds, RUMI_MD_TIME_AXIS, 0, -1, ptr::null()) });
         let interval = kind.as_deref().is_some_and(|k| k.starts_with("TIME_TYPE=INTERVAL"));
         assert_eq!(no_panic(bounds, "rumi_time_values") == RUMI_OK, interval, "bounds of a {kind:?} axis");
     }
@@ -323,15 +324,15 @@ unsafe fn query_everything(ds: *mut rumi_dataset) {
     for t in steps {
         for kind in RUMI_MD_FILE..=RUMI_MD_CF_X + 1 {
             // SAFETY: as above.
-            let list = unsafe { rumi_metadata(ds, kind, 0, t, c"m".as_ptr()) };
+            let list = unsafe { rumi_gdal_metadata(ds, kind, 0, t, c"m".as_ptr()) };
             if kind == RUMI_MD_DATASET {
                 let expected = trailer_ok && t < i64::from(info.times);
                 assert_eq!(!list.is_null(), expected, "time step {t} of {}", info.times);
             }
         }
     }
-    let native = rumi_output_sample_bytes(info.encoding, RUMI_OUTPUT_NATIVE);
-    let promoted = rumi_output_sample_bytes(info.encoding, RUMI_OUTPUT_FLOAT32);
+    let native = rumi_gdal_output_sample_bytes(info.encoding, RUMI_OUTPUT_NATIVE);
+    let promoted = rumi_gdal_output_sample_bytes(info.encoding, RUMI_OUTPUT_FLOAT32);
     assert_eq!(native, info.sample_bytes as usize);
     let (tw, tl) = (info.tile_width.min(info.width), info.tile_length.min(info.length));
     let mut frames = 0u32;

@@ -1,11 +1,16 @@
 //! Layer 4: the GDAL driver `RUMI`. The dataset, band and multidimensional classes are a thin
 //! C++ adapter (`rumidataset.cpp`, `rumimultidim.cpp`, compiled into the cdylib by `build.rs`)
-//! that translates GDAL calls into the C ABI of [`crate::capi`]; this module holds the plugin's
-//! entry point.
+//! that translates GDAL calls into the public C ABI of [`crate::capi`] (`include/rumi.h`) and
+//! the adapter's private protocol [`protocol`] (`rumi_gdal.h`: the open with the header-blob
+//! policy over GDAL's VSI handle, [`vsi`], option and name parsing, GDAL data types, metadata
+//! lists, the driver's XML); this module holds the plugin's entry point.
 //!
 //! GDAL loads `gdal_RUMI.so` (this crate's cdylib, renamed) from its plugin folder and calls
 //! `GDALRegister_RUMI`. The symbol is defined here, in Rust, because a cdylib exports only
-//! `#[no_mangle]` Rust items: C++ symbols linked into it stay hidden.
+//! `#[no_mangle]` Rust items: C++ symbols linked into it stay hidden, and so do the protocol's
+//! `rumi_gdal_*` functions, which `rumi_gdal.h` declares with hidden visibility. The plugin
+//! exports `GDALRegister_RUMI` and the functions of `include/rumi.h`, nothing else
+//! (`tests/exports.rs`).
 //!
 //! # What GDAL sees
 //! - Names: a path (any `/vsi*/` path too), `RUMI:<path>`, or `RUMI:"<path>":<t>` for time step
@@ -40,13 +45,15 @@
 //!   a stateless open; NONE parses and validates the file). A sidecar is checked against what
 //!   the open already has (the file's first bytes and its size, in `rumi_gdal_open`): one that
 //!   is stale, unreadable, empty or garbage is ignored with a warning naming it, and the file
-//!   is parsed; an explicit `HEADER=` that does not match is an error naming it.
+//!   is parsed; an explicit `HEADER=` that does not match is an error naming it
+//!   ([`protocol::rumi_gdal_open`]).
 //!   `PROMOTE=NONE|FLOAT32`,
 //!   `MAX_FRAME_MB`, `NUM_THREADS`. Domains: `IMAGE_STRUCTURE` (`INTERLEAVE`) and `RUMI`
 //!   (`COMPRESSION=OPENZL`, `FRAME_UNIT`, `FRAME_LAYOUT`, `TILE_WIDTH`, `TILE_LENGTH`, `FRAME_COUNT`, `TIME_TYPE`,
 //!   `TIME_SCALE`, `SAMPLE_ENCODING`, `OPEN_MODE`, `HEADER`, ...). External overviews (`.ovr`,
 //!   built by gdaladdo) and PAM `.aux.xml` work as for other drivers.
 
+pub mod protocol;
 pub(crate) mod vsi;
 
 extern "C" {

@@ -52,13 +52,13 @@ void ReportRumiBlockError(const char *pszContext)
     CPLPopErrorHandler();
 }
 
-/* Parses "RUMI:<path>" and "RUMI:\"<path>\":<t>" (rumi_parse_name). Returns false (with a
+/* Parses "RUMI:<path>" and "RUMI:\"<path>\":<t>" (rumi_gdal_parse_name). Returns false (with a
    CPLError) on bad syntax. nTime is -1 when no time step is given. Unquoted "RUMI:<path>:<t>"
    (how rasterio lists subdatasets, without the quotes): when the whole text is not a file but
    the part before the last ":<digits>" is, it names time step t. */
 bool ParseConnectionString(const char *pszName, std::string &osPath, int &nTime)
 {
-    const char *pszPath = rumi_parse_name(pszName, 0, &nTime);
+    const char *pszPath = rumi_gdal_parse_name(pszName, 0, &nTime);
     if (pszPath == nullptr)
     {
         CPLError(CE_Failure, CPLE_OpenFailed, "RUMI: %s", rumi_last_error());
@@ -66,7 +66,7 @@ bool ParseConnectionString(const char *pszName, std::string &osPath, int &nTime)
     }
     osPath = pszPath;
     int nHeadTime = -1;
-    const char *pszHead = rumi_parse_name(pszName, 1, &nHeadTime);
+    const char *pszHead = rumi_gdal_parse_name(pszName, 1, &nHeadTime);
     VSIStatBufL sStat;
     if (pszHead != nullptr && VSIStatL(osPath.c_str(), &sStat) != 0 && VSIStatL(pszHead, &sStat) == 0)
     {
@@ -292,10 +292,10 @@ bool RUMIFile::SetupDataType(uint32_t nPromote)
         return false;
     }
     eDataType = GDALGetDataTypeByName(pszType);
-    if (eDataType == GDT_Unknown || rumi_output_sample_bytes(sInfo.encoding, nOutput) !=
+    if (eDataType == GDT_Unknown || rumi_gdal_output_sample_bytes(sInfo.encoding, nOutput) !=
                                         static_cast<size_t>(GDALGetDataTypeSizeBytes(eDataType)))
     {
-        const char *pszEncoding = rumi_encoding_name(sInfo.encoding);
+        const char *pszEncoding = rumi_gdal_encoding_name(sInfo.encoding);
         CPLError(CE_Failure, CPLE_NotSupported, "RUMI: %s: %s samples have no GDAL data type in GDAL %s",
                  osPath.c_str(), pszEncoding ? pszEncoding : "?", GDALVersionInfo("RELEASE_NAME"));
         return false;
@@ -311,7 +311,7 @@ static void SetFileItem(GDALMajorObject *poObj, const char *pszName, const char 
         poObj->GDALMajorObject::SetMetadataItem(pszName, pszValue, pszDomain);
 }
 
-/* Sets the items of a rumi_metadata list with SetFileItem; false on failure, reported naming
+/* Sets the items of a rumi_gdal_metadata list with SetFileItem; false on failure, reported naming
    pszPath (unless NULL). */
 static bool SetFileItems(GDALMajorObject *poObj, const char *pszList, const char *pszPath, const char *pszDomain = "")
 {
@@ -369,7 +369,7 @@ void RUMIDataset::SetupMetadata()
     SetMetadataItem("INTERLEAVE", m_sInfo.cell_frames != 0 ? "PIXEL" : "BAND", "IMAGE_STRUCTURE");
 
     /* RUMI domain (TIME_TYPE and TIME_SCALE come from the trailer: LoadTrailer) */
-    SetFileItems(this, rumi_metadata(m_hRumi, RUMI_MD_FILE, 0, -1, nullptr), m_poFile->osPath.c_str(), "RUMI");
+    SetFileItems(this, rumi_gdal_metadata(m_hRumi, RUMI_MD_FILE, 0, -1, nullptr), m_poFile->osPath.c_str(), "RUMI");
     if (!m_poFile->osHeader.empty())
         SetMetadataItem("HEADER", m_poFile->osHeader.c_str(), "RUMI");
     if (m_poFile->nOutput == RUMI_OUTPUT_FLOAT32)
@@ -390,22 +390,22 @@ void RUMIDataset::SetupMetadata()
     }
 }
 
-/* Band texts, time labels and the subdataset list: from the trailer (rumi_metadata). */
+/* Band texts, time labels and the subdataset list: from the trailer (rumi_gdal_metadata). */
 void RUMIDataset::LoadTrailer()
 {
     if (m_bTrailerLoaded)
         return;
     m_bTrailerLoaded = true;
     const char *pszPath = m_poFile->osPath.c_str();
-    if (!SetFileItems(this, rumi_metadata(m_hRumi, RUMI_MD_TIME_AXIS, 0, -1, nullptr), pszPath, "RUMI"))
+    if (!SetFileItems(this, rumi_gdal_metadata(m_hRumi, RUMI_MD_TIME_AXIS, 0, -1, nullptr), pszPath, "RUMI"))
         return;
     const bool bCube = m_sInfo.times > 1 && m_nTimeIndex < 0;
-    SetFileItems(this, rumi_metadata(m_hRumi, RUMI_MD_DATASET, 0, bCube ? -1 : std::max(m_nTimeIndex, 0), nullptr),
+    SetFileItems(this, rumi_gdal_metadata(m_hRumi, RUMI_MD_DATASET, 0, bCube ? -1 : std::max(m_nTimeIndex, 0), nullptr),
                  pszPath);
     if (bCube && GDALMajorObject::GetMetadata("SUBDATASETS") == nullptr) /* 2T items: no lookup per item */
     {
         CPLStringList aosList;
-        RUMIForEachItem(rumi_metadata(m_hRumi, RUMI_MD_SUBDATASETS, 0, -1, pszPath),
+        RUMIForEachItem(rumi_gdal_metadata(m_hRumi, RUMI_MD_SUBDATASETS, 0, -1, pszPath),
                         [&](const char *pszKey, const char *pszValue) { aosList.AddNameValue(pszKey, pszValue); });
         GDALMajorObject::SetMetadata(aosList.List(), "SUBDATASETS");
     }
@@ -414,8 +414,8 @@ void RUMIDataset::LoadTrailer()
     {
         auto poBand = static_cast<RUMIRasterBand *>(GetRasterBand(iBand));
         const int64_t nT = bCube ? static_cast<int64_t>(poBand->m_nRumiTime) : -1;
-        SetFileItems(poBand, rumi_metadata(m_hRumi, RUMI_MD_BAND, poBand->m_nRumiBand, nT, nullptr), nullptr);
-        const char *pszDescription = rumi_metadata(m_hRumi, RUMI_MD_DESCRIPTION, poBand->m_nRumiBand, nT, nullptr);
+        SetFileItems(poBand, rumi_gdal_metadata(m_hRumi, RUMI_MD_BAND, poBand->m_nRumiBand, nT, nullptr), nullptr);
+        const char *pszDescription = rumi_gdal_metadata(m_hRumi, RUMI_MD_DESCRIPTION, poBand->m_nRumiBand, nT, nullptr);
         if (pszDescription != nullptr && poBand->GDALMajorObject::GetDescription()[0] == '\0')
             poBand->GDALMajorObject::SetDescription(pszDescription);
     }

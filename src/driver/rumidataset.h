@@ -1,7 +1,7 @@
 /*
- * rumi GDAL driver: a thin C++ adapter (GDALPamDataset / GDALPamRasterBand) over the rumi
- * C ABI (include/rumi.h). Everything format-specific happens in Rust; this file only maps the
- * rumi data model onto GDAL's.
+ * rumi GDAL driver: a thin C++ adapter (GDALPamDataset / GDALPamRasterBand) over the rumi C ABI
+ * (include/rumi.h) and its private protocol (src/driver/protocol/rumi_gdal.h). Everything
+ * format-specific happens in Rust; this file only maps the rumi data model onto GDAL's.
  *
  * Compiled into the rumi cdylib by build.rs. Every function that Rust calls is noexcept and
  * catches C++ exceptions itself; every GDAL entry point that allocates (Open, IRasterIO, IRead)
@@ -15,7 +15,7 @@
 #include "cpl_string.h"
 #include "ogr_spatialref.h"
 
-#include "rumi.h"
+#include "protocol/rumi_gdal.h" /* includes rumi.h */
 
 #include <cstring>
 #include <memory>
@@ -27,8 +27,8 @@ extern "C" void rumi_gdal_register_driver(void) noexcept;
 /** Reports the last rumi error as a GDAL error: "RUMI: [context: ]message". */
 void RUMIReportError(const char *pszContext);
 
-/** Calls f(key, value) for each item of a rumi_metadata list (NUL-separated KEY=VALUE
- *  strings, include/rumi.h; NULL: none). */
+/** Calls f(key, value) for each item of a rumi_gdal_metadata list (NUL-separated KEY=VALUE
+ *  strings, rumi_gdal.h; NULL: none). */
 template <class F> void RUMIForEachItem(const char *pszList, F f)
 {
     for (; pszList != nullptr && pszList[0] != '\0'; pszList += strlen(pszList) + 1)
@@ -85,7 +85,7 @@ struct RUMIFile
         if (rumi_read(hRumi, &sReq, nReadThreads) != RUMI_OK)
             return false;
         if (CPLGetConfigOption("CPL_DEBUG", nullptr) != nullptr)
-            CPLDebug("RUMI", "%s read of %s (%s): %s", pszKind, osPath.c_str(), fnDetail(), rumi_last_read_text());
+            CPLDebug("RUMI", "%s read of %s (%s): %s", pszKind, osPath.c_str(), fnDetail(), rumi_gdal_last_read_text());
         return true;
     }
 };

@@ -143,7 +143,7 @@ class RUMIDataArray final : public GDALMDArray
           m_oType(GDALExtendedDataType::Create(m_poShared->eDataType))
     {
         const rumi_info &sInfo = m_poShared->poFile->sInfo;
-        const char *pszEncoding = rumi_encoding_name(sInfo.encoding);
+        const char *pszEncoding = rumi_gdal_encoding_name(sInfo.encoding);
         const std::string osFull = GetFullName();
         m_apoAttrs.push_back(IntAttr(osFull, "frame_unit", static_cast<int>(sInfo.frame_unit)));
         m_apoAttrs.push_back(StringAttr(osFull, "encoding", pszEncoding ? pszEncoding : ""));
@@ -395,7 +395,7 @@ bool GroupBuilder::MakeTime()
     const GDALExtendedDataType oInt64 = GDALExtendedDataType::Create(GDT_Int64);
     const char *pszWhere = CPLSPrintf("%s: time coordinates", oShared.poFile->osPath.c_str());
     std::vector<int64_t> anTimes(oShared.nTimes);
-    const char *pszAttrs = rumi_metadata(hRumi, RUMI_MD_CF_TIME, 0, -1, nullptr);
+    const char *pszAttrs = rumi_gdal_metadata(hRumi, RUMI_MD_CF_TIME, 0, -1, nullptr);
     if (pszAttrs == nullptr ||
         rumi_time_values(hRumi, oShared.nTimeOffset, oShared.nTimes, 0, anTimes.data(), anTimes.size()) != RUMI_OK)
     {
@@ -406,7 +406,7 @@ bool GroupBuilder::MakeTime()
     if (!m_poTime)
         return false;
     m_poTimeDim->SetIndexingVariable(m_poTime);
-    const char *pszBounds = rumi_metadata(hRumi, RUMI_MD_CF_TIME_BOUNDS, 0, -1, nullptr);
+    const char *pszBounds = rumi_gdal_metadata(hRumi, RUMI_MD_CF_TIME_BOUNDS, 0, -1, nullptr);
     if (pszBounds == nullptr || pszBounds[0] == '\0')
         return true;
     std::vector<int64_t> anBounds(2 * static_cast<size_t>(oShared.nTimes));
@@ -444,7 +444,7 @@ bool GroupBuilder::MakeBand()
 }
 
 /* A small array held in memory (by a MEM dataset the arrays share): time coordinates, their
-   bounds, the band texts, with attributes pszAttrs (a rumi_metadata list). NULL with a CPLError. */
+   bounds, the band texts, with attributes pszAttrs (a rumi_gdal_metadata list). NULL with a CPLError. */
 std::shared_ptr<GDALMDArray> GroupBuilder::ValuesArray(const std::string &osName,
                                                        const std::vector<std::shared_ptr<GDALDimension>> &apoDims,
                                                        const GDALExtendedDataType &oType, const void *pValues,
@@ -484,13 +484,13 @@ void GroupBuilder::MakeXY()
         return;
     auto poY = GDALMDArrayRegularlySpaced::Create(m_osParent, "y", m_poYDim, m_adfGT[3], m_adfGT[5], 0.5);
     auto poX = GDALMDArrayRegularlySpaced::Create(m_osParent, "x", m_poXDim, m_adfGT[0], m_adfGT[1], 0.5);
-    /* CF attributes (rumi_metadata), for an SRS PROJ knows */
+    /* CF attributes (rumi_gdal_metadata), for an SRS PROJ knows */
     const char *pszUnit = nullptr;
     if (m_poSRS)
         m_poSRS->GetLinearUnits(&pszUnit);
     for (const auto &oAxis : {std::make_pair(poY, RUMI_MD_CF_Y), std::make_pair(poX, RUMI_MD_CF_X)})
     {
-        RUMIForEachItem(m_poSRS ? rumi_metadata(m_poShared->poFile->hRumi, oAxis.second, 0, -1, pszUnit) : nullptr,
+        RUMIForEachItem(m_poSRS ? rumi_gdal_metadata(m_poShared->poFile->hRumi, oAxis.second, 0, -1, pszUnit) : nullptr,
                         [&](const char *pszKey, const char *pszValue)
                         { oAxis.first->AddAttribute(StringAttr(oAxis.first->GetFullName(), pszKey, pszValue)); });
     }

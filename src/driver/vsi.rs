@@ -1,6 +1,8 @@
 //! The byte source of a GDAL open: `rumi_io` callbacks over a VSI handle (`VSILFILE *`), in
 //! Rust. The plugin crate links libgdal, so it calls GDAL's VSI C functions (`cpl_vsi.h`)
-//! itself; the C++ adapter only hands over the handle GDAL opened (`rumi_gdal_open`).
+//! itself; the C++ adapter only hands over the handle GDAL opened (`rumi_gdal_open`, the
+//! private protocol), which from then on belongs to the [`VsiFile`] here: the dataset keeps
+//! it, and `rumi_free` (or a failed open) closes it.
 
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};

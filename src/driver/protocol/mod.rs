@@ -1,0 +1,379 @@
+//! The GDAL adapter's private protocol: what the C++ (`rumidataset.cpp`, `rumimultidim.cpp`)
+//! asks Rust for instead of computing it, so that the adapter holds no format arithmetic. Not
+//! part of the public C ABI (`include/rumi.h`, [`crate::capi`]): its header is
+//! `src/driver/protocol/rumi_gdal.h`, generated from this module by cbindgen
+//! (`src/driver/protocol/cbindgen.toml`; the test `header_fresh` fails when it is stale), and its
+//! functions are not exported from the plugin: the header declares them with hidden
+//! visibility, which the linker applies to the definitions (the most constraining visibility
+//! of a symbol wins), so the C++ calls them inside the `.so` and `nm -D` lists only
+//! `GDALRegister_RUMI` and the public `rumi_*`. Every function is `rumi_gdal_*`.
+//!
+//! - here: the open with the driver's header-blob policy over a VSI handle
+//!   (`rumi_gdal_open`), the GDAL data type of an encoding (`rumi_gdal_data_type`), encoding
+//!   names and output sample sizes, and the text of the last read's statistics;
+//! - [`options`]: the `RUMI:` dataset names and the open and configuration options;
+//! - [`metadata`]: the metadata lists the driver sets as they are, which parts of the file a
+//!   metadata query needs, and the driver's own items (capabilities, option lists as XML).
+//!
+//! Like the public ABI, every function runs under `catch_unwind` and reports its errors
+//! through `rumi_last_error`.
+#![allow(non_camel_case_types)]
+
+use std::cell::RefCell;
+use std::ffi::{c_char, c_int, c_void, CStr, CString};
+use std::panic::catch_unwind;
+use std::ptr;
+
+use rumi::error::Limits;
+use rumi::format::SampleEncoding;
+use rumi::promote;
+
+use crate::capi::{
+    bad_argument, code_of, encoding_of, guard, guard_ptr, open_inner, rumi_dataset, rumi_io, rumi_limits, set_error,
+    RUMI_ERR_FORMAT, RUMI_ERR_IO, RUMI_OK, RUMI_OUTPUT_FLOAT32, RUMI_OUTPUT_NATIVE,
+};
+use crate::driver::vsi::{self, VsiFile};
+
+pub mod metadata;
+pub mod options;
+
+pub use metadata::*;
+pub use options::*;
+
+// ---- the open ----------------------------------------------------------------------------------
+
+/// The largest header blob the limits allow, in bytes: the 32-byte fixed part and a 32-bit
+/// count for each of `max_frames` frames (at most 2^40), so that `RUMI_MAX_FRAMES` also bounds
+/// what reading a blob may allocate.
+fn blob_max_bytes(limits: &Limits) -> u64 {
+    rumi::format::blob::BLOB_HEADER_BYTES as u64 + 4 * limits.max_frames.min(1 << 40)
+}
+
+/// `text` in the calling thread's warning slot, valid until the next warning on the thread.
+pub(crate) fn thread_warning(text: String) -> *const c_char {
+    thread_local! {
+        static WARNING: RefCell<CString> = RefCell::new(CString::default());
+    }
+    let text = CString::new(text.replace('\0', "")).unwrap_or_default();
+    WARNING.with(|w| {
+        *w.borrow_mut() = text;
+        w.borrow().as_ptr()
+    })
+}
+
+/// A stateless open of `io` with the header blob file `header` (read through VSI), checked
+/// against `prefix`; else the error code and why.
+///
+/// # Safety
+/// `io` must honour the `rumi_io` contract.
+unsafe fn open_with_blob(
+    io: rumi_io,
+    header: &CStr,
+    prefix: &[u8],
+    limits: Limits,
+) -> Result<rumi_dataset, (c_int, String)> {
+    let max = blob_max_bytes(&limits);
+    let Some(blob) = vsi::ingest(header, max) else {
+        let name = header.to_string_lossy();
+        return Err((
+            RUMI_ERR_IO,
+            format!(
+                "cannot read the header blob '{name}' (missing, unreadable, or larger than the {max} bytes \
+                 RUMI_MAX_FRAMES allows)"
+            ),
+        ));
+    };
+    // SAFETY: the caller guarantees the `rumi_io` contract.
+    unsafe { open_inner(io, Some(&blob), limits) }
+        .and_then(|ds| rumi::validate::check_blob_prefix(&ds.reader, prefix).map(|()| ds))
+        .map_err(|e| (RUMI_ERR_FORMAT, e.to_string()))
+}
+
+/// What [`open_by_policy`] opened: the dataset and the header blob file it used (None when the
+/// file was parsed and validated).
+type Opened = (rumi_dataset, Option<CString>);
+
+/// The driver's header-blob open policy, all of it (one function, so that the core's open
+/// policy can replace it): the blob is `header` (the HEADER open option; empty or "NONE":
+/// none), else the sidecar `<path>.header` when GDAL's sibling list `siblings` (NULL: a
+/// stat) has it. With a blob the open is stateless and the blob checked against `prefix` and
+/// the file's size; a HEADER blob that cannot be read, is invalid or does not match is an
+/// error naming it, such a sidecar is ignored with the warning returned (also when the open
+/// that follows fails), and the file is parsed. Errors are set (`rumi_last_error`) and their
+/// code returned.
+///
+/// # Safety
+/// `io` must honour the `rumi_io` contract; `siblings` must be NULL or a NULL-terminated list
+/// of NUL-terminated strings.
+unsafe fn open_by_policy(
+    io: rumi_io,
+    path: &CStr,
+    prefix: &[u8],
+    header: Option<&CStr>,
+    siblings: *mut *mut c_char,
+    limits: Limits,
+) -> (Result<Opened, c_int>, Option<String>) {
+    let sidecar = header.is_none();
+    let header = match header {
+        Some(h) if h.is_empty() || h.to_bytes().eq_ignore_ascii_case(b"NONE") => None,
+        Some(h) => Some(h.to_owned()),
+        // SAFETY: the caller guarantees `siblings` is NULL or a valid list.
+        None => unsafe { vsi::sidecar(path, siblings) },
+    };
+    let path = path.to_string_lossy();
+    let (mut opened, mut warning) = (None, None);
+    if let Some(header) = &header {
+        let name = header.to_string_lossy();
+        // SAFETY: the caller guarantees the `rumi_io` contract.
+        match unsafe { open_with_blob(io, header, prefix, limits) } {
+            Ok(ds) => opened = Some(ds),
+            Err((code, why)) if !sidecar => {
+                set_error(&if code == RUMI_ERR_IO { why } else { format!("{path} (header blob {name}): {why}") });
+                return (Err(code), None);
+            }
+            Err((_, why)) => {
+                warning = Some(format!(
+                    "{path}: ignoring the sidecar header blob {name}, which does not match the file ({why}); \
+                     opening the file by parsing it"
+                ));
+            }
+        }
+    }
+    // SAFETY: the caller guarantees the `rumi_io` contract.
+    let ds = match opened.map_or_else(|| unsafe { open_inner(io, None, limits) }, Ok) {
+        Ok(ds) => ds,
+        Err(e) => {
+            let code = code_of(&e);
+            set_error(&format!("{path}: {e}"));
+            return (Err(code), warning);
+        }
+    };
+    let header = header.filter(|_| ds.stateless);
+    (Ok((ds, header)), warning)
+}
+
+/// The resources a dataset of `rumi_gdal_open` reads through, kept (and the handle closed)
+/// until `rumi_free` drops the dataset.
+struct GdalSource {
+    /// The header blob file the open used (`*header_used` points into it).
+    _header: Option<CString>,
+    /// GDAL's handle, which the dataset's `rumi_io` callbacks read; closed on drop.
+    _vsi: Box<VsiFile>,
+}
+
+/// Opens the file at `path` that GDAL's VSI handle `fp` (a `VSILFILE *`) reads, with the
+/// driver's header-blob policy, and stores the dataset in `*out`.
+///
+/// Ownership of `fp`: the C++ opens it (or takes GDALOpenInfo's) and hands it over here; from
+/// then on the Rust side of the protocol owns it (`src/driver/vsi.rs`): the dataset keeps it
+/// and `rumi_free` closes it (`VSIFCloseL`), or this function closes it before returning on
+/// failure. The C++ never closes it.
+///
+/// Reads go through GDAL's VSI functions, one call at a time per handle, with `prefix`
+/// (`prefix_len` bytes: the file's first bytes, as `rumi_io.prefix`). The header blob:
+/// `header` (the HEADER open option; "NONE": none), else the sidecar `<path>.header` when
+/// `CPLCheckForFile` finds it in `siblings` (GDAL's sibling list; NULL: probe the file).
+/// Without a blob the file is parsed and validated; with one the open is stateless, the blob
+/// checked against the prefix (with at least the 292-byte file header and IFD, the shape they
+/// state must be the blob's, and when the IFD's external values are inside it too, every frame
+/// byte count) and the file's size (it must hold the frames the blob locates and a trailer), at
+/// no request. A HEADER blob that cannot be read (`RUMI_ERR_IO`), is invalid or does not match
+/// is an error naming it; such a sidecar is ignored: `*warning` (else NULL; valid until the
+/// next call of this or `rumi_gdal_open_options` on the thread) names it, and the file is
+/// parsed. `*header_used`: the blob's path when the open used one, else NULL (valid until
+/// `rumi_free`).
+///
+/// # Safety
+/// `fp` must be a live VSI handle nobody else uses; `path` NUL-terminated; `header` NULL or
+/// NUL-terminated; `siblings` NULL or a NULL-terminated list of NUL-terminated strings;
+/// `prefix` NULL or `prefix_len` readable bytes; `limits` NULL or valid; `out`, `warning` and
+/// `header_used` writable.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn rumi_gdal_open(
+    fp: *mut c_void,
+    path: *const c_char,
+    prefix: *const u8,
+    prefix_len: usize,
+    header: *const c_char,
+    siblings: *mut *mut c_char,
+    limits: *const rumi_limits,
+    out: *mut *mut rumi_dataset,
+    warning: *mut *const c_char,
+    header_used: *mut *const c_char,
+) -> c_int {
+    guard("rumi_gdal_open", || {
+        if fp.is_null() || path.is_null() || out.is_null() || warning.is_null() || header_used.is_null() {
+            return bad_argument("rumi_gdal_open: fp, path, out, warning and header_used must not be NULL");
+        }
+        let vsi = VsiFile::new(fp);
+        // SAFETY: checked non-null; the caller guarantees both are writable.
+        unsafe { (out.write(ptr::null_mut()), warning.write(ptr::null()), header_used.write(ptr::null())) };
+        let prefix: &[u8] = if prefix.is_null() {
+            &[]
+        } else {
+            // SAFETY: the caller guarantees `prefix_len` readable bytes at `prefix`.
+            unsafe { std::slice::from_raw_parts(prefix, prefix_len) }
+        };
+        // SAFETY: the caller guarantees NUL-terminated strings (or NULL for `header`).
+        let (path, header) = unsafe { (CStr::from_ptr(path), header.as_ref().map(|h| CStr::from_ptr(h))) };
+        // SAFETY: the caller guarantees `limits` is NULL or valid.
+        let limits = unsafe { limits.as_ref() }.map_or_else(Limits::default, |l| (*l).into());
+        // SAFETY: the callbacks over `vsi`, which the dataset keeps; `prefix` outlives the open;
+        // the caller guarantees `siblings`.
+        let (opened, warned) = unsafe { open_by_policy(vsi.io(prefix), path, prefix, header, siblings, limits) };
+        if let Some(text) = warned {
+            // SAFETY: checked non-null above.
+            unsafe { warning.write(thread_warning(text)) };
+        }
+        let (mut ds, header) = match opened {
+            Ok(o) => o,
+            Err(code) => return code,
+        };
+        let used = header.as_ref().map_or(ptr::null(), |h| h.as_ptr());
+        ds.host = Some(Box::new(GdalSource { _header: header, _vsi: vsi }));
+        // SAFETY: checked non-null above; the path lives in the dataset (a CString's bytes do
+        // not move with it).
+        unsafe { header_used.write(used) };
+        // SAFETY: `out` checked non-null above.
+        unsafe { out.write(Box::into_raw(Box::new(ds))) };
+        RUMI_OK
+    })
+}
+
+// ---- types, encodings, statistics --------------------------------------------------------------
+
+/// The name of the GDAL data type (for GDALGetDataTypeByName) the driver shows samples of
+/// `encoding` as, a static string, and in `*out_output` the `RUMI_OUTPUT_*` value to read them
+/// with: "Byte" for bool and uint8, "Int8" for int8 when `has_int8` (GDAL 3.7 and later; else
+/// "Byte", with PIXELTYPE=SIGNEDBYTE), "CFloat32" for complex64. The encodings GDAL has no type
+/// for (float16, bfloat16, complex32, the float8 formats) are "Float32" ("CFloat32" for
+/// complex32) read with `RUMI_OUTPUT_FLOAT32` when `output` (the PROMOTE open option) is
+/// `RUMI_OUTPUT_FLOAT32`; otherwise NULL, with `rumi_last_error` naming the open option.
+///
+/// # Safety
+/// `out_output` must be writable.
+#[no_mangle]
+pub unsafe extern "C" fn rumi_gdal_data_type(
+    encoding: u32,
+    output: u32,
+    has_int8: u32,
+    out_output: *mut u32,
+) -> *const c_char {
+    use SampleEncoding::*;
+    guard_ptr("rumi_gdal_data_type", || {
+        let Some(e) = encoding_of(encoding).filter(|_| !out_output.is_null()) else {
+            set_error(&format!("rumi_gdal_data_type: unknown encoding code {encoding} or out_output NULL"));
+            return ptr::null();
+        };
+        let native = match e {
+            Bool | U8 => Some(c"Byte"),
+            I8 if has_int8 == 0 => Some(c"Byte"),
+            I8 => Some(c"Int8"),
+            U16 => Some(c"UInt16"),
+            U32 => Some(c"UInt32"),
+            U64 => Some(c"UInt64"),
+            I16 => Some(c"Int16"),
+            I32 => Some(c"Int32"),
+            I64 => Some(c"Int64"),
+            F32 => Some(c"Float32"),
+            F64 => Some(c"Float64"),
+            C64 => Some(c"CFloat32"),
+            C128 => Some(c"CFloat64"),
+            _ => None,
+        };
+        let promoted = if e == C32 { c"CFloat32" } else { c"Float32" };
+        let (name, out) = match native {
+            Some(name) => (name, RUMI_OUTPUT_NATIVE),
+            None if output == RUMI_OUTPUT_FLOAT32 && promote::promotable(e) => (promoted, RUMI_OUTPUT_FLOAT32),
+            None => {
+                set_error(&format!(
+                    "{} samples have no GDAL data type. Open with the open option PROMOTE=FLOAT32 (e.g. gdalinfo -oo \
+                     PROMOTE=FLOAT32) to read them converted exactly to {}",
+                    e.name(),
+                    promoted.to_string_lossy()
+                ));
+                return ptr::null();
+            }
+        };
+        // SAFETY: checked non-null; the caller guarantees it is writable.
+        unsafe { out_output.write(out) };
+        name.as_ptr()
+    })
+}
+
+/// The short name of encoding `encoding` (e.g. "uint16", "float8_e4m3fn"), a static string;
+/// NULL for an unknown code.
+#[no_mangle]
+pub extern "C" fn rumi_gdal_encoding_name(encoding: u32) -> *const c_char {
+    guard_ptr("rumi_gdal_encoding_name", || {
+        let name = encoding_of(encoding).map(|e| e.name());
+        match name {
+            Some(n) => NAMES.iter().find(|c| c.to_bytes() == n.as_bytes()).map_or(ptr::null(), |c| c.as_ptr()),
+            None => {
+                set_error(&format!("unknown encoding code {encoding}"));
+                ptr::null()
+            }
+        }
+    })
+}
+
+static NAMES: [&std::ffi::CStr; 21] = [
+    c"bool",
+    c"uint8",
+    c"uint16",
+    c"uint32",
+    c"uint64",
+    c"int8",
+    c"int16",
+    c"int32",
+    c"int64",
+    c"float16",
+    c"float32",
+    c"float64",
+    c"complex32",
+    c"complex64",
+    c"complex128",
+    c"float8_e4m3fn",
+    c"float8_e5m2",
+    c"bfloat16",
+    c"float8_e8m0fnu",
+    c"float8_e4m3fnuz",
+    c"float8_e5m2fnuz",
+];
+
+/// Bytes per sample that `rumi_read` writes for `encoding` and `output` (a
+/// `RUMI_OUTPUT_*` value); 0 when the combination is not supported.
+#[no_mangle]
+pub extern "C" fn rumi_gdal_output_sample_bytes(encoding: u32, output: u32) -> usize {
+    let r = catch_unwind(|| match (encoding_of(encoding), output) {
+        (Some(e), RUMI_OUTPUT_NATIVE) => e.decoded_bytes(),
+        (Some(e), RUMI_OUTPUT_FLOAT32) if promote::promotable(e) => 4 * (e.decoded_bytes() / e.element_width()),
+        _ => 0,
+    });
+    r.unwrap_or(0)
+}
+
+/// What the last successful `rumi_read` on the calling thread did (all zero before the
+/// first), as the text of the driver's CPL_DEBUG line: "<frames> frame(s) needed, <decoded> read from the file, <hits>
+/// from the cache (<batches> range read(s), <bytes> bytes, <threads> thread(s))". Valid until
+/// the next `rumi_gdal_last_read_text` call on the thread.
+#[no_mangle]
+pub extern "C" fn rumi_gdal_last_read_text() -> *const c_char {
+    thread_local! {
+        static TEXT: RefCell<CString> = RefCell::new(CString::default());
+    }
+    let r = catch_unwind(|| {
+        let (s, threads) = crate::capi::last_read_stats();
+        let text = format!(
+            "{} frame(s) needed, {} read from the file, {} from the cache ({} range read(s), {} bytes, {threads} \
+             thread(s))",
+            s.frames, s.decoded, s.cache_hits, s.batches, s.bytes_fetched
+        );
+        TEXT.with(|t| {
+            *t.borrow_mut() = CString::new(text).unwrap_or_default();
+            t.borrow().as_ptr()
+        })
+    });
+    r.unwrap_or(c"".as_ptr())
+}

@@ -1,0 +1,252 @@
+//! The names and options the GDAL adapter parses through the protocol: `RUMI:` dataset names
+//! (`rumi_gdal_parse_name`) and the open and configuration options (`rumi_gdal_open_options`:
+//! resource limits, PROMOTE, threads, the decoded-frame cache size).
+
+use std::cell::RefCell;
+use std::ffi::{c_char, c_int, c_void, CString};
+use std::ptr;
+
+use rumi::error::Limits;
+
+use super::thread_warning;
+use crate::capi::{
+    bad_argument, guard, guard_ptr, rumi_limits, set_error, RUMI_OK, RUMI_OUTPUT_FLOAT32, RUMI_OUTPUT_NATIVE,
+};
+
+// ---- names -------------------------------------------------------------------------------------
+
+const NAME_SYNTAX: &str = "expected RUMI:<path> or RUMI:\"<path>\":<time index>";
+
+fn time_index(digits: &[u8]) -> Option<i32> {
+    let ok = !digits.is_empty() && digits.len() <= 9 && digits.iter().all(u8::is_ascii_digit);
+    ok.then(|| digits.iter().fold(0i32, |n, d| n * 10 + i32::from(d - b'0')))
+}
+
+/// (path, time step or -1, the unquoted `<head>:<digits>` reading) of a RUMI: name.
+type ParsedName<'a> = (&'a [u8], i32, Option<(&'a [u8], i32)>);
+
+fn parse_name(name: &[u8]) -> Result<ParsedName<'_>, String> {
+    let shown = String::from_utf8_lossy(name);
+    let rest = name.get(5..).unwrap_or_default();
+    if let Some(quoted) = rest.strip_prefix(b"\"") {
+        let end = quoted.iter().rposition(|&c| c == b'"').filter(|&e| e > 0);
+        let Some(end) = end else {
+            return Err(format!("invalid dataset name '{shown}': unterminated or empty quoted path; {NAME_SYNTAX}"));
+        };
+        let tail = &quoted[end + 1..];
+        if tail.is_empty() {
+            return Ok((&quoted[..end], -1, None));
+        }
+        return match (tail[0], time_index(&tail[1..])) {
+            (b':', Some(t)) => Ok((&quoted[..end], t, None)),
+            _ => Err(format!(
+                "invalid dataset name '{shown}': '{}' after the quoted path is not ':' followed by a time index \
+                 (a non-negative integer); {NAME_SYNTAX}",
+                String::from_utf8_lossy(tail)
+            )),
+        };
+    }
+    if rest.is_empty() {
+        return Err(format!("invalid dataset name '{shown}': no path; {NAME_SYNTAX}"));
+    }
+    let alt = rest.iter().rposition(|&c| c == b':').filter(|&c| c > 0);
+    let alt = alt.and_then(|c| time_index(&rest[c + 1..]).map(|t| (&rest[..c], t)));
+    Ok((rest, -1, alt))
+}
+
+/// Parses a dataset name `RUMI:<path>` or `RUMI:"<path>":<t>` (the first 5 bytes are the
+/// prefix). With `alternative` 0: the path, and in `*time` the time step (-1 for none). With 1:
+/// the unquoted reading `RUMI:<head>:<t>` (how rasterio lists subdatasets), NULL when the name
+/// has none; the host takes it when `<path>` is not a file but `<head>` is. The path stays
+/// valid until the next `rumi_gdal_parse_name` call on the thread. NULL, with `rumi_last_error`, on
+/// bad syntax.
+///
+/// # Safety
+/// `name` must be a NUL-terminated string and `time` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn rumi_gdal_parse_name(
+    name: *const c_char,
+    alternative: u32,
+    time: *mut c_int,
+) -> *const c_char {
+    thread_local! {
+        static PATH: RefCell<CString> = RefCell::new(CString::default());
+    }
+    guard_ptr("rumi_gdal_parse_name", || {
+        if name.is_null() {
+            set_error("rumi_gdal_parse_name: name is NULL");
+            return ptr::null();
+        }
+        // SAFETY: non-null and NUL-terminated per the contract.
+        let name = unsafe { std::ffi::CStr::from_ptr(name) }.to_bytes();
+        let (path, t) = match (parse_name(name), alternative) {
+            (Err(e), _) => {
+                set_error(&e);
+                return ptr::null();
+            }
+            (Ok((path, t, _)), 0) => (path, t),
+            (Ok((_, _, Some((head, t)))), _) => (head, t),
+            (Ok((_, _, None)), _) => return ptr::null(),
+        };
+        if !time.is_null() {
+            // SAFETY: checked non-null; the caller guarantees it is writable.
+            unsafe { time.write(t) };
+        }
+        let path = CString::new(path).unwrap_or_default();
+        PATH.with(|p| {
+            *p.borrow_mut() = path;
+            p.borrow().as_ptr()
+        })
+    })
+}
+
+// ---- options -----------------------------------------------------------------------------------
+
+/// Looks up an option's value for `rumi_gdal_open_options`: NULL when unset.
+pub type rumi_option_fn = Option<unsafe extern "C" fn(ctx: *mut c_void, name: *const c_char) -> *const c_char>;
+
+/// A configuration option that sets a resource limit, and its field.
+type LimitOption = (&'static std::ffi::CStr, fn(&mut rumi_limits) -> &mut u64);
+
+/// The configuration options that set the resource limits.
+const LIMIT_OPTIONS: [LimitOption; 6] = [
+    (c"RUMI_MAX_FRAME_BYTES", |l| &mut l.max_frame_bytes),
+    (c"RUMI_MAX_FRAMES", |l| &mut l.max_frames),
+    (c"RUMI_MAX_TRAILER_BYTES", |l| &mut l.max_trailer_bytes),
+    (c"RUMI_MAX_TIME_COORDS", |l| &mut l.max_time_coords),
+    (c"RUMI_MAX_BANDS", |l| &mut l.max_bands),
+    (c"RUMI_MAX_READ_BYTES", |l| &mut l.max_read_bytes),
+];
+
+/// MAX_FRAME_MB as GDAL's CPLAtoGIntBig reads it (leading blanks, a sign, the digits that follow).
+fn atoll(text: &str) -> i64 {
+    let t = text.trim_start();
+    let (neg, t) = match t.as_bytes().first() {
+        Some(b'-') => (true, &t[1..]),
+        Some(b'+') => (false, &t[1..]),
+        _ => (false, t),
+    };
+    let n = t
+        .bytes()
+        .take_while(u8::is_ascii_digit)
+        .fold(0i64, |n, d| n.saturating_mul(10).saturating_add(i64::from(d - b'0')));
+    if neg {
+        -n
+    } else {
+        n
+    }
+}
+
+fn limits_from(get: &impl Fn(&std::ffi::CStr) -> Option<String>) -> Result<rumi_limits, String> {
+    let mut limits: rumi_limits = Limits::default().into();
+    for (name, field) in LIMIT_OPTIONS {
+        let Some(value) = get(name).filter(|v| !v.is_empty()) else { continue };
+        let parsed = value.parse::<u64>().ok().filter(|&n| n > 0 && value.as_bytes()[0].is_ascii_digit());
+        let slot = field(&mut limits);
+        let Some(n) = parsed else {
+            return Err(format!(
+                "configuration option {}={value} is not a positive integer (default {})",
+                name.to_string_lossy(),
+                *slot
+            ));
+        };
+        *slot = n;
+    }
+    if let Some(value) = get(c"MAX_FRAME_MB") {
+        let mb = atoll(&value);
+        if mb <= 0 || mb > 1 << 40 {
+            return Err(format!("MAX_FRAME_MB={value} is not a positive number of MiB"));
+        }
+        limits.max_frame_bytes = (mb as u64) << 20;
+    }
+    Ok(limits)
+}
+
+/// What the GDAL driver's open and configuration options ask for (`rumi_gdal_open_options`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct rumi_gdal_options {
+    /// the resource limits: the `RUMI_MAX_*` configuration options, then `MAX_FRAME_MB`
+    pub limits: rumi_limits,
+    /// `PROMOTE`: `RUMI_OUTPUT_NATIVE` for NONE (the default), `RUMI_OUTPUT_FLOAT32` for FLOAT32
+    pub output: u32,
+    /// threads decoding the frames of one read: `NUM_THREADS`, else `GDAL_NUM_THREADS`, else 1
+    pub threads: u32,
+    /// the decoded-frame cache budget: `RUMI_CACHE_MB` MiB, else a quarter of GDAL's block
+    /// cache, at least 32 MiB
+    pub cache_bytes: u64,
+    /// NULL, or a warning the driver shows (a thread count that is not one, read as 1); valid
+    /// until the next `rumi_gdal_open_options` or `rumi_gdal_open` call on the thread
+    pub warning: *const c_char,
+}
+
+/// The threads `NUM_THREADS`, else `GDAL_NUM_THREADS` ask for, and a warning when the value
+/// is not a thread count (1 is used then).
+fn threads_from(get: &impl Fn(&std::ffi::CStr) -> Option<String>) -> (u32, Option<String>) {
+    let named = [c"NUM_THREADS", c"GDAL_NUM_THREADS"].into_iter().find_map(|n| get(n).map(|v| (n, v)));
+    let Some((name, value)) = named.filter(|(_, v)| !v.is_empty()) else { return (1, None) };
+    match rumi::plan::parse_threads(&value) {
+        Ok(n) => (u32::try_from(n).unwrap_or(1), None),
+        Err(e) => (1, Some(format!("{}={value}: {e}; reading on 1 thread", name.to_string_lossy()))),
+    }
+}
+
+fn gdal_options_from(
+    get: impl Fn(&std::ffi::CStr) -> Option<String>,
+    gdal_cache_max: u64,
+) -> Result<(rumi_gdal_options, Option<String>), String> {
+    let promote = get(c"PROMOTE").unwrap_or_else(|| "NONE".into());
+    let output = match promote.to_ascii_uppercase().as_str() {
+        "NONE" => RUMI_OUTPUT_NATIVE,
+        "FLOAT32" => RUMI_OUTPUT_FLOAT32,
+        _ => return Err(format!("PROMOTE={promote} is not supported: use NONE or FLOAT32")),
+    };
+    let limits = limits_from(&get)?;
+    let (threads, warning) = threads_from(&get);
+    let cache_bytes = match get(c"RUMI_CACHE_MB").filter(|v| !v.is_empty()) {
+        Some(mb) => (atoll(&mb).max(0) as u64).saturating_mul(1 << 20),
+        None => (gdal_cache_max / 4).max(32 << 20),
+    };
+    Ok((rumi_gdal_options { limits, output, threads, cache_bytes, warning: ptr::null() }, warning))
+}
+
+/// Stores in `*out` what the options `get` finds ask for (called with `ctx` and each name:
+/// the open options `PROMOTE`, `MAX_FRAME_MB` and `NUM_THREADS`, the configuration options
+/// `RUMI_MAX_FRAME_BYTES`, `RUMI_MAX_FRAMES`, `RUMI_MAX_TRAILER_BYTES`, `RUMI_MAX_TIME_COORDS`,
+/// `RUMI_MAX_BANDS`, `RUMI_MAX_READ_BYTES` (each a positive integer), `GDAL_NUM_THREADS` and
+/// `RUMI_CACHE_MB`), the defaults for those unset or empty; `gdal_cache_max` is GDAL's block
+/// cache size in bytes. `RUMI_ERR_ARGUMENT`, with `rumi_last_error` naming the option, for a
+/// bad value (a bad thread count is a warning instead).
+///
+/// # Safety
+/// `out` must be writable; `get` must return NULL or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn rumi_gdal_open_options(
+    get: rumi_option_fn,
+    ctx: *mut c_void,
+    gdal_cache_max: u64,
+    out: *mut rumi_gdal_options,
+) -> c_int {
+    guard("rumi_gdal_open_options", || {
+        let Some(get) = get.filter(|_| !out.is_null()) else {
+            return bad_argument("rumi_gdal_open_options: out or get is NULL");
+        };
+        let lookup = |name: &std::ffi::CStr| {
+            // SAFETY: the callback's contract: NULL or a NUL-terminated string.
+            let value = unsafe { get(ctx, name.as_ptr()) };
+            // SAFETY: checked non-null; NUL-terminated per the contract.
+            (!value.is_null()).then(|| unsafe { std::ffi::CStr::from_ptr(value) }.to_string_lossy().into_owned())
+        };
+        match gdal_options_from(lookup, gdal_cache_max) {
+            Ok((mut options, warning)) => {
+                if let Some(w) = warning {
+                    options.warning = thread_warning(w);
+                }
+                // SAFETY: checked non-null; the caller guarantees it is writable.
+                unsafe { out.write(options) };
+                RUMI_OK
+            }
+            Err(message) => bad_argument(&message),
+        }
+    })
+}
