@@ -574,7 +574,7 @@ fn adapter_queries() {
     let (code, msg) = gdal_open(&b, 300, Some(blob_name), None).unwrap_err();
     assert_eq!(code, RUMI_ERR_FORMAT);
     assert!(msg.contains("samples_per_pixel is 2 but the file says 3"), "{msg}");
-    assert!(msg.contains(&format!("(header blob {blob_name})")), "{msg}");
+    assert!(msg.contains(&format!("header blob {blob_name} does not describe ")), "{msg}");
     // same shape, other frames
     let (code, msg) = gdal_open(&a, file.len(), Some(flat_name), None).unwrap_err();
     assert_eq!(code, RUMI_ERR_FORMAT);
@@ -710,4 +710,36 @@ fn byte_source_prefix_small_reads_and_batches() {
     let (georef, frames, reads) = run(0, true);
     assert_eq!((georef, frames), (vec![2], vec![64, 26]));
     assert_eq!(reads, 2 + 90, "failed calls read range by range");
+}
+
+#[test]
+fn encoding_constants_are_the_cores_codes() {
+    use rumi::format::SampleEncoding::*;
+    let pairs = [
+        (RUMI_ENCODING_BOOL, Bool),
+        (RUMI_ENCODING_UINT8, U8),
+        (RUMI_ENCODING_UINT16, U16),
+        (RUMI_ENCODING_UINT32, U32),
+        (RUMI_ENCODING_UINT64, U64),
+        (RUMI_ENCODING_INT8, I8),
+        (RUMI_ENCODING_INT16, I16),
+        (RUMI_ENCODING_INT32, I32),
+        (RUMI_ENCODING_INT64, I64),
+        (RUMI_ENCODING_FLOAT16, F16),
+        (RUMI_ENCODING_FLOAT32, F32),
+        (RUMI_ENCODING_FLOAT64, F64),
+        (RUMI_ENCODING_COMPLEX32, C32),
+        (RUMI_ENCODING_COMPLEX64, C64),
+        (RUMI_ENCODING_COMPLEX128, C128),
+        (RUMI_ENCODING_FLOAT8_E4M3FN, F8E4M3FN),
+        (RUMI_ENCODING_FLOAT8_E5M2, F8E5M2),
+        (RUMI_ENCODING_BFLOAT16, BF16),
+        (RUMI_ENCODING_FLOAT8_E8M0FNU, F8E8M0FNU),
+        (RUMI_ENCODING_FLOAT8_E4M3FNUZ, F8E4M3FNUZ),
+        (RUMI_ENCODING_FLOAT8_E5M2FNUZ, F8E5M2FNUZ),
+    ];
+    assert_eq!(pairs.len(), rumi::format::SampleEncoding::ALL.len());
+    for (code, e) in pairs {
+        assert_eq!(code, e.code(), "{e:?}");
+    }
 }

@@ -153,10 +153,15 @@ pub(crate) unsafe fn open_inner(io: rumi_io, blob: Option<&[u8]>, limits: Limits
         Some(b) => Reader::open_with_blob(src, b, limits)?,
         None => Reader::open(src, limits)?,
     };
-    Ok(rumi_dataset { reader, stateless: blob.is_some(), band_texts: OnceLock::new(), host: None })
+    Ok(rumi_dataset::new(reader, blob.is_some()))
 }
 
 impl rumi_dataset {
+    /// A dataset over `reader`, opened statelessly (with a header blob) or not.
+    pub(crate) fn new(reader: Reader<CallbackSource>, stateless: bool) -> rumi_dataset {
+        rumi_dataset { reader, stateless, band_texts: OnceLock::new(), host: None }
+    }
+
     /// Reports a failed frame read. A frame that does not decode in a stateless open most
     /// often means a header blob of another file (nothing else was checked against the file):
     /// the message says so.

@@ -38,7 +38,8 @@ pub use io::rumi_io;
 pub use query::{rumi_band_text, rumi_get_georef, rumi_get_geotransform, rumi_get_info, rumi_time_values};
 pub use read::{rumi_axis, rumi_plane, rumi_read, rumi_request, rumi_set_cache_bytes};
 
-pub(crate) use dataset::{dataset, open_inner};
+pub(crate) use dataset::dataset;
+pub(crate) use io::CallbackSource;
 pub(crate) use read::last_read_stats;
 
 /// Success.
@@ -202,33 +203,12 @@ pub extern "C" fn rumi_version() -> *const c_char {
 
 /// The `RUMI_ENCODING_*` code of an encoding.
 pub(crate) fn encoding_code(e: SampleEncoding) -> u32 {
-    use SampleEncoding::*;
-    match e {
-        Bool => RUMI_ENCODING_BOOL,
-        U8 => RUMI_ENCODING_UINT8,
-        U16 => RUMI_ENCODING_UINT16,
-        U32 => RUMI_ENCODING_UINT32,
-        U64 => RUMI_ENCODING_UINT64,
-        I8 => RUMI_ENCODING_INT8,
-        I16 => RUMI_ENCODING_INT16,
-        I32 => RUMI_ENCODING_INT32,
-        I64 => RUMI_ENCODING_INT64,
-        F16 => RUMI_ENCODING_FLOAT16,
-        F32 => RUMI_ENCODING_FLOAT32,
-        F64 => RUMI_ENCODING_FLOAT64,
-        C32 => RUMI_ENCODING_COMPLEX32,
-        C64 => RUMI_ENCODING_COMPLEX64,
-        C128 => RUMI_ENCODING_COMPLEX128,
-        F8E4M3FN => RUMI_ENCODING_FLOAT8_E4M3FN,
-        F8E5M2 => RUMI_ENCODING_FLOAT8_E5M2,
-        BF16 => RUMI_ENCODING_BFLOAT16,
-        F8E8M0FNU => RUMI_ENCODING_FLOAT8_E8M0FNU,
-        F8E4M3FNUZ => RUMI_ENCODING_FLOAT8_E4M3FNUZ,
-        F8E5M2FNUZ => RUMI_ENCODING_FLOAT8_E5M2FNUZ,
-    }
+    // the codes are the core's (the position in the spec's table); `RUMI_ENCODING_*` spell them
+    // for C, and tests/capi.rs checks that they agree
+    e.code()
 }
 
 /// The encoding of a `RUMI_ENCODING_*` code.
 pub(crate) fn encoding_of(code: u32) -> Option<SampleEncoding> {
-    SampleEncoding::ALL.iter().copied().find(|&e| encoding_code(e) == code)
+    SampleEncoding::from_code(code)
 }

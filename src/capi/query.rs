@@ -5,7 +5,7 @@ use std::ffi::{c_char, c_int};
 use std::ptr;
 
 use rumi::error::Error;
-use rumi::format::{Georef, ModelType, RasterType, TimeKind};
+use rumi::format::{GeoTransform, Georef, ModelType, RasterType, TimeKind};
 
 use super::dataset::{dataset, rumi_dataset, rumi_georef, rumi_info};
 use super::{bad_argument, encoding_code, fail, guard, guard_ptr, set_error, RUMI_OK};
@@ -144,16 +144,12 @@ pub unsafe extern "C" fn rumi_get_geotransform(ds: *const rumi_dataset, pixel_co
     // SAFETY: the caller's guarantees are `query`'s (`out` as one [f64; 6]).
     unsafe {
         query("rumi_get_geotransform", ds, out.cast::<[f64; 6]>(), |ds| {
-            let (a, point) = match ds.reader.georef()? {
-                Georef::Undefined { .. } => return Ok([0.0, 1.0, 0.0, 0.0, 0.0, 1.0]),
-                Georef::Epsg { raster_type, affine, .. } => (affine, raster_type == RasterType::Point),
-            };
-            let mut gt = [a[2], a[0], a[1], a[5], a[3], a[4]];
-            if point && pixel_corners != 0 {
-                gt[0] -= (gt[1] + gt[2]) * 0.5;
-                gt[3] -= (gt[4] + gt[5]) * 0.5;
-            }
-            Ok(gt)
+            Ok(match ds.reader.georef()? {
+                Georef::Undefined { .. } => GeoTransform::IDENTITY.0,
+                Georef::Epsg { raster_type, affine, .. } => {
+                    GeoTransform::from_affine(affine, raster_type, pixel_corners != 0).0
+                }
+            })
         })
     }
 }

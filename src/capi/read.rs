@@ -57,16 +57,16 @@ pub struct rumi_request {
     pub output: u32,
 }
 
-fn axis_of(a: &rumi_axis) -> Result<rumi::plan::Axis, Error> {
+fn axis_of(a: &rumi_axis) -> Result<rumi::Axis, Error> {
     let spacing = isize::try_from(a.spacing).map_err(|_| Error::Overflow("axis spacing"))?;
-    Ok(rumi::plan::Axis { start: a.start, count: a.count, step: a.step, spacing })
+    Ok(rumi::Axis { start: a.start, count: a.count, step: a.step, spacing })
 }
 
 /// The planner request of `*r`, with its planes copied out of host memory.
 ///
 /// # Safety
 /// `r.planes` must point to `r.plane_count` values when `plane_count > 0`.
-unsafe fn request_of(r: &rumi_request) -> Result<rumi::plan::Request, Error> {
+unsafe fn request_of(r: &rumi_request) -> Result<rumi::Request, Error> {
     let planes = if r.plane_count == 0 {
         &[][..]
     } else if r.planes.is_null() {
@@ -79,17 +79,17 @@ unsafe fn request_of(r: &rumi_request) -> Result<rumi::plan::Request, Error> {
         .iter()
         .map(|p| {
             let offset = isize::try_from(p.offset).map_err(|_| Error::Overflow("plane offset"))?;
-            Ok(rumi::plan::Plane { band: p.band, time: p.time, offset })
+            Ok(rumi::Plane { band: p.band, time: p.time, offset })
         })
         .collect::<Result<_, Error>>()?;
     let output = match r.output {
-        RUMI_OUTPUT_NATIVE => rumi::plan::Output::Native,
-        RUMI_OUTPUT_FLOAT32 => rumi::plan::Output::Float32,
+        RUMI_OUTPUT_NATIVE => rumi::Output::Native,
+        RUMI_OUTPUT_FLOAT32 => rumi::Output::Float32,
         o => {
             return Err(Error::Usage(format!("rumi_read: output {o} is not RUMI_OUTPUT_NATIVE or RUMI_OUTPUT_FLOAT32")))
         }
     };
-    Ok(rumi::plan::Request { planes, rows: axis_of(&r.rows)?, cols: axis_of(&r.cols)?, output })
+    Ok(rumi::Request { planes, rows: axis_of(&r.rows)?, cols: axis_of(&r.cols)?, output })
 }
 
 /// Reads `*req` into the host buffer through the core's read planner: every frame the request
@@ -166,15 +166,15 @@ pub unsafe extern "C" fn rumi_set_cache_bytes(ds: *const rumi_dataset, bytes: u6
 
 thread_local! {
     /// What the last successful `rumi_read` on the thread did, and on how many threads.
-    static LAST_STATS: RefCell<(rumi::plan::ReadStats, u32)> = RefCell::new(Default::default());
+    static LAST_STATS: RefCell<(rumi::ReadStats, u32)> = RefCell::new(Default::default());
 }
 
-fn record_stats(s: &rumi::plan::ReadStats, threads: u32) {
+fn record_stats(s: &rumi::ReadStats, threads: u32) {
     LAST_STATS.with(|c| *c.borrow_mut() = (*s, threads.max(1)));
 }
 
 /// What the last successful `rumi_read` on the calling thread did (all zero before the
 /// first), and on how many threads.
-pub(crate) fn last_read_stats() -> (rumi::plan::ReadStats, u32) {
+pub(crate) fn last_read_stats() -> (rumi::ReadStats, u32) {
     LAST_STATS.with(|c| *c.borrow())
 }

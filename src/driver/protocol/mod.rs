@@ -20,17 +20,21 @@
 #![allow(non_camel_case_types)]
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::panic::catch_unwind;
 use std::ptr;
+use std::sync::{Mutex, OnceLock};
 
 use rumi::error::Limits;
-use rumi::format::SampleEncoding;
 use rumi::promote;
 
+use rumi::open::{max_blob_bytes, BlobCheck, HeaderBlob, OpenOptions, StaleSidecar};
+use rumi::Error;
+
 use crate::capi::{
-    bad_argument, code_of, encoding_of, guard, guard_ptr, open_inner, rumi_dataset, rumi_io, rumi_limits, set_error,
-    RUMI_ERR_FORMAT, RUMI_ERR_IO, RUMI_OK, RUMI_OUTPUT_FLOAT32, RUMI_OUTPUT_NATIVE,
+    bad_argument, code_of, encoding_of, guard, guard_ptr, rumi_dataset, rumi_io, rumi_limits, set_error,
+    CallbackSource, RUMI_ERR_IO, RUMI_OK, RUMI_OUTPUT_FLOAT32, RUMI_OUTPUT_NATIVE,
 };
 use crate::driver::vsi::{self, VsiFile};
 
@@ -42,13 +46,6 @@ pub use options::*;
 
 // ---- the open ----------------------------------------------------------------------------------
 
-/// The largest header blob the limits allow, in bytes: the 32-byte fixed part and a 32-bit
-/// count for each of `max_frames` frames (at most 2^40), so that `RUMI_MAX_FRAMES` also bounds
-/// what reading a blob may allocate.
-fn blob_max_bytes(limits: &Limits) -> u64 {
-    rumi::format::blob::BLOB_HEADER_BYTES as u64 + 4 * limits.max_frames.min(1 << 40)
-}
-
 /// `text` in the calling thread's warning slot, valid until the next warning on the thread.
 pub(crate) fn thread_warning(text: String) -> *const c_char {
     thread_local! {
@@ -59,34 +56,6 @@ pub(crate) fn thread_warning(text: String) -> *const c_char {
         *w.borrow_mut() = text;
         w.borrow().as_ptr()
     })
-}
-
-/// A stateless open of `io` with the header blob file `header` (read through VSI), checked
-/// against `prefix`; else the error code and why.
-///
-/// # Safety
-/// `io` must honour the `rumi_io` contract.
-unsafe fn open_with_blob(
-    io: rumi_io,
-    header: &CStr,
-    prefix: &[u8],
-    limits: Limits,
-) -> Result<rumi_dataset, (c_int, String)> {
-    let max = blob_max_bytes(&limits);
-    let Some(blob) = vsi::ingest(header, max) else {
-        let name = header.to_string_lossy();
-        return Err((
-            RUMI_ERR_IO,
-            format!(
-                "cannot read the header blob '{name}' (missing, unreadable, or larger than the {max} bytes \
-                 RUMI_MAX_FRAMES allows)"
-            ),
-        ));
-    };
-    // SAFETY: the caller guarantees the `rumi_io` contract.
-    unsafe { open_inner(io, Some(&blob), limits) }
-        .and_then(|ds| rumi::validate::check_blob_prefix(&ds.reader, prefix).map(|()| ds))
-        .map_err(|e| (RUMI_ERR_FORMAT, e.to_string()))
 }
 
 /// What [`open_by_policy`] opened: the dataset and the header blob file it used (None when the
@@ -113,43 +82,60 @@ unsafe fn open_by_policy(
     siblings: *mut *mut c_char,
     limits: Limits,
 ) -> (Result<Opened, c_int>, Option<String>) {
-    let sidecar = header.is_none();
+    let explicit = header.is_some();
     let header = match header {
         Some(h) if h.is_empty() || h.to_bytes().eq_ignore_ascii_case(b"NONE") => None,
         Some(h) => Some(h.to_owned()),
         // SAFETY: the caller guarantees `siblings` is NULL or a valid list.
         None => unsafe { vsi::sidecar(path, siblings) },
     };
-    let path = path.to_string_lossy();
-    let (mut opened, mut warning) = (None, None);
-    if let Some(header) = &header {
-        let name = header.to_string_lossy();
-        // SAFETY: the caller guarantees the `rumi_io` contract.
-        match unsafe { open_with_blob(io, header, prefix, limits) } {
-            Ok(ds) => opened = Some(ds),
-            Err((code, why)) if !sidecar => {
-                set_error(&if code == RUMI_ERR_IO { why } else { format!("{path} (header blob {name}): {why}") });
-                return (Err(code), None);
+    let file = path.to_string_lossy();
+    let mut warning = None;
+    // the blob's bytes, read through VSI; the policy itself is the core's (rumi::open)
+    let blob = match &header {
+        None => HeaderBlob::None,
+        Some(h) => {
+            let name = h.to_string_lossy().into_owned();
+            let max = max_blob_bytes(&limits);
+            match vsi::ingest(h, max) {
+                Some(bytes) if explicit => HeaderBlob::Explicit { name, bytes },
+                Some(bytes) => HeaderBlob::Sidecar { name, bytes },
+                None => {
+                    let why = format!(
+                        "cannot read the header blob '{name}' (missing, unreadable, or larger than the {max} bytes \
+                         RUMI_MAX_FRAMES allows)"
+                    );
+                    if explicit {
+                        set_error(&why);
+                        return (Err(RUMI_ERR_IO), None);
+                    }
+                    warning = Some(format!(
+                        "{file}: ignoring the sidecar header blob {name}, which does not match the file ({why}); \
+                         opening the file by parsing it"
+                    ));
+                    HeaderBlob::None
+                }
             }
-            Err((_, why)) => {
-                warning = Some(format!(
-                    "{path}: ignoring the sidecar header blob {name}, which does not match the file ({why}); \
-                     opening the file by parsing it"
-                ));
-            }
-        }
-    }
-    // SAFETY: the caller guarantees the `rumi_io` contract.
-    let ds = match opened.map_or_else(|| unsafe { open_inner(io, None, limits) }, Ok) {
-        Ok(ds) => ds,
-        Err(e) => {
-            let code = code_of(&e);
-            set_error(&format!("{path}: {e}"));
-            return (Err(code), warning);
         }
     };
-    let header = header.filter(|_| ds.stateless);
-    (Ok((ds, header)), warning)
+    let opts = OpenOptions { limits, stale_sidecar: StaleSidecar::Warn, check: BlobCheck::Prefix(prefix) };
+    // SAFETY: the caller guarantees the `rumi_io` contract.
+    let opened = unsafe { CallbackSource::new(io) }.and_then(|src| rumi::open::open(src, &file, blob, &opts));
+    match opened {
+        Ok(o) => {
+            let stateless = o.blob.is_some();
+            let ds = rumi_dataset::new(o.reader, stateless);
+            (Ok((ds, header.filter(|_| stateless))), o.warning.or(warning))
+        }
+        Err(e) => {
+            let code = code_of(&e);
+            match &e {
+                Error::HeaderBlob { .. } => set_error(&format!("{e}")),
+                _ => set_error(&format!("{file}: {e}")),
+            }
+            (Err(code), warning)
+        }
+    }
 }
 
 /// The resources a dataset of `rumi_gdal_open` reads through, kept (and the handle closed)
@@ -260,29 +246,14 @@ pub unsafe extern "C" fn rumi_gdal_data_type(
     has_int8: u32,
     out_output: *mut u32,
 ) -> *const c_char {
-    use SampleEncoding::*;
     guard_ptr("rumi_gdal_data_type", || {
         let Some(e) = encoding_of(encoding).filter(|_| !out_output.is_null()) else {
             set_error(&format!("rumi_gdal_data_type: unknown encoding code {encoding} or out_output NULL"));
             return ptr::null();
         };
-        let native = match e {
-            Bool | U8 => Some(c"Byte"),
-            I8 if has_int8 == 0 => Some(c"Byte"),
-            I8 => Some(c"Int8"),
-            U16 => Some(c"UInt16"),
-            U32 => Some(c"UInt32"),
-            U64 => Some(c"UInt64"),
-            I16 => Some(c"Int16"),
-            I32 => Some(c"Int32"),
-            I64 => Some(c"Int64"),
-            F32 => Some(c"Float32"),
-            F64 => Some(c"Float64"),
-            C64 => Some(c"CFloat32"),
-            C128 => Some(c"CFloat64"),
-            _ => None,
-        };
-        let promoted = if e == C32 { c"CFloat32" } else { c"Float32" };
+        // the names are the core's (SampleEncoding::gdal_type / gdal_promoted), as C strings
+        let native = e.gdal_type(has_int8 != 0).map(static_cstr);
+        let promoted = static_cstr(e.gdal_promoted());
         let (name, out) = match native {
             Some(name) => (name, RUMI_OUTPUT_NATIVE),
             None if output == RUMI_OUTPUT_FLOAT32 && promote::promotable(e) => (promoted, RUMI_OUTPUT_FLOAT32),
@@ -309,7 +280,7 @@ pub extern "C" fn rumi_gdal_encoding_name(encoding: u32) -> *const c_char {
     guard_ptr("rumi_gdal_encoding_name", || {
         let name = encoding_of(encoding).map(|e| e.name());
         match name {
-            Some(n) => NAMES.iter().find(|c| c.to_bytes() == n.as_bytes()).map_or(ptr::null(), |c| c.as_ptr()),
+            Some(n) => static_cstr(n).as_ptr(),
             None => {
                 set_error(&format!("unknown encoding code {encoding}"));
                 ptr::null()
@@ -318,29 +289,13 @@ pub extern "C" fn rumi_gdal_encoding_name(encoding: u32) -> *const c_char {
     })
 }
 
-static NAMES: [&std::ffi::CStr; 21] = [
-    c"bool",
-    c"uint8",
-    c"uint16",
-    c"uint32",
-    c"uint64",
-    c"int8",
-    c"int16",
-    c"int32",
-    c"int64",
-    c"float16",
-    c"float32",
-    c"float64",
-    c"complex32",
-    c"complex64",
-    c"complex128",
-    c"float8_e4m3fn",
-    c"float8_e5m2",
-    c"bfloat16",
-    c"float8_e8m0fnu",
-    c"float8_e4m3fnuz",
-    c"float8_e5m2fnuz",
-];
+/// `text` as a C string that lives as long as the process: the core's static names (encodings,
+/// GDAL data types), each made once.
+fn static_cstr(text: &'static str) -> &'static CStr {
+    static NAMES: OnceLock<Mutex<HashMap<&'static str, &'static CStr>>> = OnceLock::new();
+    let mut names = NAMES.get_or_init(Default::default).lock().unwrap_or_else(|p| p.into_inner());
+    names.entry(text).or_insert_with(|| Box::leak(CString::new(text).unwrap_or_default().into_boxed_c_str()))
+}
 
 /// Bytes per sample that `rumi_read` writes for `encoding` and `output` (a
 /// `RUMI_OUTPUT_*` value); 0 when the combination is not supported.

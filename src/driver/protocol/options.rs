@@ -6,7 +6,7 @@ use std::cell::RefCell;
 use std::ffi::{c_char, c_int, c_void, CString};
 use std::ptr;
 
-use rumi::error::Limits;
+use rumi::{LimitKind, Limits};
 
 use super::thread_warning;
 use crate::capi::{
@@ -14,45 +14,6 @@ use crate::capi::{
 };
 
 // ---- names -------------------------------------------------------------------------------------
-
-const NAME_SYNTAX: &str = "expected RUMI:<path> or RUMI:\"<path>\":<time index>";
-
-fn time_index(digits: &[u8]) -> Option<i32> {
-    let ok = !digits.is_empty() && digits.len() <= 9 && digits.iter().all(u8::is_ascii_digit);
-    ok.then(|| digits.iter().fold(0i32, |n, d| n * 10 + i32::from(d - b'0')))
-}
-
-/// (path, time step or -1, the unquoted `<head>:<digits>` reading) of a RUMI: name.
-type ParsedName<'a> = (&'a [u8], i32, Option<(&'a [u8], i32)>);
-
-fn parse_name(name: &[u8]) -> Result<ParsedName<'_>, String> {
-    let shown = String::from_utf8_lossy(name);
-    let rest = name.get(5..).unwrap_or_default();
-    if let Some(quoted) = rest.strip_prefix(b"\"") {
-        let end = quoted.iter().rposition(|&c| c == b'"').filter(|&e| e > 0);
-        let Some(end) = end else {
-            return Err(format!("invalid dataset name '{shown}': unterminated or empty quoted path; {NAME_SYNTAX}"));
-        };
-        let tail = &quoted[end + 1..];
-        if tail.is_empty() {
-            return Ok((&quoted[..end], -1, None));
-        }
-        return match (tail[0], time_index(&tail[1..])) {
-            (b':', Some(t)) => Ok((&quoted[..end], t, None)),
-            _ => Err(format!(
-                "invalid dataset name '{shown}': '{}' after the quoted path is not ':' followed by a time index \
-                 (a non-negative integer); {NAME_SYNTAX}",
-                String::from_utf8_lossy(tail)
-            )),
-        };
-    }
-    if rest.is_empty() {
-        return Err(format!("invalid dataset name '{shown}': no path; {NAME_SYNTAX}"));
-    }
-    let alt = rest.iter().rposition(|&c| c == b':').filter(|&c| c > 0);
-    let alt = alt.and_then(|c| time_index(&rest[c + 1..]).map(|t| (&rest[..c], t)));
-    Ok((rest, -1, alt))
-}
 
 /// Parses a dataset name `RUMI:<path>` or `RUMI:"<path>":<t>` (the first 5 bytes are the
 /// prefix). With `alternative` 0: the path, and in `*time` the time step (-1 for none). With 1:
@@ -79,16 +40,29 @@ pub unsafe extern "C" fn rumi_gdal_parse_name(
         }
         // SAFETY: non-null and NUL-terminated per the contract.
         let name = unsafe { std::ffi::CStr::from_ptr(name) }.to_bytes();
-        let (path, t) = match (parse_name(name), alternative) {
-            (Err(e), _) => {
+        // the syntax is the core's (rumi::name), shared with the CLI; the adapter calls this
+        // only for names that start with RUMI:
+        let parsed = match rumi::name::parse(name) {
+            Some(Ok(n)) => n,
+            Some(Err(e)) => {
                 set_error(&e);
                 return ptr::null();
             }
-            (Ok((path, t, _)), 0) => (path, t),
-            (Ok((_, _, Some((head, t)))), _) => (head, t),
-            (Ok((_, _, None)), _) => return ptr::null(),
+            None => {
+                set_error(&format!(
+                    "invalid dataset name '{}': it does not start with RUMI:",
+                    String::from_utf8_lossy(name)
+                ));
+                return ptr::null();
+            }
+        };
+        let (path, t) = match (alternative, parsed.unquoted) {
+            (0, _) => (parsed.path, parsed.time),
+            (_, Some((head, t))) => (head, Some(t)),
+            (_, None) => return ptr::null(),
         };
         if !time.is_null() {
+            let t = t.map_or(-1, |t| c_int::try_from(t).unwrap_or(c_int::MAX));
             // SAFETY: checked non-null; the caller guarantees it is writable.
             unsafe { time.write(t) };
         }
@@ -105,18 +79,11 @@ pub unsafe extern "C" fn rumi_gdal_parse_name(
 /// Looks up an option's value for `rumi_gdal_open_options`: NULL when unset.
 pub type rumi_option_fn = Option<unsafe extern "C" fn(ctx: *mut c_void, name: *const c_char) -> *const c_char>;
 
-/// A configuration option that sets a resource limit, and its field.
-type LimitOption = (&'static std::ffi::CStr, fn(&mut rumi_limits) -> &mut u64);
-
-/// The configuration options that set the resource limits.
-const LIMIT_OPTIONS: [LimitOption; 6] = [
-    (c"RUMI_MAX_FRAME_BYTES", |l| &mut l.max_frame_bytes),
-    (c"RUMI_MAX_FRAMES", |l| &mut l.max_frames),
-    (c"RUMI_MAX_TRAILER_BYTES", |l| &mut l.max_trailer_bytes),
-    (c"RUMI_MAX_TIME_COORDS", |l| &mut l.max_time_coords),
-    (c"RUMI_MAX_BANDS", |l| &mut l.max_bands),
-    (c"RUMI_MAX_READ_BYTES", |l| &mut l.max_read_bytes),
-];
+/// The configuration option that sets the resource limit `kind`: `RUMI_` and the limit's
+/// name in capitals (`RUMI_MAX_FRAMES` for `max_frames`).
+pub fn limit_option(kind: LimitKind) -> CString {
+    CString::new(format!("RUMI_{}", kind.name().to_ascii_uppercase())).unwrap_or_default()
+}
 
 /// MAX_FRAME_MB as GDAL's CPLAtoGIntBig reads it (leading blanks, a sign, the digits that follow).
 fn atoll(text: &str) -> i64 {
@@ -138,19 +105,19 @@ fn atoll(text: &str) -> i64 {
 }
 
 fn limits_from(get: &impl Fn(&std::ffi::CStr) -> Option<String>) -> Result<rumi_limits, String> {
-    let mut limits: rumi_limits = Limits::default().into();
-    for (name, field) in LIMIT_OPTIONS {
-        let Some(value) = get(name).filter(|v| !v.is_empty()) else { continue };
+    let mut limits = Limits::default();
+    for kind in LimitKind::ALL {
+        let name = limit_option(kind);
+        let Some(value) = get(&name).filter(|v| !v.is_empty()) else { continue };
         let parsed = value.parse::<u64>().ok().filter(|&n| n > 0 && value.as_bytes()[0].is_ascii_digit());
-        let slot = field(&mut limits);
         let Some(n) = parsed else {
             return Err(format!(
                 "configuration option {}={value} is not a positive integer (default {})",
                 name.to_string_lossy(),
-                *slot
+                limits.get(kind)
             ));
         };
-        *slot = n;
+        limits.set(kind, n);
     }
     if let Some(value) = get(c"MAX_FRAME_MB") {
         let mb = atoll(&value);
@@ -159,7 +126,7 @@ fn limits_from(get: &impl Fn(&std::ffi::CStr) -> Option<String>) -> Result<rumi_
         }
         limits.max_frame_bytes = (mb as u64) << 20;
     }
-    Ok(limits)
+    Ok(limits.into())
 }
 
 /// What the GDAL driver's open and configuration options ask for (`rumi_gdal_open_options`).
@@ -185,7 +152,7 @@ pub struct rumi_gdal_options {
 fn threads_from(get: &impl Fn(&std::ffi::CStr) -> Option<String>) -> (u32, Option<String>) {
     let named = [c"NUM_THREADS", c"GDAL_NUM_THREADS"].into_iter().find_map(|n| get(n).map(|v| (n, v)));
     let Some((name, value)) = named.filter(|(_, v)| !v.is_empty()) else { return (1, None) };
-    match rumi::plan::parse_threads(&value) {
+    match rumi::pool::parse_threads(&value) {
         Ok(n) => (u32::try_from(n).unwrap_or(1), None),
         Err(e) => (1, Some(format!("{}={value}: {e}; reading on 1 thread", name.to_string_lossy()))),
     }
