@@ -438,3 +438,32 @@ def test_submodules_load_lazily_without_import_circles():
     for mod in ("rumi.catalog", "rumi.xarray_backend", "rumi._write", "rumi._dataset"):
         r = subprocess.run([sys.executable, "-c", f"import {mod}"], capture_output=True, text=True)
         assert r.returncode == 0, (mod, r.stderr)
+
+
+def test_without_pyproj(tmp_path):
+    """pyproj hidden: writing a georeferenced file is an ImportError naming `pip install pyproj`;
+    undefined georeferencing writes; reading reports the recorded code without the registry check."""
+    import subprocess
+    import sys
+
+    a = cube(T=1, B=1, Y=16, X=16, dtype=np.uint8)
+    p = write_cube(str(tmp_path / "g.rumi"), a)
+    code = f"""
+import sys
+sys.modules["pyproj"] = None
+import numpy as np, rumi
+a = np.zeros((1, 8, 8), np.uint8)
+try:
+    rumi.write({str(tmp_path / "x.rumi")!r}, a, bands=["a"], times="2020-01-01", crs="EPSG:2056", transform=(0, 1, 0, 0, 0, -1))
+except ImportError as e:
+    print("ImportError:", e)
+rumi.write({str(tmp_path / "u.rumi")!r}, a, bands=["a"], times="2020-01-01")
+ds = rumi.open({p!r})
+print(ds.crs, ds.crs_type, "pyproj" in sys.modules and sys.modules["pyproj"] is not None)
+"""
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("ImportError: rumi.write needs pyproj") and "pip install pyproj" in lines[0]
+    assert lines[1] == "EPSG:32633 projected False"
+    assert not os.path.exists(tmp_path / "x.rumi") and os.path.exists(tmp_path / "u.rumi")
