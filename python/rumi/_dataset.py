@@ -31,6 +31,8 @@ def _is_url(s: str) -> bool:
 
 def _select(sel: Selection, n: int, axis: str) -> list[int]:
     """An int, slice, list/array of ints or None -> list of indices in 0..n."""
+    if type(sel) is list and all(type(v) is int and 0 <= v < n for v in sel):
+        return sel  # the common case of loaders: already valid indices
     if sel is None:
         return list(range(n))
     if isinstance(sel, slice):
@@ -97,6 +99,8 @@ class Dataset:
         self._native: _rumi.NativeReader | None = native
         self._pid = os.getpid()
         self._info: _rumi.Info = native.info()
+        i = self._info
+        self._shape = (i.times, i.bands, i.length, i.width)
 
     # -- opening --------------------------------------------------------------------------
     def _open_native(self, blob: bytes | None) -> _rumi.NativeReader:
@@ -197,8 +201,7 @@ class Dataset:
     @property
     def shape(self) -> tuple[int, int, int, int]:
         """(T, B, Y, X)"""
-        i = self._info
-        return (i.times, i.bands, i.length, i.width)
+        return self._shape
 
     @property
     def width(self) -> int:

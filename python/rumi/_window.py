@@ -43,6 +43,11 @@ def window_bounds(window: WindowLike | None, length: int, width: int) -> tuple[i
     (None: all of it). RequestError when it reaches outside."""
     if window is None:
         return 0, 0, length, width
+    if type(window) is Window:
+        r0, c0, h, w = window.row_off, window.col_off, window.height, window.width
+        if type(r0) is int and type(c0) is int and type(h) is int and type(w) is int \
+                and 0 <= r0 and 0 <= c0 and 0 <= h and 0 <= w and r0 + h <= length and c0 + w <= width:
+            return r0, c0, h, w  # the common case, checked without the general path's conversions
     win: Any = window
     try:
         if hasattr(win, "col_off"):  # rumi.Window, rasterio.windows.Window
