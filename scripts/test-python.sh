@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds and tests the Python package (python/): installs nginx (Debian) and, in a venv of the
 # pyenv python3 (3.11), maturin, pytest, numpy, xarray, dask[distributed], ml_dtypes,
-# moto[server], tifffile; `pip install ./python`; runs python/tests with pytest. Prints the
-# duration of each step.
+# moto[server], tifffile, mypy; `pip install ./python` (with its dependencies affine and pyproj);
+# runs `mypy --strict` on the package's public API (python/pyproject.toml [tool.mypy]) and
+# python/tests with pytest. Prints the duration of each step.
 #
 #   scripts/test-python.sh              # everything
 #   scripts/test-python.sh -k remote    # extra arguments go to pytest
@@ -16,7 +17,7 @@ cd "$(dirname "$0")/.."
 . scripts/lib/steps.sh
 
 PY=${RUMI_PYTHON:-python3}
-VENV=${RUMI_PY_VENV:-target/py-venv}
+VENV=$(realpath -m "${RUMI_PY_VENV:-target/py-venv}")
 
 step "apt: nginx" scripts/apt-install.sh --no-install-recommends nginx
 make_venv() {
@@ -25,7 +26,7 @@ make_venv() {
   fi
   "$VENV/bin/python" -c 'import sys; assert sys.version_info >= (3, 11), sys.version'
   "$VENV/bin/pip" install -q --disable-pip-version-check maturin pytest numpy xarray 'dask[distributed]' \
-    ml_dtypes 'moto[server]' tifffile imagecodecs
+    ml_dtypes 'moto[server]' tifffile imagecodecs mypy
 }
 step "venv + pip packages ($("$PY" --version 2>&1))" make_venv
 if [ ! -x target/release/rumi ]; then
@@ -34,10 +35,13 @@ fi
 step "pip install ./python (maturin, release)" "$VENV/bin/pip" install -q --disable-pip-version-check ./python
 run_tests() {
   # run from outside python/ so that the installed package (with its native module) is imported
-  (cd python/tests && RUMI_PY_STRICT=1 "../../$VENV/bin/python" -m pytest -q -ra -p no:cacheprovider \
+  (cd python/tests && RUMI_PY_STRICT=1 "$VENV/bin/python" -m pytest -q -ra -p no:cacheprovider \
     --rootdir=. "$@" .)
 }
 rc=0
+# the sources, against the native module's stub (rumi/_rumi.pyi); mypy's cache is kept in the venv
+run_mypy() { (cd python && "$VENV/bin/python" -m mypy --cache-dir "$VENV/mypy-cache"); }
+step "mypy --strict (public API)" run_mypy || rc=$?
 step "pytest python/tests" run_tests "$@" || rc=$?
 
 print_steps "python package timings"

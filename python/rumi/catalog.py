@@ -16,7 +16,7 @@ Columns (stac-geoparquet style, then rumi's own):
 
 The "geo" file metadata is GeoParquet 1.1 (WKB encoding, EPSG:4326 as PROJJSON, bbox covering),
 so geopandas.read_parquet and pyarrow read the file as it is. Needs pyarrow, pyproj, shapely
-(`pip install ./python[catalog]`).
+(`pip install ./python[catalog]`). The command line is the `rumi-catalog` script (main()).
 """
 
 from __future__ import annotations
@@ -26,15 +26,21 @@ import json
 import os
 import sys
 
+from typing import Any, Sequence
+
 import numpy as np
 
+import rumi
+
+from ._dataset import fetch
 from ._errors import FormatError, RequestError, RumiIOError
+from ._times import seconds
 
 CATALOG_VERSION = "0.1.0"
 _UTC = _dt.timezone.utc
 
 
-def _deps():
+def _deps() -> tuple[Any, Any, Any, Any]:
     try:
         import pyarrow as pa
         import pyarrow.parquet as pq
@@ -51,7 +57,7 @@ def _href(src: str) -> str:
     return os.path.abspath(src)
 
 
-def schema():
+def schema() -> Any:
     """The catalogue's Arrow schema (the CLI produces the same table through this module)."""
     pa, *_ = _deps()
     ts = pa.timestamp("us", tz="UTC")
@@ -108,7 +114,7 @@ def _geo_metadata(bbox):
     }
 
 
-def _file_size(src: str, options=None) -> int:
+def _file_size(src: str, options: dict[str, Any] | None = None) -> int:
     """The object's size: os.stat for local files, one HEAD for http(s), the S3 HEAD (object_store)."""
     if src.startswith(("http://", "https://")):
         import urllib.request
@@ -123,9 +129,9 @@ def _file_size(src: str, options=None) -> int:
             raise RumiIOError(f"{src}: the server gives no Content-Length")
         return int(n)
     if src.startswith("s3://"):
-        from . import _rumi
-
-        return int(_rumi.object_size(src, options)) if hasattr(_rumi, "object_size") else -1
+        # no S3 HEAD here: -1 (unknown) skips the size check of open_row; the blob is still
+        # checked against the size the first range response gives (rumi.open with header=)
+        return -1
     try:
         return os.stat(src).st_size
     except OSError as e:
@@ -163,25 +169,28 @@ def _ts(seconds):
     return int(seconds) * 1_000_000  # microseconds: pyarrow takes ints for timestamp[us]
 
 
-def time_seconds(table, name="rumi:times"):
+def time_seconds(table: Any, name: str = "rumi:times") -> list[list[int] | None]:
     """Per row: the list of a timestamp-list column's values as int seconds (None stays None)."""
     pa = _deps()[0]
     col = table.column(name).cast(pa.list_(pa.int64()))
     return [None if v is None else [x // 1_000_000 for x in v] for v in col.to_pylist()]
 
 
-def describe(src: str, *, options=None) -> dict:
+def describe(src: str, *, options: dict[str, Any] | None = None) -> dict[str, Any]:
     """One catalogue row (a dict) for the rumi file at src (parses and validates its header)."""
-    from . import open as _open
+    with rumi.open(src, options=options) as ds:
+        return _describe(ds, src, options)
 
-    ds = _open(src, options=options)
+
+def _describe(ds: rumi.Dataset, src: str, options: dict[str, Any] | None) -> dict[str, Any]:
     size = _file_size(src, options)
     T, B, Y, X = ds.shape
-    _, kind, secs, _ = ds._tr()
+    kind = ds.time_kind
+    secs = ds.times.astype("int64")
     if kind == "interval":
-        starts, ends = secs[0::2], secs[1::2]
+        starts, ends = [int(v) for v in secs[:, 0]], [int(v) for v in secs[:, 1]]
     else:
-        starts, ends = list(secs), None
+        starts, ends = [int(v) for v in secs], None
     lo, hi = min(starts), max(ends if ends else starts)
     row = {
         "id": os.path.splitext(os.path.basename(src.rstrip("/")))[0],
@@ -207,24 +216,21 @@ def describe(src: str, *, options=None) -> dict:
         "rumi:file_size": size,
         "rumi:crs_type": ds.crs_type,
     }
-    gt = ds.transform
-    if gt is not None:
+    gt = ds.geotransform
+    if gt is not None and ds.epsg is not None:
         x0, xres, rrot, y0, crot, yres = gt
         row["proj:transform"] = [xres, rrot, x0, crot, yres, y0]
-        code = int(ds.crs.split(":")[1])
-        wkb, bb = _footprint(gt, Y, X, code)
+        wkb, bb = _footprint(gt, Y, X, ds.epsg)
         row["geometry"] = wkb
         row["bbox"] = dict(zip(("xmin", "ymin", "xmax", "ymax"), bb))
     return row
 
 
-def _parse_time(v):
-    from . import _seconds
-
-    return _seconds(v, "time")
+def _parse_time(v: Any) -> int:
+    return seconds(v, "time")
 
 
-def _epsg(crs):
+def _epsg(crs: str | int | None) -> int | None:
     if crs is None:
         return None
     if isinstance(crs, (int, np.integer)):
@@ -240,7 +246,7 @@ class Catalog:
     hundred bytes when it was opened from a file: the path, the file's size and mtime, and the
     search that selected the rows, replayed in the worker."""
 
-    def __init__(self, table, path=None, query=(), _stamp=None):
+    def __init__(self, table: Any, path: str | None = None, query: tuple[Any, ...] = (), _stamp: Any = None) -> None:
         self.table = table
         self.path = path
         self._query = tuple(query)
@@ -248,7 +254,14 @@ class Catalog:
 
     # -- building / opening --------------------------------------------------------------
     @classmethod
-    def build(cls, srcs, path, *, options=None, on_error="raise") -> "Catalog":
+    def build(
+        cls,
+        srcs: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
+        path: str | os.PathLike[str],
+        *,
+        options: dict[str, Any] | None = None,
+        on_error: str = "raise",
+    ) -> Catalog:
         """Catalogues srcs (paths or URLs of rumi files) into the GeoParquet file path.
         on_error: 'raise' (default) or 'skip' (warns and leaves the file out)."""
         pa, pq, *_ = _deps()
@@ -262,7 +275,7 @@ class Catalog:
             except Exception as e:
                 if on_error != "skip":
                     raise type(e)(f"{s}: {e}") if isinstance(e, (FormatError, RumiIOError)) else e
-                print(f"rumi catalog: skipping {s}: {e}", file=sys.stderr)
+                print(f"rumi-catalog: skipping {s}: {e}", file=sys.stderr)
         if not rows:
             raise ValueError("no rumi file to catalogue")
         table = pa.Table.from_pylist(rows, schema=schema())
@@ -270,7 +283,7 @@ class Catalog:
         return cls.open(path)
 
     @staticmethod
-    def _write(table, path):
+    def _write(table: Any, path: str) -> None:
         pa, pq, *_ = _deps()
         bb = [r for r in table.column("bbox").to_pylist() if r is not None]
         total = (
@@ -291,14 +304,12 @@ class Catalog:
                 os.unlink(tmp)
 
     @classmethod
-    def open(cls, path_or_url) -> "Catalog":
+    def open(cls, path_or_url: str | os.PathLike[str]) -> Catalog:
         """Opens a catalogue written by build (a local path or an http(s)/s3 URL)."""
         pa, pq, *_ = _deps()
         src = os.fspath(path_or_url)
         if src.startswith(("http://", "https://", "s3://")):
-            from . import _fetch
-
-            data = _fetch(src)
+            data = fetch(src)
             table = pq.read_table(pa.BufferReader(data))
             stamp = (len(data), None)
         else:
@@ -317,30 +328,30 @@ class Catalog:
         return cls(table, src, (), stamp)
 
     # -- pickling ------------------------------------------------------------------------
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         if self.path is None:
             return (Catalog, (self.table, None, self._query, None))
         return (_reopen_catalog, (self.path, self._stamp, self._query))
 
     # -- rows ----------------------------------------------------------------------------
-    def __len__(self):
-        return self.table.num_rows
+    def __len__(self) -> int:
+        return int(self.table.num_rows)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"rumi.Catalog({self.path!r}, {len(self)} files)"
 
-    def column(self, name):
+    def column(self, name: str) -> list[Any]:
         return self.table.column(name).to_pylist()
 
-    def row(self, i) -> dict:
+    def row(self, i: int) -> dict[str, Any]:
         return self.table.slice(i, 1).to_pylist()[0]
 
-    def dataset(self, i, *, options=None, verify_size=True):
+    def dataset(self, i: int, *, options: dict[str, Any] | None = None, verify_size: bool = True) -> rumi.Dataset:
         """Opens row i as a rumi.Dataset from its catalogued blob: no request but the frames.
         A file whose size differs from the catalogued one raises FormatError (never decoded)."""
         return open_row(self.row(i), options=options, verify_size=verify_size)
 
-    def to_geopandas(self):
+    def to_geopandas(self) -> Any:
         """The rows as a GeoDataFrame (geopandas >= 1.0)."""
         import geopandas as gpd
 
@@ -349,20 +360,26 @@ class Catalog:
         return gpd.GeoDataFrame(df, geometry=geom)
 
     # -- search --------------------------------------------------------------------------
-    def search(self, bbox=None, crs=None, time=None, bands=None) -> "Catalog":
+    def search(
+        self,
+        bbox: tuple[float, float, float, float] | None = None,
+        crs: str | int | None = None,
+        time: Any = None,
+        bands: Sequence[str] | None = None,
+    ) -> Catalog:
         """Rows that intersect bbox (west, south, east, north; EPSG:4326 unless crs names
         another CRS), whose time coordinates meet time (an instant or a (start, end) pair,
         inclusive) and that hold every band text in bands."""
-        q = (("bbox", tuple(bbox) if bbox is not None else None, crs), ("time", _norm_time(time)), ("bands", tuple(bands) if bands else None))
+        q = (("bbox", tuple(bbox) if bbox is not None else None, crs), ("time", norm_time(time)), ("bands", tuple(bands) if bands else None))
         return Catalog(_apply(self.table, q), self.path, self._query + q, self._stamp)
 
-    def filter_crs(self, crs) -> "Catalog":
+    def filter_crs(self, crs: str | int) -> Catalog:
         """Rows whose CRS is crs ('EPSG:n' or n)."""
         q = (("crs", f"EPSG:{_epsg(crs)}"),)
         return Catalog(_apply(self.table, q), self.path, self._query + q, self._stamp)
 
     # -- GDAL ----------------------------------------------------------------------------
-    def vrt(self, path, *, time_index=0, bands=None):
+    def vrt(self, path: str | os.PathLike[str], *, time_index: int = 0, bands: Sequence[str] | None = None) -> None:
         """Writes a GDAL VRT mosaic of the rows (one CRS, one sample type, the same band
         texts): time step time_index of each file, bands by text (default all). The finest
         resolution of the rows is the mosaic's; GDAL opens the sources with the rumi plugin."""
@@ -370,7 +387,7 @@ class Catalog:
         return path
 
 
-def _reopen_catalog(path, stamp, query):
+def _reopen_catalog(path: str, stamp: Any, query: tuple[Any, ...]) -> Catalog:
     cat = Catalog.open(path)
     if stamp is not None and stamp[1] is not None and cat._stamp != stamp:
         raise FormatError(f"catalogue {path} changed since it was opened (size/mtime {stamp} -> {cat._stamp})")
@@ -379,7 +396,8 @@ def _reopen_catalog(path, stamp, query):
     return cat
 
 
-def _norm_time(time):
+def norm_time(time: Any) -> tuple[int | None, int | None] | None:
+    """An instant or (start, end) (None: open) -> (start, end) seconds; None -> None."""
     if time is None:
         return None
     if isinstance(time, (tuple, list)) and len(time) == 2:
@@ -425,7 +443,7 @@ def _apply(table, query):
             times = time_seconds(table)
             ends = time_seconds(table, "rumi:time_ends")
             for i in np.flatnonzero(mask):
-                mask[i] = bool(_time_indices(times[i], ends[i], (a, b)))
+                mask[i] = bool(time_indices(times[i], ends[i], (a, b)))
         elif kind == "crs":
             codes = table.column("proj:code").to_pylist()
             for i in np.flatnonzero(mask):
@@ -438,7 +456,7 @@ def _apply(table, query):
     return table.filter(pa.array(mask))
 
 
-def _time_indices(times, ends, window):
+def time_indices(times: list[int], ends: list[int] | None, window: tuple[int | None, int | None]) -> list[int]:
     """Indices of the time steps that meet window (start, end) in seconds (None = open)."""
     a, b = window
     out = []
@@ -450,10 +468,11 @@ def _time_indices(times, ends, window):
     return out
 
 
-def open_row(row: dict, *, options=None, verify_size=True, threads=1):
-    """A rumi.Dataset of a catalogue row, opened from the row's blob (no header request)."""
-    from . import Dataset
-
+def open_row(
+    row: dict[str, Any], *, options: dict[str, Any] | None = None, verify_size: bool = True, threads: int = 1
+) -> rumi.Dataset:
+    """A rumi.Dataset of a catalogue row, opened from the row's blob (no header request; the
+    blob is checked against the file as rumi.open checks any header=)."""
     href = row["assets"]["data"]["href"] if row.get("assets") else row["location"]
     want = row["rumi:file_size"]
     if verify_size and want is not None and want >= 0:
@@ -464,7 +483,7 @@ def open_row(row: dict, *, options=None, verify_size=True, threads=1):
                     f"{href} changed since it was catalogued: {have} bytes, the catalogue recorded {want} "
                     "(rebuild the catalogue; its header blob no longer describes the file)"
                 )
-    return Dataset(href, options=options, threads=threads, _trusted_blob=row["rumi:header"])
+    return rumi.open(href, header=row["rumi:header"], options=options, threads=threads)
 
 
 # --- GDAL VRT -----------------------------------------------------------------------------
@@ -476,7 +495,9 @@ _GDAL_TYPES = {
 }
 
 
-def write_vrt(cat: Catalog, path, *, time_index=0, bands=None):
+def write_vrt(
+    cat: Catalog, path: str | os.PathLike[str], *, time_index: int = 0, bands: Sequence[str] | None = None
+) -> None:
     from xml.sax.saxutils import escape
 
     rows = cat.table.to_pylist()
@@ -542,13 +563,14 @@ def write_vrt(cat: Catalog, path, *, time_index=0, bands=None):
     os.replace(tmp, path)
 
 
-# --- command line (the rumi CLI's `rumi catalog` runs this) ---------------------------------
+# --- command line: the `rumi-catalog` console script -----------------------------------------
 
 
-def main(argv=None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
+    """`rumi-catalog build|search|vrt ...` (installed with the package)."""
     import argparse
 
-    p = argparse.ArgumentParser(prog="rumi catalog", description="catalogues of rumi files (GeoParquet 1.1)")
+    p = argparse.ArgumentParser(prog="rumi-catalog", description="catalogues of rumi files (GeoParquet 1.1)")
     sub = p.add_subparsers(dest="cmd", required=True)
     b = sub.add_parser("build", help="one row per rumi file")
     b.add_argument("srcs", nargs="+", help="rumi files or URLs")
@@ -586,7 +608,7 @@ def main(argv=None) -> int:
         print(f"{args.output}: mosaic of {len(sel)} files")
         return 0
     except (FormatError, RequestError, RumiIOError, ValueError, OSError) as e:
-        print(f"rumi catalog: {e}", file=sys.stderr)
+        print(f"rumi-catalog: {e}", file=sys.stderr)
         return 1
 
 

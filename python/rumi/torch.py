@@ -35,12 +35,14 @@ import warnings
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlsplit
 
+from typing import Any, Iterable, Iterator, Sequence
+
 import numpy as np
 import torch
 
-from . import numpy_dtype
-from ._errors import RequestError
-from .catalog import Catalog, _norm_time, _time_indices, open_row, time_seconds
+import rumi
+from rumi import RequestError, Window
+from rumi.catalog import Catalog, norm_time, open_row, time_indices, time_seconds
 
 __all__ = ["ChipDataset", "RandomChipSampler", "GridChipSampler", "TileChipSampler", "collate"]
 
@@ -50,7 +52,7 @@ _TORCH_OK = {
 }
 
 
-def _host(href):
+def _host(href: str) -> str:
     if href.startswith(("http://", "https://", "s3://")):
         return urlsplit(href).netloc
     return ""
@@ -70,8 +72,21 @@ class ChipDataset(torch.utils.data.Dataset):
     keep_cache: keep decoded frames between batches (default: each batch starts with an empty
     cache, so frames are deduplicated inside a batch and nothing is served by an earlier one)."""
 
-    def __init__(self, catalog, size=256, bands=None, time=None, crs=None, *, threads=1, max_in_flight=16,
-                 pin_memory=False, options=None, verify_size=True, keep_cache=False):
+    def __init__(
+        self,
+        catalog: Catalog | str | os.PathLike[str],
+        size: int | tuple[int, int] = 256,
+        bands: Sequence[str] | None = None,
+        time: Any = None,
+        crs: str | int | None = None,
+        *,
+        threads: int = 1,
+        max_in_flight: int = 16,
+        pin_memory: bool = False,
+        options: dict[str, Any] | None = None,
+        verify_size: bool = True,
+        keep_cache: bool = False,
+    ) -> None:
         if isinstance(catalog, (str, os.PathLike)):
             catalog = Catalog.open(catalog)
         if crs is not None:
@@ -107,7 +122,7 @@ class ChipDataset(torch.utils.data.Dataset):
         h, w = self.size
         keep, small = [], 0
         names = self.bands if self.bands is not None else bands[0]
-        window = _norm_time(self.time)
+        window = norm_time(self.time)
         self.band_idx, self.time_idx = [], []
         for i in range(n):
             T, B, Y, X = shapes[i]
@@ -118,7 +133,7 @@ class ChipDataset(torch.utils.data.Dataset):
                 bi = [bands[i].index(b) for b in names]
             except ValueError:
                 raise RequestError(f"row {i} ({t.column('id')[i]}) lacks some of the bands {names}") from None
-            ti = list(range(T)) if window is None else _time_indices(times[i], ends[i], window)
+            ti = list(range(T)) if window is None else time_indices(times[i], ends[i], window)
             if not ti:
                 continue  # no time step in the window: not part of this dataset
             keep.append(i)
@@ -153,7 +168,7 @@ class ChipDataset(torch.utils.data.Dataset):
         ]
         self.T, self.B = len(self.time_idx[0]), len(names)
 
-    def __len__(self):
+    def __len__(self) -> int:
         """Number of files (samplers choose the chips)."""
         return len(self.rows)
 
@@ -187,12 +202,14 @@ class ChipDataset(torch.utils.data.Dataset):
             row = self.catalog.row(self.rows[j])
         # opened outside the lock: files of a batch open (and size-check) concurrently
         r = open_row(row, options=self.options, verify_size=self.verify_size, threads=self.threads)
-        h, w = self.size
-        # room for the frames of a batch's chips: chips that share frames decode them once
-        r._budget = max(64 << 20, 2 * r._layout["sample_bytes"] * self.T * self.B * (h + 512) * (w + 512))
-        r.set_cache_bytes(r._budget)
+        r.set_cache_bytes(self._cache_budget(r))
         with self._lock:
             return self._readers.setdefault(j, r)
+
+    def _cache_budget(self, r: rumi.Dataset) -> int:
+        """Room for the frames of a batch's chips: chips that share frames decode them once."""
+        h, w = self.size
+        return max(64 << 20, 2 * r.sample_bytes * self.T * self.B * (h + 512) * (w + 512))
 
     def _executor(self):
         with self._lock:
@@ -224,7 +241,8 @@ class ChipDataset(torch.utils.data.Dataset):
         return max(1, min(n, cpus // (info.num_workers if info is not None else 1)))
 
     # -- samples ------------------------------------------------------------------------
-    def bounds(self, j, r0, c0):
+    def bounds(self, j: int, r0: int, c0: int) -> tuple[float, float, float, float]:
+        """(left, bottom, right, top) of the chip at (r0, c0) of file j, in its CRS."""
         x0, xres, rrot, y0, crot, yres = (self.transforms[j][k] for k in (2, 0, 1, 5, 3, 4))
         h, w = self.size
         xs = [x0 + c * xres + r * rrot for r, c in ((r0, c0), (r0 + h, c0 + w))]
@@ -232,7 +250,18 @@ class ChipDataset(torch.utils.data.Dataset):
         return (min(xs), min(ys), max(xs), max(ys))
 
     def _check(self, key):
-        j, r0, c0 = (int(v) for v in key)
+        try:
+            j, r0, c0 = (int(v) for v in key)
+        except TypeError:
+            raise TypeError(
+                f"a ChipDataset sample is a (file, row_off, col_off) key, not {key!r}: DataLoader's own samplers "
+                "(shuffle=True, or none) give int indices. Pass a chip sampler, "
+                "DataLoader(ds, batch_size=16, sampler=rumi.torch.RandomChipSampler(ds, length=10_000)) "
+                "(or GridChipSampler, TileChipSampler; without shuffle=), or use "
+                "ds.loader(rumi.torch.RandomChipSampler(ds, length=10_000), batch_size=16)"
+            ) from None
+        except ValueError:
+            raise ValueError(f"a ChipDataset sample is a (file, row_off, col_off) key, not {key!r}") from None
         if not 0 <= j < len(self.rows):
             raise IndexError(f"file {j} is outside 0..{len(self.rows) - 1}")
         _, _, Y, X = self.shapes[j]
@@ -241,7 +270,7 @@ class ChipDataset(torch.utils.data.Dataset):
             raise IndexError(f"chip at ({r0}, {c0}) of {h}x{w} is outside file {j} ({Y}x{X})")
         return j, r0, c0
 
-    def __getitem__(self, key):
+    def __getitem__(self, key: tuple[int, int, int]) -> dict[str, Any]:
         b = self.__getitems__([key])
         return {"image": b["image"][0], "bounds": b["bounds"][0], "crs": b["crs"][0], "time": b["time"][0],
                 "stats": b["stats"]}
@@ -264,7 +293,7 @@ class ChipDataset(torch.utils.data.Dataset):
             return torch.empty(0, dtype=tdt).set_(torch.UntypedStorage._new_shared(n), 0, shape)
         return torch.empty(shape, dtype=tdt, pin_memory=pin)
 
-    def __getitems__(self, keys):
+    def __getitems__(self, keys: Sequence[tuple[int, int, int]]) -> dict[str, Any]:
         t_start = _time.perf_counter()
         keys = [self._check(k) for k in keys]
         out = self._alloc(len(keys))
@@ -284,13 +313,13 @@ class ChipDataset(torch.utils.data.Dataset):
             sem = self._sem(_host(self.hrefs[j]))
             ts, bs = self.time_idx[j], self.band_idx[j]
             if not self.keep_cache:  # frames shared inside this batch only: no batch is served by an earlier one
-                r.native.set_cache_bytes(0)
-                r.native.set_cache_bytes(r._budget)
+                r.set_cache_bytes(0)
+                r.set_cache_bytes(self._cache_budget(r))
             for i, r0, c0 in sorted(items, key=lambda x: (x[1], x[2])):
                 tw = _time.perf_counter()
                 with sem:
                     t0 = _time.perf_counter()
-                    st = r.native.read_into(per[i], ts, bs, (r0, r0 + h), (c0, c0 + w), self.threads)
+                    st = r.read_into(memoryview(per[i]), ts, bs, Window(c0, r0, w, h), threads=self.threads)
                     t1 = _time.perf_counter()
                 with slock:
                     stats["requests"] += int(st["batches"])
@@ -319,7 +348,9 @@ class ChipDataset(torch.utils.data.Dataset):
             stats=stats,
         )
 
-    def loader(self, sampler, batch_size=16, *, read_ahead=2, **kw):
+    def loader(
+        self, sampler: Iterable[tuple[int, int, int]], batch_size: int = 16, *, read_ahead: int = 2, **kw: Any
+    ) -> torch.utils.data.DataLoader[Any]:
         """A DataLoader of batches of sampler's chips (collate_fn=rumi.torch.collate).
 
         With num_workers=0 (DataLoader's default) the batches are read `read_ahead` batches
@@ -369,7 +400,7 @@ class _Batch(dict):
     """A batch already collated by ChipDataset.__getitems__."""
 
 
-def collate(batch):
+def collate(batch: Any) -> Any:
     """collate_fn for ChipDataset: the batch __getitems__ built; per-sample dicts (from
     __getitem__ without __getitems__) are stacked."""
     if isinstance(batch, _Batch):
@@ -401,12 +432,12 @@ def _dist(rank, world):
 
 
 class _Sampler(torch.utils.data.Sampler):
-    def __init__(self, dataset, rank=None, world_size=None):
+    def __init__(self, dataset: ChipDataset, rank: int | None = None, world_size: int | None = None) -> None:
         self.ds = dataset
         self.rank, self.world = _dist(rank, world_size)
         self.epoch = 0
 
-    def set_epoch(self, epoch):
+    def set_epoch(self, epoch: int) -> None:
         self.epoch = int(epoch)
 
     def _all(self):  # pragma: no cover - abstract
@@ -418,10 +449,10 @@ class _Sampler(torch.utils.data.Sampler):
         n = len(keys) // self.world * self.world
         return keys[self.rank:n:self.world]
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[tuple[int, int, int]]:
         return iter(self._keys())
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self._all()) // self.world
 
 
@@ -429,7 +460,9 @@ class RandomChipSampler(_Sampler):
     """length chips at random positions: a file drawn with probability proportional to its
     area, then a uniform offset. Deterministic for a seed (and epoch, see set_epoch)."""
 
-    def __init__(self, dataset, length, seed=0, rank=None, world_size=None):
+    def __init__(
+        self, dataset: ChipDataset, length: int, seed: int = 0, rank: int | None = None, world_size: int | None = None
+    ) -> None:
         super().__init__(dataset, rank, world_size)
         self.length = int(length)
         self.seed = int(seed)
@@ -452,7 +485,13 @@ class GridChipSampler(_Sampler):
     """Every chip of a grid of stride pixels (default: the chip size) over each file, the last
     row and column moved in to end at the file's edge."""
 
-    def __init__(self, dataset, stride=None, rank=None, world_size=None):
+    def __init__(
+        self,
+        dataset: ChipDataset,
+        stride: int | tuple[int, int] | None = None,
+        rank: int | None = None,
+        world_size: int | None = None,
+    ) -> None:
         super().__init__(dataset, rank, world_size)
         h, w = dataset.size
         self.stride = (h, w) if stride is None else ((int(stride),) * 2 if np.isscalar(stride) else tuple(stride))
@@ -473,7 +512,10 @@ class TileChipSampler(_Sampler):
     whole (a chip of the tile size then reads exactly one frame: one request). shuffle with a
     seed for a random order."""
 
-    def __init__(self, dataset, shuffle=False, seed=0, rank=None, world_size=None):
+    def __init__(
+        self, dataset: ChipDataset, shuffle: bool = False, seed: int = 0, rank: int | None = None,
+        world_size: int | None = None,
+    ) -> None:
         super().__init__(dataset, rank, world_size)
         self.shuffle = shuffle
         self.seed = int(seed)

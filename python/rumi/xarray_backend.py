@@ -6,6 +6,7 @@ centres from the transform, band names, datetime64 times and a CF "spatial_ref" 
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import numpy as np
 import xarray as xr
@@ -16,15 +17,15 @@ import rumi
 
 
 class RumiBackendArray(BackendArray):
-    def __init__(self, ds: rumi.Dataset):
+    def __init__(self, ds: rumi.Dataset) -> None:
         self.ds = ds  # pickles as path + blob (dask workers reopen statelessly)
         self.shape = ds.shape
         self.dtype = ds.dtype
 
-    def __getitem__(self, key):
+    def __getitem__(self, key: Any) -> Any:
         return indexing.explicit_indexing_adapter(key, self.shape, indexing.IndexingSupport.OUTER, self._raw)
 
-    def _raw(self, key):
+    def _raw(self, key: Any) -> np.ndarray[Any, Any]:
         t, b, y, x = key
         squeeze = []
         ts = t if not isinstance(t, (int, np.integer)) else [int(t)]
@@ -74,7 +75,9 @@ def to_xarray(ds: rumi.Dataset, name: str = "band_data") -> xr.Dataset:
     T, B, Y, X = ds.shape
     tl, tw = ds.tile_shape
     var = xr.Variable(("time", "band", "y", "x"), indexing.LazilyIndexedArray(RumiBackendArray(ds)))
-    chunks = {"time": T if ds.frame_holds_all_planes else 1, "band": B if ds.frame_holds_all_planes else 1, "y": tl, "x": tw}
+    # a frame holds one tile of every (band, time) plane, or of one plane (frame units 0 and 9)
+    whole = ds.frame_holds_all_planes
+    chunks = {"time": T if whole else 1, "band": B if whole else 1, "y": tl, "x": tw}
     var.encoding["preferred_chunks"] = chunks
     coords = {"band": ("band", np.array(ds.bands, dtype=object))}
     times = ds.times
@@ -84,7 +87,7 @@ def to_xarray(ds: rumi.Dataset, name: str = "band_data") -> xr.Dataset:
     else:
         coords["time"] = ("time", times.astype("datetime64[ns]"))
     attrs = {}
-    gt = ds.transform
+    gt = ds.geotransform
     if gt is not None:
         x0, xres, rrot, y0, crot, yres = gt
         if rrot == 0 and crot == 0:
@@ -117,11 +120,20 @@ class RumiBackendEntrypoint(BackendEntrypoint):
     url = "https://github.com/rumi"
     open_dataset_parameters = ("filename_or_obj", "drop_variables", "header", "threads")
 
-    def open_dataset(self, filename_or_obj, *, drop_variables=None, header=None, threads=None, limits=None, options=None):
+    def open_dataset(  # type: ignore[override]
+        self,
+        filename_or_obj: Any,
+        *,
+        drop_variables: Any = None,
+        header: bytes | str | None = None,
+        threads: int | None = None,
+        limits: dict[str, int] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> xr.Dataset:
         ds = rumi.open(os.fspath(filename_or_obj), header, threads=threads, limits=limits, options=options)
         return to_xarray(ds)
 
-    def guess_can_open(self, filename_or_obj):
+    def guess_can_open(self, filename_or_obj: Any) -> bool:
         try:
             return os.fspath(filename_or_obj).endswith(".rumi")
         except TypeError:

@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use pyo3::buffer::PyUntypedBuffer;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyTuple};
+use pyo3::types::{PyBytes, PyDict};
 
 use rumi::codec::Graph;
 use rumi::format::{Georef, ModelType, RasterType, SampleEncoding, TimeAxis, TimeKind, TimeStep, Trailer};
@@ -127,6 +127,56 @@ fn limits_from(d: Option<&Bound<'_, PyDict>>) -> PyResult<Limits> {
     Ok(l)
 }
 
+/// Shape and storage facts of an open file (`NativeReader.info()`).
+#[pyclass(module = "rumi._rumi", frozen, get_all)]
+struct Info {
+    /// X
+    width: u32,
+    /// Y
+    length: u32,
+    /// T
+    times: u32,
+    /// B
+    bands: u16,
+    tile_width: u16,
+    tile_length: u16,
+    /// the sample encoding's name (`uint16`, `bfloat16`, ...)
+    encoding: String,
+    /// bytes of one decoded sample
+    sample_bytes: usize,
+    frame_unit: u8,
+    /// True when each frame holds one tile of one (band, time) plane (units 0 and 9), False
+    /// when it holds every band and time step of its tile
+    frame_is_one_plane: bool,
+    frame_count: u64,
+    trailer_offset: u64,
+}
+
+/// Defined georeferencing (`NativeReader.georef()`).
+#[pyclass(module = "rumi._rumi", frozen, get_all)]
+struct GeoInfo {
+    epsg: u16,
+    /// "projected" or "geographic", as recorded
+    crs_type: String,
+    /// "area" or "point"
+    raster_type: String,
+    /// (a, b, c, d, e, f): x = a*col + b*row + c, y = d*col + e*row + f, at the recorded
+    /// raster type's reference (pixel corner for area, centre for point)
+    affine: (f64, f64, f64, f64, f64, f64),
+}
+
+/// Band texts and time coordinates (`NativeReader.trailer()`).
+#[pyclass(module = "rumi._rumi", frozen, get_all)]
+struct TrailerInfo {
+    band_texts: Vec<String>,
+    /// "instant" or "interval"
+    time_kind: String,
+    /// seconds since 1970: one per instant, two (start, end) per interval
+    seconds: Vec<i64>,
+    /// True when the file records time in days
+    whole_days: bool,
+}
+
 /// An open rumi file (the native half of `rumi.Dataset`).
 #[pyclass(module = "rumi._rumi", frozen)]
 struct NativeReader {
@@ -205,22 +255,23 @@ impl NativeReader {
         })
     }
 
-    /// Shape and storage facts as a dict.
-    fn layout<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+    /// Shape and storage facts.
+    fn info(&self) -> Info {
         let l = self.inner.layout();
-        let d = PyDict::new(py);
-        d.set_item("width", l.width)?;
-        d.set_item("length", l.length)?;
-        d.set_item("times", l.times)?;
-        d.set_item("bands", l.bands)?;
-        d.set_item("tile_width", l.tile_width)?;
-        d.set_item("tile_length", l.tile_length)?;
-        d.set_item("encoding", l.encoding.name())?;
-        d.set_item("sample_bytes", l.encoding.decoded_bytes())?;
-        d.set_item("frame_unit", l.frame_unit.value())?;
-        d.set_item("frame_count", self.inner.frame_count())?;
-        d.set_item("trailer_offset", self.inner.trailer_offset())?;
-        Ok(d)
+        Info {
+            width: l.width,
+            length: l.length,
+            times: l.times,
+            bands: l.bands,
+            tile_width: l.tile_width,
+            tile_length: l.tile_length,
+            encoding: l.encoding.name().to_owned(),
+            sample_bytes: l.encoding.decoded_bytes(),
+            frame_unit: l.frame_unit.value(),
+            frame_is_one_plane: l.frame_unit.is_tile(),
+            frame_count: self.inner.frame_count(),
+            trailer_offset: self.inner.trailer_offset(),
+        }
     }
 
     /// The header blob's bytes.
@@ -240,22 +291,23 @@ impl NativeReader {
         self.inner.frames_for(&win).map_err(py_err)
     }
 
-    /// `None` (undefined) or `(epsg, "projected"|"geographic", "area"|"point", affine 6-tuple)`.
-    fn georef<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+    /// `None` (undefined georeferencing) or the EPSG code, model, raster type and affine.
+    fn georef(&self, py: Python<'_>) -> PyResult<Option<GeoInfo>> {
         let g = py.detach(|| self.inner.georef()).map_err(py_err)?;
-        match g {
-            Georef::Undefined { .. } => Ok(py.None().into_bound(py)),
-            Georef::Epsg { model, raster_type, epsg, affine } => {
-                let m = if model == ModelType::Projected { "projected" } else { "geographic" };
-                let r = if raster_type == RasterType::Point { "point" } else { "area" };
-                Ok((epsg, m, r, PyTuple::new(py, affine)?).into_pyobject(py)?.into_any())
-            }
-        }
+        Ok(match g {
+            Georef::Undefined { .. } => None,
+            Georef::Epsg { model, raster_type, epsg, affine } => Some(GeoInfo {
+                epsg,
+                crs_type: if model == ModelType::Projected { "projected" } else { "geographic" }.to_owned(),
+                raster_type: if raster_type == RasterType::Point { "point" } else { "area" }.to_owned(),
+                affine: (affine[0], affine[1], affine[2], affine[3], affine[4], affine[5]),
+            }),
+        })
     }
 
-    /// `(band_texts, "instant"|"interval", seconds)`: seconds since 1970, one per instant or
-    /// two (start, end) per interval.
-    fn trailer(&self, py: Python<'_>) -> PyResult<(Vec<String>, &'static str, Vec<i64>, bool)> {
+    /// Band texts and time coordinates (seconds since 1970, one per instant or two, start and
+    /// end, per interval).
+    fn trailer(&self, py: Python<'_>) -> PyResult<TrailerInfo> {
         let t = py.detach(|| self.inner.trailer().cloned()).map_err(py_err)?;
         let mut secs = Vec::with_capacity(t.time.coords.len());
         for i in 0..t.time.steps() {
@@ -269,7 +321,12 @@ impl NativeReader {
             }
         }
         let kind = if t.time.kind == TimeKind::Instant { "instant" } else { "interval" };
-        Ok((t.band_texts, kind, secs, t.time.scale == 86400))
+        Ok(TrailerInfo {
+            band_texts: t.band_texts,
+            time_kind: kind.to_owned(),
+            seconds: secs,
+            whole_days: t.time.scale == 86400,
+        })
     }
 
     /// Decodes the window `rows x cols` of `times` x `bands` (t-major, C order) into `out`, a
@@ -496,6 +553,9 @@ fn _load_pid() -> u32 {
 fn _rumi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     pool::parent_pid();
     m.add_class::<NativeReader>()?;
+    m.add_class::<Info>()?;
+    m.add_class::<GeoInfo>()?;
+    m.add_class::<TrailerInfo>()?;
     m.add_function(wrap_pyfunction!(write, m)?)?;
     m.add_function(wrap_pyfunction!(_load_pid, m)?)?;
     m.add_function(wrap_pyfunction!(fetch_object, m)?)?;

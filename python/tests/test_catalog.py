@@ -183,31 +183,31 @@ def test_build_rejects_a_bad_file(files, tmp_path):
     assert cat.column("id") == ["a"]
 
 
-def _cli():
-    p = Path(os.environ.get("RUMI_CLI", REPO / "target" / "release" / "rumi"))
-    return p if p.exists() else None
-
-
-def test_cli_build_and_search(files, tmp_path):
-    """`rumi catalog` (the Rust CLI hands the subcommand to this package: one schema)."""
-    cli = _cli()
-    env = dict(os.environ, RUMI_PYTHON=sys.executable)
-    if cli is None or subprocess.run([str(cli), "catalog", "--help"], capture_output=True, env=env).returncode != 0:
-        cmd = [sys.executable, "-c", "import sys; from rumi.catalog import main; sys.exit(main(sys.argv[1:]))"]
-    else:
-        cmd = [str(cli), "catalog"]
+def test_console_script_build_search_vrt(files, tmp_path):
+    """`rumi-catalog` (the package's console script, [project.scripts]): the same table as
+    rumi.Catalog.build; errors on stderr with exit code 1."""
+    exe = Path(sys.executable).parent / "rumi-catalog"
+    assert exe.exists(), f"{exe}: the rumi package installs a rumi-catalog script"
+    cmd = [str(exe)]
     out = tmp_path / "cli.parquet"
-    r = subprocess.run(cmd + ["build", *(str(p) for p, _ in files.values()), "-o", str(out)], capture_output=True, text=True, env=env)
+    r = subprocess.run(cmd + ["build", *(str(p) for p, _ in files.values()), "-o", str(out)], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert "3 files" in r.stdout
     t = pq.read_table(out)
     from rumi.catalog import schema
 
     assert t.schema.remove_metadata().equals(schema())
-    r = subprocess.run(cmd + ["search", str(out), "--bands", "nir", "--time", "2021-01-01", "2021-12-31"], capture_output=True, text=True, env=env)
+    assert t.drop_columns(["rumi:header"]).equals(
+        rumi.Catalog.build([str(p) for p, _ in files.values()], tmp_path / "api.parquet").table.drop_columns(["rumi:header"]))
+    r = subprocess.run(cmd + ["search", str(out), "--bands", "nir", "--time", "2021-01-01", "2021-12-31"], capture_output=True, text=True)
     assert r.returncode == 0 and r.stdout.split() == ["b"], (r.stdout, r.stderr)
-    r = subprocess.run(cmd + ["build", str(tmp_path / "missing.rumi"), "-o", str(out)], capture_output=True, text=True, env=env)
-    assert r.returncode == 1 and "missing.rumi" in r.stderr
+    r = subprocess.run(cmd + ["vrt", str(out), "-o", str(tmp_path / "m.vrt")],
+                       capture_output=True, text=True)
+    assert r.returncode == 1 and "one CRS" in r.stderr, r.stderr  # a (32633) and c (4326): no mosaic
+    r = subprocess.run(cmd + ["build", str(tmp_path / "missing.rumi"), "-o", str(out)], capture_output=True, text=True)
+    assert r.returncode == 1 and "missing.rumi" in r.stderr and r.stderr.startswith("rumi-catalog: ")
+    r = subprocess.run(cmd + ["--help"], capture_output=True, text=True)
+    assert r.returncode == 0 and all(c in r.stdout for c in ("build", "search", "vrt"))
 
 
 # --- GDAL: VRT mosaic through the plugin, GTI where GDAL has it ---------------------------------

@@ -47,7 +47,7 @@ SPEC_TABLE = {
 
 @pytest.mark.parametrize("name", sorted(SPEC_TABLE))
 def test_dlpack_types_follow_the_spec_and_share_memory(tmp_path, name):
-    if name in rumi._ML_TYPES:
+    if name in rumi._dtypes.ML_TYPES:
         ml = pytest.importorskip("ml_dtypes")
         a = cube(T=1, B=2, Y=20, X=24, dtype=np.float32).astype(getattr(ml, name))
     else:
@@ -62,7 +62,7 @@ def test_dlpack_types_follow_the_spec_and_share_memory(tmp_path, name):
     assert r.__dlpack_device__() == (1, 0)
     t = ds.read_tensor()
     assert inspect_capsule(t.__dlpack__(max_version=(1, 0)))[1] == SPEC_TABLE[name] + (1,)
-    if name not in rumi._ML_TYPES:
+    if name not in rumi._dtypes.ML_TYPES:
         x = np.from_dlpack(r)
         assert x.dtype == a.dtype and np.shares_memory(x, r) and np.array_equal(x, a)
 

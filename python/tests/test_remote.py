@@ -52,7 +52,7 @@ def test_http_cold_open_with_blob_reads_only_frames(nginx, served, data_dir):
     first_frame = local.frame_range(0)[0]
     win = (700, 900, 256, 300)
     r, c, h, w = win
-    frames = local.native.frames_for((0, 1), list(range(local.shape[1])), (r, r + h), (c, c + w))
+    frames = local.frames_for(t=0, window=(r, c, h, w))
     expected_runs = runs(local, frames)
     mark = nginx.mark()
     ds = rumi.open(nginx.url(target.name), header=blob, options=FAST)

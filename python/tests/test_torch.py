@@ -271,3 +271,55 @@ def test_remote_one_request_per_tile_chip(files, tmp_path, nginx):
     ds.__getitems__(keys[:4])
     reqs = nginx.requests(since)
     assert [r["method"] for r in reqs] == ["GET"] * 4, reqs
+
+
+def test_dataloader_without_a_chip_sampler_says_what_to_do(cat):
+    """DataLoader's own samplers give int indices; a ChipDataset sample is a (file, row_off,
+    col_off) key: the error says to pass a chip sampler or use ds.loader()."""
+    ds = rt.ChipDataset(cat.search(bands=["red"]), size=32)
+    for kw in (dict(shuffle=True), dict()):
+        with pytest.raises(TypeError, match=r"not a \(file, row_off, col_off\) key|\(file, row_off, col_off\) key, not") as e:
+            next(iter(torch.utils.data.DataLoader(ds, batch_size=16, **kw)))
+        assert "sampler=rumi.torch.RandomChipSampler" in str(e.value) and "ds.loader(" in str(e.value)
+    # what it suggests works
+    b = next(iter(torch.utils.data.DataLoader(ds, batch_size=4, sampler=rt.RandomChipSampler(ds, length=8),
+                                              collate_fn=rt.collate)))
+    assert b["image"].shape == (4, 3, 2, 32, 32)
+
+
+def test_rumi_torch_is_a_lazy_attribute():
+    import subprocess
+    import sys
+
+    code = ("import sys, rumi; assert 'rumi.torch' not in sys.modules; "
+            "print(rumi.torch.ChipDataset.__name__, rumi.torch.RandomChipSampler.__module__)")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["ChipDataset", "rumi.torch"]
+
+
+def test_uses_only_public_dataset_api():
+    """rumi.torch reads through rumi.Dataset's public methods (no native reader, no private
+    attribute of another object)."""
+    import inspect
+    import re
+
+    src = inspect.getsource(rt)
+    assert ".native" not in src and "_native" not in src and "_trusted_blob" not in src
+    assert not re.search(r"\br\._", src), re.findall(r"\br\._\w+", src)
+
+
+def test_remote_file_changed_since_cataloguing_fails_after_the_first_read(files, tmp_path, nginx):
+    """Remote files open from the catalogued blob without a HEAD when verify_size=False; the
+    blob is still checked against the size the first range response gives (rumi.open's deferred
+    check): a file cut short before its trailer is a FormatError, never silently read."""
+    import shutil
+
+    shutil.copy(files["a"][0], nginx.root / "d_a.rumi")
+    cat = rumi.Catalog.build([nginx.url("d_a.rumi")], tmp_path / "d.parquet")
+    end = rumi.open(files["a"][0]).frame_range(rumi.open(files["a"][0]).frame_count - 1)
+    with open(nginx.root / "d_a.rumi", "r+b") as f:
+        f.truncate(end[0] + end[1])  # frames intact, trailer gone
+    ds = rt.ChipDataset(cat, size=32, verify_size=False)
+    with pytest.raises(rumi.FormatError, match="does not describe"):
+        ds[(0, 0, 0)]

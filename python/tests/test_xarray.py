@@ -56,3 +56,21 @@ def test_band_statistics_on_a_local_cluster(tmp_path, converted, data_dir):
     assert np.allclose(std.values, src.std(axis=(1, 2)))
     assert np.array_equal(mx.values, src.max(axis=(1, 2)))
     assert list(mean.band.values) == rumi.open(str(p)).bands
+
+
+@pytest.mark.parametrize("unit", [0, 9, 3, 4, 8])
+def test_chunks_are_the_frames(tmp_path, unit):
+    """spec "frame_unit": units 0 and 9 hold one tile of one (band, time) plane per frame, so
+    their chunks are (1, 1, tile); the other units hold every plane of a tile: (T, B, tile).
+    Each chunk then reads exactly its frames (one frame per chunk)."""
+    a = cube(T=3, B=2, Y=40, X=50, dtype=np.uint16)
+    p = write_cube(str(tmp_path / f"u{unit}.rumi"), a, unit=unit, tile=16)
+    ds = rumi.open(p)
+    assert ds.frame_unit == unit
+    da = xr.open_dataset(p, engine="rumi", chunks={})["band_data"]
+    one_plane = unit in (0, 9)
+    assert da.chunks[:2] == (((1, 1, 1), (1, 1)) if one_plane else ((3,), (2,)))
+    assert da.chunks[2:] == ((16, 16, 8), (16, 16, 16, 2))
+    # a chunk is one frame: reading it touches exactly one
+    assert len(ds.frames_for(t=[1] if one_plane else None, b=[1] if one_plane else None, window=(16, 32, 16, 16))) == 1
+    assert np.array_equal(da.values, a)

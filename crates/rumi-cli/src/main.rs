@@ -4,8 +4,6 @@
 //! `validate` and `info` build header blobs for, check and describe rumi files. Errors print
 //! `rumi: <message>` on stderr and exit with 1 (2 for usage errors, 128 + n after signal n).
 
-mod catalog;
-
 mod convert;
 
 mod fail;
@@ -50,8 +48,6 @@ enum Command {
     Validate(ValidateArgs),
     /// Describe a rumi file: shape, encoding, tiling, georeferencing, bands, times, sizes.
     Info(InfoArgs),
-    /// Catalogues of rumi files (GeoParquet 1.1): build, search, vrt (runs rumi.catalog.main in $RUMI_PYTHON).
-    Catalog(catalog::CatalogArgs),
 }
 
 /// Options shared by `convert` and `stack`.
@@ -261,7 +257,6 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Header(a) => inspect::header(&a.file, a.output.as_deref()),
         Command::Validate(a) => inspect::validate(&a.file, a.header.as_deref()),
         Command::Info(a) => inspect::info(&a.file, a.header.as_deref(), a.json),
-        Command::Catalog(_) => Ok(()), // handled in main (its own exit code)
     }
 }
 
@@ -272,15 +267,6 @@ fn main() -> ExitCode {
     // GDAL spells open options `-oo`; clap's long options need two dashes.
     let args = std::env::args_os().map(|a| if a == "-oo" { "--oo".into() } else { a });
     let cli = Cli::parse_from(args);
-    if let Command::Catalog(a) = &cli.command {
-        return match catalog::run(a) {
-            Ok(code) => ExitCode::from(code),
-            Err(f) => {
-                fail::say(&f.0);
-                ExitCode::FAILURE
-            }
-        };
-    }
     source::quiet_gdal_errors();
     let result = run(cli);
     if let Err(f) = &result {

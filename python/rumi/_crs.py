@@ -1,0 +1,148 @@
+"""EPSG codes and their CRS type from PROJ's database (pyproj), and the geotransform <-> affine
+mapping with the PixelIsPoint half-pixel shift (spec: "Georeferencing").
+
+The spec requires a writer to take the type (projected or geographic) from the EPSG registry or
+a PROJ database, never from the code's numeric range: rumi asks pyproj, which carries PROJ's
+database. pyproj is imported on first use (reads that never touch the georeferencing do not
+load it)."""
+
+from __future__ import annotations
+
+import functools
+from types import ModuleType
+from typing import Any, Literal, Union
+
+import numpy as np
+
+from ._errors import FormatError
+
+CrsType = Literal["projected", "geographic"]
+#: what `crs=` accepts: "EPSG:n", n, or (code, "projected" | "geographic")
+CrsLike = Union[str, int, tuple[Union[str, int], str]]
+
+_MISSING = (
+    "rumi.write needs pyproj for georeferenced files: the CRS type (projected or geographic) "
+    "comes from PROJ's EPSG database (pip install pyproj)"
+)
+
+
+def _pyproj() -> ModuleType:
+    try:
+        import pyproj
+    except ImportError:
+        raise ImportError(_MISSING) from None
+    return pyproj
+
+
+def _have_pyproj() -> bool:
+    try:
+        _pyproj()
+    except ImportError:
+        return False
+    return True
+
+
+@functools.lru_cache(maxsize=512)
+def _registry(code: int) -> str | None:
+    """'projected', 'geographic', another CRS kind's name, or None when PROJ's database has no
+    EPSG:code CRS."""
+    pyproj = _pyproj()
+    try:
+        crs = pyproj.CRS.from_authority("EPSG", str(code))
+    except pyproj.exceptions.CRSError:
+        return None
+    if crs.is_projected:
+        return "projected"
+    if crs.is_geographic:
+        return "geographic"
+    name = str(crs.type_name)  # "Geocentric CRS", "Vertical CRS", ...
+    return name[:-4].lower() if name.endswith(" CRS") else name.lower()
+
+
+def _unknown(code: int) -> str:
+    return f"EPSG:{code} is not a CRS in PROJ's EPSG database (pyproj {_pyproj().__version__})"
+
+
+def crs_type(epsg: int) -> CrsType:
+    """'projected' or 'geographic': the type of EPSG:epsg in PROJ's database (pyproj).
+    ValueError when the database has no such CRS, or when it is neither (geocentric, vertical...)."""
+    kind = _registry(int(epsg))
+    if kind is None:
+        raise ValueError(_unknown(int(epsg)))
+    if kind == "projected":
+        return "projected"
+    if kind == "geographic":
+        return "geographic"
+    raise ValueError(f"EPSG:{epsg} is a {kind} CRS; a rumi file records a projected or geographic CRS")
+
+
+def parse_crs(crs: CrsLike | None) -> tuple[int, CrsType] | None:
+    """(code, type) of the `crs` argument of rumi.write: the type from PROJ's database, unless
+    given explicitly as (code, type), which wins (the code must still be in the database)."""
+    if crs is None:
+        return None
+    kind: CrsType | None = None
+    if isinstance(crs, tuple):
+        if len(crs) != 2:
+            raise ValueError("crs as a tuple must be (code, 'projected'|'geographic')")
+        crs, given = crs
+        if given not in ("projected", "geographic"):
+            raise ValueError(f"the CRS type in crs=(code, type) must be 'projected' or 'geographic', not {given!r}")
+        kind = "projected" if given == "projected" else "geographic"
+    if isinstance(crs, (int, np.integer)) and not isinstance(crs, bool):
+        code = int(crs)
+    elif isinstance(crs, str) and crs.upper().startswith("EPSG:") and crs[5:].isdigit():
+        code = int(crs[5:])
+    else:
+        raise ValueError(f"crs must be 'EPSG:<code>', an int or (code, type); got {crs!r} (rumi stores EPSG CRSs only)")
+    if not 1024 <= code <= 32766:
+        raise ValueError(f"EPSG code {code} is outside 1024..32766")
+    if kind is None:
+        return code, crs_type(code)
+    if _registry(code) is None:
+        raise ValueError(_unknown(code))
+    return code, kind
+
+
+def check_registered(code: int) -> None:
+    """FormatError when pyproj is installed and its EPSG database has no CRS `code` (the check
+    `rumi validate` makes through GDAL); nothing without pyproj."""
+    if not _have_pyproj():
+        return
+    if _registry(code) is None:
+        raise FormatError(f"the georeferencing names {_unknown(code)}: the spec requires an EPSG registry code")
+
+
+# ---------------------------------------------------------------------------------------------
+# geotransforms
+
+GdalTransform = tuple[float, float, float, float, float, float]
+
+
+def affine_to_gdal(affine: tuple[float, float, float, float, float, float], point: bool) -> GdalTransform:
+    """The GDAL geotransform (x0, xres, row_rot, y0, col_rot, yres) of pixel corners of a
+    recorded affine (a, b, c, d, e, f); PixelIsPoint affines locate centres (shifted by half a
+    pixel, as GDAL reports them)."""
+    a, b, c, d, e, f = affine
+    x0, y0 = c, f
+    if point:
+        x0 -= 0.5 * a + 0.5 * b
+        y0 -= 0.5 * d + 0.5 * e
+    return (x0, a, b, y0, d, e)
+
+
+def gdal_to_affine(gt: Any, point: bool) -> tuple[float, float, float, float, float, float]:
+    """The affine (a, b, c, d, e, f) to record for a GDAL geotransform of pixel corners (or
+    an affine.Affine), at pixel centres when `point`."""
+    if hasattr(gt, "to_gdal"):
+        gt = gt.to_gdal()
+    try:
+        x0, xres, rrot, y0, crot, yres = (float(v) for v in gt)
+    except (TypeError, ValueError):
+        raise ValueError("transform must be a GDAL 6-tuple (x0, xres, row_rot, y0, col_rot, yres) or an affine.Affine") from None
+    if not all(np.isfinite([x0, xres, rrot, y0, crot, yres])):
+        raise ValueError("transform coefficients must be finite")
+    if point:
+        x0 += 0.5 * xres + 0.5 * rrot
+        y0 += 0.5 * crot + 0.5 * yres
+    return (xres, rrot, x0, crot, yres, y0)

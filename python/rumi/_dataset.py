@@ -1,0 +1,510 @@
+"""rumi.open and rumi.Dataset: an open file, its metadata and its reads."""
+
+from __future__ import annotations
+
+import builtins
+import math
+import os
+import threading
+import warnings
+from typing import TYPE_CHECKING, Any, Sequence, Union
+
+import numpy as np
+
+from . import _rumi
+from ._crs import affine_to_gdal, check_registered
+from ._dtypes import Array, Tensor, numpy_dtype
+from ._errors import FormatError, LimitError, RequestError, RumiError, RumiIOError
+from ._window import WindowLike, window_bounds
+
+if TYPE_CHECKING:
+    from affine import Affine
+
+#: an axis selection of Dataset.read: an int, a slice, a list of ints (any order, repeats) or None (all)
+Selection = Union[int, slice, Sequence[int], "np.ndarray[Any, Any]", None]
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+def _is_url(s: str) -> bool:
+    return s.startswith(("http://", "https://", "s3://"))
+
+
+def _select(sel: Selection, n: int, axis: str) -> list[int]:
+    """An int, slice, list/array of ints or None -> list of indices in 0..n."""
+    if type(sel) is list and all(type(v) is int and 0 <= v < n for v in sel):
+        return sel  # the common case of loaders: already valid indices
+    if sel is None:
+        return list(range(n))
+    if isinstance(sel, slice):
+        return list(range(n))[sel]
+    if isinstance(sel, (int, np.integer)) and not isinstance(sel, (bool, np.bool_)):
+        i = int(sel)
+        if not -n <= i < n:
+            raise RequestError(f"{axis}={i} is outside 0..{n - 1}")
+        return [i % n]
+    try:
+        items = list(sel)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"{axis} must be an int, a slice or a list of ints, not {type(sel).__name__}") from None
+    out = []
+    for v in items:
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
+            raise TypeError(f"{axis} list items must be ints, got {v!r}")
+        v = int(v)
+        if not -n <= v < n:
+            raise RequestError(f"{axis} index {v} is outside 0..{n - 1}")
+        out.append(v % n)
+    return out
+
+
+def default_threads() -> int:
+    """Decoding threads per read by default: the CPU count, at most 16."""
+    return max(1, min(os.cpu_count() or 1, 16))
+
+
+_INHERITED: list[_rumi.NativeReader] = []  # native readers inherited through fork(): kept, never closed, in the child
+
+
+class Dataset:
+    """An open rumi file (see rumi.open). Thread-safe, fork-safe and picklable (path + blob).
+    A context manager: `with rumi.open(path) as ds:` closes it at the end (reads after close()
+    raise RequestError; the metadata already read stays available)."""
+
+    def __init__(
+        self,
+        src: PathLike,
+        header: bytes | bytearray | memoryview | PathLike | None = None,
+        *,
+        limits: dict[str, int] | None = None,
+        options: dict[str, Any] | None = None,
+        threads: int | None = None,
+        _trusted_blob: bytes | None = None,
+    ) -> None:
+        self._src: str = os.fspath(src)
+        self._limits = dict(limits) if limits else None
+        self._options = dict(options) if options else None
+        self.threads: int = int(threads) if threads is not None else default_threads()
+        if self.threads < 1:
+            raise ValueError("threads must be >= 1")
+        self._lock = threading.Lock()
+        self._georef: _rumi.GeoInfo | None = None
+        self._trailer: _rumi.TrailerInfo | None = None
+        self._fetched = False
+        self._cache_bytes: int | None = None
+        self._unchecked_blob: str | None = None
+        #: the core planner's statistics of the latest read (frames, cache_hits, decoded,
+        #: batches, bytes_fetched); informational (shared by threads reading concurrently)
+        self.last_stats: dict[str, int] | None = None
+        native = self._open_native(_trusted_blob) if _trusted_blob is not None else self._open(header)
+        self._native: _rumi.NativeReader | None = native
+        self._pid = os.getpid()
+        self._info: _rumi.Info = native.info()
+        i = self._info
+        self._shape = (i.times, i.bands, i.length, i.width)
+
+    # -- opening --------------------------------------------------------------------------
+    def _open_native(self, blob: bytes | None) -> _rumi.NativeReader:
+        return _rumi.NativeReader(self._src, None if blob is None else bytes(blob), self._limits, self._options)
+
+    def _open(self, header: bytes | bytearray | memoryview | PathLike | None) -> _rumi.NativeReader:
+        local = not _is_url(self._src)
+        if header is not None:
+            if isinstance(header, (bytes, bytearray, memoryview)):
+                blob, name = bytes(header), "header= (bytes)"
+            else:
+                hp = os.fspath(header)
+                name = f"header {hp}"
+                try:
+                    blob = fetch(hp, self._options)
+                except OSError as e:
+                    if isinstance(e, RumiError):
+                        raise
+                    raise RumiIOError(f"{name}: {e}") from None
+            try:
+                native = self._open_native(blob)
+            except (FormatError, LimitError) as e:
+                raise type(e)(f"{name} does not describe {self._src}: {e}") from None
+            if native.can_check_blob():
+                reason = native.check_blob()
+                if reason:
+                    raise FormatError(f"{name} does not describe {self._src}: {reason}")
+            else:  # remote: checked after the first read (its response gives the size), no HEAD
+                self._unchecked_blob = name
+            return native
+        sidecar = self._src + ".header"
+        if local and os.path.isfile(sidecar):
+            try:
+                with builtins.open(sidecar, "rb") as f:
+                    blob = f.read()
+                native = self._open_native(blob)
+                reason = native.check_blob()
+            except (FormatError, LimitError, OSError) as e:
+                if isinstance(e, RumiIOError) and not os.path.exists(self._src):
+                    raise
+                reason = str(e)
+            if not reason:
+                return native
+            warnings.warn(
+                f"rumi: ignoring the header sidecar {sidecar} ({reason}); parsing {self._src} instead",
+                RuntimeWarning,
+                stacklevel=4,
+            )
+        return self._open_native(None)
+
+    @property
+    def native(self) -> _rumi.NativeReader:
+        """The native reader of this process (rebuilt from the blob in a forked child)."""
+        native = self._native
+        if native is None:
+            raise RequestError(f"rumi.Dataset({self._src!r}) is closed")
+        if os.getpid() != self._pid:
+            with self._lock:
+                native = self._native
+                if native is None:
+                    raise RequestError(f"rumi.Dataset({self._src!r}) is closed")
+                if os.getpid() != self._pid:
+                    old = native
+                    native = self._native = self._open_native(old.header())
+                    if self._cache_bytes is not None:
+                        native.set_cache_bytes(self._cache_bytes)
+                    self._pid = os.getpid()
+                    _INHERITED.append(old)  # never dropped in the child (shared sockets/fds)
+        return native
+
+    # -- closing --------------------------------------------------------------------------
+    def close(self) -> None:
+        """Releases the native reader (its file or connection and decoded-frame cache). Reads
+        after close raise RequestError; closing twice is a no-op."""
+        with self._lock:
+            self._native = None
+
+    @property
+    def closed(self) -> bool:
+        return self._native is None
+
+    def __enter__(self) -> Dataset:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- pickling: path + blob, never the data ----------------------------------------------
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return (_reopen, (self._src, bytes(self.header), self._limits, self._options, self.threads))
+
+    # -- metadata ---------------------------------------------------------------------------
+    @property
+    def path(self) -> str:
+        """The path or URL the dataset was opened from."""
+        return self._src
+
+    @property
+    def shape(self) -> tuple[int, int, int, int]:
+        """(T, B, Y, X)"""
+        return self._shape
+
+    @property
+    def width(self) -> int:
+        return self._info.width
+
+    @property
+    def height(self) -> int:
+        return self._info.length
+
+    @property
+    def encoding(self) -> str:
+        """The sample encoding's name (uint16, bfloat16, ...)."""
+        return self._info.encoding
+
+    @property
+    def sample_bytes(self) -> int:
+        """Bytes of one decoded sample."""
+        return self._info.sample_bytes
+
+    @property
+    def dtype(self) -> np.dtype[Any]:
+        """numpy dtype of the samples (bfloat16/float8 via ml_dtypes)."""
+        return numpy_dtype(self._info.encoding)
+
+    @property
+    def tile_shape(self) -> tuple[int, int]:
+        """(tile_length, tile_width)"""
+        return (self._info.tile_length, self._info.tile_width)
+
+    @property
+    def frame_unit(self) -> int:
+        return self._info.frame_unit
+
+    @property
+    def frame_count(self) -> int:
+        return self._info.frame_count
+
+    @property
+    def frame_holds_all_planes(self) -> bool:
+        """True when each frame holds every band and time step of its tile, False when it holds
+        one tile of one (band, time) plane (frame units 0 and 9; the core's FrameUnit says which)."""
+        return not self._info.frame_is_one_plane
+
+    @property
+    def header(self) -> bytes:
+        """The header blob's bytes."""
+        return self.native.header()
+
+    def set_cache_bytes(self, nbytes: int) -> None:
+        """Budget of the decoded-frame cache (LRU) that serves repeated frames; 0 disables it."""
+        self._cache_bytes = int(nbytes)
+        self.native.set_cache_bytes(int(nbytes))
+
+    def frame_range(self, index: int) -> tuple[int, int]:
+        """(offset, length) of frame `index` in the file."""
+        return self.native.frame_range(index)
+
+    def frames_for(self, t: Selection = None, b: Selection = None, window: WindowLike | None = None) -> list[int]:
+        """Indices of the frames a read of t, b and window needs, increasing."""
+        ts, bs, r0, c0, h, w = self._plan(t, b, window)
+        out: set[int] = set()
+        for ti in sorted(set(ts)):
+            out.update(self.native.frames_for((ti, ti + 1), sorted(set(bs)), (r0, r0 + h), (c0, c0 + w)))
+        return sorted(out)
+
+    def _tr(self) -> _rumi.TrailerInfo:
+        if self._trailer is None:
+            self._trailer = self.native.trailer()
+        return self._trailer
+
+    def _geo(self) -> _rumi.GeoInfo | None:
+        if not self._fetched:
+            g = self.native.georef()
+            if g is not None:
+                check_registered(g.epsg)
+            self._georef = g
+            self._fetched = True
+        return self._georef
+
+    @property
+    def bands(self) -> list[str]:
+        """Band texts."""
+        return list(self._tr().band_texts)
+
+    @property
+    def time_kind(self) -> str:
+        """'instant' or 'interval'."""
+        return self._tr().time_kind
+
+    @property
+    def times(self) -> np.ndarray[Any, np.dtype[np.datetime64]]:
+        """datetime64[s] instants (T,), or (T, 2) start/end pairs for intervals."""
+        tr = self._tr()
+        a = np.array(tr.seconds, dtype="int64").astype("datetime64[s]")
+        return a.reshape(-1, 2) if tr.time_kind == "interval" else a
+
+    @property
+    def epsg(self) -> int | None:
+        """The EPSG code, or None (undefined georeferencing)."""
+        g = self._geo()
+        return None if g is None else g.epsg
+
+    @property
+    def crs(self) -> str | None:
+        """'EPSG:n' or None. When pyproj is installed the code is checked against PROJ's EPSG
+        database on first use (FormatError naming it when unknown)."""
+        g = self._geo()
+        return None if g is None else f"EPSG:{g.epsg}"
+
+    @property
+    def crs_type(self) -> str | None:
+        """'projected', 'geographic' or None, as recorded in the file."""
+        g = self._geo()
+        return None if g is None else g.crs_type
+
+    @property
+    def pixel_is_point(self) -> bool:
+        g = self._geo()
+        return g is not None and g.raster_type == "point"
+
+    @property
+    def geotransform(self) -> tuple[float, float, float, float, float, float] | None:
+        """GDAL-order geotransform (x0, xres, row_rot, y0, col_rot, yres) of pixel corners, or None
+        (PixelIsPoint files are shifted by half a pixel, as GDAL reports them)."""
+        g = self._geo()
+        return None if g is None else affine_to_gdal(g.affine, g.raster_type == "point")
+
+    @property
+    def transform(self) -> Affine | None:
+        """The affine.Affine of pixel corners (as rasterio's `transform`), or None; PixelIsPoint
+        files are shifted by half a pixel, as GDAL and rasterio report them. `geotransform`
+        gives the GDAL 6-tuple."""
+        gt = self.geotransform
+        if gt is None:
+            return None
+        from affine import Affine
+
+        return Affine.from_gdal(*gt)
+
+    def __repr__(self) -> str:
+        state = ", closed" if self._native is None else ""
+        return f"rumi.Dataset({self._src!r}, shape={self.shape}, encoding={self.encoding}{state})"
+
+    # -- reading ----------------------------------------------------------------------------
+    def _plan(
+        self, t: Selection, b: Selection, window: WindowLike | None
+    ) -> tuple[list[int], list[int], int, int, int, int]:
+        T, B, Y, X = self.shape
+        ts, bs = _select(t, T, "t"), _select(b, B, "b")
+        r0, c0, h, w = window_bounds(window, Y, X)
+        return ts, bs, r0, c0, h, w
+
+    def _read_into(
+        self, target: Any, ts: list[int], bs: list[int], r0: int, c0: int, h: int, w: int, threads: int | None
+    ) -> dict[str, int]:
+        native = self.native
+        if not ts or not bs or h == 0 or w == 0:
+            return {"frames": 0, "cache_hits": 0, "decoded": 0, "batches": 0, "bytes_fetched": 0}
+        stats = native.read_into(target, ts, bs, (r0, r0 + h), (c0, c0 + w), int(threads or self.threads))
+        self.last_stats = stats
+        name = self._unchecked_blob
+        if name is not None and native.can_check_blob():
+            self._unchecked_blob = None
+            reason = native.check_blob()
+            if reason:
+                raise FormatError(f"{name} does not describe {self._src}: {reason}")
+        return stats
+
+    def read(
+        self,
+        t: Selection = None,
+        b: Selection = None,
+        window: WindowLike | None = None,
+        out: Any = None,
+        *,
+        threads: int | None = None,
+    ) -> Any:
+        """Samples of time steps t, bands b and window (a rumi.Window(col_off, row_off, width,
+        height), or a tuple (row_off, col_off, height, width)) as a (T, B, h, w) array of the exact
+        sample type. out: a writable C-contiguous buffer (numpy array of the same dtype, or any
+        buffer-protocol object of the right size) to decode into; it is returned."""
+        ts, bs, r0, c0, h, w = self._plan(t, b, window)
+        if out is None:
+            arr = np.empty((len(ts), len(bs), h, w), dtype=self.dtype)
+            self._read_into(arr.reshape(-1).view(np.uint8), ts, bs, r0, c0, h, w, threads)
+            return arr.view(Array)
+        self._read_out(out, ts, bs, r0, c0, h, w, threads)
+        return out
+
+    def read_into(
+        self,
+        out: Any,
+        t: Selection = None,
+        b: Selection = None,
+        window: WindowLike | None = None,
+        *,
+        threads: int | None = None,
+    ) -> dict[str, int]:
+        """Like read(out=out), returning this read's planner statistics (frames, cache_hits,
+        decoded, batches, bytes_fetched): safe when threads share the dataset, unlike last_stats.
+        `out` may be any writable C-contiguous buffer of the read's byte size (e.g. a memoryview
+        of a torch tensor's memory)."""
+        ts, bs, r0, c0, h, w = self._plan(t, b, window)
+        return self._read_out(out, ts, bs, r0, c0, h, w, threads)
+
+    def _read_out(
+        self, out: Any, ts: list[int], bs: list[int], r0: int, c0: int, h: int, w: int, threads: int | None
+    ) -> dict[str, int]:
+        shape = (len(ts), len(bs), h, w)
+        nbytes = math.prod(shape) * self._info.sample_bytes
+        if isinstance(out, np.ndarray):
+            if out.dtype != self.dtype:
+                raise TypeError(f"out has dtype {out.dtype}, the samples are {self.dtype} (rumi never casts)")
+            if out.shape != shape and out.size != math.prod(shape):
+                raise ValueError(f"out has shape {out.shape}, the read gives {shape}")
+            if not out.flags.c_contiguous or not out.flags.writeable:
+                raise ValueError("out must be a writable C-contiguous array")
+            return self._read_into(out.reshape(-1).view(np.uint8), ts, bs, r0, c0, h, w, threads)
+        mv = memoryview(out)
+        if mv.readonly or not mv.c_contiguous:
+            raise ValueError("out must be a writable C-contiguous buffer")
+        if mv.nbytes != nbytes:
+            raise ValueError(f"out has {mv.nbytes} bytes, the read needs {nbytes}")
+        return self._read_into(mv.cast("B") if mv.ndim else mv, ts, bs, r0, c0, h, w, threads)
+
+    def read_tensor(
+        self, t: Selection = None, b: Selection = None, window: WindowLike | None = None, *, threads: int | None = None
+    ) -> Tensor:
+        """Like read, into rumi-owned memory exported by DLPack (works for every encoding,
+        bfloat16/float8 without ml_dtypes and complex32 included)."""
+        ts, bs, r0, c0, h, w = self._plan(t, b, window)
+        shape = (len(ts), len(bs), h, w)
+        storage = np.empty(math.prod(shape) * self._info.sample_bytes, dtype=np.uint8)
+        self._read_into(storage, ts, bs, r0, c0, h, w, threads)
+        return Tensor(storage, shape, self.encoding)
+
+    def __getitem__(self, key: Any) -> Any:
+        if not isinstance(key, tuple):
+            key = (key,)
+        if len(key) > 4:
+            raise IndexError(f"a rumi Dataset has 4 axes (t, b, y, x), got {len(key)} indices")
+        key = key + (slice(None),) * (4 - len(key))
+        T, B, Y, X = self.shape
+        squeeze = []
+        spatial = []
+        for ax, (k, n) in enumerate(zip(key[2:], (Y, X)), start=2):
+            if isinstance(k, (int, np.integer)):
+                i = int(k)
+                if not -n <= i < n:
+                    raise IndexError(f"index {i} is outside axis {ax} of size {n}")
+                spatial.append((i % n, 1))
+                squeeze.append(ax)
+            elif isinstance(k, slice):
+                start, stop, step = k.indices(n)
+                if step != 1:
+                    raise IndexError("y and x slices must have step 1")
+                spatial.append((start, max(0, stop - start)))
+            else:
+                raise IndexError("y and x take an int or a slice")
+        for ax, k in enumerate(key[:2]):
+            if isinstance(k, (int, np.integer)):
+                squeeze.append(ax)
+        (r0, h), (c0, w) = spatial
+        a = self.read(key[0], key[1], (r0, c0, h, w))
+        return a.reshape([s for i, s in enumerate(a.shape) if i not in squeeze]) if squeeze else a
+
+    def __len__(self) -> int:
+        return self.shape[0]
+
+
+def _reopen(
+    src: str, blob: bytes, limits: dict[str, int] | None, options: dict[str, Any] | None, threads: int
+) -> Dataset:
+    return Dataset(src, limits=limits, options=options, threads=threads, _trusted_blob=blob)
+
+
+def fetch(location: str, options: dict[str, Any] | None = None) -> bytes:
+    """The bytes of a (small) local file or object (http(s)://, s3://)."""
+    if _is_url(location):
+        return _rumi.fetch_object(location, options)
+    with builtins.open(location, "rb") as f:
+        return f.read()
+
+
+def open(  # noqa: A001
+    src: PathLike,
+    header: bytes | bytearray | memoryview | PathLike | None = None,
+    *,
+    limits: dict[str, int] | None = None,
+    options: dict[str, Any] | None = None,
+    threads: int | None = None,
+) -> Dataset:
+    """Opens a rumi file: a path, an http(s):// URL or s3://bucket/key (credentials and endpoint
+    from the AWS_* environment variables, AWS_ENDPOINT_URL included).
+
+    header: the header blob as bytes, or a path/URL of it. Without it a local <src>.header
+    sidecar is used when present (a stale one is ignored with a warning), otherwise the file is
+    parsed and validated. With a blob, nothing but frames is read until metadata is asked for
+    (a blob that does not match the file is a FormatError: at open for local files, after the
+    first read for remote ones).
+    limits: resource limits (max_frame_bytes, max_frames, max_trailer_bytes, max_time_coords,
+    max_bands, max_read_bytes). options: object storage client: timeout, connect_timeout,
+    retry_timeout, backoff (seconds), max_retries, coalesce (bytes: ranges closer than this
+    are fetched as one request; default 0, one request per run of adjacent frames).
+    threads: decoding threads per read (default: the CPU count, at most 16)."""
+    return Dataset(src, header, limits=limits, options=options, threads=threads)
