@@ -11,6 +11,7 @@ use common::*;
 mod vec_io;
 use gdal_rumi::capi::*;
 use rumi::format::SampleEncoding;
+use rumi::limits::Measure;
 use rumi::reader::Reader;
 use rumi::validate::validate;
 use rumi::{Error, Limits};
@@ -43,7 +44,7 @@ const FOUR_GIGAPIXEL_FRAME: u64 = 65535 * 65535 * 2;
 #[test]
 fn four_gigapixel_frame_is_refused_without_allocating_in_rust() {
     let (f, b) = claiming(65535, 65535, 65535);
-    let expected = |e: &Error| matches!(e, Error::Limit { what: "decoded frame size", value, .. } if *value == FOUR_GIGAPIXEL_FRAME);
+    let expected = |e: &Error| matches!(e, Error::Limit { what: Measure::DecodedFrameSize, value, .. } if *value == FOUR_GIGAPIXEL_FRAME);
     let (r, largest) = largest_allocation(|| validate(f.as_slice(), None, Limits::default()).map(|_| ()));
     assert!(r.as_ref().is_err_and(expected), "{r:?}");
     assert!(largest < 1 << 20, "validate: largest allocation {largest} bytes");

@@ -359,7 +359,8 @@ impl NativeReader {
         }
         let req = Request::dense(&times, &bands, rows.0..rows.1, cols.0..cols.1, bps);
         let (_, need) = req.extent(bps).map_err(py_err)?;
-        Limits::check("window size", need as u64, self.inner.limits().max_read_bytes).map_err(py_err)?;
+        Limits::check(rumi::limits::Measure::WindowSize, need as u64, self.inner.limits().max_read_bytes)
+            .map_err(py_err)?;
         if buf.len_bytes() != need {
             return Err(PyValueError::new_err(format!("out has {} bytes, the read needs {need}", buf.len_bytes())));
         }

@@ -139,8 +139,26 @@ pub(crate) fn code_of(e: &Error) -> c_int {
 
 /// Reports `e` (`rumi_last_error`) and returns its code.
 pub(crate) fn fail(e: Error) -> c_int {
-    set_error(&e.to_string());
+    set_error(&error_text(&e));
     code_of(&e)
+}
+
+/// The message of `e` for C hosts: a resource limit names the `rumi_limits` field and the GDAL
+/// configuration option that raise it (the core names only the limit).
+pub(crate) fn error_text(e: &Error) -> String {
+    match e {
+        Error::Limit { what, value, limit } => {
+            let name = what.kind().name();
+            format!(
+                "resource limit exceeded: {what} is {value}, the limit is {limit} (rumi_limits.{name}; GDAL: RUMI_{})",
+                name.to_ascii_uppercase()
+            )
+        }
+        Error::HeaderBlob { blob, file, source } => {
+            format!("header blob {blob} does not describe {file}: {}", error_text(source))
+        }
+        e => e.to_string(),
+    }
 }
 
 /// Reports `message` and returns `RUMI_ERR_ARGUMENT`.

@@ -259,10 +259,10 @@ fn limit_remedy(e: rumi::Error) -> String {
     match e {
         rumi::Error::Limit { what, value, limit } => {
             let remedy = match what {
-                "decoded frame size" | "compressed frame size" => {
+                rumi::limits::Measure::DecodedFrameSize | rumi::limits::Measure::CompressedFrameSize => {
                     "use a smaller --tile (e.g. --tile 256), or --frame-unit 0 for one band and time step per frame"
                 }
-                "frame count N" => "use a larger --tile (e.g. --tile 1024)",
+                rumi::limits::Measure::FrameCount => "use a larger --tile (e.g. --tile 1024)",
                 _ => "rumi cannot write a file this large",
             };
             format!("resource limit exceeded: {what} is {value}, the limit is {limit}: {remedy}")

@@ -244,8 +244,8 @@ pub enum Error {
     #[error("cannot start {threads} decoding threads: {message}")]
     Threads { threads: usize, message: String },
     /// Limits exceeded before allocation.
-    #[error("resource limit exceeded: {what} is {value}, the limit is {limit} ({})", limit_knob(what))]
-    Limit { what: &'static str, value: u64, limit: u64 },
+    #[error("resource limit exceeded: {what} is {value}, the limit is {limit} (limit {})", what.kind().name())]
+    Limit { what: Measure, value: u64, limit: u64 },
     /// Memory for a buffer within the limits could not be allocated.
     #[error("cannot allocate {bytes} bytes for {what}: out of memory")]
     Alloc { what: &'static str, bytes: u64 },
@@ -346,31 +346,7 @@ impl Error {
     }
 }
 
-/// The `Limits` field (and GDAL configuration option) that raises the limit named `what`.
-fn limit_knob(what: &str) -> &'static str {
-    match what {
-        "frame count N" => "Limits::max_frames, GDAL: RUMI_MAX_FRAMES",
-        "band count B" => "Limits::max_bands, GDAL: RUMI_MAX_BANDS",
-        "decoded frame size" | "compressed frame size" => "Limits::max_frame_bytes, GDAL: RUMI_MAX_FRAME_BYTES",
-        "trailer size" => "Limits::max_trailer_bytes, GDAL: RUMI_MAX_TRAILER_BYTES",
-        "time coordinate count C" => "Limits::max_time_coords, GDAL: RUMI_MAX_TIME_COORDS",
-        "window size" => "Limits::max_read_bytes, GDAL: RUMI_MAX_READ_BYTES",
-        _ => "see Limits",
-    }
-}
-
-pub use crate::limits::Limits;
-
-impl Limits {
-    /// Fails with [`Error::Limit`] when `value > limit`.
-    pub fn check(what: &'static str, value: u64, limit: u64) -> Result<()> {
-        if value > limit {
-            Err(Error::Limit { what, value, limit })
-        } else {
-            Ok(())
-        }
-    }
-}
+pub use crate::limits::{Limits, Measure};
 
 #[cfg(test)]
 mod tests {
@@ -380,15 +356,15 @@ mod tests {
     fn categories() {
         assert_eq!(Error::FileMagic { found: *b"TIFF" }.category(), Category::Format);
         assert_eq!(Error::DecodedSize { index: 0, found: 1, expected: 2 }.category(), Category::Format);
-        assert_eq!(Error::Limit { what: "frame count N", value: 2, limit: 1 }.category(), Category::Limit);
+        assert_eq!(Error::Limit { what: Measure::FrameCount, value: 2, limit: 1 }.category(), Category::Limit);
         assert_eq!(Error::Threads { threads: 4, message: "no".into() }.category(), Category::Limit);
         assert_eq!(Error::Unsupported("big-endian".into()).category(), Category::Unsupported);
         assert_eq!(Error::Usage("rows".into()).category(), Category::Usage);
         assert_eq!(Error::TimeCount { found: 1, expected: 2 }.category(), Category::Usage);
         assert_eq!(Error::Io(io::Error::other("x")).category(), Category::Io);
         assert_eq!(
-            Error::Limit { what: "frame count N", value: 2, limit: 1 }.to_string(),
-            "resource limit exceeded: frame count N is 2, the limit is 1 (Limits::max_frames, GDAL: RUMI_MAX_FRAMES)"
+            Error::Limit { what: Measure::FrameCount, value: 2, limit: 1 }.to_string(),
+            "resource limit exceeded: frame count N is 2, the limit is 1 (limit max_frames)"
         );
     }
 }

@@ -3,6 +3,8 @@
 //! (GDAL's `RUMI_MAX_*` configuration options, Python's `limits={...}` keys); the core names
 //! no host's option.
 
+use crate::error::{Error, Result};
+
 /// A resource limit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum LimitKind {
@@ -62,6 +64,53 @@ impl LimitKind {
     }
 }
 
+/// What a limit check measured: its words in messages, and the limit that bounds it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Measure {
+    /// the number of frames N
+    FrameCount,
+    /// the number of bands B
+    BandCount,
+    /// the decoded size of a frame
+    DecodedFrameSize,
+    /// the compressed size of a frame
+    CompressedFrameSize,
+    /// the trailer's size
+    TrailerSize,
+    /// the number of time coordinates C
+    TimeCoordCount,
+    /// the bytes one read decodes into memory
+    WindowSize,
+}
+
+impl Measure {
+    /// The limit that bounds this measure.
+    pub fn kind(self) -> LimitKind {
+        match self {
+            Measure::FrameCount => LimitKind::Frames,
+            Measure::BandCount => LimitKind::Bands,
+            Measure::DecodedFrameSize | Measure::CompressedFrameSize => LimitKind::FrameBytes,
+            Measure::TrailerSize => LimitKind::TrailerBytes,
+            Measure::TimeCoordCount => LimitKind::TimeCoords,
+            Measure::WindowSize => LimitKind::ReadBytes,
+        }
+    }
+}
+
+impl std::fmt::Display for Measure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Measure::FrameCount => "frame count N",
+            Measure::BandCount => "band count B",
+            Measure::DecodedFrameSize => "decoded frame size",
+            Measure::CompressedFrameSize => "compressed frame size",
+            Measure::TrailerSize => "trailer size",
+            Measure::TimeCoordCount => "time coordinate count C",
+            Measure::WindowSize => "window size",
+        })
+    }
+}
+
 /// Resource limits checked before any allocation or decode (spec: "Resource limits").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
@@ -93,6 +142,15 @@ impl Default for Limits {
 }
 
 impl Limits {
+    /// Fails with [`Error::Limit`] when `value > limit`.
+    pub fn check(what: Measure, value: u64, limit: u64) -> Result<()> {
+        if value > limit {
+            Err(Error::Limit { what, value, limit })
+        } else {
+            Ok(())
+        }
+    }
+
     fn field(&mut self, kind: LimitKind) -> &mut u64 {
         match kind {
             LimitKind::FrameBytes => &mut self.max_frame_bytes,

@@ -8,7 +8,7 @@ use std::ops::Range;
 use std::sync::OnceLock;
 
 use crate::codec::{self, AlignedBuf};
-use crate::error::{Error, Limits, Result};
+use crate::error::{Error, Limits, Measure, Result};
 use crate::format::georef::GEOREF_BYTES;
 use crate::format::ifd::FIXED_PREFIX_BYTES;
 use crate::format::{Blob, Georef, IfdHead, Layout, SampleEncoding, Trailer};
@@ -184,7 +184,7 @@ impl<R: RangeRead> Reader<R> {
             return Err(Error::FileSize { what: "the frames located by the header", found: size, expected: start });
         }
         let len = size - start;
-        Limits::check("trailer size", len, self.limits.max_trailer_bytes)?;
+        Limits::check(Measure::TrailerSize, len, self.limits.max_trailer_bytes)?;
         let bytes = fetch(&self.src, "trailer", start, len)?;
         let l = &self.blob.layout;
         let t = Trailer::parse(&bytes, l.bands, l.times, start, &self.limits)?;
@@ -203,7 +203,11 @@ impl<R: RangeRead> Reader<R> {
     fn check_compressed(&self, index: u64, len: u64) -> Result<()> {
         let decoded = self.blob.layout.decoded_frame_bytes(index);
         let bound = decoded.saturating_add(decoded / 2).saturating_add(64 << 10);
-        Limits::check("compressed frame size", len, bound.min(self.limits.max_frame_bytes.saturating_add(64 << 10)))
+        Limits::check(
+            Measure::CompressedFrameSize,
+            len,
+            bound.min(self.limits.max_frame_bytes.saturating_add(64 << 10)),
+        )
     }
 
     /// Decodes compressed frame `index` into `out` and checks its decoded size and boolean
@@ -213,7 +217,7 @@ impl<R: RangeRead> Reader<R> {
     pub fn decode_frame_into(&self, index: u64, compressed: &[u8], out: &mut AlignedBuf) -> Result<()> {
         let l = &self.blob.layout;
         let expected = l.decoded_frame_bytes(index);
-        Limits::check("decoded frame size", expected, self.limits.max_frame_bytes)?;
+        Limits::check(Measure::DecodedFrameSize, expected, self.limits.max_frame_bytes)?;
         if out.as_bytes().len() as u64 != expected {
             *out = AlignedBuf::try_zeroed(expected as usize, "a decoded frame")?;
         }

@@ -33,7 +33,7 @@ use rumi::open::{max_blob_bytes, BlobCheck, HeaderBlob, OpenOptions, StaleSideca
 use rumi::Error;
 
 use crate::capi::{
-    bad_argument, code_of, encoding_of, guard, guard_ptr, rumi_dataset, rumi_io, rumi_limits, set_error,
+    bad_argument, code_of, encoding_of, error_text, guard, guard_ptr, rumi_dataset, rumi_io, rumi_limits, set_error,
     CallbackSource, RUMI_ERR_IO, RUMI_OK, RUMI_OUTPUT_FLOAT32, RUMI_OUTPUT_NATIVE,
 };
 use crate::driver::vsi::{self, VsiFile};
@@ -130,8 +130,8 @@ unsafe fn open_by_policy(
         Err(e) => {
             let code = code_of(&e);
             match &e {
-                Error::HeaderBlob { .. } => set_error(&format!("{e}")),
-                _ => set_error(&format!("{file}: {e}")),
+                Error::HeaderBlob { .. } => set_error(&error_text(&e)),
+                _ => set_error(&format!("{file}: {}", error_text(&e))),
             }
             (Err(code), warning)
         }

@@ -79,8 +79,8 @@ pub unsafe extern "C" fn rumi_gdal_parse_name(
 /// Looks up an option's value for `rumi_gdal_open_options`: NULL when unset.
 pub type rumi_option_fn = Option<unsafe extern "C" fn(ctx: *mut c_void, name: *const c_char) -> *const c_char>;
 
-/// The configuration option that sets the resource limit `kind`: `RUMI_` and the limit's
-/// name in capitals (`RUMI_MAX_FRAMES` for `max_frames`).
+/// The configuration option that sets the resource limit `kind` (`RUMI_MAX_FRAMES` for
+/// `max_frames`; the C ABI's error texts name it too: `capi::error_text`).
 pub fn limit_option(kind: LimitKind) -> CString {
     CString::new(format!("RUMI_{}", kind.name().to_ascii_uppercase())).unwrap_or_default()
 }

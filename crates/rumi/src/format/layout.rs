@@ -1,7 +1,7 @@
 //! The data model, `frame_unit` and the frame index (spec: "Data model", "Frames",
 //! "frame_unit", "Frame index", "Validating frame_unit", "Deriving base_frame_offset").
 
-use crate::error::{Error, Limits, Result};
+use crate::error::{Error, Limits, Measure, Result};
 use crate::format::sample::SampleEncoding;
 
 /// A registered `frame_unit` value (0..=9), already checked against B and T.
@@ -203,11 +203,11 @@ impl Layout {
                 return Err(Error::ZeroDimension(name));
             }
         }
-        Limits::check("band count B", u64::from(bands), limits.max_bands)?;
+        Limits::check(Measure::BandCount, u64::from(bands), limits.max_bands)?;
         let frame_unit = FrameUnit::new(frame_unit, u32::from(bands), times)?;
         let layout = Layout { width, length, times, bands, tile_width, tile_length, encoding, frame_unit };
-        Limits::check("frame count N", layout.frame_count()?, limits.max_frames)?;
-        Limits::check("decoded frame size", layout.max_decoded_frame_bytes()?, limits.max_frame_bytes)?;
+        Limits::check(Measure::FrameCount, layout.frame_count()?, limits.max_frames)?;
+        Limits::check(Measure::DecodedFrameSize, layout.max_decoded_frame_bytes()?, limits.max_frame_bytes)?;
         Ok(layout)
     }
 

@@ -1,7 +1,7 @@
 //! The trailer: band descriptions and time coordinates (spec: "Trailer", "Band descriptions",
 //! "Time coordinates", "Time residuals").
 
-use crate::error::{Error, Limits, Result};
+use crate::error::{Error, Limits, Measure, Result};
 use crate::format::bitpack::{bit_length, pack, unpack, unzigzag, zigzag};
 use crate::format::bytes::{packed_len, Cursor};
 
@@ -240,7 +240,7 @@ impl Trailer {
         if times == 0 {
             return Err(Error::ZeroDimension("TimeCount"));
         }
-        Limits::check("trailer size", bytes.len() as u64, limits.max_trailer_bytes)?;
+        Limits::check(Measure::TrailerSize, bytes.len() as u64, limits.max_trailer_bytes)?;
         let mut c = Cursor::new(bytes, base, "trailer");
         let magic: [u8; 4] = c.array()?;
         if magic != TRAILER_MAGIC {
@@ -300,7 +300,7 @@ fn parse_time_axis(c: &mut Cursor<'_>, len: usize, times: u32, limits: &Limits) 
         TimeKind::Instant => u64::from(times),
         TimeKind::Interval => u64::from(times) * 2,
     };
-    Limits::check("time coordinate count C", count, limits.max_time_coords)?;
+    Limits::check(Measure::TimeCoordCount, count, limits.max_time_coords)?;
     let region_len = packed_len(count, u32::from(bits))?;
     let fixed = c.position() as u64;
     let expected = fixed + region_len;

@@ -3,7 +3,7 @@
 
 use std::ops::Range;
 
-use crate::error::{Error, Limits, Result};
+use crate::error::{Error, Limits, Measure, Result};
 use crate::format::{Layout, SampleEncoding};
 use crate::promote;
 
@@ -200,7 +200,7 @@ impl Request {
         }
         let sb = self.sample_bytes(l.encoding);
         let bytes = self.samples().checked_mul(sb as u64).ok_or(Error::Overflow("window size"))?;
-        Limits::check("window size", bytes, limits.max_read_bytes)?;
+        Limits::check(Measure::WindowSize, bytes, limits.max_read_bytes)?;
         let (lo, span) = self.extent(sb)?;
         let first = (origin as isize).checked_add(lo);
         if span > 0 && !first.is_some_and(|f| f >= 0 && (f as usize).checked_add(span).is_some_and(|e| e <= dst_len)) {

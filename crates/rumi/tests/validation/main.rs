@@ -7,6 +7,7 @@ mod common;
 use common::*;
 use rumi::format::ifd::TAGS;
 use rumi::format::{Blob, Georef, Layout, RasterType, SampleEncoding};
+use rumi::limits::Measure;
 use rumi::reader::Reader;
 use rumi::validate::{build_header, validate};
 use rumi::{Error, Limits};

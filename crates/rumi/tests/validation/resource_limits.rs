@@ -80,7 +80,7 @@ fn absurd_dimensions_hit_limits_without_allocating() {
     put_u32(&mut f, value(0), u32::MAX);
     put_u32(&mut f, value(1), u32::MAX);
     let (result, largest) = largest_allocation(|| check(&f));
-    assert_err!(result, Error::Limit { what: "frame count N", .. });
+    assert_err!(result, Error::Limit { what: Measure::FrameCount, .. });
     assert!(largest < 1 << 20, "largest allocation {largest} bytes");
     // huge tiles: one frame of 65535 x 65535 x 2 bytes exceeds max_frame_bytes
     let (mut f, _) = cube();
@@ -89,7 +89,7 @@ fn absurd_dimensions_hit_limits_without_allocating() {
     put_u16(&mut f, value(4), 65535);
     put_u16(&mut f, value(5), 65535);
     let (result, largest) = largest_allocation(|| check(&f));
-    assert_err!(result, Error::Limit { what: "decoded frame size", .. });
+    assert_err!(result, Error::Limit { what: Measure::DecodedFrameSize, .. });
     assert!(largest < 1 << 20, "largest allocation {largest} bytes");
 }
 
@@ -120,24 +120,27 @@ fn limits_fail_before_work() {
         change(&mut l);
         l
     };
-    let cases: [(Limits, &str); 5] = [
-        (limits(|l| l.max_frames = 71), "frame count N"),
-        (limits(|l| l.max_bands = 2), "band count B"),
-        (limits(|l| l.max_frame_bytes = 255), "decoded frame size"),
-        (limits(|l| l.max_trailer_bytes = 20), "trailer size"),
-        (limits(|l| l.max_time_coords = 1), "time coordinate count C"),
+    let cases: [(Limits, Measure, &str); 5] = [
+        (limits(|l| l.max_frames = 71), Measure::FrameCount, "frame count N"),
+        (limits(|l| l.max_bands = 2), Measure::BandCount, "band count B"),
+        (limits(|l| l.max_frame_bytes = 255), Measure::DecodedFrameSize, "decoded frame size"),
+        (limits(|l| l.max_trailer_bytes = 20), Measure::TrailerSize, "trailer size"),
+        (limits(|l| l.max_time_coords = 1), Measure::TimeCoordCount, "time coordinate count C"),
     ];
-    for (l, name) in cases {
-        assert_err!(validate(f.as_slice(), None, l), Error::Limit { what, .. } if what == name);
+    for (l, measure, words) in cases {
+        assert_err!(validate(f.as_slice(), None, l), Error::Limit { what, .. } if what == measure);
+        assert_eq!(measure.to_string(), words);
+        let e = validate(f.as_slice(), None, l).err().unwrap().to_string();
+        assert!(e.ends_with(&format!("(limit {})", measure.kind().name())), "{e}");
     }
     // the stateless reader applies them to the blob too
     assert_err!(
         Reader::open_with_blob(f.as_slice(), &b, limits(|l| l.max_frames = 10)),
-        Error::Limit { what: "frame count N", .. }
+        Error::Limit { what: Measure::FrameCount, .. }
     );
     // ... including the size of its largest decoded frame
     let small = Reader::open_with_blob(f.as_slice(), &b, limits(|l| l.max_frame_bytes = 80));
-    assert_err!(small, Error::Limit { what: "decoded frame size", value: 256, limit: 80 });
+    assert_err!(small, Error::Limit { what: Measure::DecodedFrameSize, value: 256, limit: 80 });
 }
 
 #[test]
