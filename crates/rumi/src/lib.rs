@@ -13,6 +13,8 @@ pub mod io;
 pub mod plan;
 pub mod promote;
 pub mod reader;
+#[cfg(feature = "object-store")]
+pub mod store;
 pub mod validate;
 pub mod writer;
 
