@@ -42,6 +42,16 @@ pub fn decoded_bytes(l: &Layout) -> u64 {
         * l.encoding.decoded_bytes() as u64
 }
 
+/// A failed read of `path` as the CLI words it: `<path>: <verdict>: <error>`, but an object
+/// storage I/O error (not found, access refused, the server's faults; it names the URL) as
+/// itself, since it says nothing about the file's contents.
+fn verdict<'a>(path: &'a Path, verdict: &'static str) -> impl Fn(rumi::Error) -> Failure + 'a {
+    move |e| match e {
+        rumi::Error::Io(io) if url_of(path).is_some() => Failure(io.to_string()),
+        e => Failure(format!("{}: {verdict}: {}", path.display(), Plain(e))),
+    }
+}
+
 /// Builds the header blob from a finalized rumi file (spec "Creating the header blob").
 fn build_header<R: RangeRead>(src: R) -> rumi::Result<Vec<u8>> {
     rumi::validate::build_header(src, Limits::default())
@@ -71,7 +81,7 @@ pub fn header(path: &Path, output: Option<&Path>) -> Res<()> {
     inputs.add(path);
     inputs.check(&out, "output")?;
     let src = open(path)?;
-    let bytes = build_header_plain(src).context(|| format!("{}: not a valid rumi file", path.display()))?;
+    let bytes = build_header(src).map_err(verdict(path, "not a valid rumi file"))?;
     check_epsg_registry(path)?;
     if let Some(url) = url_of(&out) {
         remote::put(url, &bytes)?;
@@ -97,7 +107,7 @@ pub fn validate(path: &Path, header: Option<&Path>) -> Res<()> {
             (e @ (rumi::Error::BlobMismatch { .. } | rumi::Error::BlobCountMismatch { .. }), Some(h)) => {
                 Failure(format!("header blob {} does not belong to {}: {e}", h.display(), path.display()))
             }
-            (e, _) => Failure(format!("{}: not rumi 0.1.0 compliant: {}", path.display(), Plain(e))),
+            (e, _) => verdict(path, "not rumi 0.1.0 compliant")(e),
         })?;
     if let Georef::Epsg { epsg, model, .. } = report.georef {
         epsg_defined(epsg, model)
@@ -230,9 +240,7 @@ fn geotransform(raster_type: RasterType, a: [f64; 6]) -> [f64; 6] {
 
 /// `rumi header` validates the georeferencing against the EPSG registry as `validate` does.
 fn check_epsg_registry(path: &Path) -> Res<()> {
-    let reader = Reader::open(open(path)?, Limits::default())
-        .map_err(plain)
-        .context(|| format!("{}: not a valid rumi file", path.display()))?;
+    let reader = Reader::open(open(path)?, Limits::default()).map_err(verdict(path, "not a valid rumi file"))?;
     if let Georef::Epsg { epsg, model, .. } = reader.georef().context(|| path.display().to_string())? {
         epsg_defined(epsg, model)
             .map_err(|why| Failure(format!("{}: not rumi 0.1.0 compliant: {why}", path.display())))?;
@@ -260,9 +268,7 @@ fn open_for_info(path: &Path, header: Option<&Path>) -> Res<(Reader<Source>, Opt
     if let Some(found) = url_of(path).map(remote::open_with_sidecar).transpose()?.flatten() {
         return Ok((found.0, Some(found.1)));
     }
-    let reader = Reader::open(open(path)?, Limits::default())
-        .map_err(plain)
-        .context(|| format!("{}: not a valid rumi file", path.display()))?;
+    let reader = Reader::open(open(path)?, Limits::default()).map_err(verdict(path, "not a valid rumi file"))?;
     Ok((reader, None))
 }
 

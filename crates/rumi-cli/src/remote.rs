@@ -57,6 +57,8 @@ pub fn open_with_sidecar(url: &str) -> Res<Option<(Reader<Source>, String)>> {
     let blob = match store::fetch(&side, &options(), MAX_BLOB_BYTES) {
         Ok(b) => b,
         Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
+        // the object is behind the same endpoint and credentials: no use trying it
+        Err(e) if e.kind() == ErrorKind::PermissionDenied => return Err(Failure(e.to_string())),
         Err(e) => {
             say(&format!(
                 "warning: {url}: cannot read the sidecar header blob ({e}); opening the object by parsing it"
@@ -108,7 +110,7 @@ pub fn upload(file: &File, url: &str, header: Option<&[u8]>, aux_xml: Option<&[u
             interrupt::check()?;
             Err(Failure(format!("{e}; nothing was written")))
         }
-        Err(e) => Err(Failure(format!("cannot upload to {url}: {e}; nothing was written there"))),
+        Err(e) => Err(Failure(format!("cannot upload {e}; nothing was written there"))),
     }
 }
 
