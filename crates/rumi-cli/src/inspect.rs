@@ -77,6 +77,9 @@ pub fn header_of_written(file: &mut File, blob: &Blob, out: &Path) -> Res<Vec<u8
 /// `rumi header FILE [-o OUT]` (FILE and OUT paths or URLs; OUT by default `<FILE>.header`).
 pub fn header(path: &Path, output: Option<&Path>) -> Res<()> {
     let out = output.map(Path::to_path_buf).unwrap_or_else(|| sidecar(path));
+    if let Some(url) = url_of(&out) {
+        remote::check_writable(url)?;
+    }
     let mut inputs = output::Inputs::default();
     inputs.add(path);
     inputs.check(&out, "output")?;

@@ -296,6 +296,14 @@ def test_info_validate_header_small_file(moto, tmp_path):
     assert get(s3, "ramp.rumi.header") == Path(str(local) + ".header").read_bytes()
     rumi(endpoint, "header", url, "-o", tmp_path / "b.header")
     assert (tmp_path / "b.header").read_bytes() == Path(str(local) + ".header").read_bytes()
+    # the same object over plain HTTP (moto serves public objects to path-style GETs): the
+    # sidecar is used
+    for key in ("ramp.rumi", "ramp.rumi.header"):
+        s3.put_object_acl(Bucket=BUCKET, Key=key, ACL="public-read")
+    http_url = f"{endpoint}/{BUCKET}/ramp.rumi"
+    over_http, raw = info(endpoint, http_url)
+    assert raw["header_blob"] == http_url + ".header" and over_http == remote
+    assert "compliant" in rumi(endpoint, "validate", http_url, "--header", http_url + ".header").stdout
     # a stale sidecar (another file's blob) is ignored with a warning, as for local files
     other = tmp_path / "other.rumi"
     rumi(endpoint, "convert", src, other, "--time", "2021-01-01", "--tile", "64", "-q")
@@ -318,6 +326,8 @@ def test_stack_to_s3_and_https_is_read_only(moto, tmp_path):
     rumi(endpoint, "stack", a, b, tmp_path / "cube.rumi", "--times", "2020-01-01,2020-02-01", "-q")
     assert get(s3, "cube.rumi") == (tmp_path / "cube.rumi").read_bytes()
     r = rumi(endpoint, "convert", a, "https://example.invalid/x.rumi", "--time", "2020-01-01", ok=False)
+    assert "read-only" in r.stderr, r.stderr
+    r = rumi(endpoint, "header", f"s3://{BUCKET}/cube.rumi", "-o", "https://example.invalid/c.header", ok=False)
     assert "read-only" in r.stderr, r.stderr
 
 

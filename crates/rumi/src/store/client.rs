@@ -47,7 +47,7 @@ pub(super) fn io_err(url: &str, e: object_store::Error) -> io::Error {
     use object_store::Error as E;
     match e {
         E::NotFound { .. } => url_err(io::ErrorKind::NotFound, url, format_args!("no such object ({e})")),
-        E::PermissionDenied { .. } | E::Unauthenticated { .. } => url_err(
+        E::PermissionDenied { .. } | E::Unauthenticated { .. } if url.starts_with("s3://") => url_err(
             io::ErrorKind::PermissionDenied,
             url,
             format_args!(
@@ -55,6 +55,9 @@ pub(super) fn io_err(url: &str, e: object_store::Error) -> io::Error {
                  AWS_SESSION_TOKEN, or none for a public bucket; AWS_REGION and AWS_ENDPOINT_URL name the endpoint)"
             ),
         ),
+        E::PermissionDenied { .. } | E::Unauthenticated { .. } => {
+            url_err(io::ErrorKind::PermissionDenied, url, format_args!("access refused: {e}"))
+        }
         E::Generic { store: "rumi", source } => url_err(io::ErrorKind::UnexpectedEof, url, source),
         e => url_err(io::ErrorKind::Other, url, e),
     }
