@@ -50,7 +50,8 @@ pub fn read_blob(path: &Path) -> Res<Vec<u8>> {
 /// and it describes the object, as the GDAL driver and the Python package do for local files:
 /// the blob is checked against the object's bytes before its first frame (file header, IFD,
 /// every frame byte count) and its size; a sidecar that cannot be read or does not match is
-/// ignored with a warning. Returns the reader and the sidecar's URL, or None (no usable
+/// ignored with a warning (but a refused access is an error: the object has the same
+/// endpoint and credentials). Returns the reader and the sidecar's URL, or None (no usable
 /// sidecar: the caller parses the object).
 pub fn open_with_sidecar(url: &str) -> Res<Option<(Reader<Source>, String)>> {
     let side = format!("{url}.header");
