@@ -120,4 +120,10 @@ fn main() {
     if std::env::var_os("CARGO_CFG_FUZZING").is_none() && !allow_undefined {
         println!("cargo:rustc-cdylib-link-arg=-Wl,-z,defs");
     }
+    // Export only the plugin's own API (GDALRegister_RUMI and the public rumi_*; the adapter's
+    // protocol is hidden by its header): symbols of the archives linked in (the dependencies'
+    // rlibs) stay local. Without this, C functions a dependency exports with #[no_mangle]
+    // (crc-fast, linked when a workspace build unifies the core's object-store feature for the
+    // CLI) would be exported from the plugin too (tests/exports.rs).
+    println!("cargo:rustc-cdylib-link-arg=-Wl,--exclude-libs,ALL");
 }

@@ -5,12 +5,12 @@
 # and checks that no GDAL, C++ build or CLI crate is among the core's dependencies.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bad=$(cargo tree -p rumi -e normal,build --prefix none | grep -E '^(gdal|gdal-sys|clap|indicatif|cbindgen) ' || true)
+bad=$(cargo tree -p rumi -e normal,build --prefix none | grep -E '^(gdal|gdal-sys|clap|indicatif|cbindgen|object_store|tokio|reqwest|hyper) ' || true)
 if [ -n "$bad" ]; then
   echo "the core crate depends on: $bad" >&2
   exit 1
 fi
-echo "core dependencies: no gdal, gdal-sys, clap, indicatif"
+echo "core dependencies: no gdal, gdal-sys, clap, indicatif; no network crate without the object-store feature"
 mask='
   set -e
   mkdir -p /tmp/rumi-empty

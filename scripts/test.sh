@@ -30,6 +30,8 @@ if [ "${RUMI_SKIP_VALGRIND:-0}" != 1 ]; then
 fi
 step "Python package: pip install ./python, pytest python/tests (scripts/test-python.sh)"
 scripts/test-python.sh
+step "CLI with object storage: moto S3 server, faults, failed uploads (scripts/test-object-storage.sh)"
+scripts/test-object-storage.sh
 step "Catalogue + PyTorch loader: pytest test_catalog.py test_torch.py (scripts/test-torch.sh)"
 scripts/test-torch.sh
 step "real clients: QGIS, rasterio, rioxarray + dask, GDAL tools, /vsicurl/ via nginx"

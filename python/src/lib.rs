@@ -3,12 +3,11 @@
 //! capsules); argument handling, numpy dtypes, xarray and pickling live in `python/rumi/`.
 //!
 //! Fork safety: nothing here keeps process-wide state that a forked child inherits broken.
-//! Each object-storage source owns its tokio runtime and HTTP client, and the Python
+//! The core's object-storage clients are kept per process id (`rumi::store`), and the Python
 //! `Dataset` rebuilds its native reader when `os.getpid()` changes; writer and decoder thread
 //! pools are looked up per process id (see [`pool`]).
 
 use std::collections::HashMap;
-use std::fs::File;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -23,31 +22,12 @@ use rumi::format::{Georef, ModelType, RasterType, SampleEncoding, TimeAxis, Time
 use rumi::io::RangeRead;
 use rumi::plan::Request;
 use rumi::reader::Reader;
+use rumi::store::Source;
 use rumi::writer::{write_array, AtomicFile, ImageSpec};
 use rumi::{Category, Error, Limits};
 
 mod dlpack;
 mod store;
-
-/// A remote source being opened with a blob: the open runs with the object size deferred.
-struct DeferredOpen(Source);
-
-impl DeferredOpen {
-    fn open(self, blob: &[u8], limits: Limits) -> rumi::Result<Reader<Source>> {
-        let src = self.0;
-        // the deferral lives in the source itself, so it moves into the reader with it
-        if let Source::Store(s) = &src {
-            s.set_deferred(true);
-        }
-        let r = Reader::open_with_blob(src, blob, limits);
-        if let Ok(reader) = &r {
-            if let Source::Store(s) = reader.source() {
-                s.set_deferred(false);
-            }
-        }
-        r
-    }
-}
 
 /// Maps a core error to the Python exception of its category (classes defined in
 /// `rumi/_errors.py`), with the core's message text.
@@ -73,33 +53,6 @@ fn raise(class: &str, msg: String) -> PyErr {
             Err(e) => e,
         }
     })
-}
-
-/// A source of bytes: a local file or an object in object storage.
-enum Source {
-    File(File),
-    Store(store::StoreSource),
-}
-
-impl RangeRead for Source {
-    fn read_at(&self, offset: u64, len: usize) -> std::io::Result<Vec<u8>> {
-        match self {
-            Source::File(f) => f.read_at(offset, len),
-            Source::Store(s) => s.read_at(offset, len),
-        }
-    }
-    fn read_ranges(&self, ranges: &[(u64, usize)]) -> std::io::Result<Vec<Vec<u8>>> {
-        match self {
-            Source::File(f) => f.read_ranges(ranges),
-            Source::Store(s) => s.read_ranges(ranges),
-        }
-    }
-    fn size(&self) -> std::io::Result<u64> {
-        match self {
-            Source::File(f) => f.size(),
-            Source::Store(s) => s.size(),
-        }
-    }
 }
 
 fn limits_from(d: Option<&Bound<'_, PyDict>>) -> PyResult<Limits> {
@@ -198,24 +151,14 @@ impl NativeReader {
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let limits = limits_from(limits)?;
-        let opts = store::Options::from_dict(options)?;
-        let local = !store::is_url(&location);
+        let opts = store::options_from(options)?;
+        let local = !rumi::store::is_url(&location);
         py.detach(move || {
-            let src = if local {
-                let f =
-                    File::open(&location).map_err(|e| raise("RumiIOError", format!("cannot open {location}: {e}")))?;
-                Source::File(f)
-            } else {
-                Source::Store(store::StoreSource::open(&location, &opts).map_err(|e| raise("RumiIOError", e))?)
-            };
-            let inner = match (header, &src) {
-                // remote + blob: no HEAD request; the size comes with the first frames
-                (Some(blob), Source::Store(_)) => {
-                    let staged = DeferredOpen(src);
-                    staged.open(&blob, limits)
-                }
-                (Some(blob), _) => Reader::open_with_blob(src, &blob, limits),
-                (None, _) => Reader::open(src, limits),
+            let src = Source::open(&location, &opts).map_err(|e| raise("RumiIOError", e.to_string()))?;
+            // remote + blob: no request (the size comes with the first frames)
+            let inner = match header {
+                Some(blob) => Reader::open_with_blob(src, &blob, limits),
+                None => Reader::open(src, limits),
             }
             .map_err(py_err)?;
             Ok(NativeReader { inner, local })
@@ -227,7 +170,7 @@ impl NativeReader {
     fn can_check_blob(&self) -> bool {
         match self.inner.source() {
             Source::File(_) => true,
-            Source::Store(s) => s.known_size().is_some(),
+            Source::Store(s) => s.known_size().is_ok_and(|s| s.is_some()),
         }
     }
 
@@ -530,17 +473,9 @@ fn fetch_object<'py>(
     url: String,
     options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let opts = store::Options::from_dict(options)?;
-    let bytes = py
-        .detach(move || -> Result<Vec<u8>, String> {
-            let s = store::StoreSource::open(&url, &opts)?;
-            let n = s.size().map_err(|e| e.to_string())?;
-            if n > 1 << 30 {
-                return Err(format!("{url}: {n} bytes is too large for a header blob"));
-            }
-            s.read_at(0, n as usize).map_err(|e| e.to_string())
-        })
-        .map_err(|e| raise("RumiIOError", e))?;
+    let opts = store::options_from(options)?;
+    let bytes =
+        py.detach(move || rumi::store::fetch(&url, &opts, 1 << 30)).map_err(|e| raise("RumiIOError", e.to_string()))?;
     Ok(PyBytes::new(py, &bytes))
 }
 

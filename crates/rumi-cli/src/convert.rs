@@ -2,7 +2,9 @@
 //! for several), read and compressed tile row by tile row, committed together with its
 //! `<OUT>.header` sidecar and (when the sources declare nodata) its `<OUT>.aux.xml` as one
 //! pair ([`output::commit_pair`]). No output may be an input; an error or a signal leaves the
-//! previous pair as it was and no temporary file behind.
+//! previous pair as it was and no temporary file behind. An `s3://bucket/key` output is
+//! written to an anonymous local temporary file first, then uploaded with its sidecars
+//! ([`remote::upload`]: nothing at the destination on failure).
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -19,6 +21,7 @@ use crate::inspect::{self, human_bytes};
 use crate::interrupt;
 use crate::output::{self, aux_xml, sidecar, Inputs, Staged};
 use crate::pam::{self, Nodata};
+use crate::remote;
 use crate::source::Source;
 use crate::times::{MetaTime, TimeArgs};
 use crate::{GraphArg, WriteOpts};
@@ -60,17 +63,26 @@ fn plan_removals(out: &Path, force: bool) -> Res<(Vec<PathBuf>, Vec<String>)> {
     Ok((remove, notes))
 }
 
-/// Converts (one source) or stacks (several) `srcs` into `out`.
+/// Converts (one source) or stacks (several) `srcs` into `out` (a path or an `s3://` URL).
 pub fn run(srcs: &[PathBuf], out: &Path, time: &TimeArgs, opts: &WriteOpts, graph: Graph) -> Res<()> {
     let started = Instant::now();
     interrupt::catch();
-    if out.is_dir() {
+    let url = remote::url_of(out);
+    if let Some(u) = url {
+        remote::check_writable(u)?;
+    } else if out.is_dir() {
         return Err(Failure(format!("{} is a folder; give the output file name", out.display())));
     }
     let sources = open_sources(srcs, opts)?;
-    let inputs = guard_inputs(&sources, out)?;
-    let (_, removal_notes) = plan_removals(out, opts.force)?;
-    output::clean_stale(out);
+    let (inputs, removal_notes) = match url {
+        Some(_) => (Inputs::default(), Vec::new()),
+        None => {
+            let inputs = guard_inputs(&sources, out)?;
+            let (_, removal_notes) = plan_removals(out, opts.force)?;
+            output::clean_stale(out);
+            (inputs, removal_notes)
+        }
+    };
 
     check_same_grid(&sources)?;
     let metas: Vec<(&Path, Option<&MetaTime>)> =
@@ -84,13 +96,24 @@ pub fn run(srcs: &[PathBuf], out: &Path, time: &TimeArgs, opts: &WriteOpts, grap
     let spec = image_spec(&sources, axis, opts, graph)?;
     let layout = spec.layout().map_err(|e| Failure(limit_remedy(e)))?;
 
-    let mut file = Staged::create(out)?;
+    let mut target = match url {
+        Some(_) => Target::Upload(tempfile::tempfile().context(|| "cannot create a local temporary file")?),
+        None => Target::Local(Staged::create(out)?),
+    };
     let bar = progress(&layout, opts.quiet, out);
-    let written = write_frames(file.file(), spec, graph, sources, &bar, out);
+    let written = write_frames(target.file(), spec, graph, sources, &bar, out);
     bar.finish_and_clear();
     let blob = written?;
-    let header = inspect::header_of_written(file.file(), &blob, out)?;
-    commit(file, out, &header, &nodata, &inputs, opts)?;
+    let header = inspect::header_of_written(target.file(), &blob, out)?;
+    match (target, url) {
+        (Target::Local(file), _) => commit(file, out, &header, &nodata, &inputs, opts)?,
+        (Target::Upload(file), Some(u)) => {
+            interrupt::check()?;
+            let aux = (!nodata.is_empty()).then(|| nodata.render());
+            remote::upload(&file, u, (!opts.no_header).then_some(&header[..]), aux.as_ref().map(|a| a.as_bytes()))?;
+        }
+        (Target::Upload(_), None) => return Err(Failure("internal error: an upload without a URL".into())),
+    }
     for n in &removal_notes {
         say(n);
     }
@@ -185,6 +208,22 @@ fn image_spec(sources: &[Source], axis: rumi::format::TimeAxis, opts: &WriteOpts
         georef: first.georef,
         trailer: Trailer { band_texts: first.band_texts.clone(), time: axis },
     })
+}
+
+/// Where the frames are written: the staged local output, or a local temporary file uploaded
+/// once complete.
+enum Target {
+    Local(Staged),
+    Upload(File),
+}
+
+impl Target {
+    fn file(&mut self) -> &mut File {
+        match self {
+            Target::Local(s) => s.file(),
+            Target::Upload(f) => f,
+        }
+    }
 }
 
 /// Commits the written file with its sidecars (the header blob unless --no-header, the nodata

@@ -1,16 +1,20 @@
-//! `header`, `validate` and `info`: build the header blob of, check and describe rumi files.
+//! `header`, `validate` and `info`: build the header blob of, check and describe rumi files,
+//! local or in object storage (`s3://`, `http(s)://`: [`crate::remote`]).
 
 use std::fs::File;
 use std::io::Write;
 use std::path::Path;
 
 use rumi::format::{Blob, Georef, Layout, ModelType, RasterType, TimeKind, TimeStep};
+use rumi::io::RangeRead;
 use rumi::reader::Reader;
+use rumi::store::Source;
 use rumi::Limits;
 use serde::Serialize;
 
 use crate::fail::{plain, print, Context, Failure, Plain, Res};
 use crate::output::{self, sidecar};
+use crate::remote::{self, open, read_blob, url_of};
 use crate::source::epsg_defined;
 
 /// `12.3 MiB`-style size.
@@ -38,22 +42,24 @@ pub fn decoded_bytes(l: &Layout) -> u64 {
         * l.encoding.decoded_bytes() as u64
 }
 
-fn open(path: &Path) -> Res<File> {
-    File::open(path).context(|| format!("cannot open {}", path.display()))
-}
-
-fn read_blob(path: &Path) -> Res<Vec<u8>> {
-    std::fs::read(path).context(|| format!("cannot read header blob {}", path.display()))
+/// A failed read of `path` as the CLI words it: `<path>: <verdict>: <error>`, but an object
+/// storage I/O error (not found, access refused, the server's faults; it names the URL) as
+/// itself, since it says nothing about the file's contents.
+fn verdict<'a>(path: &'a Path, verdict: &'static str) -> impl Fn(rumi::Error) -> Failure + 'a {
+    move |e| match e {
+        rumi::Error::Io(io) if url_of(path).is_some() => Failure(io.to_string()),
+        e => Failure(format!("{}: {verdict}: {}", path.display(), Plain(e))),
+    }
 }
 
 /// Builds the header blob from a finalized rumi file (spec "Creating the header blob").
-fn build_header(file: File) -> rumi::Result<Vec<u8>> {
-    rumi::validate::build_header(file, Limits::default())
+fn build_header<R: RangeRead>(src: R) -> rumi::Result<Vec<u8>> {
+    rumi::validate::build_header(src, Limits::default())
 }
 
 /// [`build_header`] with the CLI's wording of errors.
-fn build_header_plain(file: File) -> Result<Vec<u8>, Plain> {
-    build_header(file).map_err(plain)
+fn build_header_plain<R: RangeRead>(src: R) -> Result<Vec<u8>, Plain> {
+    build_header(src).map_err(plain)
 }
 
 /// The header blob of a file the writer just produced: built from the finished file (so every
@@ -68,23 +74,30 @@ pub fn header_of_written(file: &mut File, blob: &Blob, out: &Path) -> Res<Vec<u8
     Ok(built)
 }
 
-/// `rumi header FILE [-o OUT]`.
+/// `rumi header FILE [-o OUT]` (FILE and OUT paths or URLs; OUT by default `<FILE>.header`).
 pub fn header(path: &Path, output: Option<&Path>) -> Res<()> {
     let out = output.map(Path::to_path_buf).unwrap_or_else(|| sidecar(path));
+    if let Some(url) = url_of(&out) {
+        remote::check_writable(url)?;
+    }
     let mut inputs = output::Inputs::default();
     inputs.add(path);
     inputs.check(&out, "output")?;
-    let file = open(path)?;
-    let bytes = build_header_plain(file).context(|| format!("{}: not a valid rumi file", path.display()))?;
+    let src = open(path)?;
+    let bytes = build_header(src).map_err(verdict(path, "not a valid rumi file"))?;
     check_epsg_registry(path)?;
-    output::clean_stale(&out);
-    // checked again just before the write: the input may have been linked there meanwhile
-    inputs.check(&out, "output")?;
-    output::Staged::with_bytes(&out, &bytes)?.commit()?;
+    if let Some(url) = url_of(&out) {
+        remote::put(url, &bytes)?;
+    } else {
+        output::clean_stale(&out);
+        // checked again just before the write: the input may have been linked there meanwhile
+        inputs.check(&out, "output")?;
+        output::Staged::with_bytes(&out, &bytes)?.commit()?;
+    }
     print(&format!("wrote {} ({} bytes) for {}\n", out.display(), bytes.len(), path.display()))
 }
 
-/// `rumi validate FILE [--header BLOB]`.
+/// `rumi validate FILE [--header BLOB]` (paths or URLs).
 pub fn validate(path: &Path, header: Option<&Path>) -> Res<()> {
     let blob = header.map(read_blob).transpose()?;
     if let (Some(b), Some(h)) = (&blob, header) {
@@ -97,7 +110,7 @@ pub fn validate(path: &Path, header: Option<&Path>) -> Res<()> {
             (e @ (rumi::Error::BlobMismatch { .. } | rumi::Error::BlobCountMismatch { .. }), Some(h)) => {
                 Failure(format!("header blob {} does not belong to {}: {e}", h.display(), path.display()))
             }
-            (e, _) => Failure(format!("{}: not rumi 0.1.0 compliant: {}", path.display(), Plain(e))),
+            (e, _) => verdict(path, "not rumi 0.1.0 compliant")(e),
         })?;
     if let Georef::Epsg { epsg, model, .. } = report.georef {
         epsg_defined(epsg, model)
@@ -230,9 +243,7 @@ fn geotransform(raster_type: RasterType, a: [f64; 6]) -> [f64; 6] {
 
 /// `rumi header` validates the georeferencing against the EPSG registry as `validate` does.
 fn check_epsg_registry(path: &Path) -> Res<()> {
-    let reader = Reader::open(open(path)?, Limits::default())
-        .map_err(plain)
-        .context(|| format!("{}: not a valid rumi file", path.display()))?;
+    let reader = Reader::open(open(path)?, Limits::default()).map_err(verdict(path, "not a valid rumi file"))?;
     if let Georef::Epsg { epsg, model, .. } = reader.georef().context(|| path.display().to_string())? {
         epsg_defined(epsg, model)
             .map_err(|why| Failure(format!("{}: not rumi 0.1.0 compliant: {why}", path.display())))?;
@@ -247,17 +258,25 @@ fn raster_type_name(r: RasterType) -> &'static str {
     }
 }
 
+/// Opens `path` for `info`: statelessly from `header` when given; an object in object storage
+/// from its sidecar when it has a matching one ([`remote::open_with_sidecar`]); else by
+/// parsing it. Returns the reader and the header blob used.
+fn open_for_info(path: &Path, header: Option<&Path>) -> Res<(Reader<Source>, Option<String>)> {
+    if let Some(h) = header {
+        let reader = Reader::open_with_blob(open(path)?, &read_blob(h)?, Limits::default())
+            .map_err(plain)
+            .context(|| format!("header blob {}", h.display()))?;
+        return Ok((reader, Some(h.display().to_string())));
+    }
+    if let Some(found) = url_of(path).map(remote::open_with_sidecar).transpose()?.flatten() {
+        return Ok((found.0, Some(found.1)));
+    }
+    let reader = Reader::open(open(path)?, Limits::default()).map_err(verdict(path, "not a valid rumi file"))?;
+    Ok((reader, None))
+}
+
 fn describe(path: &Path, header: Option<&Path>) -> Res<Info> {
-    let file = open(path)?;
-    let file_bytes = file.metadata().context(|| format!("cannot read {}", path.display()))?.len();
-    let reader = match header {
-        Some(h) => Reader::open_with_blob(file, &read_blob(h)?, Limits::default())
-            .map_err(plain)
-            .context(|| format!("header blob {}", h.display()))?,
-        None => Reader::open(file, Limits::default())
-            .map_err(plain)
-            .context(|| format!("{}: not a valid rumi file", path.display()))?,
-    };
+    let (reader, header_blob) = open_for_info(path, header)?;
     let what = || path.display().to_string();
     let l = *reader.layout();
     let georef = reader.georef().context(what)?;
@@ -279,13 +298,14 @@ fn describe(path: &Path, header: Option<&Path>) -> Res<Info> {
             TimeStep::Interval(a, b) => Step::Interval { start: axis.iso(a), end: axis.iso(b) },
         })
         .collect();
+    let file_bytes = reader.source().size().context(|| format!("cannot read {}", path.display()))?;
     let compressed = reader.compressed_bytes();
     let decoded = decoded_bytes(&l);
     let (sample_format, bits_per_sample) = l.encoding.pair();
     Ok(Info {
         file: path.display().to_string(),
         file_bytes,
-        header_blob: header.map(|h| h.display().to_string()),
+        header_blob,
         kind: if l.times > 1 { "Cube" } else { "Image" },
         shape: Shape { T: l.times, B: l.bands, Y: l.length, X: l.width },
         encoding: Encoding {
@@ -306,7 +326,7 @@ fn describe(path: &Path, header: Option<&Path>) -> Res<Info> {
         raster_type: raster_type_name(georef.raster_type()),
         georef: georef_info,
         band_texts: trailer.band_texts.clone(),
-        gdal_nodata: gdal_nodata(path),
+        gdal_nodata: if url_of(path).is_some() { None } else { gdal_nodata(path) },
         time: Times {
             kind: if axis.kind == TimeKind::Instant { "instant" } else { "interval" },
             scale_seconds: axis.scale,

@@ -1,7 +1,8 @@
 //! `rumi`: the command-line tool of the rumi 0.1.0 raster format.
 //!
 //! `convert` and `stack` turn rasters GDAL can read into rumi Images and Cubes; `header`,
-//! `validate` and `info` build header blobs for, check and describe rumi files. Errors print
+//! `validate` and `info` build header blobs for, check and describe rumi files. Files may be
+//! objects in object storage (`s3://bucket/key` read and written, `http(s)://` read). Errors print
 //! `rumi: <message>` on stderr and exit with 1 (2 for usage errors, 128 + n after signal n).
 
 mod convert;
@@ -15,6 +16,8 @@ mod interrupt;
 mod output;
 
 mod pam;
+
+mod remote;
 
 mod source;
 
@@ -133,7 +136,8 @@ impl WriteOpts {
 struct ConvertArgs {
     /// Any raster GDAL can open.
     src: PathBuf,
-    /// Output file (conventionally `.rumi`).
+    /// Output file (conventionally `.rumi`), or `s3://bucket/key`: written locally to a temporary
+    /// file first, then uploaded with its sidecars (nothing at the destination on failure).
     out: PathBuf,
     /// Acquisition instant, ISO 8601 UTC: 2020-05-18 or 2020-05-18T13:40:00Z.
     /// Default: the source's TIME or TIME_START/TIME_END metadata (what rumi's GDAL driver
@@ -149,7 +153,8 @@ struct ConvertArgs {
 
 #[derive(Args)]
 struct StackArgs {
-    /// Two or more co-registered sources, in time order, followed by the output file.
+    /// Two or more co-registered sources, in time order, followed by the output file (or
+    /// `s3://bucket/key`).
     #[arg(value_name = "SRC... OUT", required = true, num_args = 1..)]
     paths: Vec<PathBuf>,
     /// One instant per source, comma separated: 2015-03-09T17:30:17Z,2017-03-09T05:43:56Z.
@@ -166,30 +171,31 @@ struct StackArgs {
 
 #[derive(Args)]
 struct HeaderArgs {
-    /// The rumi file.
+    /// The rumi file: a path, or an `s3://bucket/key` or `http(s)://` URL.
     file: PathBuf,
-    /// Where to write the blob (default: `<FILE>.header`).
+    /// Where to write the blob, a path or `s3://` URL (default: `<FILE>.header`).
     #[arg(short, long, value_name = "FILE.header")]
     output: Option<PathBuf>,
 }
 
 #[derive(Args)]
 struct ValidateArgs {
-    /// The rumi file.
+    /// The rumi file: a path, or an `s3://bucket/key` or `http(s)://` URL.
     file: PathBuf,
-    /// Also check that this header blob belongs to the file.
+    /// Also check that this header blob (path or URL) belongs to the file.
     #[arg(long, value_name = "BLOB")]
     header: Option<PathBuf>,
 }
 
 #[derive(Args)]
 struct InfoArgs {
-    /// The rumi file.
+    /// The rumi file: a path, or an `s3://bucket/key` or `http(s)://` URL (whose sidecar
+    /// `<URL>.header` is used when present and matching).
     file: PathBuf,
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
-    /// Open statelessly from this header blob instead of parsing the file's IFD.
+    /// Open statelessly from this header blob (path or URL) instead of parsing the file's IFD.
     #[arg(long, value_name = "BLOB")]
     header: Option<PathBuf>,
 }

@@ -1,5 +1,6 @@
 //! The range-read trait every reader works over, with local-file and in-memory sources.
-//! The GDAL driver implements it over GDAL's VSI layer through the C ABI.
+//! The GDAL driver implements it over GDAL's VSI layer through the C ABI; object storage
+//! (`store`, cargo feature `object-store`) over `object_store`.
 
 use std::io;
 use std::sync::Arc;
@@ -14,8 +15,17 @@ pub trait RangeRead: Send + Sync {
         ranges.iter().map(|&(o, l)| self.read_at(o, l)).collect()
     }
 
-    /// Total size of the source in bytes.
+    /// Total size of the source in bytes (a remote source may send a request to learn it).
     fn size(&self) -> io::Result<u64>;
+
+    /// The size when the source knows it without a request: always for files and memory (the
+    /// default: [`RangeRead::size`]); for object storage once a response has carried it (a
+    /// ranged GET's Content-Range), else `None`. The stateless open checks a header blob
+    /// against it only when known, so that an open with a blob sends no request; a frame
+    /// past the end of such a source then fails as a truncated read when it is fetched.
+    fn known_size(&self) -> io::Result<Option<u64>> {
+        self.size().map(Some)
+    }
 }
 
 fn eof(offset: u64, len: usize, size: u64) -> io::Error {
@@ -75,6 +85,9 @@ macro_rules! forward_range_read {
             }
             fn size(&self) -> io::Result<u64> {
                 (**self).size()
+            }
+            fn known_size(&self) -> io::Result<Option<u64>> {
+                (**self).known_size()
             }
         }
     )*};

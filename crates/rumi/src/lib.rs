@@ -19,6 +19,8 @@ pub mod pool;
 pub mod promote;
 pub mod read;
 pub mod reader;
+#[cfg(feature = "object-store")]
+pub mod store;
 pub mod validate;
 pub mod writer;
 

@@ -158,4 +158,7 @@ impl<R: RangeRead> RangeRead for Borrowed<'_, R> {
     fn size(&self) -> std::io::Result<u64> {
         self.0.size()
     }
+    fn known_size(&self) -> std::io::Result<Option<u64>> {
+        self.0.known_size()
+    }
 }

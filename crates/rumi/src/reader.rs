@@ -59,14 +59,22 @@ impl<R: RangeRead> Reader<R> {
     /// Opens statelessly: the blob locates every frame; no IFD byte is read. The georeferencing
     /// block and the trailer are read only when asked for.
     ///
-    /// The source's size is compared with the smallest file the blob's fixed header describes
-    /// (`base_frame_offset` + N * `count_min`) before the N counts are unpacked: a 32-byte blob
-    /// claiming millions of frames for a short file allocates nothing.
+    /// The source's size, when known without a request ([`RangeRead::known_size`]), is compared
+    /// with the smallest file the blob's fixed header describes (`base_frame_offset` + N *
+    /// `count_min`) before the N counts are unpacked: a 32-byte blob claiming millions of frames
+    /// for a short file allocates nothing.
     pub fn open_with_blob(src: R, blob: &[u8], limits: Limits) -> Result<Self> {
         let need = Blob::parse_header(blob, &limits)?.min_frames_end()?;
-        let size = src.size()?;
-        if size < need {
-            return Err(Error::FileSize { what: "a file with the header blob's frames", found: size, expected: need });
+        // a remote source may not know its size yet (no request here): a short file is then
+        // found by the first read past its end
+        if let Some(size) = src.known_size()? {
+            if size < need {
+                return Err(Error::FileSize {
+                    what: "a file with the header blob's frames",
+                    found: size,
+                    expected: need,
+                });
+            }
         }
         Self::located(src, Blob::parse(blob, &limits)?, limits)
     }

@@ -1,0 +1,159 @@
+//! [`StoreSource`]: one object as a [`RangeRead`]; [`fetch`]: a whole small object.
+
+use std::io;
+use std::mem::ManuallyDrop;
+use std::ops::Range;
+use std::sync::{Arc, OnceLock};
+
+use object_store::path::Path;
+use object_store::{GetOptions, ObjectStore, ObjectStoreExt};
+
+use super::client::{io_err, resolve, url_err, Client};
+use super::Options;
+use crate::io::RangeRead;
+
+/// One object in an object store, read by ranges.
+///
+/// Its size is known once a response has carried it (each ranged GET's Content-Range; a HEAD
+/// only when [`RangeRead::size`] is asked before any read): [`RangeRead::known_size`] answers
+/// without a request, so `Reader::open_with_blob` sends none, and a range past the end
+/// of an object whose size is not yet known fails as a truncated read when it is fetched.
+pub struct StoreSource {
+    client: ManuallyDrop<Arc<Client>>,
+    path: Path,
+    url: String,
+    size: OnceLock<u64>,
+    pid: u32,
+    coalesce: u64,
+}
+
+impl Drop for StoreSource {
+    fn drop(&mut self) {
+        if std::process::id() != self.pid {
+            // Inherited through fork(): the runtime's epoll instance and the client's sockets
+            // are shared with the parent; closing or deregistering them here would break the
+            // parent's. Leak them (the host has opened a fresh source in the child).
+            return;
+        }
+        // SAFETY: the field is dropped exactly once, here, and never used afterwards.
+        unsafe { ManuallyDrop::drop(&mut self.client) };
+    }
+}
+
+impl StoreSource {
+    /// The source of `url` (`s3://bucket/key`, `http(s)://host/path`) with the endpoint's
+    /// shared client (no request is sent).
+    pub fn open(url: &str, opts: &Options) -> io::Result<Self> {
+        let (client, path, _) = resolve(url, opts)?;
+        Ok(StoreSource {
+            client: ManuallyDrop::new(client),
+            path,
+            url: url.to_string(),
+            size: OnceLock::new(),
+            pid: std::process::id(),
+            coalesce: opts.coalesce,
+        })
+    }
+
+    /// The URL this source reads.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+}
+
+/// A short response: never handed on as data.
+fn short(r: &Range<u64>, got: usize) -> object_store::Error {
+    object_store::Error::Generic {
+        store: "rumi",
+        source: format!("range {}..{} returned {got} bytes (object truncated or response cut short)", r.start, r.end)
+            .into(),
+    }
+}
+
+impl RangeRead for StoreSource {
+    fn read_at(&self, offset: u64, len: usize) -> io::Result<Vec<u8>> {
+        Ok(self.read_ranges(&[(offset, len)])?.pop().unwrap_or_default())
+    }
+
+    fn read_ranges(&self, ranges: &[(u64, usize)]) -> io::Result<Vec<Vec<u8>>> {
+        let known = self.size.get().copied();
+        let mut rs: Vec<Range<u64>> = Vec::with_capacity(ranges.len());
+        for &(o, l) in ranges {
+            let end = o.checked_add(l as u64).filter(|&e| known.is_none_or(|size| e <= size)).ok_or_else(|| {
+                url_err(
+                    io::ErrorKind::UnexpectedEof,
+                    &self.url,
+                    format_args!("range {o}+{l} is past the end ({} bytes)", known.unwrap_or(0)),
+                )
+            })?;
+            rs.push(o..end);
+        }
+        let (store, path, size) = (&*self.client.store, &self.path, &self.size);
+        // each response carries the object size (Content-Range): remember it
+        let fetch = object_store::coalesce_ranges(
+            &rs,
+            |r| async move {
+                let res =
+                    store.get_opts(path, GetOptions { range: Some(r.clone().into()), ..Default::default() }).await?;
+                let _ = size.set(res.meta.size);
+                let b = res.bytes().await?;
+                if b.len() as u64 != r.end - r.start {
+                    return Err(short(&r, b.len()));
+                }
+                Ok(b)
+            },
+            self.coalesce,
+        );
+        let got = self.client.rt.block_on(fetch).map_err(|e| io_err(&self.url, e))?;
+        if got.len() != rs.len() {
+            return Err(io::Error::other(format!("{}: {} ranges asked, {} returned", self.url, rs.len(), got.len())));
+        }
+        let mut out = Vec::with_capacity(got.len());
+        for (b, r) in got.into_iter().zip(&rs) {
+            if b.len() as u64 != r.end - r.start {
+                return Err(io_err(&self.url, short(r, b.len())));
+            }
+            out.push(b.to_vec());
+        }
+        Ok(out)
+    }
+
+    fn size(&self) -> io::Result<u64> {
+        if let Some(s) = self.size.get() {
+            return Ok(*s);
+        }
+        let meta = self.client.rt.block_on(self.client.store.head(&self.path)).map_err(|e| io_err(&self.url, e))?;
+        Ok(*self.size.get_or_init(|| meta.size))
+    }
+
+    fn known_size(&self) -> io::Result<Option<u64>> {
+        Ok(self.size.get().copied())
+    }
+}
+
+/// The whole object at `url` (e.g. a header blob) in one GET; an object larger than
+/// `max_bytes` is refused before its body is read. A missing object is a `NotFound` error.
+pub fn fetch(url: &str, opts: &Options, max_bytes: u64) -> io::Result<Vec<u8>> {
+    let (client, path, _) = resolve(url, opts)?;
+    let store: &dyn ObjectStore = &*client.store;
+    let got = client.rt.block_on(async {
+        let res = store.get_opts(&path, GetOptions::default()).await?;
+        if res.meta.size > max_bytes {
+            return Ok(Err(res.meta.size));
+        }
+        let want = res.meta.size;
+        let b = res.bytes().await?;
+        if b.len() as u64 != want {
+            return Err(short(&(0..want), b.len()));
+        }
+        Ok(Ok(b))
+    });
+    match got.map_err(|e| io_err(url, e))? {
+        Ok(b) => Ok(b.to_vec()),
+        Err(n) => Err(url_err(
+            io::ErrorKind::InvalidData,
+            url,
+            format_args!("{n} bytes is more than the {max_bytes} allowed"),
+        )),
+    }
+}
