@@ -12,9 +12,9 @@ use gdal::raster::GdalDataType;
 use gdal::Dataset;
 use rumi::codec::{self, AlignedBuf, Graph, Predictor};
 use rumi::format::{FrameUnit, Georef, RasterType, SampleEncoding, TimeAxis, TimeKind, Trailer};
-use rumi::reader::{Reader, Window};
-use rumi::writer::{write_array, ImageSpec};
 use rumi::Limits;
+use rumi::{write_array, ImageSpec};
+use rumi::{Reader, Window};
 
 fn read_source(path: &Path) -> Option<(SampleEncoding, u32, u32, u16, Vec<u8>)> {
     let ds = Dataset::open(path).ok()?;

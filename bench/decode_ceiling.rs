@@ -22,8 +22,8 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 use rumi::codec::AlignedBuf;
-use rumi::reader::Reader;
 use rumi::Limits;
+use rumi::Reader;
 use rumi::Request;
 
 thread_local! {

@@ -9,8 +9,8 @@
 use std::time::Instant;
 
 use rumi::codec::{self, AlignedBuf, Graph, Predictor};
-use rumi::reader::Reader;
 use rumi::Limits;
+use rumi::Reader;
 
 fn main() {
     let mut reps = 5usize;

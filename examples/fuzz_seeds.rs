@@ -21,9 +21,9 @@ use std::process::ExitCode;
 
 use rumi::codec::Graph;
 use rumi::format::{FrameUnit, Georef, ModelType, RasterType, SampleEncoding, TimeAxis, TimeKind, Trailer};
-use rumi::reader::Reader;
-use rumi::writer::{write_array, ImageSpec};
 use rumi::Limits;
+use rumi::Reader;
+use rumi::{write_array, ImageSpec};
 
 /// Deterministic samples valid for `enc` (0/1 for booleans): a ramp with a little noise.
 fn samples(enc: SampleEncoding, n: usize) -> Vec<u8> {

@@ -22,7 +22,7 @@ use std::process::ExitCode;
 
 use rumi::codec::Graph;
 use rumi::format::{Georef, ModelType, RasterType, SampleEncoding, TimeAxis, TimeKind, Trailer};
-use rumi::writer::{write_array, ImageSpec};
+use rumi::{write_array, ImageSpec};
 
 #[derive(serde::Deserialize)]
 struct GeorefSpec {

@@ -14,8 +14,8 @@ use common::*;
 use gdal_rumi::capi::*;
 use gdal_rumi::driver::protocol::*;
 use rumi::format::{FrameUnit, SampleEncoding, TimeAxis, TimeKind};
-use rumi::reader::{Reader, Window};
 use rumi::Limits;
+use rumi::{Reader, Window};
 
 /// The host side: a byte buffer, and counters of the callback calls.
 struct Host {

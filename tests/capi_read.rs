@@ -13,8 +13,8 @@ use std::ptr;
 use common::*;
 use gdal_rumi::capi::*;
 use rumi::format::SampleEncoding;
-use rumi::reader::{Reader, Window};
 use rumi::Limits;
+use rumi::{Reader, Window};
 use vec_io::vec_io;
 
 fn last_error() -> String {

@@ -12,8 +12,8 @@ use common::*;
 #[path = "support/vec_io.rs"]
 mod vec_io;
 use rumi::format::SampleEncoding;
-use rumi::reader::{Reader, Window};
 use rumi::Limits;
+use rumi::{Reader, Window};
 use vec_io::vec_io;
 
 const THREADS: usize = 4;

@@ -63,7 +63,7 @@ fn valid_files_pass_every_target() {
         let n = x as usize * y as usize * usize::from(b) * t as usize;
         let (file, blob) =
             common::write(common::spec(enc, x, y, b, t, (8, 8), unit, common::utm()), &common::samples(enc, n, 1));
-        let reader = rumi::reader::Reader::open(file.as_slice(), rumi::Limits::default()).unwrap();
+        let reader = rumi::Reader::open(file.as_slice(), rumi::Limits::default()).unwrap();
         let trailer = [&b.to_le_bytes()[..], &t.to_le_bytes(), &file[reader.trailer_offset() as usize..]].concat();
         let split = [&(blob.len() as u16).to_le_bytes()[..], &blob, &file].concat();
         let inputs: [(&str, Vec<u8>); 11] = [

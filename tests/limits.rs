@@ -12,8 +12,8 @@ mod vec_io;
 use gdal_rumi::capi::*;
 use rumi::format::SampleEncoding;
 use rumi::limits::Measure;
-use rumi::reader::Reader;
-use rumi::validate::validate;
+use rumi::validate;
+use rumi::Reader;
 use rumi::{Error, Limits};
 use vec_io::vec_io;
 

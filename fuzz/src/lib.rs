@@ -14,11 +14,11 @@ use gdal_rumi::capi::*;
 use gdal_rumi::driver::protocol::*;
 use rumi::format::ifd::{serialise_prefix, FIXED_PREFIX_BYTES};
 use rumi::format::{Blob, IfdHead, Trailer};
-use rumi::io::RangeRead;
 use rumi::read::{decode_each, Request};
-use rumi::reader::{Reader, Window};
-use rumi::validate::{build_header, validate};
 use rumi::Limits;
+use rumi::RangeRead;
+use rumi::{build_header, validate};
+use rumi::{Reader, Window};
 
 mod gdal;
 pub use gdal::{gdal, gdal_opens};

@@ -95,7 +95,11 @@ class Dataset:
         #: the core planner's statistics of the latest read (frames, cache_hits, decoded,
         #: batches, bytes_fetched); informational (shared by threads reading concurrently)
         self.last_stats: dict[str, int] | None = None
-        native = self._open_native(_trusted_blob) if _trusted_blob is not None else self._open(header)
+        native = (
+            self._open_native(_trusted_blob, "(the pickled blob)", trusted=True)
+            if _trusted_blob is not None
+            else self._open(header)
+        )
         self._native: _rumi.NativeReader | None = native
         self._pid = os.getpid()
         self._info: _rumi.Info = native.info()
@@ -103,53 +107,41 @@ class Dataset:
         self._shape = (i.times, i.bands, i.length, i.width)
 
     # -- opening --------------------------------------------------------------------------
-    def _open_native(self, blob: bytes | None) -> _rumi.NativeReader:
-        return _rumi.NativeReader(self._src, None if blob is None else bytes(blob), self._limits, self._options)
+    def _open_native(
+        self, blob: bytes | None, name: str | None = None, *, sidecar: bool = False, trusted: bool = False
+    ) -> _rumi.NativeReader:
+        return _rumi.NativeReader(
+            self._src,
+            None if blob is None else bytes(blob),
+            name,
+            self._limits,
+            self._options,
+            sidecar=sidecar,
+            trusted=trusted,
+        )
 
     def _open(self, header: bytes | bytearray | memoryview | PathLike | None) -> _rumi.NativeReader:
-        local = not _is_url(self._src)
-        if header is not None:
-            if isinstance(header, (bytes, bytearray, memoryview)):
-                blob, name = bytes(header), "header= (bytes)"
-            else:
-                hp = os.fspath(header)
-                name = f"header {hp}"
-                try:
-                    blob = fetch(hp, self._options)
-                except OSError as e:
-                    if isinstance(e, RumiError):
-                        raise
-                    raise RumiIOError(f"{name}: {e}") from None
-            try:
-                native = self._open_native(blob)
-            except (FormatError, LimitError) as e:
-                raise type(e)(f"{name} does not describe {self._src}: {e}") from None
-            if native.can_check_blob():
-                reason = native.check_blob()
-                if reason:
-                    raise FormatError(f"{name} does not describe {self._src}: {reason}")
-            else:  # remote: checked after the first read (its response gives the size), no HEAD
-                self._unchecked_blob = name
+        # the policy (explicit blob, <file>.header sidecar, stale sidecar) is the core's
+        # (rumi::open); here only the blob's bytes are fetched
+        if header is None:
+            native = self._open_native(None, sidecar=True)
+            if native.warning:
+                warnings.warn(f"rumi: {native.warning}", RuntimeWarning, stacklevel=4)
             return native
-        sidecar = self._src + ".header"
-        if local and os.path.isfile(sidecar):
+        if isinstance(header, (bytes, bytearray, memoryview)):
+            blob, name = bytes(header), "(bytes given as header=)"
+        else:
+            name = os.fspath(header)
             try:
-                with builtins.open(sidecar, "rb") as f:
-                    blob = f.read()
-                native = self._open_native(blob)
-                reason = native.check_blob()
-            except (FormatError, LimitError, OSError) as e:
-                if isinstance(e, RumiIOError) and not os.path.exists(self._src):
+                blob = fetch(name, self._options)
+            except OSError as e:
+                if isinstance(e, RumiError):
                     raise
-                reason = str(e)
-            if not reason:
-                return native
-            warnings.warn(
-                f"rumi: ignoring the header sidecar {sidecar} ({reason}); parsing {self._src} instead",
-                RuntimeWarning,
-                stacklevel=4,
-            )
-        return self._open_native(None)
+                raise RumiIOError(f"header {name}: {e}") from None
+        native = self._open_native(blob, name)
+        if not native.can_check_blob():  # remote: checked after the first read (no HEAD)
+            self._unchecked_blob = name
+        return native
 
     @property
     def native(self) -> _rumi.NativeReader:
@@ -164,7 +156,7 @@ class Dataset:
                     raise RequestError(f"rumi.Dataset({self._src!r}) is closed")
                 if os.getpid() != self._pid:
                     old = native
-                    native = self._native = self._open_native(old.header())
+                    native = self._native = self._open_native(old.header(), trusted=True)
                     if self._cache_bytes is not None:
                         native.set_cache_bytes(self._cache_bytes)
                     self._pid = os.getpid()
@@ -367,7 +359,7 @@ class Dataset:
             self._unchecked_blob = None
             reason = native.check_blob()
             if reason:
-                raise FormatError(f"{name} does not describe {self._src}: {reason}")
+                raise FormatError(f"header blob {name} does not describe {self._src}: {reason}")
         return stats
 
     def read(

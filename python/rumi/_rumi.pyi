@@ -62,12 +62,17 @@ class TrailerInfo:
 
 @final
 class NativeReader:
+    blob_name: str | None
+    warning: str | None
     def __init__(
         self,
         location: str,
         header: bytes | None = None,
+        header_name: str | None = None,
         limits: dict[str, int] | None = None,
         options: dict[str, Any] | None = None,
+        sidecar: bool = False,
+        trusted: bool = False,
     ) -> None: ...
     def can_check_blob(self) -> bool: ...
     def check_blob(self) -> str | None: ...

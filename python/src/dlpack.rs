@@ -72,30 +72,8 @@ struct Ctx {
 
 /// The DLPack `(code, bits)` of a rumi encoding name (spec table); None for names without one.
 pub fn dl_type(encoding: &str) -> Option<(u8, u8)> {
-    Some(match encoding {
-        "bool" => (6, 8),
-        "uint8" => (1, 8),
-        "uint16" => (1, 16),
-        "uint32" => (1, 32),
-        "uint64" => (1, 64),
-        "int8" => (0, 8),
-        "int16" => (0, 16),
-        "int32" => (0, 32),
-        "int64" => (0, 64),
-        "float16" => (2, 16),
-        "float32" => (2, 32),
-        "float64" => (2, 64),
-        "complex32" => (5, 32),
-        "complex64" => (5, 64),
-        "complex128" => (5, 128),
-        "bfloat16" => (4, 16),
-        "float8_e4m3fn" => (10, 8),
-        "float8_e4m3fnuz" => (11, 8),
-        "float8_e5m2" => (12, 8),
-        "float8_e5m2fnuz" => (13, 8),
-        "float8_e8m0fnu" => (14, 8),
-        _ => return None,
-    })
+    // the table is the core's (SampleEncoding::dlpack, spec "DLPack representation")
+    rumi::format::SampleEncoding::from_name(encoding).map(|e| e.dlpack())
 }
 
 unsafe extern "C" fn delete_legacy(t: *mut DLManagedTensor) {

@@ -7,10 +7,8 @@
 //! `Dataset` rebuilds its native reader when `os.getpid()` changes; writer and decoder thread
 //! pools are looked up per process id (see [`pool`]).
 
-use std::collections::HashMap;
-use std::io::Write;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::OnceLock;
 
 use pyo3::buffer::PyUntypedBuffer;
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -18,13 +16,15 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
 use rumi::codec::Graph;
+use rumi::commit::{commit_pair, Staged};
 use rumi::format::{Georef, ModelType, RasterType, SampleEncoding, TimeAxis, TimeKind, TimeStep, Trailer};
-use rumi::io::RangeRead;
-use rumi::plan::Request;
-use rumi::reader::Reader;
+use rumi::open::{sidecar_name, BlobCheck, HeaderBlob, OpenOptions, StaleSidecar, HEADER_SUFFIX};
 use rumi::store::Source;
-use rumi::writer::{write_array, AtomicFile, ImageSpec};
-use rumi::{Category, Error, Limits};
+use rumi::RangeRead;
+use rumi::Reader;
+use rumi::Request;
+use rumi::{write_array, ImageSpec};
+use rumi::{Category, Error, LimitKind, Limits};
 
 mod dlpack;
 mod store;
@@ -61,20 +61,12 @@ fn limits_from(d: Option<&Bound<'_, PyDict>>) -> PyResult<Limits> {
         for (k, v) in d.iter() {
             let key: String = k.extract()?;
             let v: u64 = v.extract().map_err(|_| PyTypeError::new_err(format!("limit {key} must be an integer")))?;
-            match key.as_str() {
-                "max_frame_bytes" => l.max_frame_bytes = v,
-                "max_frames" => l.max_frames = v,
-                "max_trailer_bytes" => l.max_trailer_bytes = v,
-                "max_time_coords" => l.max_time_coords = v,
-                "max_bands" => l.max_bands = v,
-                "max_read_bytes" => l.max_read_bytes = v,
-                _ => {
-                    return Err(PyValueError::new_err(format!(
-                        "unknown limit {key:?} (known: max_frame_bytes, max_frames, max_trailer_bytes, \
-                         max_time_coords, max_bands, max_read_bytes)"
-                    )))
-                }
-            }
+            // the keys are the core's limit names (rumi::LimitKind)
+            let Some(kind) = LimitKind::from_name(&key) else {
+                let known: Vec<&str> = LimitKind::ALL.iter().map(|k| k.name()).collect();
+                return Err(PyValueError::new_err(format!("unknown limit {key:?} (known: {})", known.join(", "))));
+            };
+            l.set(kind, v);
         }
     }
     Ok(l)
@@ -134,68 +126,70 @@ struct TrailerInfo {
 #[pyclass(module = "rumi._rumi", frozen)]
 struct NativeReader {
     inner: Reader<Source>,
-    local: bool,
+    /// the header blob the open used (None: the file was parsed)
+    #[pyo3(get)]
+    blob_name: Option<String>,
+    /// why a sidecar was ignored, when it was
+    #[pyo3(get)]
+    warning: Option<String>,
 }
 
 #[pymethods]
 impl NativeReader {
-    /// `NativeReader(location, header=None, limits=None, options=None)`: `location` is a local
-    /// path or an http(s):// / s3:// URL; `header` the blob's bytes (None: parse the file).
+    /// `NativeReader(location, header=None, header_name=None, limits=None, options=None,
+    /// sidecar=False, trusted=False)`: `location` is a local path or an http(s):// / s3:// URL.
+    /// The open policy is the core's (`rumi::open`): `header` the bytes of a blob the caller
+    /// named `header_name` (an error when it does not describe the file); else with `sidecar`
+    /// a local `<location>.header` is used when it matches (a stale one is ignored: `warning`);
+    /// else the file is parsed. A local file's blob is checked against its size and trailer
+    /// magic; a remote one (or a `trusted` blob, e.g. from a forked parent) only against the
+    /// size already known, so that the open sends no request (`check_blob` after the first read).
     #[new]
-    #[pyo3(signature = (location, header=None, limits=None, options=None))]
+    #[pyo3(signature = (location, header=None, header_name=None, limits=None, options=None, sidecar=false, trusted=false))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         location: String,
         header: Option<Vec<u8>>,
+        header_name: Option<String>,
         limits: Option<&Bound<'_, PyDict>>,
         options: Option<&Bound<'_, PyDict>>,
+        sidecar: bool,
+        trusted: bool,
     ) -> PyResult<Self> {
         let limits = limits_from(limits)?;
         let opts = store::options_from(options)?;
         let local = !rumi::store::is_url(&location);
         py.detach(move || {
+            let blob = match header {
+                Some(bytes) => HeaderBlob::Explicit { name: header_name.unwrap_or_else(|| "(bytes)".into()), bytes },
+                None if sidecar && local => {
+                    let name = sidecar_name(&location);
+                    match std::fs::read(&name) {
+                        Ok(bytes) => HeaderBlob::Sidecar { name, bytes },
+                        Err(_) => HeaderBlob::None,
+                    }
+                }
+                None => HeaderBlob::None,
+            };
             let src = Source::open(&location, &opts).map_err(|e| raise("RumiIOError", e.to_string()))?;
-            // remote + blob: no request (the size comes with the first frames)
-            let inner = match header {
-                Some(blob) => Reader::open_with_blob(src, &blob, limits),
-                None => Reader::open(src, limits),
-            }
-            .map_err(py_err)?;
-            Ok(NativeReader { inner, local })
+            let check = if local && !trusted { BlobCheck::SizeAndTrailer } else { BlobCheck::Size };
+            let policy = OpenOptions { limits, stale_sidecar: StaleSidecar::Warn, check };
+            let o = rumi::open::open(src, &location, blob, &policy).map_err(py_err)?;
+            Ok(NativeReader { inner: o.reader, blob_name: o.blob, warning: o.warning })
         })
     }
 
     /// True when the blob can be checked against the file without a request (local files,
     /// or remote objects whose size a range response already gave).
     fn can_check_blob(&self) -> bool {
-        match self.inner.source() {
-            Source::File(_) => true,
-            Source::Store(s) => s.known_size().is_ok_and(|s| s.is_some()),
-        }
+        self.inner.source().known_size().is_ok_and(|s| s.is_some())
     }
 
-    /// Cheap consistency check of a blob against the file: the frames it locates must end
-    /// before the end of the file, and (local files only, a free read) the trailer magic must
-    /// be where the blob puts it. Returns None when consistent, else the reason.
+    /// The check of a stateless open deferred until the size is known: the file must hold the
+    /// frames the blob locates and a trailer. Returns None when it does, else the reason.
     fn check_blob(&self, py: Python<'_>) -> Option<String> {
-        py.detach(|| {
-            let t = self.inner.trailer_offset();
-            let size = match self.inner.source().size() {
-                Ok(s) => s,
-                Err(e) => return Some(format!("cannot read the file size: {e}")),
-            };
-            if t >= size {
-                return Some(format!("its frames end at byte {t} but the file has {size} bytes"));
-            }
-            if self.local {
-                match self.inner.source().read_at(t, 4) {
-                    Ok(m) if m == b"TAIL" => {}
-                    Ok(_) => return Some(format!("no trailer at byte {t}, where its frames end")),
-                    Err(e) => return Some(format!("cannot read byte {t}: {e}")),
-                }
-            }
-            None
-        })
+        py.detach(|| rumi::check_blob_prefix(&self.inner, &[]).err().map(|e| e.to_string()))
     }
 
     /// Shape and storage facts.
@@ -230,7 +224,7 @@ impl NativeReader {
 
     /// Frame indices a window needs (`times` a range, `bands` a list), increasing.
     fn frames_for(&self, times: (u32, u32), bands: Vec<u32>, rows: (u32, u32), cols: (u32, u32)) -> PyResult<Vec<u64>> {
-        let win = rumi::reader::Window { times: times.0..times.1, bands, rows: rows.0..rows.1, cols: cols.0..cols.1 };
+        let win = rumi::Window { times: times.0..times.1, bands, rows: rows.0..rows.1, cols: cols.0..cols.1 };
         self.inner.frames_for(&win).map_err(py_err)
     }
 
@@ -336,40 +330,10 @@ impl NativeReader {
 
 /// The writer's rayon pools, per process id: a forked child never installs work on a pool whose
 /// threads stayed in the parent (the core's decode pools are keyed the same way).
-mod pool {
-    use super::*;
-
-    pub fn parent_pid() -> u32 {
-        static PID: OnceLock<u32> = OnceLock::new();
-        *PID.get_or_init(std::process::id)
-    }
-
-    /// A rayon pool for `threads` threads, built in this process (a child after fork builds
-    /// its own: the parent's pool threads do not exist there).
-    pub fn get(threads: usize) -> PyResult<Arc<rayon::ThreadPool>> {
-        type Pools = Mutex<(u32, HashMap<usize, Arc<rayon::ThreadPool>>)>;
-        static POOLS: OnceLock<Pools> = OnceLock::new();
-        let pools = POOLS.get_or_init(|| Mutex::new((std::process::id(), HashMap::new())));
-        let mut g = pools.lock().map_err(|_| PyValueError::new_err("thread pool registry poisoned"))?;
-        let pid = std::process::id();
-        if g.0 != pid {
-            // the parent's pools: their threads are gone; never join or drop them here
-            let old = std::mem::take(&mut g.1);
-            std::mem::forget(old);
-            g.0 = pid;
-        }
-        if let Some(p) = g.1.get(&threads) {
-            return Ok(Arc::clone(p));
-        }
-        let p = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads.max(1))
-            .thread_name(|i| format!("rumi-py-{i}"))
-            .build()
-            .map_err(|e| PyValueError::new_err(format!("cannot start {threads} threads: {e}")))?;
-        let p = Arc::new(p);
-        g.1.insert(threads, Arc::clone(&p));
-        Ok(p)
-    }
+/// The pid of the process that loaded the module (a forked child sees its parent's).
+fn parent_pid() -> u32 {
+    static PID: OnceLock<u32> = OnceLock::new();
+    *PID.get_or_init(std::process::id)
 }
 
 fn encoding_from(name: &str) -> PyResult<SampleEncoding> {
@@ -428,7 +392,7 @@ fn write(
     };
     let ptr = buf.buf_ptr() as usize;
     let len = buf.len_bytes();
-    let pool = pool::get(threads.max(1))?;
+    let pool = rumi::pool::get(threads).map_err(py_err)?;
     let blob = py.detach(move || -> rumi::Result<Vec<u8>> {
         // SAFETY: `buf` keeps the exported, C-contiguous `len` bytes at `ptr` alive until this
         // function returns; the writer only reads them.
@@ -446,19 +410,15 @@ fn write(
             georef,
             trailer: Trailer { band_texts, time },
         };
-        let sidecar_path = {
-            let mut s = path.clone().into_os_string();
-            s.push(".header");
-            PathBuf::from(s)
-        };
-        let mut file = AtomicFile::create(&path)?;
-        let mut sidecar = AtomicFile::create(&sidecar_path)?;
+        // the core's atomic pair: anonymous temporaries; the old sidecar removed, then the
+        // file renamed into place, then the new sidecar, each step durable
+        let sidecar_path = rumi::commit::with_suffix(&path, HEADER_SUFFIX);
+        let mut file = Staged::create(&path)?;
         let (_, blob) =
             pool.install(|| write_array(std::io::BufWriter::new(file.file()), spec, Graph::Auto(level), data))?;
         let blob = blob.to_bytes()?;
-        sidecar.file().write_all(&blob)?;
-        file.commit()?;
-        sidecar.commit()?;
+        let sidecar = Staged::with_bytes(&sidecar_path, &blob)?;
+        commit_pair(file, vec![sidecar], &[])?;
         Ok(blob)
     });
     drop(buf);
@@ -482,12 +442,12 @@ fn fetch_object<'py>(
 /// The process id the module was loaded in (tests of fork handling).
 #[pyfunction]
 fn _load_pid() -> u32 {
-    pool::parent_pid()
+    parent_pid()
 }
 
 #[pymodule]
 fn _rumi(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    pool::parent_pid();
+    parent_pid();
     m.add_class::<NativeReader>()?;
     m.add_class::<Info>()?;
     m.add_class::<GeoInfo>()?;

@@ -6,8 +6,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr;
 use std::sync::OnceLock;
 
-use rumi::error::{Error, Limits};
-use rumi::reader::Reader;
+use rumi::Reader;
+use rumi::{Error, Limits};
 
 use super::io::{rumi_io, CallbackSource};
 use super::{bad_argument, code_of, fail, guard, set_error, RUMI_OK};

@@ -5,8 +5,8 @@
 use std::ffi::{c_int, c_void};
 use std::io;
 
-use rumi::error::Error;
-use rumi::io::RangeRead;
+use rumi::Error;
+use rumi::RangeRead;
 
 use super::{RUMI_IO_EOF, RUMI_IO_OK};
 

@@ -1,4 +1,4 @@
-//! Layer 4: the general C ABI over [`rumi::reader::Reader`], for any C or C++ host:
+//! Layer 4: the general C ABI over [`rumi::Reader`], for any C or C++ host:
 //! `include/rumi.h` is generated from this module (and `io.rs`, `dataset.rs`, `read.rs`) by
 //! cbindgen (`RUMI_BLESS=1 cargo test --test header_fresh` rewrites it; the test fails when it
 //! is stale). The GDAL adapter's private protocol (metadata lists, option parsing, type
@@ -25,8 +25,8 @@ use std::ffi::{c_char, c_int, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr;
 
-use rumi::error::{Category, Error};
 use rumi::format::SampleEncoding;
+use rumi::{Category, Error};
 
 mod dataset;
 mod io;

@@ -4,8 +4,8 @@
 use std::ffi::{c_char, c_int};
 use std::ptr;
 
-use rumi::error::Error;
 use rumi::format::{GeoTransform, Georef, ModelType, RasterType, TimeKind};
+use rumi::Error;
 
 use super::dataset::{dataset, rumi_dataset, rumi_georef, rumi_info};
 use super::{bad_argument, encoding_code, fail, guard, guard_ptr, set_error, RUMI_OK};

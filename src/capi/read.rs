@@ -4,7 +4,7 @@
 use std::cell::RefCell;
 use std::ffi::{c_int, c_void};
 
-use rumi::error::Error;
+use rumi::Error;
 
 use super::dataset::{dataset, rumi_dataset};
 use super::{bad_argument, fail, guard, RUMI_OK, RUMI_OUTPUT_FLOAT32, RUMI_OUTPUT_NATIVE};

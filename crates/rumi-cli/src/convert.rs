@@ -14,7 +14,7 @@ use std::time::Instant;
 use indicatif::{ProgressBar, ProgressStyle};
 use rumi::codec::{self, Graph};
 use rumi::format::{Blob, FrameUnit, Layout, Trailer};
-use rumi::writer::{ImageSpec, Writer};
+use rumi::{ImageSpec, Writer};
 
 use crate::fail::{print, say, Context, Failure, Res};
 use crate::inspect::{self, human_bytes};

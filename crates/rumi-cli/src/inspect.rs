@@ -6,10 +6,10 @@ use std::io::Write;
 use std::path::Path;
 
 use rumi::format::{Blob, Georef, Layout, ModelType, RasterType, TimeKind, TimeStep};
-use rumi::io::RangeRead;
-use rumi::reader::Reader;
 use rumi::store::Source;
 use rumi::Limits;
+use rumi::RangeRead;
+use rumi::Reader;
 use serde::Serialize;
 
 use crate::fail::{plain, print, Context, Failure, Plain, Res};
@@ -54,7 +54,7 @@ fn verdict<'a>(path: &'a Path, verdict: &'static str) -> impl Fn(rumi::Error) ->
 
 /// Builds the header blob from a finalized rumi file (spec "Creating the header blob").
 fn build_header<R: RangeRead>(src: R) -> rumi::Result<Vec<u8>> {
-    rumi::validate::build_header(src, Limits::default())
+    rumi::build_header(src, Limits::default())
 }
 
 /// [`build_header`] with the CLI's wording of errors.
@@ -105,13 +105,12 @@ pub fn validate(path: &Path, header: Option<&Path>) -> Res<()> {
             .map_err(plain)
             .context(|| format!("{} is not a valid header blob", h.display()))?;
     }
-    let report =
-        rumi::validate::validate(open(path)?, blob.as_deref(), Limits::default()).map_err(|e| match (e, header) {
-            (e @ (rumi::Error::BlobMismatch { .. } | rumi::Error::BlobCountMismatch { .. }), Some(h)) => {
-                Failure(format!("header blob {} does not belong to {}: {e}", h.display(), path.display()))
-            }
-            (e, _) => verdict(path, "not rumi 0.1.0 compliant")(e),
-        })?;
+    let report = rumi::validate(open(path)?, blob.as_deref(), Limits::default()).map_err(|e| match (e, header) {
+        (e @ (rumi::Error::BlobMismatch { .. } | rumi::Error::BlobCountMismatch { .. }), Some(h)) => {
+            Failure(format!("header blob {} does not belong to {}: {e}", h.display(), path.display()))
+        }
+        (e, _) => verdict(path, "not rumi 0.1.0 compliant")(e),
+    })?;
     if let Georef::Epsg { epsg, model, .. } = report.georef {
         epsg_defined(epsg, model)
             .map_err(|why| Failure(format!("{}: not rumi 0.1.0 compliant: {why}", path.display())))?;

@@ -208,14 +208,14 @@ fn parse_level(text: &str) -> Result<i32, String> {
 }
 
 /// `KEY=VALUE`; NUM_THREADS must be ALL_CPUS or a positive integer (read as the RUMI driver
-/// reads it, `rumi::plan::parse_threads`), so that a typo is not silently ignored.
+/// reads it, `rumi::pool::parse_threads`), so that a typo is not silently ignored.
 fn parse_open_option(text: &str) -> Result<String, String> {
     let (k, v) = text.split_once('=').ok_or_else(|| format!("{text:?} is not KEY=VALUE"))?;
     if k.trim().is_empty() {
         return Err(format!("{text:?} has no KEY"));
     }
     if k.trim().eq_ignore_ascii_case("NUM_THREADS") {
-        rumi::plan::parse_threads(v).map_err(|_| format!("NUM_THREADS={v} is not ALL_CPUS or a positive integer"))?;
+        rumi::pool::parse_threads(v).map_err(|_| format!("NUM_THREADS={v} is not ALL_CPUS or a positive integer"))?;
     }
     Ok(text.to_owned())
 }

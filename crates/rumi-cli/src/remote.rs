@@ -9,9 +9,9 @@ use std::fs::File;
 use std::io::ErrorKind;
 use std::path::Path;
 
-use rumi::reader::Reader;
 use rumi::store::{self, Options, Sidecar, Source};
 use rumi::Limits;
+use rumi::Reader;
 
 use crate::fail::{plain, say, Context, Failure, Res};
 use crate::interrupt;
@@ -72,8 +72,8 @@ pub fn open_with_sidecar(url: &str) -> Res<Option<(Reader<Source>, String)>> {
         let base = reader.layout().base_frame_offset()?;
         let n = usize::try_from(base).map_err(|_| rumi::Error::Overflow("base_frame_offset"))?;
         // one GET: the bytes before the first frame, and the object's size with them
-        let prefix = rumi::io::RangeRead::read_at(reader.source(), 0, n)?;
-        rumi::validate::check_blob_prefix(&reader, &prefix)?;
+        let prefix = rumi::RangeRead::read_at(reader.source(), 0, n)?;
+        rumi::check_blob_prefix(&reader, &prefix)?;
         Ok(reader)
     };
     match checked() {

@@ -8,8 +8,8 @@ use std::process::{Command, Output};
 use gdal::raster::{GdalDataType, GdalType};
 use gdal::{Dataset, DriverManager, Metadata};
 use rumi::format::{Georef, ModelType, RasterType, SampleEncoding, TimeKind};
-use rumi::reader::{Reader, Window};
 use rumi::Limits;
+use rumi::{Reader, Window};
 
 const BIN: &str = env!("CARGO_BIN_EXE_rumi");
 

@@ -14,9 +14,9 @@ use std::path::Path;
 use common::*;
 use rumi::codec::Graph;
 use rumi::format::{Georef, ModelType, RasterType, SampleEncoding, TimeAxis, TimeKind, Trailer};
-use rumi::reader::{Reader, Window};
-use rumi::writer::{write_array, ImageSpec};
 use rumi::Limits;
+use rumi::{write_array, ImageSpec};
+use rumi::{Reader, Window};
 
 fn all_samples(path: &Path) -> Vec<u8> {
     let r = Reader::open(fs::File::open(path).unwrap(), Limits::default()).unwrap();

@@ -1,41 +1,48 @@
 //! rumi: reference implementation of the rumi 0.1.0 stateless raster format, with no GDAL,
 //! C++ or CLI dependency.
 //!
-//! Layers (see ARCHITECTURE.md): [`format`] (pure parsing), [`codec`] (OpenZL),
-//! [`io`] / [`reader`] / [`read`] (the one read path) / [`pool`] / [`writer`] / [`validate`]. The GDAL plugin (the workspace's
-//! root package), the `rumi` CLI and the Python package are hosts built on this crate.
+//! The API hosts use is re-exported here; see ARCHITECTURE.md for the modules behind it.
+//!
+//! - the data model of the specification: [`format`] (pure parsing and serialising);
+//! - opening: [`open()`](open::open) with the open policy ([`open`]: explicit blob, sidecar,
+//!   none), [`Reader`] over any [`RangeRead`] source, [`name`] for `RUMI:` dataset names;
+//! - reading: [`Reader::read`] with a [`Request`] (the one read path, [`read`]), on the
+//!   process's thread pools ([`pool`]);
+//! - writing: [`Writer`] / [`write_array`] with an [`ImageSpec`] and a codec [`Graph`];
+//!   outputs committed atomically with their sidecars ([`commit`]);
+//! - checking: [`validate()`], [`build_header`], [`check_blob_prefix`];
+//! - limits: [`Limits`], [`LimitKind`]; errors: [`Error`], [`Category`];
+//! - object storage (feature `object-store`): [`store`].
 #![forbid(unsafe_op_in_unsafe_fn)]
 
 pub mod codec;
 #[cfg(unix)]
 pub mod commit;
-pub mod error;
+mod error;
 pub mod format;
-pub mod io;
+mod io;
 pub mod limits;
 pub mod name;
 pub mod open;
 pub mod pool;
-pub mod promote;
+mod promote;
 pub mod read;
-pub mod reader;
+mod reader;
 #[cfg(feature = "object-store")]
 pub mod store;
-pub mod validate;
-pub mod writer;
+mod validate;
+mod writer;
 
+pub use codec::{Graph, Predictor};
 pub use error::{Category, Error, Result};
-pub use limits::{LimitKind, Limits};
-
-/// Deprecated: the read planner moved to [`read`] (and the thread pools to [`pool`]); these
-/// names stay until every host has switched.
-#[doc(hidden)]
-pub mod plan {
-    pub use crate::pool::{for_threads as pool, parse_threads, MAX_THREADS};
-    pub use crate::read::{
-        decode_each, frames, Axis, FrameCache, Output, Plane, ReadStats, Request, BATCH_BYTES, DEFAULT_CACHE_BYTES,
-    };
-}
-
+pub use format::{
+    Blob, FrameUnit, GeoTransform, Georef, Layout, ModelType, RasterType, SampleEncoding, TimeAxis, TimeKind, TimeStep,
+    Trailer,
+};
+pub use io::RangeRead;
+pub use limits::{LimitKind, Limits, Measure};
+pub use promote::promotable;
 pub use read::{Axis, Output, Plane, ReadStats, Request};
-pub use reader::Window;
+pub use reader::{Reader, Window};
+pub use validate::{build_header, check_blob_prefix, validate, Report};
+pub use writer::{write_array, ImageSpec, Writer};

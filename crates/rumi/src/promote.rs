@@ -66,7 +66,9 @@ pub fn component_to_f32(enc: SampleEncoding, bits: u16) -> f32 {
 
 /// Converts decoded little-endian samples of a promotable encoding to binary32 components
 /// (two per complex sample) in `dst`. `dst.len()` must equal the number of components.
-pub fn to_f32(enc: SampleEncoding, src: &[u8], dst: &mut [f32]) {
+/// (The read path converts sample by sample as it scatters; this is the tests' reference.)
+#[cfg(test)]
+fn to_f32(enc: SampleEncoding, src: &[u8], dst: &mut [f32]) {
     let width = enc.element_width();
     for (d, chunk) in dst.iter_mut().zip(src.chunks_exact(width)) {
         let bits = if width == 2 { u16::from_le_bytes([chunk[0], chunk[1]]) } else { u16::from(chunk[0]) };

@@ -4,7 +4,6 @@
 //! are now known.
 
 use std::io::{Seek, SeekFrom, Write};
-use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
@@ -290,48 +289,6 @@ pub fn write_array<W: Write + Seek>(out: W, spec: ImageSpec, graph: Graph, data:
         w.write_tile_row(row, &buf)?;
     }
     w.finish()
-}
-
-/// A file that appears at its final path only when complete (temporary file + rename in the
-/// same folder); dropping it without [`AtomicFile::commit`] removes the temporary file. The
-/// result has the permissions a plain `File::create` would give it: those of the file it
-/// replaces, or 0666 minus the umask for a new file (not the 0600 of temporary files).
-pub struct AtomicFile {
-    tmp: tempfile::NamedTempFile,
-    path: PathBuf,
-}
-
-impl AtomicFile {
-    /// Creates the temporary file beside `path`.
-    pub fn create(path: &Path) -> Result<Self> {
-        let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        let existing = std::fs::metadata(path).ok().filter(|m| m.is_file()).map(|m| m.permissions());
-        let mut builder = tempfile::Builder::new();
-        builder.prefix(".rumi-partial-");
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            // created as File::create would: 0666, less the umask (applied by the kernel)
-            builder.permissions(std::fs::Permissions::from_mode(0o666));
-        }
-        let tmp = builder.tempfile_in(dir)?;
-        if let Some(p) = existing {
-            tmp.as_file().set_permissions(p)?;
-        }
-        Ok(AtomicFile { tmp, path: path.to_path_buf() })
-    }
-
-    /// The open temporary file.
-    pub fn file(&mut self) -> &mut std::fs::File {
-        self.tmp.as_file_mut()
-    }
-
-    /// Flushes to disk and renames into place.
-    pub fn commit(self) -> Result<()> {
-        self.tmp.as_file().sync_all()?;
-        self.tmp.persist(&self.path).map_err(|e| Error::Io(e.error))?;
-        Ok(())
-    }
 }
 
 #[cfg(test)]

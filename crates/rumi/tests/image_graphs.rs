@@ -9,9 +9,9 @@ use std::io::Cursor;
 use common::*;
 use rumi::codec::{self, AlignedBuf, Graph, Predictor};
 use rumi::format::{FrameUnit, SampleEncoding};
-use rumi::reader::{Reader, Window};
-use rumi::writer::write_array;
+use rumi::write_array;
 use rumi::Limits;
+use rumi::{Reader, Window};
 
 const GRAPHS: [Graph; 7] = [
     Graph::Predict(Predictor::Up),

@@ -13,9 +13,9 @@ use std::sync::Arc;
 use common::*;
 use proptest::prelude::*;
 use rumi::format::{FrameUnit, SampleEncoding};
-use rumi::io::RangeRead;
 use rumi::read::frames;
-use rumi::reader::Reader;
+use rumi::RangeRead;
+use rumi::Reader;
 use rumi::{Axis, Limits, Output, Plane, Request};
 
 /// A source counting `read_ranges` calls and ranges.

@@ -4,8 +4,8 @@ mod common;
 
 use common::*;
 use rumi::format::{FrameUnit, SampleEncoding};
-use rumi::reader::{Reader, Window};
 use rumi::Limits;
+use rumi::{Reader, Window};
 
 fn full(b: u16, t: u32, y: u32, x: u32) -> Window {
     Window { times: 0..t, bands: (0..u32::from(b)).collect(), rows: 0..y, cols: 0..x }

@@ -8,11 +8,11 @@ use std::sync::Mutex;
 
 use common::*;
 use rumi::format::{Georef, ModelType, RasterType, SampleEncoding, TimeAxis, TimeKind, TimeStep, Trailer};
-use rumi::io::RangeRead;
-use rumi::reader::{Reader, Window};
-use rumi::validate::{build_header, validate};
-use rumi::writer::ImageSpec;
+use rumi::ImageSpec;
 use rumi::Limits;
+use rumi::RangeRead;
+use rumi::{build_header, validate};
+use rumi::{Reader, Window};
 
 /// A range source that records every range read (`size()` calls are counted separately).
 struct Recording<R> {

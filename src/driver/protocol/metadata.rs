@@ -9,8 +9,8 @@ use std::panic::catch_unwind;
 use std::ptr;
 use std::sync::OnceLock;
 
-use rumi::error::Error;
 use rumi::format::{Georef, ModelType, TimeKind, TimeStep};
+use rumi::Error;
 
 use crate::capi::{dataset, fail, guard_ptr, rumi_dataset};
 

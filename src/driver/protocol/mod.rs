@@ -26,8 +26,7 @@ use std::panic::catch_unwind;
 use std::ptr;
 use std::sync::{Mutex, OnceLock};
 
-use rumi::error::Limits;
-use rumi::promote;
+use rumi::Limits;
 
 use rumi::open::{max_blob_bytes, BlobCheck, HeaderBlob, OpenOptions, StaleSidecar};
 use rumi::Error;
@@ -256,7 +255,7 @@ pub unsafe extern "C" fn rumi_gdal_data_type(
         let promoted = static_cstr(e.gdal_promoted());
         let (name, out) = match native {
             Some(name) => (name, RUMI_OUTPUT_NATIVE),
-            None if output == RUMI_OUTPUT_FLOAT32 && promote::promotable(e) => (promoted, RUMI_OUTPUT_FLOAT32),
+            None if output == RUMI_OUTPUT_FLOAT32 && rumi::promotable(e) => (promoted, RUMI_OUTPUT_FLOAT32),
             None => {
                 set_error(&format!(
                     "{} samples have no GDAL data type. Open with the open option PROMOTE=FLOAT32 (e.g. gdalinfo -oo \
@@ -303,7 +302,7 @@ fn static_cstr(text: &'static str) -> &'static CStr {
 pub extern "C" fn rumi_gdal_output_sample_bytes(encoding: u32, output: u32) -> usize {
     let r = catch_unwind(|| match (encoding_of(encoding), output) {
         (Some(e), RUMI_OUTPUT_NATIVE) => e.decoded_bytes(),
-        (Some(e), RUMI_OUTPUT_FLOAT32) if promote::promotable(e) => 4 * (e.decoded_bytes() / e.element_width()),
+        (Some(e), RUMI_OUTPUT_FLOAT32) if rumi::promotable(e) => 4 * (e.decoded_bytes() / e.element_width()),
         _ => 0,
     });
     r.unwrap_or(0)

@@ -5,9 +5,9 @@ use std::io::Cursor;
 
 use rumi::codec::{AlignedBuf, Graph};
 use rumi::format::{Georef, ModelType, RasterType, SampleEncoding, TimeAxis, TimeKind, Trailer};
-use rumi::io::RangeRead;
-use rumi::reader::Reader;
-use rumi::writer::{write_array, ImageSpec};
+use rumi::RangeRead;
+use rumi::Reader;
+use rumi::{write_array, ImageSpec};
 
 /// Deterministic pseudo-random samples valid for `enc` (0/1 for booleans).
 pub fn samples(enc: SampleEncoding, n: usize, seed: u64) -> Vec<u8> {

@@ -38,7 +38,7 @@ fn frame_is_defined_by_its_decoded_bytes() {
         let (t, b) = if unit == 4 { (2, 2) } else { (1, 3) };
         let (f, _) = fixture(enc, 21, 13, b, t, (8, 8), unit, utm());
         let want = Reader::open(f.as_slice(), Limits::default()).unwrap();
-        let win = rumi::reader::Window { times: 0..t, bands: (0..u32::from(b)).collect(), rows: 0..13, cols: 0..21 };
+        let win = rumi::Window { times: 0..t, bands: (0..u32::from(b)).collect(), rows: 0..13, cols: 0..21 };
         let mut expected = vec![0u8; want.window_bytes(&win).unwrap() as usize];
         want.read_window(&win, &mut expected).unwrap();
         for (name, encode) in [

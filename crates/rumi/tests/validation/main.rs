@@ -8,8 +8,8 @@ use common::*;
 use rumi::format::ifd::TAGS;
 use rumi::format::{Blob, Georef, Layout, RasterType, SampleEncoding};
 use rumi::limits::Measure;
-use rumi::reader::Reader;
-use rumi::validate::{build_header, validate};
+use rumi::Reader;
+use rumi::{build_header, validate};
 use rumi::{Error, Limits};
 
 // ---- allocation tracking: proves that limits fail before allocating ------------------------------
@@ -56,7 +56,7 @@ pub(crate) fn single() -> Vec<u8> {
     fixture(SampleEncoding::U8, 10, 6, 1, 1, (16, 16), 0, utm()).0
 }
 
-pub(crate) fn check(file: &[u8]) -> rumi::Result<rumi::validate::Report> {
+pub(crate) fn check(file: &[u8]) -> rumi::Result<rumi::Report> {
     validate(file, None, Limits::default())
 }
 
