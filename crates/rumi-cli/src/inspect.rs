@@ -5,14 +5,15 @@ use std::fs::File;
 use std::io::Write;
 use std::path::Path;
 
-use rumi::format::{Blob, Georef, Layout, ModelType, RasterType, TimeKind, TimeStep};
+use rumi::format::{Blob, GeoTransform, Georef, Layout, ModelType, RasterType, TimeKind, TimeStep};
+use rumi::open::{BlobCheck, HeaderBlob, OpenOptions};
 use rumi::store::Source;
 use rumi::Limits;
 use rumi::RangeRead;
 use rumi::Reader;
 use serde::Serialize;
 
-use crate::fail::{plain, print, Context, Failure, Plain, Res};
+use crate::fail::{plain, print, say, Context, Failure, Plain, Res};
 use crate::output::{self, sidecar};
 use crate::remote::{self, open, read_blob, url_of};
 use crate::source::epsg_defined;
@@ -228,18 +229,6 @@ struct Info {
     ratio: f64,
 }
 
-/// GDAL's geotransform of the stored affine: for PixelIsPoint the affine maps pixel centres
-/// and GDAL's transform maps corners, so the origin moves back by half a pixel (as the RUMI
-/// and GTiff drivers do).
-fn geotransform(raster_type: RasterType, a: [f64; 6]) -> [f64; 6] {
-    let (mut x0, mut y0) = (a[2], a[5]);
-    if raster_type == RasterType::Point {
-        x0 -= 0.5 * a[0] + 0.5 * a[1];
-        y0 -= 0.5 * a[3] + 0.5 * a[4];
-    }
-    [x0, a[0], a[1], y0, a[3], a[4]]
-}
-
 /// `rumi header` validates the georeferencing against the EPSG registry as `validate` does.
 fn check_epsg_registry(path: &Path) -> Res<()> {
     let reader = Reader::open(open(path)?, Limits::default()).map_err(verdict(path, "not a valid rumi file"))?;
@@ -257,21 +246,31 @@ fn raster_type_name(r: RasterType) -> &'static str {
     }
 }
 
-/// Opens `path` for `info`: statelessly from `header` when given; an object in object storage
-/// from its sidecar when it has a matching one ([`remote::open_with_sidecar`]); else by
-/// parsing it. Returns the reader and the header blob used.
+/// Opens `path` for `info` with the core's open policy (`rumi::open`): statelessly from
+/// `header` when given (an error when it does not describe the file); an object in object
+/// storage from its sidecar `<url>.header` when that describes it (checked against the bytes
+/// before its first frame; a stale one is ignored with a warning); else by parsing it.
+/// Returns the reader and the header blob used.
 fn open_for_info(path: &Path, header: Option<&Path>) -> Res<(Reader<Source>, Option<String>)> {
-    if let Some(h) = header {
-        let reader = Reader::open_with_blob(open(path)?, &read_blob(h)?, Limits::default())
-            .map_err(plain)
-            .context(|| format!("header blob {}", h.display()))?;
-        return Ok((reader, Some(h.display().to_string())));
+    let url = url_of(path);
+    let blob = match (header, url) {
+        (Some(h), _) => HeaderBlob::Explicit { name: h.display().to_string(), bytes: read_blob(h)? },
+        (None, Some(url)) => match remote::sidecar(url)? {
+            Some((name, bytes)) => HeaderBlob::Sidecar { name, bytes },
+            None => HeaderBlob::None,
+        },
+        (None, None) => HeaderBlob::None,
+    };
+    let check = if url.is_some() { BlobCheck::ReadPrefix } else { BlobCheck::SizeAndTrailer };
+    let opts = OpenOptions { check, ..Default::default() };
+    let opened = rumi::open::open(open(path)?, &path.display().to_string(), blob, &opts).map_err(|e| match e {
+        e @ rumi::Error::HeaderBlob { .. } => Failure(Plain(e).to_string()),
+        e => verdict(path, "not a valid rumi file")(e),
+    })?;
+    if let Some(w) = opened.warning {
+        say(&format!("warning: {w}"));
     }
-    if let Some(found) = url_of(path).map(remote::open_with_sidecar).transpose()?.flatten() {
-        return Ok((found.0, Some(found.1)));
-    }
-    let reader = Reader::open(open(path)?, Limits::default()).map_err(verdict(path, "not a valid rumi file"))?;
-    Ok((reader, None))
+    Ok((opened.reader, opened.blob))
 }
 
 fn describe(path: &Path, header: Option<&Path>) -> Res<Info> {
@@ -287,7 +286,7 @@ fn describe(path: &Path, header: Option<&Path>) -> Res<Info> {
             model: if model == ModelType::Projected { "projected" } else { "geographic" },
             raster_type: raster_type_name(raster_type),
             affine,
-            geotransform: geotransform(raster_type, affine),
+            geotransform: GeoTransform::from_affine(affine, raster_type, true).0,
         }),
     };
     let axis = &trailer.time;

@@ -10,10 +10,8 @@ use std::io::ErrorKind;
 use std::path::Path;
 
 use rumi::store::{self, Options, Sidecar, Source};
-use rumi::Limits;
-use rumi::Reader;
 
-use crate::fail::{plain, say, Context, Failure, Res};
+use crate::fail::{say, Context, Failure, Res};
 use crate::interrupt;
 
 /// Largest header blob fetched from object storage.
@@ -46,45 +44,20 @@ pub fn read_blob(path: &Path) -> Res<Vec<u8>> {
     }
 }
 
-/// Opens the object at `url` statelessly from its sidecar `<url>.header` when there is one
-/// and it describes the object, as the GDAL driver and the Python package do for local files:
-/// the blob is checked against the object's bytes before its first frame (file header, IFD,
-/// every frame byte count) and its size; a sidecar that cannot be read or does not match is
-/// ignored with a warning (but a refused access is an error: the object has the same
-/// endpoint and credentials). Returns the reader and the sidecar's URL, or None (no usable
-/// sidecar: the caller parses the object).
-pub fn open_with_sidecar(url: &str) -> Res<Option<(Reader<Source>, String)>> {
-    let side = format!("{url}.header");
-    let blob = match store::fetch(&side, &options(), MAX_BLOB_BYTES) {
-        Ok(b) => b,
-        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
+/// The sidecar `<url>.header` of the object at `url` (its URL and bytes), when there is one. A
+/// sidecar that cannot be read is ignored with a warning; a refused access is an error (the
+/// object has the same endpoint and credentials). Whether it describes the object is the
+/// core's open policy's to check (`rumi::open`).
+pub fn sidecar(url: &str) -> Res<Option<(String, Vec<u8>)>> {
+    let side = rumi::open::sidecar_name(url);
+    match store::fetch(&side, &options(), MAX_BLOB_BYTES) {
+        Ok(bytes) => Ok(Some((side, bytes))),
+        Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
         // the object is behind the same endpoint and credentials: no use trying it
-        Err(e) if e.kind() == ErrorKind::PermissionDenied => return Err(Failure(e.to_string())),
+        Err(e) if e.kind() == ErrorKind::PermissionDenied => Err(Failure(e.to_string())),
         Err(e) => {
             say(&format!(
                 "warning: {url}: cannot read the sidecar header blob ({e}); opening the object by parsing it"
-            ));
-            return Ok(None);
-        }
-    };
-    let checked = || -> rumi::Result<Reader<Source>> {
-        let reader = Reader::open_with_blob(Source::open(url, &options())?, &blob, Limits::default())?;
-        let base = reader.layout().base_frame_offset()?;
-        let n = usize::try_from(base).map_err(|_| rumi::Error::Overflow("base_frame_offset"))?;
-        // one GET: the bytes before the first frame, and the object's size with them
-        let prefix = rumi::RangeRead::read_at(reader.source(), 0, n)?;
-        rumi::check_blob_prefix(&reader, &prefix)?;
-        Ok(reader)
-    };
-    match checked() {
-        Ok(r) => Ok(Some((r, side))),
-        // the object itself cannot be read (a short object is a mismatch, below)
-        Err(rumi::Error::Io(io)) if io.kind() != ErrorKind::UnexpectedEof => Err(Failure(io.to_string())),
-        Err(e) => {
-            say(&format!(
-                "warning: {url}: ignoring the sidecar header blob {side}, which does not match the object ({}); \
-                 opening the object by parsing it",
-                plain(e)
             ));
             Ok(None)
         }
@@ -104,7 +77,8 @@ pub fn check_writable(url: &str) -> Res<()> {
 /// sidecar (`None`: no nodata); previous sidecars that would be stale are removed. On failure
 /// or interrupt nothing new is left at the destination and no multipart upload is pending.
 pub fn upload(file: &File, url: &str, header: Option<&[u8]>, aux_xml: Option<&[u8]>) -> Res<()> {
-    let sidecars = [Sidecar { suffix: ".header", bytes: header }, Sidecar { suffix: ".aux.xml", bytes: aux_xml }];
+    let sidecars =
+        [Sidecar { suffix: rumi::open::HEADER_SUFFIX, bytes: header }, Sidecar { suffix: ".aux.xml", bytes: aux_xml }];
     match store::upload(file, url, &sidecars, &options(), &|| interrupt::received().is_some()) {
         Ok(_) => Ok(()),
         Err(e) if e.kind() == ErrorKind::Interrupted => {

@@ -69,6 +69,9 @@ pub enum BlobCheck<'a> {
     /// Only the size the blob's fixed header implies (the stateless open reads no byte of the
     /// file; the source's size may be learned from its first response).
     Size,
+    /// As [`BlobCheck::Prefix`], with the bytes before the first frame read here (one request:
+    /// header, IFD and every frame byte count compared; a remote object's size comes with it).
+    ReadPrefix,
 }
 
 /// How to open: limits, the stale-sidecar rule and the blob check.
@@ -108,7 +111,10 @@ pub fn open<R: RangeRead>(src: R, file: &str, header: HeaderBlob, opts: &OpenOpt
             let reader = Reader::open_with_blob(src, &bytes, opts.limits)?;
             Ok(Opened { reader, blob: Some(name), warning: None })
         }
-        Err(e) if !explicit && opts.stale_sidecar == StaleSidecar::Warn && !matches!(e, Error::Io(_)) => {
+        // the file itself cannot be read: said as such (a file shorter than the blob says is a
+        // mismatch, below)
+        Err(Error::Io(e)) if e.kind() != std::io::ErrorKind::UnexpectedEof => Err(Error::Io(e)),
+        Err(e) if !explicit && opts.stale_sidecar == StaleSidecar::Warn => {
             let warning = format!(
                 "{file}: ignoring the sidecar header blob {name}, which does not match the file ({e}); \
                  opening the file by parsing it"
@@ -135,6 +141,12 @@ fn check<R: RangeRead>(src: &R, blob: &[u8], opts: &OpenOptions<'_>) -> Result<(
             Ok(())
         }
         BlobCheck::Size => Ok(()),
+        BlobCheck::ReadPrefix => {
+            let base = probe.layout().base_frame_offset()?;
+            let len = usize::try_from(base).map_err(|_| Error::Overflow("base_frame_offset"))?;
+            let prefix = probe.source().read_at(0, len)?;
+            check_blob_prefix(&probe, &prefix)
+        }
     }
 }
 

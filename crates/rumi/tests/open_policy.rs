@@ -39,7 +39,7 @@ fn no_blob_parses_the_file() {
 #[test]
 fn a_matching_blob_opens_statelessly_with_every_check() {
     let ((file, blob), _) = pair();
-    for check in [BlobCheck::Prefix(&file[..]), BlobCheck::SizeAndTrailer, BlobCheck::Size] {
+    for check in [BlobCheck::Prefix(&file[..]), BlobCheck::SizeAndTrailer, BlobCheck::Size, BlobCheck::ReadPrefix] {
         let opts = OpenOptions { check, ..Default::default() };
         for header in [explicit(&blob), sidecar(&blob)] {
             let o = open(file.as_slice(), "a.rumi", header, &opts).unwrap();
@@ -93,6 +93,9 @@ fn a_blob_of_the_same_shape_is_caught_by_the_trailer_or_prefix_check_only() {
     assert!(e.to_string().contains("frame_byte_counts") || e.to_string().contains("TileByteCounts"), "{e}");
     let trailer = OpenOptions { check: BlobCheck::SizeAndTrailer, ..Default::default() };
     assert!(open(file.as_slice(), "a.rumi", explicit(&other), &trailer).is_err());
+    let read = OpenOptions { check: BlobCheck::ReadPrefix, ..Default::default() };
+    let e = open(file.as_slice(), "a.rumi", explicit(&other), &read).err().expect("the prefix read here refuses");
+    assert!(e.to_string().contains("frame_byte_counts"), "{e}");
 }
 
 #[test]
