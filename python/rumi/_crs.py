@@ -119,21 +119,10 @@ def check_registered(code: int) -> None:
 GdalTransform = tuple[float, float, float, float, float, float]
 
 
-def affine_to_gdal(affine: tuple[float, float, float, float, float, float], point: bool) -> GdalTransform:
-    """The GDAL geotransform (x0, xres, row_rot, y0, col_rot, yres) of pixel corners of a
-    recorded affine (a, b, c, d, e, f); PixelIsPoint affines locate centres (shifted by half a
-    pixel, as GDAL reports them)."""
-    a, b, c, d, e, f = affine
-    x0, y0 = c, f
-    if point:
-        x0 -= 0.5 * a + 0.5 * b
-        y0 -= 0.5 * d + 0.5 * e
-    return (x0, a, b, y0, d, e)
-
-
-def gdal_to_affine(gt: Any, point: bool) -> tuple[float, float, float, float, float, float]:
-    """The affine (a, b, c, d, e, f) to record for a GDAL geotransform of pixel corners (or
-    an affine.Affine), at pixel centres when `point`."""
+def as_gdal(gt: Any) -> GdalTransform:
+    """A GDAL geotransform (x0, xres, row_rot, y0, col_rot, yres) of pixel corners from a
+    6-tuple in that order or an affine.Affine. (The PixelIsPoint half-pixel shift is the core's
+    GeoTransform: the native module applies it when writing and reports both forms.)"""
     if hasattr(gt, "to_gdal"):
         gt = gt.to_gdal()
     try:
@@ -142,7 +131,4 @@ def gdal_to_affine(gt: Any, point: bool) -> tuple[float, float, float, float, fl
         raise ValueError("transform must be a GDAL 6-tuple (x0, xres, row_rot, y0, col_rot, yres) or an affine.Affine") from None
     if not all(np.isfinite([x0, xres, rrot, y0, crot, yres])):
         raise ValueError("transform coefficients must be finite")
-    if point:
-        x0 += 0.5 * xres + 0.5 * rrot
-        y0 += 0.5 * crot + 0.5 * yres
-    return (xres, rrot, x0, crot, yres, y0)
+    return (x0, xres, rrot, y0, crot, yres)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Sequence, Union
 import numpy as np
 
 from . import _rumi
-from ._crs import affine_to_gdal, check_registered
+from ._crs import check_registered
 from ._dtypes import Array, Tensor, numpy_dtype
 from ._errors import FormatError, LimitError, RequestError, RumiError, RumiIOError
 from ._window import WindowLike, window_bounds
@@ -319,7 +319,7 @@ class Dataset:
         """GDAL-order geotransform (x0, xres, row_rot, y0, col_rot, yres) of pixel corners, or None
         (PixelIsPoint files are shifted by half a pixel, as GDAL reports them)."""
         g = self._geo()
-        return None if g is None else affine_to_gdal(g.affine, g.raster_type == "point")
+        return None if g is None else g.geotransform
 
     @property
     def transform(self) -> Affine | None:

@@ -18,14 +18,16 @@ try:  # bfloat16 / float8 as numpy dtypes
 except ImportError:  # pragma: no cover - exercised by a test that hides the module
     _ml = None
 
+#: the core's table of the sample encodings: (name, numpy source, numpy name, bytes, DLPack)
+ENCODINGS = _rumi.encodings()
 #: encodings numpy always has (encoding name == numpy dtype name)
-NUMPY_TYPES: tuple[str, ...] = (
-    "bool", "uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "int64",
-    "float16", "float32", "float64", "complex64", "complex128",
-)
+NUMPY_TYPES: tuple[str, ...] = tuple(e[0] for e in ENCODINGS if e[1] == "numpy")
 #: encodings that become numpy dtypes through ml_dtypes
-ML_TYPES: tuple[str, ...] = (
-    "bfloat16", "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz", "float8_e8m0fnu",
+ML_TYPES: tuple[str, ...] = tuple(e[0] for e in ENCODINGS if e[1] == "ml_dtypes")
+#: encodings torch holds: the DLPack types torch.from_dlpack takes (int, uint, float, bfloat,
+#: bool, and complex of float32/float64 parts; not the float8 codes nor complex32)
+TORCH_TYPES: frozenset[str] = frozenset(
+    e[0] for e in ENCODINGS if e[4][0] in (0, 1, 2, 4, 6) or (e[4][0] == 5 and e[4][1] >= 64)
 )
 
 _DTYPES: dict[str, np.dtype[Any]] = {}  # encoding -> numpy dtype (read() asks on every call)

@@ -8,7 +8,7 @@ from typing import Any, Sequence, Union
 import numpy as np
 
 from . import _rumi
-from ._crs import CrsLike, gdal_to_affine, parse_crs
+from ._crs import CrsLike, as_gdal, parse_crs
 from ._dataset import default_threads
 from ._dtypes import encoding_of
 from ._errors import FormatError, RequestError
@@ -62,9 +62,9 @@ def write(
         raise ValueError("crs and transform go together: give both (georeferenced) or neither (undefined)")
     georef = None
     if crs is not None:
-        affine = gdal_to_affine(transform, pixel_is_point)
+        gt = as_gdal(transform)
         code, crs_kind = parse_crs(crs) or (0, "")
-        georef = (code, crs_kind, "point" if pixel_is_point else "area", list(affine))
+        georef = (code, crs_kind, "point" if pixel_is_point else "area", list(gt))
     if isinstance(tile, (int, np.integer)):
         tile = (int(tile), int(tile))
     tile_hw = tuple(int(v) for v in tile)

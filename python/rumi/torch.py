@@ -42,14 +42,10 @@ import torch
 
 import rumi
 from rumi import RequestError, Window
+from rumi._dtypes import TORCH_TYPES as _TORCH_OK
 from rumi.catalog import Catalog, norm_time, open_row, time_indices, time_seconds
 
 __all__ = ["ChipDataset", "RandomChipSampler", "GridChipSampler", "TileChipSampler", "collate"]
-
-_TORCH_OK = {
-    "bool", "uint8", "int8", "int16", "int32", "int64", "uint16", "uint32", "uint64",
-    "float16", "bfloat16", "float32", "float64", "complex64", "complex128",
-}
 
 
 def _host(href: str) -> str:

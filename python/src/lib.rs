@@ -17,7 +17,9 @@ use pyo3::types::{PyBytes, PyDict};
 
 use rumi::codec::Graph;
 use rumi::commit::{commit_pair, Staged};
-use rumi::format::{Georef, ModelType, RasterType, SampleEncoding, TimeAxis, TimeKind, TimeStep, Trailer};
+use rumi::format::{
+    GeoTransform, Georef, ModelType, NumpyType, RasterType, SampleEncoding, TimeAxis, TimeKind, TimeStep, Trailer,
+};
 use rumi::open::{sidecar_name, BlobCheck, HeaderBlob, OpenOptions, StaleSidecar, HEADER_SUFFIX};
 use rumi::store::Source;
 use rumi::RangeRead;
@@ -108,6 +110,9 @@ struct GeoInfo {
     /// (a, b, c, d, e, f): x = a*col + b*row + c, y = d*col + e*row + f, at the recorded
     /// raster type's reference (pixel corner for area, centre for point)
     affine: (f64, f64, f64, f64, f64, f64),
+    /// GDAL's geotransform (x0, xres, row_rot, y0, col_rot, yres) of pixel corners (the core's
+    /// GeoTransform: PixelIsPoint shifted by half a pixel)
+    geotransform: (f64, f64, f64, f64, f64, f64),
 }
 
 /// Band texts and time coordinates (`NativeReader.trailer()`).
@@ -238,6 +243,10 @@ impl NativeReader {
                 crs_type: if model == ModelType::Projected { "projected" } else { "geographic" }.to_owned(),
                 raster_type: if raster_type == RasterType::Point { "point" } else { "area" }.to_owned(),
                 affine: (affine[0], affine[1], affine[2], affine[3], affine[4], affine[5]),
+                geotransform: {
+                    let g = GeoTransform::from_affine(affine, raster_type, true).0;
+                    (g[0], g[1], g[2], g[3], g[4], g[5])
+                },
             }),
         })
     }
@@ -375,7 +384,7 @@ fn write(
     };
     let georef = match georef {
         None => Georef::Undefined { raster_type: RasterType::Area },
-        Some((epsg, model, raster, affine)) => Georef::Epsg {
+        Some((epsg, model, raster, geotransform)) => Georef::Epsg {
             model: match model.as_str() {
                 "projected" => ModelType::Projected,
                 "geographic" => ModelType::Geographic,
@@ -387,7 +396,11 @@ fn write(
                 r => return Err(PyValueError::new_err(format!("raster type {r:?} is not area or point"))),
             },
             epsg,
-            affine,
+            // the caller's GDAL geotransform of pixel corners, recorded as the core's one
+            // conversion gives it (PixelIsPoint: pixel centres)
+            affine: GeoTransform(geotransform)
+                .to_affine(if raster == "point" { RasterType::Point } else { RasterType::Area })
+                .map_err(|e| PyValueError::new_err(format!("transform: {e}")))?,
         },
     };
     let ptr = buf.buf_ptr() as usize;
@@ -425,6 +438,25 @@ fn write(
     blob.map_err(py_err)
 }
 
+/// `encodings() -> [(name, numpy_source, numpy_name, sample_bytes, (dlpack_code, bits))]`: the
+/// core's table of the 21 sample encodings (spec "Sample encodings", "DLPack representation");
+/// `numpy_source` is "numpy", "ml_dtypes" or None (no numpy dtype).
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+fn encodings() -> Vec<(&'static str, Option<&'static str>, Option<&'static str>, usize, (u8, u8))> {
+    SampleEncoding::ALL
+        .iter()
+        .map(|e| {
+            let (source, name) = match e.numpy() {
+                NumpyType::Numpy(n) => (Some("numpy"), Some(n)),
+                NumpyType::MlDtypes(n) => (Some("ml_dtypes"), Some(n)),
+                NumpyType::None => (None, None),
+            };
+            (e.name(), source, name, e.decoded_bytes(), e.dlpack())
+        })
+        .collect()
+}
+
 /// `fetch_object(url, options=None) -> bytes`: a whole (small) object, e.g. a header blob.
 #[pyfunction]
 #[pyo3(signature = (url, options=None))]
@@ -455,6 +487,7 @@ fn _rumi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(write, m)?)?;
     m.add_function(wrap_pyfunction!(_load_pid, m)?)?;
     m.add_function(wrap_pyfunction!(fetch_object, m)?)?;
+    m.add_function(wrap_pyfunction!(encodings, m)?)?;
     m.add_function(wrap_pyfunction!(dlpack::dlpack_capsule, m)?)?;
     m.add("CORE_VERSION", env!("CARGO_PKG_VERSION"))?;
     Ok(())
