@@ -15,6 +15,7 @@
 //! - object storage (feature `object-store`): [`store`].
 #![forbid(unsafe_op_in_unsafe_fn)]
 
+mod cache;
 pub mod codec;
 #[cfg(unix)]
 pub mod commit;

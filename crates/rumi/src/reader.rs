@@ -7,13 +7,13 @@ use std::io;
 use std::ops::Range;
 use std::sync::OnceLock;
 
+use crate::cache::FrameCache;
 use crate::codec::{self, AlignedBuf};
 use crate::error::{Error, Limits, Measure, Result};
 use crate::format::georef::GEOREF_BYTES;
 use crate::format::ifd::FIXED_PREFIX_BYTES;
 use crate::format::{Blob, Georef, IfdHead, Layout, SampleEncoding, Trailer};
 use crate::io::RangeRead;
-use crate::read::FrameCache;
 
 /// A selection of the raster: time steps, bands (any order, repeats allowed), rows, columns.
 /// Samples land in the output as `[t][b][y][x]`, C order ([`Reader::read_window`]).

@@ -6,11 +6,11 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
+use crate::cache::spare;
 use crate::codec::AlignedBuf;
 use crate::error::Result;
 use crate::io::RangeRead;
 use crate::pool;
-use crate::read::cache::spare;
 use crate::read::plan::{Job, Plan};
 use crate::read::request::Request;
 use crate::read::scatter::{scatter, Dst};

@@ -20,13 +20,12 @@
 //! [`Reader::read_window`] (a C-contiguous `[t][b][y][x]` [`Window`]) and
 //! [`Reader::frames_for`] are thin callers of the same request and plan.
 
-mod cache;
 mod execute;
 mod plan;
 mod request;
 mod scatter;
 
-pub use cache::{FrameCache, DEFAULT_CACHE_BYTES};
+pub use crate::cache::{FrameCache, DEFAULT_CACHE_BYTES};
 pub use execute::{decode_each, ReadStats, BATCH_BYTES};
 pub use plan::frames;
 pub use request::{Axis, Output, Plane, Request};

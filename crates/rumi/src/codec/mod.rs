@@ -1,0 +1,389 @@
+//! Layer 2: OpenZL frame encode/decode. The only module that calls `openzl-sys`.
+//!
+//! Samples are compressed as one numeric OpenZL input whose element width is the sample's
+//! component width (complex samples are two components). Decoding checks the decoded size and
+//! element width against what the header implies (OpenZL does not record signedness).
+//!
+//! Image graphs ([`Graph::Predict`], [`Graph::Image`]) add 2-D prediction built only from
+//! OpenZL's standard codecs, so any OpenZL decoder reads the frames: the "up" predictor is a
+//! column-major view of the frame (`split_by_struct` into one stream per column, `concat`)
+//! followed by `delta_int`; the gradient predictor (`x - a - b + c`) puts a `delta_int` along
+//! rows in front of it. The residuals are zigzagged, split into byte planes (`transpose_split`)
+//! and entropy coded (`entropy`: Huffman or FSE). The graph is an encoder-side function graph:
+//! the frame records only the standard transforms it ran.
+
+use std::cell::RefCell;
+use std::ffi::CStr;
+
+use openzl_sys as zl;
+
+use crate::error::{Error, Result};
+
+/// OpenZL wire-format version written into every frame (mandatory when compressing).
+pub const FORMAT_VERSION: i32 = zl::ZL_MAX_FORMAT_VERSION as i32;
+
+/// How frames are compressed; the reader needs none of this (frames are self-describing).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Graph {
+    /// OpenZL's numeric graph at the given compression level.
+    Numeric(i32),
+    /// OpenZL's generic graph (zstd-like backend) at the given level, for comparison.
+    Generic(i32),
+    /// Try numeric at levels 6 and 7 and keep the smaller frame.
+    BestOf,
+    /// 2-D prediction (rows of the frame's `row` elements), then entropy coding of the residuals.
+    Predict(Predictor),
+    /// Per frame, the smallest of the image candidates ([`Graph::image_candidates`]).
+    Image(i32),
+    /// The image candidates on every fourth tile row (from the first); on the rows between, the
+    /// writer tries the candidates that made at least a tenth of the frames of the last such
+    /// row. A frame keeps the candidate that [`choose`]
+    /// picks with [`SLOWER_COSTS`] (nearly as small and faster to decode beats smallest).
+    Auto(i32),
+}
+
+impl Graph {
+    /// What [`Graph::Image`] and [`Graph::Auto`] at `level` try on every frame: the gradient and
+    /// left predictors (fast, entropy coded), left+LZ and OpenZL's numeric graph at `level`
+    /// (level 0: without it), in this order.
+    pub fn image_candidates(level: i32) -> Vec<Graph> {
+        let mut v = vec![
+            Graph::Predict(Predictor::Gradient),
+            Graph::Predict(Predictor::Left),
+            Graph::Predict(Predictor::LeftLz),
+        ];
+        if level > 0 {
+            v.push(Graph::Numeric(level));
+        }
+        v
+    }
+}
+
+/// A 2-D predictor made of standard OpenZL codecs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Predictor {
+    /// `x - b` (the sample above): column-major view, then delta.
+    Up,
+    /// `x - a - b + c`: the up predictor, then delta along rows.
+    Gradient,
+    /// `x - a` (the sample to the left, or the last of the row above), entropy coded.
+    Left,
+    /// `x - a`, then OpenZL's field LZ (repeats, e.g. nodata areas).
+    LeftLz,
+}
+
+impl Predictor {
+    fn id(self) -> i32 {
+        match self {
+            Predictor::Up => 1,
+            Predictor::Gradient => 2,
+            Predictor::Left => 3,
+            Predictor::LeftLz => 4,
+        }
+    }
+}
+
+impl Default for Graph {
+    /// What `rumi convert` and `rumi.write` write without options (chosen by measurement, see
+    /// README "Compression").
+    fn default() -> Self {
+        Graph::Auto(7)
+    }
+}
+
+fn report_error(r: zl::ZL_Report) -> Option<String> {
+    // SAFETY: ZL_isError / ZL_errorCode / ZL_ErrorCode_toString only read the report by value
+    // and return a pointer to a static string.
+    unsafe {
+        if zl::ZL_isError(r) == 0 {
+            return None;
+        }
+        let code = zl::ZL_errorCode(r);
+        let s = zl::ZL_ErrorCode_toString(code);
+        Some(if s.is_null() { format!("error code {code}") } else { CStr::from_ptr(s).to_string_lossy().into_owned() })
+    }
+}
+
+fn report_value(r: zl::ZL_Report) -> usize {
+    // SAFETY: only called after report_error returned None, so the report holds a value.
+    unsafe { zl::ZL_validResult(r) }
+}
+
+/// A compression context and the compressor (graph registry) it references.
+/// The third field holds the compressors of the predictor graphs by (predictor, element width,
+/// row elements, rows); they drop after the context that may reference them.
+struct Cctx(*mut zl::ZL_CCtx, *mut zl::ZL_Compressor, Vec<((Predictor, usize, usize, usize), PredictCompressor)>);
+struct Dctx(*mut zl::ZL_DCtx);
+
+impl Drop for Cctx {
+    fn drop(&mut self) {
+        // SAFETY: both pointers came from their create functions and are freed once, here,
+        // the context first since it references the compressor.
+        unsafe {
+            zl::ZL_CCtx_free(self.0);
+            zl::ZL_Compressor_free(self.1);
+        }
+    }
+}
+impl Drop for Dctx {
+    fn drop(&mut self) {
+        // SAFETY: the pointer came from ZL_DCtx_create and is freed once, here.
+        unsafe { zl::ZL_DCtx_free(self.0) }
+    }
+}
+
+thread_local! {
+    static CCTX: RefCell<Option<Cctx>> = const { RefCell::new(None) };
+    static DCTX: RefCell<Option<Dctx>> = const { RefCell::new(None) };
+}
+
+mod decode;
+mod predict;
+
+pub use decode::decode_into;
+pub use predict::MAX_PREDICT_ROW;
+use predict::{predict_compressor, PredictCompressor};
+
+/// A buffer of 8-byte aligned storage, as OpenZL's numeric API requires.
+#[derive(Debug, Default, Clone)]
+pub struct AlignedBuf {
+    words: Vec<u64>,
+    len: usize,
+}
+
+impl AlignedBuf {
+    /// A zeroed buffer of `len` bytes.
+    pub fn zeroed(len: usize) -> Self {
+        AlignedBuf { words: vec![0u64; len.div_ceil(8)], len }
+    }
+    /// A zeroed buffer of `len` bytes, or [`Error::Alloc`] when the memory cannot be had
+    /// (a host process must not be aborted by a frame that is within the limits but too large
+    /// for the memory left).
+    pub fn try_zeroed(len: usize, what: &'static str) -> Result<Self> {
+        let words = len.div_ceil(8);
+        let mut v: Vec<u64> = Vec::new();
+        v.try_reserve_exact(words).map_err(|_| Error::Alloc { what, bytes: len as u64 })?;
+        v.resize(words, 0);
+        Ok(AlignedBuf { words: v, len })
+    }
+    /// The bytes.
+    pub fn as_bytes(&self) -> &[u8] {
+        // SAFETY: u64 storage viewed as bytes; len <= 8 * words.len().
+        unsafe { std::slice::from_raw_parts(self.words.as_ptr().cast::<u8>(), self.len) }
+    }
+    /// The bytes, mutably.
+    pub fn as_bytes_mut(&mut self) -> &mut [u8] {
+        // SAFETY: as above, unique borrow of the storage.
+        unsafe { std::slice::from_raw_parts_mut(self.words.as_mut_ptr().cast::<u8>(), self.len) }
+    }
+}
+
+fn compress_once(src: &AlignedBuf, width: usize, graph: zl::ZL_GraphID, level: i32) -> Result<Vec<u8>> {
+    compress_with(src, Some(width), None, graph, level)
+}
+
+/// Compresses with the predictor graph `p` (rows of `row` elements); falls back to the numeric
+/// graph when the frame is not at least two whole rows or the rows are too long.
+fn compress_predict(src: &AlignedBuf, width: usize, row: usize, p: Predictor, level: i32) -> Result<Vec<u8>> {
+    let count = src.len / width;
+    if !(2..=MAX_PREDICT_ROW).contains(&row) || count % row != 0 || count / row < 2 {
+        return compress_once(src, width, zl::ZL_GraphID { gid: zl::ZL_StandardGraphID_select_numeric }, level);
+    }
+    compress_with(src, Some(width), Some((p, width, row, count / row)), zl::ZL_GraphID { gid: 0 }, level)
+}
+
+/// Compresses `src` as numeric elements of `width` bytes (serial bytes for `None`), with the
+/// standard `graph` or the predictor compressor `custom`.
+fn compress_with(
+    src: &AlignedBuf,
+    width: Option<usize>,
+    custom: Option<(Predictor, usize, usize, usize)>,
+    graph: zl::ZL_GraphID,
+    level: i32,
+) -> Result<Vec<u8>> {
+    CCTX.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        if slot.is_none() {
+            // SAFETY: plain constructors; nulls are checked below and freed by Cctx's Drop.
+            let ctx = unsafe { Cctx(zl::ZL_CCtx_create(), zl::ZL_Compressor_create(), Vec::new()) };
+            if ctx.0.is_null() || ctx.1.is_null() {
+                return Err(Error::Encode("cannot create an OpenZL compression context".into()));
+            }
+            *slot = Some(ctx);
+        }
+        let Some(ctx) = slot.as_mut() else {
+            return Err(Error::Encode("no OpenZL compression context".into()));
+        };
+        let (cctx, mut compressor, mut graph) = (ctx.0, ctx.1, graph);
+        if let Some(key) = custom {
+            let cache = &mut ctx.2;
+            let i = match cache.iter().position(|(k, _)| *k == key) {
+                Some(i) => i,
+                None => {
+                    if cache.len() >= 16 {
+                        // SAFETY: the context stops referencing the compressor about to be freed.
+                        if let Some(e) = report_error(unsafe { zl::ZL_CCtx_refCompressor(cctx, ctx.1) }) {
+                            return Err(Error::Encode(e));
+                        }
+                        cache.remove(0);
+                    }
+                    cache.push((key, predict_compressor(key.0, key.1, key.2, key.3)?));
+                    cache.len() - 1
+                }
+            };
+            (compressor, graph) = (cache[i].1 .0, cache[i].1 .1);
+        }
+        // SAFETY: cctx is a live context owned by this thread; parameters are plain ints; the
+        // typed ref borrows `src`, which outlives the call, and is freed before returning.
+        unsafe {
+            if let Some(e) = report_error(zl::ZL_Compressor_selectStartingGraphID(compressor, graph)) {
+                return Err(Error::Encode(e));
+            }
+            if let Some(e) = report_error(zl::ZL_CCtx_refCompressor(cctx, compressor)) {
+                return Err(Error::Encode(e));
+            }
+            for (p, v) in [(zl::ZL_CParam_formatVersion, FORMAT_VERSION), (zl::ZL_CParam_compressionLevel, level)] {
+                if let Some(e) = report_error(zl::ZL_CCtx_setParameter(cctx, p, v)) {
+                    return Err(Error::Encode(e));
+                }
+            }
+            let bound = zl::ZL_compressBound(src.len);
+            let mut dst = vec![0u8; bound];
+            let tref = match width {
+                Some(w) => zl::ZL_TypedRef_createNumeric(src.as_bytes().as_ptr().cast(), w, src.len / w),
+                None => zl::ZL_TypedRef_createSerial(src.as_bytes().as_ptr().cast(), src.len),
+            };
+            if tref.is_null() {
+                return Err(Error::Encode("cannot create an OpenZL input".into()));
+            }
+            let r = zl::ZL_CCtx_compressTypedRef(cctx, dst.as_mut_ptr().cast(), dst.len(), tref);
+            zl::ZL_TypedRef_free(tref);
+            if let Some(e) = report_error(r) {
+                return Err(Error::Encode(e));
+            }
+            dst.truncate(report_value(r));
+            Ok(dst)
+        }
+    })
+}
+
+/// Compresses `samples` (little-endian elements of `width` bytes: 1, 2, 4 or 8) into one
+/// self-contained OpenZL frame (no row structure: prediction graphs compress as numeric).
+pub fn encode(samples: &[u8], width: usize, graph: Graph) -> Result<Vec<u8>> {
+    encode_rows(samples, width, 0, graph)
+}
+
+/// As [`encode`], for a frame made of rows of `row` elements (the prediction graphs use them).
+pub fn encode_rows(samples: &[u8], width: usize, row: usize, graph: Graph) -> Result<Vec<u8>> {
+    check_width(samples, width)?;
+    let mut src = AlignedBuf::zeroed(samples.len());
+    src.as_bytes_mut().copy_from_slice(samples);
+    encode_src(&src, width, row, graph)
+}
+
+fn encode_src(src: &AlignedBuf, width: usize, row: usize, graph: Graph) -> Result<Vec<u8>> {
+    let numeric = zl::ZL_GraphID { gid: zl::ZL_StandardGraphID_select_numeric };
+    let generic = zl::ZL_GraphID { gid: zl::ZL_StandardGraphID_compress_generic };
+    match graph {
+        Graph::Numeric(level) => compress_once(src, width, numeric, level),
+        Graph::Generic(level) => compress_once(src, width, generic, level),
+        Graph::BestOf => {
+            let a = compress_once(src, width, numeric, 6)?;
+            let b = compress_once(src, width, numeric, 7)?;
+            Ok(if b.len() < a.len() { b } else { a })
+        }
+        Graph::Predict(p) => compress_predict(src, width, row, p, 6),
+        Graph::Image(level) | Graph::Auto(level) => {
+            Ok(best(src, width, row, &Graph::image_candidates(level), graph.slower_costs())?.0)
+        }
+    }
+}
+
+/// Compresses with each of `candidates` (single graphs, not [`Graph::Image`]/[`Graph::Auto`])
+/// and keeps one frame (see [`choose`], with `slower_costs`); returns it and the index of the
+/// candidate that made it.
+pub fn encode_best(
+    samples: &[u8],
+    width: usize,
+    row: usize,
+    candidates: &[Graph],
+    slower_costs: f64,
+) -> Result<(Vec<u8>, usize)> {
+    check_width(samples, width)?;
+    let mut src = AlignedBuf::zeroed(samples.len());
+    src.as_bytes_mut().copy_from_slice(samples);
+    best(&src, width, row, candidates, slower_costs)
+}
+
+/// With [`Graph::Auto`], each [`Graph::decode_class`] step slower must save this fraction of the
+/// frame's bytes to be kept (see [`choose`]): measured on `../shared/data` with
+/// `bench/graph_probe.rs` (see README "Compression").
+pub const SLOWER_COSTS: f64 = 0.02;
+
+impl Graph {
+    /// How fast frames of this graph decode, 0 the fastest: the order measured with
+    /// `bench/graph_probe.rs` on the real rasters of `../shared/data` (figures in
+    /// docs/performance.md, "Decode classes").
+    pub fn decode_class(self) -> u8 {
+        match self {
+            Graph::Predict(Predictor::LeftLz) => 0,
+            Graph::Numeric(_) | Graph::Generic(_) | Graph::BestOf | Graph::Image(_) | Graph::Auto(_) => 1,
+            Graph::Predict(Predictor::Left) => 2,
+            Graph::Predict(Predictor::Gradient | Predictor::Up) => 3,
+        }
+    }
+
+    /// The `slower_costs` of [`choose`] for this graph's candidates: [`SLOWER_COSTS`] for
+    /// [`Graph::Auto`], 0 (the smallest frame) for [`Graph::Image`] and single graphs.
+    pub fn slower_costs(self) -> f64 {
+        if matches!(self, Graph::Auto(_)) {
+            SLOWER_COSTS
+        } else {
+            0.0
+        }
+    }
+}
+
+/// Of candidate frames `(graph, bytes)`, the index of the one to keep: the least
+/// `bytes * (1 + slower_costs * decode class)`, then the first (`slower_costs` 0: the smallest).
+pub fn choose(frames: &[(Graph, usize)], slower_costs: f64) -> Option<usize> {
+    let cost = |f: &(Graph, usize)| f.1 as f64 * (1.0 + slower_costs * f64::from(f.0.decode_class()));
+    (0..frames.len()).min_by(|&i, &j| cost(&frames[i]).total_cmp(&cost(&frames[j])).then(i.cmp(&j)))
+}
+
+fn best(
+    src: &AlignedBuf,
+    width: usize,
+    row: usize,
+    candidates: &[Graph],
+    slower_costs: f64,
+) -> Result<(Vec<u8>, usize)> {
+    let mut made = Vec::with_capacity(candidates.len());
+    for &g in candidates {
+        if matches!(g, Graph::Image(_) | Graph::Auto(_)) {
+            return Err(Error::Encode(format!("{g:?} is not a single graph")));
+        }
+        made.push(encode_src(src, width, row, g)?);
+    }
+    let sizes: Vec<(Graph, usize)> = candidates.iter().zip(&made).map(|(&g, f)| (g, f.len())).collect();
+    let i = choose(&sizes, slower_costs).ok_or_else(|| Error::Encode("no compression candidates".into()))?;
+    Ok((made.swap_remove(i), i))
+}
+
+fn check_width(samples: &[u8], width: usize) -> Result<()> {
+    if ![1, 2, 4, 8].contains(&width) || samples.len() % width != 0 {
+        return Err(Error::Encode(format!("{} bytes are not a whole number of {width}-byte elements", samples.len())));
+    }
+    Ok(())
+}
+/// Compresses `bytes` as one OpenZL frame of serial (untyped) data with the generic graph:
+/// a standard frame any OpenZL decoder reads (used to check that readers accept frames by
+/// their decoded bytes, whatever their output type).
+pub fn encode_serial(bytes: &[u8], level: i32) -> Result<Vec<u8>> {
+    let mut src = AlignedBuf::zeroed(bytes.len());
+    src.as_bytes_mut().copy_from_slice(bytes);
+    compress_with(&src, None, None, zl::ZL_GraphID { gid: zl::ZL_StandardGraphID_compress_generic }, level)
+}
+
+#[cfg(test)]
+mod tests;

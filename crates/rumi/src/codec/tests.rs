@@ -1,0 +1,109 @@
+use super::decode::STACK_ARENA_FRAME_BYTES;
+use super::*;
+
+/// The kept frame (auto): the smallest unless a faster graph's is within SLOWER_COSTS per
+/// decode class step; the first on ties. Image: the smallest.
+#[test]
+fn choose_trades_two_percent_per_speed_class() {
+    let (grad, left, lz, num) = (
+        Graph::Predict(Predictor::Gradient),
+        Graph::Predict(Predictor::Left),
+        Graph::Predict(Predictor::LeftLz),
+        Graph::Numeric(7),
+    );
+    assert_eq!(choose(&[], SLOWER_COSTS), None);
+    assert_eq!(choose(&[(lz, 1000), (grad, 990)], 0.0), Some(1));
+    assert_eq!(Graph::Image(7).slower_costs(), 0.0);
+    assert_eq!(Graph::Auto(7).slower_costs(), SLOWER_COSTS);
+    // gradient 3 classes slower than left+LZ: kept only when more than 6 % smaller
+    assert_eq!(choose(&[(grad, 950), (lz, 1000)], SLOWER_COSTS), Some(1));
+    assert_eq!(choose(&[(grad, 930), (lz, 1000)], SLOWER_COSTS), Some(0));
+    // numeric vs left (one class): left must be more than 2 % smaller
+    assert_eq!(choose(&[(left, 985), (num, 1000)], SLOWER_COSTS), Some(1));
+    assert_eq!(choose(&[(left, 970), (num, 1000)], SLOWER_COSTS), Some(0));
+    assert_eq!(choose(&[(num, 1000), (Graph::Numeric(3), 1000)], SLOWER_COSTS), Some(0));
+    // the writer's candidates on a noisy surface: encode_best keeps what `choose` picks
+    // from the candidates' own frame sizes, and that frame decodes to the samples
+    let mut seed = 1u32;
+    let surface: Vec<u8> = (0..64u32 * 64)
+        .flat_map(|i| {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            let (y, x) = (i / 64, i % 64);
+            ((x * x + 3 * y * y + x * y) as u16 / 4 + (seed >> 28) as u16).to_le_bytes()
+        })
+        .collect();
+    let cands = Graph::image_candidates(7);
+    let sizes: Vec<(Graph, usize)> =
+        cands.iter().map(|&g| (g, encode_rows(&surface, 2, 64, g).unwrap().len())).collect();
+    let (frame, i) = encode_best(&surface, 2, 64, &cands, SLOWER_COSTS).unwrap();
+    assert_eq!((Some(i), frame.len()), (choose(&sizes, SLOWER_COSTS), sizes[i].1), "{sizes:?}");
+    let mut out = AlignedBuf::zeroed(surface.len());
+    decode_into(&frame, &mut out, 0).unwrap();
+    assert_eq!(out.as_bytes(), &surface[..]);
+}
+
+#[test]
+/// One thread's context (its stack arena reused frame after frame, and renewed after a frame
+/// larger than STACK_ARENA_FRAME_BYTES) decodes frames of alternating sizes exactly.
+fn arena_reuse_across_frame_sizes() {
+    let small: Vec<u8> = (0..65536u32).flat_map(|i| ((i * 13 % 4000) as u16).to_le_bytes()).collect();
+    let large: Vec<u8> =
+        (0..(STACK_ARENA_FRAME_BYTES as u32 / 2 + 4096)).flat_map(|i| ((i % 65521) as u16).to_le_bytes()).collect();
+    let (fs, fl) = (encode(&small, 2, Graph::Numeric(3)).unwrap(), encode(&large, 2, Graph::Numeric(3)).unwrap());
+    for (f, want) in [(&fs, &small), (&fl, &large), (&fs, &small), (&fs, &small), (&fl, &large), (&fs, &small)] {
+        let mut out = AlignedBuf::zeroed(want.len());
+        decode_into(f, &mut out, 0).unwrap();
+        assert!(out.as_bytes() == &want[..], "{} bytes decoded wrong", want.len());
+    }
+    // a corrupt frame after them fails cleanly, and the context still decodes afterwards
+    let mut bad = fs.clone();
+    let mid = bad.len() / 2;
+    bad[mid] ^= 0xff;
+    let mut out = AlignedBuf::zeroed(small.len());
+    assert!(decode_into(&bad, &mut out, 0).is_err());
+    decode_into(&fs, &mut out, 0).unwrap();
+    assert!(out.as_bytes() == &small[..]);
+}
+
+#[test]
+fn round_trip_whatever_the_output_type() {
+    let data: Vec<u8> = (0..4096u32).flat_map(|i| ((i * 7 % 1000) as u16).to_le_bytes()).collect();
+    for f in [
+        Graph::Numeric(6),
+        Graph::Numeric(7),
+        Graph::Generic(6),
+        Graph::BestOf,
+        Graph::Predict(Predictor::Gradient),
+        Graph::Predict(Predictor::Up),
+        Graph::Image(7),
+    ]
+    .into_iter()
+    .map(|g| encode_rows(&data, 2, 64, g).unwrap())
+    .chain([1, 4, 8].map(|w| encode(&data, w, Graph::Numeric(6)).unwrap()))
+    .chain([encode_serial(&data, 6).unwrap()])
+    {
+        let mut out = AlignedBuf::zeroed(data.len());
+        decode_into(&f, &mut out, 0).unwrap();
+        assert_eq!(out.as_bytes(), &data[..]);
+        let mut short = AlignedBuf::zeroed(data.len() - 2);
+        let e = decode_into(&f, &mut short, 1).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "frame 1: decoded 8192 bytes, expected 8190 (the header blob may not belong to this file)"
+        );
+    }
+}
+
+#[test]
+fn memory_that_cannot_be_had_is_an_error() {
+    let e = AlignedBuf::try_zeroed(usize::MAX / 2, "a decoded frame").unwrap_err();
+    assert_eq!(e.to_string(), format!("cannot allocate {} bytes for a decoded frame: out of memory", usize::MAX / 2));
+    assert_eq!(AlignedBuf::try_zeroed(12, "x").unwrap().as_bytes(), &[0u8; 12]);
+}
+
+#[test]
+fn garbage_is_an_error() {
+    let mut out = AlignedBuf::zeroed(64);
+    assert!(decode_into(&[0x28, 0xb5, 1, 2, 3, 4, 5, 6, 7], &mut out, 9).is_err());
+    assert!(decode_into(&[], &mut out, 9).is_err());
+}
