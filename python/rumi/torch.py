@@ -38,7 +38,11 @@ from urllib.parse import urlsplit
 from typing import Any, Iterable, Iterator, Sequence
 
 import numpy as np
-import torch
+
+try:
+    import torch
+except ImportError as e:  # the first thing a new user types must say what to do
+    raise ImportError(f"rumi.torch needs PyTorch ({e}): pip install torch (or pip install 'rumi[torch]')") from e
 
 import rumi
 from rumi import RequestError, Window
