@@ -9,7 +9,8 @@
                transform=(x0, 10.0, 0.0, y0, 0.0, -10.0))
 
 Submodules load on first use: rumi.catalog (GeoParquet catalogues; rumi.Catalog), rumi.torch
-(PyTorch chips), rumi.xarray_backend (xr.open_dataset(..., engine="rumi")).
+(PyTorch chips), rumi.xarray_backend (xr.open_dataset(..., engine="rumi")), rumi.build (STAC
+items -> cubes per grid cell and time range + their catalogue; the rumi-build script).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from ._write import write
 
 if TYPE_CHECKING:
     from . import catalog, torch, xarray_backend
+    from ._build import BuildError, build
     from .catalog import Catalog
 
 __all__ = [
@@ -46,6 +48,8 @@ __all__ = [
     "numpy_dtype",
     "encoding_of",
     "Catalog",
+    "build",
+    "BuildError",
     "CORE_VERSION",
 ]
 
@@ -62,8 +66,10 @@ def __getattr__(name: str) -> Any:
         return importlib.import_module(f"{__name__}.{name}")
     if name == "Catalog":
         return importlib.import_module(f"{__name__}.catalog").Catalog
+    if name in ("build", "BuildError"):  # rumi.build: STAC items -> cubes + catalogue (rumi[stac])
+        return getattr(importlib.import_module(f"{__name__}._build"), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_SUBMODULES) | {"Catalog"})
+    return sorted(set(globals()) | set(_SUBMODULES) | {"Catalog", "build", "BuildError"})
