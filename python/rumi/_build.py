@@ -66,6 +66,8 @@ from ._errors import RumiError
 
 BUILD_FORMAT = 1  # bump when the same inputs would give different files
 MANIFEST = "rumi-build.json"
+#: odc.stac.load's chunks when chunks= is not given (pixels)
+DEFAULT_CHUNKS = {"x": 2048, "y": 2048}
 CATALOG = "catalog.parquet"
 _NAME_OK = re.compile(r"[^A-Za-z0-9._+-]")
 
@@ -391,14 +393,19 @@ def _groups(items: Sequence[Any], parsed: Sequence[Any], idx: Sequence[int], gro
 # --- fingerprints and the manifest ------------------------------------------------------------
 
 
-def _item_record(item: Any, bands: Sequence[str], parsed: Any) -> list[Any]:
-    hrefs = []
+def _hrefs(parsed: Any, bands: Sequence[str]) -> list[str | None]:
+    """The href (odc-stac's RasterSource.uri) of each band of an item, None where it has none."""
+    out = []
     for b in bands:
         try:
-            src = parsed.resolve_bands([b])[b]
-            hrefs.append(getattr(src, "uri", None))
+            out.append(getattr(parsed.resolve_bands([b])[b], "uri", None))
         except Exception:
-            hrefs.append(None)
+            out.append(None)
+    return out
+
+
+def _item_record(item: Any, bands: Sequence[str], parsed: Any) -> list[Any]:
+    hrefs = _hrefs(parsed, bands)
     props = item.properties
     return [
         item.id,
@@ -456,6 +463,25 @@ def _up_to_date(dest: str, name: str, entry: Any, fp: str) -> bool:
     except OSError:
         return False
     return hashlib.sha256(blob).hexdigest() == entry.get("header_sha256")
+
+
+def _unreachable(hrefs: Sequence[str], limit: int = 64) -> list[str]:
+    """After a cell failed: which of its hrefs GDAL cannot open (rasterio errors rarely name the
+    file), as 'href (reason)'; at most limit are tried, 8 at a time."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    import rasterio
+
+    def probe(h: str) -> str | None:
+        try:
+            with rasterio.open(h):
+                return None
+        except Exception as e:
+            return f"{h} ({e})"
+
+    todo = list(dict.fromkeys(h for h in hrefs if h))[:limit]
+    with ThreadPoolExecutor(8) as ex:
+        return [r for r in ex.map(probe, todo) if r]
 
 
 # --- writing one cell -------------------------------------------------------------------------
@@ -573,7 +599,7 @@ def build(
             raise ValueError(f"resolution {resolution!r} must be a finite non-zero number")
     in_range = _time_ranges(time)
     if chunks is None:
-        chunks = {"x": 2048, "y": 2048}
+        chunks = DEFAULT_CHUNKS
 
     item_list = load_items(items)
     try:
@@ -650,6 +676,13 @@ def build(
                 size = os.stat(path).st_size
             except Exception as e:  # every cell is tried; the failures are raised at the end
                 msg = f"{type(e).__name__}: {e}"
+                try:
+                    hs = [h for i in ii for h in _hrefs(parsed[i], band_list) if h]
+                    bad = _unreachable([patch_url(h) for h in hs] if patch_url else hs)
+                except Exception:  # the probe is a courtesy: never hide the error itself
+                    bad = []
+                if bad:
+                    msg += f"; unreachable: {', '.join(bad)}"
                 report.failed[out] = msg
                 say(f"{out}: FAILED {msg}")
                 continue

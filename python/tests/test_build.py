@@ -1,0 +1,333 @@
+"""rumi.build: STAC items (COGs cut from the shared data folder's real rasters with GDAL, served by
+nginx on 127.0.0.1) -> rumi cubes per grid cell and time range. Every file read back with
+rumi.open equals odc.stac.load of the same items with the same parameters at the cell's GeoBox,
+time step by time step; re-runs skip what is up to date and rebuild what changed or failed; bad
+input is refused by name with nothing written."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import rumi
+
+from conftest import need
+
+odc_stac = pytest.importorskip("odc.stac", reason="rumi.build needs odc-stac (pip install 'rumi[stac]')")
+pystac = pytest.importorskip("pystac")
+from odc.geo.geobox import GeoBox  # noqa: E402
+from odc.geo.gridspec import GridSpec  # noqa: E402
+
+import stac_items as si  # noqa: E402
+from rumi._build import DEFAULT_CHUNKS  # noqa: E402
+
+RGB = ["red", "green", "blue"]
+
+
+@pytest.fixture(scope="module")
+def stac(data_dir, nginx, tmp_path_factory):
+    """{'landsat': [Item], 's1': [Item], 'root': the served folder, 'url': nginx.url}: COGs cut
+    from the real rasters with gdal_translate / gdalwarp, served by nginx."""
+    need(shutil.which("gdal_translate") and shutil.which("gdalwarp"), "GDAL's command-line tools are not installed")
+    for name in [si.LANDSAT, *si.S1]:
+        if not (data_dir / name).exists():
+            pytest.skip(f"{data_dir / name} is absent")
+    cols = si.make_cogs(data_dir, nginx.root)
+    base = nginx.url("")
+    return {
+        "landsat": si.make_items(nginx.root, base, cols["landsat"], "landsat"),
+        "s1": si.make_items(nginx.root, base, cols["s1"], "s1"),
+        "root": nginx.root,
+        "url": nginx.url,
+    }
+
+
+def clone(items):
+    return [it.clone() for it in items]
+
+
+def valid(a, nodata):
+    if np.issubdtype(a.dtype, np.floating):
+        ok = ~np.isnan(a)
+        return ok & (a != nodata) if nodata is not None and not np.isnan(nodata) else ok
+    return a != (0 if nodata is None else nodata)
+
+
+def check_against_odc(cat, items, bands, groupby="solar_day", ranges=None, chunks=None, **load):
+    """Each catalogued file equals odc.stac.load(items, bands, geobox=<its grid>, groupby, chunks)
+    at its time steps (times to the second); every reference time step with a valid pixel in a
+    cell is in one file of that cell (ranges: {file id suffix -> (start, end)} to check the split).
+    The same chunks as the build's: where source and output pixels are offset by exactly half a
+    pixel (these Landsat pieces: origin 717345 on a 30 m grid anchored at 0), odc-stac's nearest
+    pick at the tie depends on the chunk a pixel falls in."""
+    load["chunks"] = dict(chunks or DEFAULT_CHUNKS)
+    cells = {}
+    for row in cat.table.to_pylist():
+        with rumi.open(row["location"]) as ds:
+            assert ds.bands == list(bands)
+            gbox = GeoBox((ds.height, ds.width), ds.transform, ds.crs)
+            data = ds.read()
+            times = ds.times.astype("datetime64[s]")
+        key = (tuple(ds.transform)[:6], ds.shape[2:])
+        if key not in cells:
+            cells[key] = (odc_stac.load(items, bands=list(bands), geobox=gbox, groupby=groupby, **load), set())
+        ref, seen = cells[key]
+        ref_times = list(ref.time.values.astype("datetime64[s]"))
+        assert data.dtype == ref[bands[0]].dtype
+        for t, when in enumerate(times):
+            assert when in ref_times, f"{row['id']}: time {when} is not one of odc-stac's {ref_times}"
+            k = ref_times.index(when)
+            assert k not in seen, f"{row['id']}: time step {when} is in two files"
+            seen.add(k)
+            want = np.stack([ref[b].values[k] for b in bands])
+            np.testing.assert_array_equal(data[t], want, err_msg=f"{row['id']} time {when}")
+            if ranges:
+                suffix = row["id"].rsplit("_", 1)[1]
+                lo, hi = ranges[suffix]
+                assert np.datetime64(lo) <= when < np.datetime64(hi), f"{row['id']}: {when} outside {lo}..{hi}"
+    for (ref, seen) in cells.values():
+        for k in range(ref.sizes["time"]):
+            if k not in seen:
+                for b in bands:
+                    assert not valid(ref[b].values[k], ref[b].attrs.get("nodata")).any(), (
+                        f"odc-stac has valid pixels at {ref.time.values[k]} that no file holds")
+    return len(cells)
+
+
+def listing(d):
+    return {p.name: (p.stat().st_ino, p.stat().st_mtime_ns) for p in Path(d).iterdir()}
+
+
+# --- equality with odc.stac.load --------------------------------------------------------------
+
+
+def test_grid_cells_and_months_equal_odc_stac(stac, tmp_path):
+    items = stac["landsat"]
+    out = tmp_path / "lc"
+    grid = GridSpec("EPSG:32621", (512, 512), 30)
+    cat = rumi.build(items, out, bands=RGB, crs="EPSG:32621", resolution=30, tiles=grid, time="P1M")
+    r = cat.report
+    assert not r.failed and not r.skipped and len(r.written) == len(cat) >= 10
+    names = {n.removesuffix(".rumi") for n in r.written}
+    assert names == set(cat.column("id"))
+    assert {n.rsplit("_", 1)[1] for n in names} == {"2020-05", "2020-06", "2020-07"}  # lc-d (zone 22) gives July
+    months = {"2020-05": ("2020-05-01", "2020-06-01"), "2020-06": ("2020-06-01", "2020-07-01"), "2020-07": ("2020-07-01", "2020-08-01")}
+    ncells = check_against_odc(cat, items, RGB, ranges=months)
+    assert ncells >= 6
+    # the May mosaic holds lc-a and lc-c (halved values): one time step at lc-a's time
+    may = [row for row in cat.table.to_pylist() if row["id"].endswith("2020-05")]
+    assert all(len(row["rumi:times"]) == 1 for row in may)
+    # the catalogue beside the cells is the returned one; files and sidecars only, no leftovers
+    again = rumi.Catalog.open(out / "catalog.parquet")
+    assert sorted(again.column("id")) == sorted(cat.column("id"))
+    files = {p.name for p in out.iterdir()}
+    assert files == {"catalog.parquet", "rumi-build.json"} | {n for w in r.written for n in (w, w + ".header")} | {
+        w + ".aux.xml" for w in r.written if (out / (w + ".aux.xml")).exists()}
+    # each cell is a GridSpec tile: its GeoBox is the grid's
+    for row in cat.table.to_pylist():
+        ix, iy = (int(v[1:]) for v in row["id"].split("_")[:2])
+        with rumi.open(row["location"]) as ds:
+            assert GeoBox((ds.height, ds.width), ds.transform, ds.crs) == grid.tile_geobox((ix, iy))
+
+
+def test_one_cube_over_the_items_equals_odc_stac(stac, tmp_path):
+    """No tiles, no time ranges: one (T=2, B=1) float32 cube of the two Sentinel-1 dates at the
+    grid odc-stac picks itself; nodata -99 from the raster extension."""
+    items = stac["s1"]
+    cat = rumi.build(items, tmp_path / "s1", bands="vv", crs="EPSG:32631", resolution=20)
+    assert cat.column("id") == ["all"]
+    ref = odc_stac.load(items, bands=["vv"], crs="EPSG:32631", resolution=20, groupby="solar_day", chunks=DEFAULT_CHUNKS)
+    with rumi.open(tmp_path / "s1" / "all.rumi") as ds:
+        assert ds.shape == (2, 1, ref.sizes["y"], ref.sizes["x"])
+        assert ds.dtype == np.float32 and ds.bands == ["vv"] and ds.crs == "EPSG:32631"
+        assert tuple(ds.transform)[:6] == tuple(ref.odc.geobox.affine)[:6]
+        np.testing.assert_array_equal(ds.times, ref.time.values.astype("datetime64[s]"))
+        np.testing.assert_array_equal(ds.read()[:, 0], ref.vv.values)
+    assert (ref.vv.values == -99).any() and ref.vv.attrs["nodata"] == -99
+    check_against_odc(cat, items, ["vv"])
+
+
+def test_footprints_explicit_ranges_and_resampling_equal_odc_stac(stac, tmp_path):
+    """Cells from a GeoDataFrame of footprints (EPSG:4326), 60 m with bilinear resampling, two
+    explicit time ranges (end exclusive)."""
+    gpd = pytest.importorskip("geopandas")
+    import shapely
+
+    items = stac["landsat"]
+    union = shapely.unary_union([shapely.geometry.shape(it.geometry) for it in items])
+    x0, y0, x1, y1 = union.bounds
+    xm, ym = (x0 + x1) / 2, (y0 + y1) / 2
+    fps = gpd.GeoDataFrame({"name": ["west", "east/1"]}, geometry=[
+        shapely.box(x0, ym - 0.05, xm, ym + 0.08), shapely.box(xm - 0.02, y0, x1, ym)], crs="EPSG:4326")
+    ranges = [("2020-05-01", "2020-06-01"), "2020-06-01/2020-08-01"]
+    cat = rumi.build(items, tmp_path / "fp", bands=["blue", "red"], crs="EPSG:32621", resolution=60, tiles=fps,
+                     time=ranges, resampling="bilinear")
+    ids = set(cat.column("id"))
+    assert ids <= {f"{c}_{r}" for c in ("west", "east-1") for r in ("20200501-20200601", "20200601-20200801")}
+    assert {i.split("_")[0] for i in ids} == {"west", "east-1"}
+    spans = {"20200501-20200601": ("2020-05-01", "2020-06-01"), "20200601-20200801": ("2020-06-01", "2020-08-01")}
+    check_against_odc(cat, items, ["blue", "red"], ranges=spans, resampling="bilinear")
+
+
+def test_on_a_dask_cluster_of_two_worker_processes(stac, tmp_path):
+    distributed = pytest.importorskip("dask.distributed")
+    items = stac["landsat"]
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as lc, \
+            distributed.Client(lc):
+        cat = rumi.build(items, tmp_path / "dist", bands=RGB, crs="EPSG:32621", resolution=30, chunks={"x": 512, "y": 512})
+    assert len(cat) == 1 and rumi.open(cat.row(0)["location"]).shape[0] == 3  # three solar days
+    check_against_odc(cat, items, RGB, chunks={"x": 512, "y": 512})
+
+
+# --- item files and the command line ----------------------------------------------------------
+
+
+def test_item_files_and_the_rumi_build_script(stac, tmp_path):
+    """An ItemCollection JSON and a stac-geoparquet file give the same files as the items
+    themselves; `rumi-build` (the console script) too."""
+    sgp = pytest.importorskip("stac_geoparquet")
+    import stac_geoparquet.arrow  # noqa: F401
+
+    items = stac["landsat"]
+    coll = tmp_path / "items.json"
+    coll.write_text(json.dumps(pystac.ItemCollection(items).to_dict()))
+    pq = tmp_path / "items.parquet"
+    sgp.arrow.to_parquet(sgp.arrow.parse_stac_items_to_arrow([it.to_dict() for it in items]), pq)
+    kw = dict(bands=["green"], crs="EPSG:32621", resolution=30, tiles=GridSpec("EPSG:32621", (600, 600), 30))
+    a = rumi.build(items, tmp_path / "a", **kw)
+    b = rumi.build(coll, tmp_path / "b", **kw)
+    c = rumi.build(pq, tmp_path / "c", **kw)
+    script = Path(sys.executable).parent / "rumi-build"
+    need(script.exists(), f"the rumi-build console script is not installed beside {sys.executable}")
+    r = subprocess.run([str(script), str(coll), str(tmp_path / "d"), "--bands", "green", "--crs", "EPSG:32621",
+                        "--resolution", "30", "--tile-size", "600", "-q"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert f"{len(a)} written" in r.stdout
+    for other in ("b", "c", "d"):
+        cat = rumi.Catalog.open(tmp_path / other / "catalog.parquet")
+        assert sorted(cat.column("id")) == sorted(a.column("id"))
+        for row in a.table.to_pylist():
+            name = row["id"] + ".rumi"
+            assert (tmp_path / other / (name + ".header")).read_bytes() == (tmp_path / "a" / (name + ".header")).read_bytes()
+            np.testing.assert_array_equal(rumi.open(tmp_path / other / name).read(), rumi.open(row["location"]).read())
+    bad = subprocess.run([str(script), str(coll), str(tmp_path / "e"), "--bands", "swir16", "--crs", "EPSG:32621",
+                          "--resolution", "30"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "bands ['swir16'] are not in collection 'landsat'" in bad.stderr
+    assert not (tmp_path / "e").exists()
+
+
+# --- re-running -------------------------------------------------------------------------------
+
+
+def test_rerun_skips_built_cells_and_rebuilds_changed_ones(stac, tmp_path):
+    items = clone(stac["landsat"])
+    out = tmp_path / "re"
+    kw = dict(bands=RGB, crs="EPSG:32621", resolution=30, tiles=GridSpec("EPSG:32621", (512, 512), 30), time="P1M")
+    first = rumi.build(items, out, **kw)
+    n = len(first.report.written)
+    before = listing(out)
+
+    second = rumi.build(items, out, **kw)
+    assert second.report.written == [] and len(second.report.skipped) == n
+    after = listing(out)
+    assert {k: v for k, v in after.items() if k.endswith((".rumi", ".header"))} == {
+        k: v for k, v in before.items() if k.endswith((".rumi", ".header"))}  # not rewritten
+
+    # lc-b (June) now points at other pixels: only the files built from lc-b are rebuilt
+    manifest = json.loads((out / "rumi-build.json").read_text())["files"]
+    with_b = {name for name, e in manifest.items() if "lc-b" in e["items"]}
+    assert with_b and all(name.endswith("2020-06.rumi") for name in with_b)
+    lcb = next(it for it in items if it.id == "lc-b")
+    lcb.assets["red"].href = stac["url"]("lc-b_green.tif")
+    lcb.properties["updated"] = "2026-02-01T00:00:00Z"
+    third = rumi.build(items, out, **kw)
+    assert set(third.report.written) == with_b and len(third.report.skipped) == n - len(with_b)
+    check_against_odc(third, items, RGB)
+    for name in with_b:
+        with rumi.open(out / name) as ds:
+            a = ds.read()
+        np.testing.assert_array_equal(a[0, 0], a[0, 1])  # red is green now
+
+    # a file removed or damaged (size differs) is rebuilt, alone
+    victim = sorted(with_b)[0]
+    (out / victim).unlink()
+    other = next(n for n in first.report.written if n not in with_b)
+    with open(out / other, "ab") as f:
+        f.write(b"\0")
+    fourth = rumi.build(items, out, **kw)
+    assert sorted(fourth.report.written) == sorted([victim, other])
+    check_against_odc(fourth, items, RGB)
+
+
+def test_failed_cells_leave_nothing_and_are_built_by_the_next_run(stac, tmp_path):
+    """lc-d's red COG is missing: the cells it touches fail, each named with its error and the
+    unreachable href; the others are built and catalogued; fixing the href builds the rest."""
+    items = clone(stac["landsat"])
+    lcd = next(it for it in items if it.id == "lc-d")
+    good = lcd.assets["red"].href
+    lcd.assets["red"].href = stac["url"]("missing_red.tif")
+    out = tmp_path / "fail"
+    kw = dict(bands=RGB, crs="EPSG:32621", resolution=30, tiles=GridSpec("EPSG:32621", (512, 512), 30), time="P1M")
+    with pytest.raises(rumi.BuildError) as ei:
+        rumi.build(items, out, **kw)
+    err = ei.value
+    failed = set(err.report.failed)
+    assert failed and all(n.endswith("_2020-07.rumi") for n in failed)
+    for name in failed:
+        assert name in str(err) and "missing_red.tif (HTTP response code: 404)" in err.report.failed[name]
+        assert not any(p.name.startswith(name) for p in out.iterdir())  # no file, sidecar or temporary
+    assert err.catalog is not None and sorted(err.catalog.column("id")) == sorted(n[:-5] for n in err.report.written)
+    assert sorted(rumi.Catalog.open(out / "catalog.parquet").column("id")) == sorted(err.catalog.column("id"))
+    assert not any(p.name.endswith(tuple(f".tmp{i}" for i in range(10))) or ".tmp" in p.name for p in out.iterdir())
+
+    lcd.assets["red"].href = good
+    cat = rumi.build(items, out, **kw)
+    assert set(cat.report.written) == failed and len(cat.report.skipped) == len(err.report.written)
+    check_against_odc(cat, items, RGB)
+
+
+# --- bad input --------------------------------------------------------------------------------
+
+
+def _bad(stac, tmp_path, match, items=None, exc=ValueError, **kw):
+    args = dict(bands=["vv"], crs="EPSG:32631", resolution=20)
+    args.update(kw)
+    out = tmp_path / "bad"
+    with pytest.raises(exc, match=match):
+        rumi.build(stac["s1"] if items is None else items, out, **args)
+    assert not out.exists(), f"{out} was created"
+
+
+def test_bad_input_is_refused_by_name_and_nothing_is_written(stac, tmp_path):
+    _bad(stac, tmp_path, r"no STAC items to build from", items=[])
+    _bad(stac, tmp_path, r"bands \['hh'\] are not in collection 's1' \(its bands: \['vv'\]\)", bands=["vv", "hh"])
+    _bad(stac, tmp_path, r"crs 'EPSG:999999' is not a CRS PROJ knows", crs="EPSG:999999")
+    _bad(stac, tmp_path, r"crs 'ESRI:53030' has no EPSG code", crs="ESRI:53030")
+    _bad(stac, tmp_path, r"crs= and resolution= are required", resolution=None)
+    _bad(stac, tmp_path, r"time='P1Q': a period is", time="P1Q")
+    _bad(stac, tmp_path, r"end must be after start", time=[("2020-02-01", "2020-01-01")])
+    _bad(stac, tmp_path, r"tiles must be None, an odc.geo GridSpec", tiles=[1, 2], exc=TypeError)
+    _bad(stac, tmp_path, r"STAC items file .*nope.json does not exist", items=str(tmp_path / "nope.json"), exc=FileNotFoundError)
+    _bad(stac, tmp_path, r"differs from the CRS of tiles", tiles=GridSpec("EPSG:32632", (256, 256), 20))
+    # no item overlaps the cell: nothing to build
+    far = GeoBox.from_bbox((0, 0, 2560, 2560), "EPSG:32631", resolution=20)
+    _bad(stac, tmp_path, r"no item overlaps any cell", tiles=far, crs=None, resolution=None)
+
+
+def test_unreachable_hrefs_are_named_and_nothing_is_written(stac, tmp_path):
+    items = clone(stac["s1"])
+    items[1].assets["vv"].href = stac["url"]("gone/s1_vv.tif")
+    out = tmp_path / "unreach"
+    with pytest.raises(rumi.BuildError) as ei:
+        rumi.build(items, out, bands="vv", crs="EPSG:32631", resolution=20)
+    msg = str(ei.value)
+    assert "1 of 1 files failed" in msg and "all.rumi" in msg
+    assert f"unreachable: {stac['url']('gone/s1_vv.tif')} (HTTP response code: 404)" in msg
+    assert ei.value.catalog is None and not out.exists()
