@@ -32,6 +32,8 @@ import stac_items as si  # noqa: E402
 from rumi._build import DEFAULT_CHUNKS  # noqa: E402
 
 RGB = ["red", "green", "blue"]
+# odc-geo's affine products warn under affine 3 (thousands of lines, none about rumi)
+pytestmark = pytest.mark.filterwarnings("ignore::PendingDeprecationWarning")
 
 
 @pytest.fixture(scope="module")
