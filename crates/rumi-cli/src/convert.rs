@@ -20,7 +20,7 @@ use crate::fail::{print, say, Context, Failure, Res};
 use crate::inspect::{self, human_bytes};
 use crate::interrupt;
 use crate::output::{self, aux_xml, sidecar, Inputs, Staged};
-use crate::pam::{self, Nodata};
+use rumi::pam::{self, Nodata};
 use crate::remote;
 use crate::source::Source;
 use crate::times::{MetaTime, TimeArgs};

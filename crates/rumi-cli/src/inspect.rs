@@ -199,9 +199,9 @@ struct GdalNodata {
 fn gdal_nodata(path: &Path) -> Option<GdalNodata> {
     let aux = output::aux_xml(path);
     let text = std::fs::read_to_string(&aux).ok()?;
-    crate::pam::is_ours(&text).then(|| GdalNodata {
+    rumi::pam::is_ours(&text).then(|| GdalNodata {
         sidecar: aux.display().to_string(),
-        bands: crate::pam::top_level_nodata(&text).into_iter().collect(),
+        bands: rumi::pam::top_level_nodata(&text).into_iter().collect(),
     })
 }
 

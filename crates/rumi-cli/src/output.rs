@@ -26,7 +26,7 @@ pub fn sidecar(out: &Path) -> PathBuf {
 
 /// `<out>.aux.xml`: GDAL's PAM sidecar (where rumi stores the nodata values).
 pub fn aux_xml(out: &Path) -> PathBuf {
-    with_suffix(out, ".aux.xml")
+    with_suffix(out, rumi::pam::AUX_SUFFIX)
 }
 
 fn dir_of(path: &Path) -> &Path {

@@ -1,5 +1,6 @@
-//! Nodata for GDAL readers: rumi has no nodata field, so `convert`/`stack` store the sources'
-//! nodata values in GDAL's PAM sidecar `<OUT>.aux.xml`, which the GDAL driver loads as a PAM
+//! Nodata for GDAL readers: rumi has no nodata field, so every writer that knows nodata
+//! values (the CLI's `convert`/`stack`, Python's `rumi.Writer`) stores them in GDAL's PAM
+//! sidecar `<OUT>.aux.xml` ([`AUX_SUFFIX`]), which the GDAL driver loads as a PAM
 //! dataset (gdalinfo, rasterio and QGIS then report them). Bands are numbered as the driver
 //! numbers them: `t * B + b + 1` when a Cube is opened whole, `b + 1` in the
 //! `<Subdataset name="t">` entry that `RUMI:"OUT":t` reads.
@@ -7,6 +8,9 @@
 //! A sidecar holding nothing but such nodata entries is rumi's own ([`is_ours`]): a rewrite
 //! replaces or removes it. Anything else in it (statistics, histograms, metadata GDAL saved)
 //! belongs to the user and is treated as a derived sidecar.
+
+/// The PAM sidecar's suffix: `<file>.aux.xml`.
+pub const AUX_SUFFIX: &str = ".aux.xml";
 
 /// Nodata value per GDAL band of the whole file (`t * B + b`), as text GDAL parses.
 pub struct Nodata {

@@ -1,0 +1,204 @@
+//! The pure encoding step: samples of consecutive tile rows -> their frames and byte counts.
+//! It needs nothing but the spec, so it runs anywhere (another thread, process or machine);
+//! the [`Writer`](super::Writer) or whoever assembles the file places the frames.
+
+use rayon::prelude::*;
+
+use crate::codec::{self, Graph};
+use crate::error::{Error, Result};
+use crate::format::{Layout, SampleEncoding};
+
+/// The frames of tile rows `first_row .. first_row + rows`, in frame-index order (each tile
+/// row's frames are consecutive in every frame unit), and their byte counts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EncodedRows {
+    /// first tile row
+    pub first_row: u32,
+    /// number of tile rows
+    pub rows: u32,
+    /// the frames, back to back
+    pub frames: Vec<u8>,
+    /// one byte count per frame
+    pub counts: Vec<u32>,
+}
+
+/// With [`Graph::Auto`], every this many tile rows (from row 0) try every candidate; the rows
+/// between try the candidates that made at least a tenth of the frames of the last such row.
+const AUTO_EVERY: u32 = 4;
+
+/// Encodes tile rows with one graph. With [`Graph::Auto`] it keeps the candidates that won
+/// lately between calls: rows written in order by one encoder try every candidate only every
+/// [`AUTO_EVERY`] rows; a fresh encoder tries them all on its first row.
+pub struct Encoder {
+    layout: Layout,
+    graph: Graph,
+    kept: Option<Vec<Graph>>,
+}
+
+impl Encoder {
+    /// An encoder for `layout` (validated by the caller) and `graph`.
+    pub fn new(layout: Layout, graph: Graph) -> Self {
+        Encoder { layout, graph, kept: None }
+    }
+
+    /// Tile rows in a block of pixel rows starting at tile row `first_row`: `(rows, pixel
+    /// rows)`, or an error naming what does not fit.
+    pub fn block_rows(&self, first_row: u32, data_len: usize) -> Result<(u32, u32)> {
+        let l = &self.layout;
+        let down = l.tiles_down();
+        if first_row >= down {
+            return Err(Error::Usage(format!("tile row {first_row} is past the last tile row ({})", down - 1)));
+        }
+        let line = l.times as usize * usize::from(l.bands) * l.width as usize * l.encoding.decoded_bytes();
+        if line == 0 || data_len % line != 0 {
+            return Err(Error::Usage(format!(
+                "{data_len} bytes are not whole pixel rows of T*B*X samples ({line} bytes each)"
+            )));
+        }
+        let pixel_rows = u32::try_from(data_len / line).map_err(|_| Error::Overflow("block rows"))?;
+        let y0 = first_row * u32::from(l.tile_length);
+        let left = l.length - y0;
+        let th = u32::from(l.tile_length);
+        if pixel_rows == 0 || pixel_rows > left || (pixel_rows % th != 0 && pixel_rows != left) {
+            return Err(Error::Usage(format!(
+                "a block at tile row {first_row} (pixel row {y0}) must hold whole tile rows of {th} pixel rows \
+                 (the last may end at the raster's {} rows): {pixel_rows} pixel rows given",
+                l.length
+            )));
+        }
+        Ok((pixel_rows.div_ceil(th), pixel_rows))
+    }
+
+    /// Encodes the block `data` (`[t][b][y][x]` samples of pixel rows starting at tile row
+    /// `first_row`'s first row; whole tile rows, the last may be the raster's partial one).
+    pub fn encode(&mut self, first_row: u32, data: &[u8]) -> Result<EncodedRows> {
+        let (rows, block_h) = self.block_rows(first_row, data.len())?;
+        let l = self.layout;
+        if l.encoding == SampleEncoding::Bool {
+            if let Some(p) = data.iter().position(|&v| v > 1) {
+                return Err(Error::Usage(format!(
+                    "boolean sample byte {p} of the block at tile row {first_row} is {}, must be 0 or 1",
+                    data[p]
+                )));
+            }
+        }
+        let mut out = EncodedRows { first_row, rows, frames: Vec::new(), counts: Vec::new() };
+        for row in first_row..first_row + rows {
+            let y_off = (row - first_row) * u32::from(l.tile_length);
+            let block = Block { data, h: block_h, y_off };
+            for f in self.encode_row(row, &block)? {
+                out.counts.push(u32::try_from(f.len()).map_err(|_| Error::Overflow("frame byte count"))?);
+                out.frames.extend_from_slice(&f);
+            }
+        }
+        Ok(out)
+    }
+
+    fn encode_row(&mut self, row: u32, block: &Block<'_>) -> Result<Vec<Vec<u8>>> {
+        let l = self.layout;
+        let first = l.frame_index(row, 0, 0, 0);
+        let count = u64::from(l.tiles_across()) * l.frames_per_location();
+        let evaluate = row % AUTO_EVERY == 0 || self.kept.is_none();
+        let candidates = match (self.graph, &self.kept) {
+            // the rows between try only the candidates that won lately (docs/performance.md,
+            // "Writer: recent winners")
+            (Graph::Auto(_), Some(kept)) if !evaluate => kept.clone(),
+            (Graph::Auto(level), _) => Graph::image_candidates(level),
+            (g, _) => vec![g],
+        };
+        let graph = self.graph;
+        let frames: Vec<(Vec<u8>, usize)> = (first..first + count)
+            .into_par_iter()
+            .map(|index| {
+                let (r, c, _, _) = l.frame_position(index);
+                let (h, w) = l.tile_dims(r, c);
+                // elements per row of the frame (the prediction graphs look one row up)
+                let row = l.frame_strides(h, w).y * l.encoding.decoded_bytes() / l.encoding.element_width();
+                let samples = gather(&l, index, block);
+                match candidates[..] {
+                    [g] => Ok((codec::encode_rows(&samples, l.encoding.element_width(), row, g)?, 0)),
+                    _ => codec::encode_best(&samples, l.encoding.element_width(), row, &candidates, graph.slower_costs()),
+                }
+            })
+            .collect::<Result<_>>()?;
+        if matches!(self.graph, Graph::Auto(_)) && evaluate {
+            self.kept = Some(keep_candidates(&candidates, frames.iter().map(|f| f.1)));
+        }
+        Ok(frames.into_iter().map(|f| f.0).collect())
+    }
+}
+
+/// A block of pixel rows `[t][b][y][x]`, `h` rows high; the tile row being encoded starts at
+/// its row `y_off`.
+struct Block<'a> {
+    data: &'a [u8],
+    h: u32,
+    y_off: u32,
+}
+
+/// The candidates that made at least a tenth of the frames (`wins` = index of each frame's
+/// winner), or the most frequent one when none did.
+fn keep_candidates(candidates: &[Graph], wins: impl Iterator<Item = usize>) -> Vec<Graph> {
+    let mut n = vec![0usize; candidates.len()];
+    for w in wins {
+        n[w] += 1;
+    }
+    let total: usize = n.iter().sum();
+    let kept: Vec<Graph> =
+        candidates.iter().zip(&n).filter(|(_, &k)| k > 0 && k * 10 >= total).map(|(g, _)| *g).collect();
+    if !kept.is_empty() {
+        return kept;
+    }
+    let top = n.iter().enumerate().max_by_key(|(i, &k)| (k, std::cmp::Reverse(*i))).map(|(i, _)| i).unwrap_or(0);
+    vec![candidates[top]]
+}
+
+/// Builds the decoded sample order of frame `index` from its tile row inside `block` (the
+/// frame's place and sample order: [`Layout::frame_geometry`]).
+fn gather(l: &Layout, index: u64, block: &Block<'_>) -> Vec<u8> {
+    let bps = l.encoding.decoded_bytes();
+    let g = l.frame_geometry(index);
+    let (h, w, sx) = (g.h as usize, g.w as usize, g.strides.x);
+    let pairs: Vec<(u32, u32)> = match g.tile {
+        Some(pair) => vec![pair],
+        None => (0..l.times).flat_map(|t| (0..u32::from(l.bands)).map(move |b| (b, t))).collect(),
+    };
+    let mut out = vec![0u8; l.frame_samples(g.h, g.w) as usize * bps];
+    let (nb, xw, bh, y_off) = (usize::from(l.bands), l.width as usize, block.h as usize, block.y_off as usize);
+    let data = block.data;
+    for (b, t) in pairs {
+        for y in 0..h {
+            let src_row = ((t as usize * nb + b as usize) * bh + y_off + y) * xw + g.x0 as usize;
+            let dst_row = g.sample(b, t, y as u32, 0);
+            if sx == 1 {
+                out[dst_row * bps..(dst_row + w) * bps].copy_from_slice(&data[src_row * bps..(src_row + w) * bps]);
+            } else {
+                for x in 0..w {
+                    let (si, di) = ((src_row + x) * bps, (dst_row + x * sx) * bps);
+                    out[di..di + bps].copy_from_slice(&data[si..si + bps]);
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codec::Predictor;
+
+    #[test]
+    fn auto_keeps_the_candidates_that_won_a_tenth_of_the_first_row() {
+        let c = Graph::image_candidates(7);
+        // 20 frames: 15 gradient, 3 numeric, 2 left: left made a tenth, left+LZ none
+        let wins = [0usize; 15].into_iter().chain([3; 3]).chain([1; 2]);
+        assert_eq!(
+            keep_candidates(&c, wins),
+            vec![Graph::Predict(Predictor::Gradient), Graph::Predict(Predictor::Left), Graph::Numeric(7)]
+        );
+        // a row with no frames keeps the first candidate
+        assert_eq!(keep_candidates(&c, std::iter::empty()), vec![Graph::Predict(Predictor::Gradient)]);
+        assert_eq!(keep_candidates(&c, [2usize].into_iter()), vec![Graph::Predict(Predictor::LeftLz)]);
+    }
+}
