@@ -538,6 +538,7 @@ def build(
     tile: int | tuple[int, int] = 256,
     level: int | None = None,
     threads: int | None = None,
+    cells_in_flight: int = 2,
     stac_cfg: Any = None,
     patch_url: Callable[[str], str] | None = None,
     progress: Callable[[str], None] | None = None,
@@ -551,6 +552,7 @@ def build(
     the output grid, as odc.stac.load takes them (required unless tiles gives the grid).
     groupby, chunks, nodata, dtype, resampling, anchor, stac_cfg, patch_url: odc.stac.load's.
     tile, level, threads: the rumi files' tile size, OpenZL level and encoding threads.
+    cells_in_flight: files built at once (threads here; their work runs on the dask scheduler).
     progress: called with one line per file. Raises ValueError (nothing written) on bad
     input; BuildError at the end when cells failed."""
     odc_stac, pystac, xr = _deps()
@@ -630,18 +632,17 @@ def build(
     say = progress or (lambda s: None)
     manifest = _read_manifest(dest) if os.path.isdir(dest) else {}
     produced: list[str] = []  # files of this build that exist (written or up to date)
-    created_dest = False
+
+    # plan: per cell, the whole groups (odc.stac.load's, for that cell) that touch it, by range
+    todo: list[tuple[str, Any, list[int], str]] = []  # (file, GeoBox, item indices, fingerprint)
     for (cname, gbox), fname in zip(cells, names):
-        idx = [i for i, g in enumerate(geoms) if g.intersection(gbox.extent).area > 0]
-        if not idx:
+        touching = {i for i, g in enumerate(geoms) if g.intersection(gbox.extent).area > 0}
+        if not touching:
             report.empty.append(fname)
             continue
         ((lon, _),) = gbox.extent.centroid.to_crs("epsg:4326").points
-        # whole groups (odc.stac.load's, for this cell) that touch the cell, by time range
-        touching = set(idx)
-        groups = _groups(item_list, parsed, range(len(item_list)), groupby, lon)
         jobs: dict[str, tuple[str, list[int]]] = {}
-        for grp in groups:
+        for grp in _groups(item_list, parsed, range(len(item_list)), groupby, lon):
             if not touching.intersection(grp):
                 continue
             t = np.datetime64(parsed[grp[0]].nominal_datetime.replace(tzinfo=None), "us")
@@ -651,29 +652,50 @@ def build(
             out = f"{fname}.rumi" if in_range is None else f"{fname}_{rng[0]}.rumi"
             jobs.setdefault(out, (rng[1], []))[1].extend(grp)
         for out, (rspec, ii) in jobs.items():
-            cell_items = [item_list[i] for i in sorted(ii)]
             records = [_item_record(item_list[i], band_list, parsed[i]) for i in ii]
             fp = _fingerprint(records, dict(params, geobox=[list(gbox.affine)[:6], list(gbox.shape)], range=rspec))
             if out in manifest and _up_to_date(dest, out, manifest[out], fp):
                 report.skipped.append(out)
                 produced.append(out)
                 say(f"{out}: up to date")
-                continue
-            manifest.pop(out, None)
-            path = os.path.join(dest, out)
+            else:
+                manifest.pop(out, None)
+                todo.append((out, gbox, sorted(ii), fp))
+
+    def run(job: tuple[str, Any, list[int], str]) -> dict[str, Any]:
+        out, gbox, ii, fp = job
+        t1 = _time.perf_counter()
+        xx = odc_stac.load(
+            [item_list[i] for i in ii], bands=band_list, geobox=gbox, groupby=groupby, chunks=dict(chunks),
+            resampling=resampling, dtype=dtype, nodata=nodata, fail_on_error=True, stac_cfg=stac_cfg, patch_url=patch_url,
+        )
+        da = _cube(xx, band_list)
+        times = [np.datetime64(v, "s") for v in xx["time"].values]
+        path = os.path.join(dest, out)
+        blob = _write_cell(da, path, times=times, nodata=_nodata(xx, band_list), tile=tile, level=level, threads=threads)
+        size = os.stat(path).st_size
+        raw = int(np.prod(da.shape)) * da.dtype.itemsize
+        say(f"{out}: {da.shape} {da.dtype} {raw / 1e6:.1f} MB -> {size / 1e6:.1f} MB in {_time.perf_counter() - t1:.1f} s")
+        return {
+            "fingerprint": fp, "size": size, "header_sha256": hashlib.sha256(blob).hexdigest(),
+            "items": [item_list[i].id for i in ii], "shape": list(da.shape), "raw": raw,
+        }
+
+    created_dest = False
+    if todo and not os.path.isdir(dest):
+        os.makedirs(dest, exist_ok=True)
+        created_dest = True
+    from concurrent.futures import ThreadPoolExecutor, as_completed
+
+    # cells run concurrently from threads of this process: each one's load and write are tasks
+    # on the active dask scheduler, so a cluster is kept busy across cells; the manifest is
+    # updated here, as each cell ends
+    with ThreadPoolExecutor(max(1, int(cells_in_flight))) as ex:
+        futures = {ex.submit(run, job): job for job in todo}
+        for fut in as_completed(futures):
+            out, _, ii, _ = futures[fut]
             try:
-                xx = odc_stac.load(
-                    cell_items, bands=band_list, geobox=gbox, groupby=groupby, chunks=dict(chunks), resampling=resampling,
-                    dtype=dtype, nodata=nodata, fail_on_error=True, stac_cfg=stac_cfg, patch_url=patch_url,
-                )
-                da = _cube(xx, band_list)
-                times = [np.datetime64(v, "s") for v in xx["time"].values]
-                if not os.path.isdir(dest):
-                    os.makedirs(dest, exist_ok=True)
-                    created_dest = True
-                t1 = _time.perf_counter()
-                blob = _write_cell(da, path, times=times, nodata=_nodata(xx, band_list), tile=tile, level=level, threads=threads)
-                size = os.stat(path).st_size
+                entry = fut.result()
             except Exception as e:  # every cell is tried; the failures are raised at the end
                 msg = f"{type(e).__name__}: {e}"
                 try:
@@ -686,21 +708,20 @@ def build(
                 report.failed[out] = msg
                 say(f"{out}: FAILED {msg}")
                 continue
-            raw = int(np.prod(da.shape)) * da.dtype.itemsize
-            report.raw_bytes += raw
-            manifest[out] = {
-                "fingerprint": fp, "size": size, "header_sha256": hashlib.sha256(blob).hexdigest(),
-                "items": [item_list[i].id for i in sorted(ii)], "shape": list(da.shape),
-            }
+            report.raw_bytes += entry.pop("raw")
+            manifest[out] = entry
             _write_manifest(dest, manifest)
             report.written.append(out)
             produced.append(out)
-            say(f"{out}: {da.shape} {da.dtype} {raw / 1e6:.1f} MB -> {size / 1e6:.1f} MB in {_time.perf_counter() - t1:.1f} s")
+    order = {job[0]: k for k, job in enumerate(todo)}
+    report.written.sort(key=order.__getitem__)
+    report.failed = dict(sorted(report.failed.items(), key=lambda kv: order[kv[0]]))
     report.stale = sorted(set(manifest) - set(produced))
     cat = None
     if produced:
         if report.failed:
             _write_manifest(dest, manifest)
+        produced.sort(key=lambda n: order.get(n, -1))
         cat = rumi.Catalog.build([os.path.join(dest, n) for n in produced], os.path.join(dest, CATALOG))
         cat.report = report
     elif created_dest:

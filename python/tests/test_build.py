@@ -336,3 +336,31 @@ def test_unreachable_hrefs_are_named_and_nothing_is_written(stac, tmp_path):
     assert "1 of 1 files failed" in msg and "all.rumi" in msg
     assert f"unreachable: {stac['url']('gone/s1_vv.tif')} (HTTP response code: 404)" in msg
     assert ei.value.catalog is None and not out.exists()
+
+
+# --- time ranges (no data needed) -------------------------------------------------------------
+
+
+def test_time_periods_and_ranges_name_their_files():
+    from rumi._build import _time_ranges
+
+    t = np.datetime64("2020-05-18T13:45:20")
+    assert _time_ranges("P1Y")(t) == ("2020", "P1Y")
+    assert _time_ranges("2Y")(t) == ("2020", "P2Y") and _time_ranges("P2Y")(np.datetime64("2021-12-31T23:59:59"))[0] == "2020"
+    assert _time_ranges("P1M")(t)[0] == "2020-05" and _time_ranges("m")(t)[0] == "2020-05"
+    assert [_time_ranges("P3M")(np.datetime64(d))[0] for d in ("2020-01-01", "2020-03-31T23:59:59", "2020-04-01", "2020-12-31")] == [
+        "2020-01", "2020-01", "2020-04", "2020-10"]
+    assert _time_ranges("P1W")(t)[0] == "2020-05-18"  # a Monday
+    assert _time_ranges("P1W")(np.datetime64("2020-05-24T23:00"))[0] == "2020-05-18"  # Sunday: same ISO week
+    assert _time_ranges("P1D")(t)[0] == "2020-05-18"
+    # 10-day periods counted from 1970-01-01 (2020-05-18 is day 18400)
+    assert [_time_ranges("P10D")(np.datetime64(d))[0] for d in ("2020-05-17", "2020-05-18", "2020-05-27T23:59")] == [
+        "2020-05-08", "2020-05-18", "2020-05-18"]
+    ex = _time_ranges([("2020-05-01", "2020-06-01T12:00:00Z"), "2020-06-01T12:00:00/2021-01-01"])
+    assert ex(t)[0] == "20200501-20200601T120000"
+    assert ex(np.datetime64("2020-06-01T12:00:00"))[0] == "20200601T120000-20210101"  # start inclusive, end exclusive
+    assert ex(np.datetime64("2021-01-01")) is None and ex(np.datetime64("2020-04-30T23:59:59")) is None
+    with pytest.raises(ValueError, match="overlap"):
+        _time_ranges([("2020-01-01", "2020-03-01"), ("2020-02-01", "2020-04-01")])
+    with pytest.raises(ValueError, match="is not an ISO 8601 UTC time"):
+        _time_ranges([("2020-13-01", "2021-01-01")])
