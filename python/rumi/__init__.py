@@ -9,13 +9,15 @@
                transform=(x0, 10.0, 0.0, y0, 0.0, -10.0))
 
 Submodules load on first use: rumi.catalog (GeoParquet catalogues; rumi.Catalog), rumi.torch
-(PyTorch chips), rumi.xarray_backend (xr.open_dataset(..., engine="rumi")), rumi.build (STAC
-items -> cubes per grid cell and time range + their catalogue; the rumi-build script).
+(PyTorch chips), rumi.xarray_backend (xr.open_dataset(..., engine="rumi")), rumi.to_rumi
+(xarray/dask -> rumi; also da.rumi.to_rumi(dest) once rumi is imported after xarray), rumi.build
+(STAC items -> cubes per grid cell and time range + their catalogue; the rumi-build script).
 """
 
 from __future__ import annotations
 
 import importlib
+import sys
 from typing import TYPE_CHECKING, Any
 
 from . import _rumi
@@ -24,16 +26,21 @@ from ._dataset import Dataset, open
 from ._dtypes import Array, Tensor, encoding_of, numpy_dtype
 from ._errors import FormatError, LimitError, RequestError, RumiError, RumiIOError, UnsupportedError
 from ._window import Window
-from ._write import write
+from ._write import WriteSpec, Writer, encode_rows, write
 
 if TYPE_CHECKING:
     from . import catalog, torch, xarray_backend
     from ._build import BuildError, build
+    from ._to_rumi import to_rumi
     from .catalog import Catalog
 
 __all__ = [
     "open",
     "write",
+    "Writer",
+    "WriteSpec",
+    "encode_rows",
+    "to_rumi",
     "Dataset",
     "Window",
     "Array",
@@ -64,6 +71,8 @@ def __getattr__(name: str) -> Any:
     dependencies are optional and heavy)."""
     if name in _SUBMODULES:
         return importlib.import_module(f"{__name__}.{name}")
+    if name == "to_rumi":
+        return importlib.import_module(f"{__name__}._to_rumi").to_rumi
     if name == "Catalog":
         return importlib.import_module(f"{__name__}.catalog").Catalog
     if name in ("build", "BuildError"):  # rumi.build: STAC items -> cubes + catalogue (rumi[stac])
@@ -72,4 +81,8 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_SUBMODULES) | {"Catalog", "build", "BuildError"})
+    return sorted(set(globals()) | set(_SUBMODULES) | {"Catalog", "to_rumi", "build", "BuildError"})
+
+
+if "xarray" in sys.modules:  # da.rumi.to_rumi(...) when xarray came first
+    from . import _accessor  # noqa: F401

@@ -1,8 +1,12 @@
-"""rumi.write: a numpy array -> a rumi file and its header sidecar, atomically."""
+"""Writing: rumi.Writer (blocks of tile rows in any order, memory bounded by a block), the pure
+encoding step rumi.encode_rows with its picklable rumi.WriteSpec, and rumi.write (one array)."""
 
 from __future__ import annotations
 
+import math
 import os
+from dataclasses import dataclass
+from types import TracebackType
 from typing import Any, Sequence, Union
 
 import numpy as np
@@ -10,11 +14,303 @@ import numpy as np
 from . import _rumi
 from ._crs import CrsLike, as_gdal, parse_crs
 from ._dataset import default_threads
-from ._dtypes import encoding_of
+from ._dtypes import encoding_of, numpy_dtype
 from ._errors import FormatError, RequestError
 from ._times import parse_times
 
 PathLike = Union[str, "os.PathLike[str]"]
+_DEFAULT_LEVEL = 7
+
+
+@dataclass(frozen=True)
+class WriteSpec:
+    """Everything a rumi file records besides its samples: picklable, so that encode_rows can run
+    in another process or on another machine. Make one with WriteSpec.make (or Writer.spec)."""
+
+    shape: tuple[int, int, int, int]
+    encoding: str
+    bands: tuple[str, ...]
+    time_kind: str
+    seconds: tuple[int, ...]
+    georef: tuple[int, str, str, tuple[float, ...]] | None
+    tile: tuple[int, int]
+    frame_unit: int | None
+    level: int
+
+    @staticmethod
+    def make(
+        shape: Sequence[int],
+        dtype: Any,
+        *,
+        bands: str | Sequence[str],
+        times: Any,
+        crs: CrsLike | None = None,
+        transform: Any = None,
+        tile: int | tuple[int, int] = 256,
+        frame_unit: int | None = None,
+        level: int | None = None,
+        pixel_is_point: bool = False,
+    ) -> "WriteSpec":
+        """Checks the arguments of rumi.Writer / rumi.write (see there) and returns the spec."""
+        dims = tuple(int(v) for v in shape)
+        if len(dims) == 3:
+            dims = (1,) + dims
+        if len(dims) != 4:
+            raise ValueError(f"shape must be (B, Y, X) or (T, B, Y, X), got {tuple(shape)}")
+        if min(dims) <= 0:
+            raise ValueError(f"shape has an empty axis: {dims}")
+        enc = encoding_of(dtype)
+        T, B, Y, X = dims
+        names = [bands] if isinstance(bands, str) else list(bands)
+        if len(names) != B or not all(isinstance(s, str) and s for s in names):
+            raise ValueError(f"bands must be {B} non-empty strings (one per band), got {names!r}")
+        kind, secs = parse_times(times, T)
+        if (crs is None) != (transform is None):
+            raise ValueError("crs and transform go together: give both (georeferenced) or neither (undefined)")
+        georef = None
+        if crs is not None:
+            gt = as_gdal(transform)
+            code, crs_kind = parse_crs(crs) or (0, "")
+            georef = (code, crs_kind, "point" if pixel_is_point else "area", tuple(float(v) for v in gt))
+        if isinstance(tile, (int, np.integer)):
+            tile = (int(tile), int(tile))
+        tile_hw = tuple(int(v) for v in tile)
+        if len(tile_hw) != 2 or not all(0 < v <= 65535 for v in tile_hw):
+            raise ValueError(f"tile must be an int or (height, width) in 1..65535, got {tile!r}")
+        if frame_unit is not None and not (isinstance(frame_unit, (int, np.integer)) and 0 <= frame_unit <= 9):
+            raise ValueError(f"frame_unit must be an int 0..9, got {frame_unit!r}")
+        return WriteSpec(
+            shape=(T, B, Y, X),
+            encoding=enc,
+            bands=tuple(names),
+            time_kind=kind,
+            seconds=tuple(secs),
+            georef=georef,
+            tile=(tile_hw[0], tile_hw[1]),
+            frame_unit=None if frame_unit is None else int(frame_unit),
+            level=_DEFAULT_LEVEL if level is None else int(level),
+        )
+
+    @property
+    def dtype(self) -> np.dtype[Any]:
+        return numpy_dtype(self.encoding)
+
+    @property
+    def tile_rows(self) -> int:
+        """Number of tile rows (blocks start at multiples of the tile height)."""
+        return math.ceil(self.shape[2] / self.tile[0])
+
+    def native(self) -> Any:
+        T, B, Y, X = self.shape
+        georef = None if self.georef is None else (*self.georef[:3], list(self.georef[3]))
+        return (
+            (T, B, Y, X), self.encoding, list(self.bands), self.time_kind, list(self.seconds), georef,
+            self.tile, self.frame_unit,
+        )
+
+    def check_block(self, block: Any, row: int) -> np.ndarray[Any, Any]:
+        """The (T, B, rows, X) C-contiguous array of a block starting at pixel row `row`, or a
+        ValueError/TypeError naming what does not fit."""
+        if not isinstance(block, np.ndarray):
+            block = np.asarray(block)
+        T, B, Y, X = self.shape
+        if block.ndim == 2 and T == B == 1:
+            block = block[np.newaxis, np.newaxis]
+        elif block.ndim == 3 and T == 1:
+            block = block[np.newaxis]
+        if block.ndim != 4 or block.shape[0] != T or block.shape[1] != B or block.shape[3] != X:
+            raise ValueError(
+                f"a block must be (T, B, rows, X) = ({T}, {B}, rows, {X})"
+                f"{' or (B, rows, X)' if T == 1 else ''}, got shape {block.shape}"
+            )
+        if block.dtype != self.dtype:
+            raise TypeError(f"block dtype {block.dtype} is not the file's {self.dtype} (use .astype)")
+        th = self.tile[0]
+        rows = block.shape[2]
+        if not isinstance(row, (int, np.integer)) or row < 0 or row % th != 0 or row >= Y:
+            raise ValueError(f"row={row!r}: blocks start at a tile row, a multiple of {th} below {Y}")
+        if rows == 0 or row + rows > Y or (rows % th != 0 and row + rows != Y):
+            raise ValueError(
+                f"a block at row {row} must hold whole tile rows of {th} rows (the last may end at row {Y}): "
+                f"{rows} rows given"
+            )
+        return np.ascontiguousarray(block)
+
+
+def encode_rows(block: Any, spec: WriteSpec, row: int, *, threads: int | None = None) -> tuple[int, bytes, list[int]]:
+    """The frames of a block (see Writer.write) of the file `spec` describes, as (tile rows,
+    frame bytes, byte counts): a pure step that runs in any process (the GIL is released); give
+    its result to Writer.write_encoded(row, ...) in the process that assembles the file."""
+    data = spec.check_block(block, row)
+    buf = data.reshape(-1).view(np.uint8)
+    try:
+        rows, frames, counts = _rumi.encode_rows(
+            spec.native(), spec.level, row // spec.tile[0], buf, int(threads or default_threads())
+        )
+    except FormatError as e:
+        raise RequestError(f"rumi.encode_rows: {e}") from None
+    return rows, frames, counts
+
+
+def _bare(e: Exception) -> str:
+    """The core's message without its category prefix (the exception class says it)."""
+    m = str(e)
+    return m.split(": ", 1)[1] if m.startswith(("invalid request: ", "format: ")) else m
+
+
+def _nodata_texts(nodata: Any, spec: WriteSpec) -> list[str | None] | None:
+    """One GDAL-parsable text per GDAL band (T*B) of a nodata scalar or per-band sequence."""
+    if nodata is None:
+        return None
+    T, B = spec.shape[:2]
+    values = list(nodata) if isinstance(nodata, (list, tuple, np.ndarray)) else [nodata] * B
+    if len(values) != B:
+        raise ValueError(f"nodata must be one value or {B} (one per band), got {len(values)}")
+    dt = spec.dtype
+    out: list[str | None] = []
+    for i, v in enumerate(values):
+        if v is None:
+            out.append(None)
+            continue
+        if isinstance(v, str) or isinstance(v, (bool, np.bool_)):
+            raise TypeError(f"nodata[{i}] = {v!r} is not a number")
+        f = float(v)
+        if dt.kind in "iu":
+            info = np.iinfo(dt)
+            if not (f == int(f) if math.isfinite(f) else False) or not info.min <= int(f) <= info.max:
+                raise ValueError(f"nodata[{i}] = {v!r} is not a {dt} value")
+            out.append(str(int(f)))
+        elif math.isnan(f):
+            out.append("nan")
+        elif math.isinf(f):
+            out.append("inf" if f > 0 else "-inf")
+        else:
+            out.append(repr(f))
+    return out * T
+
+
+class Writer:
+    """A rumi file written block by block: blocks of whole tile rows in any order, each exactly
+    once; memory holds one block (blocks ahead of the next one to place wait in a spool file
+    beside the destination). The file, its .header sidecar and (with nodata) its .aux.xml appear
+    at close, all or nothing; an exception inside `with`, abort(), or a failed block leaves
+    nothing behind.
+
+        with rumi.Writer("cube.rumi", shape=(T, B, Y, X), dtype="uint16", bands=[...],
+                         times=[...], crs="EPSG:32633", transform=gt, tile=256) as w:
+            for row in range(0, Y, 1024):
+                w.write(cube[:, :, row:row + 1024], row=row)
+
+    dest: a path or s3://bucket/key (written locally, uploaded at close: a failed upload leaves
+    no object and no pending multipart upload). shape: (T, B, Y, X) or (B, Y, X). dtype: the
+    sample type. bands, times, crs, transform, tile, frame_unit, level, pixel_is_point: as
+    rumi.write. nodata: one value or one per band, for GDAL readers (the .aux.xml sidecar).
+    options: object-storage options (as rumi.open)."""
+
+    def __init__(
+        self,
+        dest: PathLike,
+        *,
+        shape: Sequence[int],
+        dtype: Any,
+        bands: str | Sequence[str],
+        times: Any,
+        crs: CrsLike | None = None,
+        transform: Any = None,
+        tile: int | tuple[int, int] = 256,
+        nodata: Any = None,
+        frame_unit: int | None = None,
+        level: int | None = None,
+        pixel_is_point: bool = False,
+        threads: int | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> None:
+        self.spec = WriteSpec.make(
+            shape, dtype, bands=bands, times=times, crs=crs, transform=transform, tile=tile,
+            frame_unit=frame_unit, level=level, pixel_is_point=pixel_is_point,
+        )
+        self.dest = os.fspath(dest)
+        self.threads = int(threads or default_threads())
+        nodata_texts = _nodata_texts(nodata, self.spec)
+        try:
+            self._native = _rumi.NativeWriter(
+                self.dest, self.spec.native(), self.spec.level, self.threads, nodata_texts, options
+            )
+        except FormatError as e:
+            raise RequestError(f"rumi.Writer {self.dest}: {_bare(e)}") from None
+        self.blob: bytes | None = None
+
+    def write(self, block: Any, row: int = 0) -> None:
+        """Encodes and places `block`: (T, B, rows, X) samples (also (B, rows, X) when T == 1,
+        (rows, X) when T == B == 1) of pixel rows row .. row + rows; row a multiple of the tile
+        height, rows whole tile rows (the last block may end at the raster's last row)."""
+        self._check_open()
+        data = self.spec.check_block(block, row)
+        try:
+            self._native.write_rows(row // self.spec.tile[0], data.reshape(-1).view(np.uint8))
+        except (FormatError, RequestError) as e:
+            raise RequestError(f"rumi.Writer {self.dest}: {_bare(e)}") from None
+
+    def write_encoded(self, row: int, encoded: tuple[int, bytes, list[int]]) -> None:
+        """Places what rumi.encode_rows(block, self.spec, row) returned (made anywhere)."""
+        self._check_open()
+        rows, frames, counts = encoded
+        th = self.spec.tile[0]
+        if row % th != 0:
+            raise ValueError(f"row={row!r}: blocks start at a tile row, a multiple of {th}")
+        try:
+            self._native.write_encoded(row // th, int(rows), bytes(frames), [int(c) for c in counts])
+        except (FormatError, RequestError) as e:
+            raise RequestError(f"rumi.Writer {self.dest}: {_bare(e)}") from None
+
+    @property
+    def missing_rows(self) -> list[int]:
+        """Pixel rows at which tile rows not written yet start."""
+        return [r * self.spec.tile[0] for r in self._native.missing_rows()]
+
+    def close(self) -> bytes:
+        """Finishes the file; it appears with its sidecars. Returns the header blob."""
+        if self.blob is not None:
+            return self.blob
+        self._check_open()
+        missing = self._native.missing_rows()
+        if missing:
+            self._native.abort()
+            th = self.spec.tile[0]
+            shown = ", ".join(str(r * th) for r in missing[:8]) + (", ..." if len(missing) > 8 else "")
+            raise RequestError(
+                f"rumi.Writer {self.dest}: {len(missing)} of {self.spec.tile_rows} tile rows never written "
+                f"(blocks at rows {shown}); nothing was written"
+            )
+        try:
+            self.blob = bytes(self._native.close())
+        except FormatError as e:
+            raise RequestError(f"rumi.Writer {self.dest}: {_bare(e)}") from None
+        return self.blob
+
+    def abort(self) -> None:
+        """Drops the file being written: nothing appears."""
+        self._native.abort()
+
+    def _check_open(self) -> None:
+        if not self._native.is_open:
+            state = "closed" if self.blob is not None else "aborted (after an error or abort())"
+            raise RequestError(f"rumi.Writer {self.dest} is {state}")
+
+    def __enter__(self) -> "Writer":
+        return self
+
+    def __exit__(
+        self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        if et is None:
+            self.close()
+        else:
+            self.abort()
+
+    def __repr__(self) -> str:
+        T, B, Y, X = self.spec.shape
+        return f"<rumi.Writer {self.dest!r} {T}x{B}x{Y}x{X} {self.spec.encoding}>"
 
 
 def write(
@@ -26,13 +322,15 @@ def write(
     crs: CrsLike | None = None,
     transform: Any = None,
     tile: int | tuple[int, int] = 256,
+    nodata: Any = None,
     frame_unit: int | None = None,
     level: int | None = None,
     pixel_is_point: bool = False,
     threads: int | None = None,
+    options: dict[str, Any] | None = None,
 ) -> bytes:
-    """Writes data ((B, Y, X) or (T, B, Y, X) numpy array) to path and its <path>.header sidecar,
-    atomically (nothing is left on disk on failure). Returns the header blob.
+    """Writes data ((B, Y, X) or (T, B, Y, X) numpy array) to path (or s3://bucket/key) and its
+    <path>.header sidecar, atomically (nothing is left on failure). Returns the header blob.
 
     bands: one text per band. times: one instant per step (ISO string, datetime64, datetime) or
     (start, end) interval (also 'start/end'). crs: 'EPSG:n' or n: its type (projected or
@@ -40,46 +338,24 @@ def write(
     it), or (n, 'projected'|'geographic') to record that type. transform: GDAL 6-tuple (x0,
     xres, row_rot, y0, col_rot, yres) of pixel corners, or an affine.Affine.
     tile: int or (height, width). frame_unit: 0..9 (default by shape).
+    nodata: one value or one per band, recorded for GDAL readers in <path>.aux.xml.
     level: OpenZL compression level (default 7) of the numeric candidate of the default graph
     (auto: per frame, the image predictors or OpenZL's numeric graph, as `rumi convert`).
-    pixel_is_point: record PixelIsPoint."""
-    path = os.fspath(path)
+    pixel_is_point: record PixelIsPoint. A call of rumi.Writer with one block."""
     if not isinstance(data, np.ndarray):
         raise TypeError(f"data must be a numpy array, not {type(data).__name__}")
     if data.ndim == 3:
         data = data[np.newaxis]
     if data.ndim != 4:
         raise ValueError(f"data must be (B, Y, X) or (T, B, Y, X), got {data.ndim} dimensions")
-    enc = encoding_of(data.dtype)
-    T, B, Y, X = data.shape
-    if min(data.shape) == 0:
-        raise ValueError(f"data has an empty axis: shape {data.shape}")
-    names = [bands] if isinstance(bands, str) else list(bands)
-    if len(names) != B or not all(isinstance(s, str) and s for s in names):
-        raise ValueError(f"bands must be {B} non-empty strings (one per band), got {names!r}")
-    kind, secs = parse_times(times, T)
-    if (crs is None) != (transform is None):
-        raise ValueError("crs and transform go together: give both (georeferenced) or neither (undefined)")
-    georef = None
-    if crs is not None:
-        gt = as_gdal(transform)
-        code, crs_kind = parse_crs(crs) or (0, "")
-        georef = (code, crs_kind, "point" if pixel_is_point else "area", list(gt))
-    if isinstance(tile, (int, np.integer)):
-        tile = (int(tile), int(tile))
-    tile_hw = tuple(int(v) for v in tile)
-    if len(tile_hw) != 2 or not all(0 < v <= 65535 for v in tile_hw):
-        raise ValueError(f"tile must be an int or (height, width) in 1..65535, got {tile!r}")
-    if frame_unit is not None and not (isinstance(frame_unit, (int, np.integer)) and 0 <= frame_unit <= 9):
-        raise ValueError(f"frame_unit must be an int 0..9, got {frame_unit!r}")
-    lvl = 7 if level is None else int(level)
-    buf = np.ascontiguousarray(data).reshape(-1).view(np.uint8)
+    path = os.fspath(path)
     if os.path.isdir(path):
         raise ValueError(f"{path} is a directory")
-    try:
-        return _rumi.write(
-            path, buf, (T, B, Y, X), enc, names, kind, secs, georef, (tile_hw[0], tile_hw[1]),
-            None if frame_unit is None else int(frame_unit), lvl, int(threads or default_threads()),
-        )
-    except FormatError as e:
-        raise RequestError(f"rumi.write {path}: {e}") from None
+    with Writer(
+        path, shape=data.shape, dtype=data.dtype, bands=bands, times=times, crs=crs, transform=transform,
+        tile=tile, nodata=nodata, frame_unit=frame_unit, level=level, pixel_is_point=pixel_is_point,
+        threads=threads, options=options,
+    ) as w:
+        w.write(data, row=0)
+    assert w.blob is not None
+    return w.blob

@@ -14,6 +14,7 @@ from xarray.backends import BackendArray, BackendEntrypoint
 from xarray.core import indexing
 
 import rumi
+from . import _accessor  # noqa: F401  (da.rumi.to_rumi)
 
 
 class RumiBackendArray(BackendArray):

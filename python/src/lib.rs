@@ -7,7 +7,6 @@
 //! `Dataset` rebuilds its native reader when `os.getpid()` changes; writer and decoder thread
 //! pools are looked up per process id (see [`pool`]).
 
-use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use pyo3::buffer::PyUntypedBuffer;
@@ -15,21 +14,17 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
-use rumi::codec::Graph;
-use rumi::commit::{commit_pair, Staged};
-use rumi::format::{
-    GeoTransform, Georef, ModelType, NumpyType, RasterType, SampleEncoding, TimeAxis, TimeKind, TimeStep, Trailer,
-};
-use rumi::open::{sidecar_name, BlobCheck, HeaderBlob, OpenOptions, StaleSidecar, HEADER_SUFFIX};
+use rumi::format::{GeoTransform, Georef, ModelType, NumpyType, RasterType, SampleEncoding, TimeKind, TimeStep};
+use rumi::open::{sidecar_name, BlobCheck, HeaderBlob, OpenOptions, StaleSidecar};
 use rumi::store::Source;
 use rumi::RangeRead;
 use rumi::Reader;
 use rumi::Request;
-use rumi::{write_array, ImageSpec};
 use rumi::{Category, Error, LimitKind, Limits};
 
 mod dlpack;
 mod store;
+mod write;
 
 /// Maps a core error to the Python exception of its category (classes defined in
 /// `rumi/_errors.py`), with the core's message text.
@@ -337,8 +332,6 @@ impl NativeReader {
     }
 }
 
-/// The writer's rayon pools, per process id: a forked child never installs work on a pool whose
-/// threads stayed in the parent (the core's decode pools are keyed the same way).
 /// The pid of the process that loaded the module (a forked child sees its parent's).
 fn parent_pid() -> u32 {
     static PID: OnceLock<u32> = OnceLock::new();
@@ -347,95 +340,6 @@ fn parent_pid() -> u32 {
 
 fn encoding_from(name: &str) -> PyResult<SampleEncoding> {
     SampleEncoding::from_name(name).ok_or_else(|| PyTypeError::new_err(format!("no rumi sample encoding {name:?}")))
-}
-
-/// `write(path, data, shape, encoding, band_texts, time_kind, seconds, georef, tile, frame_unit,
-/// level, threads)`: writes the file and its `.header` sidecar atomically (temporary files +
-/// rename; nothing is left on failure). `data`: C-contiguous buffer `[t][b][y][x]`.
-/// `georef`: None or `(epsg, "projected"|"geographic", "area"|"point", affine)`.
-#[pyfunction]
-#[allow(clippy::too_many_arguments)]
-#[pyo3(signature = (path, data, shape, encoding, band_texts, time_kind, seconds, georef, tile, frame_unit, level, threads))]
-fn write(
-    py: Python<'_>,
-    path: PathBuf,
-    data: &Bound<'_, PyAny>,
-    shape: (u32, u16, u32, u32),
-    encoding: &str,
-    band_texts: Vec<String>,
-    time_kind: &str,
-    seconds: Vec<i64>,
-    georef: Option<(u16, String, String, [f64; 6])>,
-    tile: (u16, u16),
-    frame_unit: Option<u16>,
-    level: i32,
-    threads: usize,
-) -> PyResult<Vec<u8>> {
-    let buf = PyUntypedBuffer::get(data)?;
-    if !buf.is_c_contiguous() {
-        return Err(PyValueError::new_err("data must be C-contiguous"));
-    }
-    let encoding = encoding_from(encoding)?;
-    let (times, bands, length, width) = shape;
-    let kind = match time_kind {
-        "instant" => TimeKind::Instant,
-        "interval" => TimeKind::Interval,
-        k => return Err(PyValueError::new_err(format!("time kind {k:?} is not instant or interval"))),
-    };
-    let georef = match georef {
-        None => Georef::Undefined { raster_type: RasterType::Area },
-        Some((epsg, model, raster, geotransform)) => Georef::Epsg {
-            model: match model.as_str() {
-                "projected" => ModelType::Projected,
-                "geographic" => ModelType::Geographic,
-                m => return Err(PyValueError::new_err(format!("CRS type {m:?} is not projected or geographic"))),
-            },
-            raster_type: match raster.as_str() {
-                "area" => RasterType::Area,
-                "point" => RasterType::Point,
-                r => return Err(PyValueError::new_err(format!("raster type {r:?} is not area or point"))),
-            },
-            epsg,
-            // the caller's GDAL geotransform of pixel corners, recorded as the core's one
-            // conversion gives it (PixelIsPoint: pixel centres)
-            affine: GeoTransform(geotransform)
-                .to_affine(if raster == "point" { RasterType::Point } else { RasterType::Area })
-                .map_err(|e| PyValueError::new_err(format!("transform: {e}")))?,
-        },
-    };
-    let ptr = buf.buf_ptr() as usize;
-    let len = buf.len_bytes();
-    let pool = rumi::pool::get(threads).map_err(py_err)?;
-    let blob = py.detach(move || -> rumi::Result<Vec<u8>> {
-        // SAFETY: `buf` keeps the exported, C-contiguous `len` bytes at `ptr` alive until this
-        // function returns; the writer only reads them.
-        let data = unsafe { std::slice::from_raw_parts(ptr as *const u8, len) };
-        let time = TimeAxis::from_seconds(kind, seconds, times)?;
-        let spec = ImageSpec {
-            width,
-            length,
-            times,
-            bands,
-            encoding,
-            tile_width: tile.1,
-            tile_length: tile.0,
-            frame_unit: frame_unit.unwrap_or_else(|| ImageSpec::default_frame_unit(bands, times)),
-            georef,
-            trailer: Trailer { band_texts, time },
-        };
-        // the core's atomic pair: anonymous temporaries; the old sidecar removed, then the
-        // file renamed into place, then the new sidecar, each step durable
-        let sidecar_path = rumi::commit::with_suffix(&path, HEADER_SUFFIX);
-        let mut file = Staged::create(&path)?;
-        let (_, blob) =
-            pool.install(|| write_array(std::io::BufWriter::new(file.file()), spec, Graph::Auto(level), data))?;
-        let blob = blob.to_bytes()?;
-        let sidecar = Staged::with_bytes(&sidecar_path, &blob)?;
-        commit_pair(file, vec![sidecar], &[])?;
-        Ok(blob)
-    });
-    drop(buf);
-    blob.map_err(py_err)
 }
 
 /// `encodings() -> [(name, numpy_source, numpy_name, sample_bytes, (dlpack_code, bits))]`: the
@@ -484,7 +388,10 @@ fn _rumi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Info>()?;
     m.add_class::<GeoInfo>()?;
     m.add_class::<TrailerInfo>()?;
-    m.add_function(wrap_pyfunction!(write, m)?)?;
+    m.add_class::<write::NativeWriter>()?;
+    m.add_function(wrap_pyfunction!(write::encode_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(write::pam_render, m)?)?;
+    m.add_function(wrap_pyfunction!(write::pam_nodata, m)?)?;
     m.add_function(wrap_pyfunction!(_load_pid, m)?)?;
     m.add_function(wrap_pyfunction!(fetch_object, m)?)?;
     m.add_function(wrap_pyfunction!(encodings, m)?)?;

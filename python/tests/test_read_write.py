@@ -346,8 +346,10 @@ def test_reading_checks_the_code_against_proj_database(tmp_path):
 
     a = cube(T=1, B=1, Y=16, X=16, dtype=np.uint8)
     p = str(tmp_path / "u.rumi")
-    _rumi.write(p, a.reshape(-1).view(np.uint8), (1, 1, 16, 16), "uint8", ["a"], "instant", [0],
-                (9999, "projected", "area", [10.0, 0.0, 0.0, 0.0, -10.0, 0.0]), (16, 16), None, 7, 1)
+    w = _rumi.NativeWriter(p, ((1, 1, 16, 16), "uint8", ["a"], "instant", [0],
+                           (9999, "projected", "area", [10.0, 0.0, 0.0, 0.0, -10.0, 0.0]), (16, 16), None), 7, 1)
+    w.write_rows(0, a.reshape(-1).view(np.uint8))
+    w.close()
     ds = rumi.open(p)
     assert np.array_equal(ds.read(), a)
     for attr in ("crs", "transform", "crs_type", "epsg"):

@@ -20,11 +20,11 @@ use crate::fail::{print, say, Context, Failure, Res};
 use crate::inspect::{self, human_bytes};
 use crate::interrupt;
 use crate::output::{self, aux_xml, sidecar, Inputs, Staged};
-use rumi::pam::{self, Nodata};
 use crate::remote;
 use crate::source::Source;
 use crate::times::{MetaTime, TimeArgs};
 use crate::{GraphArg, WriteOpts};
+use rumi::pam::{self, Nodata};
 
 /// What rewriting `out` removes besides replacing it: the old `.header` (always), rumi's own
 /// nodata `.aux.xml` (always), and GDAL's derived sidecars (overviews, saved statistics,

@@ -15,7 +15,6 @@ mod interrupt;
 
 mod output;
 
-
 mod remote;
 
 mod source;

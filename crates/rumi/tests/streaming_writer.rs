@@ -22,7 +22,8 @@ fn rows_of(data: &[u8], s: &ImageSpec, y0: u32, y1: u32) -> Vec<u8> {
 
 fn read_all(file: &[u8], s: &ImageSpec) -> Vec<u8> {
     let r = Reader::open(file, Limits::default()).unwrap();
-    let win = Window { times: 0..s.times, bands: (0..u32::from(s.bands)).collect(), rows: 0..s.length, cols: 0..s.width };
+    let win =
+        Window { times: 0..s.times, bands: (0..u32::from(s.bands)).collect(), rows: 0..s.length, cols: 0..s.width };
     let mut out = vec![0u8; r.window_bytes(&win).unwrap() as usize];
     r.read_window(&win, &mut out).unwrap();
     out

@@ -117,7 +117,9 @@ impl Encoder {
                 let samples = gather(&l, index, block);
                 match candidates[..] {
                     [g] => Ok((codec::encode_rows(&samples, l.encoding.element_width(), row, g)?, 0)),
-                    _ => codec::encode_best(&samples, l.encoding.element_width(), row, &candidates, graph.slower_costs()),
+                    _ => {
+                        codec::encode_best(&samples, l.encoding.element_width(), row, &candidates, graph.slower_costs())
+                    }
                 }
             })
             .collect::<Result<_>>()?;

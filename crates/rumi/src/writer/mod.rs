@@ -83,7 +83,6 @@ impl ImageSpec {
     }
 }
 
-
 /// What a file holds besides its frames, once every frame's byte count is known: the prefix
 /// (header, IFD, offsets and byte counts; `base_frame_offset` bytes, at offset 0) and the
 /// trailer (right after the last frame). Whoever assembles a file from [`EncodedRows`] made
@@ -211,7 +210,10 @@ impl<W: Write + Seek> Writer<W> {
             )));
         }
         if let Some(r) = (first_row..first_row + rows).find(|&r| self.received[r as usize]) {
-            return Err(Error::Usage(format!("tile row {r} (pixel row {}) written twice", r * u32::from(self.layout.tile_length))));
+            return Err(Error::Usage(format!(
+                "tile row {r} (pixel row {}) written twice",
+                r * u32::from(self.layout.tile_length)
+            )));
         }
         Ok(())
     }
@@ -324,7 +326,8 @@ impl<W: Write + Seek> Writer<W> {
 pub fn write_array<W: Write + Seek>(out: W, spec: ImageSpec, graph: Graph, data: &[u8]) -> Result<(W, Blob)> {
     let mut w = Writer::new(out, spec, graph)?;
     let l = *w.layout();
-    let expected = l.length as usize * l.width as usize * l.encoding.decoded_bytes() * usize::from(l.bands) * l.times as usize;
+    let expected =
+        l.length as usize * l.width as usize * l.encoding.decoded_bytes() * usize::from(l.bands) * l.times as usize;
     if data.len() != expected {
         return Err(Error::Usage(format!("array is {} bytes, the shape needs {expected}", data.len())));
     }

@@ -1,0 +1,325 @@
+"""rumi.to_rumi: an xarray DataArray (numpy or dask backed) -> a rumi file, block by block of
+tile rows. Grid, CRS, band texts, times and nodata come from the array (rioxarray, odc-geo or CF
+conventions) unless given; a dask array is encoded with one task per block on whatever
+scheduler is active (a dask.distributed Client included) and never materialised whole."""
+
+from __future__ import annotations
+
+from typing import Any, Iterator, Sequence
+
+import numpy as np
+
+from ._crs import CrsLike
+from ._dataset import default_threads
+from ._write import PathLike, Writer, WriteSpec, encode_rows
+from . import _accessor  # noqa: F401  (da.rumi.to_rumi)
+
+#: dimension names recognised for each role (others: dims={"y": "lat", ...})
+_ROLES: dict[str, tuple[str, ...]] = {
+    "time": ("time", "t"),
+    "band": ("band", "bands", "variable", "spectral"),
+    "y": ("y", "lat", "latitude", "northing", "rows"),
+    "x": ("x", "lon", "longitude", "easting", "cols"),
+}
+#: raw bytes of one block of tile rows (one dask task) when block_bytes is not given
+BLOCK_BYTES = 32 << 20
+
+
+def _as_dataarray(obj: Any) -> Any:
+    import xarray as xr
+
+    if isinstance(obj, xr.Dataset):
+        names = list(obj.data_vars)
+        if len(names) != 1:
+            raise ValueError(
+                f"to_rumi writes one variable; this Dataset has {len(names)} ({', '.join(map(str, names))}): "
+                "pick one (ds['name']) or stack them into a band dimension (ds.to_dataarray('band'))"
+            )
+        return obj[names[0]]
+    if not isinstance(obj, xr.DataArray):
+        raise TypeError(f"to_rumi takes an xarray DataArray or one-variable Dataset, not {type(obj).__name__}")
+    return obj
+
+
+def _roles(da: Any, dims: dict[str, str] | None) -> dict[str, str | None]:
+    """role -> the array's dimension name (None: absent)."""
+    given = dict(dims or {})
+    bad = set(given) - set(_ROLES)
+    if bad:
+        raise ValueError(f"dims keys must be among time, band, y, x; got {sorted(bad)}")
+    out: dict[str, str | None] = {}
+    for role, names in _ROLES.items():
+        if role in given:
+            if given[role] not in da.dims:
+                raise ValueError(f"dims[{role!r}] = {given[role]!r} is not a dimension of the array {tuple(da.dims)}")
+            out[role] = given[role]
+        else:
+            out[role] = next((d for d in da.dims if str(d).lower() in names and d not in given.values()), None)
+    extra = [d for d in da.dims if d not in out.values()]
+    if extra or out["y"] is None or out["x"] is None:
+        raise ValueError(
+            f"dimensions {tuple(da.dims)} are not (time, band, y, x), (band, y, x) or (y, x)"
+            f"{' (unrecognised: ' + ', '.join(map(str, extra)) + ')' if extra else ''}: "
+            "name them with dims={'time': ..., 'band': ..., 'y': ..., 'x': ...}"
+        )
+    return out
+
+
+def _crs_of(da: Any) -> Any:
+    """The array's CRS as a pyproj CRS, or None: rioxarray, odc-geo, then CF attributes."""
+    from pyproj import CRS
+
+    rio_crs = _attempt(lambda: da.rio.crs)
+    if rio_crs is not None:
+        return CRS.from_user_input(rio_crs.to_wkt())
+    odc_crs = _attempt(lambda: da.odc.geobox.crs)
+    if odc_crs is not None:
+        return CRS.from_user_input(str(odc_crs))
+    candidates = []
+    gm = da.attrs.get("grid_mapping") or da.encoding.get("grid_mapping")
+    for name in ([gm] if gm else []) + ["spatial_ref", "crs"]:
+        if name in da.coords:
+            candidates += [da.coords[name].attrs.get(k) for k in ("crs_wkt", "spatial_ref")]
+    candidates.append(da.attrs.get("crs"))
+    for c in candidates:
+        if c:
+            return CRS.from_user_input(c)
+    return None
+
+
+def _attempt(get: Any) -> Any:
+    """get(), or None when the accessor is not installed or has nothing to say."""
+    try:
+        return get()
+    except Exception:
+        return None
+
+
+def _epsg(crs: Any) -> int:
+    code = crs.to_epsg(min_confidence=70)
+    if code is None:
+        raise ValueError(
+            f"the array's CRS ({crs.name}) has no EPSG code, and rumi records EPSG codes: reproject it, "
+            "or pass crs='EPSG:n' when it is that CRS"
+        )
+    return int(code)
+
+
+def _regular(da: Any, name: str) -> tuple[float, float] | None:
+    """(first centre, spacing) of a regular 1-D coordinate; None without one; ValueError when
+    irregular (whatever an accessor would derive from it)."""
+    if name not in da.coords:
+        return None
+    c = np.asarray(da.coords[name].values, dtype="float64")
+    if c.ndim != 1 or len(c) < 2:
+        return None
+    d = np.diff(c)
+    if d[0] == 0 or not np.allclose(d, d[0], rtol=1e-6, atol=abs(d[0]) * 1e-9):
+        i = int(np.argmax(np.abs(d - d[0])))
+        raise ValueError(
+            f"irregular {name} spacing ({d[0]:g} at the start, {d[i]:g} at index {i}): rumi grids are regular; "
+            "resample the array (e.g. odc-geo's reproject) or pass transform="
+        )
+    return float(c[0]), float(d[0])
+
+
+def _transform_of(da: Any, y: str, x: str) -> tuple[float, ...]:
+    """GDAL geotransform of pixel corners: rioxarray / odc-geo, else regular 1-D coordinates."""
+    cx, cy = _regular(da, x), _regular(da, y)
+    t = _attempt(lambda: da.odc.geobox.affine)
+    if t is None and _attempt(lambda: da.rio.crs) is not None:
+        t = da.rio.transform(recalc=False)
+    if t is not None:
+        if t.b != 0 or t.d != 0:
+            raise ValueError(
+                f"the array's grid is rotated (transform {tuple(t)[:6]}): rumi writes it only when asked, "
+                "pass transform= explicitly"
+            )
+        return (t.c, t.a, t.b, t.f, t.d, t.e)
+    for name, c in ((x, cx), (y, cy)):
+        if c is None:
+            raise ValueError(f"no regular 1-D {name} coordinate to derive the grid from: pass transform= (a GDAL 6-tuple)")
+    assert cx is not None and cy is not None
+    (x0, dx), (y0, dy) = cx, cy
+    return (x0 - dx / 2, dx, 0.0, y0 - dy / 2, 0.0, dy)
+
+
+def _nodata_of(da: Any) -> Any:
+    for src in (da.attrs, da.encoding):
+        for k in ("_FillValue", "nodata", "missing_value"):
+            if src.get(k) is not None:
+                return src[k]
+    v = _attempt(lambda: da.rio.nodata)
+    return v if v is not None else _attempt(lambda: da.rio.encoded_nodata)
+
+
+def _block_rows(spec: WriteSpec, block_bytes: int) -> int:
+    T, B, Y, X = spec.shape
+    th = spec.tile[0]
+    row_bytes = T * B * X * spec.dtype.itemsize
+    k = max(1, block_bytes // max(1, row_bytes * th))
+    return min(k * th, Y) if Y > k * th else Y
+
+
+def _blocks(Y: int, step: int) -> Iterator[tuple[int, int]]:
+    for y0 in range(0, Y, step):
+        yield y0, min(Y, y0 + step)
+
+
+def to_rumi(
+    obj: Any,
+    dest: PathLike,
+    *,
+    dims: dict[str, str] | None = None,
+    bands: str | Sequence[str] | None = None,
+    times: Any = None,
+    crs: CrsLike | None = None,
+    transform: Any = None,
+    nodata: Any = None,
+    tile: int | tuple[int, int] = 256,
+    frame_unit: int | None = None,
+    level: int | None = None,
+    threads: int | None = None,
+    options: dict[str, Any] | None = None,
+    block_bytes: int | None = None,
+) -> bytes:
+    """Writes an xarray DataArray (or one-variable Dataset) with dims (time, band, y, x),
+    (band, y, x) or (y, x) (other names mapped with dims=) to dest (a path or s3://bucket/key)
+    and its sidecars, atomically. Returns the header blob.
+
+    Unless given: crs and transform from rioxarray (da.rio), odc-geo (da.odc.geobox) or CF
+    attributes (a grid_mapping / spatial_ref coordinate's crs_wkt, regular 1-D x/y coordinates
+    of pixel centres); bands from the band coordinate (else the array's name); times from the
+    time coordinate (required: rumi never invents a time, pass times= otherwise); nodata from
+    _FillValue / nodata / missing_value (attrs or encoding) or rioxarray's nodata.
+    A dask-backed array is written block by block of whole tile rows (about block_bytes raw
+    bytes each), one task per block on the active dask scheduler, never whole in memory; the
+    other arguments are rumi.Writer's."""
+    da = _as_dataarray(obj)
+    roles = _roles(da, dims)
+    order = [d for d in (roles["time"], roles["band"], roles["y"], roles["x"]) if d is not None]
+    da = da.transpose(*order)
+    T = da.sizes[roles["time"]] if roles["time"] else 1
+    B = da.sizes[roles["band"]] if roles["band"] else 1
+    Y, X = da.sizes[roles["y"]], da.sizes[roles["x"]]
+    if bands is None:
+        if roles["band"] and roles["band"] in da.coords:
+            bands = [str(v) for v in np.asarray(da.coords[roles["band"]].values).ravel()]
+        elif B == 1 and da.name is not None:
+            bands = [str(da.name)]
+        else:
+            bands = [str(i + 1) for i in range(B)]
+    if times is None:
+        tname = roles["time"] or "time"
+        if tname in da.coords and np.asarray(da.coords[tname].values).size == T:
+            times = list(np.asarray(da.coords[tname].values).ravel())
+        else:
+            raise ValueError(
+                "the array has no time coordinate and rumi never invents one: pass times= "
+                "(one instant or (start, end) per time step, e.g. times=['2020-05-18'])"
+            )
+    if crs is None:
+        found = _crs_of(da)
+        if found is None:
+            if transform is not None:
+                raise ValueError("transform= given without a CRS: pass crs= too")
+            raise ValueError(
+                "the array has no CRS (no rioxarray / odc-geo CRS, no CF grid_mapping or spatial_ref): "
+                "pass crs='EPSG:n' and transform=, or write_crs() it with rioxarray"
+            )
+        crs = _epsg(found)
+    if transform is None:
+        transform = _transform_of(da, str(roles["y"]), str(roles["x"]))
+    if nodata is None:
+        nodata = _nodata_of(da)
+    data = da.data
+    shape = (T, B, Y, X)
+    spec_dtype = data.dtype
+    w = Writer(
+        dest, shape=shape, dtype=spec_dtype, bands=bands, times=times, crs=crs, transform=transform, tile=tile,
+        nodata=nodata, frame_unit=frame_unit, level=level, threads=threads, options=options,
+    )
+    try:
+        step = _block_rows(w.spec, int(block_bytes or BLOCK_BYTES))
+        arr = data.reshape(shape)
+        if _is_dask(data):
+            _write_dask(w, arr, step)
+        else:
+            for y0, y1 in _blocks(Y, step):
+                w.write(np.asarray(arr[:, :, y0:y1]), row=y0)
+        return w.close()
+    except BaseException:
+        w.abort()
+        raise
+
+
+def _is_dask(a: Any) -> bool:
+    return type(a).__module__.startswith("dask.")
+
+
+def _encode_block(block: Any, spec: WriteSpec, row: int) -> tuple[int, bytes, list[int]]:
+    # one thread per task: the scheduler runs tasks side by side
+    return encode_rows(np.asarray(block), spec, row, threads=1)
+
+
+def _write_dask(w: Writer, arr: Any, step: int) -> None:
+    """One task per block of `step` rows; at most a few blocks in flight (memory bounded)."""
+    import dask
+
+    T, B, Y, X = arr.shape
+    arr = arr.rechunk((T, B, step, X))
+    pieces = arr.to_delayed().ravel()
+    rows = [y0 for y0, _ in _blocks(Y, step)]
+    assert len(pieces) == len(rows)
+    encode = dask.delayed(_encode_block, pure=True)
+    tasks = [encode(p, w.spec, r) for p, r in zip(pieces, rows)]
+    client = _distributed_client()
+    if client is not None:
+        _write_futures(client, w, list(zip(rows, tasks)))
+        return
+    n = max(2, int(dask.config.get("num_workers", None) or default_threads()))
+    for i in range(0, len(tasks), n):
+        done = dask.compute(*tasks[i : i + n])
+        for r, enc in zip(rows[i : i + n], done):
+            w.write_encoded(r, enc)
+
+
+def _distributed_client() -> Any:
+    try:
+        from distributed import get_client
+    except ImportError:
+        return None
+    try:
+        return get_client()
+    except ValueError:
+        return None
+
+
+def _write_futures(client: Any, w: Writer, jobs: list[tuple[int, Any]]) -> None:
+    """On a dask.distributed cluster: a sliding window of 2 tasks per worker thread; results
+    are placed as they come (the writer spools those ahead of their turn)."""
+    from distributed import as_completed
+
+    window = max(2, 2 * sum(client.nthreads().values()))
+    it = iter(jobs)
+    live: dict[str, tuple[int, Any]] = {}
+    pending = as_completed()
+
+    def submit() -> None:
+        nxt = next(it, None)
+        if nxt is not None:
+            f = client.compute(nxt[1])
+            live[f.key] = (nxt[0], f)
+            pending.add(f)
+
+    for _ in range(window):
+        submit()
+    try:
+        for f in pending:
+            row, _ = live.pop(f.key)
+            w.write_encoded(row, f.result())
+            f.release()
+            submit()
+    finally:
+        for _, f in live.values():
+            f.cancel()

@@ -1,0 +1,315 @@
+//! Writing: `NativeWriter` (blocks of tile rows in any order -> a local file or an `s3://`
+//! object, with its `.header` and nodata `.aux.xml` sidecars, complete or not at all),
+//! `encode_rows` (the pure, distributable encoding step) and the PAM nodata text. The streaming,
+//! the spool and the assembly are the core's ([`rumi::Writer`]); this file maps arguments.
+
+use std::fs::File;
+use std::io::BufWriter;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use pyo3::buffer::PyUntypedBuffer;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+
+use rumi::codec::Graph;
+use rumi::commit::{commit_pair, with_suffix, Staged};
+use rumi::format::{GeoTransform, Georef, ModelType, RasterType, TimeAxis, TimeKind, Trailer};
+use rumi::open::HEADER_SUFFIX;
+use rumi::pam::{self, Nodata, AUX_SUFFIX};
+use rumi::{EncodedRows, Error, ImageSpec, Writer};
+
+use crate::{encoding_from, py_err, raise, store};
+
+/// The spec tuple of `rumi.WriteSpec.native()`: `((T, B, Y, X), encoding, band_texts,
+/// time_kind, seconds, georef, (tile_h, tile_w), frame_unit)`; georef `None` or
+/// `(epsg, "projected"|"geographic", "area"|"point", gdal_geotransform)`.
+pub type SpecTuple = (
+    (u32, u16, u32, u32),
+    String,
+    Vec<String>,
+    String,
+    Vec<i64>,
+    Option<(u16, String, String, [f64; 6])>,
+    (u16, u16),
+    Option<u16>,
+);
+
+/// The core spec of a spec tuple (checked again by the core when a writer or encoder is made).
+pub fn spec_from(t: SpecTuple) -> PyResult<ImageSpec> {
+    let ((times, bands, length, width), encoding, band_texts, time_kind, seconds, georef, tile, frame_unit) = t;
+    let encoding = encoding_from(&encoding)?;
+    let kind = match time_kind.as_str() {
+        "instant" => TimeKind::Instant,
+        "interval" => TimeKind::Interval,
+        k => return Err(PyValueError::new_err(format!("time kind {k:?} is not instant or interval"))),
+    };
+    let georef = match georef {
+        None => Georef::Undefined { raster_type: RasterType::Area },
+        Some((epsg, model, raster, geotransform)) => {
+            let raster_type = match raster.as_str() {
+                "area" => RasterType::Area,
+                "point" => RasterType::Point,
+                r => return Err(PyValueError::new_err(format!("raster type {r:?} is not area or point"))),
+            };
+            Georef::Epsg {
+                model: match model.as_str() {
+                    "projected" => ModelType::Projected,
+                    "geographic" => ModelType::Geographic,
+                    m => return Err(PyValueError::new_err(format!("CRS type {m:?} is not projected or geographic"))),
+                },
+                raster_type,
+                epsg,
+                // the caller's GDAL geotransform of pixel corners, recorded as the core's one
+                // conversion gives it (PixelIsPoint: pixel centres)
+                affine: GeoTransform(geotransform)
+                    .to_affine(raster_type)
+                    .map_err(|e| PyValueError::new_err(format!("transform: {e}")))?,
+            }
+        }
+    };
+    let time = TimeAxis::from_seconds(kind, seconds, times).map_err(py_err)?;
+    Ok(ImageSpec {
+        width,
+        length,
+        times,
+        bands,
+        encoding,
+        tile_width: tile.1,
+        tile_length: tile.0,
+        frame_unit: frame_unit.unwrap_or_else(|| ImageSpec::default_frame_unit(bands, times)),
+        georef,
+        trailer: Trailer { band_texts, time },
+    })
+}
+
+/// The bytes of a C-contiguous buffer, for use with the GIL released.
+struct Bytes {
+    _buf: PyUntypedBuffer,
+    ptr: usize,
+    len: usize,
+}
+
+impl Bytes {
+    fn of(data: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let buf = PyUntypedBuffer::get(data)?;
+        if !buf.is_c_contiguous() {
+            return Err(PyValueError::new_err("data must be C-contiguous"));
+        }
+        let (ptr, len) = (buf.buf_ptr() as usize, buf.len_bytes());
+        Ok(Bytes { _buf: buf, ptr, len })
+    }
+
+    fn slice(&self) -> &[u8] {
+        // SAFETY: `_buf` keeps the exported, C-contiguous `len` bytes at `ptr` alive as long as
+        // `self`; the writer only reads them.
+        unsafe { std::slice::from_raw_parts(self.ptr as *const u8, self.len) }
+    }
+}
+
+/// `encode_rows(spec, level, first_row, data, threads) -> (rows, frames, counts)`: the frames of
+/// the block of tile rows starting at `first_row`, with the GIL released. Needs nothing but the
+/// spec: run it in any process, then give the result to `NativeWriter.write_encoded`.
+#[pyfunction]
+pub fn encode_rows<'py>(
+    py: Python<'py>,
+    spec: SpecTuple,
+    level: i32,
+    first_row: u32,
+    data: &Bound<'py, PyAny>,
+    threads: usize,
+) -> PyResult<(u32, Bound<'py, PyBytes>, Vec<u32>)> {
+    let spec = spec_from(spec)?;
+    let bytes = Bytes::of(data)?;
+    let pool = rumi::pool::get(threads).map_err(py_err)?;
+    let e = py
+        .detach(|| pool.install(|| rumi::encode_tile_rows(&spec, Graph::Auto(level), first_row, bytes.slice())))
+        .map_err(py_err)?;
+    Ok((e.rows, PyBytes::new(py, &e.frames), e.counts))
+}
+
+/// `pam_render(bands, values) -> str`: the `.aux.xml` text giving GDAL band `i + 1` (of T*B)
+/// the nodata `values[i]` (text GDAL parses; None: none).
+#[pyfunction]
+pub fn pam_render(bands: usize, values: Vec<Option<String>>) -> String {
+    Nodata { bands, values }.render()
+}
+
+/// `pam_nodata(text) -> [(gdal_band, value)] | None`: the nodata values of a `.aux.xml` that
+/// rumi wrote (None when the text holds anything else: then it is the user's).
+#[pyfunction]
+pub fn pam_nodata(text: &str) -> Option<Vec<(u32, String)>> {
+    pam::is_ours(text).then(|| pam::top_level_nodata(text))
+}
+
+enum Target {
+    /// an anonymous file beside the destination, linked into place at close
+    Local(Staged),
+    /// a local temporary file, uploaded at close
+    Upload { url: String, file: File, options: rumi::store::Options },
+}
+
+struct Open {
+    writer: Writer<BufWriter<File>>,
+    target: Target,
+    aux: Option<String>,
+    pool: Arc<rayon::ThreadPool>,
+}
+
+/// `NativeWriter(dest, spec, level, threads, nodata=None, options=None)`: a rumi file being
+/// written block by block (see `rumi.Writer`).
+#[pyclass(module = "rumi._rumi")]
+pub struct NativeWriter {
+    dest: String,
+    state: Mutex<Option<Open>>,
+}
+
+fn io(e: std::io::Error) -> PyErr {
+    raise("RumiIOError", e.to_string())
+}
+
+impl NativeWriter {
+    fn with<T>(&self, py: Python<'_>, f: impl FnOnce(&mut Open) -> rumi::Result<T> + Send) -> PyResult<T>
+    where
+        T: Send,
+    {
+        let mut guard = self.state.lock().map_err(|_| PyRuntimeError::new_err("writer poisoned"))?;
+        let Some(open) = guard.as_mut() else {
+            return Err(raise("RequestError", format!("{}: the writer is closed", self.dest)));
+        };
+        let r = py.detach(|| f(open));
+        if r.is_err() {
+            // a failed block leaves the file unfinishable: drop everything now (nothing appears)
+            *guard = None;
+        }
+        r.map_err(py_err)
+    }
+}
+
+#[pymethods]
+impl NativeWriter {
+    #[new]
+    #[pyo3(signature = (dest, spec, level, threads, nodata=None, options=None))]
+    fn new(
+        py: Python<'_>,
+        dest: String,
+        spec: SpecTuple,
+        level: i32,
+        threads: usize,
+        nodata: Option<Vec<Option<String>>>,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
+        let spec = spec_from(spec)?;
+        let bands = usize::from(spec.bands);
+        let aux = nodata.map(|values| Nodata { bands, values }).filter(|n| !n.is_empty()).map(|n| n.render());
+        let pool = rumi::pool::get(threads).map_err(py_err)?;
+        let (target, file, spool) = if rumi::store::is_url(&dest) {
+            let options = store::options_from(options)?;
+            let file = tempfile::tempfile().map_err(|e| {
+                io(std::io::Error::new(e.kind(), format!("cannot create a local temporary file for {dest}: {e}")))
+            })?;
+            let out = file.try_clone().map_err(io)?;
+            (Target::Upload { url: dest.clone(), file, options }, out, std::env::temp_dir())
+        } else {
+            let path = PathBuf::from(&dest);
+            if path.is_dir() {
+                return Err(PyValueError::new_err(format!("{dest} is a folder; give the output file name")));
+            }
+            let mut staged = py.detach(|| Staged::create(&path)).map_err(py_err)?;
+            let out = staged.file().try_clone().map_err(io)?;
+            let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
+            (Target::Local(staged), out, dir)
+        };
+        let writer = Writer::new(BufWriter::with_capacity(1 << 20, file), spec, Graph::Auto(level))
+            .map_err(py_err)?
+            .spool_dir(spool);
+        Ok(NativeWriter { dest, state: Mutex::new(Some(Open { writer, target, aux, pool })) })
+    }
+
+    /// Encodes and places the block of tile rows starting at `first_row` (GIL released).
+    fn write_rows(&self, py: Python<'_>, first_row: u32, data: &Bound<'_, PyAny>) -> PyResult<()> {
+        let bytes = Bytes::of(data)?;
+        self.with(py, |o| {
+            let pool = Arc::clone(&o.pool);
+            pool.install(|| o.writer.write_tile_rows(first_row, bytes.slice()))
+        })
+    }
+
+    /// Places the frames `encode_rows` made for the tile rows `first_row .. first_row + rows`.
+    fn write_encoded(
+        &self,
+        py: Python<'_>,
+        first_row: u32,
+        rows: u32,
+        frames: Vec<u8>,
+        counts: Vec<u32>,
+    ) -> PyResult<()> {
+        self.with(py, |o| o.writer.write_encoded(EncodedRows { first_row, rows, frames, counts }))
+    }
+
+    /// Tile rows not written yet.
+    fn missing_rows(&self) -> PyResult<Vec<u32>> {
+        let guard = self.state.lock().map_err(|_| PyRuntimeError::new_err("writer poisoned"))?;
+        Ok(guard.as_ref().map(|o| o.writer.missing_rows()).unwrap_or_default())
+    }
+
+    /// True until `close` or `abort` (or a failed block).
+    #[getter]
+    fn is_open(&self) -> bool {
+        self.state.lock().is_ok_and(|g| g.is_some())
+    }
+
+    /// Finishes the file and makes it appear with its sidecars (all or nothing); returns the
+    /// header blob.
+    fn close<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let open = {
+            let mut guard = self.state.lock().map_err(|_| PyRuntimeError::new_err("writer poisoned"))?;
+            guard.take()
+        };
+        let Some(Open { writer, target, aux, .. }) = open else {
+            return Err(raise("RequestError", format!("{}: the writer is closed", self.dest)));
+        };
+        let dest = self.dest.clone();
+        let blob = py
+            .detach(move || -> rumi::Result<Vec<u8>> {
+                let (out, blob) = writer.finish()?;
+                drop(out.into_inner().map_err(|e| Error::Io(e.into_error()))?);
+                let blob = blob.to_bytes()?;
+                match target {
+                    Target::Local(staged) => {
+                        let path = PathBuf::from(&dest);
+                        let mut sidecars = vec![Staged::with_bytes(&with_suffix(&path, HEADER_SUFFIX), &blob)?];
+                        let aux_path = with_suffix(&path, AUX_SUFFIX);
+                        let mut remove = Vec::new();
+                        match &aux {
+                            Some(text) => sidecars.push(Staged::with_bytes(&aux_path, text.as_bytes())?),
+                            // a nodata sidecar rumi wrote describes the previous file: removed
+                            None if std::fs::read_to_string(&aux_path).is_ok_and(|t| pam::is_ours(&t)) => {
+                                remove.push(aux_path)
+                            }
+                            None => {}
+                        }
+                        commit_pair(staged, sidecars, &remove)?;
+                    }
+                    Target::Upload { url, file, options } => {
+                        let sidecars = [
+                            rumi::store::Sidecar { suffix: HEADER_SUFFIX, bytes: Some(&blob) },
+                            rumi::store::Sidecar { suffix: AUX_SUFFIX, bytes: aux.as_ref().map(|a| a.as_bytes()) },
+                        ];
+                        rumi::store::upload(&file, &url, &sidecars, &options, &|| false)?;
+                    }
+                }
+                Ok(blob)
+            })
+            .map_err(py_err)?;
+        Ok(PyBytes::new(py, &blob))
+    }
+
+    /// Drops the file being written: nothing appears (idempotent).
+    fn abort(&self) {
+        if let Ok(mut g) = self.state.lock() {
+            g.take();
+        }
+    }
+}
