@@ -66,8 +66,9 @@ from ._errors import RumiError
 
 BUILD_FORMAT = 1  # bump when the same inputs would give different files
 MANIFEST = "rumi-build.json"
-#: odc.stac.load's chunks when chunks= is not given (pixels)
-DEFAULT_CHUNKS = {"x": 2048, "y": 2048}
+#: odc.stac.load's x chunk when chunks= does not give one (pixels); y chunks default to whole
+#: blocks of tile rows of about rumi.to_rumi's BLOCK_BYTES (each file's are in the manifest)
+DEFAULT_CHUNKS = {"x": 2048}
 CATALOG = "catalog.parquet"
 _NAME_OK = re.compile(r"[^A-Za-z0-9._+-]")
 
@@ -462,6 +463,8 @@ def _up_to_date(dest: str, name: str, entry: Any, fp: str) -> bool:
             blob = f.read()
     except OSError:
         return False
+    if entry.get("aux") and not os.path.exists(path + ".aux.xml"):
+        return False  # the nodata sidecar is gone
     return hashlib.sha256(blob).hexdigest() == entry.get("header_sha256")
 
 
@@ -503,17 +506,38 @@ def _nodata(xx: Any, bands: Sequence[str]) -> Any:
     return vals if len(set(map(repr, vals))) > 1 else vals[0]
 
 
+def _block_chunks(
+    T: int, B: int, Y: int, X: int, itemsize: int, tile_rows: int, chunks: Mapping[str, Any] | None
+) -> tuple[dict[str, Any], int | None]:
+    """odc.stac.load's chunks for a cell and the block_bytes for rumi.to_rumi that make each of
+    its blocks of tile rows exactly one row of load chunks: every chunk feeds one block (never
+    loaded twice, whatever the scheduler keeps). Default: blocks of about to_rumi's BLOCK_BYTES
+    raw, x chunks of 2048."""
+    from ._to_rumi import BLOCK_BYTES
+
+    row_bytes = T * B * X * itemsize
+    out = dict(chunks or {})
+    out.setdefault("x", DEFAULT_CHUNKS["x"])
+    if "y" not in out:
+        k = max(1, BLOCK_BYTES // max(1, row_bytes * tile_rows))
+        out["y"] = min(k, -(-Y // tile_rows)) * tile_rows
+    cy = out["y"]
+    if isinstance(cy, int) and cy > 0 and cy % tile_rows == 0:
+        return out, row_bytes * cy
+    return out, None  # not whole tile rows: to_rumi's own blocks
+
+
 def _write_cell(da: Any, dest: str, **opts: Any) -> bytes:
-    """The one place a cell is written: da (time, band, y, x, georeferenced by odc-geo) -> dest
-    and its sidecars, atomically. Computes the cell on the active dask scheduler (whole, until
-    rumi.to_rumi streams it)."""
-    import rumi
+    """The one place a cell is written: da (time, band, y, x; georeferenced by odc-geo) -> dest
+    and its sidecars (.header; .aux.xml with nodata), atomically, through rumi.to_rumi: a dask
+    array block by block of tile rows, one task per block on the active scheduler."""
+    from ._to_rumi import to_rumi
 
     gbox = da.odc.geobox
-    data = np.ascontiguousarray(da.values)
-    return rumi.write(
-        dest, data, bands=[str(b) for b in da["band"].values], times=opts["times"], crs=f"EPSG:{gbox.crs.epsg}",
-        transform=gbox.affine, tile=opts.get("tile", 256), level=opts.get("level"), threads=opts.get("threads"),
+    return to_rumi(
+        da, dest, bands=[str(b) for b in da["band"].values], times=opts["times"], crs=f"EPSG:{gbox.crs.epsg}",
+        transform=gbox.affine, nodata=opts.get("nodata"), tile=opts.get("tile", 256), level=opts.get("level"),
+        threads=opts.get("threads"), options=opts.get("options"), block_bytes=opts.get("block_bytes"),
     )
 
 
@@ -550,7 +574,9 @@ def build(
     items: pystac ItemCollection or Items, or a .json/.ndjson/.parquet (stac-geoparquet) file.
     bands: asset keys (or odc-stac aliases). crs ('EPSG:n'), resolution (metres or degrees):
     the output grid, as odc.stac.load takes them (required unless tiles gives the grid).
-    groupby, chunks, nodata, dtype, resampling, anchor, stac_cfg, patch_url: odc.stac.load's.
+    groupby, chunks, nodata, dtype, resampling, anchor, stac_cfg, patch_url: odc.stac.load's
+    (chunks: y a multiple of the tile height makes each load chunk one block of the writer;
+    default: blocks of about 32 MiB raw, x chunks of 2048; the manifest records each file's).
     tile, level, threads: the rumi files' tile size, OpenZL level and encoding threads.
     cells_in_flight: files built at once (threads here; their work runs on the dask scheduler).
     progress: called with one line per file. Raises ValueError (nothing written) on bad
@@ -600,8 +626,6 @@ def build(
         if not (math.isfinite(r) and r != 0):
             raise ValueError(f"resolution {resolution!r} must be a finite non-zero number")
     in_range = _time_ranges(time)
-    if chunks is None:
-        chunks = DEFAULT_CHUNKS
 
     item_list = load_items(items)
     try:
@@ -626,7 +650,8 @@ def build(
     params = {
         "bands": band_list, "crs": out_crs.epsg, "groupby": groupby if isinstance(groupby, str) else getattr(groupby, "__qualname__", repr(groupby)),
         "nodata": nodata, "dtype": None if dtype is None else str(dtype), "resampling": resampling,
-        "tile": tile, "level": level, "stac_cfg": stac_cfg, "rumi": rumi.CORE_VERSION,
+        "tile": tile, "level": level, "stac_cfg": stac_cfg, "chunks": None if chunks is None else dict(chunks),
+        "rumi": rumi.CORE_VERSION,
     }
     report = BuildReport()
     say = progress or (lambda s: None)
@@ -662,23 +687,38 @@ def build(
                 manifest.pop(out, None)
                 todo.append((out, gbox, sorted(ii), fp))
 
+    tile_rows = int(tile if isinstance(tile, (int, np.integer)) else tile[0])
+
     def run(job: tuple[str, Any, list[int], str]) -> dict[str, Any]:
         out, gbox, ii, fp = job
         t1 = _time.perf_counter()
-        xx = odc_stac.load(
-            [item_list[i] for i in ii], bands=band_list, geobox=gbox, groupby=groupby, chunks=dict(chunks),
-            resampling=resampling, dtype=dtype, nodata=nodata, fail_on_error=True, stac_cfg=stac_cfg, patch_url=patch_url,
+
+        def load(ch: Mapping[str, Any]) -> Any:
+            return odc_stac.load(
+                [item_list[i] for i in ii], bands=band_list, geobox=gbox, groupby=groupby, chunks=dict(ch),
+                resampling=resampling, dtype=dtype, nodata=nodata, fail_on_error=True, stac_cfg=stac_cfg,
+                patch_url=patch_url,
+            )
+
+        xx = load(chunks or {"x": DEFAULT_CHUNKS["x"], "y": tile_rows})  # lazy: the time steps and sample type
+        itemsize = max(xx[b].dtype.itemsize for b in band_list)
+        ch, block_bytes = _block_chunks(
+            xx.sizes["time"], len(band_list), gbox.shape[0], gbox.shape[1], itemsize, tile_rows, chunks
         )
+        if dict(ch) != dict(chunks or {"x": DEFAULT_CHUNKS["x"], "y": tile_rows}):
+            xx = load(ch)
         da = _cube(xx, band_list)
         times = [np.datetime64(v, "s") for v in xx["time"].values]
         path = os.path.join(dest, out)
-        blob = _write_cell(da, path, times=times, nodata=_nodata(xx, band_list), tile=tile, level=level, threads=threads)
+        blob = _write_cell(da, path, times=times, nodata=_nodata(xx, band_list), tile=tile, level=level, threads=threads,
+                           block_bytes=block_bytes)
         size = os.stat(path).st_size
         raw = int(np.prod(da.shape)) * da.dtype.itemsize
         say(f"{out}: {da.shape} {da.dtype} {raw / 1e6:.1f} MB -> {size / 1e6:.1f} MB in {_time.perf_counter() - t1:.1f} s")
         return {
             "fingerprint": fp, "size": size, "header_sha256": hashlib.sha256(blob).hexdigest(),
-            "items": [item_list[i].id for i in ii], "shape": list(da.shape), "raw": raw,
+            "items": [item_list[i].id for i in ii], "shape": list(da.shape), "chunks": dict(ch), "raw": raw,
+            "aux": os.path.exists(path + ".aux.xml"),
         }
 
     created_dest = False
@@ -761,7 +801,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--resampling", help="odc-stac resampling, e.g. nearest (default), bilinear")
     p.add_argument("--dtype", help="output sample type (default: the bands')")
     p.add_argument("--nodata", type=float, help="output nodata (default: the bands')")
-    p.add_argument("--chunk", type=int, default=2048, help="odc-stac load chunk in pixels (default 2048)")
+    p.add_argument("--chunk", type=int, help="odc-stac load chunks of N x N pixels (default: blocks of tile rows of about 32 MiB)")
     p.add_argument("--tile", type=int, default=256, help="rumi tile size (default 256)")
     p.add_argument("--level", type=int, help="OpenZL level (default 7)")
     p.add_argument("--workers", type=int, help="run on a dask LocalCluster of this many worker processes")
@@ -790,7 +830,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         say = None if a.quiet else (lambda s: print(s, file=sys.stderr))
         cat = build(
             a.items, a.dest, bands=a.bands, crs=a.crs, resolution=a.resolution, tiles=tiles, time=time,
-            groupby=a.groupby, chunks={"x": a.chunk, "y": a.chunk}, nodata=a.nodata, dtype=a.dtype,
+            groupby=a.groupby, chunks=None if a.chunk is None else {"x": a.chunk, "y": a.chunk}, nodata=a.nodata, dtype=a.dtype,
             resampling=a.resampling, tile=a.tile, level=a.level, progress=say,
         )
         r = cat.report

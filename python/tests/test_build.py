@@ -29,7 +29,6 @@ from odc.geo.geobox import GeoBox  # noqa: E402
 from odc.geo.gridspec import GridSpec  # noqa: E402
 
 import stac_items as si  # noqa: E402
-from rumi._build import DEFAULT_CHUNKS  # noqa: E402
 
 RGB = ["red", "green", "blue"]
 # odc-geo's affine products warn under affine 3 (thousands of lines, none about rumi)
@@ -65,26 +64,26 @@ def valid(a, nodata):
     return a != (0 if nodata is None else nodata)
 
 
-def check_against_odc(cat, items, bands, groupby="solar_day", ranges=None, chunks=None, **load):
-    """Each catalogued file equals odc.stac.load(items, bands, geobox=<its grid>, groupby, chunks)
-    at its time steps (times to the second); every reference time step with a valid pixel in a
-    cell is in one file of that cell (ranges: {file id suffix -> (start, end)} to check the split).
-    The same chunks as the build's: where source and output pixels are offset by exactly half a
-    pixel (these Landsat pieces: origin 717345 on a 30 m grid anchored at 0), odc-stac's nearest
-    pick at the tie depends on the chunk a pixel falls in."""
-    load["chunks"] = dict(chunks or DEFAULT_CHUNKS)
+def check_against_odc(cat, items, bands, groupby="solar_day", ranges=None, **load):
+    """Each catalogued file equals odc.stac.load(items, bands, geobox=<its grid>, groupby,
+    chunks=<the file's, from the manifest>) at its time steps (times to the second); every
+    reference time step with a valid pixel in a cell is in one file of that cell (ranges: {file
+    id suffix -> (start, end)} to check the split). The same chunks as the build's: where source
+    and output pixels are offset by exactly half a pixel (these Landsat pieces: origin 717345 on
+    a 30 m grid anchored at 0), odc-stac's nearest pick at the tie depends on the chunking."""
     cells = {}
     for row in cat.table.to_pylist():
-        with rumi.open(row["location"]) as ds:
+        path = Path(row["location"])
+        chunks = json.loads((path.parent / "rumi-build.json").read_text())["files"][path.name]["chunks"]
+        with rumi.open(path) as ds:
             assert ds.bands == list(bands)
             gbox = GeoBox((ds.height, ds.width), ds.transform, ds.crs)
             data = ds.read()
             times = ds.times.astype("datetime64[s]")
         key = (tuple(ds.transform)[:6], ds.shape[2:])
-        if key not in cells:
-            cells[key] = (odc_stac.load(items, bands=list(bands), geobox=gbox, groupby=groupby, **load), set())
-        ref, seen = cells[key]
+        ref = odc_stac.load(items, bands=list(bands), geobox=gbox, groupby=groupby, chunks=chunks, **load)
         ref_times = list(ref.time.values.astype("datetime64[s]"))
+        seen = cells.setdefault(key, (ref, set()))[1]
         assert data.dtype == ref[bands[0]].dtype
         for t, when in enumerate(times):
             assert when in ref_times, f"{row['id']}: time {when} is not one of odc-stac's {ref_times}"
@@ -148,7 +147,7 @@ def test_one_cube_over_the_items_equals_odc_stac(stac, tmp_path):
     items = stac["s1"]
     cat = rumi.build(items, tmp_path / "s1", bands="vv", crs="EPSG:32631", resolution=20)
     assert cat.column("id") == ["all"]
-    ref = odc_stac.load(items, bands=["vv"], crs="EPSG:32631", resolution=20, groupby="solar_day", chunks=DEFAULT_CHUNKS)
+    ref = odc_stac.load(items, bands=["vv"], crs="EPSG:32631", resolution=20, groupby="solar_day")
     with rumi.open(tmp_path / "s1" / "all.rumi") as ds:
         assert ds.shape == (2, 1, ref.sizes["y"], ref.sizes["x"])
         assert ds.dtype == np.float32 and ds.bands == ["vv"] and ds.crs == "EPSG:32631"
@@ -156,6 +155,8 @@ def test_one_cube_over_the_items_equals_odc_stac(stac, tmp_path):
         np.testing.assert_array_equal(ds.times, ref.time.values.astype("datetime64[s]"))
         np.testing.assert_array_equal(ds.read()[:, 0], ref.vv.values)
     assert (ref.vv.values == -99).any() and ref.vv.attrs["nodata"] == -99
+    aux = (tmp_path / "s1" / "all.rumi.aux.xml").read_text()  # nodata for GDAL readers
+    assert aux.count("<NoDataValue>-99.0</NoDataValue>") >= 2
     check_against_odc(cat, items, ["vv"])
 
 
@@ -188,7 +189,9 @@ def test_on_a_dask_cluster_of_two_worker_processes(stac, tmp_path):
             distributed.Client(lc):
         cat = rumi.build(items, tmp_path / "dist", bands=RGB, crs="EPSG:32621", resolution=30, chunks={"x": 512, "y": 512})
     assert len(cat) == 1 and rumi.open(cat.row(0)["location"]).shape[0] == 3  # three solar days
-    check_against_odc(cat, items, RGB, chunks={"x": 512, "y": 512})
+    entry = json.loads((tmp_path / "dist" / "rumi-build.json").read_text())["files"]["all.rumi"]
+    assert entry["chunks"] == {"x": 512, "y": 512}
+    check_against_odc(cat, items, RGB)
 
 
 # --- item files and the command line ----------------------------------------------------------
