@@ -11,8 +11,9 @@ odc.stac.load parameters (bands, CRS, resolution, groupby, chunks), so the same 
         chunk per dask chunk), written by the workers
   rumi  rumi.build (items parsed, cells planned, loaded, written, catalogued: end to end)
 Items: the real Landsat 8 scene of the shared data folder cut into four overlapping quarters
-(COGs, DEFLATE, served by nginx on 127.0.0.1), --dates dates; date k's quarters hold the scene's
-pixels shifted by (53k, 31k) so that no two time steps are equal. Raw MB = T x B x Y x X x 2.
+(COGs, DEFLATE, served by nginx on 127.0.0.1), --dates dates; date k's quarters hold other
+quarters of the scene, shifted and scaled (make_items), so that no two time steps of a place
+repeat samples. Raw MB = T x B x Y x X x 2.
 CPU-seconds: this process (client + scheduler) and every worker process (psutil), nginx apart.
 The pixels of every output are read back and compared (rasterio, zarr, rumi.open).
 """
@@ -44,28 +45,32 @@ QUARTERS = {"nw": (0, 0), "ne": (850, 0), "sw": (0, 850), "se": (850, 850)}  # 9
 
 
 def make_items(data, cogs, dates, base_url):
-    """Items of --dates dates x four quarters; COGs cut once into cogs/."""
-    import pystac  # noqa: F401
-
+    """Items of `dates` dates x four quarters; COGs cut once into cogs/. Date k's quarter q holds
+    the scene's quarter (q + k) mod 4, shifted by (53k mod 90, 31k mod 60) pixels and scaled by
+    1 + 0.05k: no two time steps of a place repeat each other's samples (a cube whose frames
+    hold every time step could otherwise match them exactly, which real series never allow)."""
     landsat = Path(data) / si.LANDSAT
-    stamp = cogs / f"done-{dates}"
+    stamp = cogs / f"done-v2-{dates}"
+    names = list(QUARTERS)
     entries = []
     for k in range(dates):
         day = np.datetime64("2020-03-01") + np.timedelta64(16 * k, "D")
-        for q, (qx, qy) in QUARTERS.items():
+        for qi, (q, (qx, qy)) in enumerate(QUARTERS.items()):
             pid = f"d{k}-{q}"
+            cx, cy = QUARTERS[names[(qi + k) % 4]]
             assets = {}
             for bi, band in enumerate(BANDS, 1):
                 name = f"{pid}_{band}.tif"
                 assets[band] = name
                 if stamp.exists():
                     continue
-                sx, sy = qx + (53 * k) % 90, qy + (31 * k) % 60  # content shifted, position kept
-                # the scene's pixel (qx, qy) sits at x0 + 30 qx, y0 - 30 qy
-                x0, y0 = 717345.0 + 30 * qx, -2776995.0 - 30 * qy  # the scene's origin is (717345, -2776995)
+                sx, sy = cx + (53 * k) % 90, cy + (31 * k) % 60
+                # the place: the scene's pixel (qx, qy); its origin is (717345, -2776995)
+                x0, y0 = 717345.0 + 30 * qx, -2776995.0 - 30 * qy
+                f = 1 + 0.05 * k
                 si.run("gdal_translate", "-q", "-of", "COG", "-co", "COMPRESS=DEFLATE", "-co", "BLOCKSIZE=256",
                        "-b", bi, "-srcwin", sx, sy, 950, 950, "-a_ullr", x0, y0, x0 + 950 * 30, y0 - 950 * 30,
-                       landsat, cogs / name)
+                       "-scale", 0, 65535, 0, round(65535 * f), "-ot", "UInt16", landsat, cogs / name)
             entries.append((pid, f"{day}T13:45:{10 + len(entries) % 4:02d}Z", assets))
     stamp.touch()
     return si.make_items(cogs, base_url, entries, "landsat")
@@ -144,7 +149,7 @@ def main():
     ap.add_argument("--dates", type=int, default=6)
     ap.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     ap.add_argument("--repeat", type=int, default=2)
-    ap.add_argument("--chunk", type=int, default=1024, help="odc.stac.load chunks, pixels (y and x)")
+    ap.add_argument("--chunk", type=int, default=512, help="odc.stac.load chunks, pixels (y and x; a multiple of 256 so that rumi blocks are whole chunks)")
     ap.add_argument("--json", help="write the figures here too")
     a = ap.parse_args()
     if not (Path(a.data) / si.LANDSAT).exists():

@@ -62,7 +62,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from ._errors import RumiError
+from ._errors import RumiError, RumiIOError
 
 BUILD_FORMAT = 1  # bump when the same inputs would give different files
 MANIFEST = "rumi-build.json"
@@ -423,68 +423,198 @@ def _fingerprint(records: list[Any], params: dict[str, Any]) -> str:
     return hashlib.sha256(doc.encode()).hexdigest()
 
 
-def _read_manifest(dest: str) -> dict[str, Any]:
-    path = os.path.join(dest, MANIFEST)
+class _Local:
+    """A destination folder on this machine."""
+
+    def __init__(self, root: str) -> None:
+        self.root = root
+        self.created = False
+
+    def url(self, name: str) -> str:
+        return os.path.join(self.root, name)
+
+    def check(self) -> None:
+        if os.path.exists(self.root) and not os.path.isdir(self.root):
+            raise ValueError(f"dest {self.root} exists and is not a folder")
+
+    def prepare(self) -> None:
+        if not os.path.isdir(self.root):
+            os.makedirs(self.root, exist_ok=True)
+            self.created = True
+
+    def read(self, name: str) -> bytes | None:
+        try:
+            with open(self.url(name), "rb") as f:
+                return f.read()
+        except FileNotFoundError:
+            return None
+
+    def size(self, name: str) -> int | None:
+        try:
+            return os.stat(self.url(name)).st_size
+        except FileNotFoundError:
+            return None
+
+    def put(self, name: str, data: bytes) -> None:
+        path = self.url(name)
+        tmp = f"{path}.tmp{os.getpid()}"
+        try:
+            with open(tmp, "wb") as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, path)
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+
+    def undo_prepare(self) -> None:
+        if self.created:
+            try:
+                os.rmdir(self.root)
+            except OSError:
+                pass
+
+
+class _S3:
+    """An s3:// prefix: files through rumi.to_rumi (uploaded with their sidecars at close, aborted
+    on failure); the manifest and the catalogue through obstore (object_store, the client the
+    core uses, configured the same way: the AWS_* environment)."""
+
+    def __init__(self, url: str) -> None:
+        try:
+            import obstore  # noqa: F401
+            from obstore.store import S3Store
+        except ImportError as e:
+            raise ImportError(f"rumi.build to s3:// needs obstore for its manifest and catalogue (pip install obstore): {e}") from None
+        rest = url[len("s3://"):]
+        bucket, _, prefix = rest.partition("/")
+        if not bucket:
+            raise ValueError(f"dest {url}: no bucket")
+        self.bucket, self.prefix = bucket, prefix.strip("/")
+        self.root = f"s3://{bucket}" + (f"/{self.prefix}" if self.prefix else "")
+        env = os.environ.get
+        endpoint = env("AWS_ENDPOINT_URL_S3") or env("AWS_ENDPOINT_URL")
+        allow_http = bool(endpoint and endpoint.startswith("http://")) or (env("AWS_ALLOW_HTTP", "").lower() in ("true", "1"))
+        config: dict[str, Any] = {}
+        if endpoint:
+            config["endpoint"] = endpoint
+        if not (env("AWS_REGION") or env("AWS_DEFAULT_REGION")):
+            config["region"] = "us-east-1"
+        if not env("AWS_ACCESS_KEY_ID"):
+            config["skip_signature"] = True
+        self.store = S3Store(bucket, client_options={"allow_http": allow_http}, **config)
+
+    def key(self, name: str) -> str:
+        return f"{self.prefix}/{name}" if self.prefix else name
+
+    def url(self, name: str) -> str:
+        return f"{self.root}/{name}"
+
+    def check(self) -> None:
+        pass
+
+    def prepare(self) -> None:
+        pass
+
+    def undo_prepare(self) -> None:
+        pass
+
+    def _missing(self, e: Exception) -> bool:
+        import obstore.exceptions as ox
+
+        return isinstance(e, (ox.NotFoundError, FileNotFoundError))
+
+    def read(self, name: str) -> bytes | None:
+        import obstore
+
+        try:
+            return bytes(obstore.get(self.store, self.key(name)).bytes())
+        except Exception as e:
+            if self._missing(e):
+                return None
+            raise RumiIOError(f"{self.url(name)}: {e}") from None
+
+    def size(self, name: str) -> int | None:
+        import obstore
+
+        try:
+            return int(obstore.head(self.store, self.key(name))["size"])
+        except Exception as e:
+            if self._missing(e):
+                return None
+            raise RumiIOError(f"{self.url(name)}: {e}") from None
+
+    def put(self, name: str, data: bytes) -> None:
+        import obstore
+
+        try:
+            obstore.put(self.store, self.key(name), data)
+        except Exception as e:
+            raise RumiIOError(f"{self.url(name)}: cannot write: {e}") from None
+
+
+def _destination(dest: str) -> Any:
+    if dest.startswith("s3://"):
+        return _S3(dest)
+    if "://" in dest:
+        raise ValueError(f"dest {dest}: rumi.build writes to a local folder or an s3:// prefix")
+    return _Local(dest)
+
+
+def _read_manifest(dest: Any) -> dict[str, Any]:
     try:
-        with open(path) as f:
-            doc = json.load(f)
-    except FileNotFoundError:
-        return {}
+        data = dest.read(MANIFEST)
+        doc = None if data is None else json.loads(data)
     except (OSError, ValueError) as e:
-        print(f"rumi.build: ignoring unreadable manifest {path} ({e}); every cell is rebuilt", file=sys.stderr)
+        print(f"rumi.build: ignoring unreadable manifest {dest.url(MANIFEST)} ({e}); every cell is rebuilt", file=sys.stderr)
         return {}
     if not isinstance(doc, dict) or doc.get("format") != BUILD_FORMAT or not isinstance(doc.get("files"), dict):
         return {}
     return dict(doc["files"])
 
 
-def _write_manifest(dest: str, files: dict[str, Any]) -> None:
-    path = os.path.join(dest, MANIFEST)
-    tmp = f"{path}.tmp{os.getpid()}"
-    try:
-        with open(tmp, "w") as f:
-            json.dump({"format": BUILD_FORMAT, "files": files}, f, indent=1, sort_keys=True)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+def _write_manifest(dest: Any, files: dict[str, Any]) -> None:
+    dest.put(MANIFEST, json.dumps({"format": BUILD_FORMAT, "files": files}, indent=1, sort_keys=True).encode())
 
 
-def _up_to_date(dest: str, name: str, entry: Any, fp: str) -> bool:
+def _up_to_date(dest: Any, name: str, entry: Any, fp: str) -> bool:
     if not isinstance(entry, dict) or entry.get("fingerprint") != fp:
         return False
-    path = os.path.join(dest, name)
     try:
-        if os.stat(path).st_size != entry.get("size"):
+        if dest.size(name) != entry.get("size"):
             return False
-        with open(path + ".header", "rb") as f:
-            blob = f.read()
+        blob = dest.read(name + ".header")
+        if blob is None or (entry.get("aux") and dest.size(name + ".aux.xml") is None):
+            return False  # no sidecar, or the nodata sidecar is gone
     except OSError:
         return False
-    if entry.get("aux") and not os.path.exists(path + ".aux.xml"):
-        return False  # the nodata sidecar is gone
     return hashlib.sha256(blob).hexdigest() == entry.get("header_sha256")
 
 
-def _unreachable(hrefs: Sequence[str], limit: int = 64) -> list[str]:
-    """After a cell failed: which of its hrefs GDAL cannot open (rasterio errors rarely name the
-    file), as 'href (reason)'; at most limit are tried, 8 at a time."""
-    from concurrent.futures import ThreadPoolExecutor
+def _catalogue(dest: Any, names: list[str], sizes: dict[str, int], options: dict[str, Any] | None) -> Any:
+    """The rumi.Catalog of the files names, saved as dest/catalog.parquet."""
+    import rumi
 
-    import rasterio
+    if isinstance(dest, _Local):
+        return rumi.Catalog.build([dest.url(n) for n in names], dest.url(CATALOG))
+    import tempfile
 
-    def probe(h: str) -> str | None:
-        try:
-            with rasterio.open(h):
-                return None
-        except Exception as e:
-            return f"{h} ({e})"
+    import pyarrow as pa
 
-    todo = list(dict.fromkeys(h for h in hrefs if h))[:limit]
-    with ThreadPoolExecutor(8) as ex:
-        return [r for r in ex.map(probe, todo) if r]
+    from . import catalog
+
+    rows = []
+    for n in names:
+        row = catalog.describe(dest.url(n), options=options)
+        row["rumi:file_size"] = sizes.get(n, row["rumi:file_size"])  # known here: no HEAD per file
+        rows.append(row)
+    with tempfile.TemporaryDirectory() as tmp:
+        local = os.path.join(tmp, CATALOG)
+        rumi.Catalog._write(pa.Table.from_pylist(rows, schema=catalog.schema()), local)
+        with open(local, "rb") as f:
+            dest.put(CATALOG, f.read())
+    return rumi.Catalog.open(dest.url(CATALOG))
 
 
 # --- writing one cell -------------------------------------------------------------------------
@@ -565,9 +695,10 @@ def build(
     cells_in_flight: int = 2,
     stac_cfg: Any = None,
     patch_url: Callable[[str], str] | None = None,
+    storage_options: dict[str, Any] | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> Any:
-    """Builds rumi cubes (T, B, Y, X) from STAC items into the folder dest, one per cell of tiles
+    """Builds rumi cubes (T, B, Y, X) from STAC items into dest (a folder or an s3:// prefix), one per cell of tiles
     and range of time (see the module's text), and returns their rumi.Catalog (also saved as
     dest/catalog.parquet; .report is a BuildReport). Re-running skips what is up to date.
 
@@ -579,17 +710,15 @@ def build(
     default: blocks of about 32 MiB raw, x chunks of 2048; the manifest records each file's).
     tile, level, threads: the rumi files' tile size, OpenZL level and encoding threads.
     cells_in_flight: files built at once (threads here; their work runs on the dask scheduler).
+    storage_options: object-storage options (as rumi.open's options=) for an s3:// dest.
     progress: called with one line per file. Raises ValueError (nothing written) on bad
     input; BuildError at the end when cells failed."""
     odc_stac, pystac, xr = _deps()
     import rumi
 
     t0 = _time.perf_counter()
-    dest = os.fspath(dest)
-    if dest.startswith(("s3://", "http://", "https://")):
-        raise ValueError(f"dest {dest}: rumi.build writes to a local folder for now")
-    if os.path.exists(dest) and not os.path.isdir(dest):
-        raise ValueError(f"dest {dest} exists and is not a folder")
+    out_dest = _destination(os.fspath(dest))
+    out_dest.check()
     band_list = [bands] if isinstance(bands, str) else list(bands)
     if not band_list or not all(isinstance(b, str) and b for b in band_list):
         raise ValueError(f"bands must be one or more band names, got {bands!r}")
@@ -655,7 +784,7 @@ def build(
     }
     report = BuildReport()
     say = progress or (lambda s: None)
-    manifest = _read_manifest(dest) if os.path.isdir(dest) else {}
+    manifest = _read_manifest(out_dest)
     produced: list[str] = []  # files of this build that exist (written or up to date)
 
     # plan: per cell, the whole groups (odc.stac.load's, for that cell) that touch it, by range
@@ -679,7 +808,7 @@ def build(
         for out, (rspec, ii) in jobs.items():
             records = [_item_record(item_list[i], band_list, parsed[i]) for i in ii]
             fp = _fingerprint(records, dict(params, geobox=[list(gbox.affine)[:6], list(gbox.shape)], range=rspec))
-            if out in manifest and _up_to_date(dest, out, manifest[out], fp):
+            if out in manifest and _up_to_date(out_dest, out, manifest[out], fp):
                 report.skipped.append(out)
                 produced.append(out)
                 say(f"{out}: up to date")
@@ -709,22 +838,20 @@ def build(
             xx = load(ch)
         da = _cube(xx, band_list)
         times = [np.datetime64(v, "s") for v in xx["time"].values]
-        path = os.path.join(dest, out)
+        path = out_dest.url(out)
         blob = _write_cell(da, path, times=times, nodata=_nodata(xx, band_list), tile=tile, level=level, threads=threads,
-                           block_bytes=block_bytes)
-        size = os.stat(path).st_size
+                           block_bytes=block_bytes, options=storage_options)
+        size = out_dest.size(out)
         raw = int(np.prod(da.shape)) * da.dtype.itemsize
         say(f"{out}: {da.shape} {da.dtype} {raw / 1e6:.1f} MB -> {size / 1e6:.1f} MB in {_time.perf_counter() - t1:.1f} s")
         return {
             "fingerprint": fp, "size": size, "header_sha256": hashlib.sha256(blob).hexdigest(),
             "items": [item_list[i].id for i in ii], "shape": list(da.shape), "chunks": dict(ch), "raw": raw,
-            "aux": os.path.exists(path + ".aux.xml"),
+            "aux": out_dest.size(out + ".aux.xml") is not None,
         }
 
-    created_dest = False
-    if todo and not os.path.isdir(dest):
-        os.makedirs(dest, exist_ok=True)
-        created_dest = True
+    if todo:
+        out_dest.prepare()
     from concurrent.futures import ThreadPoolExecutor, as_completed
 
     # cells run concurrently from threads of this process: each one's load and write are tasks
@@ -750,7 +877,7 @@ def build(
                 continue
             report.raw_bytes += entry.pop("raw")
             manifest[out] = entry
-            _write_manifest(dest, manifest)
+            _write_manifest(out_dest, manifest)
             report.written.append(out)
             produced.append(out)
     order = {job[0]: k for k, job in enumerate(todo)}
@@ -760,15 +887,13 @@ def build(
     cat = None
     if produced:
         if report.failed:
-            _write_manifest(dest, manifest)
+            _write_manifest(out_dest, manifest)
         produced.sort(key=lambda n: order.get(n, -1))
-        cat = rumi.Catalog.build([os.path.join(dest, n) for n in produced], os.path.join(dest, CATALOG))
+        sizes = {n: manifest[n]["size"] for n in produced if n in manifest}
+        cat = _catalogue(out_dest, produced, sizes, storage_options)
         cat.report = report
-    elif created_dest:
-        try:
-            os.rmdir(dest)
-        except OSError:
-            pass
+    else:
+        out_dest.undo_prepare()
     report.seconds = _time.perf_counter() - t0
     if report.failed:
         lines = "\n".join(f"  {n}: {m}" for n, m in report.failed.items())
@@ -790,7 +915,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         description="STAC items -> rumi cubes (one per grid cell and time range) and their catalogue (DEST/catalog.parquet)",
     )
     p.add_argument("items", help="STAC ItemCollection (.json), items one per line (.ndjson) or stac-geoparquet (.parquet)")
-    p.add_argument("dest", help="output folder")
+    p.add_argument("dest", help="output folder or s3://bucket/prefix")
     p.add_argument("--bands", nargs="+", required=True, help="asset keys (or aliases) to load, in band order")
     p.add_argument("--crs", required=True, help="output CRS, e.g. EPSG:32633")
     p.add_argument("--resolution", type=float, required=True, help="pixel size in CRS units")
@@ -834,7 +959,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             resampling=a.resampling, tile=a.tile, level=a.level, progress=say,
         )
         r = cat.report
-        print(f"{a.dest}: {len(r.written)} written, {len(r.skipped)} up to date, {len(cat)} in {os.path.join(a.dest, CATALOG)}")
+        print(f"{a.dest}: {len(r.written)} written, {len(r.skipped)} up to date, {len(cat)} in {cat.path}")
         return 0
     except BuildError as e:
         print(str(e), file=sys.stderr)

@@ -367,3 +367,40 @@ def test_time_periods_and_ranges_name_their_files():
         _time_ranges([("2020-01-01", "2020-03-01"), ("2020-02-01", "2020-04-01")])
     with pytest.raises(ValueError, match="is not an ISO 8601 UTC time"):
         _time_ranges([("2020-13-01", "2021-01-01")])
+
+
+# --- s3:// destination (moto) -----------------------------------------------------------------
+
+
+def test_s3_destination_equals_the_local_build_and_reruns_skip(stac, moto, tmp_path, monkeypatch):
+    """Cells uploaded by rumi.to_rumi, the manifest and catalogue put with obstore: the objects
+    are the local build's files byte for byte (header blobs, pixels), the catalogue opens from
+    S3, a re-run skips everything, and no multipart upload is left pending."""
+    boto3 = pytest.importorskip("boto3")
+    endpoint, _ = moto
+    for k, v in {"AWS_ENDPOINT_URL": endpoint, "AWS_ACCESS_KEY_ID": "test", "AWS_SECRET_ACCESS_KEY": "test",
+                 "AWS_REGION": "us-east-1"}.items():
+        monkeypatch.setenv(k, v)
+    s3 = boto3.client("s3", endpoint_url=endpoint)
+    s3.create_bucket(Bucket="cubes")
+    items = stac["landsat"]
+    kw = dict(bands=RGB, crs="EPSG:32621", resolution=30, tiles=GridSpec("EPSG:32621", (600, 600), 30), time="P1M")
+    local = rumi.build(items, tmp_path / "local", **kw)
+    url = "s3://cubes/landsat/v1"
+    cat = rumi.build(items, url + "/", **kw)
+    assert cat.path == f"{url}/catalog.parquet"
+    assert sorted(cat.report.written) == sorted(local.report.written)
+    keys = {o["Key"] for o in s3.list_objects_v2(Bucket="cubes", Prefix="landsat/v1/")["Contents"]}
+    assert keys == {f"landsat/v1/{p.name}" for p in (tmp_path / "local").iterdir()}  # .rumi, .header, .aux.xml (July)
+    assert any(k.endswith(".aux.xml") for k in keys)
+    sizes = dict(zip(local.column("id"), local.column("rumi:file_size")))
+    for row in cat.table.to_pylist():
+        name = row["id"] + ".rumi"
+        assert row["location"] == f"{url}/{name}" and row["rumi:file_size"] == sizes[row["id"]]
+        body = s3.get_object(Bucket="cubes", Key=f"landsat/v1/{name}.header")["Body"].read()
+        assert body == (tmp_path / "local" / (name + ".header")).read_bytes()
+        with rumi.open(row["location"]) as ds:
+            np.testing.assert_array_equal(ds.read(), rumi.open(tmp_path / "local" / name).read())
+    again = rumi.build(items, url, **kw)
+    assert again.report.written == [] and sorted(again.report.skipped) == sorted(local.report.written)
+    assert not s3.list_multipart_uploads(Bucket="cubes").get("Uploads")
