@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds and tests the Python package (python/): installs nginx and gdal-bin (Debian) and, in a venv
 # of the pyenv python3 (3.11), maturin, pytest, numpy, xarray, dask[distributed], ml_dtypes,
-# moto[server], tifffile, mypy, rioxarray, odc-geo and rumi.build's extra (odc-stac, odc-geo, pystac, stac-geoparquet,
-# geopandas, pyarrow, shapely, obstore: test_build.py; with them test_catalog.py runs here too);
+# moto[server], tifffile, mypy, rioxarray, odc-geo and rumi.build's extra (odc-stac, pystac,
+# stac-geoparquet, geopandas, pyarrow, shapely, obstore: test_build.py, which makes COGs with
+# gdal_translate; with them test_catalog.py runs here too);
 # `pip install ./python` (with its dependencies affine and pyproj);
 # runs `mypy --strict` on the package's public API (python/pyproject.toml [tool.mypy]) and
 # python/tests with pytest. Prints the duration of each step.
