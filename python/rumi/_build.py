@@ -115,6 +115,13 @@ def load_items(items: Any) -> list[Any]:
     ItemCollection / FeatureCollection (.json, .geojson), one item per line (.ndjson, .jsonl) or
     stac-geoparquet (.parquet, .geoparquet)."""
     _, pystac, _ = _deps()
+
+    def item(d: Any, where: str) -> Any:
+        try:
+            return pystac.Item.from_dict(dict(d))
+        except Exception as e:
+            raise ValueError(f"{where} is not a STAC Item: {type(e).__name__}: {e}") from None
+
     if isinstance(items, (str, os.PathLike)):
         path = os.fspath(items)
         if not os.path.exists(path):
@@ -127,10 +134,13 @@ def load_items(items: Any) -> list[Any]:
             except ImportError as e:  # pragma: no cover
                 raise ImportError(f"reading {path} needs stac-geoparquet (pip install 'rumi[stac]'): {e}") from None
             dicts = list(stac_geoparquet.arrow.stac_table_to_items(pq.read_table(path)))
-            out = [pystac.Item.from_dict(d) for d in dicts]
+            out = [item(d, f"{path} row {k}") for k, d in enumerate(dicts)]
         elif low.endswith((".ndjson", ".jsonl")):
             with open(path) as f:
-                out = [pystac.Item.from_dict(json.loads(line)) for line in f if line.strip()]
+                try:
+                    out = [item(json.loads(line), f"{path} line {k + 1}") for k, line in enumerate(f) if line.strip()]
+                except json.JSONDecodeError as e:
+                    raise ValueError(f"{path} is not JSON lines: {e}") from None
         else:
             with open(path) as f:
                 try:
@@ -138,20 +148,24 @@ def load_items(items: Any) -> list[Any]:
                 except json.JSONDecodeError as e:
                     raise ValueError(f"{path} is not JSON: {e}") from None
             if isinstance(doc, dict) and doc.get("type") == "Feature":
-                out = [pystac.Item.from_dict(doc)]
+                out = [item(doc, path)]
             elif isinstance(doc, dict) and isinstance(doc.get("features"), list):
-                out = [pystac.Item.from_dict(d) for d in doc["features"]]
+                out = [item(d, f"{path} feature {k}") for k, d in enumerate(doc["features"])]
             else:
                 raise ValueError(f"{path} is neither a STAC Item nor an ItemCollection (no 'features' list)")
     else:
         if isinstance(items, pystac.Item):
             items = [items]
         out = []
-        for it in items:
+        try:
+            items = list(items)
+        except TypeError:
+            raise TypeError(f"items must be pystac Items, an ItemCollection or a file path, not {type(items).__name__}") from None
+        for k, it in enumerate(items):
             if isinstance(it, pystac.Item):
                 out.append(it)
             elif isinstance(it, Mapping):
-                out.append(pystac.Item.from_dict(dict(it)))
+                out.append(item(it, f"items[{k}]"))
             else:
                 raise TypeError(f"items must be pystac Items (or STAC item dicts), got {type(it).__name__}")
     if not out:

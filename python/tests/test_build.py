@@ -323,6 +323,9 @@ def test_bad_input_is_refused_by_name_and_nothing_is_written(stac, tmp_path):
     _bad(stac, tmp_path, r"end must be after start", time=[("2020-02-01", "2020-01-01")])
     _bad(stac, tmp_path, r"tiles must be None, an odc.geo GridSpec", tiles=[1, 2], exc=TypeError)
     _bad(stac, tmp_path, r"STAC items file .*nope.json does not exist", items=str(tmp_path / "nope.json"), exc=FileNotFoundError)
+    _bad(stac, tmp_path, r"items\[1\] is not a STAC Item", items=[stac["s1"][0].to_dict(), {"type": "Feature"}])
+    (tmp_path / "junk.json").write_text('{"type": "FeatureCollection"}')
+    _bad(stac, tmp_path, r"junk.json is neither a STAC Item nor an ItemCollection", items=str(tmp_path / "junk.json"))
     _bad(stac, tmp_path, r"differs from the CRS of tiles", tiles=GridSpec("EPSG:32632", (256, 256), 20))
     # no item overlaps the cell: nothing to build
     far = GeoBox.from_bbox((0, 0, 2560, 2560), "EPSG:32631", resolution=20)
