@@ -5,6 +5,7 @@ scheduler is active (a dask.distributed Client included) and never materialised 
 
 from __future__ import annotations
 
+import threading
 from typing import Any, Iterator, Sequence
 
 import numpy as np
@@ -263,25 +264,66 @@ def _encode_block(block: Any, spec: WriteSpec, row: int) -> tuple[int, bytes, li
 
 
 def _write_dask(w: Writer, arr: Any, step: int) -> None:
-    """One task per block of `step` rows; at most a few blocks in flight (memory bounded)."""
+    """One task per block of `step` rows, all in one graph (a source chunk feeding several
+    blocks is computed once); each block is encoded where it is computed and placed as it comes
+    (the writer spools those ahead of their turn)."""
     import dask
+    import dask.array
 
     T, B, Y, X = arr.shape
     arr = arr.rechunk((T, B, step, X))
-    pieces = arr.to_delayed().ravel()
-    rows = [y0 for y0, _ in _blocks(Y, step)]
-    assert len(pieces) == len(rows)
-    encode = dask.delayed(_encode_block, pure=True)
-    tasks = [encode(p, w.spec, r) for p, r in zip(pieces, rows)]
     client = _distributed_client()
     if client is not None:
-        _write_futures(client, w, list(zip(rows, tasks)))
+        pieces = arr.to_delayed().ravel()
+        rows = [y0 for y0, _ in _blocks(Y, step)]
+        encode = dask.delayed(_encode_block, pure=True)
+        _write_futures(client, w, list(zip(rows, [encode(p, w.spec, r) for p, r in zip(pieces, rows)])))
         return
-    n = max(2, int(dask.config.get("num_workers", None) or default_threads()))
-    for i in range(0, len(tasks), n):
-        done = dask.compute(*tasks[i : i + n])
-        for r, enc in zip(rows[i : i + n], done):
-            w.write_encoded(r, enc)
+    scheduler = dask.base.get_scheduler()
+    if scheduler is not None and "multiprocessing" in getattr(scheduler, "__module__", ""):
+        # tasks run in other processes: encode there, place here (blocks in small batches)
+        pieces = arr.to_delayed().ravel()
+        rows = [y0 for y0, _ in _blocks(Y, step)]
+        encode = dask.delayed(_encode_block, pure=True)
+        n = max(2, default_threads())
+        for i in range(0, len(rows), n):
+            done = dask.compute(*[encode(p, w.spec, r) for p, r in zip(pieces[i : i + n], rows[i : i + n])])
+            for r, enc in zip(rows[i : i + n], done):
+                w.write_encoded(r, enc)
+        return
+    # threads (or synchronous): dask.array.store hands each block to the target as it is made
+    dask.array.store(arr, _Target(w), lock=False, compute=True)
+
+
+class _Target:
+    """A dask.array.store target: encodes each block in the task's thread (the GIL released),
+    then places it under a lock."""
+
+    def __init__(self, w: Writer) -> None:
+        self.w = w
+        self.lock = threading.Lock()
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        y0 = int(key[2].start or 0)
+        enc = encode_rows(np.asarray(value), self.w.spec, y0, threads=1)
+        with self.lock:
+            self.w.write_encoded(y0, enc)
+
+
+def _write_futures(client: Any, w: Writer, jobs: list[tuple[int, Any]]) -> None:
+    """On a dask.distributed cluster: every block task submitted as one graph (the scheduler
+    keeps a few per worker thread running and queues the rest); results are gathered and
+    released as they complete."""
+    from distributed import as_completed
+
+    futures = client.compute([t for _, t in jobs])
+    rows = {f.key: r for f, (r, _) in zip(futures, jobs)}
+    try:
+        for f in as_completed(futures):
+            w.write_encoded(rows[f.key], f.result())
+            f.release()
+    finally:
+        client.cancel(futures)
 
 
 def _distributed_client() -> Any:
@@ -293,33 +335,3 @@ def _distributed_client() -> Any:
         return get_client()
     except ValueError:
         return None
-
-
-def _write_futures(client: Any, w: Writer, jobs: list[tuple[int, Any]]) -> None:
-    """On a dask.distributed cluster: a sliding window of 2 tasks per worker thread; results
-    are placed as they come (the writer spools those ahead of their turn)."""
-    from distributed import as_completed
-
-    window = max(2, 2 * sum(client.nthreads().values()))
-    it = iter(jobs)
-    live: dict[str, tuple[int, Any]] = {}
-    pending = as_completed()
-
-    def submit() -> None:
-        nxt = next(it, None)
-        if nxt is not None:
-            f = client.compute(nxt[1])
-            live[f.key] = (nxt[0], f)
-            pending.add(f)
-
-    for _ in range(window):
-        submit()
-    try:
-        for f in pending:
-            row, _ = live.pop(f.key)
-            w.write_encoded(row, f.result())
-            f.release()
-            submit()
-    finally:
-        for _, f in live.values():
-            f.cancel()

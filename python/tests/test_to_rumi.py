@@ -150,7 +150,7 @@ def cluster():
 def test_local_cluster_cube_larger_than_a_worker(tmp_path, cluster):
     # 2 x 3 x 6144 x 6144 uint16 = 453 MB: more than either worker may hold
     shape = (2, 3, 6144, 6144)
-    lazy = lazy_cube(shape, (1, 1, 1024, 1024))
+    lazy = lazy_cube(shape, (1, 3, 512, 3072))  # rechunked into blocks of whole tile rows
     limit = min(w["memory_limit"] for w in cluster.scheduler_info()["workers"].values())
     assert lazy.nbytes > limit
     x = cf_array(lazy)
