@@ -58,7 +58,7 @@ import re
 import sys
 import time as _time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -631,6 +631,25 @@ def _catalogue(dest: Any, names: list[str], sizes: dict[str, int], options: dict
     return rumi.Catalog.open(dest.url(CATALOG))
 
 
+def _unreachable(hrefs: Sequence[str], limit: int = 64) -> list[str]:
+    """After a cell failed: which of its hrefs GDAL cannot open (rasterio errors rarely name the
+    file), as 'href (reason)'; at most limit are tried, 8 at a time."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    import rasterio
+
+    def probe(h: str) -> str | None:
+        try:
+            with rasterio.open(h):
+                return None
+        except Exception as e:
+            return f"{h} ({e})"
+
+    todo = list(dict.fromkeys(h for h in hrefs if h))[:limit]
+    with ThreadPoolExecutor(8) as ex:
+        return [r for r in ex.map(probe, todo) if r]
+
+
 # --- writing one cell -------------------------------------------------------------------------
 
 
@@ -882,7 +901,7 @@ def build(
                 try:
                     hs = [h for i in ii for h in _hrefs(parsed[i], band_list) if h]
                     bad = _unreachable([patch_url(h) for h in hs] if patch_url else hs)
-                except Exception:  # the probe is a courtesy: never hide the error itself
+                except (ImportError, OSError, ValueError, RuntimeError):  # a courtesy: never hide the error itself
                     bad = []
                 if bad:
                     msg += f"; unreachable: {', '.join(bad)}"

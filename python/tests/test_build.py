@@ -7,7 +7,6 @@ input is refused by name with nothing written."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -212,6 +211,7 @@ def test_item_files_and_the_rumi_build_script(stac, tmp_path):
     a = rumi.build(items, tmp_path / "a", **kw)
     b = rumi.build(coll, tmp_path / "b", **kw)
     c = rumi.build(pq, tmp_path / "c", **kw)
+    assert b.report.written == c.report.written == a.report.written and len(a) >= 2
     script = Path(sys.executable).parent / "rumi-build"
     need(script.exists(), f"the rumi-build console script is not installed beside {sys.executable}")
     r = subprocess.run([str(script), str(coll), str(tmp_path / "d"), "--bands", "green", "--crs", "EPSG:32621",
