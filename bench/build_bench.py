@@ -9,7 +9,8 @@ odc.stac.load parameters (bands, CRS, resolution, groupby, chunks), so the same 
         per time step, so the steps are loaded and written on the workers in parallel
   zarr  odc.stac.load -> Dataset.to_zarr (Zarr v3, zstd level 3 -- the codec's default -- one
         chunk per dask chunk), written by the workers
-  rumi  rumi.build (items parsed, cells planned, loaded, written, catalogued: end to end)
+  rumi  rumi.build (items parsed, cells planned, loaded, written, catalogued: end to end), at
+        rumi's default OpenZL level (7) and at level 1 (rumi-l1)
 Items: the real Landsat 8 scene of the shared data folder cut into four overlapping quarters
 (COGs, DEFLATE, served by nginx on 127.0.0.1), --dates dates; date k's quarters hold other
 quarters of the scene, shifted and scaled (make_items), so that no two time steps of a place
@@ -113,11 +114,19 @@ def run_zarr(items, out, chunks):
     return dir_size(out / "cube.zarr"), xx
 
 
-def run_rumi(items, out, chunks):
+def run_rumi(items, out, chunks, level=None):
     import rumi
 
-    cat = rumi.build(items, out / "rumi", bands=BANDS, crs=CRS, resolution=RES, groupby="solar_day", chunks=chunks)
+    cat = rumi.build(items, out / "rumi", bands=BANDS, crs=CRS, resolution=RES, groupby="solar_day", chunks=chunks,
+                     level=level)
     return sum(os.path.getsize(p) for p in (out / "rumi").glob("*.rumi*")), cat
+
+
+def run_rumi_l1(items, out, chunks):
+    return run_rumi(items, out, chunks, level=1)
+
+
+PIPELINES = (("cog", run_cog), ("zarr", run_zarr), ("rumi", run_rumi), ("rumi-l1", run_rumi_l1))
 
 
 def dir_size(p):
@@ -131,14 +140,38 @@ def check_same(outdir, ref):
     import xarray as xr
 
     want = np.stack([ref[b].values for b in BANDS], axis=1)  # (T, B, Y, X)
-    with rumi.open(outdir / "rumi" / "rumi" / "all.rumi") as ds:
-        np.testing.assert_array_equal(ds.read(), want)
+    for name in ("rumi", "rumi-l1"):
+        with rumi.open(outdir / name / "rumi" / "all.rumi") as ds:
+            np.testing.assert_array_equal(ds.read(), want)
     z = xr.open_zarr(outdir / "zarr" / "cube.zarr", zarr_format=3, consolidated=False)
     np.testing.assert_array_equal(np.stack([z[b].values for b in BANDS], axis=1), want)
     for t in range(want.shape[0]):
         with rasterio.open(outdir / "cog" / f"t{t}.tif") as f:
             np.testing.assert_array_equal(f.read(), want[t])
     return want.nbytes
+
+
+def encode_only(want, times):
+    """CPU seconds of the codecs alone on the loaded cube, in this process: rumi.write (default
+    threads; levels 7 and 1) and numcodecs' zstd level 3 per 512 x 512 chunk (Zarr's codec)."""
+    import numcodecs
+    import rumi
+
+    out = {}
+    for lvl in (7, 1):
+        c0 = time.process_time()
+        rumi.write(str(REPO / "target" / "build-bench" / "encode.rumi"), want, bands=BANDS, times=times, level=lvl)
+        out[f"rumi.write level {lvl}"] = time.process_time() - c0
+    z = numcodecs.Zstd(level=3)
+    c0 = time.process_time()
+    T, B, Y, X = want.shape
+    for t in range(T):
+        for b in range(B):
+            for y in range(0, Y, 512):
+                for x in range(0, X, 512):
+                    z.encode(np.ascontiguousarray(want[t, b, y:y + 512, x:x + 512]))
+    out["zstd level 3 (numcodecs)"] = time.process_time() - c0
+    return out
 
 
 def main():
@@ -177,7 +210,7 @@ def main():
             with LocalCluster(n_workers=w, threads_per_worker=1, processes=True, dashboard_address=None) as lc, Client(lc) as client:
                 client.run(lambda: __import__("odc.stac") and __import__("rumi") and __import__("rioxarray") and None)
                 for rep in range(a.repeat):
-                    for name, fn in (("cog", run_cog), ("zarr", run_zarr), ("rumi", run_rumi)):
+                    for name, fn in PIPELINES:
                         out = work / "out" / name
                         shutil.rmtree(out, ignore_errors=True)
                         out.mkdir(parents=True)
@@ -190,7 +223,10 @@ def main():
                     ref = odc.stac.load(items, bands=BANDS, crs=CRS, resolution=RES, groupby="solar_day", chunks=chunks).compute()
                     raw = check_same(work / "out", ref)
                     T, Y, X = ref.sizes["time"], ref.sizes["y"], ref.sizes["x"]
-                    print(f"# same pixels in all three outputs: (T, B, Y, X) = ({T}, {len(BANDS)}, {Y}, {X}), {raw / 1e6:.1f} MB raw", flush=True)
+                    print(f"# same pixels in every output: (T, B, Y, X) = ({T}, {len(BANDS)}, {Y}, {X}), {raw / 1e6:.1f} MB raw", flush=True)
+                    want = np.stack([ref[b].values for b in BANDS], axis=1)
+                    for k, v in encode_only(want, list(ref.time.values.astype("datetime64[s]"))).items():
+                        print(f"# encode only, {k}: {v:.2f} CPU s ({raw / 1e6 / v:.1f} raw MB per CPU s)", flush=True)
     finally:
         ng.stop()
 
@@ -199,17 +235,18 @@ def main():
         k = (r["workers"], r["pipeline"])
         if k not in best or r["wall"] < best[k]["wall"]:
             best[k] = r
-    print(f"\n| pipeline | workers | wall s (best of {a.repeat}) | CPU s | raw MB/s | output MB | rumi speed ratio | output / rumi |")
-    print("|---|---|---|---|---|---|---|---|")
+    names = [n for n, _ in PIPELINES]
+    print(f"\n| pipeline | workers | wall s (best of {a.repeat}) | CPU s | raw MB/s | raw MB per CPU s | output MB | rumi wall / this wall | this size / rumi size |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for w in a.workers:
-        for name in ("cog", "zarr", "rumi"):
+        for name in names:
             r = best[(w, name)]
             rr = best[(w, "rumi")]
-            print(f"| {name} | {w} | {r['wall']:.2f} | {r['cpu']:.2f} | {raw / 1e6 / r['wall']:.1f} | {r['bytes'] / 1e6:.2f} | "
-                  f"{r['wall'] / rr['wall']:.2f}x | {r['bytes'] / rr['bytes']:.2f}x |")
+            print(f"| {name} | {w} | {r['wall']:.2f} | {r['cpu']:.2f} | {raw / 1e6 / r['wall']:.1f} | {raw / 1e6 / r['cpu']:.1f} | "
+                  f"{r['bytes'] / 1e6:.2f} | {rr['wall'] / r['wall']:.2f} | {r['bytes'] / rr['bytes']:.2f}x |")
     if len(a.workers) > 1:
         w0, w1 = a.workers[0], a.workers[-1]
-        for name in ("cog", "zarr", "rumi"):
+        for name in names:
             print(f"# {name}: {w1} workers / {w0}: {best[(w0, name)]['wall'] / best[(w1, name)]['wall']:.2f}x throughput")
     if a.json:
         Path(a.json).write_text(json.dumps({"raw_bytes": raw, "runs": rows}, indent=1))
