@@ -84,5 +84,5 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_SUBMODULES) | {"Catalog", "to_rumi", "build", "BuildError"})
 
 
-if "xarray" in sys.modules:  # da.rumi.to_rumi(...) when xarray came first
+if sys.modules.get("xarray") is not None:  # da.rumi.to_rumi(...) when xarray came first
     from . import _accessor  # noqa: F401

@@ -13,7 +13,11 @@ import numpy as np
 from ._crs import CrsLike
 from ._dataset import default_threads
 from ._write import PathLike, Writer, WriteSpec, encode_rows
-from . import _accessor  # noqa: F401  (da.rumi.to_rumi)
+
+try:  # da.rumi.to_rumi, when xarray is installed
+    from . import _accessor  # noqa: F401
+except ImportError:
+    pass
 
 #: dimension names recognised for each role (others: dims={"y": "lat", ...})
 _ROLES: dict[str, tuple[str, ...]] = {
@@ -27,7 +31,13 @@ BLOCK_BYTES = 32 << 20
 
 
 def _as_dataarray(obj: Any) -> Any:
-    import xarray as xr
+    try:
+        import xarray as xr
+    except ImportError:
+        raise ImportError(
+            "rumi.to_rumi writes xarray arrays: pip install xarray (with dask for lazy arrays: pip install "
+            "'rumi[xarray]'); a numpy array is written with rumi.write or rumi.Writer"
+        ) from None
 
     if isinstance(obj, xr.Dataset):
         names = list(obj.data_vars)

@@ -253,3 +253,12 @@ def test_unreachable_destination_and_refused_credentials(tmp_path, moto, monkeyp
     with pytest.raises(rumi.RumiIOError, match="127.0.0.1:9"):
         rumi.to_rumi(cf_array(a), "s3://locked/x.rumi", tile=32, options={"max_retries": 0, "timeout": 2})
     assert os.listdir(tmp_path) == []
+
+
+def test_without_xarray_the_error_says_what_to_install():
+    code = ("import sys; sys.modules['xarray'] = None\n"
+            "import numpy as np, rumi\n"
+            "try:\n    rumi.to_rumi(np.zeros((4, 4)), 'x.rumi')\n"
+            "except ImportError as e:\n    print(e)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert "rumi.to_rumi writes xarray arrays: pip install xarray" in out and "rumi.write" in out, out
