@@ -385,25 +385,25 @@ def test_s3_destination_equals_the_local_build_and_reruns_skip(stac, moto, tmp_p
                  "AWS_REGION": "us-east-1"}.items():
         monkeypatch.setenv(k, v)
     s3 = boto3.client("s3", endpoint_url=endpoint)
-    s3.create_bucket(Bucket="cubes")
+    s3.create_bucket(Bucket="rumi-build")
     items = stac["landsat"]
     kw = dict(bands=RGB, crs="EPSG:32621", resolution=30, tiles=GridSpec("EPSG:32621", (600, 600), 30), time="P1M")
     local = rumi.build(items, tmp_path / "local", **kw)
-    url = "s3://cubes/landsat/v1"
+    url = "s3://rumi-build/landsat/v1"
     cat = rumi.build(items, url + "/", **kw)
     assert cat.path == f"{url}/catalog.parquet"
     assert sorted(cat.report.written) == sorted(local.report.written)
-    keys = {o["Key"] for o in s3.list_objects_v2(Bucket="cubes", Prefix="landsat/v1/")["Contents"]}
+    keys = {o["Key"] for o in s3.list_objects_v2(Bucket="rumi-build", Prefix="landsat/v1/")["Contents"]}
     assert keys == {f"landsat/v1/{p.name}" for p in (tmp_path / "local").iterdir()}  # .rumi, .header, .aux.xml (July)
     assert any(k.endswith(".aux.xml") for k in keys)
     sizes = dict(zip(local.column("id"), local.column("rumi:file_size")))
     for row in cat.table.to_pylist():
         name = row["id"] + ".rumi"
         assert row["location"] == f"{url}/{name}" and row["rumi:file_size"] == sizes[row["id"]]
-        body = s3.get_object(Bucket="cubes", Key=f"landsat/v1/{name}.header")["Body"].read()
+        body = s3.get_object(Bucket="rumi-build", Key=f"landsat/v1/{name}.header")["Body"].read()
         assert body == (tmp_path / "local" / (name + ".header")).read_bytes()
         with rumi.open(row["location"]) as ds:
             np.testing.assert_array_equal(ds.read(), rumi.open(tmp_path / "local" / name).read())
     again = rumi.build(items, url, **kw)
     assert again.report.written == [] and sorted(again.report.skipped) == sorted(local.report.written)
-    assert not s3.list_multipart_uploads(Bucket="cubes").get("Uploads")
+    assert not s3.list_multipart_uploads(Bucket="rumi-build").get("Uploads")
