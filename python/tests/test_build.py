@@ -181,6 +181,26 @@ def test_footprints_explicit_ranges_and_resampling_equal_odc_stac(stac, tmp_path
     check_against_odc(cat, items, ["blue", "red"], ranges=spans, resampling="bilinear")
 
 
+def test_geobox_tiles_and_named_geoboxes_equal_odc_stac(stac, tmp_path):
+    """tiles= GeoboxTiles (files r{row}_c{col}, only tiles the items overlap) and {name: GeoBox}."""
+    from odc.geo.geobox import GeoboxTiles
+
+    items = stac["s1"]
+    union = odc_stac.load(items, bands=["vv"], crs="EPSG:32631", resolution=20, chunks={}).odc.geobox
+    big = union.pad(200)  # a grid larger than the items: its outer tiles are empty
+    gbt = GeoboxTiles(big, (128, 128))
+    cat = rumi.build(items, tmp_path / "gbt", bands="vv", tiles=gbt)
+    ids = cat.column("id")
+    want = {f"r{r}_c{c}" for r, c in gbt.tiles(union.extent)}
+    assert set(ids) <= want and len(ids) >= 4
+    assert "r0_c0" not in ids and set(cat.report.empty) <= want - set(ids)  # the padding's tiles: no file
+    check_against_odc(cat, items, ["vv"])
+    named = {"west": union[:, :120], "east": union[:, 120:]}
+    cat2 = rumi.build(items, tmp_path / "named", bands="vv", tiles=named, time="P1Y")
+    assert sorted(cat2.column("id")) == ["east_2015", "east_2017", "west_2015", "west_2017"]
+    check_against_odc(cat2, items, ["vv"])
+
+
 def test_on_a_dask_cluster_of_two_worker_processes(stac, tmp_path):
     distributed = pytest.importorskip("dask.distributed")
     items = stac["landsat"]
