@@ -218,7 +218,7 @@ def test_on_a_dask_cluster_of_two_worker_processes(stac, tmp_path):
 
 def test_item_files_and_the_rumi_build_script(stac, tmp_path):
     """An ItemCollection JSON and a stac-geoparquet file give the same files as the items
-    themselves; `rumi-build` (the console script) too."""
+    themselves; `rumi-build` (the console script) on a LocalCluster of 2 workers too, byte for byte."""
     sgp = pytest.importorskip("stac_geoparquet")
     import stac_geoparquet.arrow  # noqa: F401
 
@@ -235,7 +235,7 @@ def test_item_files_and_the_rumi_build_script(stac, tmp_path):
     script = Path(sys.executable).parent / "rumi-build"
     need(script.exists(), f"the rumi-build console script is not installed beside {sys.executable}")
     r = subprocess.run([str(script), str(coll), str(tmp_path / "d"), "--bands", "green", "--crs", "EPSG:32621",
-                        "--resolution", "30", "--tile-size", "600", "-q"], capture_output=True, text=True)
+                        "--resolution", "30", "--tile-size", "600", "--workers", "2", "-q"], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert f"{len(a)} written" in r.stdout
     for other in ("b", "c", "d"):
