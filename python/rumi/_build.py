@@ -700,6 +700,7 @@ def _write_cell(da: Any, dest: str, **opts: Any) -> bytes:
     return to_rumi(
         da, dest, bands=[str(b) for b in da["band"].values], times=opts["times"], crs=f"EPSG:{gbox.crs.epsg}",
         transform=gbox.affine, nodata=opts.get("nodata"), tile=opts.get("tile", 256), level=opts.get("level"),
+        frame_unit=opts.get("frame_unit"),
         threads=opts.get("threads"), options=opts.get("options"), block_bytes=opts.get("block_bytes"),
     )
 
@@ -724,6 +725,7 @@ def build(
     anchor: Any = None,
     tile: int | tuple[int, int] = 256,
     level: int | None = None,
+    frame_unit: int | None = None,
     threads: int | None = None,
     cells_in_flight: int = 2,
     stac_cfg: Any = None,
@@ -741,7 +743,9 @@ def build(
     groupby, chunks, nodata, dtype, resampling, anchor, stac_cfg, patch_url: odc.stac.load's
     (chunks: y a multiple of the tile height makes each load chunk one block of the writer;
     default: blocks of about 32 MiB raw, x chunks of 2048; the manifest records each file's).
-    tile, level, threads: the rumi files' tile size, OpenZL level and encoding threads.
+    tile, level, frame_unit, threads: the rumi files' tile size, OpenZL level, frame layout and
+    encoding threads (rumi.to_rumi's; level=1 encodes about twice as fast as the default 7 at
+    the same size on Landsat: docs/performance.md).
     cells_in_flight: files built at once (threads here; their work runs on the dask scheduler).
     storage_options: object-storage options (as rumi.open's options=) for an s3:// dest.
     progress: called with one line per file. Raises ValueError (nothing written) on bad
@@ -812,7 +816,7 @@ def build(
     params = {
         "bands": band_list, "crs": out_crs.epsg, "groupby": groupby if isinstance(groupby, str) else getattr(groupby, "__qualname__", repr(groupby)),
         "nodata": nodata, "dtype": None if dtype is None else str(dtype), "resampling": resampling,
-        "tile": tile, "level": level, "stac_cfg": stac_cfg, "chunks": None if chunks is None else dict(chunks),
+        "tile": tile, "level": level, "frame_unit": frame_unit, "stac_cfg": stac_cfg, "chunks": None if chunks is None else dict(chunks),
         "rumi": rumi.CORE_VERSION,
     }
     report = BuildReport()
@@ -873,7 +877,7 @@ def build(
         times = [np.datetime64(v, "s") for v in xx["time"].values]
         path = out_dest.url(out)
         blob = _write_cell(da, path, times=times, nodata=_nodata(xx, band_list), tile=tile, level=level, threads=threads,
-                           block_bytes=block_bytes, options=storage_options)
+                           frame_unit=frame_unit, block_bytes=block_bytes, options=storage_options)
         size = out_dest.size(out)
         raw = int(np.prod(da.shape)) * da.dtype.itemsize
         say(f"{out}: {da.shape} {da.dtype} {raw / 1e6:.1f} MB -> {size / 1e6:.1f} MB in {_time.perf_counter() - t1:.1f} s")
@@ -961,7 +965,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--nodata", type=float, help="output nodata (default: the bands')")
     p.add_argument("--chunk", type=int, help="odc-stac load chunks of N x N pixels (default: blocks of tile rows of about 32 MiB)")
     p.add_argument("--tile", type=int, default=256, help="rumi tile size (default 256)")
-    p.add_argument("--level", type=int, help="OpenZL level (default 7)")
+    p.add_argument("--level", type=int, help="OpenZL level (default 7; 1 encodes about twice as fast)")
+    p.add_argument("--frame-unit", type=int, help="rumi frame_unit 0..9 (default by shape)")
     p.add_argument("--workers", type=int, help="run on a dask LocalCluster of this many worker processes")
     p.add_argument("-q", "--quiet", action="store_true")
     a = p.parse_args(argv)
@@ -989,7 +994,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         cat = build(
             a.items, a.dest, bands=a.bands, crs=a.crs, resolution=a.resolution, tiles=tiles, time=time,
             groupby=a.groupby, chunks=None if a.chunk is None else {"x": a.chunk, "y": a.chunk}, nodata=a.nodata, dtype=a.dtype,
-            resampling=a.resampling, tile=a.tile, level=a.level, progress=say,
+            resampling=a.resampling, tile=a.tile, level=a.level, frame_unit=a.frame_unit, progress=say,
         )
         r = cat.report
         print(f"{a.dest}: {len(r.written)} written, {len(r.skipped)} up to date, {len(cat)} in {cat.path}")

@@ -156,6 +156,15 @@ def test_one_cube_over_the_items_equals_odc_stac(stac, tmp_path):
     assert (ref.vv.values == -99).any() and ref.vv.attrs["nodata"] == -99
     aux = (tmp_path / "s1" / "all.rumi.aux.xml").read_text()  # nodata for GDAL readers
     assert aux.count("<NoDataValue>-99.0</NoDataValue>") >= 2
+    # a parameter that changes the file rebuilds it; the same call again skips it
+    kw = dict(bands="vv", crs="EPSG:32631", resolution=20)
+    assert rumi.build(items, tmp_path / "s1", **kw).report.skipped == ["all.rumi"]
+    again = rumi.build(items, tmp_path / "s1", frame_unit=0, level=1, **kw)
+    assert again.report.written == ["all.rumi"]
+    with rumi.open(tmp_path / "s1" / "all.rumi") as ds:
+        assert ds.frame_unit == 0
+        np.testing.assert_array_equal(ds.read()[:, 0], ref.vv.values)
+    assert rumi.build(items, tmp_path / "s1", frame_unit=0, level=1, **kw).report.skipped == ["all.rumi"]
     check_against_odc(cat, items, ["vv"])
 
 
