@@ -419,15 +419,34 @@ def _hrefs(parsed: Any, bands: Sequence[str]) -> list[str | None]:
     return out
 
 
+def _iso(v: Any) -> str | None:
+    """A datetime as ISO 8601 UTC text (None stays None): one form whether the item came from a
+    file (strings) or was made in memory (pystac datetimes)."""
+    if v is None:
+        return None
+    if isinstance(v, str):
+        from pystac.utils import str_to_datetime
+
+        v = str_to_datetime(v)
+    if v.tzinfo is not None:
+        v = v.astimezone(_dt.timezone.utc).replace(tzinfo=None)
+    return str(v.isoformat())
+
+
 def _item_record(item: Any, bands: Sequence[str], parsed: Any) -> list[Any]:
-    hrefs = _hrefs(parsed, bands)
-    props = item.properties
+    """What a file depends on of one item: its id and collection, its times, its 'updated'
+    property, its bands' hrefs (and file:checksum where given)."""
+    cm = item.common_metadata
+    try:
+        updated = _iso(cm.updated)
+    except Exception:  # an unparsable 'updated' still counts as it is
+        updated = repr(item.properties.get("updated"))
     return [
         item.id,
         item.collection_id,
-        str(props.get("datetime") or props.get("start_datetime")),
-        props.get("updated"),
-        hrefs,
+        [_iso(item.datetime), _iso(cm.start_datetime), _iso(cm.end_datetime)],
+        updated,
+        _hrefs(parsed, bands),
         [(a.href, a.extra_fields.get("file:checksum")) for k, a in sorted(item.assets.items()) if k in bands],
     ]
 
@@ -844,7 +863,8 @@ def build(
             jobs.setdefault(out, (rng[1], []))[1].extend(grp)
         for out, (rspec, ii) in jobs.items():
             records = [_item_record(item_list[i], band_list, parsed[i]) for i in ii]
-            fp = _fingerprint(records, dict(params, geobox=[list(gbox.affine)[:6], list(gbox.shape)], range=rspec))
+            grid = [[float(v) for v in list(gbox.affine)[:6]], [int(v) for v in gbox.shape]]
+            fp = _fingerprint(records, dict(params, geobox=grid, range=rspec))
             if out in manifest and _up_to_date(out_dest, out, manifest[out], fp):
                 report.skipped.append(out)
                 produced.append(out)

@@ -165,6 +165,14 @@ def test_one_cube_over_the_items_equals_odc_stac(stac, tmp_path):
         assert ds.frame_unit == 0
         np.testing.assert_array_equal(ds.read()[:, 0], ref.vv.values)
     assert rumi.build(items, tmp_path / "s1", frame_unit=0, level=1, **kw).report.skipped == ["all.rumi"]
+    # an item made in memory whose datetime changes (its properties hold no datetime text)
+    import datetime as dt
+
+    moved = clone(items)
+    moved[0].datetime = moved[0].datetime + dt.timedelta(seconds=1)
+    third = rumi.build(moved, tmp_path / "s1", frame_unit=0, level=1, **kw)
+    assert third.report.written == ["all.rumi"]
+    assert rumi.open(tmp_path / "s1" / "all.rumi").times[0] == np.datetime64("2015-03-09T17:30:18")
     check_against_odc(cat, items, ["vv"])
 
 
@@ -436,3 +444,46 @@ def test_s3_destination_equals_the_local_build_and_reruns_skip(stac, moto, tmp_p
     again = rumi.build(items, url, **kw)
     assert again.report.written == [] and sorted(again.report.skipped) == sorted(local.report.written)
     assert not s3.list_multipart_uploads(Bucket="rumi-build").get("Uploads")
+
+
+def test_a_killed_build_resumes_where_it_stopped(stac, tmp_path):
+    """rumi-build killed with SIGKILL after a few files: the next run skips exactly the files
+    the manifest had recorded, builds the rest, and the folder holds the files, their sidecars,
+    the manifest and the catalogue, and nothing else (no temporary, no spool, no partial file)."""
+    import signal
+    import time
+
+    items = stac["landsat"]
+    coll = tmp_path / "items.json"
+    coll.write_text(json.dumps(pystac.ItemCollection(items).to_dict()))
+    out = tmp_path / "killed"
+    script = Path(sys.executable).parent / "rumi-build"
+    need(script.exists(), f"the rumi-build console script is not installed beside {sys.executable}")
+    args = ["--bands", *RGB, "--crs", "EPSG:32621", "--resolution", "30", "--tile-size", "512", "--time", "P1M"]
+    proc = subprocess.Popen([str(script), str(coll), str(out), *args, "-q"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.time() + 120
+    done_at_kill = None
+    while time.time() < deadline and proc.poll() is None:
+        try:
+            files = json.loads((out / "rumi-build.json").read_text())["files"]
+        except (OSError, ValueError):
+            files = {}
+        if len(files) >= 3:
+            proc.send_signal(signal.SIGKILL)
+            proc.wait()
+            done_at_kill = set(json.loads((out / "rumi-build.json").read_text())["files"])
+            break
+        time.sleep(0.05)
+    else:
+        proc.kill()
+        proc.wait()
+        pytest.fail(f"rumi-build ended (rc {proc.returncode}) before 3 files were built: {proc.stderr.read().decode()[-2000:]}")
+    cat = rumi.build(items, out, bands=RGB, crs="EPSG:32621", resolution=30,
+                     tiles=GridSpec("EPSG:32621", (512, 512), 30), time="P1M")
+    r = cat.report
+    assert set(r.skipped) == done_at_kill and len(r.written) + len(r.skipped) == len(cat) >= 10
+    assert not set(r.written) & done_at_kill
+    names = {p.name for p in out.iterdir()}
+    allowed = {"catalog.parquet", "rumi-build.json"} | {n + s for n in r.written + r.skipped for s in ("", ".header", ".aux.xml")}
+    assert names <= allowed, f"left behind: {sorted(names - allowed)}"
+    check_against_odc(cat, items, RGB)
