@@ -173,7 +173,7 @@ def test_one_cube_over_the_items_equals_odc_stac(stac, tmp_path):
     third = rumi.build(moved, tmp_path / "s1", frame_unit=0, level=1, **kw)
     assert third.report.written == ["all.rumi"]
     assert rumi.open(tmp_path / "s1" / "all.rumi").times[0] == np.datetime64("2015-03-09T17:30:18")
-    check_against_odc(cat, items, ["vv"])
+    check_against_odc(third, moved, ["vv"])
 
 
 def test_footprints_explicit_ranges_and_resampling_equal_odc_stac(stac, tmp_path):
