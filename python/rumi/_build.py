@@ -845,8 +845,13 @@ def build(
 
     # plan: per cell, the whole groups (odc.stac.load's, for that cell) that touch it, by range
     todo: list[tuple[str, Any, list[int], str]] = []  # (file, GeoBox, item indices, fingerprint)
+    import shapely
+
+    tree = shapely.STRtree([g.geom for g in geoms])  # the footprints in the cells' CRS
     for (cname, gbox), fname in zip(cells, names):
-        touching = {i for i, g in enumerate(geoms) if g.intersection(gbox.extent).area > 0}
+        ext = gbox.extent.to_crs(out_crs) if gbox.crs != out_crs else gbox.extent
+        near = tree.query(ext.geom, predicate="intersects")
+        touching = {int(i) for i in near if shapely.intersection(geoms[int(i)].geom, ext.geom).area > 0}
         if not touching:
             report.empty.append(fname)
             continue
