@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Builds and tests the Python package (python/): installs nginx (Debian) and, in a venv of the
-# pyenv python3 (3.11), maturin, pytest, numpy, xarray, dask[distributed], ml_dtypes,
-# moto[server], tifffile, mypy; `pip install ./python` (with its dependencies affine and pyproj);
+# Builds and tests the Python package (python/): installs nginx and gdal-bin (Debian) and, in a venv
+# of the pyenv python3 (3.11), maturin, pytest, numpy, xarray, dask[distributed], ml_dtypes,
+# moto[server], tifffile, mypy, rioxarray, odc-geo and rumi.build's extra (odc-stac, pystac,
+# stac-geoparquet, geopandas, pyarrow, shapely, obstore: test_build.py, which makes COGs with
+# gdal_translate; with them test_catalog.py runs here too);
+# `pip install ./python` (with its dependencies affine and pyproj);
 # runs `mypy --strict` on the package's public API (python/pyproject.toml [tool.mypy]) and
 # python/tests with pytest. Prints the duration of each step.
 #
@@ -19,14 +22,15 @@ cd "$(dirname "$0")/.."
 PY=${RUMI_PYTHON:-python3}
 VENV=$(realpath -m "${RUMI_PY_VENV:-target/py-venv}")
 
-step "apt: nginx" scripts/apt-install.sh --no-install-recommends nginx
+step "apt: nginx gdal-bin" scripts/apt-install.sh --no-install-recommends nginx gdal-bin
 make_venv() {
   if [ ! -x "$VENV/bin/python" ]; then
     "$PY" -m venv "$VENV"
   fi
   "$VENV/bin/python" -c 'import sys; assert sys.version_info >= (3, 11), sys.version'
   "$VENV/bin/pip" install -q --disable-pip-version-check maturin pytest numpy xarray 'dask[distributed]' \
-    ml_dtypes 'moto[server]' tifffile imagecodecs mypy rioxarray odc-geo
+    ml_dtypes 'moto[server]' tifffile imagecodecs mypy rioxarray odc-geo \
+    odc-stac pystac stac-geoparquet geopandas pyarrow shapely obstore
 }
 step "venv + pip packages ($("$PY" --version 2>&1))" make_venv
 if [ ! -x target/release/rumi ]; then

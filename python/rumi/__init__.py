@@ -10,7 +10,8 @@
 
 Submodules load on first use: rumi.catalog (GeoParquet catalogues; rumi.Catalog), rumi.torch
 (PyTorch chips), rumi.xarray_backend (xr.open_dataset(..., engine="rumi")), rumi.to_rumi
-(xarray/dask -> rumi; also da.rumi.to_rumi(dest) once rumi is imported after xarray).
+(xarray/dask -> rumi; also da.rumi.to_rumi(dest) once rumi is imported after xarray), rumi.build
+(STAC items -> cubes per grid cell and time range + their catalogue; the rumi-build script).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from ._write import WriteSpec, Writer, encode_rows, write
 
 if TYPE_CHECKING:
     from . import catalog, torch, xarray_backend
+    from ._build import BuildError, build
     from ._to_rumi import to_rumi
     from .catalog import Catalog
 
@@ -53,6 +55,8 @@ __all__ = [
     "numpy_dtype",
     "encoding_of",
     "Catalog",
+    "build",
+    "BuildError",
     "CORE_VERSION",
 ]
 
@@ -71,11 +75,13 @@ def __getattr__(name: str) -> Any:
         return importlib.import_module(f"{__name__}._to_rumi").to_rumi
     if name == "Catalog":
         return importlib.import_module(f"{__name__}.catalog").Catalog
+    if name in ("build", "BuildError"):  # rumi.build: STAC items -> cubes + catalogue (rumi[stac])
+        return getattr(importlib.import_module(f"{__name__}._build"), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_SUBMODULES) | {"Catalog", "to_rumi"})
+    return sorted(set(globals()) | set(_SUBMODULES) | {"Catalog", "to_rumi", "build", "BuildError"})
 
 
 if sys.modules.get("xarray") is not None:  # da.rumi.to_rumi(...) when xarray came first

@@ -1,0 +1,256 @@
+"""Build throughput: STAC items -> files on a dask LocalCluster of 1 and 2 worker processes.
+
+    target/py-venv/bin/python bench/build_bench.py [--dates 6] [--workers 1 2] [--repeat 2]
+
+The pipelines users run today against rumi.build, on the same items and cluster, with the same
+odc.stac.load parameters (bands, CRS, resolution, groupby, chunks), so the same pixels:
+  cog   odc.stac.load -> one COG per time step with rioxarray's to_raster (ZSTD, predictor 2,
+        256x256 blocks, no overviews since rumi has none, NUM_THREADS=ALL_CPUS), one dask task
+        per time step, so the steps are loaded and written on the workers in parallel
+  zarr  odc.stac.load -> Dataset.to_zarr (Zarr v3, zstd level 3 -- the codec's default -- one
+        chunk per dask chunk), written by the workers
+  rumi  rumi.build (items parsed, cells planned, loaded, written, catalogued: end to end), at
+        rumi's default OpenZL level (7) and at level 1 (rumi-l1)
+Items: the real Landsat 8 scene of the shared data folder cut into four overlapping quarters
+(COGs, DEFLATE, served by nginx on 127.0.0.1), --dates dates; date k's quarters hold other
+quarters of the scene, shifted and scaled (make_items), so that no two time steps of a place
+repeat samples. Raw MB = T x B x Y x X x 2.
+CPU-seconds: this process (client + scheduler) and every worker process (psutil), nginx apart.
+The pixels of every output are read back and compared (rasterio, zarr, rumi.open).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "python" / "tests"))
+sys.path.insert(0, str(REPO / "tests" / "support"))
+import stac_items as si  # noqa: E402
+from nginx_server import Nginx  # noqa: E402
+
+BANDS = ["red", "green", "blue"]
+CRS = "EPSG:32621"
+RES = 30
+SIDE = 1800  # pixels of the area the quarters cover (the scene is 2041 x 1860)
+QUARTERS = {"nw": (0, 0), "ne": (850, 0), "sw": (0, 850), "se": (850, 850)}  # 950 x 950 each
+
+
+def make_items(data, cogs, dates, base_url):
+    """Items of `dates` dates x four quarters; COGs cut once into cogs/. Date k's quarter q holds
+    the scene's quarter (q + k) mod 4, shifted by (53k mod 90, 31k mod 60) pixels and scaled by
+    1 + 0.05k: no two time steps of a place repeat each other's samples (a cube whose frames
+    hold every time step could otherwise match them exactly, which real series never allow)."""
+    landsat = Path(data) / si.LANDSAT
+    stamp = cogs / f"done-v2-{dates}"
+    names = list(QUARTERS)
+    entries = []
+    for k in range(dates):
+        day = np.datetime64("2020-03-01") + np.timedelta64(16 * k, "D")
+        for qi, (q, (qx, qy)) in enumerate(QUARTERS.items()):
+            pid = f"d{k}-{q}"
+            cx, cy = QUARTERS[names[(qi + k) % 4]]
+            assets = {}
+            for bi, band in enumerate(BANDS, 1):
+                name = f"{pid}_{band}.tif"
+                assets[band] = name
+                if stamp.exists():
+                    continue
+                sx, sy = cx + (53 * k) % 90, cy + (31 * k) % 60
+                # the place: the scene's pixel (qx, qy); its origin is (717345, -2776995)
+                x0, y0 = 717345.0 + 30 * qx, -2776995.0 - 30 * qy
+                f = 1 + 0.05 * k
+                si.run("gdal_translate", "-q", "-of", "COG", "-co", "COMPRESS=DEFLATE", "-co", "BLOCKSIZE=256",
+                       "-b", bi, "-srcwin", sx, sy, 950, 950, "-a_ullr", x0, y0, x0 + 950 * 30, y0 - 950 * 30,
+                       "-scale", 0, 65535, 0, round(65535 * f), "-ot", "UInt16", landsat, cogs / name)
+            entries.append((pid, f"{day}T13:45:{10 + len(entries) % 4:02d}Z", assets))
+    stamp.touch()
+    return si.make_items(cogs, base_url, entries, "landsat")
+
+
+def cpu_seconds(client):
+    import psutil
+
+    pids = [os.getpid()] + list(client.run(os.getpid).values())
+    total = 0.0
+    for pid in pids:
+        t = psutil.Process(pid).cpu_times()
+        total += t.user + t.system
+    return total
+
+
+def write_cog(da, path):
+    da.rio.to_raster(path, driver="COG", compress="ZSTD", predictor=2, blocksize=256, overviews="NONE",
+                     num_threads="ALL_CPUS", bigtiff="IF_SAFER")
+    return os.path.getsize(path)
+
+
+def run_cog(items, out, chunks):
+    import dask
+    import odc.stac
+    import rioxarray  # noqa: F401
+
+    xx = odc.stac.load(items, bands=BANDS, crs=CRS, resolution=RES, groupby="solar_day", chunks=chunks)
+    tasks = [dask.delayed(write_cog)(xx.isel(time=t).to_array("band"), str(out / f"t{t}.tif"))
+             for t in range(xx.sizes["time"])]
+    return sum(dask.compute(*tasks)), xx
+
+
+def run_zarr(items, out, chunks):
+    import odc.stac
+    import zarr
+
+    xx = odc.stac.load(items, bands=BANDS, crs=CRS, resolution=RES, groupby="solar_day", chunks=chunks)
+    enc = {b: {"compressors": [zarr.codecs.ZstdCodec(level=3)]} for b in BANDS}
+    xx.to_zarr(out / "cube.zarr", zarr_format=3, encoding=enc, mode="w", consolidated=False)
+    return dir_size(out / "cube.zarr"), xx
+
+
+def run_rumi(items, out, chunks, level=None):
+    import rumi
+
+    cat = rumi.build(items, out / "rumi", bands=BANDS, crs=CRS, resolution=RES, groupby="solar_day", chunks=chunks,
+                     level=level)
+    return sum(os.path.getsize(p) for p in (out / "rumi").glob("*.rumi*")), cat
+
+
+def run_rumi_l1(items, out, chunks):
+    return run_rumi(items, out, chunks, level=1)
+
+
+PIPELINES = (("cog", run_cog), ("zarr", run_zarr), ("rumi", run_rumi), ("rumi-l1", run_rumi_l1))
+
+
+def dir_size(p):
+    return sum(f.stat().st_size for f in Path(p).rglob("*") if f.is_file())
+
+
+def check_same(outdir, ref):
+    """Every output's pixels equal the computed odc.stac.load reference."""
+    import rasterio
+    import rumi
+    import xarray as xr
+
+    want = np.stack([ref[b].values for b in BANDS], axis=1)  # (T, B, Y, X)
+    for name in ("rumi", "rumi-l1"):
+        with rumi.open(outdir / name / "rumi" / "all.rumi") as ds:
+            np.testing.assert_array_equal(ds.read(), want)
+    z = xr.open_zarr(outdir / "zarr" / "cube.zarr", zarr_format=3, consolidated=False)
+    np.testing.assert_array_equal(np.stack([z[b].values for b in BANDS], axis=1), want)
+    for t in range(want.shape[0]):
+        with rasterio.open(outdir / "cog" / f"t{t}.tif") as f:
+            np.testing.assert_array_equal(f.read(), want[t])
+    return want.nbytes
+
+
+def encode_only(want, times):
+    """CPU seconds of the codecs alone on the loaded cube, in this process: rumi.write (default
+    threads; levels 7 and 1) and numcodecs' zstd level 3 per 512 x 512 chunk (Zarr's codec)."""
+    import numcodecs
+    import rumi
+
+    out = {}
+    for lvl in (7, 1):
+        c0 = time.process_time()
+        rumi.write(str(REPO / "target" / "build-bench" / "encode.rumi"), want, bands=BANDS, times=times, level=lvl)
+        out[f"rumi.write level {lvl}"] = time.process_time() - c0
+    z = numcodecs.Zstd(level=3)
+    c0 = time.process_time()
+    T, B, Y, X = want.shape
+    for t in range(T):
+        for b in range(B):
+            for y in range(0, Y, 512):
+                for x in range(0, X, 512):
+                    z.encode(np.ascontiguousarray(want[t, b, y:y + 512, x:x + 512]))
+    out["zstd level 3 (numcodecs)"] = time.process_time() - c0
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", default=os.environ.get("RUMI_DATA_DIR", str(REPO.parent / "shared" / "data")))
+    ap.add_argument("--work", default=str(REPO / "target" / "build-bench"))
+    ap.add_argument("--dates", type=int, default=6)
+    ap.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    ap.add_argument("--repeat", type=int, default=2)
+    ap.add_argument("--chunk", type=int, default=512, help="odc.stac.load chunks, pixels (y and x; a multiple of 256 so that rumi blocks are whole chunks)")
+    ap.add_argument("--json", help="write the figures here too")
+    a = ap.parse_args()
+    if not (Path(a.data) / si.LANDSAT).exists():
+        sys.exit(f"{Path(a.data) / si.LANDSAT} is absent (--data)")
+    from dask.distributed import Client, LocalCluster
+
+    import odc.stac
+    import rumi
+
+    work = Path(a.work)
+    cogs = work / "cogs"
+    cogs.mkdir(parents=True, exist_ok=True)
+    ng = Nginx(work / "nginx", cogs)
+    (work / "nginx").mkdir(exist_ok=True)
+    ng.start()
+    try:
+        t0 = time.perf_counter()
+        items = make_items(a.data, cogs, a.dates, ng.url(""))
+        print(f"# {len(items)} items ({a.dates} dates x 4 quarters x {len(BANDS)} COGs) in {time.perf_counter() - t0:.1f} s; "
+              f"rumi {rumi.CORE_VERSION}, odc-stac {odc.stac.__version__}, {os.cpu_count()} CPUs, "
+              f"load {os.getloadavg()[0]:.2f}", flush=True)
+        chunks = {"x": a.chunk, "y": a.chunk}
+        rows = []
+        raw = None
+        for w in a.workers:
+            with LocalCluster(n_workers=w, threads_per_worker=1, processes=True, dashboard_address=None) as lc, Client(lc) as client:
+                client.run(lambda: __import__("odc.stac") and __import__("rumi") and __import__("rioxarray") and None)
+                for rep in range(a.repeat):
+                    for name, fn in PIPELINES:
+                        out = work / "out" / name
+                        shutil.rmtree(out, ignore_errors=True)
+                        out.mkdir(parents=True)
+                        c0, t0 = cpu_seconds(client), time.perf_counter()
+                        size, _ = fn(items, out, chunks)
+                        wall, cpu = time.perf_counter() - t0, cpu_seconds(client) - c0
+                        rows.append({"workers": w, "rep": rep, "pipeline": name, "wall": wall, "cpu": cpu, "bytes": size})
+                        print(f"  {w} worker(s) rep {rep} {name:5s} wall {wall:6.2f} s  cpu {cpu:6.2f} s  {size / 1e6:7.2f} MB", flush=True)
+                if raw is None:
+                    ref = odc.stac.load(items, bands=BANDS, crs=CRS, resolution=RES, groupby="solar_day", chunks=chunks).compute()
+                    raw = check_same(work / "out", ref)
+                    T, Y, X = ref.sizes["time"], ref.sizes["y"], ref.sizes["x"]
+                    print(f"# same pixels in every output: (T, B, Y, X) = ({T}, {len(BANDS)}, {Y}, {X}), {raw / 1e6:.1f} MB raw", flush=True)
+                    want = np.stack([ref[b].values for b in BANDS], axis=1)
+                    for k, v in encode_only(want, list(ref.time.values.astype("datetime64[s]"))).items():
+                        print(f"# encode only, {k}: {v:.2f} CPU s ({raw / 1e6 / v:.1f} raw MB per CPU s)", flush=True)
+    finally:
+        ng.stop()
+
+    best = {}
+    for r in rows:
+        k = (r["workers"], r["pipeline"])
+        if k not in best or r["wall"] < best[k]["wall"]:
+            best[k] = r
+    names = [n for n, _ in PIPELINES]
+    print(f"\n| pipeline | workers | wall s (best of {a.repeat}) | CPU s | raw MB/s | raw MB per CPU s | output MB | rumi wall / this wall | this size / rumi size |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for w in a.workers:
+        for name in names:
+            r = best[(w, name)]
+            rr = best[(w, "rumi")]
+            print(f"| {name} | {w} | {r['wall']:.2f} | {r['cpu']:.2f} | {raw / 1e6 / r['wall']:.1f} | {raw / 1e6 / r['cpu']:.1f} | "
+                  f"{r['bytes'] / 1e6:.2f} | {rr['wall'] / r['wall']:.2f} | {r['bytes'] / rr['bytes']:.2f}x |")
+    if len(a.workers) > 1:
+        w0, w1 = a.workers[0], a.workers[-1]
+        for name in names:
+            print(f"# {name}: {w1} workers / {w0}: {best[(w0, name)]['wall'] / best[(w1, name)]['wall']:.2f}x throughput")
+    if a.json:
+        Path(a.json).write_text(json.dumps({"raw_bytes": raw, "runs": rows}, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,489 @@
+"""rumi.build: STAC items (COGs cut from the shared data folder's real rasters with GDAL, served by
+nginx on 127.0.0.1) -> rumi cubes per grid cell and time range. Every file read back with
+rumi.open equals odc.stac.load of the same items with the same parameters at the cell's GeoBox,
+time step by time step; re-runs skip what is up to date and rebuild what changed or failed; bad
+input is refused by name with nothing written."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import rumi
+
+from conftest import need
+
+try:
+    import odc.stac as odc_stac
+    import pystac
+except ImportError as e:  # RUMI_PY_STRICT=1 (scripts/test-python.sh installs them): a failure
+    need(False, f"rumi.build needs odc-stac and pystac (pip install 'rumi[stac]'): {e}")
+from odc.geo.geobox import GeoBox  # noqa: E402
+from odc.geo.gridspec import GridSpec  # noqa: E402
+
+import stac_items as si  # noqa: E402
+
+RGB = ["red", "green", "blue"]
+# odc-geo's affine products warn under affine 3 (thousands of lines, none about rumi)
+pytestmark = pytest.mark.filterwarnings("ignore::PendingDeprecationWarning")
+
+
+@pytest.fixture(scope="module")
+def stac(data_dir, nginx, tmp_path_factory):
+    """{'landsat': [Item], 's1': [Item], 'root': the served folder, 'url': nginx.url}: COGs cut
+    from the real rasters with gdal_translate / gdalwarp, served by nginx."""
+    need(shutil.which("gdal_translate") and shutil.which("gdalwarp"), "GDAL's command-line tools are not installed")
+    for name in [si.LANDSAT, *si.S1]:
+        if not (data_dir / name).exists():
+            pytest.skip(f"{data_dir / name} is absent")
+    cols = si.make_cogs(data_dir, nginx.root)
+    base = nginx.url("")
+    return {
+        "landsat": si.make_items(nginx.root, base, cols["landsat"], "landsat"),
+        "s1": si.make_items(nginx.root, base, cols["s1"], "s1"),
+        "root": nginx.root,
+        "url": nginx.url,
+    }
+
+
+def clone(items):
+    return [it.clone() for it in items]
+
+
+def valid(a, nodata):
+    if np.issubdtype(a.dtype, np.floating):
+        ok = ~np.isnan(a)
+        return ok & (a != nodata) if nodata is not None and not np.isnan(nodata) else ok
+    return a != (0 if nodata is None else nodata)
+
+
+def check_against_odc(cat, items, bands, groupby="solar_day", ranges=None, **load):
+    """Each catalogued file equals odc.stac.load(items, bands, geobox=<its grid>, groupby,
+    chunks=<the file's, from the manifest>) at its time steps (times to the second); every
+    reference time step with a valid pixel in a cell is in one file of that cell (ranges: {file
+    id suffix -> (start, end)} to check the split). The same chunks as the build's: where source
+    and output pixels are offset by exactly half a pixel (these Landsat pieces: origin 717345 on
+    a 30 m grid anchored at 0), odc-stac's nearest pick at the tie depends on the chunking."""
+    cells = {}
+    for row in cat.table.to_pylist():
+        path = Path(row["location"])
+        chunks = json.loads((path.parent / "rumi-build.json").read_text())["files"][path.name]["chunks"]
+        with rumi.open(path) as ds:
+            assert ds.bands == list(bands)
+            gbox = GeoBox((ds.height, ds.width), ds.transform, ds.crs)
+            data = ds.read()
+            times = ds.times.astype("datetime64[s]")
+        key = (tuple(ds.transform)[:6], ds.shape[2:])
+        ref = odc_stac.load(items, bands=list(bands), geobox=gbox, groupby=groupby, chunks=chunks, **load)
+        ref_times = list(ref.time.values.astype("datetime64[s]"))
+        seen = cells.setdefault(key, (ref, set()))[1]
+        assert data.dtype == ref[bands[0]].dtype
+        for t, when in enumerate(times):
+            assert when in ref_times, f"{row['id']}: time {when} is not one of odc-stac's {ref_times}"
+            k = ref_times.index(when)
+            assert k not in seen, f"{row['id']}: time step {when} is in two files"
+            seen.add(k)
+            want = np.stack([ref[b].values[k] for b in bands])
+            np.testing.assert_array_equal(data[t], want, err_msg=f"{row['id']} time {when}")
+            if ranges:
+                suffix = row["id"].rsplit("_", 1)[1]
+                lo, hi = ranges[suffix]
+                assert np.datetime64(lo) <= when < np.datetime64(hi), f"{row['id']}: {when} outside {lo}..{hi}"
+    for (ref, seen) in cells.values():
+        for k in range(ref.sizes["time"]):
+            if k not in seen:
+                for b in bands:
+                    assert not valid(ref[b].values[k], ref[b].attrs.get("nodata")).any(), (
+                        f"odc-stac has valid pixels at {ref.time.values[k]} that no file holds")
+    return len(cells)
+
+
+def listing(d):
+    return {p.name: (p.stat().st_ino, p.stat().st_mtime_ns) for p in Path(d).iterdir()}
+
+
+# --- equality with odc.stac.load --------------------------------------------------------------
+
+
+def test_grid_cells_and_months_equal_odc_stac(stac, tmp_path):
+    items = stac["landsat"]
+    out = tmp_path / "lc"
+    grid = GridSpec("EPSG:32621", (512, 512), 30)
+    cat = rumi.build(items, out, bands=RGB, crs="EPSG:32621", resolution=30, tiles=grid, time="P1M")
+    r = cat.report
+    assert not r.failed and not r.skipped and len(r.written) == len(cat) >= 10
+    names = {n.removesuffix(".rumi") for n in r.written}
+    assert names == set(cat.column("id"))
+    assert {n.rsplit("_", 1)[1] for n in names} == {"2020-05", "2020-06", "2020-07"}  # lc-d (zone 22) gives July
+    months = {"2020-05": ("2020-05-01", "2020-06-01"), "2020-06": ("2020-06-01", "2020-07-01"), "2020-07": ("2020-07-01", "2020-08-01")}
+    ncells = check_against_odc(cat, items, RGB, ranges=months)
+    assert ncells >= 6
+    # the May mosaic holds lc-a and lc-c (halved values): one time step at lc-a's time
+    may = [row for row in cat.table.to_pylist() if row["id"].endswith("2020-05")]
+    assert all(len(row["rumi:times"]) == 1 for row in may)
+    # the catalogue beside the cells is the returned one; files and sidecars only, no leftovers
+    again = rumi.Catalog.open(out / "catalog.parquet")
+    assert sorted(again.column("id")) == sorted(cat.column("id"))
+    files = {p.name for p in out.iterdir()}
+    assert files == {"catalog.parquet", "rumi-build.json"} | {n for w in r.written for n in (w, w + ".header")} | {
+        w + ".aux.xml" for w in r.written if (out / (w + ".aux.xml")).exists()}
+    # each cell is a GridSpec tile: its GeoBox is the grid's
+    for row in cat.table.to_pylist():
+        ix, iy = (int(v[1:]) for v in row["id"].split("_")[:2])
+        with rumi.open(row["location"]) as ds:
+            assert GeoBox((ds.height, ds.width), ds.transform, ds.crs) == grid.tile_geobox((ix, iy))
+
+
+def test_one_cube_over_the_items_equals_odc_stac(stac, tmp_path):
+    """No tiles, no time ranges: one (T=2, B=1) float32 cube of the two Sentinel-1 dates at the
+    grid odc-stac picks itself; nodata -99 from the raster extension."""
+    items = stac["s1"]
+    cat = rumi.build(items, tmp_path / "s1", bands="vv", crs="EPSG:32631", resolution=20)
+    assert cat.column("id") == ["all"]
+    ref = odc_stac.load(items, bands=["vv"], crs="EPSG:32631", resolution=20, groupby="solar_day")
+    with rumi.open(tmp_path / "s1" / "all.rumi") as ds:
+        assert ds.shape == (2, 1, ref.sizes["y"], ref.sizes["x"])
+        assert ds.dtype == np.float32 and ds.bands == ["vv"] and ds.crs == "EPSG:32631"
+        assert tuple(ds.transform)[:6] == tuple(ref.odc.geobox.affine)[:6]
+        np.testing.assert_array_equal(ds.times, ref.time.values.astype("datetime64[s]"))
+        np.testing.assert_array_equal(ds.read()[:, 0], ref.vv.values)
+    assert (ref.vv.values == -99).any() and ref.vv.attrs["nodata"] == -99
+    aux = (tmp_path / "s1" / "all.rumi.aux.xml").read_text()  # nodata for GDAL readers
+    assert aux.count("<NoDataValue>-99.0</NoDataValue>") >= 2
+    # a parameter that changes the file rebuilds it; the same call again skips it
+    kw = dict(bands="vv", crs="EPSG:32631", resolution=20)
+    assert rumi.build(items, tmp_path / "s1", **kw).report.skipped == ["all.rumi"]
+    again = rumi.build(items, tmp_path / "s1", frame_unit=0, level=1, **kw)
+    assert again.report.written == ["all.rumi"]
+    with rumi.open(tmp_path / "s1" / "all.rumi") as ds:
+        assert ds.frame_unit == 0
+        np.testing.assert_array_equal(ds.read()[:, 0], ref.vv.values)
+    assert rumi.build(items, tmp_path / "s1", frame_unit=0, level=1, **kw).report.skipped == ["all.rumi"]
+    # an item made in memory whose datetime changes (its properties hold no datetime text)
+    import datetime as dt
+
+    moved = clone(items)
+    moved[0].datetime = moved[0].datetime + dt.timedelta(seconds=1)
+    third = rumi.build(moved, tmp_path / "s1", frame_unit=0, level=1, **kw)
+    assert third.report.written == ["all.rumi"]
+    assert rumi.open(tmp_path / "s1" / "all.rumi").times[0] == np.datetime64("2015-03-09T17:30:18")
+    check_against_odc(third, moved, ["vv"])
+
+
+def test_footprints_explicit_ranges_and_resampling_equal_odc_stac(stac, tmp_path):
+    """Cells from a GeoDataFrame of footprints (EPSG:4326), 60 m with bilinear resampling, two
+    explicit time ranges (end exclusive)."""
+    gpd = pytest.importorskip("geopandas")
+    import shapely
+
+    items = stac["landsat"]
+    union = shapely.unary_union([shapely.geometry.shape(it.geometry) for it in items])
+    x0, y0, x1, y1 = union.bounds
+    xm, ym = (x0 + x1) / 2, (y0 + y1) / 2
+    fps = gpd.GeoDataFrame({"name": ["west", "east/1"]}, geometry=[
+        shapely.box(x0, ym - 0.05, xm, ym + 0.08), shapely.box(xm - 0.02, y0, x1, ym)], crs="EPSG:4326")
+    ranges = [("2020-05-01", "2020-06-01"), "2020-06-01/2020-08-01"]
+    cat = rumi.build(items, tmp_path / "fp", bands=["blue", "red"], crs="EPSG:32621", resolution=60, tiles=fps,
+                     time=ranges, resampling="bilinear")
+    ids = set(cat.column("id"))
+    assert ids <= {f"{c}_{r}" for c in ("west", "east-1") for r in ("20200501-20200601", "20200601-20200801")}
+    assert {i.split("_")[0] for i in ids} == {"west", "east-1"}
+    spans = {"20200501-20200601": ("2020-05-01", "2020-06-01"), "20200601-20200801": ("2020-06-01", "2020-08-01")}
+    check_against_odc(cat, items, ["blue", "red"], ranges=spans, resampling="bilinear")
+
+
+def test_geobox_tiles_and_named_geoboxes_equal_odc_stac(stac, tmp_path):
+    """tiles= GeoboxTiles (files r{row}_c{col}, only tiles the items overlap) and {name: GeoBox}."""
+    from odc.geo.geobox import GeoboxTiles
+
+    items = stac["s1"]
+    union = odc_stac.load(items, bands=["vv"], crs="EPSG:32631", resolution=20, chunks={}).odc.geobox
+    big = union.pad(200)  # a grid larger than the items: its outer tiles are empty
+    gbt = GeoboxTiles(big, (128, 128))
+    cat = rumi.build(items, tmp_path / "gbt", bands="vv", tiles=gbt)
+    ids = cat.column("id")
+    want = {f"r{r}_c{c}" for r, c in gbt.tiles(union.extent)}
+    assert set(ids) <= want and len(ids) >= 4
+    assert "r0_c0" not in ids and set(cat.report.empty) <= want - set(ids)  # the padding's tiles: no file
+    check_against_odc(cat, items, ["vv"])
+    named = {"west": union[:, :120], "east": union[:, 120:]}
+    cat2 = rumi.build(items, tmp_path / "named", bands="vv", tiles=named, time="P1Y")
+    assert sorted(cat2.column("id")) == ["east_2015", "east_2017", "west_2015", "west_2017"]
+    check_against_odc(cat2, items, ["vv"])
+
+
+def test_on_a_dask_cluster_of_two_worker_processes(stac, tmp_path):
+    distributed = pytest.importorskip("dask.distributed")
+    items = stac["landsat"]
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as lc, \
+            distributed.Client(lc):
+        cat = rumi.build(items, tmp_path / "dist", bands=RGB, crs="EPSG:32621", resolution=30, chunks={"x": 512, "y": 512})
+    assert len(cat) == 1 and rumi.open(cat.row(0)["location"]).shape[0] == 3  # three solar days
+    entry = json.loads((tmp_path / "dist" / "rumi-build.json").read_text())["files"]["all.rumi"]
+    assert entry["chunks"] == {"x": 512, "y": 512}
+    check_against_odc(cat, items, RGB)
+
+
+# --- item files and the command line ----------------------------------------------------------
+
+
+def test_item_files_and_the_rumi_build_script(stac, tmp_path):
+    """An ItemCollection JSON and a stac-geoparquet file give the same files as the items
+    themselves; `rumi-build` (the console script) on a LocalCluster of 2 workers too, byte for byte."""
+    sgp = pytest.importorskip("stac_geoparquet")
+    import stac_geoparquet.arrow  # noqa: F401
+
+    items = stac["landsat"]
+    coll = tmp_path / "items.json"
+    coll.write_text(json.dumps(pystac.ItemCollection(items).to_dict()))
+    pq = tmp_path / "items.parquet"
+    sgp.arrow.to_parquet(sgp.arrow.parse_stac_items_to_arrow([it.to_dict() for it in items]), pq)
+    kw = dict(bands=["green"], crs="EPSG:32621", resolution=30, tiles=GridSpec("EPSG:32621", (600, 600), 30))
+    a = rumi.build(items, tmp_path / "a", **kw)
+    b = rumi.build(coll, tmp_path / "b", **kw)
+    c = rumi.build(pq, tmp_path / "c", **kw)
+    assert b.report.written == c.report.written == a.report.written and len(a) >= 2
+    script = Path(sys.executable).parent / "rumi-build"
+    need(script.exists(), f"the rumi-build console script is not installed beside {sys.executable}")
+    r = subprocess.run([str(script), str(coll), str(tmp_path / "d"), "--bands", "green", "--crs", "EPSG:32621",
+                        "--resolution", "30", "--tile-size", "600", "--workers", "2", "-q"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert f"{len(a)} written" in r.stdout
+    for other in ("b", "c", "d"):
+        cat = rumi.Catalog.open(tmp_path / other / "catalog.parquet")
+        assert sorted(cat.column("id")) == sorted(a.column("id"))
+        for row in a.table.to_pylist():
+            name = row["id"] + ".rumi"
+            assert (tmp_path / other / (name + ".header")).read_bytes() == (tmp_path / "a" / (name + ".header")).read_bytes()
+            np.testing.assert_array_equal(rumi.open(tmp_path / other / name).read(), rumi.open(row["location"]).read())
+    bad = subprocess.run([str(script), str(coll), str(tmp_path / "e"), "--bands", "swir16", "--crs", "EPSG:32621",
+                          "--resolution", "30"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "bands ['swir16'] are not in collection 'landsat'" in bad.stderr
+    assert not (tmp_path / "e").exists()
+
+
+# --- re-running -------------------------------------------------------------------------------
+
+
+def test_rerun_skips_built_cells_and_rebuilds_changed_ones(stac, tmp_path):
+    items = clone(stac["landsat"])
+    out = tmp_path / "re"
+    kw = dict(bands=RGB, crs="EPSG:32621", resolution=30, tiles=GridSpec("EPSG:32621", (512, 512), 30), time="P1M")
+    first = rumi.build(items, out, **kw)
+    n = len(first.report.written)
+    before = listing(out)
+
+    second = rumi.build(items, out, **kw)
+    assert second.report.written == [] and len(second.report.skipped) == n
+    after = listing(out)
+    assert {k: v for k, v in after.items() if k.endswith((".rumi", ".header"))} == {
+        k: v for k, v in before.items() if k.endswith((".rumi", ".header"))}  # not rewritten
+
+    # lc-b (June) now points at other pixels: only the files built from lc-b are rebuilt
+    manifest = json.loads((out / "rumi-build.json").read_text())["files"]
+    with_b = {name for name, e in manifest.items() if "lc-b" in e["items"]}
+    assert with_b and all(name.endswith("2020-06.rumi") for name in with_b)
+    lcb = next(it for it in items if it.id == "lc-b")
+    lcb.assets["red"].href = stac["url"]("lc-b_green.tif")
+    lcb.properties["updated"] = "2026-02-01T00:00:00Z"
+    third = rumi.build(items, out, **kw)
+    assert set(third.report.written) == with_b and len(third.report.skipped) == n - len(with_b)
+    check_against_odc(third, items, RGB)
+    for name in with_b:
+        with rumi.open(out / name) as ds:
+            a = ds.read()
+        np.testing.assert_array_equal(a[0, 0], a[0, 1])  # red is green now
+
+    # a file removed or damaged (size differs) is rebuilt, alone
+    victim = sorted(with_b)[0]
+    (out / victim).unlink()
+    other = next(n for n in first.report.written if n not in with_b)
+    with open(out / other, "ab") as f:
+        f.write(b"\0")
+    fourth = rumi.build(items, out, **kw)
+    assert sorted(fourth.report.written) == sorted([victim, other])
+    check_against_odc(fourth, items, RGB)
+
+
+def test_failed_cells_leave_nothing_and_are_built_by_the_next_run(stac, tmp_path):
+    """lc-d's red COG is missing: the cells it touches fail, each named with its error and the
+    unreachable href; the others are built and catalogued; fixing the href builds the rest."""
+    items = clone(stac["landsat"])
+    lcd = next(it for it in items if it.id == "lc-d")
+    good = lcd.assets["red"].href
+    lcd.assets["red"].href = stac["url"]("missing_red.tif")
+    out = tmp_path / "fail"
+    kw = dict(bands=RGB, crs="EPSG:32621", resolution=30, tiles=GridSpec("EPSG:32621", (512, 512), 30), time="P1M")
+    with pytest.raises(rumi.BuildError) as ei:
+        rumi.build(items, out, **kw)
+    err = ei.value
+    failed = set(err.report.failed)
+    assert failed and all(n.endswith("_2020-07.rumi") for n in failed)
+    for name in failed:
+        assert name in str(err) and "missing_red.tif (HTTP response code: 404)" in err.report.failed[name]
+        assert not any(p.name.startswith(name) for p in out.iterdir())  # no file, sidecar or temporary
+    assert err.catalog is not None and sorted(err.catalog.column("id")) == sorted(n[:-5] for n in err.report.written)
+    assert sorted(rumi.Catalog.open(out / "catalog.parquet").column("id")) == sorted(err.catalog.column("id"))
+    assert not any(p.name.endswith(tuple(f".tmp{i}" for i in range(10))) or ".tmp" in p.name for p in out.iterdir())
+
+    lcd.assets["red"].href = good
+    cat = rumi.build(items, out, **kw)
+    assert set(cat.report.written) == failed and len(cat.report.skipped) == len(err.report.written)
+    check_against_odc(cat, items, RGB)
+
+
+# --- bad input --------------------------------------------------------------------------------
+
+
+def _bad(stac, tmp_path, match, items=None, exc=ValueError, **kw):
+    args = dict(bands=["vv"], crs="EPSG:32631", resolution=20)
+    args.update(kw)
+    out = tmp_path / "bad"
+    with pytest.raises(exc, match=match):
+        rumi.build(stac["s1"] if items is None else items, out, **args)
+    assert not out.exists(), f"{out} was created"
+
+
+def test_bad_input_is_refused_by_name_and_nothing_is_written(stac, tmp_path):
+    _bad(stac, tmp_path, r"no STAC items to build from", items=[])
+    _bad(stac, tmp_path, r"bands \['hh'\] are not in collection 's1' \(its bands: \['vv'\]\)", bands=["vv", "hh"])
+    _bad(stac, tmp_path, r"crs 'EPSG:999999' is not a CRS PROJ knows", crs="EPSG:999999")
+    _bad(stac, tmp_path, r"crs 'ESRI:53030' has no EPSG code", crs="ESRI:53030")
+    _bad(stac, tmp_path, r"crs= and resolution= are required", resolution=None)
+    _bad(stac, tmp_path, r"time='P1Q': a period is", time="P1Q")
+    _bad(stac, tmp_path, r"end must be after start", time=[("2020-02-01", "2020-01-01")])
+    _bad(stac, tmp_path, r"tiles must be None, an odc.geo GridSpec", tiles=[1, 2], exc=TypeError)
+    _bad(stac, tmp_path, r"STAC items file .*nope.json does not exist", items=str(tmp_path / "nope.json"), exc=FileNotFoundError)
+    _bad(stac, tmp_path, r"items\[1\] is not a STAC Item", items=[stac["s1"][0].to_dict(), {"type": "Feature"}])
+    (tmp_path / "junk.json").write_text('{"type": "FeatureCollection"}')
+    _bad(stac, tmp_path, r"junk.json is neither a STAC Item nor an ItemCollection", items=str(tmp_path / "junk.json"))
+    _bad(stac, tmp_path, r"differs from the CRS of tiles", tiles=GridSpec("EPSG:32632", (256, 256), 20))
+    # no item overlaps the cell: nothing to build
+    far = GeoBox.from_bbox((0, 0, 2560, 2560), "EPSG:32631", resolution=20)
+    _bad(stac, tmp_path, r"no item overlaps any cell", tiles=far, crs=None, resolution=None)
+
+
+def test_unreachable_hrefs_are_named_and_nothing_is_written(stac, tmp_path):
+    items = clone(stac["s1"])
+    items[1].assets["vv"].href = stac["url"]("gone/s1_vv.tif")
+    out = tmp_path / "unreach"
+    with pytest.raises(rumi.BuildError) as ei:
+        rumi.build(items, out, bands="vv", crs="EPSG:32631", resolution=20)
+    msg = str(ei.value)
+    assert "1 of 1 files failed" in msg and "all.rumi" in msg
+    assert f"unreachable: {stac['url']('gone/s1_vv.tif')} (HTTP response code: 404)" in msg
+    assert ei.value.catalog is None and not out.exists()
+
+
+# --- time ranges (no data needed) -------------------------------------------------------------
+
+
+def test_time_periods_and_ranges_name_their_files():
+    from rumi._build import _time_ranges
+
+    t = np.datetime64("2020-05-18T13:45:20")
+    assert _time_ranges("P1Y")(t) == ("2020", "P1Y")
+    assert _time_ranges("2Y")(t) == ("2020", "P2Y") and _time_ranges("P2Y")(np.datetime64("2021-12-31T23:59:59"))[0] == "2020"
+    assert _time_ranges("P1M")(t)[0] == "2020-05" and _time_ranges("m")(t)[0] == "2020-05"
+    assert [_time_ranges("P3M")(np.datetime64(d))[0] for d in ("2020-01-01", "2020-03-31T23:59:59", "2020-04-01", "2020-12-31")] == [
+        "2020-01", "2020-01", "2020-04", "2020-10"]
+    assert _time_ranges("P1W")(t)[0] == "2020-05-18"  # a Monday
+    assert _time_ranges("P1W")(np.datetime64("2020-05-24T23:00"))[0] == "2020-05-18"  # Sunday: same ISO week
+    assert _time_ranges("P1D")(t)[0] == "2020-05-18"
+    # 10-day periods counted from 1970-01-01 (2020-05-18 is day 18400)
+    assert [_time_ranges("P10D")(np.datetime64(d))[0] for d in ("2020-05-17", "2020-05-18", "2020-05-27T23:59")] == [
+        "2020-05-08", "2020-05-18", "2020-05-18"]
+    ex = _time_ranges([("2020-05-01", "2020-06-01T12:00:00Z"), "2020-06-01T12:00:00/2021-01-01"])
+    assert ex(t)[0] == "20200501-20200601T120000"
+    assert ex(np.datetime64("2020-06-01T12:00:00"))[0] == "20200601T120000-20210101"  # start inclusive, end exclusive
+    assert ex(np.datetime64("2021-01-01")) is None and ex(np.datetime64("2020-04-30T23:59:59")) is None
+    with pytest.raises(ValueError, match="overlap"):
+        _time_ranges([("2020-01-01", "2020-03-01"), ("2020-02-01", "2020-04-01")])
+    with pytest.raises(ValueError, match="is not an ISO 8601 UTC time"):
+        _time_ranges([("2020-13-01", "2021-01-01")])
+
+
+# --- s3:// destination (moto) -----------------------------------------------------------------
+
+
+def test_s3_destination_equals_the_local_build_and_reruns_skip(stac, moto, tmp_path, monkeypatch):
+    """Cells uploaded by rumi.to_rumi, the manifest and catalogue put with obstore: the objects
+    are the local build's files byte for byte (header blobs, pixels), the catalogue opens from
+    S3, a re-run skips everything, and no multipart upload is left pending."""
+    boto3 = pytest.importorskip("boto3")
+    endpoint, _ = moto
+    for k, v in {"AWS_ENDPOINT_URL": endpoint, "AWS_ACCESS_KEY_ID": "test", "AWS_SECRET_ACCESS_KEY": "test",
+                 "AWS_REGION": "us-east-1"}.items():
+        monkeypatch.setenv(k, v)
+    s3 = boto3.client("s3", endpoint_url=endpoint)
+    s3.create_bucket(Bucket="rumi-build")
+    items = stac["landsat"]
+    kw = dict(bands=RGB, crs="EPSG:32621", resolution=30, tiles=GridSpec("EPSG:32621", (600, 600), 30), time="P1M")
+    local = rumi.build(items, tmp_path / "local", **kw)
+    url = "s3://rumi-build/landsat/v1"
+    cat = rumi.build(items, url + "/", **kw)
+    assert cat.path == f"{url}/catalog.parquet"
+    assert sorted(cat.report.written) == sorted(local.report.written)
+    keys = {o["Key"] for o in s3.list_objects_v2(Bucket="rumi-build", Prefix="landsat/v1/")["Contents"]}
+    assert keys == {f"landsat/v1/{p.name}" for p in (tmp_path / "local").iterdir()}  # .rumi, .header, .aux.xml (July)
+    assert any(k.endswith(".aux.xml") for k in keys)
+    sizes = dict(zip(local.column("id"), local.column("rumi:file_size")))
+    for row in cat.table.to_pylist():
+        name = row["id"] + ".rumi"
+        assert row["location"] == f"{url}/{name}" and row["rumi:file_size"] == sizes[row["id"]]
+        body = s3.get_object(Bucket="rumi-build", Key=f"landsat/v1/{name}.header")["Body"].read()
+        assert body == (tmp_path / "local" / (name + ".header")).read_bytes()
+        with rumi.open(row["location"]) as ds:
+            np.testing.assert_array_equal(ds.read(), rumi.open(tmp_path / "local" / name).read())
+    again = rumi.build(items, url, **kw)
+    assert again.report.written == [] and sorted(again.report.skipped) == sorted(local.report.written)
+    assert not s3.list_multipart_uploads(Bucket="rumi-build").get("Uploads")
+
+
+def test_a_killed_build_resumes_where_it_stopped(stac, tmp_path):
+    """rumi-build killed with SIGKILL after a few files: the next run skips exactly the files
+    the manifest had recorded, builds the rest, and the folder holds the files, their sidecars,
+    the manifest and the catalogue, and nothing else (no temporary, no spool, no partial file)."""
+    import signal
+    import time
+
+    items = stac["landsat"]
+    coll = tmp_path / "items.json"
+    coll.write_text(json.dumps(pystac.ItemCollection(items).to_dict()))
+    out = tmp_path / "killed"
+    script = Path(sys.executable).parent / "rumi-build"
+    need(script.exists(), f"the rumi-build console script is not installed beside {sys.executable}")
+    args = ["--bands", *RGB, "--crs", "EPSG:32621", "--resolution", "30", "--tile-size", "512", "--time", "P1M"]
+    proc = subprocess.Popen([str(script), str(coll), str(out), *args, "-q"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.time() + 120
+    done_at_kill = None
+    while time.time() < deadline and proc.poll() is None:
+        try:
+            files = json.loads((out / "rumi-build.json").read_text())["files"]
+        except (OSError, ValueError):
+            files = {}
+        if len(files) >= 3:
+            proc.send_signal(signal.SIGKILL)
+            proc.wait()
+            done_at_kill = set(json.loads((out / "rumi-build.json").read_text())["files"])
+            break
+        time.sleep(0.05)
+    else:
+        proc.kill()
+        proc.wait()
+        pytest.fail(f"rumi-build ended (rc {proc.returncode}) before 3 files were built: {proc.stderr.read().decode()[-2000:]}")
+    cat = rumi.build(items, out, bands=RGB, crs="EPSG:32621", resolution=30,
+                     tiles=GridSpec("EPSG:32621", (512, 512), 30), time="P1M")
+    r = cat.report
+    assert set(r.skipped) == done_at_kill and len(r.written) + len(r.skipped) == len(cat) >= 10
+    assert not set(r.written) & done_at_kill
+    names = {p.name for p in out.iterdir()}
+    allowed = {"catalog.parquet", "rumi-build.json"} | {n + s for n in r.written + r.skipped for s in ("", ".header", ".aux.xml")}
+    assert names <= allowed, f"left behind: {sorted(names - allowed)}"
+    check_against_odc(cat, items, RGB)
