@@ -29,7 +29,7 @@ make_venv() {
   rm -rf "$old"
 }
 step "venv with torch ($("$PY" --version 2>&1), $VENV; installed once)" make_venv
-step "pip install test packages" $PIP maturin pytest numpy ml_dtypes pyarrow pyproj shapely geopandas tifffile
+step "pip install test packages" $PIP maturin pytest numpy ml_dtypes pyarrow pyproj shapely geopandas tifffile imagecodecs
 if [ ! -x target/release/rumi ] || [ ! -f target/release/libgdal_rumi.so ]; then
   build() { cargo build --release -p rumi-cli && cargo build --release --lib; }
   step "cargo build --release (CLI + GDAL plugin)" build
