@@ -46,9 +46,9 @@ fi
 step "pip install ./python[torch] (maturin, release)" $PIP "./python[torch]"
 run_tests() {
   (cd python/tests && RUMI_PY_STRICT=1 RUMI_PYTHON="$VENV/bin/python" \
-    "$VENV/bin/python" -m pytest -q -ra -p no:cacheprovider --rootdir=. "$@" test_catalog.py test_torch.py)
+    "$VENV/bin/python" -m pytest -q -ra -p no:cacheprovider --rootdir=. "$@" test_catalog.py test_torch.py test_torch_train.py)
 }
 rc=0
-step "pytest test_catalog.py test_torch.py" run_tests "$@" || rc=$?
+step "pytest test_catalog.py test_torch.py test_torch_train.py" run_tests "$@" || rc=$?
 print_steps "catalogue + torch timings"
 exit $rc

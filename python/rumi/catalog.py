@@ -21,8 +21,10 @@ PAM sidecar `<file>.aux.xml` (PAMDataset/PAMRasterBand[@band]/NoDataValue, band 
 which build reads (local files, or the object beside a URL), or `build(..., nodata=)` gives it
 (a number for every band, or one per band; it overrides the sidecar). When a file has nodata, its
 pixels are read once, when cataloguing, to record per band and tile the fraction of samples (over
-all time steps) that are not nodata, floored to 1/255 (so it never overstates), as B x tiles_y x
-tiles_x uint8 bytes in row-major tile order: samplers bound a chip's valid fraction from it
+all time steps) that are nodata, as one byte c per tile: 255 when there is none, else an upper
+bound 2**(-c/16) of that fraction (c = 0: up to all of them; steps of 4.4 %, so a tile with one
+nodata sample in 65,536 still reads as at least 99.998 % valid; never an understatement of the
+nodata), as B x tiles_y x tiles_x uint8 bytes in row-major tile order: samplers bound a chip's valid fraction from it
 without reading pixels (rumi.torch, min_valid=). Catalogues written before these columns open
 with them null (no nodata).
 
@@ -334,18 +336,48 @@ def valid_fractions(dataset: rumi.Dataset, nodata: Any) -> np.ndarray | None:
     return v / n
 
 
+VALID_STEPS_PER_OCTAVE = 16
+
+
+def encode_valid(valid: np.ndarray, total: np.ndarray) -> np.ndarray:
+    """Valid and total sample counts -> the uint8 codes of rumi:valid: 255 when every sample is
+    valid, else the largest c <= 254 with 2**(-c/16) >= the nodata fraction (an upper bound of
+    it: the valid fraction it implies is never more than the true one)."""
+    valid = np.asarray(valid, np.int64)
+    total = np.asarray(total, np.int64)
+    bad = total - valid
+    with np.errstate(divide="ignore"):
+        f = bad / np.maximum(total, 1)
+        c = np.floor(-VALID_STEPS_PER_OCTAVE * np.log2(np.where(bad > 0, f, 1.0)))
+    c = np.clip(c, 0, 254)
+    # float rounding: step down until the bound holds exactly (2**(-c/16) * total >= bad)
+    while True:
+        low = (bad > 0) & (np.exp2(-c / VALID_STEPS_PER_OCTAVE) * total < bad) & (c > 0)
+        if not low.any():
+            break
+        c = np.where(low, c - 1, c)
+    return np.where(bad > 0, c, 255).astype(np.uint8)
+
+
+def nodata_bound(codes: np.ndarray) -> np.ndarray:
+    """rumi:valid codes -> the upper bound of each tile's nodata fraction (0.0 for code 255)."""
+    c = np.asarray(codes, np.float64)
+    return np.where(c >= 255, 0.0, np.exp2(-c / VALID_STEPS_PER_OCTAVE))
+
+
 def valid_summary(dataset: rumi.Dataset, nodata: Any) -> bytes | None:
-    """The catalogue's rumi:valid value: valid_fractions floored to 1/255 (never overstated),
-    B x tiles_y x tiles_x uint8 in C order; None when no band has nodata."""
+    """The catalogue's rumi:valid value: encode_valid of valid_counts, B x tiles_y x tiles_x
+    uint8 in C order; None when no band has nodata."""
     nd = _norm_nodata(nodata, dataset.shape[1], dataset.path)
     if nd is None:
         return None
     v, n = valid_counts(dataset, nd)
-    return (v * 255 // n).astype(np.uint8).tobytes()
+    return encode_valid(v, n).tobytes()
 
 
 def unpack_valid(blob: bytes | None, shape: Sequence[int], tile_shape: Sequence[int]) -> np.ndarray | None:
-    """A rumi:valid value as uint8 (B, tiles_y, tiles_x) (255 = every sample valid); None stays None."""
+    """A rumi:valid value as uint8 codes (B, tiles_y, tiles_x) (255: every sample valid; see
+    nodata_bound); None stays None."""
     if blob is None:
         return None
     _, B, Y, X = shape
