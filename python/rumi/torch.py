@@ -159,18 +159,17 @@ def _match(ti, shape_i, code_i, tl, shape_l, code_l, l):
             return _LabelMatch(l, "window", (kri, kci), (orr, oc), rect)
     # another CRS or grid: the label raster's outline on the image grid (through pyproj)
     import shapely
-    from affine import Affine
 
     n = 64
     s = np.linspace(0.0, 1.0, n + 1)
     px = np.concatenate([s * Xl, np.full(n + 1, Xl), (1 - s) * Xl, np.zeros(n + 1)])
     py = np.concatenate([np.zeros(n + 1), s * Yl, np.full(n + 1, Yl), (1 - s) * Yl])
-    x, y = Affine(*tl[:6]) * (px, py)
+    x, y = _affine(tl, px, py)
     if code_i != code_l:
         x, y = _transformer(code_l, code_i).transform(x, y)
     if not (np.all(np.isfinite(x)) and np.all(np.isfinite(y))):
         return None
-    c, r = (~Affine(*ti[:6])) * (np.asarray(x), np.asarray(y))
+    c, r = _affine(_inverse(ti), np.asarray(x), np.asarray(y))
     poly = shapely.Polygon(np.stack([c, r], 1))
     if not poly.is_valid:
         poly = shapely.make_valid(poly)
@@ -178,6 +177,22 @@ def _match(ti, shape_i, code_i, tl, shape_l, code_l, l):
         return None
     shapely.prepare(poly)
     return _LabelMatch(l, "warp", poly=poly)
+
+
+def _affine(t, cols, rows):
+    """x, y of pixel coordinates (cols, rows) through a STAC proj:transform (a, b, c, d, e, f)."""
+    a, b, c, d, e, f = t[:6]
+    return a * cols + b * rows + c, d * cols + e * rows + f
+
+
+def _inverse(t):
+    """The STAC proj:transform of the inverse mapping (x, y -> col, row)."""
+    a, b, c, d, e, f = t[:6]
+    det = a * e - b * d
+    if det == 0:
+        raise RequestError(f"the grid transform {tuple(t[:6])} is degenerate")
+    ia, ib, id_, ie = e / det, -b / det, -d / det, a / det
+    return (ia, ib, -(ia * c + ib * f), id_, ie, -(id_ * c + ie * f))
 
 
 _TRANSFORMERS: dict[tuple[str, str], Any] = {}
@@ -859,15 +874,13 @@ class ChipDataset(torch.utils.data.Dataset):
                 cols = (c0 + np.arange(w) + oc) // kc
                 R, C = np.broadcast_to(rows[:, None], (h, w)), np.broadcast_to(cols[None, :], (h, w))
             else:
-                from affine import Affine
-
                 ti = self.transforms[j]
                 cc, rr = np.meshgrid(c0 + np.arange(w) + 0.5, r0 + np.arange(h) + 0.5)
-                x, y = Affine(*ti[:6]) * (cc, rr)
+                x, y = _affine(ti, cc, rr)
                 lcode = self._label_code(m.l)
                 if self.codes[j] != lcode:
                     x, y = _transformer(self.codes[j], lcode).transform(x, y)
-                lc, lr = (~Affine(*self.catalog_label_transform(m.l)[:6])) * (np.asarray(x), np.asarray(y))
+                lc, lr = _affine(_inverse(self.catalog_label_transform(m.l)), np.asarray(x), np.asarray(y))
                 with np.errstate(invalid="ignore"):
                     C, R = np.floor(lc + 1e-10), np.floor(lr + 1e-10)  # the pixel holding the centre (GDAL's nearest)
                 bad = ~(np.isfinite(C) & np.isfinite(R) & (C >= 0) & (C < Xl) & (R >= 0) & (R < Yl))

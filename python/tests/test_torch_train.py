@@ -132,3 +132,232 @@ def test_min_valid_reads_no_pixel_over_http(converted, tmp_path, nginx):
     assert nginx.requests(since) == []
     ds.__getitems__(keys[:4])
     assert len(nginx.requests(since)) > 0  # reading the chips does request
+
+
+# --- labels beside images ------------------------------------------------------------------------
+
+
+def _gdal(*args):
+    exe = shutil.which(args[0])
+    if exe is None:
+        pytest.skip(f"{args[0]} is not installed (gdal-bin; scripts/test-torch.sh installs it)")
+    r = subprocess.run([exe, "-q", *args[1:]], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+
+
+@pytest.fixture()
+def landfire(converted, tmp_path):
+    elev = converted("lf_elev_220_mt_hood_utm.tif")
+    fbfm = converted("lf_fbfm40_220_mt_hood_utm.tif")
+    cat = rumi.Catalog.build([str(elev)], tmp_path / "elev.parquet")
+    return cat, fbfm, tiff_pixels(DATA / "lf_elev_220_mt_hood_utm.tif"), tiff_pixels(DATA / "lf_fbfm40_220_mt_hood_utm.tif")
+
+
+def _samplers(ds, seed=3):
+    return {
+        "random": rt.RandomChipSampler(ds, length=24, seed=seed),
+        "grid": rt.GridChipSampler(ds, stride=200, shuffle=True, seed=seed),
+        "tile": rt.TileChipSampler(ds, shuffle=True, seed=seed),
+    }
+
+
+def _batches(ds, sampler, workers):
+    kw = {"multiprocessing_context": mp.get_context("fork")} if workers else {}
+    return [b for b in ds.loader(sampler, batch_size=8, num_workers=workers, **kw)]
+
+
+@pytest.mark.parametrize("workers", [0, 2])
+def test_landfire_masks_equal_the_label_windows(landfire, workers):
+    """LANDFIRE elevation (int16) with its fuel-model classes (int16) on the same grid: every
+    mask is the label raster's window at the chip (GeoTIFF pixels), for every sampler."""
+    cat, fbfm, elev_px, fbfm_px = landfire
+    ds = rt.ChipDataset(cat, size=96, labels=fbfm)
+    assert (ds.Tl, ds.Bl, ds.label_encoding) == (1, 1, "int16")
+    assert [m.kind for m in ds.matches[0]] == ["window"] and ds.matches[0][0].k == (1, 1)
+    for name, s in _samplers(ds).items():
+        n = 0
+        for b in _batches(ds, s, workers):
+            assert b["mask"].shape[1:] == (1, 1, 96, 96) and b["mask"].dtype == torch.int16
+            for i, (_, r, c) in enumerate(b["key"]):
+                np.testing.assert_array_equal(b["image"][i, 0, 0].numpy(), elev_px[0, r:r + 96, c:c + 96])
+                np.testing.assert_array_equal(b["mask"][i, 0, 0].numpy(), fbfm_px[0, r:r + 96, c:c + 96], err_msg=name)
+                n += 1
+        assert n >= 8, name
+
+
+@pytest.fixture()
+def eolearn(converted, tmp_path):
+    ndvi = converted("eolearn_s2_ndvi_68t_float32.tif")
+    lulc = converted("eolearn_lulc_uint16.tif")
+    clm = converted("eolearn_s2_clm_68t_uint8.tif")
+    return ndvi, lulc, clm
+
+
+@pytest.mark.parametrize("workers", [0, 2])
+def test_eolearn_ndvi_with_land_cover_and_cloud_masks(eolearn, tmp_path, workers):
+    """The eo-learn NDVI stack (68 bands) with its land-cover labels (uint16) and its cloud
+    masks (68 bands of uint8) on the same grid: masks equal the label windows exactly."""
+    ndvi, lulc, clm = eolearn
+    cat = rumi.Catalog.build([str(ndvi)], tmp_path / "ndvi.parquet")
+    ndvi_px = tiff_pixels(DATA / "eolearn_s2_ndvi_68t_float32.tif")
+    for lab, name, bands in ((lulc, "eolearn_lulc_uint16.tif", None), (clm, "eolearn_s2_clm_68t_uint8.tif", [0, 5, 67])):
+        lab_px = tiff_pixels(DATA / name)
+        lcat = rumi.Catalog.build([str(lab)], tmp_path / "lab.parquet")
+        names = lcat.row(0)["rumi:bands"]
+        ds = rt.ChipDataset(cat, size=32, labels=lcat, label_bands=None if bands is None else [names[k] for k in bands])
+        want_b = [0] if bands is None else bands
+        for sname, s in _samplers(ds).items():
+            for b in _batches(ds, s, workers):
+                assert b["mask"].dtype == (torch.uint16 if bands is None else torch.uint8)
+                for i, (_, r, c) in enumerate(b["key"]):
+                    np.testing.assert_array_equal(b["image"][i, 0].numpy(), ndvi_px[:, r:r + 32, c:c + 32])
+                    np.testing.assert_array_equal(b["mask"][i, 0].numpy(), lab_px[want_b, r:r + 32, c:c + 32],
+                                                  err_msg=f"{name} {sname}")
+
+
+def test_labels_on_an_aligned_coarser_grid_are_windowed(landfire, tmp_path):
+    """Labels at 60 m on the 30 m image grid's alignment (GDAL nearest: every other pixel): each
+    label pixel covers 2x2 image pixels, read directly and repeated."""
+    cat, fbfm, _, _ = landfire
+    coarse = tmp_path / "fbfm60.tif"
+    _gdal("gdal_translate", "-tr", "60", "60", "-r", "nearest", str(DATA / "lf_fbfm40_220_mt_hood_utm.tif"), str(coarse))
+    cp = tiff_pixels(coarse)
+    out = tmp_path / "fbfm60.rumi"
+    from conftest import CLI
+
+    r = subprocess.run([str(CLI), "convert", str(coarse), str(out), "--time", "2020-05-18"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    ds = rt.ChipDataset(cat, size=64, labels=out)
+    m = ds.matches[0][0]
+    assert (m.kind, m.k, m.off) == ("window", (2, 2), (0, 0))
+    keys = list(rt.RandomChipSampler(ds, length=40, seed=9))
+    b = ds.__getitems__(keys)
+    for i, (_, r0, c0) in enumerate(keys):
+        want = cp[0][np.ix_((r0 + np.arange(64)) // 2, (c0 + np.arange(64)) // 2)]
+        np.testing.assert_array_equal(b["mask"][i, 0, 0].numpy(), want)
+    # the last image row/column whose label pixel exists: 799 rows -> 400 label rows cover 800
+    assert m.rect == (0, 799, 0, 1013)
+
+
+def _edge_distance(keys, diff, gt, ltr):
+    """For the pixels where diff is True: how far (in label pixels) the image pixel centre maps
+    from the nearest label pixel edge (pyproj, exact)."""
+    import pyproj
+    from affine import Affine
+
+    tr = pyproj.Transformer.from_crs(26910, 32611, always_xy=True)
+    k, rr, cc = np.nonzero(diff)
+    rows = np.array([keys[i][1] for i in k]) + rr + 0.5
+    cols = np.array([keys[i][2] for i in k]) + cc + 0.5
+    x, y = Affine.from_gdal(*gt) @ (cols, rows)
+    lx, ly = tr.transform(x, y)
+    lc, lr = ~Affine.from_gdal(*ltr) @ (np.asarray(lx), np.asarray(ly))
+    return np.minimum(np.abs(lc - np.round(lc)), np.abs(lr - np.round(lr)))
+
+
+def test_labels_in_another_utm_zone_match_gdal_nearest_warp(landfire, tmp_path):
+    """The fuel classes warped by GDAL to UTM zone 11 (nearest neighbour), read back on the image
+    grid (zone 10) through pyproj: equal to GDAL's own nearest-neighbour warp of that label file
+    onto the image grid with exact transforms (gdalwarp -et 0) on >= 99.9 % of pixels (measured:
+    all of them), and the pixels where any differ sit on label pixel edges. Against gdalwarp's
+    default approximate transformer (-et 0.125: up to 1/8 pixel of error) ~1 % differ, every one
+    within 1/8 label pixel of an edge: GDAL's approximation, not the labels' placement."""
+    cat, fbfm, _, _ = landfire
+    from conftest import CLI, tiff_geotransform
+
+    z11 = tmp_path / "fbfm_z11.tif"
+    _gdal("gdalwarp", "-t_srs", "EPSG:32611", "-r", "near", "-tr", "30", "30", "-dstnodata", "-1",
+          str(DATA / "lf_fbfm40_220_mt_hood_utm.tif"), str(z11))
+    lab = tmp_path / "fbfm_z11.rumi"
+    r = subprocess.run([str(CLI), "convert", str(z11), str(lab), "--time", "2020-05-18"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    ltr = rumi.open(lab).geotransform
+    gt = tiff_geotransform(DATA / "lf_elev_220_mt_hood_utm.tif")
+    Y, X = 799, 1013
+    ds = rt.ChipDataset(cat, size=128, labels=lab)
+    assert [m.kind for m in ds.matches[0]] == ["warp"]
+    keys = list(rt.GridChipSampler(ds, stride=128))
+    assert len(keys) >= 12
+    got = ds.__getitems__(keys)["mask"][:, 0, 0].numpy()
+    assert (got != -1).mean() > 0.9  # labels, not the warp's nodata fill
+    for et, need, edge_max in (("0", 0.999, 0.01), ("0.125", 0.98, 0.125 + 1e-6)):
+        # GDAL's nearest warp of the zone-11 labels back onto the elevation grid
+        ref_tif = tmp_path / f"ref{et}.tif"
+        _gdal("gdalwarp", "-t_srs", "EPSG:26910", "-te", str(gt[0]), str(gt[3] + Y * gt[5]), str(gt[0] + X * gt[1]),
+              str(gt[3]), "-ts", str(X), str(Y), "-r", "near", "-et", et, "-dstnodata", "-1", str(z11), str(ref_tif))
+        ref = tiff_pixels(ref_tif)[0]
+        want = np.stack([ref[r:r + 128, c:c + 128] for _, r, c in keys])
+        eq = got == want
+        print(f"\nlabels across UTM zones vs gdalwarp -et {et}: {eq.size - eq.sum()} of {eq.size} pixels differ "
+              f"({100 * (1 - eq.mean()):.4f} %)", end="")
+        assert eq.mean() >= need, (et, eq.mean())
+        if not eq.all():
+            edge = _edge_distance(keys, ~eq, gt, ltr)
+            print(f"; their centres lie at most {edge.max():.5f} label pixels from a label pixel edge", end="")
+            assert edge.max() < edge_max, (et, edge.max())
+
+
+def _label_file(path, arr, times, transform=(500000.0, 10.0, 0.0, 5100000.0, 0.0, -10.0), crs="EPSG:32633", **kw):
+    rumi.write(path, arr, bands=[f"l{k}" for k in range(arr.shape[1])], times=times, crs=crs,
+               transform=transform if crs else None, tile=64, **kw)
+    return path
+
+
+def test_label_errors_name_the_problem(cat, files, tmp_path):
+    a_only = cat.search(bands=["red"], time=("2020-01-01", "2020-12-31"))
+    lab = np.arange(300 * 520, dtype=np.uint8).reshape(1, 1, 300, 520)
+    nocrs = _label_file(tmp_path / "nocrs.rumi", lab, ["2020-01-01"], crs=None)
+    with pytest.raises(rumi.RequestError, match=r"label file nocrs has no CRS \(300x520 pixels without georeferencing\): it "
+                                                r"cannot be placed on the image grid \(EPSG:32633, 300x520 pixels, transform"):
+        rt.ChipDataset(a_only, size=32, labels=nocrs)
+    far = _label_file(tmp_path / "far.rumi", lab, ["2020-01-01"], transform=(600000.0, 10.0, 0.0, 5000000.0, 0.0, -10.0))
+    with pytest.raises(rumi.RequestError, match=r"the labels do not overlap the images: no label file \(far; EPSG:32633, "
+                                                r"300x520 pixels, transform .*\) intersects an image file \(a; EPSG:32633"):
+        rt.ChipDataset(a_only, size=32, labels=far)
+    # labels with several time steps must have each image step of the selection
+    lt = np.zeros((2, 1, 300, 520), np.uint8)
+    two = _label_file(tmp_path / "two.rumi", lt, ["2020-01-01", "2020-02-15"])
+    with pytest.raises(rumi.RequestError, match=r"the time axes of image a and labels two differ: the labels have no step at "
+                                                r"\['2020-02-01T00:00:00', '2020-03-01T00:00:00'\]"):
+        rt.ChipDataset(a_only, size=32, labels=two)
+    # ... which a time selection can satisfy
+    ds = rt.ChipDataset(a_only, size=32, labels=two, time="2020-01-01")
+    assert (ds.T, ds.Tl) == (1, 1)
+    with pytest.raises(ValueError, match="on_missing must be 'skip' or 'raise'"):
+        rt.ChipDataset(a_only, size=32, labels=two, on_missing="fill")
+
+
+def test_chips_without_labels_are_skipped_or_raise(cat, files, tmp_path):
+    """Labels covering the left 200 columns of file a: samplers draw only chips inside them
+    (on_missing='skip'); with on_missing='raise' a chip outside is an error when read."""
+    a_only = cat.search(bands=["red"], time=("2020-01-01", "2020-12-31"))
+    lab = (np.arange(300 * 200, dtype=np.int32).reshape(1, 1, 300, 200) * 7)
+    left = _label_file(tmp_path / "left.rumi", lab, ["2019-06-01"])
+    ds = rt.ChipDataset(a_only, size=32, labels=left)
+    for s in (rt.RandomChipSampler(ds, length=50, seed=1), rt.GridChipSampler(ds), rt.TileChipSampler(ds)):
+        keys = list(s)
+        assert keys and all(c + 32 <= 200 for _, _, c in keys), type(s).__name__
+    b = ds.__getitems__(keys[:5])
+    for i, (_, r, c) in enumerate(keys[:5]):
+        np.testing.assert_array_equal(b["mask"][i, 0, 0].numpy(), lab[0, 0, r:r + 32, c:c + 32])
+    assert b["mask"].dtype == torch.int32
+    with pytest.raises(rumi.RequestError, match=r"chip \(0, 0, 300\) of a has no label file covering it"):
+        ds.__getitems__([(0, 0, 300)])
+    raising = rt.ChipDataset(a_only, size=32, labels=left, on_missing="raise")
+    assert any(c + 32 > 200 for _, _, c in rt.GridChipSampler(raising))  # not filtered
+    big = rt.ChipDataset(a_only, size=250, labels=left)
+    with pytest.raises(rumi.RequestError, match="no 250x250 chip of the 1 image files lies wholly inside a label file"):
+        rt.RandomChipSampler(big, length=4)
+
+
+def test_labels_with_time_steps_follow_the_images(cat, files, tmp_path):
+    """Labels with a time axis (a cloud mask per scene) are read at each chip's image steps."""
+    a_only = cat.search(bands=["red"], time=("2020-01-01", "2020-12-31"))
+    lab = np.random.default_rng(0).integers(0, 2, size=(4, 1, 300, 520), dtype=np.uint8)
+    times = ["2019-12-01", "2020-01-01", "2020-02-01", "2020-03-01"]
+    p = _label_file(tmp_path / "clouds.rumi", lab, times)
+    ds = rt.ChipDataset(a_only, size=40, labels=p, time=("2020-01-15", "2020-12-31"))
+    assert (ds.T, ds.Tl) == (2, 2)
+    b = ds.__getitems__([(0, 7, 9)])
+    np.testing.assert_array_equal(b["mask"][0, :, 0].numpy(), lab[2:4, 0, 7:47, 9:49])
+    np.testing.assert_array_equal(b["image"][0].numpy(), files["a"][1][1:3, :, 7:47, 9:49])
