@@ -482,3 +482,79 @@ def test_loader_state_counts_delivered_batches_not_read_ahead(cat):
     lst = ds.loader(keys, batch_size=4)
     lst.load_state_dict({"samples_delivered": 8})
     assert [k for b in lst for k in b["key"]] == keys[8:]
+
+
+# --- time series -----------------------------------------------------------------------------------
+
+
+@pytest.fixture()
+def ndvi_series(converted, tmp_path):
+    """The eo-learn NDVI stack as rumi Cubes (68 steps, the band descriptions are the times; and
+    one of its first 30 steps), the cloud masks as a 68-step Cube beside them."""
+    ndvi = rumi.open(converted("eolearn_s2_ndvi_68t_float32.tif"))
+    clm = rumi.open(converted("eolearn_s2_clm_68t_uint8.tif"))
+    times = np.array(ndvi.bands, dtype="datetime64[s]")
+    keep = np.concatenate([[True], np.diff(times) > np.timedelta64(0, "s")])  # 2015-12-08 appears twice
+    times = times[keep]
+    a = ndvi.read()[0][keep][:, None]  # (T, 1, Y, X)
+    m = clm.read()[0][keep][:, None]
+    geo = dict(crs=ndvi.crs, transform=ndvi.geotransform, tile=32)
+    full, short, mask = tmp_path / "ndvi_full.rumi", tmp_path / "ndvi_short.rumi", tmp_path / "clm.rumi"
+    rumi.write(full, a, bands=["ndvi"], times=[str(t) for t in times], **geo)
+    rumi.write(short, a[:30], bands=["ndvi"], times=[str(t) for t in times[:30]], **geo)
+    rumi.write(mask, m, bands=["clouds"], times=[str(t) for t in times], **geo)
+    cat = rumi.Catalog.build([str(full), str(short)], tmp_path / "series.parquet")
+    return cat, a, m, times, mask
+
+
+def test_time_series_of_different_lengths_are_padded(ndvi_series):
+    cat, a, m, times, mask = ndvi_series
+    window = ("2016-01-01", "2017-01-01")
+    sel = (times >= np.datetime64("2016-01-01")) & (times <= np.datetime64("2017-01-01"))
+    idx = np.flatnonzero(sel)
+    n_full, n_short = len(idx), int(np.sum(idx < 30))
+    assert n_full > n_short > 0
+    ds = rt.ChipDataset(cat, size=32, time=window, labels=mask)
+    assert (ds.T, ds.Tl) == (n_full, n_full)
+    keys = [(0, 10, 20), (1, 50, 60), (1, 0, 0)]
+    b = ds.__getitems__(keys)
+    assert b["image"].shape == (3, n_full, 1, 32, 32) and b["mask"].shape == (3, n_full, 1, 32, 32)
+    for i, (j, r, c) in enumerate(keys):
+        steps = idx if j == 0 else idx[idx < 30]
+        k = len(steps)
+        assert b["time_mask"][i].tolist() == [True] * k + [False] * (n_full - k)
+        np.testing.assert_array_equal(b["time"][i], times[steps])
+        assert b["time"][i].dtype == np.dtype("datetime64[s]")
+        np.testing.assert_array_equal(b["image"][i, :k].numpy(), a[steps, :, r:r + 32, c:c + 32])
+        np.testing.assert_array_equal(b["mask"][i, :k].numpy(), m[steps, :, r:r + 32, c:c + 32])
+        assert not b["image"][i, k:].any() and not b["mask"][i, k:].any()  # padding
+    with pytest.raises(rumi.RequestError, match="align_time: the files' time axes differ"):
+        rt.ChipDataset(cat, size=32, time=window, align_time=True)
+
+
+def test_max_steps_newest_and_random(ndvi_series):
+    cat, a, m, times, mask = ndvi_series
+    newest = rt.ChipDataset(cat, size=32, max_steps=5)
+    assert newest.T == 5
+    b = newest.__getitems__([(0, 1, 2), (1, 3, 4)])
+    np.testing.assert_array_equal(b["time"][0], times[-5:])
+    np.testing.assert_array_equal(b["time"][1], times[25:30])
+    np.testing.assert_array_equal(b["image"][1].numpy(), a[25:30, :, 3:35, 4:36])
+    rnd = rt.ChipDataset(cat, size=32, max_steps=6, time_steps="random", seed=1, labels=mask)
+    keys = [(0, 0, 0), (0, 5, 5), (1, 7, 7)]
+    b1, b2 = rnd.__getitems__(keys), rnd.__getitems__(keys)
+    picked = []
+    for i, (j, r, c) in enumerate(keys):
+        t = b1["time"][i]
+        assert len(t) == 6 and np.all(np.diff(t) > np.timedelta64(0, "s"))  # distinct, in time order
+        np.testing.assert_array_equal(t, b2["time"][i])  # seeded per chip: the same again
+        steps = np.searchsorted(times, t)
+        assert j == 0 or steps.max() < 30
+        np.testing.assert_array_equal(b1["image"][i].numpy(), a[steps, :, r:r + 32, c:c + 32])
+        np.testing.assert_array_equal(b1["mask"][i].numpy(), m[steps, :, r:r + 32, c:c + 32])
+        picked.append(tuple(steps))
+    assert len(set(picked)) == 3
+    other = rt.ChipDataset(cat, size=32, max_steps=6, time_steps="random", seed=2).__getitems__(keys)
+    assert any(not np.array_equal(x, y) for x, y in zip(other["time"], b1["time"]))
+    with pytest.raises(ValueError, match="max_steps must be an integer >= 1"):
+        rt.ChipDataset(cat, size=32, max_steps=0)
