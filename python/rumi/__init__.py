@@ -9,7 +9,7 @@
                transform=(x0, 10.0, 0.0, y0, 0.0, -10.0))
 
 Submodules load on first use: rumi.catalog (GeoParquet catalogues; rumi.Catalog), rumi.torch
-(PyTorch chips), rumi.xarray_backend (xr.open_dataset(..., engine="rumi")).
+(PyTorch chips), rumi.torchgeo (TorchGeo datasets), rumi.xarray_backend (xr.open_dataset(..., engine="rumi")).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from ._window import Window
 from ._write import write
 
 if TYPE_CHECKING:
-    from . import catalog, torch, xarray_backend
+    from . import catalog, torch, torchgeo, xarray_backend
     from .catalog import Catalog
 
 __all__ = [
@@ -52,7 +52,7 @@ __all__ = [
 #: the version of the rumi core library inside the native module
 CORE_VERSION: str = _rumi.CORE_VERSION
 
-_SUBMODULES = ("catalog", "torch", "xarray_backend")
+_SUBMODULES = ("catalog", "torch", "torchgeo", "xarray_backend")
 
 
 def __getattr__(name: str) -> Any:

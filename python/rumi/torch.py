@@ -492,9 +492,10 @@ class ChipDataset(torch.utils.data.Dataset):
         return 256
 
     def _cache_share(self):
-        """Each open reader's share of the process's decoded-frame budget (at least 8 MiB)."""
+        """Each open reader's share of the process's decoded-frame budget cache_bytes (at most
+        _max_open() readers are open, so the process never holds more than cache_bytes)."""
         files = len(self.rows) + (len(self.label_ids) if self.labels is not None else 0)
-        return max(8 << 20, self.cache_bytes // max(1, min(self._max_open(), files)))
+        return self.cache_bytes // max(1, min(self._max_open(), files))
 
     def _executor(self):
         with self._lock:
