@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Catalogue + PyTorch loader tests (issue 16): python/tests/test_catalog.py and test_torch.py in
-# a venv of the pyenv python3 (3.11) with the package's [torch] extra. Prints step durations.
+# Catalogue + PyTorch loader tests (issues 16, 24): python/tests/test_catalog.py, test_torch.py and
+# test_torch_train.py in a venv of the pyenv python3 (3.11) with the package's [torch] extra (and
+# torchdata), test_torchgeo.py in a python 3.12 venv with [torchgeo]. Prints step durations.
 #
 # torch from PyPI is the CUDA build (~5 GB installed with its nvidia-* dependencies; it runs on the
 # CPU here, and PyPI has no CPU-only wheel). It is installed once into a venv kept in the cache
@@ -29,7 +30,7 @@ make_venv() {
   rm -rf "$old"
 }
 step "venv with torch ($("$PY" --version 2>&1), $VENV; installed once)" make_venv
-step "pip install test packages" $PIP maturin pytest numpy ml_dtypes pyarrow pyproj shapely geopandas tifffile
+step "pip install test packages" $PIP maturin pytest numpy ml_dtypes pyarrow pyproj shapely geopandas tifffile imagecodecs torchdata
 if [ ! -x target/release/rumi ] || [ ! -f target/release/libgdal_rumi.so ]; then
   build() { cargo build --release -p rumi-cli && cargo build --release --lib; }
   step "cargo build --release (CLI + GDAL plugin)" build
@@ -43,12 +44,38 @@ if [ -n "$PY312" ] && [ -x "$PY312/bin/python" ]; then
                "$GTI/bin/pip" install -q --disable-pip-version-check 'rasterio>=1.5'; }
   step "python 3.12 venv with rasterio >= 1.5 (GTI)" gti_venv && export RUMI_GTI_PYTHON=$GTI/bin/python
 fi
-step "pip install ./python[torch] (maturin, release)" $PIP "./python[torch]"
+# one abi3 wheel of the package (maturin, release) for both venvs
+WHEELS=target/torch-wheel
+build_wheel() { rm -rf "$WHEELS"; "$VENV/bin/pip" wheel -q --disable-pip-version-check --no-deps -w "$WHEELS" ./python; }
+step "maturin wheel of ./python (release, abi3)" build_wheel
+WHEEL=$(ls "$WHEELS"/rumi-*.whl)
+install_rumi() { "$1/bin/pip" install -q --disable-pip-version-check --force-reinstall --no-deps "$WHEEL" &&
+                 "$1/bin/pip" install -q --disable-pip-version-check "$WHEEL[$2]"; }
+step "pip install rumi[torch] (the wheel)" install_rumi "$VENV" torch
 run_tests() {
   (cd python/tests && RUMI_PY_STRICT=1 RUMI_PYTHON="$VENV/bin/python" \
-    "$VENV/bin/python" -m pytest -q -ra -p no:cacheprovider --rootdir=. "$@" test_catalog.py test_torch.py)
+    "$VENV/bin/python" -m pytest -q -ra -p no:cacheprovider --rootdir=. "$@" test_catalog.py test_torch.py test_torch_train.py)
 }
 rc=0
-step "pytest test_catalog.py test_torch.py" run_tests "$@" || rc=$?
+step "pytest test_catalog.py test_torch.py test_torch_train.py" run_tests "$@" || rc=$?
+# rumi.torchgeo: TorchGeo 0.10 needs Python >= 3.12: a second venv (pyenv's 3.12), torch from
+# PyPI installed into it once (the CUDA build again, ~5 GB; kept while `import torchgeo` works)
+TG=$(realpath -m "${RUMI_TORCHGEO_VENV:-$CACHE/venvs/torchgeo-py3.12}")
+if [ -n "$PY312" ] && [ -x "$PY312/bin/python" ]; then
+  tg_venv() {
+    "$TG/bin/python" -c 'import torchgeo; assert torchgeo.__version__.startswith("0.10")' >/dev/null 2>&1 && return
+    rm -rf "$TG"; "$PY312/bin/python" -m venv "$TG"
+    "$TG/bin/pip" install -q --disable-pip-version-check --no-cache-dir 'torchgeo==0.10.1' torchdata pytest tifffile \
+      imagecodecs pyarrow
+  }
+  step "python 3.12 venv with torchgeo 0.10 ($TG; installed once)" tg_venv
+  step "pip install rumi[torchgeo] (the wheel, python 3.12)" install_rumi "$TG" torchgeo
+  run_tg() { (cd python/tests && RUMI_PY_STRICT=1 "$TG/bin/python" -m pytest -q -ra -p no:cacheprovider --rootdir=. \
+               "$@" test_torchgeo.py); }
+  step "pytest test_torchgeo.py (python 3.12)" run_tg "$@" || rc=$?
+else
+  echo "test-torch: no python 3.12 (pyenv) for TorchGeo 0.10: test_torchgeo.py not run" >&2
+  [ "${RUMI_PY_STRICT:-1}" = 1 ] && rc=1
+fi
 print_steps "catalogue + torch timings"
 exit $rc

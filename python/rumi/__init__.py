@@ -9,7 +9,7 @@
                transform=(x0, 10.0, 0.0, y0, 0.0, -10.0))
 
 Submodules load on first use: rumi.catalog (GeoParquet catalogues; rumi.Catalog), rumi.torch
-(PyTorch chips), rumi.xarray_backend (xr.open_dataset(..., engine="rumi")), rumi.to_rumi
+(PyTorch chips), rumi.torchgeo (TorchGeo datasets), rumi.xarray_backend (xr.open_dataset(..., engine="rumi")), rumi.to_rumi
 (xarray/dask -> rumi; also da.rumi.to_rumi(dest) once rumi is imported after xarray), rumi.build
 (STAC items -> cubes per grid cell and time range + their catalogue; the rumi-build script).
 """
@@ -29,7 +29,7 @@ from ._window import Window
 from ._write import WriteSpec, Writer, encode_rows, write
 
 if TYPE_CHECKING:
-    from . import catalog, torch, xarray_backend
+    from . import catalog, torch, torchgeo, xarray_backend
     from ._build import BuildError, build
     from ._to_rumi import to_rumi
     from .catalog import Catalog
@@ -63,7 +63,7 @@ __all__ = [
 #: the version of the rumi core library inside the native module
 CORE_VERSION: str = _rumi.CORE_VERSION
 
-_SUBMODULES = ("catalog", "torch", "xarray_backend")
+_SUBMODULES = ("catalog", "torch", "torchgeo", "xarray_backend")
 
 
 def __getattr__(name: str) -> Any:

@@ -62,6 +62,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
+from . import _rumi
 from ._errors import RumiError, RumiIOError
 
 BUILD_FORMAT = 1  # bump when the same inputs would give different files
@@ -511,32 +512,16 @@ class _Local:
 
 class _S3:
     """An s3:// prefix: files through rumi.to_rumi (uploaded with their sidecars at close, aborted
-    on failure); the manifest and the catalogue through obstore (object_store, the client the
-    core uses, configured the same way: the AWS_* environment)."""
+    on failure); the manifest and the catalogue through the core's object store (rumi::store,
+    the same client, configured by the AWS_* environment)."""
 
     def __init__(self, url: str) -> None:
-        try:
-            import obstore  # noqa: F401
-            from obstore.store import S3Store
-        except ImportError as e:
-            raise ImportError(f"rumi.build to s3:// needs obstore for its manifest and catalogue (pip install obstore): {e}") from None
         rest = url[len("s3://"):]
         bucket, _, prefix = rest.partition("/")
         if not bucket:
             raise ValueError(f"dest {url}: no bucket")
         self.bucket, self.prefix = bucket, prefix.strip("/")
         self.root = f"s3://{bucket}" + (f"/{self.prefix}" if self.prefix else "")
-        env = os.environ.get
-        endpoint = env("AWS_ENDPOINT_URL_S3") or env("AWS_ENDPOINT_URL")
-        allow_http = bool(endpoint and endpoint.startswith("http://")) or (env("AWS_ALLOW_HTTP", "").lower() in ("true", "1"))
-        config: dict[str, Any] = {}
-        if endpoint:
-            config["endpoint"] = endpoint
-        if not (env("AWS_REGION") or env("AWS_DEFAULT_REGION")):
-            config["region"] = "us-east-1"
-        if not env("AWS_ACCESS_KEY_ID"):
-            config["skip_signature"] = True
-        self.store = S3Store(bucket, client_options={"allow_http": allow_http}, **config)
 
     def key(self, name: str) -> str:
         return f"{self.prefix}/{name}" if self.prefix else name
@@ -553,38 +538,14 @@ class _S3:
     def undo_prepare(self) -> None:
         pass
 
-    def _missing(self, e: Exception) -> bool:
-        import obstore.exceptions as ox
-
-        return isinstance(e, (ox.NotFoundError, FileNotFoundError))
-
     def read(self, name: str) -> bytes | None:
-        import obstore
-
-        try:
-            return bytes(obstore.get(self.store, self.key(name)).bytes())
-        except Exception as e:
-            if self._missing(e):
-                return None
-            raise RumiIOError(f"{self.url(name)}: {e}") from None
+        return _rumi.fetch_object(self.url(name), None, missing_ok=True)
 
     def size(self, name: str) -> int | None:
-        import obstore
-
-        try:
-            return int(obstore.head(self.store, self.key(name))["size"])
-        except Exception as e:
-            if self._missing(e):
-                return None
-            raise RumiIOError(f"{self.url(name)}: {e}") from None
+        return _rumi.object_size(self.url(name))
 
     def put(self, name: str, data: bytes) -> None:
-        import obstore
-
-        try:
-            obstore.put(self.store, self.key(name), data)
-        except Exception as e:
-            raise RumiIOError(f"{self.url(name)}: cannot write: {e}") from None
+        _rumi.put_object(self.url(name), bytes(data))
 
 
 def _destination(dest: str) -> Any:

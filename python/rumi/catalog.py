@@ -12,7 +12,21 @@ Columns (stac-geoparquet style, then rumi's own):
   corners), proj:shape ([rows, cols]), assets (struct data: {href, type, roles}), location (the
   href again: GDAL GTI's default location field), rumi:header (the blob), rumi:bands,
   rumi:time_kind, rumi:times / rumi:time_ends (timestamps), rumi:dtype, rumi:shape (T, B, Y, X),
-  rumi:frame_unit, rumi:tile_shape, rumi:file_size, rumi:crs_type.
+  rumi:frame_unit, rumi:tile_shape, rumi:file_size, rumi:crs_type, rumi:nodata (one float64 per
+  band, an element null for a band without nodata; the column null when no band has one),
+  rumi:valid (the valid-fraction summary: see valid_summary; null when there is no nodata).
+
+Nodata: rumi files have no nodata field; `rumi convert`/`stack` keep the sources' nodata in GDAL's
+PAM sidecar `<file>.aux.xml` (PAMDataset/PAMRasterBand[@band]/NoDataValue, band t * B + b + 1),
+which build reads (local files, or the object beside a URL), or `build(..., nodata=)` gives it
+(a number for every band, or one per band; it overrides the sidecar). When a file has nodata, its
+pixels are read once, when cataloguing, to record per band and tile the fraction of samples (over
+all time steps) that are nodata, as one byte c per tile: 255 when there is none, else an upper
+bound 2**(-c/16) of that fraction (c = 0: up to all of them; steps of 4.4 %, so a tile with one
+nodata sample in 65,536 still reads as at least 99.998 % valid; never an understatement of the
+nodata), as B x tiles_y x tiles_x uint8 bytes in row-major tile order: samplers bound a chip's valid fraction from it
+without reading pixels (rumi.torch, min_valid=). Catalogues written before these columns open
+with them null (no nodata).
 
 The "geo" file metadata is GeoParquet 1.1 (WKB encoding, EPSG:4326 as PROJJSON, bbox covering),
 so geopandas.read_parquet and pyarrow read the file as it is. Needs pyarrow, pyproj, shapely
@@ -23,6 +37,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+import math
 import os
 import sys
 
@@ -85,8 +100,14 @@ def schema() -> Any:
             ("rumi:tile_shape", pa.list_(pa.int32())),
             ("rumi:file_size", pa.int64()),
             ("rumi:crs_type", pa.string()),
+            ("rumi:nodata", pa.list_(pa.float64())),
+            ("rumi:valid", pa.binary()),
         ]
     )
+
+
+#: columns added after catalogue 0.1.0 (issue 24): an older catalogue opens with them null
+OPTIONAL_COLUMNS = ("rumi:nodata", "rumi:valid")
 
 
 def _geo_metadata(bbox):
@@ -176,13 +197,199 @@ def time_seconds(table: Any, name: str = "rumi:times") -> list[list[int] | None]
     return [None if v is None else [x // 1_000_000 for x in v] for v in col.to_pylist()]
 
 
-def describe(src: str, *, options: dict[str, Any] | None = None) -> dict[str, Any]:
-    """One catalogue row (a dict) for the rumi file at src (parses and validates its header)."""
+def describe(src: str, *, options: dict[str, Any] | None = None, nodata: Any = None) -> dict[str, Any]:
+    """One catalogue row (a dict) for the rumi file at src (parses and validates its header).
+    nodata: None (the file's PAM sidecar, if any), a number for every band, or one per band
+    (None for a band without): see the module's notes."""
     with rumi.open(src, options=options) as ds:
-        return _describe(ds, src, options)
+        return _describe(ds, src, options, nodata)
 
 
-def _describe(ds: rumi.Dataset, src: str, options: dict[str, Any] | None) -> dict[str, Any]:
+# --- nodata and the valid-fraction summary ---------------------------------------------------
+
+
+def pam_nodata(src: str, bands: int, *, options: dict[str, Any] | None = None) -> list[float | None] | None:
+    """Per band, the nodata value that the PAM sidecar `<src>.aux.xml` (written by `rumi convert`
+    and `rumi stack`) records, or None when there is no sidecar or it records none. Its bands are
+    GDAL's (t * B + b + 1); band b takes the first time step's value (they are equal when
+    `rumi stack` wrote them; a band whose values differ between time steps is an error)."""
+    import xml.etree.ElementTree as ET
+
+    aux = src + ".aux.xml"
+    if src.startswith(("http://", "https://", "s3://")):
+        try:
+            text = fetch(aux, options)
+        except RumiIOError as e:
+            if "no such object" in str(e).lower() or "404" in str(e) or "not found" in str(e).lower():
+                return None
+            raise
+    else:
+        try:
+            with open(aux, "rb") as f:
+                text = f.read()
+        except FileNotFoundError:
+            return None
+        except OSError as e:
+            raise RumiIOError(f"{aux}: {e.strerror}") from None
+    try:
+        root = ET.fromstring(text)
+    except ET.ParseError as e:
+        raise FormatError(f"{aux}: not a GDAL PAM sidecar ({e})") from None
+    if root.tag != "PAMDataset":
+        raise FormatError(f"{aux}: not a GDAL PAM sidecar (root element <{root.tag}>)")
+    out: list[float | None] = [None] * bands
+    for el in root.findall("PAMRasterBand"):
+        nd = el.find("NoDataValue")
+        if nd is None or nd.text is None:
+            continue
+        try:
+            n = int(el.get("band", ""))
+            v = float(nd.text.strip())
+        except ValueError:
+            raise FormatError(f"{aux}: band {el.get('band')!r} has nodata {nd.text!r}, not a number") from None
+        if n < 1:
+            raise FormatError(f"{aux}: band numbers start at 1, found {n}")
+        b = (n - 1) % bands
+        if out[b] is None:
+            out[b] = v
+        elif not (out[b] == v or (math.isnan(out[b]) and math.isnan(v))):
+            raise FormatError(
+                f"{aux}: band {b} has nodata {out[b]!r} at one time step and {v!r} at another; "
+                "catalogue it with Catalog.build(..., nodata=) (one value per band)"
+            )
+    return out if any(v is not None for v in out) else None
+
+
+def _norm_nodata(nodata: Any, bands: int, what: str) -> list[float | None] | None:
+    """nodata as one float (or None) per band; None when no band has one."""
+    if nodata is None:
+        return None
+    if isinstance(nodata, (int, float, np.integer, np.floating)) and not isinstance(nodata, bool):
+        vals = [float(nodata)] * bands
+    else:
+        vals = list(nodata)
+        if len(vals) != bands:
+            raise ValueError(f"{what}: nodata gives {len(vals)} values, the file has {bands} bands")
+        for v in vals:
+            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating))):
+                raise ValueError(f"{what}: nodata values must be numbers or None, got {v!r}")
+        vals = [None if v is None else float(v) for v in vals]
+    return vals if any(v is not None for v in vals) else None
+
+
+def _valid_mask(a: np.ndarray, nd: float) -> np.ndarray:
+    """True where the samples of a are not the nodata value nd (NaN nodata: not NaN)."""
+    if a.dtype.kind not in "biufc":  # float16/bfloat16/float8 (ml_dtypes): compare as float32
+        a = a.astype(np.float32)
+    if math.isnan(nd):
+        return ~np.isnan(a) if a.dtype.kind in "fc" else np.ones(a.shape, bool)
+    if a.dtype.kind in "iu":
+        info = np.iinfo(a.dtype)
+        if nd != int(nd) or not info.min <= nd <= info.max:
+            return np.ones(a.shape, bool)  # a value the samples cannot take: all are valid
+        return a != a.dtype.type(int(nd))
+    if a.dtype.kind == "b":
+        return a != bool(nd)
+    return a != a.dtype.type(nd)
+
+
+def valid_counts(dataset: rumi.Dataset, nodata: Sequence[float | None]) -> tuple[np.ndarray, np.ndarray]:
+    """Per band and tile, the number of samples (over all time steps) that are not nodata, and
+    the number of samples: two int64 arrays (B, tiles_y, tiles_x). Reads the file once, a tile
+    row and a bounded group of time steps at a time."""
+    T, B, Y, X = dataset.shape
+    th, tw = dataset.tile_shape
+    ny, nx = -(-Y // th), -(-X // tw)
+    if len(nodata) != B:
+        raise ValueError(f"nodata gives {len(nodata)} values, the file has {B} bands")
+    valid = np.zeros((B, ny, nx), np.int64)
+    total = np.zeros((B, ny, nx), np.int64)
+    xs = np.arange(nx) * tw
+    per_t = B * th * X * dataset.sample_bytes
+    step = max(1, (64 << 20) // max(1, per_t))
+    for ty in range(ny):
+        r0 = ty * th
+        h = min(th, Y - r0)
+        cols = np.minimum(xs + tw, X) - xs
+        total[:, ty, :] = T * h * cols
+        for t0 in range(0, T, step):
+            ts = list(range(t0, min(T, t0 + step)))
+            a = dataset.read(ts, None, (r0, 0, h, X))
+            for b, nd in enumerate(nodata):
+                if nd is None:
+                    valid[b, ty, :] += len(ts) * h * cols
+                    continue
+                m = _valid_mask(np.asarray(a[:, b]), nd)  # (t, h, X)
+                per_col = m.sum(axis=(0, 1), dtype=np.int64)
+                valid[b, ty, :] += np.add.reduceat(per_col, xs)
+    return valid, total
+
+
+def valid_fractions(dataset: rumi.Dataset, nodata: Any) -> np.ndarray | None:
+    """The fraction of samples that are not nodata, per band and tile over all time steps: a
+    float64 array (B, tiles_y, tiles_x), or None when no band has nodata (every sample valid).
+    nodata: a number for every band, or one per band (None: no nodata in that band)."""
+    nd = _norm_nodata(nodata, dataset.shape[1], dataset.path)
+    if nd is None:
+        return None
+    v, n = valid_counts(dataset, nd)
+    return v / n
+
+
+VALID_STEPS_PER_OCTAVE = 16
+
+
+def encode_valid(valid: np.ndarray, total: np.ndarray) -> np.ndarray:
+    """Valid and total sample counts -> the uint8 codes of rumi:valid: 255 when every sample is
+    valid, else the largest c <= 254 with 2**(-c/16) >= the nodata fraction (an upper bound of
+    it: the valid fraction it implies is never more than the true one)."""
+    valid = np.asarray(valid, np.int64)
+    total = np.asarray(total, np.int64)
+    bad = total - valid
+    with np.errstate(divide="ignore"):
+        f = bad / np.maximum(total, 1)
+        c = np.floor(-VALID_STEPS_PER_OCTAVE * np.log2(np.where(bad > 0, f, 1.0)))
+    c = np.clip(c, 0, 254)
+    # float rounding: step down until the bound holds exactly (2**(-c/16) * total >= bad)
+    while True:
+        low = (bad > 0) & (np.exp2(-c / VALID_STEPS_PER_OCTAVE) * total < bad) & (c > 0)
+        if not low.any():
+            break
+        c = np.where(low, c - 1, c)
+    return np.where(bad > 0, c, 255).astype(np.uint8)
+
+
+def nodata_bound(codes: np.ndarray) -> np.ndarray:
+    """rumi:valid codes -> the upper bound of each tile's nodata fraction (0.0 for code 255)."""
+    c = np.asarray(codes, np.float64)
+    return np.where(c >= 255, 0.0, np.exp2(-c / VALID_STEPS_PER_OCTAVE))
+
+
+def valid_summary(dataset: rumi.Dataset, nodata: Any) -> bytes | None:
+    """The catalogue's rumi:valid value: encode_valid of valid_counts, B x tiles_y x tiles_x
+    uint8 in C order; None when no band has nodata."""
+    nd = _norm_nodata(nodata, dataset.shape[1], dataset.path)
+    if nd is None:
+        return None
+    v, n = valid_counts(dataset, nd)
+    return encode_valid(v, n).tobytes()
+
+
+def unpack_valid(blob: bytes | None, shape: Sequence[int], tile_shape: Sequence[int]) -> np.ndarray | None:
+    """A rumi:valid value as uint8 codes (B, tiles_y, tiles_x) (255: every sample valid; see
+    nodata_bound); None stays None."""
+    if blob is None:
+        return None
+    _, B, Y, X = shape
+    th, tw = tile_shape
+    want = (B, -(-Y // th), -(-X // tw))
+    a = np.frombuffer(blob, np.uint8)
+    if a.size != math.prod(want):
+        raise FormatError(f"rumi:valid has {a.size} bytes, a {B}-band file of {want[1]}x{want[2]} tiles needs {math.prod(want)}")
+    return a.reshape(want)
+
+
+def _describe(ds: rumi.Dataset, src: str, options: dict[str, Any] | None, nodata: Any = None) -> dict[str, Any]:
     size = _file_size(src, options)
     T, B, Y, X = ds.shape
     kind = ds.time_kind
@@ -216,6 +423,9 @@ def _describe(ds: rumi.Dataset, src: str, options: dict[str, Any] | None) -> dic
         "rumi:file_size": size,
         "rumi:crs_type": ds.crs_type,
     }
+    nd = _norm_nodata(nodata, B, src) if nodata is not None else pam_nodata(src, B, options=options)
+    row["rumi:nodata"] = nd
+    row["rumi:valid"] = valid_summary(ds, nd) if nd is not None else None
     gt = ds.geotransform
     if gt is not None and ds.epsg is not None:
         x0, xres, rrot, y0, crot, yres = gt
@@ -261,9 +471,12 @@ class Catalog:
         *,
         options: dict[str, Any] | None = None,
         on_error: str = "raise",
+        nodata: Any = None,
     ) -> Catalog:
         """Catalogues srcs (paths or URLs of rumi files) into the GeoParquet file path.
-        on_error: 'raise' (default) or 'skip' (warns and leaves the file out)."""
+        on_error: 'raise' (default) or 'skip' (warns and leaves the file out).
+        nodata: a number for every band of every file, or one per band (None for a band
+        without); default: each file's PAM sidecar <file>.aux.xml (see the module's notes)."""
         pa, pq, *_ = _deps()
         if isinstance(srcs, (str, os.PathLike)):
             srcs = [srcs]
@@ -271,7 +484,7 @@ class Catalog:
         for s in srcs:
             s = os.fspath(s)
             try:
-                rows.append(describe(s, options=options))
+                rows.append(describe(s, options=options, nodata=nodata))
             except Exception as e:
                 if on_error != "skip":
                     raise type(e)(f"{s}: {e}") if isinstance(e, (FormatError, RumiIOError)) else e
@@ -322,9 +535,13 @@ class Catalog:
         md = table.schema.metadata or {}
         if b"rumi:catalog" not in md:
             raise FormatError(f"{src} is not a rumi catalogue (no rumi:catalog metadata)")
-        missing = [n for n in schema().names if n not in table.column_names]
+        sch = schema()
+        missing = [n for n in sch.names if n not in table.column_names and n not in OPTIONAL_COLUMNS]
         if missing:
             raise FormatError(f"{src} is not a rumi catalogue: columns {missing} are missing")
+        for n in OPTIONAL_COLUMNS:  # a catalogue written before these columns: no nodata
+            if n not in table.column_names:
+                table = table.append_column(sch.field(n), pa.nulls(table.num_rows, sch.field(n).type))
         return cls(table, src, (), stamp)
 
     # -- pickling ------------------------------------------------------------------------
@@ -576,6 +793,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     b.add_argument("srcs", nargs="+", help="rumi files or URLs")
     b.add_argument("-o", "--output", required=True, help="catalogue path (.parquet)")
     b.add_argument("--skip-errors", action="store_true", help="leave out files that fail, with a warning")
+    b.add_argument("--nodata", type=float, nargs="+", metavar="V",
+                   help="nodata of every band (one value) or of each band (default: each file's .aux.xml)")
     v = sub.add_parser("vrt", help="GDAL VRT mosaic of a selection")
     v.add_argument("catalog")
     v.add_argument("-o", "--output", required=True)
@@ -594,7 +813,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = p.parse_args(argv)
     try:
         if args.cmd == "build":
-            cat = Catalog.build(args.srcs, args.output, on_error="skip" if args.skip_errors else "raise")
+            nd = None if not args.nodata else (args.nodata[0] if len(args.nodata) == 1 else args.nodata)
+            cat = Catalog.build(args.srcs, args.output, on_error="skip" if args.skip_errors else "raise", nodata=nd)
             print(f"{args.output}: {len(cat)} files")
             return 0
         cat = Catalog.open(args.catalog)

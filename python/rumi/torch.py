@@ -1,24 +1,45 @@
-"""PyTorch chips from a rumi catalogue (issue 16).
+"""PyTorch chips from a rumi catalogue (issues 16, 24).
 
     cat = rumi.Catalog.open("catalog.parquet").search(time=("2020-01-01", "2020-12-31"))
-    ds = rumi.torch.ChipDataset(cat, size=256, bands=["red", "green", "blue"])
-    loader = ds.loader(RandomChipSampler(ds, length=10_000, seed=0), batch_size=16)  # 2 batches read ahead
+    ds = rumi.torch.ChipDataset(cat, size=256, bands=["red", "green", "blue"], labels="labels.parquet")
+    sampler = rumi.torch.RandomChipSampler(ds, length=10_000, seed=0, min_valid=0.9)
+    loader = ds.loader(sampler, batch_size=16)  # 2 batches read ahead; state_dict() to resume
     for batch in loader:
-        batch["image"]   # (N, T, B, 256, 256) tensor of the files' exact sample type
-        batch["bounds"]  # N x (left, bottom, right, top) in each file's CRS; batch["crs"]: N x "EPSG:n"
-        batch["time"]    # N x datetime64[s] arrays of the chip's time steps
-        batch["stats"]   # requests, frames, bytes_fetched, bytes_needed, decode_s, wait_s
+        batch["image"]      # (N, T, B, 256, 256) tensor of the files' exact sample type
+        batch["mask"]       # (N, Tl, Bl, 256, 256) labels on the image chips' pixel grid (labels=)
+        batch["valid"]      # (N, T, B, 256, 256) bool: samples that are not nodata (return_valid=True)
+        batch["time_mask"]  # (N, T) bool: real time steps (False: padding)
+        batch["time"]       # N datetime64[s] arrays: each chip's own time steps
+        batch["bounds"]     # N x (left, bottom, right, top) in each file's CRS; batch["crs"]: N x "EPSG:n"
+        batch["key"]        # N x (file, row_off, col_off)
+        batch["stats"]      # requests, frames, bytes_fetched, bytes_needed, decode_s, wait_s
 
-A sample's key is (row, row_off, col_off): row of the catalogue, pixel offset of the chip. A
+A sample's key is (file, row_off, col_off): file j of the dataset, pixel offset of the chip. A
 batch is read by `__getitems__` (DataLoader's batched fetch): the chips are grouped by file,
 each file's chips read one after another through one reader (its decoded-frame cache serves
-the frames chips share: each frame is fetched and decoded once per batch), files in parallel on
-a thread pool with at most `max_in_flight` reads per host, every chip decoded straight into its
-slot of the batch tensor. Files are opened from the catalogued header blob: nothing but frames
-is requested, and a file whose size changed since cataloguing raises FormatError.
+the frames chips share), files in parallel on a thread pool with at most `max_in_flight` reads
+per host, every chip decoded straight into its slot of the batch tensor. Files are opened from
+the catalogued header blob: nothing but frames is requested, and a file whose size changed since
+cataloguing raises FormatError.
 
-`ds.loader(sampler, batch_size, num_workers=0)` reads `read_ahead` batches ahead on threads
-(the reads release the GIL), so round trips overlap decoding without worker processes.
+Labels (`labels=`: a catalogue, a catalogue path, a rumi file or Dataset) are placed on each
+image chip's pixel grid: a label file in the same CRS whose grid is the image's or an aligned
+grid of an integer multiple of its resolution is windowed directly (each label pixel repeated);
+any other grid is resampled with nearest neighbour (pixel centres through pyproj, as GDAL's
+warper does). Samplers skip chips that no single label file covers (`on_missing="skip"`) or the
+read raises (`on_missing="raise"`).
+
+Nodata: the catalogue's per-band nodata and per-tile valid fractions (rumi.catalog) let samplers
+draw only chips whose valid fraction is at least `min_valid` without reading a pixel: a chip's
+bound is 1 - sum over its bands and tiles of min(samples of the tile in the chip, the tile's
+invalid samples) / samples of the chip (exact for tile-aligned chips, never an overstatement).
+
+Time: files may have different numbers of steps in `time=`; `max_steps=k` keeps the newest (or k
+random, seeded per chip) steps; batches are padded to the longest with `time_mask`.
+
+Resuming: samplers and `ds.loader(...)` have `state_dict()` / `load_state_dict()`; a sampler's
+global sequence depends only on its seed and epoch, and rank r of w takes keys r, r + w, ...
+(so 1, 2 and 4 ranks see the same sequence, split differently).
 
 Pickling (DataLoader workers under spawn/forkserver) carries the catalogue's path and search,
 not its rows; readers are opened per process (a forked child reopens its own).
@@ -47,9 +68,12 @@ except ImportError as e:  # the first thing a new user types must say what to do
 import rumi
 from rumi import RequestError, Window
 from rumi._dtypes import TORCH_TYPES as _TORCH_OK
-from rumi.catalog import Catalog, norm_time, open_row, time_indices, time_seconds
+from rumi.catalog import Catalog, describe, nodata_bound, norm_time, open_row, time_indices, time_seconds, unpack_valid
 
 __all__ = ["ChipDataset", "RandomChipSampler", "GridChipSampler", "TileChipSampler", "collate"]
+
+#: the decoded-frame budget per process that ChipDataset's readers share by default (keep_cache)
+DEFAULT_CACHE_BYTES = 512 << 20
 
 
 def _host(href: str) -> str:
@@ -58,19 +82,152 @@ def _host(href: str) -> str:
     return ""
 
 
+def _as_catalog(src: Any, what: str) -> Catalog:
+    """A Catalog from a Catalog, a catalogue path (.parquet), a rumi file path/URL or a rumi.Dataset."""
+    if isinstance(src, Catalog):
+        return src
+    if isinstance(src, rumi.Dataset):
+        src = src.path
+    if isinstance(src, (str, os.PathLike)):
+        s = os.fspath(src)
+        if s.endswith((".parquet", ".geoparquet")):
+            return Catalog.open(s)
+        pa = __import__("pyarrow")
+        from rumi.catalog import schema
+
+        return Catalog(pa.Table.from_pylist([describe(s)], schema=schema()))
+    raise TypeError(f"{what} must be a rumi.Catalog, a catalogue path, a rumi file or a rumi.Dataset, not {type(src).__name__}")
+
+
+def _grid_text(code: Any, tr: Any, shape: Any) -> str:
+    if code is None or tr is None:
+        return f"{shape[0]}x{shape[1]} pixels without georeferencing"
+    return f"{code}, {shape[0]}x{shape[1]} pixels, transform {tuple(round(v, 6) for v in tr)}"
+
+
+def _torch_dtype(enc: str) -> Any:
+    if enc in ("uint16", "uint32", "uint64") and not hasattr(torch, enc):  # pragma: no cover
+        raise RequestError(f"this torch has no {enc}")
+    return getattr(torch, enc) if enc != "bool" else torch.bool
+
+
+class _LabelMatch:
+    """Where a label file lies on an image file's pixel grid.
+
+    kind "window": the label grid is the image's, or aligned with an integer multiple (kr, kc)
+    of its resolution; image pixel (r, c) is label pixel ((r + off_r) // kr, (c + off_c) // kc),
+    and the rectangle rect = (r_lo, r_hi, c_lo, c_hi) of image pixels has labels.
+    kind "warp": any other grid; image pixel centres go through pyproj to the label CRS and the
+    label pixel holding each (nearest neighbour); poly is the label raster's outline in image
+    pixel coordinates (x = column, y = row)."""
+
+    __slots__ = ("l", "kind", "k", "off", "rect", "poly", "tsteps")
+
+    def __init__(self, l, kind, k=None, off=None, rect=None, poly=None):
+        self.l, self.kind, self.k, self.off, self.rect, self.poly = l, kind, k, off, rect, poly
+        self.tsteps = None  # image time (s) -> label step, for labels with several steps
+
+    def covers(self, r0, c0, h, w):
+        """bool array: the chips at (r0, c0) lie wholly inside this label file."""
+        if self.kind == "window":
+            r_lo, r_hi, c_lo, c_hi = self.rect
+            return (r0 >= r_lo) & (r0 + h <= r_hi) & (c0 >= c_lo) & (c0 + w <= c_hi)
+        import shapely
+
+        boxes = shapely.box(c0, r0, c0 + w, r0 + h)
+        return np.asarray(shapely.contains(self.poly, boxes), dtype=bool)
+
+
+def _integer(v, tol):
+    r = round(v)
+    return int(r) if abs(v - r) <= tol else None
+
+
+def _match(ti, shape_i, code_i, tl, shape_l, code_l, l):
+    """The _LabelMatch of label file l (transform tl, shape (Yl, Xl)) on image grid ti, or None
+    when they do not overlap."""
+    Y, X = shape_i
+    Yl, Xl = shape_l
+    if code_i == code_l and ti[1] == ti[3] == tl[1] == tl[3] == 0:
+        kc, kr = tl[0] / ti[0], tl[4] / ti[4]
+        kci, kri = _integer(kc, 1e-9 * abs(kc)), _integer(kr, 1e-9 * abs(kr))
+        oc, orr = _integer((ti[2] - tl[2]) / ti[0], 1e-6), _integer((ti[5] - tl[5]) / ti[4], 1e-6)
+        if kci and kri and kci > 0 and kri > 0 and oc is not None and orr is not None:
+            rect = (max(0, -orr), min(Y, Yl * kri - orr), max(0, -oc), min(X, Xl * kci - oc))
+            if rect[0] >= rect[1] or rect[2] >= rect[3]:
+                return None
+            return _LabelMatch(l, "window", (kri, kci), (orr, oc), rect)
+    # another CRS or grid: the label raster's outline on the image grid (through pyproj)
+    import shapely
+
+    n = 64
+    s = np.linspace(0.0, 1.0, n + 1)
+    px = np.concatenate([s * Xl, np.full(n + 1, Xl), (1 - s) * Xl, np.zeros(n + 1)])
+    py = np.concatenate([np.zeros(n + 1), s * Yl, np.full(n + 1, Yl), (1 - s) * Yl])
+    x, y = _affine(tl, px, py)
+    if code_i != code_l:
+        x, y = _transformer(code_l, code_i).transform(x, y)
+    if not (np.all(np.isfinite(x)) and np.all(np.isfinite(y))):
+        return None
+    c, r = _affine(_inverse(ti), np.asarray(x), np.asarray(y))
+    poly = shapely.Polygon(np.stack([c, r], 1))
+    if not poly.is_valid:
+        poly = shapely.make_valid(poly)
+    if not poly.intersects(shapely.box(0, 0, X, Y)):
+        return None
+    shapely.prepare(poly)
+    return _LabelMatch(l, "warp", poly=poly)
+
+
+def _affine(t, cols, rows):
+    """x, y of pixel coordinates (cols, rows) through a STAC proj:transform (a, b, c, d, e, f)."""
+    a, b, c, d, e, f = t[:6]
+    return a * cols + b * rows + c, d * cols + e * rows + f
+
+
+def _inverse(t):
+    """The STAC proj:transform of the inverse mapping (x, y -> col, row)."""
+    a, b, c, d, e, f = t[:6]
+    det = a * e - b * d
+    if det == 0:
+        raise RequestError(f"the grid transform {tuple(t[:6])} is degenerate")
+    ia, ib, id_, ie = e / det, -b / det, -d / det, a / det
+    return (ia, ib, -(ia * c + ib * f), id_, ie, -(id_ * c + ie * f))
+
+
+_TRANSFORMERS: dict[tuple[str, str], Any] = {}
+
+
+def _transformer(src: str, dst: str) -> Any:
+    t = _TRANSFORMERS.get((src, dst))
+    if t is None:
+        import pyproj
+
+        t = _TRANSFORMERS[(src, dst)] = pyproj.Transformer.from_crs(src, dst, always_xy=True)
+    return t
+
+
 class ChipDataset(torch.utils.data.Dataset):
     """Square chips of `size` pixels from the files of a catalogue.
 
     bands: band texts (default: every band of the first file; every file must hold them).
-    time: an instant or (start, end): the time steps read (every file must have the same count).
+    time: an instant or (start, end): the time steps read; files may have different numbers of
+    them (batches are padded, `time_mask`). max_steps: at most k steps per chip, the newest
+    (time_steps="newest") or k random ones, seeded per chip and `seed` (time_steps="random").
+    align_time: every file must have the same time coordinates in `time` (an error otherwise).
     crs: keep only the files in this CRS. Files smaller than size are left out (warned).
+    labels: label rasters (a catalogue, its path, a rumi file or Dataset) of any sample type,
+    read beside each chip as "mask" on the chip's pixel grid; label_bands: their band texts
+    (default: every band of the first label file); on_missing: "skip" (samplers draw only chips
+    that one label file covers) or "raise" (a chip without labels is an error when read).
+    Labels with one time step are static (Tl = 1); labels with several are matched to each
+    chip's image time steps by time coordinate (a missing step is an error at construction).
+    return_valid: add "valid", True where a sample is not its band's nodata.
     threads: decode threads per read; max_in_flight: concurrent reads per remote host (default
-    16, a batch's worth: a batch of chips from different remote files costs one round trip);
-    local files are read at most one per CPU of the process's share (DataLoader workers split
-    the CPUs), and never more than max_in_flight.
+    16); local files are read at most one per CPU of the process's share.
     pin_memory: allocate batch tensors in pinned memory (needs CUDA; ignored with a warning).
-    keep_cache: keep decoded frames between batches (default: each batch starts with an empty
-    cache, so frames are deduplicated inside a batch and nothing is served by an earlier one)."""
+    keep_cache: keep decoded frames between batches (default), within cache_bytes per process
+    (default DEFAULT_CACHE_BYTES, shared by the open readers); False: each batch starts empty."""
 
     def __init__(
         self,
@@ -80,31 +237,58 @@ class ChipDataset(torch.utils.data.Dataset):
         time: Any = None,
         crs: str | int | None = None,
         *,
+        labels: Any = None,
+        label_bands: Sequence[str] | None = None,
+        on_missing: str = "skip",
+        max_steps: int | None = None,
+        time_steps: str = "newest",
+        align_time: bool = False,
+        seed: int = 0,
+        return_valid: bool = False,
         threads: int = 1,
         max_in_flight: int = 16,
         pin_memory: bool = False,
         options: dict[str, Any] | None = None,
         verify_size: bool = True,
-        keep_cache: bool = False,
+        keep_cache: bool = True,
+        cache_bytes: int | None = None,
     ) -> None:
         if isinstance(catalog, (str, os.PathLike)):
             catalog = Catalog.open(catalog)
         if crs is not None:
             code = crs if isinstance(crs, str) else f"EPSG:{int(crs)}"
             catalog = catalog.filter_crs(code)
+        if on_missing not in ("skip", "raise"):
+            raise ValueError(f"on_missing must be 'skip' or 'raise', not {on_missing!r}")
+        if time_steps not in ("newest", "random"):
+            raise ValueError(f"time_steps must be 'newest' or 'random', not {time_steps!r}")
+        if max_steps is not None and (isinstance(max_steps, bool) or int(max_steps) < 1):
+            raise ValueError(f"max_steps must be an integer >= 1, not {max_steps!r}")
         self.catalog = catalog
+        self.labels = _as_catalog(labels, "labels") if labels is not None else None
+        self.label_bands = list(label_bands) if label_bands is not None else None
+        self.on_missing = on_missing
         self.size = (int(size), int(size)) if np.isscalar(size) else tuple(int(v) for v in size)
         self.bands = list(bands) if bands is not None else None
         self.time = time
         self.crs = crs
+        self.max_steps = None if max_steps is None else int(max_steps)
+        self.time_steps = time_steps
+        self.align_time = bool(align_time)
+        self.seed = int(seed)
+        self.return_valid = bool(return_valid)
         self.threads = int(threads)
         self.max_in_flight = int(max_in_flight)
         self.pin_memory = bool(pin_memory)
         self.options = options
         self.verify_size = verify_size
         self.keep_cache = bool(keep_cache)
+        self.cache_bytes = DEFAULT_CACHE_BYTES if cache_bytes is None else int(cache_bytes)
         self._plan()
-        self._readers = {}
+        self._init_process_state()
+
+    def _init_process_state(self):
+        self._readers = collections.OrderedDict()
         self._pid = None
         self._lock = threading.Lock()
 
@@ -119,6 +303,7 @@ class ChipDataset(torch.utils.data.Dataset):
         times = time_seconds(t)
         ends = time_seconds(t, "rumi:time_ends")
         dtypes = t.column("rumi:dtype").to_pylist()
+        ids = t.column("id").to_pylist()
         h, w = self.size
         keep, small = [], 0
         names = self.bands if self.bands is not None else bands[0]
@@ -132,7 +317,7 @@ class ChipDataset(torch.utils.data.Dataset):
             try:
                 bi = [bands[i].index(b) for b in names]
             except ValueError:
-                raise RequestError(f"row {i} ({t.column('id')[i]}) lacks some of the bands {names}") from None
+                raise RequestError(f"row {i} ({ids[i]}) lacks some of the bands {names}") from None
             ti = list(range(T)) if window is None else time_indices(times[i], ends[i], window)
             if not ti:
                 continue  # no time step in the window: not part of this dataset
@@ -143,11 +328,16 @@ class ChipDataset(torch.utils.data.Dataset):
             warnings.warn(f"rumi.torch: {small} files smaller than {h}x{w} pixels are left out", RuntimeWarning, stacklevel=3)
         if not keep and small:
             raise RequestError(f"no file of the selection holds a {h}x{w} chip")
-        tcounts = {len(x) for x in self.time_idx}
         if not keep:
             raise RequestError(f"no file of the selection has a time step in {self.time}")
-        if len(tcounts) != 1:
-            raise RequestError(f"the files have different numbers of time steps in the time selection ({sorted(tcounts)}); narrow time=")
+        if self.align_time:
+            ref = [times[keep[0]][k] for k in self.time_idx[0]]
+            for i, ti in zip(keep, self.time_idx):
+                got = [times[i][k] for k in ti]
+                if got != ref:
+                    raise RequestError(
+                        f"align_time: the files' time axes differ in the time selection: {ids[keep[0]]} has "
+                        f"{_dates(ref)}, {ids[i]} has {_dates(got)}")
         kd = {dtypes[i] for i in keep}
         if len(kd) != 1:
             raise RequestError(f"the files have different sample types {sorted(kd)}: one ChipDataset per type")
@@ -155,6 +345,7 @@ class ChipDataset(torch.utils.data.Dataset):
         if self.encoding not in _TORCH_OK:
             raise RequestError(f"{self.encoding} samples have no torch dtype")
         self.rows = keep  # dataset row j -> catalogue row
+        self.ids = [ids[i] for i in keep]
         self.shapes = [shapes[i] for i in keep]
         tiles, trs = t.column("rumi:tile_shape").to_pylist(), t.column("proj:transform").to_pylist()
         codes, hrefs = t.column("proj:code").to_pylist(), t.column("location").to_pylist()
@@ -162,54 +353,149 @@ class ChipDataset(torch.utils.data.Dataset):
         self.transforms = [trs[i] for i in keep]
         self.codes = [codes[i] for i in keep]
         self.hrefs = [hrefs[i] for i in keep]
-        self.times = [
-            np.array([times[i][k] for k in ti], dtype="int64").astype("datetime64[s]")
-            for i, ti in zip(keep, self.time_idx)
-        ]
-        self.T, self.B = len(self.time_idx[0]), len(names)
+        self.file_times = [np.array([times[i][k] for k in ti], dtype="int64") for i, ti in zip(keep, self.time_idx)]
+        self.times = [ft.astype("datetime64[s]") for ft in self.file_times]
+        counts = [len(ti) for ti in self.time_idx]
+        self.T = max(counts) if self.max_steps is None else min(max(counts), self.max_steps)
+        self.B = len(names)
+        # nodata of the selected bands and the valid summary of each file (rumi.catalog)
+        nds = t.column("rumi:nodata").to_pylist() if "rumi:nodata" in t.column_names else [None] * n
+        vals = t.column("rumi:valid").to_pylist() if "rumi:valid" in t.column_names else [None] * n
+        self.nodata = []
+        self._valid_q = []
+        for j, i in enumerate(keep):
+            nd = nds[i]
+            self.nodata.append(None if nd is None or all(nd[b] is None for b in self.band_idx[j])
+                               else [nd[b] for b in self.band_idx[j]])
+            self._valid_q.append(unpack_valid(vals[i], shapes[i], tiles[i]) if vals[i] is not None else None)
+        self._plan_labels()
+
+    def _plan_labels(self):
+        self.matches = [[] for _ in self.rows]
+        if self.labels is None:
+            self.Tl = self.Bl = 0
+            return
+        lt = self.labels.table
+        if lt.num_rows == 0:
+            raise RequestError("the label catalogue is empty")
+        lshapes = lt.column("rumi:shape").to_pylist()
+        lbands = lt.column("rumi:bands").to_pylist()
+        ltimes = time_seconds(lt)
+        ltrs = lt.column("proj:transform").to_pylist()
+        lcodes = lt.column("proj:code").to_pylist()
+        lids = lt.column("id").to_pylist()
+        ldt = set(lt.column("rumi:dtype").to_pylist())
+        if len(ldt) != 1:
+            raise RequestError(f"the label files have different sample types {sorted(ldt)}")
+        self.label_encoding = ldt.pop()
+        if self.label_encoding not in _TORCH_OK:
+            raise RequestError(f"{self.label_encoding} labels have no torch dtype")
+        names = self.label_bands if self.label_bands is not None else lbands[0]
+        self.label_band_idx = []
+        for l in range(lt.num_rows):
+            try:
+                self.label_band_idx.append([lbands[l].index(b) for b in names])
+            except ValueError:
+                raise RequestError(f"label file {lids[l]} lacks some of the label bands {names}") from None
+            if lcodes[l] is None or ltrs[l] is None:
+                raise RequestError(
+                    f"label file {lids[l]} has no CRS ({_grid_text(lcodes[l], ltrs[l], lshapes[l][2:])}): it cannot be "
+                    f"placed on the image grid ({_grid_text(self.codes[0], self.transforms[0], self.shapes[0][2:])})")
+        self.label_ids = lids
+        self.label_shapes = lshapes
+        self.label_hrefs = lt.column("location").to_pylist()
+        self.label_times = ltimes
+        self.Bl = len(names)
+        static = all(s[0] == 1 for s in lshapes)
+        self.Tl = 1 if static else self.T
+        import shapely
+
+        lgeom = [shapely.from_wkb(g) if g is not None else None for g in lt.column("geometry").to_pylist()]
+        igeom = [shapely.from_wkb(g) if g is not None else None for g in self.catalog.table.column("geometry").to_pylist()]
+        any_match = False
+        for j in range(len(self.rows)):
+            gi = igeom[self.rows[j]]
+            if self.codes[j] is None or self.transforms[j] is None:
+                raise RequestError(
+                    f"image file {self.ids[j]} has no CRS ({_grid_text(None, None, self.shapes[j][2:])}): labels cannot be "
+                    "placed on it")
+            for l in range(lt.num_rows):
+                if gi is not None and lgeom[l] is not None and not gi.intersects(lgeom[l]):
+                    continue
+                m = _match(self.transforms[j], self.shapes[j][2:], self.codes[j], ltrs[l], lshapes[l][2:], lcodes[l], l)
+                if m is None:
+                    continue
+                if lshapes[l][0] > 1:
+                    have = {int(v): k for k, v in enumerate(ltimes[l])}
+                    miss = [int(v) for v in self.file_times[j] if int(v) not in have]
+                    if miss:
+                        raise RequestError(
+                            f"the time axes of image {self.ids[j]} and labels {lids[l]} differ: the labels have no step at "
+                            f"{_dates(miss[:3])}{' ...' if len(miss) > 3 else ''} (labels with several time steps must "
+                            "have every image step of the time selection)")
+                    m.tsteps = have
+                self.matches[j].append(m)
+                any_match = True
+        if not any_match:
+            raise RequestError(
+                f"the labels do not overlap the images: no label file ({', '.join(lids[:3])}{' ...' if len(lids) > 3 else ''}; "
+                f"{_grid_text(lcodes[0], ltrs[0], lshapes[0][2:])}) intersects an image file ({', '.join(self.ids[:3])}; "
+                f"{_grid_text(self.codes[0], self.transforms[0], self.shapes[0][2:])})")
 
     def __len__(self) -> int:
         """Number of files (samplers choose the chips)."""
         return len(self.rows)
 
     # -- pickling: catalogue path + query, no rows or readers ------------------------------
+    _PLANNED = ("_readers", "_lock", "_pid", "_pool", "_sems", "band_idx", "time_idx", "rows", "ids", "shapes", "tiles",
+                "transforms", "codes", "hrefs", "times", "file_times", "encoding", "T", "B", "nodata", "_valid_q", "matches",
+                "Tl", "Bl", "label_encoding", "label_band_idx", "label_ids", "label_shapes", "label_hrefs", "label_times")
+
     def __getstate__(self):
         d = dict(self.__dict__)
-        for k in ("_readers", "_lock", "_pid", "_pool", "_sems", "band_idx", "time_idx", "rows", "shapes", "tiles", "transforms",
-                  "codes", "hrefs", "times", "encoding", "T", "B"):
+        for k in self._PLANNED:
             d.pop(k, None)
         return d
 
     def __setstate__(self, d):
         self.__dict__.update(d)
         self._plan()
-        self._readers = {}
-        self._pid = None
-        self._lock = threading.Lock()
+        self._init_process_state()
 
     # -- readers ------------------------------------------------------------------------
-    def _reader(self, j):
+    def _reader(self, key):
+        """The open reader of ("img", j) or ("lbl", l), per process; at most _max_open() kept
+        (least recently used closed), each with an equal share of cache_bytes."""
         pid = os.getpid()
         with self._lock:
             if self._pid != pid:
-                self._readers = {}  # a forked child: open its own (Dataset keeps inherited ones)
+                self._readers = collections.OrderedDict()  # a forked child opens its own
                 self._pool = None
                 self._sems = {}
                 self._pid = pid
-            r = self._readers.get(j)
+            r = self._readers.get(key)
             if r is not None:
+                self._readers.move_to_end(key)
                 return r
-            row = self.catalog.row(self.rows[j])
+            cat, i = (self.catalog, self.rows[key[1]]) if key[0] == "img" else (self.labels, key[1])
+            row = cat.row(i)
         # opened outside the lock: files of a batch open (and size-check) concurrently
         r = open_row(row, options=self.options, verify_size=self.verify_size, threads=self.threads)
-        r.set_cache_bytes(self._cache_budget(r))
+        r.set_cache_bytes(self._cache_share())
         with self._lock:
-            return self._readers.setdefault(j, r)
+            r = self._readers.setdefault(key, r)
+            while len(self._readers) > self._max_open():
+                self._readers.popitem(last=False)  # the least recently used reader and its cache
+            return r
 
-    def _cache_budget(self, r: rumi.Dataset) -> int:
-        """Room for the frames of a batch's chips: chips that share frames decode them once."""
-        h, w = self.size
-        return max(64 << 20, 2 * r.sample_bytes * self.T * self.B * (h + 512) * (w + 512))
+    def _max_open(self):
+        return 256
+
+    def _cache_share(self):
+        """Each open reader's share of the process's decoded-frame budget cache_bytes (at most
+        _max_open() readers are open, so the process never holds more than cache_bytes)."""
+        files = len(self.rows) + (len(self.label_ids) if self.labels is not None else 0)
+        return self.cache_bytes // max(1, min(self._max_open(), files))
 
     def _executor(self):
         with self._lock:
@@ -239,6 +525,135 @@ class ChipDataset(torch.utils.data.Dataset):
             cpus = os.cpu_count() or 1
         info = torch.utils.data.get_worker_info()
         return max(1, min(n, cpus // (info.num_workers if info is not None else 1)))
+
+    # -- chip constraints (samplers) --------------------------------------------------------
+    def steps_of(self, j: int, r0: int, c0: int) -> list[int]:
+        """The file's time step indices chip (j, r0, c0) reads (max_steps, time_steps)."""
+        ti = self.time_idx[j]
+        k = self.max_steps
+        if k is None or len(ti) <= k:
+            return ti
+        if self.time_steps == "newest":
+            order = np.argsort(self.file_times[j], kind="stable")[-k:]
+        else:
+            rng = np.random.default_rng([self.seed, j, r0, c0])
+            order = rng.choice(len(ti), size=k, replace=False)
+        order = sorted(order, key=lambda p: (self.file_times[j][p], p))
+        return [ti[p] for p in order]
+
+    def _steps_count(self, j):
+        n = len(self.time_idx[j])
+        return n if self.max_steps is None else min(n, self.max_steps)
+
+    def valid_bound(self, j: int, r0: Any, c0: Any) -> np.ndarray:
+        """Lower bound of the valid fraction of the chips at (r0, c0) of file j (arrays), from
+        the catalogue's per-tile summary alone (no pixel is read)."""
+        r0 = np.atleast_1d(np.asarray(r0, np.int64))
+        c0 = np.atleast_1d(np.asarray(c0, np.int64))
+        nd = self.nodata[j]
+        if nd is None:
+            return np.ones(r0.shape)
+        q = self._valid_q[j]
+        if q is None:
+            raise RequestError(
+                f"file {self.ids[j]} has nodata {nd} but the catalogue has no valid summary (rumi:valid) for it: "
+                "rebuild the catalogue with rumi.Catalog.build to use min_valid")
+        Tf, _, Y, X = self.shapes[j]
+        th, tw = self.tiles[j]
+        ny, nx = q.shape[1:]
+        h, w = self.size
+        tsel = self._steps_count(j)
+        ah = np.minimum(th, Y - np.arange(ny) * th)
+        aw = np.minimum(tw, X - np.arange(nx) * tw)
+        caps = [nodata_bound(q[b]) * Tf * np.outer(ah, aw) * (1 + 1e-9)
+                for k, b in enumerate(self.band_idx[j]) if nd[k] is not None]
+        invalid = np.zeros(r0.shape)
+        for di in range(-(-h // th) + 1):
+            i = r0 // th + di
+            ovr = np.clip(np.minimum(np.minimum(r0 + h, (i + 1) * th), Y) - np.maximum(r0, i * th), 0, None)
+            ok_i = i < ny
+            ii = np.minimum(i, ny - 1)
+            for dj in range(-(-w // tw) + 1):
+                jj_ = c0 // tw + dj
+                ovc = np.clip(np.minimum(np.minimum(c0 + w, (jj_ + 1) * tw), X) - np.maximum(c0, jj_ * tw), 0, None)
+                ok = ok_i & (jj_ < nx)
+                jc = np.minimum(jj_, nx - 1)
+                ov = (ovr * ovc * tsel).astype(np.float64)
+                for cap in caps:
+                    invalid += np.where(ok, np.minimum(ov, cap[ii, jc]), 0.0)
+        return 1.0 - invalid / (tsel * len(nd) * h * w)
+
+    def covered(self, j: int, r0: Any, c0: Any) -> np.ndarray:
+        """bool array: the chips at (r0, c0) of file j lie wholly inside one label file (True
+        for every chip without labels)."""
+        r0 = np.atleast_1d(np.asarray(r0, np.int64))
+        c0 = np.atleast_1d(np.asarray(c0, np.int64))
+        if self.labels is None:
+            return np.ones(r0.shape, bool)
+        h, w = self.size
+        out = np.zeros(r0.shape, bool)
+        for m in self.matches[j]:
+            out |= m.covers(r0, c0, h, w)
+        return out
+
+    def chip_ok(self, j: int, r0: Any, c0: Any, min_valid: float | None = None) -> np.ndarray:
+        """bool array: the chips at (r0, c0) of file j meet min_valid (valid_bound) and, with
+        labels and on_missing="skip", have labels (covered)."""
+        ok = np.ones(np.atleast_1d(np.asarray(r0)).shape, bool)
+        if self.labels is not None and self.on_missing == "skip":
+            ok &= self.covered(j, r0, c0)
+        if min_valid is not None and min_valid > 0:
+            ok &= self.valid_bound(j, r0, c0) >= min_valid
+        return ok
+
+    def _lattice(self, j):
+        """Chip offsets (rows, cols) where every constraint's optimum lies: the breakpoints of
+        valid_bound (chip edges on tile edges) and of the label rectangles, plus a grid of a
+        quarter chip (valid_bound is concave in each offset between breakpoints, so its maximum
+        over a file is at one of these rows and columns)."""
+        _, _, Y, X = self.shapes[j]
+        h, w = self.size
+        th, tw = self.tiles[j]
+        rs = {0, Y - h} | set(range(0, Y, th)) | {v - h for v in range(th, Y + th, th)} | set(range(0, Y - h + 1, max(1, h // 4)))
+        cs = {0, X - w} | set(range(0, X, tw)) | {v - w for v in range(tw, X + tw, tw)} | set(range(0, X - w + 1, max(1, w // 4)))
+        for m in self.matches[j]:
+            if m.kind == "window":
+                r_lo, r_hi, c_lo, c_hi = m.rect
+                rs |= {r_lo, r_hi - h}
+                cs |= {c_lo, c_hi - w}
+        rs = np.array(sorted(v for v in rs if 0 <= v <= Y - h), np.int64)
+        cs = np.array(sorted(v for v in cs if 0 <= v <= X - w), np.int64)
+        return rs, cs
+
+    def feasible(self, j: int, min_valid: float | None = None) -> np.ndarray:
+        """(n, 2) array of lattice offsets (row, col) of file j whose chips meet the constraints."""
+        rs, cs = self._lattice(j)
+        R, C = np.meshgrid(rs, cs, indexing="ij")
+        R, C = R.ravel(), C.ravel()
+        ok = self.chip_ok(j, R, C, min_valid)
+        return np.stack([R[ok], C[ok]], 1)
+
+    def _no_chip_error(self, min_valid):
+        h, w = self.size
+        parts = []
+        if self.labels is not None and self.on_missing == "skip":
+            if not any(len(self.feasible(j)) for j in range(len(self.rows))):
+                return RequestError(f"no {h}x{w} chip of the {len(self.rows)} image files lies wholly inside a label file")
+            parts.append("inside a label file")
+        best, where = -1.0, None
+        for j in range(len(self.rows)):
+            rs, cs = self._lattice(j)
+            R, C = np.meshgrid(rs, cs, indexing="ij")
+            b = self.valid_bound(j, R.ravel(), C.ravel())
+            if self.labels is not None and self.on_missing == "skip":
+                b = np.where(self.covered(j, R.ravel(), C.ravel()), b, -1.0)
+            k = int(np.argmax(b))
+            if b[k] > best:
+                best, where = float(b[k]), (self.ids[j], int(R.ravel()[k]), int(C.ravel()[k]))
+        return RequestError(
+            f"min_valid={min_valid}: no {h}x{w} chip {'and '.join(parts)}can have that valid fraction according to the "
+            f"catalogue's per-tile summary (the best: {best:.4f}, file {where[0]} at row {where[1]}, col {where[2]}); "
+            "lower min_valid or use smaller chips")
 
     # -- samples ------------------------------------------------------------------------
     def bounds(self, j: int, r0: int, c0: int) -> tuple[float, float, float, float]:
@@ -272,19 +687,16 @@ class ChipDataset(torch.utils.data.Dataset):
 
     def __getitem__(self, key: tuple[int, int, int]) -> dict[str, Any]:
         b = self.__getitems__([key])
-        return {"image": b["image"][0], "bounds": b["bounds"][0], "crs": b["crs"][0], "time": b["time"][0],
-                "stats": b["stats"]}
+        out = {k: v[0] for k, v in b.items() if k != "stats"}
+        out["stats"] = b["stats"]
+        return out
 
-    def _alloc(self, n):
-        h, w = self.size
-        shape = (n, self.T, self.B, h, w)
+    def _alloc(self, shape, enc):
         pin = self.pin_memory
         if pin and not torch.cuda.is_available():
             warnings.warn("rumi.torch: pin_memory needs CUDA; allocating pageable memory", RuntimeWarning, stacklevel=3)
             self.pin_memory = pin = False
-        if self.encoding in ("uint16", "uint32", "uint64") and not hasattr(torch, self.encoding):  # pragma: no cover
-            raise RequestError(f"this torch has no {self.encoding}")
-        tdt = getattr(torch, self.encoding) if self.encoding != "bool" else torch.bool
+        tdt = _torch_dtype(enc)
         if torch.utils.data.get_worker_info() is not None and not pin:
             # in a DataLoader worker the batch goes to the main process through shared memory:
             # decode straight into a shared tensor (as default_collate does), not into one
@@ -296,57 +708,211 @@ class ChipDataset(torch.utils.data.Dataset):
     def __getitems__(self, keys: Sequence[tuple[int, int, int]]) -> dict[str, Any]:
         t_start = _time.perf_counter()
         keys = [self._check(k) for k in keys]
-        out = self._alloc(len(keys))
-        # a uint8 view of the tensor's memory (no copy) that numpy/the reader write into
-        flat = out.view(torch.uint8).numpy() if out.dtype != torch.bool else out.view(torch.uint8).numpy()
-        per = flat.reshape(len(keys), -1)
-        groups = {}
-        for i, (j, r0, c0) in enumerate(keys):
-            groups.setdefault(j, []).append((i, r0, c0))
+        n = len(keys)
         h, w = self.size
-        stats = {"chips": len(keys), "files": len(groups), "requests": 0, "frames": 0, "decoded": 0, "cache_hits": 0,
-                 "bytes_fetched": 0, "bytes_needed": int(flat.nbytes), "decode_s": 0.0, "wait_s": 0.0}
+        steps = [self.steps_of(j, r0, c0) for j, r0, c0 in keys]
+        out = self._alloc((n, self.T, self.B, h, w), self.encoding)
+        per = out.view(torch.uint8).numpy().reshape(n, -1)
+        tmask = torch.zeros((n, self.T), dtype=torch.bool)
+        for i, ts in enumerate(steps):
+            tmask[i, :len(ts)] = True
+            if len(ts) < self.T:
+                per[i, per.shape[1] * len(ts) // self.T:] = 0  # padding
+        stats = {"chips": n, "files": 0, "requests": 0, "frames": 0, "decoded": 0, "cache_hits": 0,
+                 "bytes_fetched": 0, "bytes_needed": int(per.nbytes), "decode_s": 0.0, "wait_s": 0.0}
         slock = threading.Lock()
 
-        def run(j, items):
-            r = self._reader(j)
+        def account(st, t0, t1, tw):
+            with slock:
+                stats["requests"] += int(st["batches"])
+                stats["frames"] += int(st["frames"])
+                stats["decoded"] += int(st["decoded"])
+                stats["cache_hits"] += int(st["cache_hits"])
+                stats["bytes_fetched"] += int(st["bytes_fetched"])
+                stats["decode_s"] += t1 - t0
+                stats["wait_s"] += t0 - tw
+
+        def read_images(j, items):
+            r = self._reader(("img", j))
             sem = self._sem(_host(self.hrefs[j]))
-            ts, bs = self.time_idx[j], self.band_idx[j]
+            bs = self.band_idx[j]
             if not self.keep_cache:  # frames shared inside this batch only: no batch is served by an earlier one
                 r.set_cache_bytes(0)
-                r.set_cache_bytes(self._cache_budget(r))
+                r.set_cache_bytes(self._cache_share())
             for i, r0, c0 in sorted(items, key=lambda x: (x[1], x[2])):
+                ts = steps[i]
+                nb = per.shape[1] * len(ts) // self.T
                 tw = _time.perf_counter()
                 with sem:
                     t0 = _time.perf_counter()
-                    st = r.read_into(memoryview(per[i]), ts, bs, Window(c0, r0, w, h), threads=self.threads)
+                    st = r.read_into(memoryview(per[i, :nb]), ts, bs, Window(c0, r0, w, h), threads=self.threads)
                     t1 = _time.perf_counter()
-                with slock:
-                    stats["requests"] += int(st["batches"])
-                    stats["frames"] += int(st["frames"])
-                    stats["decoded"] += int(st["decoded"])
-                    stats["cache_hits"] += int(st["cache_hits"])
-                    stats["bytes_fetched"] += int(st["bytes_fetched"])
-                    stats["decode_s"] += t1 - t0
-                    stats["wait_s"] += t0 - tw
+                account(st, t0, t1, tw)
 
-        if len(groups) == 1 or max(self._in_flight(h) for h in {_host(self.hrefs[j]) for j in groups}) <= 1:
-            for j, items in groups.items():
-                run(j, items)
+        groups = {}
+        for i, (j, r0, c0) in enumerate(keys):
+            groups.setdefault(("img", j), []).append((i, r0, c0))
+        mask = None
+        if self.labels is not None:
+            mask = self._alloc((n, self.Tl, self.Bl, h, w), self.label_encoding)
+            mper = mask.view(torch.uint8).numpy().reshape(n, -1)
+            mper[:] = 0
+            for i, (j, r0, c0) in enumerate(keys):
+                m = self._label_for(j, r0, c0)
+                groups.setdefault(("lbl", m.l), []).append((i, r0, c0, m))
+            stats["bytes_needed"] += int(mper.nbytes)
+        stats["files"] = len(groups)
+
+        def read_labels(l, items):
+            r = self._reader(("lbl", l))
+            sem = self._sem(_host(self.label_hrefs[l]))
+            if not self.keep_cache:
+                r.set_cache_bytes(0)
+                r.set_cache_bytes(self._cache_share())
+            for i, r0, c0, m in sorted(items, key=lambda x: (x[1], x[2])):
+                tw = _time.perf_counter()
+                with sem:
+                    t0 = _time.perf_counter()
+                    st = self._read_label(r, m, keys[i][0], r0, c0, steps[i], mper[i], mask.dtype)
+                    t1 = _time.perf_counter()
+                account(st, t0, t1, tw)
+
+        def run(key, items):
+            (read_images if key[0] == "img" else read_labels)(key[1], items)
+
+        hosts = {_host(self.hrefs[k[1]] if k[0] == "img" else self.label_hrefs[k[1]]) for k in groups}
+        if len(groups) == 1 or max(self._in_flight(x) for x in hosts) <= 1:
+            for key, items in groups.items():
+                run(key, items)
         else:
             pool = self._executor()
-            futs = [pool.submit(run, j, items) for j, items in groups.items()]
+            futs = [pool.submit(run, key, items) for key, items in groups.items()]
             for f in futs:
                 f.result()
         stats["batch_s"] = _time.perf_counter() - t_start
-        return _Batch(
-            image=out,
+        batch = _Batch(image=out, time_mask=tmask)
+        if mask is not None:
+            batch["mask"] = mask
+        if self.return_valid:
+            batch["valid"] = self._valid(out, keys, steps)
+        batch.update(
             bounds=[self.bounds(j, r0, c0) for j, r0, c0 in keys],
             crs=[self.codes[j] for j, _, _ in keys],
-            time=[self.times[j] for j, _, _ in keys],
+            time=[np.asarray(ts_to_times(self, j, steps[i])) for i, (j, _, _) in enumerate(keys)],
             key=keys,
             stats=stats,
         )
+        return batch
+
+    def _valid(self, out, keys, steps):
+        valid = torch.zeros(out.shape, dtype=torch.bool)
+        for i, (j, _, _) in enumerate(keys):
+            nt = len(steps[i])
+            nd = self.nodata[j]
+            if nd is None:
+                valid[i, :nt] = True
+                continue
+            for k, v in enumerate(nd):
+                if v is None:
+                    valid[i, :nt, k] = True
+                    continue
+                x = out[i, :nt, k]
+                if x.dtype in (torch.float16, torch.bfloat16):
+                    x = x.float()
+                elif x.dtype in (getattr(torch, "uint16", None), getattr(torch, "uint32", None), getattr(torch, "uint64", None)):
+                    x = x.to(torch.int64)
+                if math.isnan(v):
+                    valid[i, :nt, k] = ~torch.isnan(x) if x.is_floating_point() else True
+                elif not x.is_floating_point() and v != int(v):
+                    valid[i, :nt, k] = True
+                else:
+                    valid[i, :nt, k] = x != (v if x.is_floating_point() else int(v))
+        return valid
+
+    # -- labels ---------------------------------------------------------------------------------
+    def _label_for(self, j, r0, c0):
+        h, w = self.size
+        for m in self.matches[j]:
+            if m.covers(np.array([r0]), np.array([c0]), h, w)[0]:
+                return m
+        raise RequestError(
+            f"chip ({j}, {r0}, {c0}) of {self.ids[j]} has no label file covering it "
+            f"({len(self.matches[j])} label files overlap that image; on_missing='skip' lets samplers leave such chips out)")
+
+    def _label_steps(self, m, j, ts):
+        """Label steps for image steps ts: [0] for a static label file, else the label step at
+        each image step's time (checked at construction)."""
+        if m.tsteps is None:
+            return [0]
+        t_of = self._all_times(j)
+        return [m.tsteps[int(t_of[t])] for t in ts]
+
+    def _all_times(self, j):
+        cache = self.__dict__.setdefault("_times_all", {})
+        v = cache.get(j)
+        if v is None:
+            v = cache[j] = dict(zip(self.time_idx[j], (int(x) for x in self.file_times[j])))
+        return v
+
+    def _read_label(self, r, m, j, r0, c0, ts, dst, tdtype):
+        """Reads label match m for chip (j, r0, c0) into dst, the chip's uint8 view of the mask
+        (Tl, Bl, h, w): the steps of the chip's image steps ts (a static label: its one step,
+        repeated over the chip's steps when Tl > 1); padding steps stay zero."""
+        h, w = self.size
+        lts = self._label_steps(m, j, ts)
+        bs = self.label_band_idx[m.l]
+        step_bytes = dst.size // self.Tl
+        nb = step_bytes * len(lts)
+        if m.kind == "window" and m.k == (1, 1):
+            orr, oc = m.off
+            st = r.read_into(memoryview(dst[:nb]), lts, bs, Window(c0 + oc, r0 + orr, w, h), threads=self.threads)
+        else:
+            Yl, Xl = self.label_shapes[m.l][2:]
+            bad = None
+            if m.kind == "window":
+                (kr, kc), (orr, oc) = m.k, m.off
+                rows = (r0 + np.arange(h) + orr) // kr
+                cols = (c0 + np.arange(w) + oc) // kc
+                R, C = np.broadcast_to(rows[:, None], (h, w)), np.broadcast_to(cols[None, :], (h, w))
+            else:
+                ti = self.transforms[j]
+                cc, rr = np.meshgrid(c0 + np.arange(w) + 0.5, r0 + np.arange(h) + 0.5)
+                x, y = _affine(ti, cc, rr)
+                lcode = self._label_code(m.l)
+                if self.codes[j] != lcode:
+                    x, y = _transformer(self.codes[j], lcode).transform(x, y)
+                lc, lr = _affine(_inverse(self.catalog_label_transform(m.l)), np.asarray(x), np.asarray(y))
+                with np.errstate(invalid="ignore"):
+                    C, R = np.floor(lc + 1e-10), np.floor(lr + 1e-10)  # the pixel holding the centre (GDAL's nearest)
+                bad = ~(np.isfinite(C) & np.isfinite(R) & (C >= 0) & (C < Xl) & (R >= 0) & (R < Yl))
+                C = np.where(bad, 0, C).astype(np.int64)
+                R = np.where(bad, 0, R).astype(np.int64)
+            rlo, rhi, clo, chi = int(R.min()), int(R.max()) + 1, int(C.min()), int(C.max()) + 1
+            sb = step_bytes // (self.Bl * h * w)
+            vt = np.dtype({1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}.get(sb, f"V{sb}"))
+            src = np.empty((len(lts), len(bs), rhi - rlo, chi - clo), vt)
+            st = r.read_into(memoryview(src.reshape(-1).view(np.uint8)), lts, bs, Window(clo, rlo, chi - clo, rhi - rlo),
+                             threads=self.threads)
+            g = src[:, :, R - rlo, C - clo]  # (steps, Bl, h, w)
+            if bad is not None and bad.any():
+                g[:, :, bad] = np.zeros((), vt)
+            dst[:nb] = np.ascontiguousarray(g).reshape(-1).view(np.uint8)
+        if m.tsteps is None and len(ts) > 1 and self.Tl > 1:  # a static label beside a time series
+            v = dst.reshape(self.Tl, step_bytes)
+            v[1:len(ts)] = v[0]
+        return st
+
+    def catalog_label_transform(self, l):
+        cache = self.__dict__.setdefault("_ltr", {})
+        if l not in cache:
+            cache[l] = self.labels.table.column("proj:transform")[l].as_py()
+        return cache[l]
+
+    def _label_code(self, l):
+        cache = self.__dict__.setdefault("_lcode", {})
+        if l not in cache:
+            cache[l] = self.labels.table.column("proj:code")[l].as_py()
+        return cache[l]
 
     def loader(
         self, sampler: Iterable[tuple[int, int, int]], batch_size: int = 16, *, read_ahead: int = 2, **kw: Any
@@ -358,33 +924,85 @@ class ChipDataset(torch.utils.data.Dataset):
         batch's wait on the network overlaps the others' decoding, as DataLoader workers'
         prefetching would, without worker processes. The batches come in the sampler's order,
         and a read's error is raised when its batch is reached. read_ahead=0: read each batch
-        when it is asked for. DataLoader workers (num_workers > 0) prefetch as DataLoader does."""
+        when it is asked for. DataLoader workers (num_workers > 0) prefetch as DataLoader does.
+
+        state_dict() / load_state_dict(): the sampler's state and the batches delivered in the
+        current epoch; after load_state_dict the next iteration resumes at the next batch (the
+        keys before it are skipped, not read)."""
         return _ReadAheadLoader(self, batch_size=batch_size, sampler=sampler, collate_fn=collate,
                                 read_ahead=read_ahead, **kw)
 
 
+def ts_to_times(ds: ChipDataset, j: int, ts: Sequence[int]) -> np.ndarray:
+    """datetime64[s] times of file j's steps ts."""
+    t_of = ds._all_times(j)
+    return np.array([t_of[t] for t in ts], dtype="int64").astype("datetime64[s]")
+
+
+def _dates(secs):
+    return [str(np.datetime64(int(s), "s")) for s in secs]
+
+
 class _ReadAheadLoader(torch.utils.data.DataLoader):
     """DataLoader whose in-process iteration (num_workers=0) reads batches ahead on threads
-    (ChipDataset.loader)."""
+    (ChipDataset.loader), with state_dict/load_state_dict to resume an epoch."""
 
     def __init__(self, dataset, *, read_ahead=2, **kw):
         if isinstance(read_ahead, bool) or not isinstance(read_ahead, int) or read_ahead < 0:
             raise ValueError(f"read_ahead must be an integer >= 0 (batches), not {read_ahead!r}")
         super().__init__(dataset, **kw)
         self.read_ahead = read_ahead
+        self._delivered = 0
+        self._resume = 0
+
+    def state_dict(self) -> dict[str, Any]:
+        """The sampler's state (seed, epoch, ...) and the samples delivered in this epoch."""
+        s = self.sampler
+        sd = dict(s.state_dict()) if hasattr(s, "state_dict") else {}
+        sd["samples_delivered"] = self._delivered
+        return sd
+
+    def load_state_dict(self, state: dict[str, Any]) -> None:
+        state = dict(state)
+        n = int(state.pop("samples_delivered", 0))
+        if hasattr(self.sampler, "load_state_dict"):
+            state["yielded"] = n
+            self.sampler.load_state_dict(state)
+            self._resume = 0
+        else:  # a plain list of keys: skip what was delivered
+            self._resume = n
+        self._delivered = n
+
+    def _count(self, it):
+        for b in it:
+            self._delivered += len(b["key"]) if isinstance(b, dict) and "key" in b else self.batch_size or 1
+            yield b
 
     def __iter__(self):
+        if not hasattr(self.sampler, "load_state_dict"):
+            skip = self._resume
+            self._resume = 0
+            if skip:
+                self._delivered = skip
+                return self._count(self._plain_skip(skip))
+        else:
+            self._delivered = getattr(self.sampler, "_start", 0)
         if self.num_workers > 0 or self.read_ahead == 0 or self.batch_sampler is None or self.pin_memory:
-            return super().__iter__()
-        return self._read_ahead()
+            return self._count(super().__iter__())
+        return self._count(self._read_ahead(self.batch_sampler))
 
-    def _read_ahead(self):
+    def _plain_skip(self, skip):
+        keys = list(self.sampler)[skip:]
+        bs = torch.utils.data.BatchSampler(keys, self.batch_size, self.drop_last)
+        return self._read_ahead(bs) if self.read_ahead else (collate(self.dataset.__getitems__(k)) for k in bs)
+
+    def _read_ahead(self, batch_sampler):
         ds, collate_fn = self.dataset, self.collate_fn
         pending = collections.deque()
-        ex = ThreadPoolExecutor(max_workers=self.read_ahead + 1, thread_name_prefix="rumi-read-ahead")
+        ex = ThreadPoolExecutor(max_workers=max(1, self.read_ahead) + 1, thread_name_prefix="rumi-read-ahead")
         ahead = 0  # the first batch is read alone: it comes as soon as without read-ahead
         try:
-            for keys in self.batch_sampler:
+            for keys in batch_sampler:
                 pending.append(ex.submit(ds.__getitems__, list(keys)))
                 if len(pending) > ahead:
                     yield collate_fn(pending.popleft().result())
@@ -406,12 +1024,13 @@ def collate(batch: Any) -> Any:
     if isinstance(batch, _Batch):
         return dict(batch)
     if isinstance(batch, list) and batch and isinstance(batch[0], dict):
-        return {
-            "image": torch.stack([b["image"] for b in batch]),
-            "bounds": [b["bounds"] for b in batch],
-            "crs": [b["crs"] for b in batch],
-            "time": [b["time"] for b in batch],
-        }
+        out = {}
+        for k in batch[0]:
+            if k == "stats":
+                continue
+            v = [b[k] for b in batch]
+            out[k] = torch.stack(v) if isinstance(v[0], torch.Tensor) else v
+        return out
     return torch.utils.data.default_collate(batch)
 
 
@@ -432,10 +1051,29 @@ def _dist(rank, world):
 
 
 class _Sampler(torch.utils.data.Sampler):
-    def __init__(self, dataset: ChipDataset, rank: int | None = None, world_size: int | None = None) -> None:
+    """Keys of one epoch: a global sequence that depends only on the dataset, seed and epoch;
+    rank r of w takes keys r, r + w, r + 2w, ... of its first len // w * w. min_valid: only
+    chips whose valid fraction the catalogue's summary guarantees (no pixel read); with labels
+    and on_missing="skip", only chips with labels. Either that no chip can meet is an error
+    here, at construction."""
+
+    def __init__(self, dataset: ChipDataset, rank: int | None = None, world_size: int | None = None,
+                 min_valid: float | None = None, seed: int = 0) -> None:
         self.ds = dataset
         self.rank, self.world = _dist(rank, world_size)
         self.epoch = 0
+        self.seed = int(seed)
+        if min_valid is not None and not 0.0 <= float(min_valid) <= 1.0:
+            raise ValueError(f"min_valid must be in [0, 1], not {min_valid!r}")
+        self.min_valid = None if min_valid is None else float(min_valid)
+        self._start = 0
+        self._yielded = 0
+        self._cache = None
+        self._constrained = bool(self.min_valid) or (dataset.labels is not None and dataset.on_missing == "skip")
+        if self._constrained:
+            self._feasible = [dataset.feasible(j, self.min_valid) for j in range(len(dataset))]
+            if not any(len(f) for f in self._feasible):
+                raise dataset._no_chip_error(self.min_valid)
 
     def set_epoch(self, epoch: int) -> None:
         self.epoch = int(epoch)
@@ -443,47 +1081,106 @@ class _Sampler(torch.utils.data.Sampler):
     def _all(self):  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def _global(self):
+        if self._cache is None or self._cache[0] != (self.seed, self.epoch):
+            self._cache = ((self.seed, self.epoch), self._all())
+        return self._cache[1]
+
     def _keys(self):
-        keys = self._all()
+        keys = self._global()
         # equal share per rank (the tail that does not divide is dropped), no key on two ranks
         n = len(keys) // self.world * self.world
         return keys[self.rank:n:self.world]
 
     def __iter__(self) -> Iterator[tuple[int, int, int]]:
-        return iter(self._keys())
+        keys = self._keys()
+        start, self._start = self._start, 0
+        self._yielded = start
+        for k in keys[start:]:
+            self._yielded += 1
+            yield k
 
     def __len__(self) -> int:
-        return len(self._all()) // self.world
+        return len(self._global()) // self.world
+
+    def state_dict(self) -> dict[str, Any]:
+        """seed, epoch, rank, world_size and the keys this rank's iterator gave in the epoch
+        (the loader's state_dict counts the delivered ones instead)."""
+        return {"seed": self.seed, "epoch": self.epoch, "rank": self.rank, "world_size": self.world,
+                "yielded": self._yielded}
+
+    def load_state_dict(self, state: dict[str, Any]) -> None:
+        """Resume: the next iteration starts at key `yielded` of this rank's share of `epoch`.
+        A state saved with another world size resumes at the same place of the global sequence."""
+        self.seed = int(state.get("seed", self.seed))
+        self.epoch = int(state.get("epoch", self.epoch))
+        y = int(state.get("yielded", 0))
+        w = int(state.get("world_size", self.world))
+        if w != self.world:  # global position of the saved rank's next key, in this world's shares
+            y = -(-(y * w) // self.world)
+        self._start = y
+        self._yielded = y
+
+
+def _check_length(length):
+    if isinstance(length, bool) or int(length) < 0:
+        raise ValueError(f"length must be an integer >= 0, not {length!r}")
+    return int(length)
 
 
 class RandomChipSampler(_Sampler):
     """length chips at random positions: a file drawn with probability proportional to its
-    area, then a uniform offset. Deterministic for a seed (and epoch, see set_epoch)."""
+    area, then a uniform offset. Deterministic for a seed (and epoch, see set_epoch). With
+    min_valid (or labels), files without a chip that meets it are left out, and an offset that
+    fails is redrawn (up to 63 times, then one of the file's lattice offsets that meet it, see
+    ChipDataset._lattice): every key meets the constraints, decided without reading pixels."""
 
     def __init__(
-        self, dataset: ChipDataset, length: int, seed: int = 0, rank: int | None = None, world_size: int | None = None
+        self, dataset: ChipDataset, length: int, seed: int = 0, rank: int | None = None, world_size: int | None = None,
+        min_valid: float | None = None,
     ) -> None:
-        super().__init__(dataset, rank, world_size)
-        self.length = int(length)
-        self.seed = int(seed)
+        super().__init__(dataset, rank, world_size, min_valid, seed)
+        self.length = _check_length(length)
 
     def _all(self):
         rng = np.random.default_rng([self.seed, self.epoch])
         h, w = self.ds.size
         area = np.array([(s[2] - h + 1) * (s[3] - w + 1) for s in self.ds.shapes], dtype=float)
+        if self._constrained:
+            area = area * np.array([len(f) > 0 for f in self._feasible])
         js = rng.choice(len(area), size=self.length, p=area / area.sum())
         ys = rng.random(self.length)
         xs = rng.random(self.length)
-        out = []
-        for j, fy, fx in zip(js, ys, xs):
-            Y, X = self.ds.shapes[j][2], self.ds.shapes[j][3]
-            out.append((int(j), int(fy * (Y - h + 1)), int(fx * (X - w + 1))))
-        return out
+        Ys = np.array([self.ds.shapes[j][2] for j in js], np.int64)
+        Xs = np.array([self.ds.shapes[j][3] for j in js], np.int64)
+        r0 = (ys * (Ys - h + 1)).astype(np.int64)
+        c0 = (xs * (Xs - w + 1)).astype(np.int64)
+        if self._constrained and self.length:
+            extra = 63
+            ey = (rng.random((self.length, extra)) * (Ys - h + 1)[:, None]).astype(np.int64)
+            ex = (rng.random((self.length, extra)) * (Xs - w + 1)[:, None]).astype(np.int64)
+            fb = rng.random(self.length)
+            for j in np.unique(js):
+                sel = np.flatnonzero(js == j)
+                cand_r = np.concatenate([r0[sel, None], ey[sel]], 1)
+                cand_c = np.concatenate([c0[sel, None], ex[sel]], 1)
+                ok = self.ds.chip_ok(int(j), cand_r.ravel(), cand_c.ravel(), self.min_valid).reshape(cand_r.shape)
+                first = np.argmax(ok, axis=1)
+                has = ok[np.arange(len(sel)), first]
+                r0[sel] = np.where(has, cand_r[np.arange(len(sel)), first], 0)
+                c0[sel] = np.where(has, cand_c[np.arange(len(sel)), first], 0)
+                miss = sel[~has]
+                if len(miss):
+                    F = self._feasible[int(j)]
+                    pick = (fb[miss] * len(F)).astype(np.int64)
+                    r0[miss], c0[miss] = F[pick, 0], F[pick, 1]
+        return [(int(j), int(r), int(c)) for j, r, c in zip(js, r0, c0)]
 
 
 class GridChipSampler(_Sampler):
     """Every chip of a grid of stride pixels (default: the chip size) over each file, the last
-    row and column moved in to end at the file's edge."""
+    row and column moved in to end at the file's edge (with min_valid or labels: those that meet
+    them). shuffle with a seed for a random order."""
 
     def __init__(
         self,
@@ -491,10 +1188,16 @@ class GridChipSampler(_Sampler):
         stride: int | tuple[int, int] | None = None,
         rank: int | None = None,
         world_size: int | None = None,
+        min_valid: float | None = None,
+        shuffle: bool = False,
+        seed: int = 0,
     ) -> None:
-        super().__init__(dataset, rank, world_size)
         h, w = dataset.size
         self.stride = (h, w) if stride is None else ((int(stride),) * 2 if np.isscalar(stride) else tuple(stride))
+        self.shuffle = bool(shuffle)
+        super().__init__(dataset, rank, world_size, min_valid, seed)
+        if self._constrained and not self._global():
+            raise self.ds._no_chip_error(self.min_valid)
 
     def _all(self):
         h, w = self.ds.size
@@ -503,8 +1206,24 @@ class GridChipSampler(_Sampler):
         for j, (_, _, Y, X) in enumerate(self.ds.shapes):
             ys = sorted(set(list(range(0, Y - h + 1, sy)) + [Y - h]))
             xs = sorted(set(list(range(0, X - w + 1, sx)) + [X - w]))
-            out += [(j, y, x) for y in ys for x in xs]
-        return out
+            out += _filtered(self, j, ys, xs)
+        return _shuffled(self, out)
+
+
+def _filtered(s, j, ys, xs):
+    R, C = np.meshgrid(np.asarray(ys, np.int64), np.asarray(xs, np.int64), indexing="ij")
+    R, C = R.ravel(), C.ravel()
+    if s._constrained:
+        ok = s.ds.chip_ok(j, R, C, s.min_valid)
+        R, C = R[ok], C[ok]
+    return [(j, int(r), int(c)) for r, c in zip(R, C)]
+
+
+def _shuffled(s, out):
+    if s.shuffle:
+        rng = np.random.default_rng([s.seed, s.epoch])
+        out = [out[i] for i in rng.permutation(len(out))]
+    return out
 
 
 class TileChipSampler(_Sampler):
@@ -514,11 +1233,12 @@ class TileChipSampler(_Sampler):
 
     def __init__(
         self, dataset: ChipDataset, shuffle: bool = False, seed: int = 0, rank: int | None = None,
-        world_size: int | None = None,
+        world_size: int | None = None, min_valid: float | None = None,
     ) -> None:
-        super().__init__(dataset, rank, world_size)
         self.shuffle = shuffle
-        self.seed = int(seed)
+        super().__init__(dataset, rank, world_size, min_valid, seed)
+        if self._constrained and not self._global():
+            raise self.ds._no_chip_error(self.min_valid)
 
     def _all(self):
         h, w = self.ds.size
@@ -527,9 +1247,6 @@ class TileChipSampler(_Sampler):
             th, tw = self.ds.tiles[j]
             sy = th * max(1, math.ceil(h / th))
             sx = tw * max(1, math.ceil(w / tw))
-            out += [(j, y, x) for y in range(0, Y - h + 1, min(sy, th) if h <= th else sy)
-                    for x in range(0, X - w + 1, min(sx, tw) if w <= tw else sx)]
-        if self.shuffle:
-            rng = np.random.default_rng([self.seed, self.epoch])
-            out = [out[i] for i in rng.permutation(len(out))]
-        return out
+            out += _filtered(self, j, range(0, Y - h + 1, min(sy, th) if h <= th else sy),
+                             range(0, X - w + 1, min(sx, tw) if w <= tw else sx))
+        return _shuffled(self, out)

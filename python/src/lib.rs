@@ -361,18 +361,39 @@ fn encodings() -> Vec<(&'static str, Option<&'static str>, Option<&'static str>,
         .collect()
 }
 
-/// `fetch_object(url, options=None) -> bytes`: a whole (small) object, e.g. a header blob.
+/// `fetch_object(url, options=None, missing_ok=False) -> bytes | None`: a whole (small) object,
+/// e.g. a header blob or a manifest; `None` for a missing object when `missing_ok`.
 #[pyfunction]
-#[pyo3(signature = (url, options=None))]
+#[pyo3(signature = (url, options=None, missing_ok=false))]
 fn fetch_object<'py>(
     py: Python<'py>,
     url: String,
     options: Option<&Bound<'py, PyDict>>,
-) -> PyResult<Bound<'py, PyBytes>> {
+    missing_ok: bool,
+) -> PyResult<Option<Bound<'py, PyBytes>>> {
     let opts = store::options_from(options)?;
-    let bytes =
-        py.detach(move || rumi::store::fetch(&url, &opts, 1 << 30)).map_err(|e| raise("RumiIOError", e.to_string()))?;
-    Ok(PyBytes::new(py, &bytes))
+    match py.detach(move || rumi::store::fetch(&url, &opts, 1 << 30)) {
+        Ok(bytes) => Ok(Some(PyBytes::new(py, &bytes))),
+        Err(e) if missing_ok && e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(raise("RumiIOError", e.to_string())),
+    }
+}
+
+/// `object_size(url, options=None) -> int | None`: the size of an object, None when missing.
+#[pyfunction]
+#[pyo3(signature = (url, options=None))]
+fn object_size(py: Python<'_>, url: String, options: Option<&Bound<'_, PyDict>>) -> PyResult<Option<u64>> {
+    let opts = store::options_from(options)?;
+    py.detach(move || rumi::store::head(&url, &opts)).map_err(|e| raise("RumiIOError", e.to_string()))
+}
+
+/// `put_object(url, data, options=None)`: writes a (small) object in one PUT (it appears whole
+/// or not at all); S3 and S3-compatible endpoints only.
+#[pyfunction]
+#[pyo3(signature = (url, data, options=None))]
+fn put_object(py: Python<'_>, url: String, data: Vec<u8>, options: Option<&Bound<'_, PyDict>>) -> PyResult<()> {
+    let opts = store::options_from(options)?;
+    py.detach(move || rumi::store::put(&url, &data, &opts)).map_err(|e| raise("RumiIOError", e.to_string()))
 }
 
 /// The process id the module was loaded in (tests of fork handling).
@@ -394,6 +415,8 @@ fn _rumi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(write::pam_nodata, m)?)?;
     m.add_function(wrap_pyfunction!(_load_pid, m)?)?;
     m.add_function(wrap_pyfunction!(fetch_object, m)?)?;
+    m.add_function(wrap_pyfunction!(object_size, m)?)?;
+    m.add_function(wrap_pyfunction!(put_object, m)?)?;
     m.add_function(wrap_pyfunction!(encodings, m)?)?;
     m.add_function(wrap_pyfunction!(dlpack::dlpack_capsule, m)?)?;
     m.add("CORE_VERSION", env!("CARGO_PKG_VERSION"))?;

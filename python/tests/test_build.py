@@ -413,7 +413,7 @@ def test_time_periods_and_ranges_name_their_files():
 
 
 def test_s3_destination_equals_the_local_build_and_reruns_skip(stac, moto, tmp_path, monkeypatch):
-    """Cells uploaded by rumi.to_rumi, the manifest and catalogue put with obstore: the objects
+    """Cells uploaded by rumi.to_rumi, the manifest and catalogue put through the core's store: the objects
     are the local build's files byte for byte (header blobs, pixels), the catalogue opens from
     S3, a re-run skips everything, and no multipart upload is left pending."""
     boto3 = pytest.importorskip("boto3")

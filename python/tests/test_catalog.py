@@ -342,3 +342,158 @@ np.save("{tmp_path / 'gti.npy'}", a)
     want = np.concatenate([a, b], axis=3).reshape(6, 120, 100)  # (T, B) -> T * B + b bands
     assert got.shape == want.shape
     np.testing.assert_array_equal(got, want)
+
+
+# --- nodata and the valid-fraction summary (issue 24) -------------------------------------------
+
+
+def _floor255(valid, total):
+    """The rumi:valid codes by search: 255 when all valid, else the largest c <= 254 with
+    2**(-c/16) >= the nodata fraction."""
+    def one(v, n):
+        if v == n:
+            return 255
+        c = 254
+        while 2.0 ** (-c / 16) * n < n - v:
+            c -= 1
+        return c
+
+    return np.vectorize(one, otypes=[np.uint8])(np.asarray(valid, np.int64), np.asarray(total, np.int64))
+
+
+def _tile_counts(a, nodata, tile):
+    """(B, ty, tx) valid and total sample counts of a (T, B, Y, X) array, computed naively."""
+    T, B, Y, X = a.shape
+    ny, nx = -(-Y // tile[0]), -(-X // tile[1])
+    v = np.zeros((B, ny, nx), np.int64)
+    n = np.zeros((B, ny, nx), np.int64)
+    for b in range(B):
+        for i in range(ny):
+            for j in range(nx):
+                blk = a[:, b, i * tile[0]:(i + 1) * tile[0], j * tile[1]:(j + 1) * tile[1]]
+                n[b, i, j] = blk.size
+                v[b, i, j] = blk.size if nodata[b] is None else (np.count_nonzero(~np.isnan(blk)) if np.isnan(nodata[b])
+                                                                 else np.count_nonzero(blk != nodata[b]))
+    return v, n
+
+
+def test_nodata_from_the_pam_sidecar_and_valid_summary(converted, tmp_path):
+    """`rumi convert` keeps the source's nodata in <out>.aux.xml; the catalogue records it per
+    band and the valid fraction per band and tile, floored to 1/255, equal to a count made on the
+    GeoTIFF's own pixels (tifffile, no rumi)."""
+    from conftest import DATA, tiff_pixels
+    from rumi.catalog import unpack_valid, valid_fractions
+
+    rgb = converted("rasterio_RGB.byte.tif")
+    assert "<NoDataValue>0</NoDataValue>" in open(f"{rgb}.aux.xml").read()
+    cat = rumi.Catalog.build([str(rgb)], tmp_path / "rgb.parquet")
+    row = cat.row(0)
+    assert row["rumi:nodata"] == [0.0, 0.0, 0.0]
+    px = tiff_pixels(DATA / "rasterio_RGB.byte.tif")[np.newaxis]  # (1, 3, 718, 791)
+    v, n = _tile_counts(px, [0, 0, 0], row["rumi:tile_shape"])
+    got = unpack_valid(row["rumi:valid"], row["rumi:shape"], row["rumi:tile_shape"])
+    assert got.shape == (3, 3, 4)
+    np.testing.assert_array_equal(got, _floor255(v, n))
+    assert got[:, :, 3].max() <= 1 and 140 < got[0, 1, 1] < 255  # the collar's east tiles; a centre tile
+    from rumi.catalog import nodata_bound
+
+    assert np.all(1 - nodata_bound(got) <= v / n)  # never more valid than it is
+    assert np.all((1 - nodata_bound(got[:, 1, 1])) > 0.999)  # 99.91 % valid reads as > 99.9 %
+    np.testing.assert_allclose(valid_fractions(rumi.open(rgb), [0, 0, 0]), v / n, rtol=0, atol=0)
+    # LANDFIRE int16 with nodata 32767 (an irregular edge of the mapped area)
+    elev = converted("lf_elev_220_mt_hood_utm.tif")
+    r = rumi.Catalog.build([str(elev)], tmp_path / "e.parquet").row(0)
+    assert r["rumi:nodata"] == [32767.0]
+    v, n = _tile_counts(tiff_pixels(DATA / "lf_elev_220_mt_hood_utm.tif")[np.newaxis], [32767], r["rumi:tile_shape"])
+    got = unpack_valid(r["rumi:valid"], r["rumi:shape"], r["rumi:tile_shape"])
+    np.testing.assert_array_equal(got, _floor255(v, n))
+    assert got.min() < 255 and got.max() == 255
+
+
+def test_nodata_given_to_build_overrides_and_is_checked(files, tmp_path):
+    from rumi.catalog import unpack_valid
+
+    p, a = files["a"]
+    # a sidecar saying 7 for band 0: overridden by nodata=
+    with open(f"{p}.aux.xml", "w") as f:
+        f.write('<PAMDataset><PAMRasterBand band="1"><NoDataValue>7</NoDataValue></PAMRasterBand></PAMDataset>')
+    assert rumi.Catalog.build([str(p)], tmp_path / "s.parquet").row(0)["rumi:nodata"] == [7.0, None]
+    nd = int(a[0, 1, 0, 0])  # a value that occurs in band 1
+    row = rumi.Catalog.build([str(p)], tmp_path / "o.parquet", nodata=[None, nd]).row(0)
+    assert row["rumi:nodata"] == [None, float(nd)]
+    v, n = _tile_counts(a, [None, nd], (64, 64))
+    got = unpack_valid(row["rumi:valid"], row["rumi:shape"], row["rumi:tile_shape"])
+    np.testing.assert_array_equal(got, _floor255(v, n))
+    assert got[0].min() == 255 and got[1, 0, 0] < 255  # band 0 has none; (0, 0) holds the value
+    row = rumi.Catalog.build([str(p)], tmp_path / "n.parquet", nodata=nd).row(0)
+    assert row["rumi:nodata"] == [float(nd), float(nd)]
+    with pytest.raises(ValueError, match="nodata gives 3 values, the file has 2 bands"):
+        rumi.Catalog.build([str(p)], tmp_path / "x.parquet", nodata=[1, 2, 3])
+    with pytest.raises(ValueError, match="must be numbers or None"):
+        rumi.Catalog.build([str(p)], tmp_path / "x.parquet", nodata=["a", 1])
+    # a file without a sidecar and no nodata=: both columns null
+    row = rumi.Catalog.build([str(files["b"][0])], tmp_path / "b.parquet").row(0)
+    assert row["rumi:nodata"] is None and row["rumi:valid"] is None
+
+
+def test_pam_sidecar_of_a_cube_and_bad_sidecars(files, tmp_path):
+    """GDAL numbers a Cube's bands t * B + b + 1: band 3 of a 2-band file is band 0 at time 1;
+    values that differ between time steps, and a sidecar that is not PAM, are clear errors."""
+    from rumi.catalog import pam_nodata
+
+    p = str(files["a"][0])
+    aux = f"{p}.aux.xml"
+    with open(aux, "w") as f:
+        f.write('<PAMDataset><PAMRasterBand band="4"><NoDataValue>-5</NoDataValue></PAMRasterBand>'
+                '<Subdataset name="1"><PAMDataset><PAMRasterBand band="1"><NoDataValue>9</NoDataValue>'
+                '</PAMRasterBand></PAMDataset></Subdataset></PAMDataset>')
+    assert pam_nodata(p, 2) == [None, -5.0]
+    with open(aux, "w") as f:
+        f.write('<PAMDataset><PAMRasterBand band="1"><NoDataValue>1</NoDataValue></PAMRasterBand>'
+                '<PAMRasterBand band="3"><NoDataValue>2</NoDataValue></PAMRasterBand></PAMDataset>')
+    with pytest.raises(rumi.FormatError, match=r"band 0 has nodata 1.0 at one time step and 2.0 at another"):
+        rumi.Catalog.build([p], tmp_path / "x.parquet")
+    with open(aux, "w") as f:
+        f.write("<PAMDataset><PAMRasterBand band='1'><NoDataValue>x</NoDataValue></PAMRasterBand></PAMDataset>")
+    with pytest.raises(rumi.FormatError, match="has nodata 'x', not a number"):
+        rumi.Catalog.build([p], tmp_path / "x.parquet")
+    with open(aux, "w") as f:
+        f.write("<PAMDataset><unclosed>")
+    with pytest.raises(rumi.FormatError, match="not a GDAL PAM sidecar"):
+        rumi.Catalog.build([p], tmp_path / "x.parquet")
+
+
+def test_nan_nodata_and_float16(tmp_path):
+    from rumi.catalog import unpack_valid
+
+    a = np.arange(2 * 40 * 50, dtype=np.float32).reshape(1, 2, 40, 50)
+    a[0, 0, :25, :10] = np.nan
+    a[0, 1, 30:, 40:] = -1
+    rumi.write(tmp_path / "f.rumi", a.astype(np.float16), bands=["x", "y"], times=["2020-01-01"], crs="EPSG:32633",
+               transform=(0.0, 1.0, 0.0, 0.0, 0.0, -1.0), tile=16)
+    row = rumi.Catalog.build([str(tmp_path / "f.rumi")], tmp_path / "f.parquet", nodata=[float("nan"), -1]).row(0)
+    assert np.isnan(row["rumi:nodata"][0]) and row["rumi:nodata"][1] == -1.0
+    v, n = _tile_counts(a, [np.nan, -1.0], (16, 16))
+    np.testing.assert_array_equal(unpack_valid(row["rumi:valid"], row["rumi:shape"], row["rumi:tile_shape"]),
+                                  _floor255(v, n))
+
+
+def test_old_catalogue_without_nodata_columns_opens(cat, tmp_path):
+    from rumi.catalog import Catalog
+
+    old = cat.table.drop_columns(["rumi:nodata", "rumi:valid"])
+    Catalog._write(old, str(tmp_path / "old.parquet"))
+    back = Catalog.open(tmp_path / "old.parquet")
+    assert back.column("rumi:nodata") == [None] * 3 and back.column("rumi:valid") == [None] * 3
+    assert back.search(bands=["red"]).column("id") == ["a", "b"]
+
+
+def test_console_script_nodata(files, tmp_path):
+    exe = Path(sys.executable).parent / "rumi-catalog"
+    if not exe.exists():
+        pytest.skip(f"{exe} is not installed")
+    out = tmp_path / "nd.parquet"
+    r = subprocess.run([str(exe), "build", str(files["b"][0]), "-o", str(out), "--nodata", "0", "5"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert pq.read_table(out).column("rumi:nodata").to_pylist() == [[0.0, 5.0]]

@@ -58,8 +58,9 @@ def test_time_and_band_selection(cat, files):
     np.testing.assert_array_equal(b["image"].numpy(), files["a"][1][1:2, 1:2, 5:37, 6:38])
     with pytest.raises(rumi.RequestError, match=r"row 2 \(c\) lacks some of the bands \['red', 'nir'\]"):
         rt.ChipDataset(cat, size=32)
-    with pytest.raises(rumi.RequestError, match="different numbers of time steps"):
-        rt.ChipDataset(cat.search(bands=["red"]), size=32, time=("2020-02-15", "2021-12-31"))
+    with pytest.raises(rumi.RequestError, match=r"align_time: the files' time axes differ in the time selection: a has "
+                       r"\['2020-03-01T00:00:00'\], b has \['2021-01-01T00:00:00', '2021-02-01T00:00:00', '2021-03-01T00:00:00'\]"):
+        rt.ChipDataset(cat.search(bands=["red"]), size=32, time=("2020-02-15", "2021-12-31"), align_time=True)
 
 
 def test_float_and_bfloat_types(tmp_path):
@@ -269,6 +270,12 @@ def test_remote_one_request_per_tile_chip(files, tmp_path, nginx):
         np.testing.assert_array_equal(b["image"][k].numpy(), _expected(ds, arrays, key, 64))
     since = nginx.mark()
     ds.__getitems__(keys[:4])
+    # decoded frames are kept across batches by default (keep_cache=True): nothing is fetched again
+    assert nginx.requests(since) == []
+    cold = rt.ChipDataset(cat, size=64, keep_cache=False)
+    cold.__getitems__(keys[:4])
+    since = nginx.mark()
+    cold.__getitems__(keys[:4])
     reqs = nginx.requests(since)
     assert [r["method"] for r in reqs] == ["GET"] * 4, reqs
 

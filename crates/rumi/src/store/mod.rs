@@ -27,7 +27,7 @@ use std::fs::File;
 use std::io;
 use std::time::Duration;
 
-pub use source::{fetch, StoreSource};
+pub use source::{fetch, head, StoreSource};
 pub use upload::{delete, put, upload, Sidecar, PART_BYTES};
 
 /// True for the URL schemes served by object storage (`s3://`, `http://`, `https://`).

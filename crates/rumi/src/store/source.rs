@@ -157,3 +157,13 @@ pub fn fetch(url: &str, opts: &Options, max_bytes: u64) -> io::Result<Vec<u8>> {
         )),
     }
 }
+
+/// The size of the object at `url`, or `None` when there is none (one HEAD request).
+pub fn head(url: &str, opts: &Options) -> io::Result<Option<u64>> {
+    let (client, path, _) = resolve(url, opts)?;
+    match client.rt.block_on(client.store.head(&path)) {
+        Ok(meta) => Ok(Some(meta.size)),
+        Err(object_store::Error::NotFound { .. }) => Ok(None),
+        Err(e) => Err(io_err(url, e)),
+    }
+}

@@ -1,0 +1,156 @@
+"""rumi.torchgeo: TorchGeo 0.10 GeoDatasets over rumi catalogues (issue 24), with TorchGeo's own
+samplers, IntersectionDataset and DataLoader workers; TorchGeo's RasterDataset on the GeoTIFFs
+as the reference. TorchGeo 0.10 needs Python >= 3.12: scripts/test-torch.sh runs this file in
+its python 3.12 venv."""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+torchgeo = pytest.importorskip("torchgeo", minversion="0.10")
+pytest.importorskip("pyarrow")
+
+import rumi  # noqa: E402
+import rumi.torchgeo as rtg  # noqa: E402
+from conftest import CLI, DATA, tiff_geotransform, tiff_pixels  # noqa: E402
+from torch.utils.data import DataLoader  # noqa: E402
+from torchgeo.datasets import IntersectionDataset, RasterDataset, stack_samples  # noqa: E402
+from torchgeo.samplers import GriddedPatchSampler, RandomPatchSampler  # noqa: E402
+
+
+class _Tif(RasterDataset):
+    filename_glob = "*.tif"
+
+
+class _TifMask(RasterDataset):
+    filename_glob = "*.tif"
+    is_image = False
+
+
+@pytest.fixture()
+def landfire(converted, tmp_path):
+    elev = converted("lf_elev_220_mt_hood_utm.tif")
+    fbfm = converted("lf_fbfm40_220_mt_hood_utm.tif")
+    cat = rumi.Catalog.build([str(elev)], tmp_path / "elev.parquet")
+    return cat, fbfm
+
+
+def _offsets(q, gt):
+    """Pixel (row, col) of a query's top-left corner on the GeoTIFF grid gt (TorchGeo's samplers
+    snap to the grid; a sample's "bounds" tensor is float32, too coarse for this)."""
+    xmin, ymax = float(q[0].start), float(q[1].stop)
+    c, r = (xmin - gt[0]) / gt[1], (ymax - gt[3]) / gt[5]
+    assert abs(c - round(c)) < 1e-6 and abs(r - round(r)) < 1e-6, (r, c)
+    return int(round(r)), int(round(c))
+
+
+def _window(a, r, c, h, w, fill):
+    """a[r:r + h, c:c + w] with what lies outside a filled."""
+    out = np.full((h, w), fill, a.dtype)
+    r0, r1, c0, c1 = max(r, 0), min(r + h, a.shape[0]), max(c, 0), min(c + w, a.shape[1])
+    if r0 < r1 and c0 < c1:
+        out[r0 - r:r1 - r, c0 - c:c1 - c] = a[r0:r1, c0:c1]
+    return out
+
+
+@pytest.mark.parametrize("workers", [0, 2])
+def test_intersection_of_images_and_labels_with_torchgeo_samplers(landfire, workers, tmp_path):
+    """LANDFIRE elevation & fuel classes as an IntersectionDataset of two rumi datasets: every
+    sample of TorchGeo's random and gridded samplers equals the GeoTIFFs' pixels at its bounds
+    and TorchGeo's own RasterDataset intersection read with the same query."""
+    cat, fbfm = landfire
+    images = rtg.RumiRasterDataset(cat)
+    labels = rtg.RumiRasterDataset(fbfm, is_image=False)
+    ds = images & labels
+    assert isinstance(ds, IntersectionDataset) and images.res == (30.0, 30.0) and images.crs.to_epsg() == 26910
+    gt = tiff_geotransform(DATA / "lf_elev_220_mt_hood_utm.tif")
+    elev = tiff_pixels(DATA / "lf_elev_220_mt_hood_utm.tif")[0]
+    fuel = tiff_pixels(DATA / "lf_fbfm40_220_mt_hood_utm.tif")[0]
+    tifs = tmp_path / "tifs"
+    (tifs / "i").mkdir(parents=True)
+    (tifs / "m").mkdir()
+    shutil.copy(DATA / "lf_elev_220_mt_hood_utm.tif", tifs / "i")
+    shutil.copy(DATA / "lf_fbfm40_220_mt_hood_utm.tif", tifs / "m")
+    ref = _Tif(str(tifs / "i")) & _TifMask(str(tifs / "m"))
+    kw = {"multiprocessing_context": mp.get_context("fork")} if workers else {}
+    for sampler in (RandomPatchSampler(ds, size=64, length=12, generator=0), GriddedPatchSampler(ds, size=200, stride=250)):
+        queries = list(sampler)  # TorchGeo's queries, handed to the DataLoader in this order
+        n = 0
+        for bi, b in enumerate(DataLoader(ds, sampler=queries, batch_size=4, collate_fn=stack_samples,
+                                          num_workers=workers, **kw)):
+            assert b["image"].dtype == torch.float32 and b["mask"].dtype == torch.int64
+            for i in range(len(b["image"])):
+                q = queries[bi * 4 + i]
+                h, w = b["mask"][i].shape
+                r, c = _offsets(q, gt)
+                # outside the rasters: their nodata, 32767
+                np.testing.assert_array_equal(b["image"][i, 0].numpy(), _window(elev, r, c, h, w, 32767).astype(np.float32))
+                np.testing.assert_array_equal(b["mask"][i].numpy(), _window(fuel, r, c, h, w, 32767))
+                want = ref[q]
+                np.testing.assert_array_equal(b["mask"][i].numpy(), want["mask"].numpy())
+                np.testing.assert_array_equal(b["image"][i].numpy(), want["image"].numpy())
+                n += 1
+        assert n >= 8
+
+
+def test_labels_in_another_crs_through_intersection(landfire, tmp_path):
+    """Labels warped to UTM zone 11: IntersectionDataset moves them to the images' CRS and the
+    query reads them with nearest neighbour through pyproj, equal to gdalwarp -et 0's nearest
+    warp onto the image grid."""
+    cat, _ = landfire
+    if shutil.which("gdalwarp") is None:
+        pytest.skip("gdalwarp is not installed (gdal-bin)")
+    z11 = tmp_path / "z11.tif"
+    subprocess.run(["gdalwarp", "-q", "-t_srs", "EPSG:32611", "-r", "near", "-tr", "30", "30", "-dstnodata", "-1",
+                    str(DATA / "lf_fbfm40_220_mt_hood_utm.tif"), str(z11)], check=True)
+    lab = tmp_path / "z11.rumi"
+    subprocess.run([str(CLI), "convert", str(z11), str(lab), "--time", "2020-05-18"], check=True, capture_output=True)
+    gt = tiff_geotransform(DATA / "lf_elev_220_mt_hood_utm.tif")
+    ref_tif = tmp_path / "ref.tif"
+    Y, X = 799, 1013
+    subprocess.run(["gdalwarp", "-q", "-t_srs", "EPSG:26910", "-te", str(gt[0]), str(gt[3] + Y * gt[5]), str(gt[0] + X * gt[1]),
+                    str(gt[3]), "-ts", str(X), str(Y), "-r", "near", "-et", "0", "-dstnodata", "-1", str(z11), str(ref_tif)],
+                   check=True)
+    ref = tiff_pixels(ref_tif)[0]
+    labels = rtg.RumiRasterDataset(lab, is_image=False)
+    assert labels.crs.to_epsg() == 32611
+    ds = rtg.RumiRasterDataset(cat) & labels
+    assert labels.crs.to_epsg() == 26910  # moved by IntersectionDataset
+    total = same = 0
+    for q in GriddedPatchSampler(ds, size=128, stride=300):
+        s = ds[q]
+        r, c = _offsets(q, gt)
+        h, w = s["mask"].shape
+        eq = s["mask"].numpy() == _window(ref, r, c, h, w, -1)  # -1: the warps' nodata (outside)
+        total += eq.size
+        same += int(eq.sum())
+    assert total > 50_000 and same / total >= 0.999, same / total
+
+
+def test_time_series_stacks_the_steps(converted, tmp_path):
+    ndvi = rumi.open(converted("eolearn_s2_ndvi_68t_float32.tif"))
+    times = np.array(ndvi.bands, dtype="datetime64[s]")
+    keep = np.concatenate([[True], np.diff(times) > np.timedelta64(0, "s")])
+    a = ndvi.read()[0][keep][:, None]
+    p = tmp_path / "series.rumi"
+    rumi.write(p, a, bands=["ndvi"], times=[str(t) for t in times[keep]], crs=ndvi.crs, transform=ndvi.geotransform, tile=32)
+    ds = rtg.RumiRasterDataset(rumi.Catalog.build([str(p)], tmp_path / "s.parquet"), time_series=True)
+    gt = ndvi.geotransform
+    q = next(iter(RandomPatchSampler(ds, size=32, length=1, generator=1)))  # inside the raster
+    s = ds[q]
+    assert s["image"].shape == (int(keep.sum()), 1, 32, 32)
+    r, c = _offsets(q, gt)
+    np.testing.assert_array_equal(s["image"].numpy(), a[:, :, r:r + 32, c:c + 32])
+    # a time window selects the steps inside it
+    t0, t1 = np.datetime64("2016-01-01"), np.datetime64("2016-06-30")
+    import pandas as pd
+
+    s = ds[q[0], q[1], slice(pd.Timestamp(str(t0)), pd.Timestamp(str(t1)))]
+    sel = (times[keep] >= t0) & (times[keep] <= t1)
+    np.testing.assert_array_equal(s["image"].numpy(), a[sel][:, :, r:r + 32, c:c + 32])
