@@ -156,6 +156,7 @@ def test_one_cube_over_the_items_equals_odc_stac(stac, tmp_path):
     assert (ref.vv.values == -99).any() and ref.vv.attrs["nodata"] == -99
     aux = (tmp_path / "s1" / "all.rumi.aux.xml").read_text()  # nodata for GDAL readers
     assert aux.count("<NoDataValue>-99.0</NoDataValue>") >= 2
+    assert cat.row(0)["rumi:nodata"] == [-99.0]  # the catalogue's per-band nodata, from that sidecar
     # a parameter that changes the file rebuilds it; the same call again skips it
     kw = dict(bands="vv", crs="EPSG:32631", resolution=20)
     assert rumi.build(items, tmp_path / "s1", **kw).report.skipped == ["all.rumi"]
@@ -434,9 +435,12 @@ def test_s3_destination_equals_the_local_build_and_reruns_skip(stac, moto, tmp_p
     assert keys == {f"landsat/v1/{p.name}" for p in (tmp_path / "local").iterdir()}  # .rumi, .header, .aux.xml (July)
     assert any(k.endswith(".aux.xml") for k in keys)
     sizes = dict(zip(local.column("id"), local.column("rumi:file_size")))
+    nodata = dict(zip(local.column("id"), local.column("rumi:nodata")))
+    assert [0.0, 0.0, 0.0] in nodata.values()  # July: lc-d's warped collar
     for row in cat.table.to_pylist():
         name = row["id"] + ".rumi"
         assert row["location"] == f"{url}/{name}" and row["rumi:file_size"] == sizes[row["id"]]
+        assert row["rumi:nodata"] == nodata[row["id"]]  # read from the .aux.xml object beside it
         body = s3.get_object(Bucket="rumi-build", Key=f"landsat/v1/{name}.header")["Body"].read()
         assert body == (tmp_path / "local" / (name + ".header")).read_bytes()
         with rumi.open(row["location"]) as ds:
