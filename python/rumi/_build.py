@@ -63,7 +63,7 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 
 from . import _rumi
-from ._errors import RumiError, RumiIOError
+from ._errors import RumiError
 
 BUILD_FORMAT = 1  # bump when the same inputs would give different files
 MANIFEST = "rumi-build.json"
@@ -944,6 +944,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--resolution", type=float, required=True, help="pixel size in CRS units")
     p.add_argument("--tile-size", type=int, metavar="PIXELS",
                    help="cells of a grid of PIXELS x PIXELS anchored at the CRS origin (default: one cell over the items)")
+    p.add_argument("--anchor", choices=["edge", "center"], default="edge",
+                   help="pixel edges (default) or pixel centres on multiples of the resolution: centre suits grids "
+                        "whose edges sit half a pixel off (Landsat's 15 m), so that no pixel is resampled")
     p.add_argument("--time", help="time ranges: a period P1Y, P1M, P1W, P1D... or START/END (repeat with commas)")
     p.add_argument("--groupby", default="solar_day", help="odc-stac grouping: solar_day (default), time, id or a property")
     p.add_argument("--resampling", help="odc-stac resampling, e.g. nearest (default), bilinear")
@@ -962,8 +965,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             p.error("--tile-size must be positive")
         from odc.geo.gridspec import GridSpec
 
+        from odc.geo import XY
+
+        half = a.resolution / 2 if a.anchor == "center" else 0.0
         try:
-            tiles = GridSpec(_crs(a.crs), (a.tile_size, a.tile_size), a.resolution)
+            tiles = GridSpec(_crs(a.crs), (a.tile_size, a.tile_size), a.resolution, origin=XY(half, half))
         except ValueError as e:
             print(f"rumi-build: {e}", file=sys.stderr)
             return 2
@@ -981,6 +987,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             a.items, a.dest, bands=a.bands, crs=a.crs, resolution=a.resolution, tiles=tiles, time=time,
             groupby=a.groupby, chunks=None if a.chunk is None else {"x": a.chunk, "y": a.chunk}, nodata=a.nodata, dtype=a.dtype,
             resampling=a.resampling, tile=a.tile, level=a.level, frame_unit=a.frame_unit, progress=say,
+            anchor=None if a.anchor == "edge" else a.anchor,
         )
         r = cat.report
         print(f"{a.dest}: {len(r.written)} written, {len(r.skipped)} up to date, {len(cat)} in {cat.path}")

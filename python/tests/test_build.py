@@ -491,3 +491,35 @@ def test_a_killed_build_resumes_where_it_stopped(stac, tmp_path):
     allowed = {"catalog.parquet", "rumi-build.json"} | {n + s for n in r.written + r.skipped for s in ("", ".header", ".aux.xml")}
     assert names <= allowed, f"left behind: {sorted(names - allowed)}"
     check_against_odc(cat, items, RGB)
+
+
+def test_anchor_center_keeps_landsat_pixels_as_they_are(stac, tmp_path):
+    """Landsat's pixel edges sit at 15 m offsets: with anchor='center' (rumi-build --anchor
+    center) the output grid is the source grid, and a file holds the COG's own samples, checked
+    against the COG read with rasterio (no odc-stac on this side)."""
+    import rasterio
+
+    items = stac["landsat"]
+    cat = rumi.build(items, tmp_path / "c", bands=["red"], crs="EPSG:32621", resolution=30, anchor="center")
+    with rumi.open(cat.row(0)["location"]) as ds:
+        a, (x0, y0) = ds.read(), (ds.transform.c, ds.transform.f)
+        times = list(ds.times.astype("datetime64[s]"))
+    assert x0 % 30 == 15 and y0 % 30 == 15
+    june = times.index(np.datetime64("2020-06-03T13:45:10"))  # lc-b alone
+    with rasterio.open(stac["root"] / "lc-b_red.tif") as f:
+        src, t = f.read(1), f.transform
+    r0, c0 = round((y0 - t.f) / 30), round((t.c - x0) / 30)
+    np.testing.assert_array_equal(a[june, 0, r0:r0 + src.shape[0], c0:c0 + src.shape[1]], src)
+    outside = np.ones(a.shape[2:], bool)
+    outside[r0:r0 + src.shape[0], c0:c0 + src.shape[1]] = False
+    assert not a[june, 0][outside].any()  # nothing but lc-b in June
+    # the script: a GridSpec whose cells line up the same way
+    script = Path(sys.executable).parent / "rumi-build"
+    coll = tmp_path / "items.json"
+    coll.write_text(json.dumps(pystac.ItemCollection(items).to_dict()))
+    r = subprocess.run([str(script), str(coll), str(tmp_path / "g"), "--bands", "red", "--crs", "EPSG:32621",
+                        "--resolution", "30", "--tile-size", "512", "--anchor", "center", "-q"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    for p in (tmp_path / "g").glob("*.rumi"):
+        with rumi.open(p) as ds:
+            assert ds.transform.c % 30 == 15 and ds.transform.f % 30 == 15
