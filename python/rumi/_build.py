@@ -880,8 +880,9 @@ def build(
     # cells run concurrently from threads of this process: each one's load and write are tasks
     # on the active dask scheduler, so a cluster is kept busy across cells; the manifest is
     # updated here, as each cell ends
-    with ThreadPoolExecutor(max(1, int(cells_in_flight))) as ex:
-        futures = {ex.submit(run, job): job for job in todo}
+    ex = ThreadPoolExecutor(max(1, int(cells_in_flight)))
+    futures = {ex.submit(run, job): job for job in todo}
+    try:
         for fut in as_completed(futures):
             out, _, ii, _ = futures[fut]
             try:
@@ -903,6 +904,10 @@ def build(
             _write_manifest(out_dest, manifest)
             report.written.append(out)
             produced.append(out)
+    except BaseException:  # Ctrl-C, or a bug here: no new cell starts (those running end)
+        ex.shutdown(wait=False, cancel_futures=True)
+        raise
+    ex.shutdown()
     order = {job[0]: k for k, job in enumerate(todo)}
     report.written.sort(key=order.__getitem__)
     report.failed = dict(sorted(report.failed.items(), key=lambda kv: order[kv[0]]))

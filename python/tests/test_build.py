@@ -523,3 +523,21 @@ def test_anchor_center_keeps_landsat_pixels_as_they_are(stac, tmp_path):
     for p in (tmp_path / "g").glob("*.rumi"):
         with rumi.open(p) as ds:
             assert ds.transform.c % 30 == 15 and ds.transform.f % 30 == 15
+
+
+def test_an_interrupt_stops_the_build_before_the_next_cell(stac, tmp_path):
+    """Ctrl-C (here raised by the progress callback once the first file is written): no further
+    cell starts, the interrupt propagates, and the next run builds everything not recorded."""
+    items = stac["landsat"]
+    out = tmp_path / "intr"
+    kw = dict(bands=["red"], crs="EPSG:32621", resolution=30, tiles=GridSpec("EPSG:32621", (512, 512), 30))
+
+    def stop(line):
+        if " MB -> " in line:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        rumi.build(items, out, cells_in_flight=1, progress=stop, **kw)
+    assert len(list(out.glob("*.rumi"))) == 1 and not (out / "rumi-build.json").exists()
+    cat = rumi.build(items, out, **kw)
+    assert len(cat.report.written) == len(cat) >= 6 and not cat.report.skipped
