@@ -131,26 +131,42 @@ class RasterioPairs(torch.utils.data.Dataset):
         return d
 
 
-def torchgeo_pair(images, masks):
-    """TorchGeo's IntersectionDataset of two RasterDatasets over the GeoTIFFs (None without torchgeo)."""
-    try:
-        from torchgeo.datasets import IntersectionDataset, RasterDataset
-    except ImportError as e:
-        print(f"TorchGeo: not measured (cannot import torchgeo: {e})")
-        return None
+def _tg_classes():
+    """TorchGeo RasterDataset subclasses for the pieces (module-level: workers under spawn or
+    forkserver unpickle them by name)."""
+    from torchgeo.datasets import RasterDataset
 
-    class Images(RasterDataset):
+    global TgImages, TgMasks
+
+    class TgImages(RasterDataset):
         filename_glob = "s*.tif"
         filename_regex = r"^s\d{4}_(?P<date>\d{8})\.tif$"
         date_format = "%Y%m%d"
 
-    class Masks(RasterDataset):
+    class TgMasks(RasterDataset):
         filename_glob = "m*.tif"
         filename_regex = r"^m\d{4}_(?P<date>\d{8})\.tif$"
         date_format = "%Y%m%d"
         is_image = False
 
-    return IntersectionDataset(Images(paths=list(images)), Masks(paths=list(masks)))
+    TgImages.__qualname__, TgMasks.__qualname__ = "TgImages", "TgMasks"
+    return TgImages, TgMasks
+
+
+try:
+    _tg_classes()
+except ImportError:
+    pass
+
+
+def torchgeo_pair(images, masks):
+    """TorchGeo's IntersectionDataset of two RasterDatasets over the GeoTIFFs (None without torchgeo)."""
+    try:
+        from torchgeo.datasets import IntersectionDataset
+    except ImportError as e:
+        print(f"TorchGeo: not measured (cannot import torchgeo: {e})")
+        return None
+    return IntersectionDataset(TgImages(paths=list(images)), TgMasks(paths=list(masks)))
 
 
 class TorchGeoQueries(torch.utils.data.Sampler):
@@ -172,6 +188,15 @@ class TorchGeoQueries(torch.utils.data.Sampler):
 
     def __iter__(self):
         return iter(self.q)
+
+
+MP_CONTEXT = None  # --mp-context: DataLoader workers' start method (None: the platform's, fork)
+
+
+def _mp(workers):
+    import multiprocessing as mp
+
+    return {"multiprocessing_context": mp.get_context(MP_CONTEXT)} if workers and MP_CONTEXT else {}
 
 
 def _cpu():
@@ -196,7 +221,7 @@ def methods(files, cat, mcat, keys, args, cache_bytes, root=None, env=None, veri
     """name -> run(workers) -> (samples/s, samples/CPU-s, stats)."""
     def rumi_run(w):
         ds = rt.ChipDataset(cat, size=256, labels=mcat, verify_size=verify_size, cache_bytes=cache_bytes)  # fresh readers
-        return run_loader(ds.loader(keys, batch_size=args.batch, num_workers=w))
+        return run_loader(ds.loader(keys, batch_size=args.batch, num_workers=w, **_mp(w)))
 
     m = {"rumi": rumi_run}
     tr = (lambda p: p) if root is None else (lambda p: "/vsicurl/" + root + Path(p).parent.name + "/" + Path(p).name)
@@ -206,7 +231,7 @@ def methods(files, cat, mcat, keys, args, cache_bytes, root=None, env=None, veri
         for keep in (False, True):
             ds = RasterioPairs(imgs, msks, 256, keep, env)
             m[f"rasterio-{'kept' if keep else 'open'}-{codec}"] = (
-                lambda w, ds=ds: run_loader(torch.utils.data.DataLoader(ds, batch_size=args.batch, sampler=keys, num_workers=w)))
+                lambda w, ds=ds: run_loader(torch.utils.data.DataLoader(ds, batch_size=args.batch, sampler=keys, num_workers=w, **_mp(w))))
         if not args.no_torchgeo:
             tg = torchgeo_pair(imgs, msks)
             if tg is not None:
@@ -217,7 +242,7 @@ def methods(files, cat, mcat, keys, args, cache_bytes, root=None, env=None, veri
                 def tg_run(w, tg=tg, q=q):
                     for d in tg.datasets:
                         type(d)._cached_load_warp_file.cache_clear()  # its handle cache starts cold each run
-                    return run_loader(torch.utils.data.DataLoader(tg, batch_size=args.batch, sampler=q, num_workers=w,
+                    return run_loader(torch.utils.data.DataLoader(tg, batch_size=args.batch, sampler=q, num_workers=w, **_mp(w),
                                                                   collate_fn=stack_samples))
 
                 m[f"torchgeo-{codec}"] = tg_run
@@ -305,14 +330,36 @@ def resume_cost(cat, mcat, args):
     print(f"resume in the middle of a 10,000-chip epoch: load_state_dict + first batch in {dt_:.3f} s", flush=True)
 
 
+class ProxyProcess:
+    """bench/delay_proxy.py in a child process: in this one, a GDAL call that keeps the GIL while
+    it waits on the network (rasterio 1.5 opening a /vsicurl/ file) would starve the proxy's
+    threads and never get its answer."""
+
+    def __init__(self, target_port, delay):
+        code = ("import sys; from delay_proxy import DelayProxy; p = DelayProxy(int(sys.argv[1]), float(sys.argv[2]));"
+                "print(p.port, flush=True)\nfor _ in sys.stdin: print(p.requests, flush=True)")
+        env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent))
+        self.proc = subprocess.Popen([sys.executable, "-c", code, str(target_port), str(delay)], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True, env=env)
+        self.port = int(self.proc.stdout.readline())
+
+    @property
+    def requests(self):
+        self.proc.stdin.write("\n")
+        self.proc.stdin.flush()
+        return int(self.proc.stdout.readline())
+
+    def stop(self):
+        self.proc.kill()
+        self.proc.wait()
+
+
 def remote(tmp, files, cat_keys, args):
     sys.path.insert(0, str(REPO / "python" / "tests"))
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
     from conftest import Nginx
-    from delay_proxy import DelayProxy
 
     ng = Nginx(Path(tempfile.mkdtemp(prefix="rumi-bench-nginx-")), tmp).start()
-    px = DelayProxy(ng.port, args.delay)
+    px = ProxyProcess(ng.port, args.delay)
     try:
         base = f"http://127.0.0.1:{px.port}/"
         cat = rumi.Catalog.build([base + Path(p).name for p in files["rumi"]], tmp / "remote.parquet")
@@ -341,8 +388,13 @@ def main():
     ap.add_argument("--delay", type=float, default=0.02, help="injected latency per HTTP request (s)")
     ap.add_argument("--remote-chips", type=int, default=64)
     ap.add_argument("--no-torchgeo", action="store_true")
+    ap.add_argument("--mp-context", choices=["fork", "spawn", "forkserver"],
+                    help="workers' start method (GDAL's /vsicurl/ state does not survive fork: forkserver over HTTP)")
+    ap.add_argument("--remote-only", action="store_true", help="the small collection over the delayed loopback only")
     ap.add_argument("--no-header", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    global MP_CONTEXT
+    MP_CONTEXT = args.mp_context
     if not SCENE.exists():
         sys.exit(f"{SCENE} is absent")
     try:
@@ -378,6 +430,9 @@ def main():
         keys = list(rt.RandomChipSampler(ds, length=chips, seed=0))
         check_same_pixels(files, cat, mcat, keys)
         cache = 16 << 20 if regime == "large" else None
+        if args.remote_only:
+            remote(tmp, files, keys, args)
+            continue
         measure(f"{regime} ({n} pieces, {chips} chips{', GDAL_CACHEMAX=16, rumi cache 16 MiB' if cache else ''})",
                 methods(files, cat, mcat, keys, args, cache), keys, args, files)
         if regime == "small":

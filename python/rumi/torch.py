@@ -798,7 +798,7 @@ class ChipDataset(torch.utils.data.Dataset):
         batch.update(
             bounds=[self.bounds(j, r0, c0) for j, r0, c0 in keys],
             crs=[self.codes[j] for j, _, _ in keys],
-            time=[np.asarray(ts_to_times(self, j, steps[i])) for i, (j, _, _) in enumerate(keys)],
+            time=[np.asarray(_times_of(self, j, steps[i])) for i, (j, _, _) in enumerate(keys)],
             key=keys,
             stats=stats,
         )
@@ -881,7 +881,7 @@ class ChipDataset(torch.utils.data.Dataset):
                 lcode = self._label_code(m.l)
                 if self.codes[j] != lcode:
                     x, y = _transformer(self.codes[j], lcode).transform(x, y)
-                lc, lr = _affine(_inverse(self.catalog_label_transform(m.l)), np.asarray(x), np.asarray(y))
+                lc, lr = _affine(_inverse(self._label_transform(m.l)), np.asarray(x), np.asarray(y))
                 with np.errstate(invalid="ignore"):
                     C, R = np.floor(lc + 1e-10), np.floor(lr + 1e-10)  # the pixel holding the centre (GDAL's nearest)
                 bad = ~(np.isfinite(C) & np.isfinite(R) & (C >= 0) & (C < Xl) & (R >= 0) & (R < Yl))
@@ -902,7 +902,7 @@ class ChipDataset(torch.utils.data.Dataset):
             v[1:len(ts)] = v[0]
         return st
 
-    def catalog_label_transform(self, l):
+    def _label_transform(self, l):
         cache = self.__dict__.setdefault("_ltr", {})
         if l not in cache:
             cache[l] = self.labels.table.column("proj:transform")[l].as_py()
@@ -933,7 +933,7 @@ class ChipDataset(torch.utils.data.Dataset):
                                 read_ahead=read_ahead, **kw)
 
 
-def ts_to_times(ds: ChipDataset, j: int, ts: Sequence[int]) -> np.ndarray:
+def _times_of(ds: ChipDataset, j: int, ts: Sequence[int]) -> np.ndarray:
     """datetime64[s] times of file j's steps ts."""
     t_of = ds._all_times(j)
     return np.array([t_of[t] for t in ts], dtype="int64").astype("datetime64[s]")
