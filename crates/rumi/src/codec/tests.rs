@@ -107,3 +107,35 @@ fn garbage_is_an_error() {
     assert!(decode_into(&[0x28, 0xb5, 1, 2, 3, 4, 5, 6, 7], &mut out, 9).is_err());
     assert!(decode_into(&[], &mut out, 9).is_err());
 }
+
+/// More frame shapes and graphs than a thread keeps predictor compressors for
+/// (MAX_PREDICT_COMPRESSORS): every frame still encodes and round-trips. (Evicting one
+/// compressor used to re-point the context at the thread's base compressor first, which OpenZL
+/// refuses, "Graph invalid", when no frame of the thread has selected a standard graph in it.)
+#[test]
+fn more_frame_shapes_than_cached_compressors() {
+    std::thread::spawn(|| {
+        // 4 frame shapes (a raster's inner, right, bottom and corner tiles) x 9 graphs = 36 keys
+        let shapes = [(256usize, 256usize), (245, 256), (256, 31), (245, 31)];
+        let mut graphs = vec![Graph::Predict(Predictor::Left), Graph::Predict(Predictor::Up)];
+        for low in [Stage::Entropy, Stage::Pivco] {
+            for high in [Stage::Entropy, Stage::Pivco, Stage::Zstd] {
+                graphs.push(Graph::Coded(Predictor::Gradient, Coding { low, high, classes: 0, segment: 0 }));
+            }
+        }
+        graphs.push(Graph::Coded(Predictor::Left, Coding::PARTITION));
+        assert!(graphs.len() * shapes.len() > MAX_PREDICT_COMPRESSORS);
+        for g in graphs {
+            for (row, rows) in shapes {
+                let data: Vec<u8> =
+                    (0..row * rows).flat_map(|i| ((i * 7 + i / row * 5) as u16 % 3000).to_le_bytes()).collect();
+                let f = encode_rows(&data, 2, row, g).unwrap_or_else(|e| panic!("{row} x {rows} {g:?}: {e}"));
+                let mut out = AlignedBuf::zeroed(data.len());
+                decode_into(&f, &mut out, 0).unwrap();
+                assert_eq!(out.as_bytes(), &data[..], "{row} x {rows} {g:?}");
+            }
+        }
+    })
+    .join()
+    .unwrap();
+}
