@@ -60,12 +60,15 @@ fn main() {
         }
     }
     let mut graphs = vec![
+        ("file", Graph::default()),
         ("numeric 7", Graph::Numeric(7)),
         ("numeric 3", Graph::Numeric(3)),
         ("gradient", Graph::Predict(Predictor::Gradient)),
         ("left", Graph::Predict(Predictor::Left)),
         ("left+lz", Graph::Predict(Predictor::LeftLz)),
         ("generic 7", Graph::Generic(7)),
+        ("gradient fast", Graph::Coded(Predictor::Gradient, Coding::FAST)),
+        ("left fast", Graph::Coded(Predictor::Left, Coding::FAST)),
     ];
     // any predictor/coding given as PRED/LOW-HIGH[/cK-SEG] (e.g. gradient/pivco-entropy/c4-32)
     for name in only.iter().flatten() {
@@ -73,8 +76,9 @@ fn main() {
             graphs.push((Box::leak(name.clone().into_boxed_str()), g));
         }
     }
-    if let Some(o) = &only {
-        graphs.retain(|(n, _)| o.iter().any(|x| x == n));
+    match &only {
+        Some(o) => graphs.retain(|(n, _)| o.iter().any(|x| x == n)),
+        None => graphs.retain(|(n, _)| *n != "file"),
     }
 
     for f in &files {
@@ -83,6 +87,7 @@ fn main() {
         let width = l.encoding.element_width();
         // with --frames N, every k-th frame so that at most N remain (spread over the raster)
         let step = (reader.frame_count() as usize).div_ceil(max_frames).max(1);
+        let mut stored = Vec::new();
         let frames: Vec<(AlignedBuf, usize)> = (0..reader.frame_count())
             .step_by(step)
             .map(|i| {
@@ -90,6 +95,7 @@ fn main() {
                 let mut frame = AlignedBuf::default();
                 let bytes = reader.read_frame_bytes(i).expect("frame bytes");
                 reader.decode_frame_into(i, &bytes, &mut frame).expect("frame");
+                stored.push(bytes);
                 (frame, row)
             })
             .collect();
@@ -97,10 +103,15 @@ fn main() {
         // per graph: encoded frames and the best per-frame decode seconds
         let mut per: Vec<(Vec<Vec<u8>>, Vec<f64>)> = Vec::new();
         for &(name, g) in &graphs {
-            let enc: Vec<Vec<u8>> = frames
-                .iter()
-                .map(|(b, row)| codec::encode_rows(b.as_bytes(), width, *row, g).expect("encode"))
-                .collect();
+            // "file": the file's own frames as they are
+            let enc: Vec<Vec<u8>> = if name == "file" {
+                stored.clone()
+            } else {
+                frames
+                    .iter()
+                    .map(|(b, row)| codec::encode_rows(b.as_bytes(), width, *row, g).expect("encode"))
+                    .collect()
+            };
             let mut outs: Vec<AlignedBuf> =
                 frames.iter().map(|(b, _)| AlignedBuf::zeroed(b.as_bytes().len())).collect();
             if once {
@@ -129,12 +140,13 @@ fn main() {
             println!("{f}\t{name}\tratio {:.3}\tdecode {:.0} MB/s", raw as f64 / size as f64, raw as f64 / t / 1e6);
             per.push((enc, secs));
         }
-        // the writer's choice (`codec::choose`) among the image candidates (gradient, left,
-        // left+lz, numeric 7) with several per-class costs: 0 is `--graph image`, 0.02 the default
+        // the writer's choice (`codec::choose`) among the image candidates (gradient fast, left
+        // fast, left+lz, numeric 7) with several per-class costs: 0 is `--graph image`, 0.02 the
+        // default
         if only.is_some() || once {
             continue;
         }
-        let cands = [2usize, 3, 4, 0];
+        let cands = [6usize, 7, 4, 0];
         for cost in [0.0, 0.01, 0.02, 0.04] {
             let (mut size, mut t) = (0usize, 0f64);
             for i in 0..frames.len() {

@@ -47,12 +47,13 @@ pub enum Graph {
 
 impl Graph {
     /// What [`Graph::Image`] and [`Graph::Auto`] at `level` try on every frame: the gradient and
-    /// left predictors (fast, entropy coded), left+LZ and OpenZL's numeric graph at `level`
+    /// left predictors with the fast residual coding ([`Coding::FAST`]: low byte plane to PivCo
+    /// Huffman, higher planes to `sparse_num`), left+LZ and OpenZL's numeric graph at `level`
     /// (level 0: without it), in this order.
     pub fn image_candidates(level: i32) -> Vec<Graph> {
         let mut v = vec![
-            Graph::Predict(Predictor::Gradient),
-            Graph::Predict(Predictor::Left),
+            Graph::Coded(Predictor::Gradient, Coding::FAST),
+            Graph::Coded(Predictor::Left, Coding::FAST),
             Graph::Predict(Predictor::LeftLz),
         ];
         if level > 0 {
@@ -98,7 +99,8 @@ pub enum Stage {
     Entropy,
     /// PivCo Huffman (`ZL_GRAPH_HUFFMAN_PIVCO`).
     Pivco,
-    /// `sparse_num` (runs of zeros and the values between them), both to `entropy`.
+    /// `sparse_num` (runs of zeros and the values between them, both to OpenZL's generic graph)
+    /// when at least three quarters of the bytes are zeros, else `entropy`.
     Sparse,
     /// zstd.
     Zstd,
@@ -141,6 +143,11 @@ impl Coding {
     pub const LOW_PIVCO: Coding = Coding { low: Stage::Pivco, high: Stage::Entropy, classes: 0, segment: 0 };
     /// Partition of 16-bit residuals, buckets to PivCo.
     pub const PARTITION: Coding = Coding { low: Stage::Partition, high: Stage::Entropy, classes: 0, segment: 0 };
+    /// The image candidates' coding: the low byte plane to PivCo Huffman (an 8-bit Huffman
+    /// decoder several times faster than FSE), the higher planes, mostly zeros, to `sparse_num`
+    /// (runs of zeros and the values between them) instead of FSE; dense higher planes (floats)
+    /// still to `entropy` (docs/performance.md, issue 23).
+    pub const FAST: Coding = Coding { low: Stage::Pivco, high: Stage::Sparse, classes: 0, segment: 0 };
 
     fn id(self) -> i32 {
         self.low.id()
@@ -427,16 +434,25 @@ pub const SLOWER_COSTS: f64 = 0.02;
 
 impl Graph {
     /// How fast frames of this graph decode, 0 the fastest: the order measured with
-    /// `bench/graph_probe.rs` on the real rasters of `../shared/data` (figures in
-    /// docs/performance.md, "Decode classes").
+    /// `bench/graph_probe.rs` (instruction counts and wall clock) on the real rasters of
+    /// `../shared/data` (figures in docs/performance.md, "Issue 23").
     pub fn decode_class(self) -> u8 {
         match self {
-            Graph::Predict(Predictor::LeftLz) => 0,
-            Graph::Numeric(_) | Graph::Generic(_) | Graph::BestOf | Graph::Image(_) | Graph::Auto(_) => 1,
-            Graph::Predict(Predictor::Left) => 2,
-            Graph::Predict(Predictor::Gradient | Predictor::Up) => 3,
-            Graph::Coded(p, Coding::PLANES) => Graph::Predict(p).decode_class(),
-            Graph::Coded(_, _) => 0,
+            Graph::Predict(Predictor::LeftLz) => 1,
+            Graph::Numeric(_) | Graph::Generic(_) | Graph::BestOf | Graph::Image(_) | Graph::Auto(_) => 2,
+            Graph::Predict(p) => Graph::Coded(p, Coding::PLANES).decode_class(),
+            Graph::Coded(Predictor::LeftLz, _) => 1,
+            Graph::Coded(p, c) => {
+                // the column view of up and gradient costs two classes, FSE (entropy) one per
+                // plane group, partition's decoder two, classes one
+                let stage = |s: Stage| match s {
+                    Stage::Entropy => 1,
+                    Stage::Partition => 2,
+                    _ => 0,
+                };
+                let column = if p == Predictor::Left { 0 } else { 2 };
+                column + stage(c.low) + stage(c.high) + u8::from(c.classes >= 2)
+            }
         }
     }
 

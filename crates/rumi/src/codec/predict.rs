@@ -203,6 +203,14 @@ unsafe fn predict_graph_body(
                     sized(n, zl::ZL_GraphID { gid: zl::ZL_StandardGraphID_field_lz })
                 }
                 Stage::Sparse => {
+                    // sparse_num pays on planes that are mostly zeros (the high planes of
+                    // integer residuals); a dense plane (a float's mantissa) goes to `entropy`
+                    let data = zl::ZL_Edge_getData(e);
+                    let bytes =
+                        std::slice::from_raw_parts(zl::ZL_Input_ptr(data).cast::<u8>(), zl::ZL_Input_contentSize(data));
+                    if bytes.iter().filter(|&&b| b == 0).count() * 4 < bytes.len() * 3 {
+                        return sized(e, entropy);
+                    }
                     let n = run(&[e], node(zl::ZL_StandardNodeID_convert_serial_to_num8))?[0];
                     for o in run(&[n], node(zl::ZL_StandardNodeID_sparse_num))? {
                         sized(o, zl::ZL_GraphID { gid: zl::ZL_StandardGraphID_compress_generic })?;

@@ -6,21 +6,27 @@ use super::*;
 #[test]
 fn choose_trades_two_percent_per_speed_class() {
     let (grad, left, lz, num) = (
-        Graph::Predict(Predictor::Gradient),
-        Graph::Predict(Predictor::Left),
+        Graph::Coded(Predictor::Gradient, Coding::FAST),
+        Graph::Coded(Predictor::Left, Coding::FAST),
         Graph::Predict(Predictor::LeftLz),
         Graph::Numeric(7),
     );
+    assert_eq!(Graph::image_candidates(7), vec![grad, left, lz, num]);
     assert_eq!(choose(&[], SLOWER_COSTS), None);
     assert_eq!(choose(&[(lz, 1000), (grad, 990)], 0.0), Some(1));
     assert_eq!(Graph::Image(7).slower_costs(), 0.0);
     assert_eq!(Graph::Auto(7).slower_costs(), SLOWER_COSTS);
-    // gradient 3 classes slower than left+LZ: kept only when more than 6 % smaller
-    assert_eq!(choose(&[(grad, 950), (lz, 1000)], SLOWER_COSTS), Some(1));
-    assert_eq!(choose(&[(grad, 930), (lz, 1000)], SLOWER_COSTS), Some(0));
-    // numeric vs left (one class): left must be more than 2 % smaller
-    assert_eq!(choose(&[(left, 985), (num, 1000)], SLOWER_COSTS), Some(1));
-    assert_eq!(choose(&[(left, 970), (num, 1000)], SLOWER_COSTS), Some(0));
+    // fast gradient one class slower than left+LZ: kept only when more than 2 % smaller
+    assert_eq!(choose(&[(grad, 985), (lz, 1000)], SLOWER_COSTS), Some(1));
+    assert_eq!(choose(&[(grad, 975), (lz, 1000)], SLOWER_COSTS), Some(0));
+    // numeric two classes slower than fast left: kept only when more than 4 % smaller
+    assert_eq!(choose(&[(left, 1000), (num, 965)], SLOWER_COSTS), Some(0));
+    assert_eq!(choose(&[(left, 1000), (num, 955)], SLOWER_COSTS), Some(1));
+    // the previous candidates keep their order: the byte planes through FSE cost a class each
+    let (old_grad, old_left) = (Graph::Predict(Predictor::Gradient), Graph::Predict(Predictor::Left));
+    assert!(left.decode_class() < lz.decode_class() && lz.decode_class() < num.decode_class());
+    assert!(num.decode_class() <= old_left.decode_class() && old_left.decode_class() < old_grad.decode_class());
+    assert!(grad.decode_class() < old_grad.decode_class());
     assert_eq!(choose(&[(num, 1000), (Graph::Numeric(3), 1000)], SLOWER_COSTS), Some(0));
     // the writer's candidates on a noisy surface: encode_best keeps what `choose` picks
     // from the candidates' own frame sizes, and that frame decodes to the samples
