@@ -268,6 +268,7 @@ fn main() {
                 ("low plane pivco", Coding::LOW_PIVCO),
                 ("planes pivco", Coding::PLANES_PIVCO),
                 ("partition", Coding::PARTITION),
+                ("fast: low plane pivco, high planes sparse", Coding::FAST),
             ] {
                 let (mut size, mut secs) = (0usize, 0f64);
                 for (x, row) in &frames {
