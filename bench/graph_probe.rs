@@ -151,7 +151,7 @@ fn main() {
             let (mut size, mut t) = (0usize, 0f64);
             for i in 0..frames.len() {
                 let sizes: Vec<(Graph, usize)> = cands.iter().map(|&c| (graphs[c].1, per[c].0[i].len())).collect();
-                let pick = cands[codec::choose(&sizes, cost).expect("candidates")];
+                let pick = cands[codec::choose(&sizes, cost, width).expect("candidates")];
                 size += per[pick].0[i].len();
                 t += per[pick].1[i];
             }
