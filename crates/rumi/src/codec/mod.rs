@@ -4,13 +4,14 @@
 //! component width (complex samples are two components). Decoding checks the decoded size and
 //! element width against what the header implies (OpenZL does not record signedness).
 //!
-//! Image graphs ([`Graph::Predict`], [`Graph::Image`]) add 2-D prediction built only from
-//! OpenZL's standard codecs, so any OpenZL decoder reads the frames: the "up" predictor is a
-//! column-major view of the frame (`split_by_struct` into one stream per column, `concat`)
+//! Image graphs ([`Graph::Predict`], [`Graph::Coded`], [`Graph::Image`]) add 2-D prediction built
+//! only from OpenZL's standard codecs, so any OpenZL decoder reads the frames: the "up" predictor
+//! is a column-major view of the frame (`split_by_struct` into one stream per column, `concat`)
 //! followed by `delta_int`; the gradient predictor (`x - a - b + c`) puts a `delta_int` along
 //! rows in front of it. The residuals are zigzagged, split into byte planes (`transpose_split`)
-//! and entropy coded (`entropy`: Huffman or FSE). The graph is an encoder-side function graph:
-//! the frame records only the standard transforms it ran.
+//! and coded as a [`Coding`] says (the candidates: the low plane with PivCo Huffman, the higher
+//! planes with `sparse_num`). The graph is an encoder-side function graph: the frame records only
+//! the standard transforms it ran.
 
 use std::cell::RefCell;
 use std::ffi::CStr;
