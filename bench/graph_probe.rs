@@ -8,51 +8,121 @@
 
 use std::time::Instant;
 
-use rumi::codec::{self, AlignedBuf, Graph, Predictor};
+use rumi::codec::{self, AlignedBuf, Coding, Graph, Predictor, Stage};
+
+/// `PRED/LOW-HIGH[/cK-SEG]`: a predictor (left, up, gradient), the stages of the low and high
+/// byte planes (entropy, pivco, sparse, zstd, fieldlz, partition) and optional classes.
+fn parse_coded(s: &str) -> Option<Graph> {
+    let mut parts = s.split('/');
+    let p = match parts.next()? {
+        "left" => Predictor::Left,
+        "up" => Predictor::Up,
+        "gradient" => Predictor::Gradient,
+        _ => return None,
+    };
+    let stage = |n: &str| {
+        Some(match n {
+            "entropy" => Stage::Entropy,
+            "pivco" => Stage::Pivco,
+            "sparse" => Stage::Sparse,
+            "zstd" => Stage::Zstd,
+            "fieldlz" => Stage::FieldLz,
+            "partition" => Stage::Partition,
+            _ => return None,
+        })
+    };
+    let (low, high) = parts.next()?.split_once('-')?;
+    let mut c = Coding { low: stage(low)?, high: stage(high)?, classes: 0, segment: 0 };
+    if let Some(cl) = parts.next() {
+        let (k, seg) = cl.strip_prefix('c')?.split_once('-')?;
+        c.classes = k.parse().ok()?;
+        c.segment = seg.parse().ok()?;
+    }
+    Some(Graph::Coded(p, c))
+}
 use rumi::Limits;
 use rumi::Reader;
 
 fn main() {
     let mut reps = 5usize;
+    let mut only: Option<Vec<String>> = None;
+    let mut max_frames = usize::MAX;
+    let mut once = false;
     let mut files = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
             "--reps" => reps = args.next().and_then(|s| s.parse().ok()).unwrap_or(5).max(1),
+            "--frames" => max_frames = args.next().and_then(|s| s.parse().ok()).unwrap_or(usize::MAX).max(1),
+            "--once" => once = true,
+            "--graphs" => only = args.next().map(|s| s.split(',').map(str::to_string).collect()),
             _ => files.push(a),
         }
     }
-    let graphs = [
+    let mut graphs = vec![
+        ("file", Graph::default()),
         ("numeric 7", Graph::Numeric(7)),
         ("numeric 3", Graph::Numeric(3)),
         ("gradient", Graph::Predict(Predictor::Gradient)),
         ("left", Graph::Predict(Predictor::Left)),
         ("left+lz", Graph::Predict(Predictor::LeftLz)),
         ("generic 7", Graph::Generic(7)),
+        ("gradient fast", Graph::Coded(Predictor::Gradient, Coding::FAST)),
+        ("left fast", Graph::Coded(Predictor::Left, Coding::FAST)),
     ];
+    // any predictor/coding given as PRED/LOW-HIGH[/cK-SEG] (e.g. gradient/pivco-entropy/c4-32)
+    for name in only.iter().flatten() {
+        if let Some(g) = parse_coded(name) {
+            graphs.push((Box::leak(name.clone().into_boxed_str()), g));
+        }
+    }
+    match &only {
+        Some(o) => graphs.retain(|(n, _)| o.iter().any(|x| x == n)),
+        None => graphs.retain(|(n, _)| *n != "file"),
+    }
+
     for f in &files {
         let reader = Reader::open(std::fs::File::open(f).expect("open"), Limits::default()).expect("rumi file");
         let l = *reader.layout();
         let width = l.encoding.element_width();
+        // with --frames N, every k-th frame so that at most N remain (spread over the raster)
+        let step = (reader.frame_count() as usize).div_ceil(max_frames).max(1);
+        let mut stored = Vec::new();
         let frames: Vec<(AlignedBuf, usize)> = (0..reader.frame_count())
+            .step_by(step)
             .map(|i| {
                 let row = l.frame_geometry(i).strides.y * l.encoding.decoded_bytes() / width;
                 let mut frame = AlignedBuf::default();
                 let bytes = reader.read_frame_bytes(i).expect("frame bytes");
                 reader.decode_frame_into(i, &bytes, &mut frame).expect("frame");
+                stored.push(bytes);
                 (frame, row)
             })
             .collect();
         let raw: usize = frames.iter().map(|(b, _)| b.as_bytes().len()).sum();
         // per graph: encoded frames and the best per-frame decode seconds
         let mut per: Vec<(Vec<Vec<u8>>, Vec<f64>)> = Vec::new();
-        for (name, g) in graphs {
-            let enc: Vec<Vec<u8>> = frames
-                .iter()
-                .map(|(b, row)| codec::encode_rows(b.as_bytes(), width, *row, g).expect("encode"))
-                .collect();
+        for &(name, g) in &graphs {
+            // "file": the file's own frames as they are
+            let enc: Vec<Vec<u8>> = if name == "file" {
+                stored.clone()
+            } else {
+                frames
+                    .iter()
+                    .map(|(b, row)| codec::encode_rows(b.as_bytes(), width, *row, g).expect("encode"))
+                    .collect()
+            };
             let mut outs: Vec<AlignedBuf> =
                 frames.iter().map(|(b, _)| AlignedBuf::zeroed(b.as_bytes().len())).collect();
+            if once {
+                // one decode of every frame, in a function of its own: under
+                // `valgrind --tool=callgrind --toggle-collect='*decode_pass*'` its instructions
+                decode_pass(&enc, &mut outs);
+                assert!(outs.iter().zip(&frames).all(|(o, (b, _))| o.as_bytes() == b.as_bytes()), "{name}: differ");
+                let size: usize = enc.iter().map(Vec::len).sum();
+                println!("{f}\t{name}\tratio {:.4}\tsamples {}", raw as f64 / size as f64, raw / width);
+                continue;
+            }
             let mut secs = vec![f64::MAX; enc.len()];
             for _ in 0..reps + 1 {
                 for (i, (e, out)) in enc.iter().zip(outs.iter_mut()).enumerate() {
@@ -70,14 +140,18 @@ fn main() {
             println!("{f}\t{name}\tratio {:.3}\tdecode {:.0} MB/s", raw as f64 / size as f64, raw as f64 / t / 1e6);
             per.push((enc, secs));
         }
-        // the writer's choice (`codec::choose`) among the image candidates (gradient, left,
-        // left+lz, numeric 7) with several per-class costs: 0 is `--graph image`, 0.02 the default
-        let cands = [2usize, 3, 4, 0];
+        // the writer's choice (`codec::choose`) among the image candidates (gradient fast, left
+        // fast, left+lz, numeric 7) with several per-class costs: 0 is `--graph image`, 0.02 the
+        // default
+        if only.is_some() || once {
+            continue;
+        }
+        let cands = [6usize, 7, 4, 0];
         for cost in [0.0, 0.01, 0.02, 0.04] {
             let (mut size, mut t) = (0usize, 0f64);
             for i in 0..frames.len() {
                 let sizes: Vec<(Graph, usize)> = cands.iter().map(|&c| (graphs[c].1, per[c].0[i].len())).collect();
-                let pick = cands[codec::choose(&sizes, cost).expect("candidates")];
+                let pick = cands[codec::choose(&sizes, cost, width).expect("candidates")];
                 size += per[pick].0[i].len();
                 t += per[pick].1[i];
             }
@@ -88,5 +162,12 @@ fn main() {
                 raw as f64 / t / 1e6
             );
         }
+    }
+}
+
+#[inline(never)]
+fn decode_pass(enc: &[Vec<u8>], outs: &mut [AlignedBuf]) {
+    for (i, (e, out)) in enc.iter().zip(outs.iter_mut()).enumerate() {
+        codec::decode_into(e, out, i as u64).expect("decode");
     }
 }

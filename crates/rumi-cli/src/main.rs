@@ -109,7 +109,7 @@ pub enum GraphArg {
     /// every frame: the smallest of the gradient, left and left+LZ predictors and numeric
     Image,
     /// (default) the image candidates on every 4th tile row, those that won there in between; a
-    /// faster graph's frame is kept when at most 2 % larger per decode-speed class
+    /// faster graph's frame is kept when at most 4 % larger per decode-speed class
     Auto,
 }
 

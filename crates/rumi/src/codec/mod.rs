@@ -4,13 +4,14 @@
 //! component width (complex samples are two components). Decoding checks the decoded size and
 //! element width against what the header implies (OpenZL does not record signedness).
 //!
-//! Image graphs ([`Graph::Predict`], [`Graph::Image`]) add 2-D prediction built only from
-//! OpenZL's standard codecs, so any OpenZL decoder reads the frames: the "up" predictor is a
-//! column-major view of the frame (`split_by_struct` into one stream per column, `concat`)
+//! Image graphs ([`Graph::Predict`], [`Graph::Coded`], [`Graph::Image`]) add 2-D prediction built
+//! only from OpenZL's standard codecs, so any OpenZL decoder reads the frames: the "up" predictor
+//! is a column-major view of the frame (`split_by_struct` into one stream per column, `concat`)
 //! followed by `delta_int`; the gradient predictor (`x - a - b + c`) puts a `delta_int` along
 //! rows in front of it. The residuals are zigzagged, split into byte planes (`transpose_split`)
-//! and entropy coded (`entropy`: Huffman or FSE). The graph is an encoder-side function graph:
-//! the frame records only the standard transforms it ran.
+//! and coded as a [`Coding`] says (the candidates: the low plane with PivCo Huffman, the higher
+//! planes with `sparse_num`). The graph is an encoder-side function graph: the frame records only
+//! the standard transforms it ran.
 
 use std::cell::RefCell;
 use std::ffi::CStr;
@@ -31,8 +32,11 @@ pub enum Graph {
     Generic(i32),
     /// Try numeric at levels 6 and 7 and keep the smaller frame.
     BestOf,
-    /// 2-D prediction (rows of the frame's `row` elements), then entropy coding of the residuals.
+    /// 2-D prediction (rows of the frame's `row` elements), then entropy coding of the residuals
+    /// (byte planes, each to OpenZL's `entropy` graph: [`Coding::PLANES`]).
     Predict(Predictor),
+    /// 2-D prediction, the residuals coded as [`Coding`] says.
+    Coded(Predictor, Coding),
     /// Per frame, the smallest of the image candidates ([`Graph::image_candidates`]).
     Image(i32),
     /// The image candidates on every fourth tile row (from the first); on the rows between, the
@@ -44,12 +48,13 @@ pub enum Graph {
 
 impl Graph {
     /// What [`Graph::Image`] and [`Graph::Auto`] at `level` try on every frame: the gradient and
-    /// left predictors (fast, entropy coded), left+LZ and OpenZL's numeric graph at `level`
+    /// left predictors with the fast residual coding ([`Coding::FAST`]: low byte plane to PivCo
+    /// Huffman, higher planes to `sparse_num`), left+LZ and OpenZL's numeric graph at `level`
     /// (level 0: without it), in this order.
     pub fn image_candidates(level: i32) -> Vec<Graph> {
         let mut v = vec![
-            Graph::Predict(Predictor::Gradient),
-            Graph::Predict(Predictor::Left),
+            Graph::Coded(Predictor::Gradient, Coding::FAST),
+            Graph::Coded(Predictor::Left, Coding::FAST),
             Graph::Predict(Predictor::LeftLz),
         ];
         if level > 0 {
@@ -70,6 +75,95 @@ pub enum Predictor {
     Left,
     /// `x - a`, then OpenZL's field LZ (repeats, e.g. nodata areas).
     LeftLz,
+}
+
+/// How a predictor's residuals are entropy coded (all after zigzag): optionally dispatched by
+/// class first, then split into byte planes (`transpose_split`), the low plane and the higher
+/// planes each to a [`Stage`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Coding {
+    /// The low byte plane (1-byte samples: the residuals).
+    pub low: Stage,
+    /// The higher byte planes.
+    pub high: Stage,
+    /// Forward-adaptive classes: 0 or 1 for none; K (2..=16) tags every `segment` samples with
+    /// one of K classes by the mean residual (`dispatchN_byTag`), each class coded on its own.
+    pub classes: u8,
+    /// Samples per tagged segment (a multiple of 16, at most 4080).
+    pub segment: u16,
+}
+
+/// A stage a stream of residual bytes goes to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Stage {
+    /// OpenZL's `entropy` graph: Huffman, FSE or stored, whichever it estimates smallest.
+    Entropy,
+    /// PivCo Huffman (`ZL_GRAPH_HUFFMAN_PIVCO`).
+    Pivco,
+    /// `sparse_num` (runs of zeros and the values between them, both to OpenZL's generic graph)
+    /// when at least three quarters of the bytes are zeros, else `entropy`.
+    Sparse,
+    /// zstd.
+    Zstd,
+    /// OpenZL's field LZ.
+    FieldLz,
+    /// For 16-bit residuals as `low` (no byte planes): `partition` into buckets (one per value
+    /// below 240, then power-of-two buckets) and raw extra bits; buckets to PivCo.
+    Partition,
+}
+
+impl Stage {
+    fn id(self) -> i32 {
+        match self {
+            Stage::Entropy => 0,
+            Stage::Pivco => 1,
+            Stage::Sparse => 2,
+            Stage::Zstd => 3,
+            Stage::FieldLz => 4,
+            Stage::Partition => 5,
+        }
+    }
+    fn from_id(id: i32) -> Stage {
+        match id {
+            1 => Stage::Pivco,
+            2 => Stage::Sparse,
+            3 => Stage::Zstd,
+            4 => Stage::FieldLz,
+            5 => Stage::Partition,
+            _ => Stage::Entropy,
+        }
+    }
+}
+
+impl Coding {
+    /// Byte planes, each to `entropy` (what [`Graph::Predict`] writes).
+    pub const PLANES: Coding = Coding { low: Stage::Entropy, high: Stage::Entropy, classes: 0, segment: 0 };
+    /// Byte planes, each to PivCo.
+    pub const PLANES_PIVCO: Coding = Coding { low: Stage::Pivco, high: Stage::Pivco, classes: 0, segment: 0 };
+    /// Byte planes: the low one to PivCo, the others to `entropy`.
+    pub const LOW_PIVCO: Coding = Coding { low: Stage::Pivco, high: Stage::Entropy, classes: 0, segment: 0 };
+    /// Partition of 16-bit residuals, buckets to PivCo.
+    pub const PARTITION: Coding = Coding { low: Stage::Partition, high: Stage::Entropy, classes: 0, segment: 0 };
+    /// The image candidates' coding: the low byte plane to PivCo Huffman (an 8-bit Huffman
+    /// decoder several times faster than FSE), the higher planes, mostly zeros, to `sparse_num`
+    /// (runs of zeros and the values between them) instead of FSE; dense higher planes (floats)
+    /// still to `entropy` (docs/performance.md, issue 23).
+    pub const FAST: Coding = Coding { low: Stage::Pivco, high: Stage::Sparse, classes: 0, segment: 0 };
+
+    fn id(self) -> i32 {
+        self.low.id()
+            | self.high.id() << 3
+            | i32::from(self.classes.min(31)) << 6
+            | i32::from((self.segment / 16).min(255)) << 11
+    }
+    pub(crate) fn from_id(id: i32) -> Coding {
+        Coding {
+            low: Stage::from_id(id & 7),
+            high: Stage::from_id(id >> 3 & 7),
+            classes: (id >> 6 & 31) as u8,
+            segment: (id >> 11 & 255) as u16 * 16,
+        }
+    }
 }
 
 impl Predictor {
@@ -112,7 +206,9 @@ fn report_value(r: zl::ZL_Report) -> usize {
 /// A compression context and the compressor (graph registry) it references.
 /// The third field holds the compressors of the predictor graphs by (predictor, element width,
 /// row elements, rows); they drop after the context that may reference them.
-struct Cctx(*mut zl::ZL_CCtx, *mut zl::ZL_Compressor, Vec<((Predictor, usize, usize, usize), PredictCompressor)>);
+struct Cctx(*mut zl::ZL_CCtx, *mut zl::ZL_Compressor, Vec<(PredictKey, PredictCompressor)>);
+/// A predictor compressor's key: (predictor, coding, element width, row elements, rows).
+type PredictKey = (Predictor, Coding, usize, usize, usize);
 struct Dctx(*mut zl::ZL_DCtx);
 
 impl Drop for Cctx {
@@ -131,6 +227,9 @@ impl Drop for Dctx {
         unsafe { zl::ZL_DCtx_free(self.0) }
     }
 }
+
+/// At most this many predictor compressors per thread (each frame shape and graph is one).
+const MAX_PREDICT_COMPRESSORS: usize = 32;
 
 thread_local! {
     static CCTX: RefCell<Option<Cctx>> = const { RefCell::new(None) };
@@ -184,12 +283,19 @@ fn compress_once(src: &AlignedBuf, width: usize, graph: zl::ZL_GraphID, level: i
 
 /// Compresses with the predictor graph `p` (rows of `row` elements); falls back to the numeric
 /// graph when the frame is not at least two whole rows or the rows are too long.
-fn compress_predict(src: &AlignedBuf, width: usize, row: usize, p: Predictor, level: i32) -> Result<Vec<u8>> {
+fn compress_predict(
+    src: &AlignedBuf,
+    width: usize,
+    row: usize,
+    p: Predictor,
+    c: Coding,
+    level: i32,
+) -> Result<Vec<u8>> {
     let count = src.len / width;
     if !(2..=MAX_PREDICT_ROW).contains(&row) || count % row != 0 || count / row < 2 {
         return compress_once(src, width, zl::ZL_GraphID { gid: zl::ZL_StandardGraphID_select_numeric }, level);
     }
-    compress_with(src, Some(width), Some((p, width, row, count / row)), zl::ZL_GraphID { gid: 0 }, level)
+    compress_with(src, Some(width), Some((p, c, width, row, count / row)), zl::ZL_GraphID { gid: 0 }, level)
 }
 
 /// Compresses `src` as numeric elements of `width` bytes (serial bytes for `None`), with the
@@ -197,12 +303,20 @@ fn compress_predict(src: &AlignedBuf, width: usize, row: usize, p: Predictor, le
 fn compress_with(
     src: &AlignedBuf,
     width: Option<usize>,
-    custom: Option<(Predictor, usize, usize, usize)>,
+    custom: Option<PredictKey>,
     graph: zl::ZL_GraphID,
     level: i32,
 ) -> Result<Vec<u8>> {
     CCTX.with(|cell| {
         let mut slot = cell.borrow_mut();
+        // A full cache of predictor compressors is dropped with its context (evicting one meant
+        // re-pointing the context at the base compressor, which OpenZL refuses, "Graph
+        // invalid", while no standard graph has been selected in it).
+        if let (Some(ctx), Some(key)) = (slot.as_ref(), custom) {
+            if ctx.2.len() >= MAX_PREDICT_COMPRESSORS && !ctx.2.iter().any(|(k, _)| *k == key) {
+                *slot = None;
+            }
+        }
         if slot.is_none() {
             // SAFETY: plain constructors; nulls are checked below and freed by Cctx's Drop.
             let ctx = unsafe { Cctx(zl::ZL_CCtx_create(), zl::ZL_Compressor_create(), Vec::new()) };
@@ -220,14 +334,7 @@ fn compress_with(
             let i = match cache.iter().position(|(k, _)| *k == key) {
                 Some(i) => i,
                 None => {
-                    if cache.len() >= 16 {
-                        // SAFETY: the context stops referencing the compressor about to be freed.
-                        if let Some(e) = report_error(unsafe { zl::ZL_CCtx_refCompressor(cctx, ctx.1) }) {
-                            return Err(Error::Encode(e));
-                        }
-                        cache.remove(0);
-                    }
-                    cache.push((key, predict_compressor(key.0, key.1, key.2, key.3)?));
+                    cache.push((key, predict_compressor(key.0, key.1, key.2, key.3, key.4)?));
                     cache.len() - 1
                 }
             };
@@ -259,7 +366,12 @@ fn compress_with(
             let r = zl::ZL_CCtx_compressTypedRef(cctx, dst.as_mut_ptr().cast(), dst.len(), tref);
             zl::ZL_TypedRef_free(tref);
             if let Some(e) = report_error(r) {
-                return Err(Error::Encode(e));
+                // OpenZL's context string says which codec refused and why
+                let ctx = zl::ZL_CCtx_getErrorContextString(cctx, r);
+                let why =
+                    if ctx.is_null() { String::new() } else { CStr::from_ptr(ctx).to_string_lossy().into_owned() };
+                let why = why.lines().next().unwrap_or_default().trim().to_string();
+                return Err(Error::Encode(if why.is_empty() { e } else { format!("{e}: {why}") }));
             }
             dst.truncate(report_value(r));
             Ok(dst)
@@ -292,7 +404,8 @@ fn encode_src(src: &AlignedBuf, width: usize, row: usize, graph: Graph) -> Resul
             let b = compress_once(src, width, numeric, 7)?;
             Ok(if b.len() < a.len() { b } else { a })
         }
-        Graph::Predict(p) => compress_predict(src, width, row, p, 6),
+        Graph::Predict(p) => compress_predict(src, width, row, p, Coding::PLANES, 6),
+        Graph::Coded(p, c) => compress_predict(src, width, row, p, c, 6),
         Graph::Image(level) | Graph::Auto(level) => {
             Ok(best(src, width, row, &Graph::image_candidates(level), graph.slower_costs())?.0)
         }
@@ -317,19 +430,42 @@ pub fn encode_best(
 
 /// With [`Graph::Auto`], each [`Graph::decode_class`] step slower must save this fraction of the
 /// frame's bytes to be kept (see [`choose`]): measured on `../shared/data` with
-/// `bench/graph_probe.rs` (see README "Compression").
-pub const SLOWER_COSTS: f64 = 0.02;
+/// `bench/graph_probe.rs` (docs/performance.md, issue 23: 4 % instead of 2 % made Sentinel-2 and
+/// RGB decode 12-20 % faster for 0.8-1 % of size, the other rasters unchanged).
+pub const SLOWER_COSTS: f64 = 0.04;
 
 impl Graph {
     /// How fast frames of this graph decode, 0 the fastest: the order measured with
-    /// `bench/graph_probe.rs` on the real rasters of `../shared/data` (figures in
-    /// docs/performance.md, "Decode classes").
+    /// `bench/graph_probe.rs` (instruction counts and wall clock) on the real rasters of
+    /// `../shared/data` (figures in docs/performance.md, "Issue 23").
     pub fn decode_class(self) -> u8 {
         match self {
-            Graph::Predict(Predictor::LeftLz) => 0,
-            Graph::Numeric(_) | Graph::Generic(_) | Graph::BestOf | Graph::Image(_) | Graph::Auto(_) => 1,
-            Graph::Predict(Predictor::Left) => 2,
-            Graph::Predict(Predictor::Gradient | Predictor::Up) => 3,
+            Graph::Predict(Predictor::LeftLz) => 1,
+            Graph::Numeric(_) | Graph::Generic(_) | Graph::BestOf | Graph::Image(_) | Graph::Auto(_) => 2,
+            Graph::Predict(p) => Graph::Coded(p, Coding::PLANES).decode_class(),
+            Graph::Coded(Predictor::LeftLz, _) => 1,
+            Graph::Coded(p, c) => {
+                // the column view of up and gradient costs two classes, FSE (entropy) one per
+                // plane group, partition's decoder two, classes one
+                let stage = |s: Stage| match s {
+                    Stage::Entropy => 1,
+                    Stage::Partition => 2,
+                    _ => 0,
+                };
+                let column = if p == Predictor::Left { 0 } else { 2 };
+                column + stage(c.low) + stage(c.high) + u8::from(c.classes >= 2)
+            }
+        }
+    }
+
+    /// [`Graph::decode_class`] for frames of `width`-byte elements: OpenZL's own graphs decode
+    /// 8-bit data far slower than the predictors do (numeric 7: RGB 43.5 instructions per
+    /// sample against left+LZ's 16.1, NAIP 25.0 against 14.9), one more class there.
+    pub fn decode_class_for(self, width: usize) -> u8 {
+        let c = self.decode_class();
+        match self {
+            Graph::Numeric(_) | Graph::Generic(_) | Graph::BestOf if width == 1 => c + 1,
+            _ => c,
         }
     }
 
@@ -344,10 +480,11 @@ impl Graph {
     }
 }
 
-/// Of candidate frames `(graph, bytes)`, the index of the one to keep: the least
-/// `bytes * (1 + slower_costs * decode class)`, then the first (`slower_costs` 0: the smallest).
-pub fn choose(frames: &[(Graph, usize)], slower_costs: f64) -> Option<usize> {
-    let cost = |f: &(Graph, usize)| f.1 as f64 * (1.0 + slower_costs * f64::from(f.0.decode_class()));
+/// Of candidate frames `(graph, bytes)` of `width`-byte elements, the index of the one to keep:
+/// the least `bytes * (1 + slower_costs * decode class)` ([`Graph::decode_class_for`]), then the
+/// first (`slower_costs` 0: the smallest).
+pub fn choose(frames: &[(Graph, usize)], slower_costs: f64, width: usize) -> Option<usize> {
+    let cost = |f: &(Graph, usize)| f.1 as f64 * (1.0 + slower_costs * f64::from(f.0.decode_class_for(width)));
     (0..frames.len()).min_by(|&i, &j| cost(&frames[i]).total_cmp(&cost(&frames[j])).then(i.cmp(&j)))
 }
 
@@ -366,7 +503,7 @@ fn best(
         made.push(encode_src(src, width, row, g)?);
     }
     let sizes: Vec<(Graph, usize)> = candidates.iter().zip(&made).map(|(&g, f)| (g, f.len())).collect();
-    let i = choose(&sizes, slower_costs).ok_or_else(|| Error::Encode("no compression candidates".into()))?;
+    let i = choose(&sizes, slower_costs, width).ok_or_else(|| Error::Encode("no compression candidates".into()))?;
     Ok((made.swap_remove(i), i))
 }
 
@@ -376,6 +513,36 @@ fn check_width(samples: &[u8], width: usize) -> Result<()> {
     }
     Ok(())
 }
+/// One of OpenZL's standard entropy graphs, for [`encode_entropy`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Entropy {
+    /// `ZL_GRAPH_ENTROPY`: Huffman, FSE or stored, whichever OpenZL estimates smallest.
+    Auto,
+    /// `ZL_GRAPH_FSE`.
+    Fse,
+    /// `ZL_GRAPH_HUFFMAN` (huf0 in format 27).
+    Huffman,
+    /// `ZL_GRAPH_HUFFMAN_PIVCO`.
+    Pivco,
+    /// `ZL_GRAPH_STORE`.
+    Store,
+}
+
+/// Compresses `bytes` (serial) as one OpenZL frame with a single entropy graph: the per-stream
+/// measurements of `bench/stream_probe.rs` (what a stream costs and how fast it decodes alone).
+pub fn encode_entropy(bytes: &[u8], e: Entropy) -> Result<Vec<u8>> {
+    let gid = match e {
+        Entropy::Auto => zl::ZL_StandardGraphID_entropy,
+        Entropy::Fse => zl::ZL_StandardGraphID_fse,
+        Entropy::Huffman => zl::ZL_StandardGraphID_huffman,
+        Entropy::Pivco => zl::ZL_StandardGraphID_huffman_pivco,
+        Entropy::Store => zl::ZL_StandardGraphID_store,
+    };
+    let mut src = AlignedBuf::zeroed(bytes.len());
+    src.as_bytes_mut().copy_from_slice(bytes);
+    compress_with(&src, None, None, zl::ZL_GraphID { gid }, 6)
+}
+
 /// Compresses `bytes` as one OpenZL frame of serial (untyped) data with the generic graph:
 /// a standard frame any OpenZL decoder reads (used to check that readers accept frames by
 /// their decoded bytes, whatever their output type).
