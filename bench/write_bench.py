@@ -6,8 +6,9 @@
    writing a one-block raster (imports, the block generator, thread pools, codec contexts).
 2. rumi.to_rumi of one dask cube on a LocalCluster of 1 and of 2 worker processes (1 thread
    each): raw MB/s, wall and CPU-seconds (workers' getrusage + the client's).
-3. rumi.to_rumi of the same cube to s3:// on moto's standalone server against local disk
-   (threaded scheduler): the ratio of wall times.
+3. rumi.to_rumi of the same cube to s3:// on moto's standalone server against local disk, on
+   the threaded scheduler (written locally, uploaded at close) and on a LocalCluster of 2
+   workers (the workers upload their blocks as parts): the ratio of wall times.
 
     python bench/write_bench.py [--quick]     # needs rumi, dask[distributed], xarray, moto[server]
 """
@@ -166,6 +167,23 @@ def s3_vs_local(quick: bool) -> None:
             lo, s3 = min(times["local"]), min(times["s3"])
             size = os.path.getsize(os.path.join(d, "l.rumi")) / 1e6
             print(f"  local {lo:.2f} s, s3 {s3:.2f} s (best of 2; file {size:.1f} MB): s3 / local = {s3 / lo:.2f}x")
+            import distributed
+
+            print("  the same on a LocalCluster of 2 worker processes (1 thread each): to s3:// the workers "
+                  "upload their blocks as parts")
+            with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                          dashboard_address=":0", memory_limit="1GiB") as c, \
+                    distributed.Client(c):
+                rumi.to_rumi(x.isel(y=slice(0, 256)), os.path.join(d, "warm.rumi"), tile=256)  # imports on workers
+                times = {}
+                for rnd in range(2):
+                    for dest in ("local", "s3"):
+                        target = os.path.join(d, "l.rumi") if dest == "local" else "s3://bench/c.rumi"
+                        t0 = time.perf_counter()
+                        rumi.to_rumi(x, target, tile=256)
+                        times.setdefault(dest, []).append(time.perf_counter() - t0)
+            lo, s3 = min(times["local"]), min(times["s3"])
+            print(f"  local {lo:.2f} s, s3 {s3:.2f} s (best of 2): s3 / local = {s3 / lo:.2f}x")
     finally:
         proc.terminate()
         proc.wait(10)

@@ -12,7 +12,7 @@ import numpy as np
 
 from ._crs import CrsLike
 from ._dataset import default_threads
-from ._write import PathLike, Writer, WriteSpec, encode_rows
+from ._write import PathLike, Writer, WriteSpec, encode_block, encode_rows
 
 try:  # da.rumi.to_rumi, when xarray is installed
     from . import _accessor  # noqa: F401
@@ -254,7 +254,10 @@ def to_rumi(
         step = _block_rows(w.spec, int(block_bytes or BLOCK_BYTES))
         arr = data.reshape(shape)
         if _is_dask(data):
-            _write_dask(w, arr, step)
+            blob = _write_dask(w, arr, step)
+            if blob is not None:
+                w.abort()  # its local file was never used
+                return blob
         else:
             for y0, y1 in _blocks(Y, step):
                 w.write(np.asarray(arr[:, :, y0:y1]), row=y0)
@@ -268,41 +271,46 @@ def _is_dask(a: Any) -> bool:
     return type(a).__module__.startswith("dask.")
 
 
-def _encode_block(block: Any, spec: WriteSpec, row: int) -> tuple[int, bytes, list[int]]:
-    # one thread per task: the scheduler runs tasks side by side
-    return encode_rows(np.asarray(block), spec, row, threads=1)
-
-
-def _write_dask(w: Writer, arr: Any, step: int) -> None:
+def _write_dask(w: Writer, arr: Any, step: int) -> bytes | None:
     """One task per block of `step` rows, all in one graph (a source chunk feeding several
     blocks is computed once); each block is encoded where it is computed and placed as it comes
-    (the writer spools those ahead of their turn)."""
+    (the writer spools those ahead of their turn). On a dask.distributed cluster writing to
+    s3://, the workers upload their blocks as parts of the object (rumi._parts) and the header
+    blob is returned; otherwise None (w.close() finishes the file)."""
     import dask
     import dask.array
 
     T, B, Y, X = arr.shape
     arr = arr.rechunk((T, B, step, X))
     client = _distributed_client()
+    if client is not None and w.dest.startswith("s3://"):
+        # the workers upload the parts themselves; nothing comes back here but sizes
+        from . import _parts
+
+        pieces = list(arr.to_delayed().ravel())
+        rows = [y0 for y0, _ in _blocks(Y, step)]
+        return _parts.write(client, w.spec, w.dest, w.aux, w.options, pieces, rows)
     if client is not None:
         pieces = arr.to_delayed().ravel()
         rows = [y0 for y0, _ in _blocks(Y, step)]
-        encode = dask.delayed(_encode_block, pure=True)
+        encode = dask.delayed(encode_block, pure=True)
         _write_futures(client, w, list(zip(rows, [encode(p, w.spec, r) for p, r in zip(pieces, rows)])))
-        return
+        return None
     scheduler = dask.base.get_scheduler()
     if scheduler is not None and "multiprocessing" in getattr(scheduler, "__module__", ""):
         # tasks run in other processes: encode there, place here (blocks in small batches)
         pieces = arr.to_delayed().ravel()
         rows = [y0 for y0, _ in _blocks(Y, step)]
-        encode = dask.delayed(_encode_block, pure=True)
+        encode = dask.delayed(encode_block, pure=True)
         n = max(2, default_threads())
         for i in range(0, len(rows), n):
             done = dask.compute(*[encode(p, w.spec, r) for p, r in zip(pieces[i : i + n], rows[i : i + n])])
             for r, enc in zip(rows[i : i + n], done):
                 w.write_encoded(r, enc)
-        return
+        return None
     # threads (or synchronous): dask.array.store hands each block to the target as it is made
     dask.array.store(arr, _Target(w), lock=False, compute=True)
+    return None
 
 
 class _Target:

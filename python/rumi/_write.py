@@ -152,6 +152,11 @@ def encode_rows(block: Any, spec: WriteSpec, row: int, *, threads: int | None = 
     return rows, frames, counts
 
 
+def encode_block(block: Any, spec: WriteSpec, row: int) -> tuple[int, bytes, list[int]]:
+    """A dask task's encoding of one block (one thread: the scheduler runs tasks side by side)."""
+    return encode_rows(np.asarray(block), spec, row, threads=1)
+
+
 def _bare(e: Exception) -> str:
     """The core's message without its category prefix (the exception class says it)."""
     m = str(e)
@@ -232,6 +237,12 @@ class Writer:
         self.dest = os.fspath(dest)
         self.threads = int(threads or default_threads())
         nodata_texts = _nodata_texts(nodata, self.spec)
+        #: the .aux.xml text (None: no nodata), for writers that assemble the file elsewhere
+        self.aux = (
+            _rumi.pam_render(self.spec.shape[1], nodata_texts)
+            if nodata_texts and any(v is not None for v in nodata_texts) else None
+        )
+        self.options = options
         try:
             self._native = _rumi.NativeWriter(
                 self.dest, self.spec.native(), self.spec.level, self.threads, nodata_texts, options

@@ -413,6 +413,12 @@ fn _rumi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(write::encode_rows, m)?)?;
     m.add_function(wrap_pyfunction!(write::pam_render, m)?)?;
     m.add_function(wrap_pyfunction!(write::pam_nodata, m)?)?;
+    m.add_function(wrap_pyfunction!(write::assemble, m)?)?;
+    m.add_function(wrap_pyfunction!(write::base_frame_offset, m)?)?;
+    m.add_function(wrap_pyfunction!(write::parts_start, m)?)?;
+    m.add_function(wrap_pyfunction!(write::parts_put, m)?)?;
+    m.add_function(wrap_pyfunction!(write::parts_finish, m)?)?;
+    m.add_function(wrap_pyfunction!(write::parts_abort, m)?)?;
     m.add_function(wrap_pyfunction!(_load_pid, m)?)?;
     m.add_function(wrap_pyfunction!(fetch_object, m)?)?;
     m.add_function(wrap_pyfunction!(object_size, m)?)?;

@@ -129,6 +129,92 @@ pub fn encode_rows<'py>(
     Ok((e.rows, PyBytes::new(py, &e.frames), e.counts))
 }
 
+/// `assemble(spec, counts) -> (prefix, trailer, blob)`: what a file of frames with these byte
+/// counts (frame-index order) holds besides them, and its header blob.
+#[pyfunction]
+pub fn assemble<'py>(
+    py: Python<'py>,
+    spec: SpecTuple,
+    counts: Vec<u32>,
+) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
+    let spec = spec_from(spec)?;
+    let (prefix, trailer) = rumi::assemble(&spec, &counts).map_err(py_err)?;
+    let blob = rumi::format::Blob { layout: spec.layout().map_err(py_err)?, counts }.to_bytes().map_err(py_err)?;
+    Ok((PyBytes::new(py, &prefix), PyBytes::new(py, &trailer), PyBytes::new(py, &blob)))
+}
+
+/// `base_frame_offset(spec) -> int`: the prefix's length (it depends only on B and N).
+#[pyfunction]
+pub fn base_frame_offset(spec: SpecTuple) -> PyResult<u64> {
+    spec_from(spec)?.layout().and_then(|l| l.base_frame_offset()).map_err(py_err)
+}
+
+/// `parts_start(url, options=None) -> id`: starts a multipart upload whose parts anyone may
+/// upload (`parts_put`); nothing is visible before `parts_finish`.
+#[pyfunction]
+#[pyo3(signature = (url, options=None))]
+pub fn parts_start(py: Python<'_>, url: String, options: Option<&Bound<'_, PyDict>>) -> PyResult<String> {
+    let opts = store::options_from(options)?;
+    py.detach(move || rumi::store::Parts::start(&url, &opts)).map(|p| p.id).map_err(io)
+}
+
+/// `parts_put(url, id, index, pieces, options=None) -> etag`: uploads the concatenated `pieces`
+/// (bytes-like) as part `index` (from 0), GIL released.
+#[pyfunction]
+#[pyo3(signature = (url, id, index, pieces, options=None))]
+pub fn parts_put(
+    py: Python<'_>,
+    url: String,
+    id: String,
+    index: usize,
+    pieces: Vec<Bound<'_, PyAny>>,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<String> {
+    let opts = store::options_from(options)?;
+    let pieces = pieces.iter().map(Bytes::of).collect::<PyResult<Vec<_>>>()?;
+    py.detach(move || {
+        let mut data = Vec::with_capacity(pieces.iter().map(|b| b.slice().len()).sum());
+        for b in &pieces {
+            data.extend_from_slice(b.slice());
+        }
+        rumi::store::Parts { url, id }.put(index, data, &opts)
+    })
+    .map_err(io)
+}
+
+/// `parts_finish(url, id, etags, header, aux=None, options=None)`: completes the upload (parts in
+/// order), then writes the `.header` sidecar and the nodata `.aux.xml` (or removes a previous
+/// one); an error before the completion aborts the upload.
+#[pyfunction]
+#[pyo3(signature = (url, id, etags, header, aux=None, options=None))]
+pub fn parts_finish(
+    py: Python<'_>,
+    url: String,
+    id: String,
+    etags: Vec<String>,
+    header: Vec<u8>,
+    aux: Option<String>,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<()> {
+    let opts = store::options_from(options)?;
+    py.detach(move || {
+        let sidecars = [
+            rumi::store::Sidecar { suffix: HEADER_SUFFIX, bytes: Some(&header) },
+            rumi::store::Sidecar { suffix: AUX_SUFFIX, bytes: aux.as_ref().map(|a| a.as_bytes()) },
+        ];
+        rumi::store::Parts { url, id }.finish(etags, &sidecars, &opts)
+    })
+    .map_err(io)
+}
+
+/// `parts_abort(url, id, options=None)`: drops the upload and its parts.
+#[pyfunction]
+#[pyo3(signature = (url, id, options=None))]
+pub fn parts_abort(py: Python<'_>, url: String, id: String, options: Option<&Bound<'_, PyDict>>) -> PyResult<()> {
+    let opts = store::options_from(options)?;
+    py.detach(move || rumi::store::Parts { url, id }.abort(&opts)).map_err(io)
+}
+
 /// `pam_render(bands, values) -> str`: the `.aux.xml` text giving GDAL band `i + 1` (of T*B)
 /// the nodata `values[i]` (text GDAL parses; None: none).
 #[pyfunction]

@@ -49,6 +49,20 @@ def lazy_cube(shape, chunks, delay=0.0):
     return da.zeros(shape, dtype="uint16", chunks=chunks).map_blocks(slow, dtype="uint16")
 
 
+def noisy_cube(shape, chunks, delay=0.0):
+    """Samples of 12 random bits (hardly compressible: the encoded blocks fill S3 parts),
+    seeded by the block's place so that any worker recomputes a block exactly."""
+
+    def noise(block, block_info=None):
+        if delay:
+            time.sleep(delay)
+        loc = block_info[None]["array-location"]
+        rng = np.random.default_rng([lo for lo, _ in loc])
+        return rng.integers(0, 4096, size=block.shape, dtype="uint16")
+
+    return da.zeros(shape, dtype="uint16", chunks=chunks).map_blocks(noise, dtype="uint16")
+
+
 def validate(path):
     if CLI.exists():
         r = subprocess.run([str(CLI), "validate", str(path)], capture_output=True, text=True)
@@ -175,11 +189,45 @@ def s3_env(moto, monkeypatch):
     return s3, env
 
 
+def worker_puts():
+    import rumi._parts
+
+    return rumi._parts.PUTS
+
+
+def test_s3_parts_are_uploaded_by_the_workers(tmp_path, cluster, moto, monkeypatch):
+    s3, _ = s3_env(moto, monkeypatch)
+    s3.create_bucket(Bucket="parts")
+    shape = (1, 2, 3072, 2048)  # 24 MiB of 12-bit noise, blocks of one 2 MiB tile row
+    x = cf_array(noisy_cube(shape, (1, 2, 512, 1024)), nodata=4095)
+    local = tmp_path / "local.rumi"
+    import dask
+
+    with dask.config.set(scheduler="threads"):
+        rumi.to_rumi(x, local, tile=256, block_bytes=2 << 20)
+    before = sum(cluster.run(worker_puts).values())
+    blob = rumi.to_rumi(x, "s3://parts/c/cube.rumi", tile=256, block_bytes=2 << 20)
+    import rumi._parts as parts
+
+    assert parts.PUTS == 0, "the client uploaded parts itself"
+    puts = sum(cluster.run(worker_puts).values()) - before
+    obj = s3.get_object(Bucket="parts", Key="c/cube.rumi")
+    data = obj["Body"].read()
+    assert data == local.read_bytes()  # the same bytes as the local, threaded write
+    n = int(obj["ETag"].strip('"').rsplit("-", 1)[1])  # a multipart object's ETag ends in -<parts>
+    assert n >= 3 and puts >= n, (n, puts)
+    assert blob == s3.get_object(Bucket="parts", Key="c/cube.rumi.header")["Body"].read()
+    assert blob == (tmp_path / "local.rumi.header").read_bytes()
+    aux = s3.get_object(Bucket="parts", Key="c/cube.rumi.aux.xml")["Body"].read()
+    assert aux == (tmp_path / "local.rumi.aux.xml").read_bytes()
+    assert s3.list_multipart_uploads(Bucket="parts").get("Uploads", []) == []
+
+
 def test_s3_destination_with_a_worker_killed(tmp_path, cluster, moto, monkeypatch):
     s3, _ = s3_env(moto, monkeypatch)
     s3.create_bucket(Bucket="cubes")
-    shape = (1, 2, 2048, 1024)
-    lazy = lazy_cube(shape, (1, 1, 256, 1024), delay=0.15)
+    shape = (1, 2, 4096, 1024)  # 16 MiB of noise: the workers upload several parts
+    lazy = noisy_cube(shape, (1, 1, 256, 1024), delay=0.15)
     x = cf_array(lazy)
     pids = [w["pid"] for w in cluster.run(lambda: {"pid": os.getpid()}).values()]
 
@@ -189,15 +237,60 @@ def test_s3_destination_with_a_worker_killed(tmp_path, cluster, moto, monkeypatc
 
     killer = threading.Thread(target=kill_one)
     killer.start()
-    rumi.to_rumi(x, "s3://cubes/a/cube.rumi", tile=256)
+    rumi.to_rumi(x, "s3://cubes/a/cube.rumi", tile=256, block_bytes=1 << 20)
     killer.join()
     alive = [w["pid"] for w in cluster.run(lambda: {"pid": os.getpid()}).values()]
     assert pids[0] not in alive, "the worker was not killed during the build"
     keys = sorted(o["Key"] for o in s3.list_objects_v2(Bucket="cubes")["Contents"])
     assert keys == ["a/cube.rumi", "a/cube.rumi.header"]
+    assert "-" in s3.head_object(Bucket="cubes", Key="a/cube.rumi")["ETag"]  # parts
     with rumi.open("s3://cubes/a/cube.rumi") as ds:
         assert np.array_equal(ds.read(), lazy.compute(scheduler="sync"))
+    assert s3.list_multipart_uploads(Bucket="cubes").get("Uploads", []) == []
     cluster.wait_for_workers(2, timeout=60)
+
+
+def test_s3_client_on_a_cluster_killed_mid_build_leaves_nothing(tmp_path, moto, monkeypatch):
+    # the workers have uploaded parts when the client dies: its guard aborts the upload
+    s3, env = s3_env(moto, monkeypatch)
+    s3.create_bucket(Bucket="killed2")
+    script = tmp_path / "build.py"
+    script.write_text(textwrap.dedent("""
+        import time
+        import dask.array as da, numpy as np, xarray as xr, distributed, rumi
+        def noise(b, block_info=None):
+            time.sleep(0.3)
+            loc = block_info[None]["array-location"]
+            return np.random.default_rng([lo for lo, _ in loc]).integers(0, 4096, b.shape, dtype="uint16")
+        if __name__ == "__main__":
+            lazy = da.zeros((1, 1, 16384, 2048), dtype="uint16", chunks=(1, 1, 256, 2048)).map_blocks(noise, dtype="uint16")
+            x = xr.DataArray(lazy, dims=("time", "band", "y", "x"),
+                             coords={"time": np.array(["2021-01-01"], "datetime64[ns]"), "band": ["a"],
+                                     "y": 5e6 - 10 * np.arange(16384), "x": 3e5 + 10 * np.arange(2048)},
+                             attrs={"crs": "EPSG:32632"})
+            with distributed.Client(processes=False, n_workers=1, threads_per_worker=2, dashboard_address=":0"):
+                print("started", flush=True)
+                rumi.to_rumi(x, "s3://killed2/k.rumi", tile=256, block_bytes=1 << 20)
+            print("finished", flush=True)
+    """))
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True,
+                            env=dict(os.environ, **env))
+    assert proc.stdout.readline().strip() == "started"
+    deadline = time.time() + 60
+    while not s3.list_multipart_uploads(Bucket="killed2").get("Uploads"):
+        assert proc.poll() is None and time.time() < deadline, "no multipart upload was started"
+        time.sleep(0.1)
+    (upload,) = s3.list_multipart_uploads(Bucket="killed2")["Uploads"]
+    while not s3.list_parts(Bucket="killed2", Key="k.rumi", UploadId=upload["UploadId"]).get("Parts"):
+        assert proc.poll() is None and time.time() < deadline, "no part was uploaded"
+        time.sleep(0.1)
+    proc.kill()
+    proc.wait(10)
+    deadline = time.time() + 30
+    while s3.list_multipart_uploads(Bucket="killed2").get("Uploads") and time.time() < deadline:
+        time.sleep(0.2)
+    assert s3.list_multipart_uploads(Bucket="killed2").get("Uploads", []) == []
+    assert "Contents" not in s3.list_objects_v2(Bucket="killed2")
 
 
 def test_s3_client_killed_mid_build_leaves_nothing(tmp_path, moto, monkeypatch):

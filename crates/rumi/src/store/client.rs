@@ -6,8 +6,9 @@ use std::io;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-use object_store::aws::AmazonS3Builder;
+use object_store::aws::{AmazonS3Builder, AmazonS3ConfigKey};
 use object_store::http::HttpBuilder;
+use object_store::multipart::MultipartStore;
 use object_store::path::Path;
 use object_store::{BackoffConfig, ClientOptions, ObjectStore, RetryConfig};
 
@@ -16,8 +17,13 @@ use super::Options;
 /// The client of one endpoint and the runtime that drives it, shared by its sources.
 pub(super) struct Client {
     pub store: Arc<dyn ObjectStore>,
+    /// the same store's numbered-part uploads (S3 only)
+    pub parts: Option<Arc<dyn MultipartStore>>,
     pub rt: tokio::runtime::Runtime,
 }
+
+/// A built store, and its multipart side when it has one.
+type Built = (Arc<dyn ObjectStore>, Option<Arc<dyn MultipartStore>>);
 
 impl Options {
     fn client_options(&self, allow_http: bool) -> ClientOptions {
@@ -64,7 +70,7 @@ pub(super) fn io_err(url: &str, e: object_store::Error) -> io::Error {
 }
 
 /// This process's client for `key`, built by `build` the first time.
-fn client(key: String, build: impl FnOnce() -> io::Result<Arc<dyn ObjectStore>>) -> io::Result<Arc<Client>> {
+fn client(key: String, build: impl FnOnce() -> io::Result<Built>) -> io::Result<Arc<Client>> {
     type Registry = Mutex<(u32, HashMap<String, Arc<Client>>)>;
     static CLIENTS: OnceLock<Registry> = OnceLock::new();
     let reg = CLIENTS.get_or_init(|| Mutex::new((std::process::id(), HashMap::new())));
@@ -84,7 +90,8 @@ fn client(key: String, build: impl FnOnce() -> io::Result<Arc<dyn ObjectStore>>)
         .enable_all()
         .build()
         .map_err(|e| io::Error::other(format!("cannot start the I/O runtime: {e}")))?;
-    let c = Arc::new(Client { store: build()?, rt });
+    let (store, parts) = build()?;
+    let c = Arc::new(Client { store, parts, rt });
     g.1.insert(key, Arc::clone(&c));
     Ok(c)
 }
@@ -105,13 +112,23 @@ pub(super) fn resolve(url: &str, opts: &Options) -> io::Result<(Arc<Client>, Pat
         if bucket.is_empty() || key.is_empty() {
             return Err(bad("expected s3://bucket/key"));
         }
-        // the client reads its settings from the AWS_* environment: part of the key
-        let mut env: Vec<(String, String)> = std::env::vars().filter(|(k, _)| k.starts_with("AWS_")).collect();
+        // the client reads its settings from the AWS_* environment (or the options' copy of
+        // another process's): part of the key
+        let mut env: Vec<(String, String)> = match &opts.env {
+            Some(e) => e.iter().filter(|(k, _)| k.starts_with("AWS_")).cloned().collect(),
+            None => std::env::vars().filter(|(k, _)| k.starts_with("AWS_")).collect(),
+        };
         env.sort();
         let c = client(format!("s3://{bucket} {opts:?} {env:?}"), || {
-            let var = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
+            let var = |k: &str| env.iter().find(|(n, v)| n == k && !v.is_empty()).map(|(_, v)| v.clone());
             let endpoint = var("AWS_ENDPOINT_URL_S3").or_else(|| var("AWS_ENDPOINT_URL"));
-            let mut b = AmazonS3Builder::from_env().with_bucket_name(bucket).with_retry(opts.retry());
+            let mut b = AmazonS3Builder::new();
+            for (k, v) in &env {
+                if let Ok(key) = k.to_ascii_lowercase().parse::<AmazonS3ConfigKey>() {
+                    b = b.with_config(key, v);
+                }
+            }
+            let mut b = b.with_bucket_name(bucket).with_retry(opts.retry());
             let allow_http = endpoint.as_deref().is_some_and(|e| e.starts_with("http://"))
                 || var("AWS_ALLOW_HTTP").is_some_and(|v| v.eq_ignore_ascii_case("true") || v == "1");
             if let Some(e) = endpoint {
@@ -123,8 +140,10 @@ pub(super) fn resolve(url: &str, opts: &Options) -> io::Result<(Arc<Client>, Pat
             if var("AWS_ACCESS_KEY_ID").is_none() {
                 b = b.with_skip_signature(true);
             }
-            let s = b.with_client_options(opts.client_options(allow_http)).build().map_err(|e| bad(&e.to_string()))?;
-            Ok(Arc::new(s) as Arc<dyn ObjectStore>)
+            let s = Arc::new(
+                b.with_client_options(opts.client_options(allow_http)).build().map_err(|e| bad(&e.to_string()))?,
+            );
+            Ok((Arc::clone(&s) as Arc<dyn ObjectStore>, Some(s as Arc<dyn MultipartStore>)))
         })?;
         let path = Path::from_url_path(key).map_err(|e| bad(&e.to_string()))?;
         return Ok((c, path, Scheme::S3));
@@ -142,7 +161,7 @@ pub(super) fn resolve(url: &str, opts: &Options) -> io::Result<(Arc<Client>, Pat
             .with_client_options(opts.client_options(url.starts_with("http://")))
             .build()
             .map_err(|e| bad(&e.to_string()))?;
-        Ok(Arc::new(s) as Arc<dyn ObjectStore>)
+        Ok((Arc::new(s) as Arc<dyn ObjectStore>, None))
     })?;
     let path = Path::from_url_path(key).map_err(|e| bad(&e.to_string()))?;
     Ok((c, path, Scheme::Http))

@@ -12,6 +12,8 @@
 //! * [`fetch`]: a whole small object (a header blob) in one GET; [`put`] / [`delete`].
 //! * [`upload`]: a finished local file and its sidecars, complete or not at all: the file as a
 //!   multipart upload aborted on any error, then its sidecars (see the function).
+//! * [`Parts`]: a multipart upload whose numbered parts are uploaded by whoever holds them
+//!   (workers of a distributed build), completed with its sidecars or aborted.
 //!
 //! Server faults (5xx, dropped connections, timeouts) are retried with exponential backoff by
 //! object_store's client, bounded by a total retry time ([`Options`]), then reported as an
@@ -28,7 +30,7 @@ use std::io;
 use std::time::Duration;
 
 pub use source::{fetch, head, StoreSource};
-pub use upload::{delete, put, upload, Sidecar, PART_BYTES};
+pub use upload::{delete, put, upload, Parts, Sidecar, MIN_PART_BYTES, PART_BYTES};
 
 /// True for the URL schemes served by object storage (`s3://`, `http://`, `https://`).
 pub fn is_url(location: &str) -> bool {
@@ -50,6 +52,9 @@ pub struct Options {
     pub backoff: Duration,
     /// ranges at most this many bytes apart are fetched as one request (0: only touching ones)
     pub coalesce: u64,
+    /// `AWS_*` settings used instead of this process's environment when set (what a client
+    /// hands its workers so that they reach the same endpoint with the same credentials)
+    pub env: Option<Vec<(String, String)>>,
 }
 
 impl Default for Options {
@@ -61,6 +66,7 @@ impl Default for Options {
             retry_timeout: Duration::from_secs(60),
             backoff: Duration::from_millis(100),
             coalesce: 0,
+            env: None,
         }
     }
 }

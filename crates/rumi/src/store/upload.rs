@@ -6,8 +6,9 @@ use std::fs::File;
 use std::io;
 use std::os::unix::fs::FileExt;
 
+use object_store::multipart::PartId;
 use object_store::path::Path;
-use object_store::{ObjectStoreExt, WriteMultipart};
+use object_store::{ObjectStore, ObjectStoreExt, WriteMultipart};
 
 use super::client::{io_err, resolve, url_err, Client, Scheme};
 use super::Options;
@@ -91,12 +92,7 @@ fn upload_with(
 ) -> io::Result<u64> {
     let size = file.metadata()?.len();
     let store = &*client.store;
-    let mut side = Vec::with_capacity(sidecars.len());
-    for s in sidecars {
-        let u = format!("{url}{}", s.suffix);
-        let p = Path::from(format!("{path}{}", s.suffix));
-        side.push((u, p, s.bytes));
-    }
+    let side = sidecar_paths(url, path, sidecars);
     client.rt.block_on(async {
         let upload = store.put_multipart(path).await.map_err(|e| io_err(url, e))?;
         let mut w = WriteMultipart::new_with_chunk_size(upload, part);
@@ -116,45 +112,179 @@ fn upload_with(
             if stop() {
                 return Err(url_err(io::ErrorKind::Interrupted, url, "upload interrupted"));
             }
-            for (u, p, _) in &side {
-                match store.delete(p).await {
-                    Ok(()) | Err(object_store::Error::NotFound { .. }) => {}
-                    Err(e) => return Err(io_err(u, e)),
-                }
-            }
-            Ok(())
+            remove_stale(store, &side).await
         }
         .await;
         if let Err(e) = staged {
-            return Err(match w.abort().await {
-                Ok(()) => e,
-                Err(a) => io::Error::new(e.kind(), format!("{e}; and the multipart upload could not be aborted: {a}")),
-            });
+            return Err(aborted(e, w.abort().await));
         }
         // finish() aborts the upload itself when a part or the completion fails
         w.finish().await.map_err(|e| io_err(url, e))?;
-        let mut written: Vec<&Path> = Vec::new();
-        for (u, p, bytes) in &side {
-            let Some(b) = bytes else { continue };
-            if let Err(e) = store.put(p, b.to_vec().into()).await {
-                let mut undo = Vec::new();
-                for q in written.into_iter().chain([path]) {
-                    if let Err(d) = store.delete(q).await {
-                        undo.push(d.to_string());
-                    }
-                }
-                let e = io_err(u, e);
-                let msg = if undo.is_empty() {
-                    format!("{e}; {url} was removed again")
-                } else {
-                    format!("{e}; and removing {url} again failed: {}", undo.join("; "))
-                };
-                return Err(io::Error::new(e.kind(), msg));
-            }
-            written.push(p);
-        }
+        put_sidecars(store, url, path, &side).await?;
         Ok(size)
     })
+}
+
+/// `(url, path, bytes)` of each sidecar of `url` (at `path`).
+fn sidecar_paths<'a>(url: &str, path: &Path, sidecars: &[Sidecar<'a>]) -> Vec<(String, Path, Option<&'a [u8]>)> {
+    sidecars
+        .iter()
+        .map(|s| (format!("{url}{}", s.suffix), Path::from(format!("{path}{}", s.suffix)), s.bytes))
+        .collect()
+}
+
+/// Removes the previous sidecars before the new file appears (never a new file beside its
+/// predecessor's header blob).
+async fn remove_stale(store: &dyn ObjectStore, side: &[(String, Path, Option<&[u8]>)]) -> io::Result<()> {
+    for (u, p, _) in side {
+        match store.delete(p).await {
+            Ok(()) | Err(object_store::Error::NotFound { .. }) => {}
+            Err(e) => return Err(io_err(u, e)),
+        }
+    }
+    Ok(())
+}
+
+/// Writes the new sidecars once the file is complete; on an error removes the file and the
+/// sidecars written so far again.
+async fn put_sidecars(
+    store: &dyn ObjectStore,
+    url: &str,
+    path: &Path,
+    side: &[(String, Path, Option<&[u8]>)],
+) -> io::Result<()> {
+    let mut written: Vec<&Path> = Vec::new();
+    for (u, p, bytes) in side {
+        let Some(b) = bytes else { continue };
+        if let Err(e) = store.put(p, b.to_vec().into()).await {
+            let mut undo = Vec::new();
+            for q in written.into_iter().chain([path]) {
+                if let Err(d) = store.delete(q).await {
+                    undo.push(d.to_string());
+                }
+            }
+            let e = io_err(u, e);
+            let msg = if undo.is_empty() {
+                format!("{e}; {url} was removed again")
+            } else {
+                format!("{e}; and removing {url} again failed: {}", undo.join("; "))
+            };
+            return Err(io::Error::new(e.kind(), msg));
+        }
+        written.push(p);
+    }
+    Ok(())
+}
+
+/// `e`, saying so when the abort of the upload failed too.
+fn aborted(e: io::Error, abort: object_store::Result<()>) -> io::Error {
+    match abort {
+        Ok(()) => e,
+        Err(a) => io::Error::new(e.kind(), format!("{e}; and the multipart upload could not be aborted: {a}")),
+    }
+}
+
+/// The smallest part S3 accepts, but for the last one.
+pub const MIN_PART_BYTES: usize = 5 << 20;
+
+/// A multipart upload of the object at `url` whose numbered parts are uploaded by whoever holds
+/// their bytes (another thread, process or machine: the URL, the id and the options are all
+/// it needs), then completed with the object's sidecars, or aborted. Part `i` (from 0) is the
+/// object's `i`-th piece; each part but the last must hold at least [`MIN_PART_BYTES`]. Nothing
+/// is visible at `url` before [`Parts::finish`]; a process that starts one and may die before
+/// finishing must arrange for [`Parts::abort`] (uploaded parts are kept, and billed, until then).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Parts {
+    /// the object's URL (`s3://bucket/key`)
+    pub url: String,
+    /// the upload's id
+    pub id: String,
+}
+
+fn multipart(url: &str, opts: &Options) -> io::Result<(std::sync::Arc<Client>, Path)> {
+    let (client, path) = writable(url, opts)?;
+    if client.parts.is_none() {
+        return Err(url_err(io::ErrorKind::Unsupported, url, "this store has no multipart uploads"));
+    }
+    Ok((client, path))
+}
+
+impl Parts {
+    /// Starts a multipart upload to `url`.
+    pub fn start(url: &str, opts: &Options) -> io::Result<Parts> {
+        let (client, path) = multipart(url, opts)?;
+        Self::start_with(&client, &path, url)
+    }
+
+    fn start_with(client: &Client, path: &Path, url: &str) -> io::Result<Parts> {
+        let parts = client.parts.as_deref().ok_or_else(|| url_err(io::ErrorKind::Unsupported, url, "no multipart"))?;
+        let id = client.rt.block_on(parts.create_multipart(path)).map_err(|e| io_err(url, e))?;
+        Ok(Parts { url: url.to_string(), id })
+    }
+
+    /// Uploads part `index` (again: the part is replaced, as a retried task does); returns its
+    /// id (ETag) for [`Parts::finish`].
+    pub fn put(&self, index: usize, bytes: Vec<u8>, opts: &Options) -> io::Result<String> {
+        let (client, path) = multipart(&self.url, opts)?;
+        self.put_with(&client, &path, index, bytes)
+    }
+
+    fn put_with(&self, client: &Client, path: &Path, index: usize, bytes: Vec<u8>) -> io::Result<String> {
+        let parts =
+            client.parts.as_deref().ok_or_else(|| url_err(io::ErrorKind::Unsupported, &self.url, "no multipart"))?;
+        let id = client.rt.block_on(parts.put_part(path, &self.id, index, bytes.into())).map_err(|e| {
+            url_err(io::ErrorKind::Other, &self.url, format_args!("part {index}: {}", io_err(&self.url, e)))
+        })?;
+        Ok(id.content_id)
+    }
+
+    /// Completes the upload from its parts' ids in part order, with the object's `sidecars`:
+    /// the previous sidecars removed, the object completed, the new sidecars written (an error
+    /// there removes the object again). An error before the completion aborts the upload.
+    pub fn finish(&self, etags: Vec<String>, sidecars: &[Sidecar<'_>], opts: &Options) -> io::Result<()> {
+        let (client, path) = multipart(&self.url, opts)?;
+        self.finish_with(&client, &path, etags, sidecars)
+    }
+
+    fn finish_with(
+        &self,
+        client: &Client,
+        path: &Path,
+        etags: Vec<String>,
+        sidecars: &[Sidecar<'_>],
+    ) -> io::Result<()> {
+        let url = self.url.as_str();
+        let parts = client.parts.as_deref().ok_or_else(|| url_err(io::ErrorKind::Unsupported, url, "no multipart"))?;
+        let store = &*client.store;
+        let side = sidecar_paths(url, path, sidecars);
+        client.rt.block_on(async {
+            let ids = etags.into_iter().map(|content_id| PartId { content_id }).collect();
+            let done = match remove_stale(store, &side).await {
+                Ok(()) => parts.complete_multipart(path, &self.id, ids).await.map_err(|e| io_err(url, e)),
+                Err(e) => Err(e),
+            };
+            if let Err(e) = done {
+                return Err(aborted(e, parts.abort_multipart(path, &self.id).await));
+            }
+            put_sidecars(store, url, path, &side).await
+        })
+    }
+
+    /// Aborts the upload: its parts are dropped, nothing appears (an upload S3 no longer knows,
+    /// already completed or aborted, is not an error).
+    pub fn abort(&self, opts: &Options) -> io::Result<()> {
+        let (client, path) = multipart(&self.url, opts)?;
+        self.abort_with(&client, &path)
+    }
+
+    fn abort_with(&self, client: &Client, path: &Path) -> io::Result<()> {
+        let parts =
+            client.parts.as_deref().ok_or_else(|| url_err(io::ErrorKind::Unsupported, &self.url, "no multipart"))?;
+        match client.rt.block_on(parts.abort_multipart(path, &self.id)) {
+            Ok(()) | Err(object_store::Error::NotFound { .. }) => Ok(()),
+            Err(e) => Err(io_err(&self.url, e)),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -170,7 +300,8 @@ mod tests {
 
     fn client() -> Client {
         let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-        Client { store: Arc::new(InMemory::new()), rt }
+        let m = Arc::new(InMemory::new());
+        Client { store: Arc::clone(&m) as Arc<dyn ObjectStore>, parts: Some(m), rt }
     }
 
     fn get(c: &Client, p: &str) -> Option<Vec<u8>> {
@@ -212,6 +343,44 @@ mod tests {
         assert!(e.to_string().contains("s3://b/y.rumi: upload interrupted"), "{e}");
         assert_eq!(get(&c, "b/y.rumi"), None);
         assert_eq!(get(&c, "b/y.rumi.header").unwrap(), b"old"); // not touched before the file is complete
+    }
+
+    #[test]
+    fn parts_uploaded_in_any_order_then_completed_with_sidecars() {
+        let c = client();
+        let (url, path) = ("s3://b/p.rumi", Path::from("b/p.rumi"));
+        c.rt.block_on(c.store.put(&Path::from("b/p.rumi.aux.xml"), b"old".to_vec().into())).unwrap();
+        let up = Parts::start_with(&c, &path, url).unwrap();
+        let pieces: Vec<Vec<u8>> = (0..3u8).map(|i| vec![i + 1; 1000 + usize::from(i)]).collect();
+        let mut ids = vec![String::new(); 3];
+        for i in [2usize, 0, 1, 2] {
+            // part 2 twice: a retried task replaces it
+            ids[i] = up.put_with(&c, &path, i, pieces[i].clone()).unwrap();
+        }
+        assert_eq!(get(&c, "b/p.rumi"), None); // nothing visible before the completion
+        let side = [Sidecar { suffix: ".header", bytes: Some(b"blob") }, Sidecar { suffix: ".aux.xml", bytes: None }];
+        up.finish_with(&c, &path, ids, &side).unwrap();
+        assert_eq!(get(&c, "b/p.rumi").unwrap(), pieces.concat());
+        assert_eq!(get(&c, "b/p.rumi.header").unwrap(), b"blob");
+        assert_eq!(get(&c, "b/p.rumi.aux.xml"), None);
+    }
+
+    #[test]
+    fn a_failed_completion_aborts_and_an_abort_leaves_nothing() {
+        let c = client();
+        let (url, path) = ("s3://b/q.rumi", Path::from("b/q.rumi"));
+        c.rt.block_on(c.store.put(&Path::from("b/q.rumi.header"), b"old".to_vec().into())).unwrap();
+        let side = [Sidecar { suffix: ".header", bytes: Some(b"new") }];
+        // an upload the store never started (or aborted meanwhile)
+        let gone = Parts { url: url.into(), id: "99".into() };
+        let e = gone.finish_with(&c, &path, vec!["0".into()], &side).unwrap_err();
+        assert!(e.to_string().starts_with("s3://b/q.rumi: "), "{e}");
+        assert_eq!(get(&c, "b/q.rumi"), None);
+        assert_eq!(get(&c, "b/q.rumi.header"), None); // removed before the completion was tried
+        let up = Parts::start_with(&c, &path, url).unwrap();
+        up.put_with(&c, &path, 0, vec![1; 10]).unwrap();
+        up.abort_with(&c, &path).unwrap();
+        assert_eq!(get(&c, "b/q.rumi"), None);
     }
 
     #[test]
