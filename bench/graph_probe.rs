@@ -1,6 +1,6 @@
 //! Re-encodes every frame of rumi files with each writer graph and reports, per graph, the
-//! ratio (raw / frame bytes, no file overhead) and the single-thread OpenZL decode MB/s of the
-//! re-encoded frames (best of `--reps` passes), then the writer's per-frame choice
+//! ratio (raw / frame bytes, no file overhead), the single-thread OpenZL decode MB/s of the
+//! re-encoded frames and their single-thread encode MB/s (best of `--reps` passes), then the writer's per-frame choice
 //! (`codec::choose`) at several costs per decode class. Answers "which graph decodes fastest at
 //! what size" on real data without rewriting files.
 //!
@@ -104,6 +104,7 @@ fn main() {
         let mut per: Vec<(Vec<Vec<u8>>, Vec<f64>)> = Vec::new();
         for &(name, g) in &graphs {
             // "file": the file's own frames as they are
+            let t_enc = Instant::now();
             let enc: Vec<Vec<u8>> = if name == "file" {
                 stored.clone()
             } else {
@@ -112,6 +113,7 @@ fn main() {
                     .map(|(b, row)| codec::encode_rows(b.as_bytes(), width, *row, g).expect("encode"))
                     .collect()
             };
+            let enc_mbs = raw as f64 / t_enc.elapsed().as_secs_f64() / 1e6;
             let mut outs: Vec<AlignedBuf> =
                 frames.iter().map(|(b, _)| AlignedBuf::zeroed(b.as_bytes().len())).collect();
             if once {
@@ -137,7 +139,11 @@ fn main() {
             );
             let size: usize = enc.iter().map(Vec::len).sum();
             let t: f64 = secs.iter().sum();
-            println!("{f}\t{name}\tratio {:.3}\tdecode {:.0} MB/s", raw as f64 / size as f64, raw as f64 / t / 1e6);
+            println!(
+                "{f}\t{name}\tratio {:.3}\tdecode {:.0} MB/s\tencode {enc_mbs:.0} MB/s",
+                raw as f64 / size as f64,
+                raw as f64 / t / 1e6
+            );
             per.push((enc, secs));
         }
         // the writer's choice (`codec::choose`) among the image candidates (gradient fast, left

@@ -724,8 +724,9 @@ def build(
     (chunks: y a multiple of the tile height makes each load chunk one block of the writer;
     default: blocks of about 32 MiB raw, x chunks of 2048; the manifest records each file's).
     tile, level, frame_unit, threads: the rumi files' tile size, OpenZL level, frame layout and
-    encoding threads (rumi.to_rumi's; level=1 encodes about twice as fast as the default 7 at
-    the same size on Landsat: docs/performance.md).
+    encoding threads (rumi.to_rumi's; level=0 leaves OpenZL's numeric graph out of the
+    candidates: 2.4x the default 7's encode speed and 1.2 % larger files on a Landsat cube, but
+    28 % larger on the LANDFIRE fuel classes, where that graph wins: docs/performance.md).
     cells_in_flight: files built at once (threads here; their work runs on the dask scheduler).
     storage_options: object-storage options (as rumi.open's options=) for an s3:// dest.
     progress: called with one line per file. Raises ValueError (nothing written) on bad
@@ -959,7 +960,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--nodata", type=float, help="output nodata (default: the bands')")
     p.add_argument("--chunk", type=int, help="odc-stac load chunks of N x N pixels (default: blocks of tile rows of about 32 MiB)")
     p.add_argument("--tile", type=int, default=256, help="rumi tile size (default 256)")
-    p.add_argument("--level", type=int, help="OpenZL level (default 7; 1 encodes about twice as fast)")
+    p.add_argument("--level", type=int, help="OpenZL level of the numeric candidate (default 7; 0: without it, "
+                   "the fastest to encode and decode, larger on categorical rasters)")
     p.add_argument("--frame-unit", type=int, help="rumi frame_unit 0..9 (default by shape)")
     p.add_argument("--workers", type=int, help="run on a dask LocalCluster of this many worker processes")
     p.add_argument("-q", "--quiet", action="store_true")

@@ -52,6 +52,8 @@ class WriteSpec:
         pixel_is_point: bool = False,
     ) -> "WriteSpec":
         """Checks the arguments of rumi.Writer / rumi.write (see there) and returns the spec."""
+        if level is not None and (isinstance(level, bool) or int(level) != level or not 0 <= int(level) <= 22):
+            raise ValueError(f"level={level!r}: an OpenZL level 1..22, or 0 for no numeric candidate (default 7)")
         dims = tuple(int(v) for v in shape)
         if len(dims) == 3:
             dims = (1,) + dims
@@ -351,7 +353,8 @@ def write(
     tile: int or (height, width). frame_unit: 0..9 (default by shape).
     nodata: one value or one per band, recorded for GDAL readers in <path>.aux.xml.
     level: OpenZL compression level (default 7) of the numeric candidate of the default graph
-    (auto: per frame, the image predictors or OpenZL's numeric graph, as `rumi convert`).
+    (auto: per frame, the image predictors or OpenZL's numeric graph, as `rumi convert`); 0
+    leaves the numeric graph out (faster to encode and decode; larger on categorical rasters).
     pixel_is_point: record PixelIsPoint. A call of rumi.Writer with one block."""
     if not isinstance(data, np.ndarray):
         raise TypeError(f"data must be a numpy array, not {type(data).__name__}")

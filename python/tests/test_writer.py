@@ -142,3 +142,22 @@ def test_bad_arguments(tmp_path):
     with pytest.raises(rumi.RumiIOError, match="cannot create a temporary file beside"):
         writer(tmp_path / "no" / "such" / "f.rumi", a)
     assert os.listdir(tmp_path) == []
+
+
+def test_levels(tmp_path):
+    # level 0: the image predictors alone (no OpenZL numeric graph): the same pixels; levels
+    # outside 0..22 are refused before anything is written
+    a = cube(3, shape=(1, 2, 300, 260))
+    sizes = {}
+    for level in (0, 1, 7):
+        p = tmp_path / f"l{level}.rumi"
+        with writer(p, a, times=TIMES[:1], level=level) as w:
+            w.write(a, row=0)
+        with rumi.open(p) as ds:
+            assert np.array_equal(ds.read(), a)
+        sizes[level] = os.path.getsize(p)
+    assert sizes[7] <= sizes[0] * 1.02, sizes  # the numeric candidate is kept only where it pays (on a sample)
+    for bad in (-1, 23, 2.5, True):
+        with pytest.raises(ValueError, match="level"):
+            writer(tmp_path / "bad.rumi", a, times=TIMES[:1], level=bad)
+    assert sorted(os.listdir(tmp_path)) == sorted(f"l{v}.rumi{s}" for v in (0, 1, 7) for s in ("", ".header"))

@@ -428,6 +428,60 @@ pub fn encode_best(
     best(&src, width, row, candidates, slower_costs)
 }
 
+/// Rows of a screening sample's chunks ([`encode_screened`]).
+const SCREEN_CHUNK_ROWS: usize = 8;
+
+/// The fewest chunks a screening sample holds ([`encode_screened`]): with 256-row tiles of one
+/// plane, every fourth chunk (measured on `../shared/data`: the same sizes as comparing whole
+/// frames; every eighth chunk, 4 chunks of the DEM's frames, picked worse graphs: +18 %).
+const SCREEN_MIN_CHUNKS: usize = 8;
+
+/// Like [`encode_best`], but the candidates are compared on a sample of the frame (every
+/// `every`-th chunk of [`SCREEN_CHUNK_ROWS`] rows of `row` elements, from the first) and only
+/// the chosen one compresses the whole frame: the candidates' cost is paid on `1 / every` of the
+/// samples. The sample keeps at least [`SCREEN_MIN_CHUNKS`] chunks (`every` is lowered for
+/// small frames), so that a frame's fixed costs (headers, tables) do not decide; frames too small
+/// for a sample of half their rows are compared whole (as `encode_best`). Deterministic: the
+/// same samples give the same frame.
+pub fn encode_screened(
+    samples: &[u8],
+    width: usize,
+    row: usize,
+    candidates: &[Graph],
+    slower_costs: f64,
+    every: usize,
+) -> Result<(Vec<u8>, usize)> {
+    check_width(samples, width)?;
+    let line = row * width;
+    let chunk = SCREEN_CHUNK_ROWS * line;
+    let whole = |samples: &[u8]| {
+        let mut src = AlignedBuf::zeroed(samples.len());
+        src.as_bytes_mut().copy_from_slice(samples);
+        src
+    };
+    if candidates.len() == 1 {
+        return Ok((encode_src(&whole(samples), width, row, candidates[0])?, 0));
+    }
+    let every = if line == 0 { 0 } else { every.min(samples.len() / chunk / SCREEN_MIN_CHUNKS) };
+    if every < 2 {
+        return best(&whole(samples), width, row, candidates, slower_costs);
+    }
+    let picked: Vec<&[u8]> = samples.chunks(chunk).step_by(every).filter(|c| c.len() == chunk).collect();
+    let mut sample = AlignedBuf::zeroed(picked.len() * chunk);
+    for (dst, src) in sample.as_bytes_mut().chunks_mut(chunk).zip(&picked) {
+        dst.copy_from_slice(src);
+    }
+    let mut sizes = Vec::with_capacity(candidates.len());
+    for &g in candidates {
+        if matches!(g, Graph::Image(_) | Graph::Auto(_)) {
+            return Err(Error::Encode(format!("{g:?} is not a single graph")));
+        }
+        sizes.push((g, encode_src(&sample, width, row, g)?.len()));
+    }
+    let i = choose(&sizes, slower_costs, width).ok_or_else(|| Error::Encode("no compression candidates".into()))?;
+    Ok((encode_src(&whole(samples), width, row, candidates[i])?, i))
+}
+
 /// With [`Graph::Auto`], each [`Graph::decode_class`] step slower must save this fraction of the
 /// frame's bytes to be kept (see [`choose`]): measured on `../shared/data` with
 /// `bench/graph_probe.rs` (docs/performance.md, issue 23: 4 % instead of 2 % made Sentinel-2 and

@@ -153,3 +153,43 @@ fn more_frame_shapes_than_cached_compressors() {
     .join()
     .unwrap();
 }
+
+/// `encode_screened` compares the candidates on every `every`-th chunk of 8 rows and encodes the
+/// frame whole with the one `choose` picks there; small frames are compared whole.
+#[test]
+fn screening_picks_on_a_sample_and_encodes_the_whole_frame() {
+    // 256 rows of 256: smooth rows above, noise below (a sample sees both)
+    let mut seed = 7u32;
+    let (h, w) = (256u32, 256u32);
+    let frame: Vec<u8> = (0..h * w)
+        .flat_map(|i| {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            let (y, x) = (i / w, i % w);
+            let v = if y < 128 { (x * 3 + y * 5) as u16 } else { (x * 3 + y * 5) as u16 + (seed >> 22) as u16 };
+            v.to_le_bytes()
+        })
+        .collect();
+    let cands = Graph::image_candidates(7);
+    // the sample: chunks 0, 4, 8, ... of 8 rows (every 4th of 32 chunks)
+    let line = w as usize * 2;
+    let sample: Vec<u8> = frame.chunks(8 * line).step_by(4).flatten().copied().collect();
+    assert_eq!(sample.len(), frame.len() / 4);
+    let on_sample: Vec<(Graph, usize)> =
+        cands.iter().map(|&g| (g, encode_rows(&sample, 2, w as usize, g).unwrap().len())).collect();
+    let want = choose(&on_sample, SLOWER_COSTS, 2).unwrap();
+    let (f, i) = encode_screened(&frame, 2, w as usize, &cands, SLOWER_COSTS, 4).unwrap();
+    assert_eq!(i, want, "{on_sample:?}");
+    assert_eq!(f, encode_rows(&frame, 2, w as usize, cands[i]).unwrap()); // the whole frame, that graph
+    let mut out = AlignedBuf::zeroed(frame.len());
+    decode_into(&f, &mut out, 0).unwrap();
+    assert_eq!(out.as_bytes(), &frame[..]);
+    // 63 rows: fewer than 8 chunks for a sample of every second: compared whole, as encode_best
+    let small = &frame[..63 * line];
+    assert_eq!(
+        encode_screened(small, 2, w as usize, &cands, SLOWER_COSTS, 4).unwrap(),
+        encode_best(small, 2, w as usize, &cands, SLOWER_COSTS).unwrap()
+    );
+    // one candidate: no screening
+    let (one, k) = encode_screened(&frame, 2, w as usize, &cands[1..2], SLOWER_COSTS, 4).unwrap();
+    assert_eq!((one, k), (encode_rows(&frame, 2, w as usize, cands[1]).unwrap(), 0));
+}

@@ -26,6 +26,12 @@ pub struct EncodedRows {
 /// between try the candidates that made at least a tenth of the frames of the last such row.
 const AUTO_EVERY: u32 = 4;
 
+/// With [`Graph::Auto`], the candidates are compared on every this many chunks of rows of a
+/// frame, and only the chosen one encodes it whole ([`codec::encode_screened`]; measured on
+/// `../shared/data` and a 6-date Landsat cube: the same sizes within 0.1 %, 2-3x the encode
+/// speed; docs/performance.md, "Screening the candidates").
+const SCREEN_EVERY: usize = 4;
+
 /// Encodes tile rows with one graph. With [`Graph::Auto`] it keeps the candidates that won
 /// lately between calls: rows written in order by one encoder try every candidate only every
 /// [`AUTO_EVERY`] rows; a fresh encoder tries them all on its first row.
@@ -117,9 +123,14 @@ impl Encoder {
                 let samples = gather(&l, index, block);
                 match candidates[..] {
                     [g] => Ok((codec::encode_rows(&samples, l.encoding.element_width(), row, g)?, 0)),
-                    _ => {
-                        codec::encode_best(&samples, l.encoding.element_width(), row, &candidates, graph.slower_costs())
-                    }
+                    _ => codec::encode_screened(
+                        &samples,
+                        l.encoding.element_width(),
+                        row,
+                        &candidates,
+                        graph.slower_costs(),
+                        SCREEN_EVERY,
+                    ),
                 }
             })
             .collect::<Result<_>>()?;
