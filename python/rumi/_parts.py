@@ -54,15 +54,17 @@ class Guard:
         self.proc.stdin.write(json.dumps({"url": url, "id": upload, "options": options}) + "\n")
         self.proc.stdin.flush()
 
-    def release(self) -> None:
-        """The upload is completed or aborted: the guard exits without touching it."""
+    def release(self, done: bool = True) -> None:
+        """done: the upload is completed or aborted, the guard exits without touching it; else
+        the guard aborts it (again) and this waits for it."""
         assert self.proc.stdin is not None
         try:
-            self.proc.stdin.write("done\n")
+            if done:
+                self.proc.stdin.write("done\n")
             self.proc.stdin.close()
         except BrokenPipeError:
             pass
-        self.proc.wait(30)
+        self.proc.wait(60)
 
 
 def storage_options(options: dict[str, Any] | None) -> dict[str, Any]:
@@ -127,11 +129,14 @@ def write(client: Any, spec: WriteSpec, dest: str, aux: str | None, options: dic
         etags = [str(uploads[i].result()) for i in range(len(uploads))]
         _rumi.parts_finish(dest, upload, etags, bytes(blob), aux, opts)
     except BaseException:
-        client.cancel([f for f in encoded if f is not None] + list(uploads.values()))
+        aborted = False
         try:
+            client.cancel([f for f in encoded if f is not None] + list(uploads.values()))
             _rumi.parts_abort(dest, upload, opts)
-        finally:
-            guard.release()
+            aborted = True
+        except Exception:  # noqa: BLE001 (the first error is the one to report; the guard retries)
+            pass
+        guard.release(done=aborted)
         raise
     guard.release()
     return bytes(blob)

@@ -223,6 +223,23 @@ def test_s3_parts_are_uploaded_by_the_workers(tmp_path, cluster, moto, monkeypat
     assert s3.list_multipart_uploads(Bucket="parts").get("Uploads", []) == []
 
 
+def test_s3_parts_a_failing_block_aborts_the_upload(tmp_path, cluster, moto, monkeypatch):
+    s3, _ = s3_env(moto, monkeypatch)
+    s3.create_bucket(Bucket="failing")
+    good = noisy_cube((1, 2, 4096, 1024), (1, 2, 256, 1024))
+
+    def broken(block, block_info=None):
+        if block_info[None]["array-location"][2][0] == 3584:
+            raise RuntimeError("sensor glitch in block 3584")
+        return block
+
+    x = cf_array(good.map_blocks(broken, dtype="uint16"))
+    with pytest.raises(RuntimeError, match="sensor glitch in block 3584"):
+        rumi.to_rumi(x, "s3://failing/f.rumi", tile=256, block_bytes=1 << 20)
+    assert "Contents" not in s3.list_objects_v2(Bucket="failing")
+    assert s3.list_multipart_uploads(Bucket="failing").get("Uploads", []) == []
+
+
 def test_s3_destination_with_a_worker_killed(tmp_path, cluster, moto, monkeypatch):
     s3, _ = s3_env(moto, monkeypatch)
     s3.create_bucket(Bucket="cubes")
