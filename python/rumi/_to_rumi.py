@@ -283,29 +283,26 @@ def _write_dask(w: Writer, arr: Any, step: int) -> bytes | None:
     T, B, Y, X = arr.shape
     arr = arr.rechunk((T, B, step, X))
     client = _distributed_client()
-    if client is not None and w.dest.startswith("s3://"):
-        # the workers upload the parts themselves; nothing comes back here but sizes
-        from . import _parts
-
+    scheduler = dask.base.get_scheduler()
+    processes = scheduler is not None and "multiprocessing" in getattr(scheduler, "__module__", "")
+    if client is not None or processes:
         pieces = list(arr.to_delayed().ravel())
         rows = [y0 for y0, _ in _blocks(Y, step)]
-        return _parts.write(client, w.spec, w.dest, w.aux, w.options, pieces, rows)
-    if client is not None:
-        pieces = arr.to_delayed().ravel()
-        rows = [y0 for y0, _ in _blocks(Y, step)]
+        if client is not None and w.dest.startswith("s3://"):
+            # the workers upload the parts themselves; nothing comes back here but sizes
+            from . import _parts
+
+            return _parts.write(client, w.spec, w.dest, w.aux, w.options, pieces, rows)
         encode = dask.delayed(encode_block, pure=True)
-        _write_futures(client, w, list(zip(rows, [encode(p, w.spec, r) for p, r in zip(pieces, rows)])))
-        return None
-    scheduler = dask.base.get_scheduler()
-    if scheduler is not None and "multiprocessing" in getattr(scheduler, "__module__", ""):
+        jobs = [(r, encode(p, w.spec, r)) for p, r in zip(pieces, rows)]
+        if client is not None:
+            _write_futures(client, w, jobs)
+            return None
         # tasks run in other processes: encode there, place here (blocks in small batches)
-        pieces = arr.to_delayed().ravel()
-        rows = [y0 for y0, _ in _blocks(Y, step)]
-        encode = dask.delayed(encode_block, pure=True)
         n = max(2, default_threads())
-        for i in range(0, len(rows), n):
-            done = dask.compute(*[encode(p, w.spec, r) for p, r in zip(pieces[i : i + n], rows[i : i + n])])
-            for r, enc in zip(rows[i : i + n], done):
+        for i in range(0, len(jobs), n):
+            batch = jobs[i : i + n]
+            for (r, _), enc in zip(batch, dask.compute(*[t for _, t in batch])):
                 w.write_encoded(r, enc)
         return None
     # threads (or synchronous): dask.array.store hands each block to the target as it is made

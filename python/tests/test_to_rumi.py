@@ -101,6 +101,21 @@ def test_dask_blocks_on_the_threaded_scheduler(tmp_path):
         assert np.array_equal(ds.read(), lazy.compute())
 
 
+def test_dask_blocks_on_the_processes_scheduler(tmp_path):
+    # the blocks are encoded in the pool's processes and placed here: the same bytes as threads
+    import dask
+
+    a = (np.arange(2 * 2 * 300 * 260, dtype="uint32") * 7 % 4093).astype("uint16").reshape(2, 2, 300, 260)
+    x = cf_array(da.from_array(a, chunks=(1, 1, 100, 100)))
+    with dask.config.set(scheduler="threads"):
+        rumi.to_rumi(x, tmp_path / "t.rumi", tile=64, block_bytes=1)
+    with dask.config.set(scheduler="processes", num_workers=2):
+        rumi.to_rumi(x, tmp_path / "p.rumi", tile=64, block_bytes=1)
+    assert (tmp_path / "p.rumi").read_bytes() == (tmp_path / "t.rumi").read_bytes()
+    with rumi.open(tmp_path / "p.rumi") as ds:
+        assert np.array_equal(ds.read(), a)
+
+
 def test_rioxarray_and_odc_geo_metadata(tmp_path):
     rioxarray = pytest.importorskip("rioxarray")  # noqa: F841
     a = (np.arange(1 * 2 * 40 * 30) % 255).astype("uint8").reshape(1, 2, 40, 30)
