@@ -229,9 +229,12 @@ def methods(files, cat, mcat, keys, args, cache_bytes, root=None, env=None, veri
         imgs = [tr(p) for p in files[f"tif_{codec}"]]
         msks = [tr(p) for p in files[f"tif_{codec}_mask"]]
         for keep in (False, True):
-            ds = RasterioPairs(imgs, msks, 256, keep, env)
+            # a fresh dataset per run, as rumi's readers: datasets kept open within a run, never
+            # from one repetition to the next (their block caches would serve a later run warm)
             m[f"rasterio-{'kept' if keep else 'open'}-{codec}"] = (
-                lambda w, ds=ds: run_loader(torch.utils.data.DataLoader(ds, batch_size=args.batch, sampler=keys, num_workers=w, **_mp(w))))
+                lambda w, imgs=imgs, msks=msks, keep=keep: run_loader(torch.utils.data.DataLoader(
+                    RasterioPairs(imgs, msks, 256, keep, env), batch_size=args.batch, sampler=keys, num_workers=w,
+                    **_mp(w))))
         if not args.no_torchgeo:
             tg = torchgeo_pair(imgs, msks)
             if tg is not None:
