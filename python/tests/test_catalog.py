@@ -497,3 +497,18 @@ def test_console_script_nodata(files, tmp_path):
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert pq.read_table(out).column("rumi:nodata").to_pylist() == [[0.0, 5.0]]
+
+
+def test_rows_are_converted_once_and_copied(cat):
+    n = len(cat)
+    want = [cat.table.slice(i, 1).to_pylist()[0] for i in range(n)]
+    assert [cat.row(i) for i in range(n)] == want
+    assert cat.row(-1) == want[-1]
+    cat.row(0)["location"] = "changed"  # a copy: the catalogue's row is not touched
+    assert cat.row(0) == want[0]
+    with pytest.raises(IndexError, match=f"row {n} of a catalogue of {n} rows"):
+        cat.row(n)
+    # past the cache's size, the row asked for alone
+    big = rumi.Catalog(cat.table)
+    big.ROWS_CACHED = 0
+    assert big.row(n - 1) == want[-1] and big._rows is None
