@@ -134,6 +134,18 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def best_local_and_s3(rumi, x, d: str) -> tuple[float, float]:
+    """Best of 2 rounds (local, then s3:// each round) of rumi.to_rumi(x): the two wall times."""
+    times: dict[str, list[float]] = {}
+    for _ in range(2):
+        for dest in ("local", "s3"):
+            target = os.path.join(d, "l.rumi") if dest == "local" else "s3://bench/c.rumi"
+            t0 = time.perf_counter()
+            rumi.to_rumi(x, target, tile=256)
+            times.setdefault(dest, []).append(time.perf_counter() - t0)
+    return min(times["local"]), min(times["s3"])
+
+
 def s3_vs_local(quick: bool) -> None:
     import boto3
 
@@ -157,14 +169,7 @@ def s3_vs_local(quick: bool) -> None:
         x = cube(shape, (1, 3, 512, 4096))
         print(f"\n== 3. rumi.to_rumi to s3:// (moto on loopback) against local disk, cube {shape}, threaded scheduler")
         with tempfile.TemporaryDirectory() as d:
-            times = {}
-            for rnd in range(2):
-                for dest in ("local", "s3"):
-                    target = os.path.join(d, "l.rumi") if dest == "local" else "s3://bench/c.rumi"
-                    t0 = time.perf_counter()
-                    rumi.to_rumi(x, target, tile=256)
-                    times.setdefault(dest, []).append(time.perf_counter() - t0)
-            lo, s3 = min(times["local"]), min(times["s3"])
+            lo, s3 = best_local_and_s3(rumi, x, d)
             size = os.path.getsize(os.path.join(d, "l.rumi")) / 1e6
             print(f"  local {lo:.2f} s, s3 {s3:.2f} s (best of 2; file {size:.1f} MB): s3 / local = {s3 / lo:.2f}x")
             import distributed
@@ -175,14 +180,7 @@ def s3_vs_local(quick: bool) -> None:
                                           dashboard_address=":0", memory_limit="1GiB") as c, \
                     distributed.Client(c):
                 rumi.to_rumi(x.isel(y=slice(0, 256)), os.path.join(d, "warm.rumi"), tile=256)  # imports on workers
-                times = {}
-                for rnd in range(2):
-                    for dest in ("local", "s3"):
-                        target = os.path.join(d, "l.rumi") if dest == "local" else "s3://bench/c.rumi"
-                        t0 = time.perf_counter()
-                        rumi.to_rumi(x, target, tile=256)
-                        times.setdefault(dest, []).append(time.perf_counter() - t0)
-            lo, s3 = min(times["local"]), min(times["s3"])
+                lo, s3 = best_local_and_s3(rumi, x, d)
             print(f"  local {lo:.2f} s, s3 {s3:.2f} s (best of 2): s3 / local = {s3 / lo:.2f}x")
     finally:
         proc.terminate()
