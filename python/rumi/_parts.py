@@ -28,8 +28,8 @@ MIN_PART = 5 << 20
 PUTS = 0
 
 
-def _sizes(enc: tuple[int, bytes, list[int]]) -> tuple[int, list[int]]:
-    return len(enc[1]), list(enc[2])
+def _counts(enc: tuple[int, bytes, list[int]]) -> list[int]:
+    return list(enc[2])
 
 
 def _put(url: str, upload: str, index: int, head: bytes, tail: bytes, options: dict[str, Any],
@@ -105,23 +105,23 @@ def write(client: Any, spec: WriteSpec, dest: str, aux: str | None, options: dic
     try:
         encode = dask.delayed(encode_block, pure=True)
         encoded = client.compute([encode(p, spec, r) for p, r in zip(pieces, rows)])
-        sizing = [client.submit(_sizes, f, pure=False) for f in encoded]
+        sizing = [client.submit(_counts, f, pure=False) for f in encoded]
         where = {f.key: i for i, f in enumerate(sizing)}
-        known: list[tuple[int, list[int]] | None] = [None] * n
+        known: list[list[int] | None] = [None] * n
         # part 0 starts with the prefix, whose length depends only on B and N
         nxt, start, part, acc, first_end = 0, 0, 0, _rumi.base_frame_offset(native), n
         for f in as_completed(sizing):
             known[where[f.key]] = f.result()
             f.release()
             while nxt < n and (k := known[nxt]) is not None:
-                acc, nxt = acc + k[0], nxt + 1
+                acc, nxt = acc + sum(k), nxt + 1
                 if acc >= MIN_PART and nxt < n:  # a part closes (never with the last block)
                     if part == 0:
                         first_end = nxt  # uploaded last, with the prefix
                     else:
                         put(part, start, nxt)
                     part, start, acc = part + 1, nxt, 0
-        counts = [c for k in known if k is not None for c in k[1]]
+        counts = [c for k in known if k is not None for c in k]
         prefix, trailer, blob = _rumi.assemble(native, counts)
         if part == 0:  # one part: prefix, every block, trailer
             put(0, 0, n, bytes(prefix), bytes(trailer))

@@ -6,7 +6,7 @@ use std::fs::File;
 use std::io;
 use std::os::unix::fs::FileExt;
 
-use object_store::multipart::PartId;
+use object_store::multipart::{MultipartStore, PartId};
 use object_store::path::Path;
 use object_store::{ObjectStore, ObjectStoreExt, WriteMultipart};
 
@@ -203,10 +203,16 @@ pub struct Parts {
 
 fn multipart(url: &str, opts: &Options) -> io::Result<(std::sync::Arc<Client>, Path)> {
     let (client, path) = writable(url, opts)?;
-    if client.parts.is_none() {
-        return Err(url_err(io::ErrorKind::Unsupported, url, "this store has no multipart uploads"));
-    }
+    parts_of(&client, url)?;
     Ok((client, path))
+}
+
+/// The client's multipart side, or an error naming `url`.
+fn parts_of<'a>(client: &'a Client, url: &str) -> io::Result<&'a dyn MultipartStore> {
+    client
+        .parts
+        .as_deref()
+        .ok_or_else(|| url_err(io::ErrorKind::Unsupported, url, "this store has no multipart uploads"))
 }
 
 impl Parts {
@@ -217,7 +223,7 @@ impl Parts {
     }
 
     fn start_with(client: &Client, path: &Path, url: &str) -> io::Result<Parts> {
-        let parts = client.parts.as_deref().ok_or_else(|| url_err(io::ErrorKind::Unsupported, url, "no multipart"))?;
+        let parts = parts_of(client, url)?;
         let id = client.rt.block_on(parts.create_multipart(path)).map_err(|e| io_err(url, e))?;
         Ok(Parts { url: url.to_string(), id })
     }
@@ -230,8 +236,7 @@ impl Parts {
     }
 
     fn put_with(&self, client: &Client, path: &Path, index: usize, bytes: Vec<u8>) -> io::Result<String> {
-        let parts =
-            client.parts.as_deref().ok_or_else(|| url_err(io::ErrorKind::Unsupported, &self.url, "no multipart"))?;
+        let parts = parts_of(client, &self.url)?;
         let id = client.rt.block_on(parts.put_part(path, &self.id, index, bytes.into())).map_err(|e| {
             url_err(io::ErrorKind::Other, &self.url, format_args!("part {index}: {}", io_err(&self.url, e)))
         })?;
@@ -254,7 +259,7 @@ impl Parts {
         sidecars: &[Sidecar<'_>],
     ) -> io::Result<()> {
         let url = self.url.as_str();
-        let parts = client.parts.as_deref().ok_or_else(|| url_err(io::ErrorKind::Unsupported, url, "no multipart"))?;
+        let parts = parts_of(client, url)?;
         let store = &*client.store;
         let side = sidecar_paths(url, path, sidecars);
         client.rt.block_on(async {
@@ -278,8 +283,7 @@ impl Parts {
     }
 
     fn abort_with(&self, client: &Client, path: &Path) -> io::Result<()> {
-        let parts =
-            client.parts.as_deref().ok_or_else(|| url_err(io::ErrorKind::Unsupported, &self.url, "no multipart"))?;
+        let parts = parts_of(client, &self.url)?;
         match client.rt.block_on(parts.abort_multipart(path, &self.id)) {
             Ok(()) | Err(object_store::Error::NotFound { .. }) => Ok(()),
             Err(e) => Err(io_err(&self.url, e)),
