@@ -4,7 +4,9 @@
 //! (`codec::choose`) at several costs per decode class. Answers "which graph decodes fastest at
 //! what size" on real data without rewriting files.
 //!
-//! Run: `cargo run --release --example graph_probe -- [--reps R] FILE.rumi...`
+//! Run: `cargo run --release --example graph_probe -- [--reps R] FILE.rumi...`; with `--screen`, the
+//! writer's `auto` choice three ways (whole frames, a sample, a sample with the slow encoders'
+//! probe): bytes, encode MB/s and picks per candidate.
 
 use std::time::Instant;
 
@@ -48,6 +50,7 @@ fn main() {
     let mut only: Option<Vec<String>> = None;
     let mut max_frames = usize::MAX;
     let mut once = false;
+    let mut screen = false;
     let mut files = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -55,6 +58,7 @@ fn main() {
             "--reps" => reps = args.next().and_then(|s| s.parse().ok()).unwrap_or(5).max(1),
             "--frames" => max_frames = args.next().and_then(|s| s.parse().ok()).unwrap_or(usize::MAX).max(1),
             "--once" => once = true,
+            "--screen" => screen = true,
             "--graphs" => only = args.next().map(|s| s.split(',').map(str::to_string).collect()),
             _ => files.push(a),
         }
@@ -100,6 +104,40 @@ fn main() {
             })
             .collect();
         let raw: usize = frames.iter().map(|(b, _)| b.as_bytes().len()).sum();
+        if screen {
+            // the writer's `auto` (level 7) frame by frame, one thread: whole frames compared
+            // (encode_best), a sample of every 4th chunk (the probe off), and the writer's way
+            let cands = Graph::image_candidates(7);
+            let cost = Graph::Auto(7).slower_costs();
+            type Enc = fn(&[u8], usize, usize, &[Graph], f64) -> rumi::Result<(Vec<u8>, usize)>;
+            let ways: [(&str, Enc); 3] = [
+                ("whole frames", |s, w, r, c, k| codec::encode_best(s, w, r, c, k)),
+                ("sample, no probe", |s, w, r, c, k| codec::encode_screened_unprobed(s, w, r, c, k, 4)),
+                ("sample + probe (writer)", |s, w, r, c, k| codec::encode_screened(s, w, r, c, k, 4)),
+            ];
+            for (name, enc) in ways {
+                let mut best = f64::MAX;
+                let (mut size, mut picks) = (0usize, vec![0usize; cands.len()]);
+                for rep in 0..reps {
+                    let t0 = Instant::now();
+                    let out: Vec<(Vec<u8>, usize)> = frames
+                        .iter()
+                        .map(|(b, row)| enc(b.as_bytes(), width, *row, &cands, cost).expect("encode"))
+                        .collect();
+                    best = best.min(t0.elapsed().as_secs_f64());
+                    if rep == 0 {
+                        size = out.iter().map(|o| o.0.len()).sum();
+                        out.iter().for_each(|o| picks[o.1] += 1);
+                    }
+                }
+                println!(
+                    "{f}\t{name}\tbytes {size}\tratio {:.4}\tencode {:.1} MB/s\tpicks {picks:?}",
+                    raw as f64 / size as f64,
+                    raw as f64 / best / 1e6
+                );
+            }
+            continue;
+        }
         // per graph: encoded frames and the best per-frame decode seconds
         let mut per: Vec<(Vec<Vec<u8>>, Vec<f64>)> = Vec::new();
         for &(name, g) in &graphs {

@@ -441,8 +441,11 @@ const SCREEN_MIN_CHUNKS: usize = 8;
 /// the chosen one compresses the whole frame: the candidates' cost is paid on `1 / every` of the
 /// samples. The sample keeps at least [`SCREEN_MIN_CHUNKS`] chunks (`every` is lowered for
 /// small frames), so that a frame's fixed costs (headers, tables) do not decide; frames too small
-/// for a sample of half their rows are compared whole (as `encode_best`). Deterministic: the
-/// same samples give the same frame.
+/// for a sample of half their rows are compared whole (as `encode_best`). The slow encoders
+/// ([`Graph::slow_encoder`]) compress the sample only when a probe says they may win: their
+/// size on every [`PROBE_EVERY`]-th chunk of the sample, scaled by the leading fast candidate's
+/// sample / probe sizes, within [`PROBE_SLACK`] of its cost. Deterministic: the same samples
+/// give the same frame.
 pub fn encode_screened(
     samples: &[u8],
     width: usize,
@@ -450,6 +453,32 @@ pub fn encode_screened(
     candidates: &[Graph],
     slower_costs: f64,
     every: usize,
+) -> Result<(Vec<u8>, usize)> {
+    screened(samples, width, row, candidates, slower_costs, every, true)
+}
+
+/// [`encode_screened`] without the slow encoders' probe (every candidate compresses the
+/// sample): what `bench/graph_probe.rs --screen` compares it with.
+#[doc(hidden)]
+pub fn encode_screened_unprobed(
+    samples: &[u8],
+    width: usize,
+    row: usize,
+    candidates: &[Graph],
+    slower_costs: f64,
+    every: usize,
+) -> Result<(Vec<u8>, usize)> {
+    screened(samples, width, row, candidates, slower_costs, every, false)
+}
+
+fn screened(
+    samples: &[u8],
+    width: usize,
+    row: usize,
+    candidates: &[Graph],
+    slower_costs: f64,
+    every: usize,
+    probing: bool,
 ) -> Result<(Vec<u8>, usize)> {
     check_width(samples, width)?;
     let line = row * width;
@@ -466,20 +495,71 @@ pub fn encode_screened(
     if every < 2 {
         return best(&whole(samples), width, row, candidates, slower_costs);
     }
-    let picked: Vec<&[u8]> = samples.chunks(chunk).step_by(every).filter(|c| c.len() == chunk).collect();
-    let mut sample = AlignedBuf::zeroed(picked.len() * chunk);
-    for (dst, src) in sample.as_bytes_mut().chunks_mut(chunk).zip(&picked) {
-        dst.copy_from_slice(src);
-    }
-    let mut sizes = Vec::with_capacity(candidates.len());
+    let sample = pick(samples, chunk, every);
     for &g in candidates {
         if matches!(g, Graph::Image(_) | Graph::Auto(_)) {
             return Err(Error::Encode(format!("{g:?} is not a single graph")));
         }
-        sizes.push((g, encode_src(&sample, width, row, g)?.len()));
     }
-    let i = choose(&sizes, slower_costs, width).ok_or_else(|| Error::Encode("no compression candidates".into()))?;
+    // the fast encoders first, on the sample
+    let mut sizes: Vec<Option<usize>> = vec![None; candidates.len()];
+    for (k, &g) in candidates.iter().enumerate() {
+        if !(probing && g.slow_encoder()) {
+            sizes[k] = Some(encode_src(&sample, width, row, g)?.len());
+        }
+    }
+    let cost = |g: Graph, n: f64| n * (1.0 + slower_costs * f64::from(g.decode_class_for(width)));
+    let lead = (0..candidates.len())
+        .filter_map(|k| sizes[k].map(|n| (k, cost(candidates[k], n as f64))))
+        .min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+    // a slow encoder is tried on the whole sample only when its size on a probe (every
+    // PROBE_EVERY-th chunk of the sample), scaled by the leader's sample / probe sizes, is
+    // within PROBE_SLACK of the leader's cost
+    let probe = (probing && sample.as_bytes().len() / chunk >= PROBE_EVERY * PROBE_MIN_CHUNKS)
+        .then(|| pick(sample.as_bytes(), chunk, PROBE_EVERY));
+    let lead_probe = match (lead, &probe) {
+        (Some((k, _)), Some(p)) => Some(encode_src(p, width, row, candidates[k])?.len().max(1)),
+        _ => None,
+    };
+    for (k, &g) in candidates.iter().enumerate() {
+        if sizes[k].is_some() {
+            continue;
+        }
+        if let (Some((l, lead_cost)), Some(p), Some(lp)) = (lead, &probe, lead_probe) {
+            let guess = encode_src(p, width, row, g)?.len() as f64 * sizes[l].unwrap_or(0) as f64 / lp as f64;
+            if cost(g, guess) > lead_cost * (1.0 + PROBE_SLACK) {
+                continue;
+            }
+        }
+        sizes[k] = Some(encode_src(&sample, width, row, g)?.len());
+    }
+    let tried: Vec<(usize, (Graph, usize))> =
+        sizes.iter().enumerate().filter_map(|(k, n)| n.map(|n| (k, (candidates[k], n)))).collect();
+    let frames: Vec<(Graph, usize)> = tried.iter().map(|t| t.1).collect();
+    let i = choose(&frames, slower_costs, width).ok_or_else(|| Error::Encode("no compression candidates".into()))?;
+    let i = tried[i].0;
     Ok((encode_src(&whole(samples), width, row, candidates[i])?, i))
+}
+
+/// The slow encoders' probe in [`encode_screened`]: every this many chunks of the sample.
+const PROBE_EVERY: usize = 4;
+
+/// The fewest chunks a probe holds: OpenZL's slow graphs cost nearly as much on 2 chunks as on
+/// 8 (measured on the LANDFIRE DEM's 256-row frames: probing them there was slower than not).
+const PROBE_MIN_CHUNKS: usize = 4;
+
+/// How far above the leading fast encoder's cost a slow encoder's probe estimate may lie and
+/// still be tried on the whole sample ([`encode_screened`]).
+const PROBE_SLACK: f64 = 0.05;
+
+/// Every `every`-th whole chunk of `chunk` bytes of `samples`, from the first, back to back.
+fn pick(samples: &[u8], chunk: usize, every: usize) -> AlignedBuf {
+    let picked: Vec<&[u8]> = samples.chunks(chunk).step_by(every).filter(|c| c.len() == chunk).collect();
+    let mut out = AlignedBuf::zeroed(picked.len() * chunk);
+    for (dst, src) in out.as_bytes_mut().chunks_mut(chunk).zip(&picked) {
+        dst.copy_from_slice(src);
+    }
+    out
 }
 
 /// With [`Graph::Auto`], each [`Graph::decode_class`] step slower must save this fraction of the
@@ -510,6 +590,20 @@ impl Graph {
                 column + stage(c.low) + stage(c.high) + u8::from(c.classes >= 2)
             }
         }
+    }
+
+    /// True for the graphs that encode at a fifth of the predictors' speed or less (OpenZL's
+    /// numeric and generic graphs, field LZ: 23-45 MB/s against 108-158 on one thread,
+    /// `bench/graph_probe.rs`): [`encode_screened`] probes them before trying them.
+    pub fn slow_encoder(self) -> bool {
+        matches!(
+            self,
+            Graph::Numeric(_)
+                | Graph::Generic(_)
+                | Graph::BestOf
+                | Graph::Predict(Predictor::LeftLz)
+                | Graph::Coded(Predictor::LeftLz, _)
+        )
     }
 
     /// [`Graph::decode_class`] for frames of `width`-byte elements: OpenZL's own graphs decode

@@ -193,3 +193,34 @@ fn screening_picks_on_a_sample_and_encodes_the_whole_frame() {
     let (one, k) = encode_screened(&frame, 2, w as usize, &cands[1..2], SLOWER_COSTS, 4).unwrap();
     assert_eq!((one, k), (encode_rows(&frame, 2, w as usize, cands[1]).unwrap(), 0));
 }
+
+/// With frames large enough for a probe (cells of 3 bands of 256 rows), the slow encoders'
+/// probe keeps the choice of comparing every candidate on the sample: numeric on categorical
+/// codes (where it wins), a fast predictor on smooth data with noise (where it is not tried).
+#[test]
+fn the_slow_encoders_probe_keeps_the_sample_choice() {
+    let (rows, w) = (768u32, 256u32);
+    let mut seed = 11u32;
+    let mut rand = move || {
+        seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+        seed >> 16
+    };
+    // a few classes in patches of 16 x 8 pixels (fuel-model-like codes)
+    let classes = [91u16, 101, 102, 121, 122, 141, 161, 165, 181, 183];
+    let patches: Vec<u16> = (0..(rows / 8) * (w / 16)).map(|_| classes[rand() as usize % classes.len()]).collect();
+    let codes: Vec<u8> =
+        (0..rows * w).flat_map(|i| patches[((i / w / 8) * (w / 16) + (i % w) / 16) as usize].to_le_bytes()).collect();
+    let smooth: Vec<u8> =
+        (0..rows * w).flat_map(|i| (((i % w) * 7 + (i / w) * 3) as u16 + (rand() % 24) as u16).to_le_bytes()).collect();
+    let cands = Graph::image_candidates(7);
+    for (name, frame, slow_wins) in [("codes", &codes, true), ("smooth", &smooth, false)] {
+        let probed = encode_screened(frame, 2, w as usize, &cands, SLOWER_COSTS, 4).unwrap();
+        let all = encode_screened_unprobed(frame, 2, w as usize, &cands, SLOWER_COSTS, 4).unwrap();
+        assert_eq!(probed.1, all.1, "{name}: the probe changed the choice");
+        assert_eq!(probed.0, all.0, "{name}");
+        assert_eq!(cands[probed.1].slow_encoder(), slow_wins, "{name}: picked {:?}", cands[probed.1]);
+        let mut out = AlignedBuf::zeroed(frame.len());
+        decode_into(&probed.0, &mut out, 0).unwrap();
+        assert_eq!(out.as_bytes(), &frame[..], "{name}");
+    }
+}
