@@ -196,6 +196,40 @@ def _check_bands(parsed: Sequence[Any], bands: Sequence[str]) -> None:
             raise ValueError(f"bands {missing} are not in {where} (its bands: {have})")
 
 
+def _untyped_bands(item_list: Sequence[Any], parsed: Sequence[Any], bands: Sequence[str]) -> list[str]:
+    """The bands no item gives a sample type for (raster:bands data_type): odc-stac loads them
+    as float32, whatever the files hold."""
+    out = []
+    for b in bands:
+        typed = False
+        for it, p in zip(item_list, parsed):
+            try:
+                asset, idx = p.collection.band_key(b)
+            except (ValueError, KeyError, AttributeError):
+                continue
+            a = it.assets.get(asset) if hasattr(it, "assets") else None
+            rb = (a.extra_fields.get("raster:bands") if a is not None else None) or []
+            if 0 < idx <= len(rb) and isinstance(rb[idx - 1], Mapping) and rb[idx - 1].get("data_type"):
+                typed = True
+                break
+        if not typed:
+            out.append(b)
+    return out
+
+
+def _file_dtype(parsed: Any, band: str, patch_url: Callable[[str], str] | None) -> str | None:
+    """The sample type of band in its first file (one header read), or None."""
+    try:
+        import rasterio
+
+        src = parsed.bands[parsed.collection.band_key(band)]
+        uri = patch_url(src.uri) if patch_url else src.uri
+        with rasterio.open(uri) as f:
+            return str(f.dtypes[(src.band or 1) - 1])
+    except Exception:  # noqa: BLE001 (a hint only)
+        return None
+
+
 # --- grids ------------------------------------------------------------------------------------
 
 
@@ -780,6 +814,17 @@ def build(
     except Exception as e:
         raise ValueError(f"odc-stac cannot read the items: {e}") from None
     _check_bands(parsed, band_list)
+    if dtype is None and stac_cfg is None and (untyped := _untyped_bands(item_list, parsed, band_list)):
+        have = _file_dtype(parsed[0], untyped[0], patch_url)
+        hint = f" (the first item's {untyped[0]} is {have})" if have else ""
+        import warnings
+
+        warnings.warn(
+            f"rumi.build: the items give no sample type for bands {', '.join(untyped)} (no raster:bands "
+            f"data_type), so odc-stac loads them as float32 with NaN for nodata{hint}: pass dtype= "
+            f"(rumi-build --dtype) to keep the files' type, e.g. dtype={have or 'uint16'!r}",
+            UserWarning, stacklevel=2,
+        )
     geoms = []
     for it, p in zip(item_list, parsed):
         g = p.safe_geometry(out_crs)
@@ -990,6 +1035,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             client = Client(LocalCluster(n_workers=a.workers, threads_per_worker=1, processes=True))
         say = None if a.quiet else (lambda s: print(s, file=sys.stderr))
+        import warnings
+
+        warnings.showwarning = lambda m, *_a, **_k: print(f"rumi-build: warning: {str(m).removeprefix('rumi.build: ')}",
+                                                           file=sys.stderr)
         cat = build(
             a.items, a.dest, bands=a.bands, crs=a.crs, resolution=a.resolution, tiles=tiles, time=time,
             groupby=a.groupby, chunks=None if a.chunk is None else {"x": a.chunk, "y": a.chunk}, nodata=a.nodata, dtype=a.dtype,

@@ -541,3 +541,27 @@ def test_an_interrupt_stops_the_build_before_the_next_cell(stac, tmp_path):
     assert len(list(out.glob("*.rumi"))) == 1 and not (out / "rumi-build.json").exists()
     cat = rumi.build(items, out, **kw)
     assert len(cat.report.written) == len(cat) >= 6 and not cat.report.skipped
+
+
+def test_items_without_a_sample_type_are_loaded_as_float32_and_said_so(stac, tmp_path):
+    """Items without raster:bands data_type (made by hand, as a new user does): odc-stac loads
+    their bands as float32, so rumi.build warns, naming the bands and the files' own type; with
+    dtype= the files keep it and nothing is said."""
+    import warnings
+
+    items = clone(stac["landsat"][:1])
+    for it in items:
+        for a in it.assets.values():
+            a.extra_fields.pop("raster:bands", None)
+    kw = dict(bands=["blue", "red"], crs="EPSG:32621", resolution=120)
+    with pytest.warns(UserWarning, match=r"no sample type for bands blue, red .*as float32.*the first item's blue "
+                                         r"is uint16.*dtype='uint16'"):
+        cat = rumi.build(items, tmp_path / "f", **kw)
+    with rumi.open(cat.row(0)["location"]) as ds:
+        assert ds.dtype == np.float32
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        cat = rumi.build(items, tmp_path / "u", dtype="uint16", **kw)
+        rumi.build(stac["landsat"][:1], tmp_path / "typed", **kw)  # the raster extension: no warning
+    with rumi.open(cat.row(0)["location"]) as ds:
+        assert ds.dtype == np.uint16
