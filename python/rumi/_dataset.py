@@ -500,3 +500,23 @@ def open(  # noqa: A001
     are fetched as one request; default 0, one request per run of adjacent frames).
     threads: decoding threads per read (default: the CPU count, at most 16)."""
     return Dataset(src, header, limits=limits, options=options, threads=threads)
+
+
+def read_batch(outs: Sequence[Any], jobs: Sequence[tuple[Dataset, int, list[int], list[int], int, int, int, int, int]],
+               threads: int) -> dict[str, int]:
+    """Many windows of many open datasets in one native call (the GIL released once; each
+    dataset's reads in order, the datasets side by side on `threads` threads): each job
+    (dataset, out, times, bands, row0, col0, height, width, origin) writes its window (t-major,
+    C order, as read_into) at byte `origin` of the writable C-contiguous buffer outs[out].
+    Places must not overlap. Returns the summed planner statistics."""
+    native = [(ds.native, o, ts, bs, (r0, r0 + h), (c0, c0 + w), org) for ds, o, ts, bs, r0, c0, h, w, org in jobs]
+    stats = _rumi.read_batch(list(outs), native, int(threads))
+    for ds in {id(j[0]): j[0] for j in jobs}.values():
+        ds.last_stats = stats
+        name = ds._unchecked_blob
+        if name is not None and ds.native.can_check_blob():
+            ds._unchecked_blob = None
+            reason = ds.native.check_blob()
+            if reason:
+                raise FormatError(f"header blob {name} does not describe {ds._src}: {reason}")
+    return stats

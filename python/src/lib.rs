@@ -317,19 +317,75 @@ impl NativeReader {
             })
             .map_err(py_err)?;
         drop(buf);
-        let d = PyDict::new(py);
-        d.set_item("frames", stats.frames)?;
-        d.set_item("cache_hits", stats.cache_hits)?;
-        d.set_item("decoded", stats.decoded)?;
-        d.set_item("batches", stats.batches)?;
-        d.set_item("bytes_fetched", stats.bytes_fetched)?;
-        Ok(d)
+        stats_dict(py, &stats)
     }
 
     /// Sets the decoded-frame cache budget in bytes (0 disables it).
     fn set_cache_bytes(&self, bytes: u64) {
         self.inner.set_cache_bytes(bytes);
     }
+}
+
+/// The planner's statistics as the dict `read_into` and `read_batch` return.
+fn stats_dict<'py>(py: Python<'py>, stats: &rumi::ReadStats) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("frames", stats.frames)?;
+    d.set_item("cache_hits", stats.cache_hits)?;
+    d.set_item("decoded", stats.decoded)?;
+    d.set_item("batches", stats.batches)?;
+    d.set_item("bytes_fetched", stats.bytes_fetched)?;
+    Ok(d)
+}
+
+/// One read of `read_batch`: `(reader, out, times, bands, (row0, row1), (col0, col1), origin)`.
+type BatchJob = (Py<NativeReader>, usize, Vec<u32>, Vec<u32>, (u32, u32), (u32, u32), usize);
+
+/// `read_batch(outs, jobs, threads)`: many windows of many open files in one call, the GIL
+/// released once (the core's `read_batch`: each file's reads in order, the files side by side
+/// on `threads` threads). `outs` are writable C-contiguous buffers; each job writes its window
+/// (t-major, C order, as `read_into`) at byte `origin` of `outs[out]`. Places must not overlap.
+/// Returns the summed planner statistics.
+#[pyfunction]
+fn read_batch<'py>(
+    py: Python<'py>,
+    outs: Vec<Bound<'py, PyAny>>,
+    jobs: Vec<BatchJob>,
+    threads: usize,
+) -> PyResult<Bound<'py, PyDict>> {
+    let mut views = Vec::with_capacity(outs.len());
+    for (k, o) in outs.iter().enumerate() {
+        let buf = PyUntypedBuffer::get(o)?;
+        if buf.readonly() || !buf.is_c_contiguous() {
+            return Err(PyValueError::new_err(format!("outs[{k}] must be a writable C-contiguous buffer")));
+        }
+        views.push(buf);
+    }
+    let mut reads = Vec::with_capacity(jobs.len());
+    for (reader, out, times, bands, rows, cols, origin) in &jobs {
+        if rows.0 > rows.1 || cols.0 > cols.1 {
+            return Err(raise("RequestError", format!("empty or reversed window rows {rows:?} cols {cols:?}")));
+        }
+        let r = reader.get();
+        let bps = r.inner.layout().encoding.decoded_bytes();
+        reads.push(rumi::read::BatchRead {
+            reader: &r.inner,
+            req: Request::dense(times, bands, rows.0..rows.1, cols.0..cols.1, bps),
+            out: *out,
+            origin: *origin,
+        });
+    }
+    let places: Vec<(usize, usize)> = views.iter().map(|v| (v.buf_ptr() as usize, v.len_bytes())).collect();
+    let stats = py
+        .detach(move || {
+            // SAFETY: each (ptr, len) is the writable, C-contiguous memory of a PyBuffer view in
+            // `views`, held until this function returns; the core writes only inside it.
+            let mut dsts: Vec<&mut [u8]> =
+                places.iter().map(|&(p, n)| unsafe { std::slice::from_raw_parts_mut(p as *mut u8, n) }).collect();
+            rumi::read::read_batch(&reads, &mut dsts, threads.max(1))
+        })
+        .map_err(py_err)?;
+    drop(views);
+    stats_dict(py, &stats)
 }
 
 /// The pid of the process that loaded the module (a forked child sees its parent's).
@@ -420,6 +476,7 @@ fn _rumi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(write::parts_finish, m)?)?;
     m.add_function(wrap_pyfunction!(write::parts_abort, m)?)?;
     m.add_function(wrap_pyfunction!(_load_pid, m)?)?;
+    m.add_function(wrap_pyfunction!(read_batch, m)?)?;
     m.add_function(wrap_pyfunction!(fetch_object, m)?)?;
     m.add_function(wrap_pyfunction!(object_size, m)?)?;
     m.add_function(wrap_pyfunction!(put_object, m)?)?;

@@ -319,3 +319,86 @@ fn bad_requests_are_refused() {
     tight.cols.spacing = 1;
     assert!(err(&tight, 0, &mut out).contains("at least the sample size (2 bytes)"));
 }
+
+/// `read_batch`: chips of two files (three bands, and one band of another sample type) into
+/// two buffers, on one and two threads, equal the same windows read one by one; chips sharing a
+/// frame decode it once (the reader's cache serves the second); overlapping places and an
+/// invalid request are errors before anything is written.
+#[test]
+fn read_batch_equals_the_reads_one_by_one() {
+    use rumi::read::{read_batch, BatchRead};
+    use rumi::Window;
+    let (w, h) = (300u32, 260u32);
+    let a_spec = spec(SampleEncoding::U16, w, h, 3, 1, (128, 128), 1, utm());
+    let b_spec = spec(SampleEncoding::U8, w, h, 1, 1, (128, 128), 0, utm());
+    let (a_bytes, _) = write(a_spec, &samples(SampleEncoding::U16, 3 * (w * h) as usize, 1));
+    let (b_bytes, _) = write(b_spec, &samples(SampleEncoding::U8, (w * h) as usize, 2));
+    // chips of 64 x 64 at (row, col); the first two share frame (0, 0)
+    let chips = [(3u32, 5u32), (40, 50), (130, 200), (196, 236), (100, 100)];
+    let (cw, ch) = (64u32, 64u32);
+    for threads in [1usize, 2] {
+        let a = Reader::open(a_bytes.clone(), Limits::default()).unwrap();
+        let b = Reader::open(b_bytes.clone(), Limits::default()).unwrap();
+        let (ia, ib) = ((3 * cw * ch * 2) as usize, (cw * ch) as usize);
+        let mut img = vec![0u8; chips.len() * ia];
+        let mut mask = vec![0u8; chips.len() * ib];
+        let mut reads = Vec::new();
+        for (k, &(r0, c0)) in chips.iter().enumerate() {
+            reads.push(BatchRead {
+                reader: &a,
+                req: Request::dense(&[0], &[0, 1, 2], r0..r0 + ch, c0..c0 + cw, 2),
+                out: 0,
+                origin: k * ia,
+            });
+            reads.push(BatchRead {
+                reader: &b,
+                req: Request::dense(&[0], &[0], r0..r0 + ch, c0..c0 + cw, 1),
+                out: 1,
+                origin: k * ib,
+            });
+        }
+        let stats = read_batch(&reads, &mut [&mut img[..], &mut mask[..]], threads).unwrap();
+        let (fa, fb) = (
+            Reader::open(a_bytes.clone(), Limits::default()).unwrap(),
+            Reader::open(b_bytes.clone(), Limits::default()).unwrap(),
+        );
+        let mut needed = std::collections::BTreeSet::new();
+        for (k, &(r0, c0)) in chips.iter().enumerate() {
+            let win = |bands: Vec<u32>| Window { times: 0..1, bands, rows: r0..r0 + ch, cols: c0..c0 + cw };
+            let mut want = vec![0u8; ia];
+            fa.read_window(&win(vec![0, 1, 2]), &mut want).unwrap();
+            assert_eq!(&img[k * ia..(k + 1) * ia], &want[..], "image chip {k}, {threads} thread(s)");
+            let mut want = vec![0u8; ib];
+            fb.read_window(&win(vec![0]), &mut want).unwrap();
+            assert_eq!(&mask[k * ib..(k + 1) * ib], &want[..], "mask chip {k}, {threads} thread(s)");
+            for f in fa.frames_for(&win(vec![0, 1, 2])).unwrap() {
+                needed.insert((0, f));
+            }
+            for f in fb.frames_for(&win(vec![0])).unwrap() {
+                needed.insert((1, f));
+            }
+        }
+        assert_eq!(stats.decoded, needed.len() as u64, "each frame decoded once ({threads} thread(s))");
+        assert_eq!(stats.decoded + stats.cache_hits, stats.frames);
+        // two chips onto the same bytes; a window past the raster: errors, nothing written
+        let mut buf = vec![7u8; 2 * ib];
+        let overlap = [
+            BatchRead { reader: &b, req: Request::dense(&[0], &[0], 0..ch, 0..cw, 1), out: 0, origin: 0 },
+            BatchRead { reader: &b, req: Request::dense(&[0], &[0], 0..ch, 0..cw, 1), out: 0, origin: ib / 2 },
+        ];
+        let e = read_batch(&overlap, &mut [&mut buf[..]], threads).unwrap_err().to_string();
+        assert!(e.contains("reads 0 and 1 of the batch write the same bytes of buffer 0"), "{e}");
+        let outside = [
+            BatchRead { reader: &b, req: Request::dense(&[0], &[0], 0..ch, 0..cw, 1), out: 0, origin: 0 },
+            BatchRead {
+                reader: &b,
+                req: Request::dense(&[0], &[0], h - 10..h - 10 + ch, 0..cw, 1),
+                out: 0,
+                origin: ib,
+            },
+        ];
+        let e = read_batch(&outside, &mut [&mut buf[..]], threads).unwrap_err().to_string();
+        assert!(e.contains("rows"), "{e}");
+        assert!(buf.iter().all(|&v| v == 7), "nothing written");
+    }
+}

@@ -15,17 +15,21 @@
 //!   fetch-and-decode pipeline on its own (the validator decodes every frame with it).
 //! - `scatter`: the copy kernels, converting only when the request asks for
 //!   [`Output::Float32`] (the exact promotion of `promote.rs`).
+//! - `batch`: [`read_batch`], many requests on many readers into several buffers in one call
+//!   (a training batch's chips): each reader's reads in order on one thread, readers side by side.
 //! - `cache`: the per-reader LRU of decoded frames and the process's spare frame buffers.
 //!
 //! [`Reader::read_window`] (a C-contiguous `[t][b][y][x]` [`Window`]) and
 //! [`Reader::frames_for`] are thin callers of the same request and plan.
 
+mod batch;
 mod execute;
 mod plan;
 mod request;
 mod scatter;
 
 pub use crate::cache::{FrameCache, DEFAULT_CACHE_BYTES};
+pub use batch::{read_batch, BatchRead};
 pub use execute::{decode_each, ReadStats, BATCH_BYTES};
 pub use plan::frames;
 pub use request::{Axis, Output, Plane, Request};
