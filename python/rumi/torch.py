@@ -67,6 +67,7 @@ except ImportError as e:  # the first thing a new user types must say what to do
 
 import rumi
 from rumi import RequestError, Window
+from rumi._dataset import read_batch as _read_batch
 from rumi._dtypes import TORCH_TYPES as _TORCH_OK
 from rumi.catalog import Catalog, describe, nodata_bound, norm_time, open_row, time_indices, time_seconds, unpack_valid
 
@@ -128,7 +129,8 @@ class _LabelMatch:
         self.tsteps = None  # image time (s) -> label step, for labels with several steps
 
     def covers(self, r0, c0, h, w):
-        """bool array: the chips at (r0, c0) lie wholly inside this label file."""
+        """bool array: the chips at (r0, c0) lie wholly inside this label file (kind "window":
+        also plain numbers, giving a bool)."""
         if self.kind == "window":
             r_lo, r_hi, c_lo, c_hi = self.rect
             return (r0 >= r_lo) & (r0 + h <= r_hi) & (c0 >= c_lo) & (c0 + w <= c_hi)
@@ -781,7 +783,9 @@ class ChipDataset(torch.utils.data.Dataset):
             (read_images if key[0] == "img" else read_labels)(key[1], items)
 
         hosts = {_host(self.hrefs[k[1]] if k[0] == "img" else self.label_hrefs[k[1]]) for k in groups}
-        if len(groups) == 1 or max(self._in_flight(x) for x in hosts) <= 1:
+        if not any(hosts):  # local files only decode: the whole batch in one native call
+            self._read_local(keys, steps, groups, per, None if mask is None else mper, mask, account)
+        elif len(groups) == 1 or max(self._in_flight(x) for x in hosts) <= 1:
             for key, items in groups.items():
                 run(key, items)
         else:
@@ -803,6 +807,46 @@ class ChipDataset(torch.utils.data.Dataset):
             stats=stats,
         )
         return batch
+
+    def _read_local(self, keys, steps, groups, per, mper, mask, account):
+        """Reads a batch of local files with one rumi read_batch call (each file's chips in
+        order, the files side by side on this process's share of the CPUs); labels that need
+        resampling are read after it, one by one."""
+        h, w = self.size
+        jobs, later, copies = [], [], []
+        readers = {}
+        for key, items in groups.items():
+            r = readers[key] = self._reader(key)
+            if key[0] == "img":
+                bs = self.band_idx[key[1]]
+                for i, r0, c0 in items:
+                    if steps[i]:
+                        jobs.append((r, 0, steps[i], bs, r0, c0, h, w, i * per.shape[1]))
+                continue
+            bs = self.label_band_idx[key[1]]
+            for i, r0, c0, m in items:
+                if m.kind != "window" or m.k != (1, 1):
+                    later.append((r, i, r0, c0, m))
+                    continue
+                lts = self._label_steps(m, keys[i][0], steps[i])
+                orr, oc = m.off
+                jobs.append((r, 1, lts, bs, r0 + orr, c0 + oc, h, w, i * mper.shape[1]))
+                if m.tsteps is None and len(steps[i]) > 1 and self.Tl > 1:
+                    copies.append(i)  # a static label beside a time series: its step repeated
+        if not self.keep_cache:
+            for r in readers.values():
+                r.set_cache_bytes(0)
+                r.set_cache_bytes(self._cache_share())
+        t0 = _time.perf_counter()
+        st = _read_batch([per] if mper is None else [per, mper], jobs, self._in_flight(""))
+        account(st, t0, _time.perf_counter(), t0)
+        for i in copies:
+            v = mper[i].reshape(self.Tl, -1)
+            v[1:len(steps[i])] = v[0]
+        for r, i, r0, c0, m in later:
+            t0 = _time.perf_counter()
+            st = self._read_label(r, m, keys[i][0], r0, c0, steps[i], mper[i], mask.dtype)
+            account(st, t0, _time.perf_counter(), t0)
 
     def _valid(self, out, keys, steps):
         valid = torch.zeros(out.shape, dtype=torch.bool)
@@ -833,7 +877,8 @@ class ChipDataset(torch.utils.data.Dataset):
     def _label_for(self, j, r0, c0):
         h, w = self.size
         for m in self.matches[j]:
-            if m.covers(np.array([r0]), np.array([c0]), h, w)[0]:
+            # a window's test takes plain numbers (no arrays to build per chip)
+            if m.covers(r0, c0, h, w) if m.kind == "window" else m.covers(np.array([r0]), np.array([c0]), h, w)[0]:
                 return m
         raise RequestError(
             f"chip ({j}, {r0}, {c0}) of {self.ids[j]} has no label file covering it "
