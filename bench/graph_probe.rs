@@ -112,8 +112,8 @@ fn main() {
             type Enc = fn(&[u8], usize, usize, &[Graph], f64) -> rumi::Result<(Vec<u8>, usize)>;
             let ways: [(&str, Enc); 3] = [
                 ("whole frames", |s, w, r, c, k| codec::encode_best(s, w, r, c, k)),
-                ("sample, no probe", |s, w, r, c, k| codec::encode_screened_unprobed(s, w, r, c, k, 4)),
-                ("sample + probe (writer)", |s, w, r, c, k| codec::encode_screened(s, w, r, c, k, 4)),
+                ("sample, no probe", |s, w, r, c, k| codec::encode_screened(s, w, r, c, k, 4, false)),
+                ("sample + probe (writer)", |s, w, r, c, k| codec::encode_screened(s, w, r, c, k, 4, true)),
             ];
             for (name, enc) in ways {
                 let mut best = f64::MAX;

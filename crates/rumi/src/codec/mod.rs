@@ -444,34 +444,10 @@ const SCREEN_MIN_CHUNKS: usize = 8;
 /// for a sample of half their rows are compared whole (as `encode_best`). The slow encoders
 /// ([`Graph::slow_encoder`]) compress the sample only when a probe says they may win: their
 /// size on every [`PROBE_EVERY`]-th chunk of the sample, scaled by the leading fast candidate's
-/// sample / probe sizes, within [`PROBE_SLACK`] of its cost. Deterministic: the same samples
-/// give the same frame.
+/// sample / probe sizes, within [`PROBE_SLACK`] of its cost (`probing` false: every candidate
+/// compresses the sample, what `bench/graph_probe.rs --screen` compares with). Deterministic:
+/// the same samples give the same frame.
 pub fn encode_screened(
-    samples: &[u8],
-    width: usize,
-    row: usize,
-    candidates: &[Graph],
-    slower_costs: f64,
-    every: usize,
-) -> Result<(Vec<u8>, usize)> {
-    screened(samples, width, row, candidates, slower_costs, every, true)
-}
-
-/// [`encode_screened`] without the slow encoders' probe (every candidate compresses the
-/// sample): what `bench/graph_probe.rs --screen` compares it with.
-#[doc(hidden)]
-pub fn encode_screened_unprobed(
-    samples: &[u8],
-    width: usize,
-    row: usize,
-    candidates: &[Graph],
-    slower_costs: f64,
-    every: usize,
-) -> Result<(Vec<u8>, usize)> {
-    screened(samples, width, row, candidates, slower_costs, every, false)
-}
-
-fn screened(
     samples: &[u8],
     width: usize,
     row: usize,

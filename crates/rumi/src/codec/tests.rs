@@ -177,7 +177,7 @@ fn screening_picks_on_a_sample_and_encodes_the_whole_frame() {
     let on_sample: Vec<(Graph, usize)> =
         cands.iter().map(|&g| (g, encode_rows(&sample, 2, w as usize, g).unwrap().len())).collect();
     let want = choose(&on_sample, SLOWER_COSTS, 2).unwrap();
-    let (f, i) = encode_screened(&frame, 2, w as usize, &cands, SLOWER_COSTS, 4).unwrap();
+    let (f, i) = encode_screened(&frame, 2, w as usize, &cands, SLOWER_COSTS, 4, true).unwrap();
     assert_eq!(i, want, "{on_sample:?}");
     assert_eq!(f, encode_rows(&frame, 2, w as usize, cands[i]).unwrap()); // the whole frame, that graph
     let mut out = AlignedBuf::zeroed(frame.len());
@@ -186,11 +186,11 @@ fn screening_picks_on_a_sample_and_encodes_the_whole_frame() {
     // 63 rows: fewer than 8 chunks for a sample of every second: compared whole, as encode_best
     let small = &frame[..63 * line];
     assert_eq!(
-        encode_screened(small, 2, w as usize, &cands, SLOWER_COSTS, 4).unwrap(),
+        encode_screened(small, 2, w as usize, &cands, SLOWER_COSTS, 4, true).unwrap(),
         encode_best(small, 2, w as usize, &cands, SLOWER_COSTS).unwrap()
     );
     // one candidate: no screening
-    let (one, k) = encode_screened(&frame, 2, w as usize, &cands[1..2], SLOWER_COSTS, 4).unwrap();
+    let (one, k) = encode_screened(&frame, 2, w as usize, &cands[1..2], SLOWER_COSTS, 4, true).unwrap();
     assert_eq!((one, k), (encode_rows(&frame, 2, w as usize, cands[1]).unwrap(), 0));
 }
 
@@ -214,8 +214,8 @@ fn the_slow_encoders_probe_keeps_the_sample_choice() {
         (0..rows * w).flat_map(|i| (((i % w) * 7 + (i / w) * 3) as u16 + (rand() % 24) as u16).to_le_bytes()).collect();
     let cands = Graph::image_candidates(7);
     for (name, frame, slow_wins) in [("codes", &codes, true), ("smooth", &smooth, false)] {
-        let probed = encode_screened(frame, 2, w as usize, &cands, SLOWER_COSTS, 4).unwrap();
-        let all = encode_screened_unprobed(frame, 2, w as usize, &cands, SLOWER_COSTS, 4).unwrap();
+        let probed = encode_screened(frame, 2, w as usize, &cands, SLOWER_COSTS, 4, true).unwrap();
+        let all = encode_screened(frame, 2, w as usize, &cands, SLOWER_COSTS, 4, false).unwrap();
         assert_eq!(probed.1, all.1, "{name}: the probe changed the choice");
         assert_eq!(probed.0, all.0, "{name}");
         assert_eq!(cands[probed.1].slow_encoder(), slow_wins, "{name}: picked {:?}", cands[probed.1]);

@@ -130,6 +130,7 @@ impl Encoder {
                         &candidates,
                         graph.slower_costs(),
                         SCREEN_EVERY,
+                        true,
                     ),
                 }
             })
