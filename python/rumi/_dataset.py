@@ -353,14 +353,19 @@ class Dataset:
         if not ts or not bs or h == 0 or w == 0:
             return {"frames": 0, "cache_hits": 0, "decoded": 0, "batches": 0, "bytes_fetched": 0}
         stats = native.read_into(target, ts, bs, (r0, r0 + h), (c0, c0 + w), int(threads or self.threads))
+        self._after_read(stats)
+        return stats
+
+    def _after_read(self, stats: dict[str, int]) -> None:
+        """Keeps a read's statistics; after the first read that fetched the file's size, checks
+        a header blob whose check was deferred at open (no request to learn the size then)."""
         self.last_stats = stats
         name = self._unchecked_blob
-        if name is not None and native.can_check_blob():
+        if name is not None and self.native.can_check_blob():
             self._unchecked_blob = None
-            reason = native.check_blob()
+            reason = self.native.check_blob()
             if reason:
                 raise FormatError(f"header blob {name} does not describe {self._src}: {reason}")
-        return stats
 
     def read(
         self,
@@ -512,11 +517,5 @@ def read_batch(outs: Sequence[Any], jobs: Sequence[tuple[Dataset, int, list[int]
     native = [(ds.native, o, ts, bs, (r0, r0 + h), (c0, c0 + w), org) for ds, o, ts, bs, r0, c0, h, w, org in jobs]
     stats = _rumi.read_batch(list(outs), native, int(threads))
     for ds in {id(j[0]): j[0] for j in jobs}.values():
-        ds.last_stats = stats
-        name = ds._unchecked_blob
-        if name is not None and ds.native.can_check_blob():
-            ds._unchecked_blob = None
-            reason = ds.native.check_blob()
-            if reason:
-                raise FormatError(f"header blob {name} does not describe {ds._src}: {reason}")
+        ds._after_read(stats)
     return stats

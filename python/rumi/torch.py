@@ -846,8 +846,7 @@ class ChipDataset(torch.utils.data.Dataset):
                 lts = self._label_steps(m, keys[i][0], steps[i])
                 orr, oc = m.off
                 jobs.append((r, 1, lts, bs, r0 + orr, c0 + oc, h, w, i * mper.shape[1]))
-                if m.tsteps is None and len(steps[i]) > 1 and self.Tl > 1:
-                    copies.append(i)  # a static label beside a time series: its step repeated
+                copies.append((i, m))
         if not self.keep_cache:
             for r in readers.values():
                 r.set_cache_bytes(0)
@@ -855,9 +854,8 @@ class ChipDataset(torch.utils.data.Dataset):
         t0 = _time.perf_counter()
         st = _read_batch([per] if mper is None else [per, mper], jobs, self._in_flight(""))
         account(st, t0, _time.perf_counter(), t0)
-        for i in copies:
-            v = mper[i].reshape(self.Tl, -1)
-            v[1:len(steps[i])] = v[0]
+        for i, m in copies:
+            self._repeat_static(m, steps[i], mper[i])
         for r, i, r0, c0, m in later:
             t0 = _time.perf_counter()
             st = self._read_label(r, m, keys[i][0], r0, c0, steps[i], mper[i], mask.dtype)
@@ -957,10 +955,15 @@ class ChipDataset(torch.utils.data.Dataset):
             if bad is not None and bad.any():
                 g[:, :, bad] = np.zeros((), vt)
             dst[:nb] = np.ascontiguousarray(g).reshape(-1).view(np.uint8)
-        if m.tsteps is None and len(ts) > 1 and self.Tl > 1:  # a static label beside a time series
-            v = dst.reshape(self.Tl, step_bytes)
-            v[1:len(ts)] = v[0]
+        self._repeat_static(m, ts, dst)
         return st
+
+    def _repeat_static(self, m, ts, dst):
+        """A static label beside a time series: its one step repeated over the chip's image
+        steps ts (dst: the chip's uint8 view of the mask, Tl steps)."""
+        if m.tsteps is None and len(ts) > 1 and self.Tl > 1:
+            v = dst.reshape(self.Tl, -1)
+            v[1:len(ts)] = v[0]
 
     def _label_transform(self, l):
         cache = self.__dict__.setdefault("_ltr", {})

@@ -11,11 +11,12 @@ pub const DEFAULT_CACHE_BYTES: u64 = 32 << 20;
 
 /// Bytes of decoded-frame buffers kept for reuse after the cache that held them is dropped
 /// or emptied (see [`spare`]).
-const SPARE_BYTES: usize = 8 << 20;
+const SPARE_BYTES: usize = DEFAULT_CACHE_BYTES as usize;
 
-/// A reader's decoded frames, most recently used last, within a byte budget. Buffers evicted
-/// while nobody else holds them go back to the decoding thread for reuse (no allocation or
-/// page faults per frame in long reads).
+/// A reader's decoded frames, most recently used last, within a byte budget (of decoded
+/// bytes: a frame decoded into a thread's larger scratch buffer, an edge tile, holds up to one
+/// frame's worth more). Buffers evicted while nobody else holds them go back to the decoding
+/// thread for reuse (no allocation or page faults per frame in long reads).
 #[derive(Debug)]
 pub struct FrameCache {
     inner: Mutex<CacheInner>,
@@ -144,7 +145,7 @@ pub(crate) mod spare {
 
     /// Keeps `buf` for reuse when there is room (otherwise frees it).
     pub fn put(buf: AlignedBuf) {
-        let n = buf.as_bytes().len();
+        let n = buf.held_bytes();
         if n == 0 || n > SPARE_BYTES {
             return;
         }
@@ -156,12 +157,14 @@ pub(crate) mod spare {
         }
     }
 
-    /// A spare buffer of exactly `len` bytes (its contents are a previous frame's), if any.
+    /// A spare buffer of `len` bytes (its contents are a previous frame's), if one holds that
+    /// many and at most twice as many.
     pub fn take(len: usize) -> Option<AlignedBuf> {
         let mut s = spares().try_lock().ok()?;
-        let pos = s.1.iter().rposition(|b| b.as_bytes().len() == len)?;
-        let buf = s.1.swap_remove(pos);
-        s.0 -= len;
+        let pos = s.1.iter().rposition(|b| (len..=len.saturating_mul(2)).contains(&b.held_bytes()))?;
+        let mut buf = s.1.swap_remove(pos);
+        s.0 -= buf.held_bytes();
+        buf.fit(len);
         Some(buf)
     }
 
@@ -178,9 +181,9 @@ mod tests {
 
     #[test]
     fn dropped_caches_leave_spares_of_their_sizes() {
-        // an odd size no other test uses, so that parallel tests do not take these buffers
-        let size = 40_011;
-        let c = FrameCache::new(1 << 20);
+        // a size no other test uses, so that parallel tests do not take these buffers
+        let size = 3_000_011;
+        let c = FrameCache::new(8 << 20);
         assert!(c.insert(7, AlignedBuf::zeroed(size)).is_none());
         assert!(c.insert(8, AlignedBuf::zeroed(size)).is_none());
         let held = c.get(8).expect("cached");
@@ -188,10 +191,12 @@ mod tests {
         drop(c);
         // frame 7 became a spare; frame 8 is still held by `held` and is not
         assert!(spare::bytes() >= before + size);
-        assert_eq!(spare::take(size).map(|b| b.as_bytes().len()), Some(size));
+        // a spare serves a frame of its size down to half of it, without allocating
+        assert!(spare::take(2 * size + 64).is_none());
+        let b = spare::take(size - 1000).expect("a spare");
+        assert_eq!((b.as_bytes().len(), b.held_bytes()), (size - 1000, 3_000_016));
         assert!(spare::take(size).is_none());
         assert_eq!(held.as_bytes().len(), size);
-        assert!(spare::take(size + 1).is_none());
     }
 
     #[test]

@@ -219,14 +219,14 @@ impl<R: RangeRead> Reader<R> {
     }
 
     /// Decodes compressed frame `index` into `out` and checks its decoded size and boolean
-    /// bytes. The storage of `out` is reused when it already has the frame's decoded size (a
-    /// decoding thread's scratch buffer: no allocation, no zeroing; OpenZL writes every byte or
-    /// the call fails).
+    /// bytes. The storage of `out` is reused when it holds the frame's decoded size (a decoding
+    /// thread's scratch buffer, whatever the size of the frame before: no allocation, no
+    /// zeroing; OpenZL writes every byte or the call fails).
     pub fn decode_frame_into(&self, index: u64, compressed: &[u8], out: &mut AlignedBuf) -> Result<()> {
         let l = &self.blob.layout;
         let expected = l.decoded_frame_bytes(index);
         Limits::check(Measure::DecodedFrameSize, expected, self.limits.max_frame_bytes)?;
-        if out.as_bytes().len() as u64 != expected {
+        if !out.fit(expected as usize) {
             *out = AlignedBuf::try_zeroed(expected as usize, "a decoded frame")?;
         }
         codec::decode_into(compressed, out, index)?;

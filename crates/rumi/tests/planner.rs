@@ -402,3 +402,46 @@ fn read_batch_equals_the_reads_one_by_one() {
         assert!(buf.iter().all(|&v| v == 7), "nothing written");
     }
 }
+
+/// A read on a pool: the calling thread fetches while the pool decodes, in batches growing from
+/// `FIRST_BATCH_BYTES` (so that decoding starts after the first megabyte); the pixels equal the
+/// one-thread read, each frame is decoded once, one `read_ranges` call per batch, and of two
+/// corrupt frames in different batches the first in index order is the one reported.
+#[test]
+fn a_pooled_read_decodes_while_it_fetches() {
+    use rumi::read::FIRST_BATCH_BYTES;
+    let (w, h) = (2048u32, 2048u32);
+    let spec = spec(SampleEncoding::U16, w, h, 1, 1, (128, 128), 0, utm());
+    let (bytes, _) = write(spec, &samples(SampleEncoding::U16, (w * h) as usize, 5));
+    let req = Request::dense(&[0], &[0], 0..h, 0..w, 2);
+    let read = |bytes: &[u8], threads: usize| {
+        let src = Counting { bytes: bytes.to_vec(), calls: AtomicU64::new(0), ranges: AtomicU64::new(0) };
+        let r = Reader::open(src, Limits::default()).unwrap();
+        let mut out = vec![0u8; (w * h * 2) as usize];
+        let res = r.read(&req, &mut out, 0, threads);
+        (res, out, r.source().calls.load(Ordering::Relaxed), r)
+    };
+    let (one, want, calls1, r) = read(&bytes, 1);
+    let one = one.unwrap();
+    assert_eq!((one.decoded, one.batches, calls1), (256, 1, 1));
+    let (first, last) = (r.frame_range(0).unwrap(), r.frame_range(255).unwrap());
+    assert!(last.0 + last.1 - first.0 > 3 * FIRST_BATCH_BYTES, "the frames span more than three first batches");
+    let (two, got, calls2, _) = read(&bytes, 2);
+    let two = two.unwrap();
+    assert!(got == want, "2 threads read the same pixels");
+    assert_eq!(two.decoded, 256, "each frame decoded once");
+    assert!(two.batches >= 3 && two.batches == calls2, "{two:?}, {calls2} read_ranges calls");
+    // corrupt frame 200 (a later batch), then frame 100 (the second batch)
+    let mut bad = bytes.clone();
+    for f in [200u64, 100] {
+        let (offset, len) = r.frame_range(f).unwrap();
+        let mid = (offset + len / 2) as usize;
+        for b in &mut bad[mid..mid + 16] {
+            *b ^= 0xa5;
+        }
+    }
+    for threads in [1, 2] {
+        let e = read(&bad, threads).0.unwrap_err().to_string();
+        assert!(e.starts_with("frame 100:"), "{threads} thread(s): {e}");
+    }
+}

@@ -260,10 +260,35 @@ impl AlignedBuf {
     /// for the memory left).
     pub fn try_zeroed(len: usize, what: &'static str) -> Result<Self> {
         let words = len.div_ceil(8);
-        let mut v: Vec<u64> = Vec::new();
-        v.try_reserve_exact(words).map_err(|_| Error::Alloc { what, bytes: len as u64 })?;
-        v.resize(words, 0);
+        if words == 0 {
+            return Ok(AlignedBuf { words: Vec::new(), len });
+        }
+        // calloc: memory fresh from the kernel is not zeroed a second time (a decoded frame's
+        // buffer is written whole by OpenZL right after)
+        let layout = std::alloc::Layout::array::<u64>(words).map_err(|_| Error::Alloc { what, bytes: len as u64 })?;
+        // SAFETY: the layout's size is non-zero (words > 0).
+        let ptr = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<u64>();
+        if ptr.is_null() {
+            return Err(Error::Alloc { what, bytes: len as u64 });
+        }
+        // SAFETY: `ptr` was allocated by the global allocator with the layout of `words` u64s,
+        // every one of them zero, i.e. initialised; the Vec takes ownership of it.
+        let v = unsafe { Vec::from_raw_parts(ptr, words, words) };
         Ok(AlignedBuf { words: v, len })
+    }
+    /// Makes the buffer `len` bytes long without allocating when its storage holds that many
+    /// (the bytes are whatever it held: for a decoder that writes every byte or fails); false
+    /// when it is too small.
+    pub fn fit(&mut self, len: usize) -> bool {
+        if len > 8 * self.words.len() {
+            return false;
+        }
+        self.len = len;
+        true
+    }
+    /// Bytes of storage held (at least `as_bytes().len()`).
+    pub fn held_bytes(&self) -> usize {
+        8 * self.words.len()
     }
     /// The bytes.
     pub fn as_bytes(&self) -> &[u8] {

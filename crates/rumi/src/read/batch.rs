@@ -9,7 +9,8 @@ use rayon::prelude::*;
 use crate::error::{Error, Result};
 use crate::io::RangeRead;
 use crate::pool;
-use crate::read::execute::ReadStats;
+use crate::read::execute::{execute, ReadStats};
+use crate::read::plan::Plan;
 use crate::read::request::Request;
 use crate::reader::Reader;
 
@@ -35,19 +36,20 @@ pub fn read_batch<R: RangeRead>(
     outs: &mut [&mut [u8]],
     threads: usize,
 ) -> Result<ReadStats> {
-    // where each read writes: [lo, hi) of its buffer
+    // each request checked once against its raster and buffer; where each read writes: [lo, hi)
+    // of its buffer; the plans then count from the start of those bytes
     let mut spans = Vec::with_capacity(reads.len());
-    let mut starts = vec![0usize; reads.len()];
+    let mut plans = Vec::with_capacity(reads.len());
     for (i, r) in reads.iter().enumerate() {
         let Some(buf) = outs.get(r.out) else {
             return Err(Error::Usage(format!("read {i} of the batch names buffer {} of {}", r.out, outs.len())));
         };
-        let l = r.reader.layout();
-        let sb = r.req.check(l, r.reader.limits(), buf.len(), r.origin)?;
-        let (lo, span) = r.req.extent(sb)?;
-        let lo = (r.origin as isize + lo) as usize; // inside the buffer: checked above
+        let mut plan = Plan::new(r.reader.layout(), r.reader.limits(), &r.req, buf.len(), r.origin)?;
+        let (lo, span) = r.req.extent(plan.sample_bytes)?;
+        let lo = (plan.origin + lo) as usize; // inside the buffer: checked above
+        plan.origin -= lo as isize;
         spans.push((r.out, lo, lo + span, i));
-        starts[i] = lo;
+        plans.push(plan);
     }
     spans.sort_unstable();
     for w in spans.windows(2) {
@@ -85,18 +87,12 @@ pub fn read_batch<R: RangeRead>(
         groups[g].push((i, place.unwrap_or_default()));
     }
     let run = |group: &mut Vec<(usize, &mut [u8])>| -> Vec<(usize, Result<ReadStats>)> {
-        group
-            .iter_mut()
-            .map(|(i, dst)| {
-                let r = &reads[*i];
-                // the read's origin inside its carved bytes
-                (*i, r.reader.read(&r.req, dst, r.origin - starts[*i], 1))
-            })
-            .collect()
+        group.iter_mut().map(|(i, dst)| (*i, execute(reads[*i].reader, &plans[*i], dst, 1))).collect()
     };
     let pool = pool::for_threads(threads.min(groups.len()))?;
     let results: Vec<(usize, Result<ReadStats>)> = match pool {
-        Some(p) => p.install(|| groups.par_iter_mut().flat_map_iter(run).collect()),
+        // one reader per job: a reader with many chips never holds a share of the others back
+        Some(p) => p.install(|| groups.par_iter_mut().with_max_len(1).flat_map_iter(run).collect()),
         None => groups.iter_mut().flat_map(run).collect(),
     };
     let mut sum = ReadStats::default();

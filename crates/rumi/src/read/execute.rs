@@ -4,11 +4,12 @@
 
 use std::ops::Range;
 
-use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
 
 use crate::cache::spare;
 use crate::codec::AlignedBuf;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::io::RangeRead;
 use crate::pool;
 use crate::read::plan::{Job, Plan};
@@ -19,6 +20,9 @@ use crate::reader::Reader;
 /// Compressed bytes fetched per batch: bounds the memory of one request (decoded frames live
 /// only while they are copied out, one per worker thread, plus the cache's budget).
 pub const BATCH_BYTES: u64 = 64 << 20;
+
+/// The first batch of a request decoded on a pool: decoding starts once it is fetched.
+pub const FIRST_BATCH_BYTES: u64 = 1 << 20;
 
 /// What one [`Reader::read`] did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -53,7 +57,12 @@ impl<R: RangeRead> Reader<R> {
 }
 
 /// Runs `plan` into `dst` (the buffer it was checked against).
-fn execute<R: RangeRead>(reader: &Reader<R>, plan: &Plan, dst: &mut [u8], threads: usize) -> Result<ReadStats> {
+pub(crate) fn execute<R: RangeRead>(
+    reader: &Reader<R>,
+    plan: &Plan,
+    dst: &mut [u8],
+    threads: usize,
+) -> Result<ReadStats> {
     let mut stats = ReadStats { frames: plan.jobs.len() as u64, ..ReadStats::default() };
     if plan.jobs.is_empty() {
         return Ok(stats);
@@ -91,73 +100,160 @@ fn execute<R: RangeRead>(reader: &Reader<R>, plan: &Plan, dst: &mut [u8], thread
 
 /// Fetches and decodes the frames `indices` (increasing order, each once) and hands each
 /// decoded frame to `each(k, frame)` (`k` its position in `indices`) on the thread that
-/// decoded it: one merged `read_ranges` call per [`BATCH_BYTES`], decoding on `threads`
-/// threads. A frame is offered to the reader's cache when `each` returns true (otherwise its
-/// buffer stays the thread's scratch, reused without allocation by the next frame). The
+/// decoded it. A frame is offered to the reader's cache when `each` returns true (otherwise
+/// its buffer stays the thread's scratch, reused without allocation by the next frame). The
 /// first failing frame in index order is reported.
+///
+/// On one thread: one merged `read_ranges` call per [`BATCH_BYTES`], each batch decoded before
+/// the next is fetched. On a pool: the calling thread fetches (a source such as GDAL's VSI
+/// layer keeps its settings per thread, so every read stays on the caller) while the pool
+/// decodes what came before, one job per frame (a slow frame never holds a share of the
+/// others back); the batches grow from [`FIRST_BATCH_BYTES`] (decoding starts after the first
+/// megabyte, not after the whole request) to [`BATCH_BYTES`], and at most [`BATCH_BYTES`] of
+/// fetched, undecoded bytes are held.
 pub fn decode_each<R, F>(reader: &Reader<R>, indices: &[u64], threads: usize, each: F) -> Result<ReadStats>
 where
     R: RangeRead,
     F: Fn(usize, &AlignedBuf) -> Result<bool> + Send + Sync,
 {
-    let mut stats = ReadStats { frames: indices.len() as u64, ..ReadStats::default() };
-    let pool = pool::for_threads(threads)?;
-    for batch in batches(reader, indices)? {
-        let bytes = reader.fetch_frames(&indices[batch.clone()])?;
-        stats.batches += 1;
-        stats.decoded += bytes.len() as u64;
-        stats.bytes_fetched += bytes.iter().map(|b| b.len() as u64).sum::<u64>();
-        run(pool.as_deref(), bytes.len(), |k| {
-            let index = indices[batch.start + k];
-            SCRATCH.with(|cell| {
-                let mut scratch = cell.borrow_mut();
-                let want = reader.layout().decoded_frame_bytes(index);
-                if scratch.as_bytes().len() as u64 != want {
-                    if let Some(buf) = usize::try_from(want).ok().and_then(spare::take) {
-                        spare::put(std::mem::replace(&mut *scratch, buf));
-                    }
+    let decode = |k: usize, bytes: &[u8]| -> Result<()> {
+        let index = indices[k];
+        SCRATCH.with(|cell| {
+            let mut scratch = cell.borrow_mut();
+            let want = reader.layout().decoded_frame_bytes(index);
+            if (scratch.held_bytes() as u64) < want {
+                if let Some(buf) = usize::try_from(want).ok().and_then(spare::take) {
+                    spare::put(std::mem::replace(&mut *scratch, buf));
                 }
-                reader.decode_frame_into(index, &bytes[k], &mut scratch)?;
-                if each(batch.start + k, &scratch)? {
-                    let frame = std::mem::take(&mut *scratch);
-                    *scratch = reader.cache().insert(index, frame).unwrap_or_default();
-                }
-                Ok(())
-            })
-        })?;
-    }
-    Ok(stats)
-}
-
-/// Runs `f(i)` for every `i` in `0..n`, on the pool when there is one; the error of the
-/// smallest failing `i` wins, so that reports do not depend on thread timing.
-fn run<F>(pool: Option<&rayon::ThreadPool>, n: usize, f: F) -> Result<()>
-where
-    F: Fn(usize) -> Result<()> + Send + Sync,
-{
-    let results: Vec<Result<()>> = match pool {
-        Some(p) if n > 1 => p.install(|| (0..n).into_par_iter().map(&f).collect()),
-        _ => return (0..n).try_for_each(f),
+            }
+            reader.decode_frame_into(index, bytes, &mut scratch)?;
+            if each(k, &scratch)? {
+                let frame = std::mem::take(&mut *scratch);
+                *scratch = reader.cache().insert(index, frame).unwrap_or_default();
+            }
+            Ok(())
+        })
     };
-    results.into_iter().collect()
+    let mut stats = ReadStats { frames: indices.len() as u64, ..ReadStats::default() };
+    let pool = match pool::for_threads(threads)? {
+        // a read nested in a pool's job decodes on its own thread: a job waiting for the pool
+        // it runs on could wait for ever
+        Some(p) if indices.len() > 1 && rayon::current_thread_index().is_none() => p,
+        _ => {
+            for (batch, _) in batches(reader, indices, BATCH_BYTES)? {
+                let bytes = reader.fetch_frames(&indices[batch.clone()])?;
+                stats.add_batch(&bytes);
+                for (k, b) in bytes.iter().enumerate() {
+                    decode(batch.start + k, b)?;
+                }
+            }
+            return Ok(stats);
+        }
+    };
+    let first_error: Mutex<Option<(usize, Error)>> = Mutex::new(None);
+    let failed = AtomicBool::new(false);
+    let fail = |k: usize, e: Error| {
+        failed.store(true, Ordering::Relaxed);
+        let mut f = first_error.lock().unwrap_or_else(|p| p.into_inner());
+        if f.as_ref().is_none_or(|(at, _)| k < *at) {
+            *f = Some((k, e));
+        }
+    };
+    let pending = Pending::default();
+    match batches(reader, indices, FIRST_BATCH_BYTES) {
+        Err(e) => fail(0, e),
+        Ok(runs) => pool.in_place_scope(|s| {
+            for (batch, size) in runs {
+                pending.wait_below(BATCH_BYTES.saturating_sub(size));
+                if failed.load(Ordering::Relaxed) {
+                    break;
+                }
+                let bytes = match reader.fetch_frames(&indices[batch.clone()]) {
+                    Ok(b) => Arc::new(b),
+                    Err(e) => {
+                        fail(batch.start, e);
+                        break;
+                    }
+                };
+                stats.add_batch(&bytes);
+                for k in 0..bytes.len() {
+                    let n = bytes[k].len() as u64;
+                    pending.add(n);
+                    let (bytes, pending, decode, fail, failed) =
+                        (Arc::clone(&bytes), &pending, &decode, &fail, &failed);
+                    let at = batch.start + k;
+                    s.spawn(move |_| {
+                        if !failed.load(Ordering::Relaxed) {
+                            if let Err(e) = decode(at, &bytes[k]) {
+                                fail(at, e);
+                            }
+                        }
+                        drop(bytes);
+                        pending.done(n);
+                    });
+                }
+            }
+        }),
+    }
+    match first_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        Some((_, e)) => Err(e),
+        None => Ok(stats),
+    }
 }
 
-/// Splits `indices` into runs of at most [`BATCH_BYTES`] compressed bytes (a larger single
-/// frame is a batch of its own).
-fn batches<R: RangeRead>(reader: &Reader<R>, indices: &[u64]) -> Result<Vec<Range<usize>>> {
+impl ReadStats {
+    fn add_batch(&mut self, bytes: &[Vec<u8>]) {
+        self.batches += 1;
+        self.decoded += bytes.len() as u64;
+        self.bytes_fetched += bytes.iter().map(|b| b.len() as u64).sum::<u64>();
+    }
+}
+
+/// Compressed bytes fetched but not yet decoded, for the fetching thread to wait on.
+#[derive(Default)]
+struct Pending {
+    bytes: Mutex<u64>,
+    cv: Condvar,
+}
+
+impl Pending {
+    fn lock(&self) -> std::sync::MutexGuard<'_, u64> {
+        self.bytes.lock().unwrap_or_else(|p| p.into_inner())
+    }
+    fn add(&self, n: u64) {
+        *self.lock() += n;
+    }
+    fn done(&self, n: u64) {
+        *self.lock() -= n;
+        self.cv.notify_all();
+    }
+    /// Waits until at most `limit` bytes are pending (or none).
+    fn wait_below(&self, limit: u64) {
+        let mut b = self.lock();
+        while *b > limit && *b > 0 {
+            b = self.cv.wait(b).unwrap_or_else(|p| p.into_inner());
+        }
+    }
+}
+
+/// Splits `indices` into runs of at most `first` compressed bytes, the limit doubling from one
+/// run to the next up to [`BATCH_BYTES`] (a larger single frame is a run of its own), with
+/// their compressed sizes.
+fn batches<R: RangeRead>(reader: &Reader<R>, indices: &[u64], first: u64) -> Result<Vec<(Range<usize>, u64)>> {
     let mut out = Vec::new();
-    let (mut start, mut acc) = (0usize, 0u64);
+    let (mut start, mut acc, mut limit) = (0usize, 0u64, first.min(BATCH_BYTES));
     for (i, &index) in indices.iter().enumerate() {
         let (_, n) = reader.frame_range(index)?;
-        if i > start && acc + n > BATCH_BYTES {
-            out.push(start..i);
+        if i > start && acc + n > limit {
+            out.push((start..i, acc));
             start = i;
             acc = 0;
+            limit = (limit * 2).min(BATCH_BYTES);
         }
         acc += n;
     }
     if start < indices.len() {
-        out.push(start..indices.len());
+        out.push((start..indices.len(), acc));
     }
     Ok(out)
 }

@@ -30,7 +30,7 @@ mod scatter;
 
 pub use crate::cache::{FrameCache, DEFAULT_CACHE_BYTES};
 pub use batch::{read_batch, BatchRead};
-pub use execute::{decode_each, ReadStats, BATCH_BYTES};
+pub use execute::{decode_each, ReadStats, BATCH_BYTES, FIRST_BATCH_BYTES};
 pub use plan::frames;
 pub use request::{Axis, Output, Plane, Request};
 
