@@ -218,6 +218,39 @@ fn converts_every_storable_real_file() {
     assert!(default.len() * 100 < numeric * 85, "default {} bytes vs numeric {numeric}", default.len());
 }
 
+/// Pixel-interleaved 8-bit frames (`--frame-unit 2`) try the band-difference predictors
+/// (`Predictor::Bands`, `BandsLz`): the real NAIP tile (4 bands) comes out at least 15 % smaller
+/// than the default layout (measured: 224,716 against 269,022 bytes) and the RGB scene (3 bands
+/// and a nodata collar) at least 3 % smaller with `--graph image` (740,668 against 768,908), the
+/// Sentinel-2 tile (4 bands, 16-bit) at least 3 % smaller (221,324 against 232,060), the pixels
+/// equal to the source.
+#[test]
+fn band_prediction_shrinks_pixel_interleaved_8_bit_imagery() {
+    let Some(data) = data_dir() else { return };
+    let dir = tempdir();
+    for (name, extra, at_most) in [
+        ("naip_m_3607824_se_17_1_20160620_sub.tif", &[][..], 85),
+        ("rasterio_RGB.byte.tif", &["--graph", "image"][..], 97),
+        ("xrspatial_s2_4band_10m_uint16.tif", &[][..], 97),
+    ] {
+        let src = data.join(name);
+        let size = |tag: &str, args: &[&str]| {
+            let out = dir.path().join(format!("{name}.{tag}.rumi"));
+            let mut a =
+                vec!["convert", src.to_str().unwrap(), out.to_str().unwrap(), "--quiet", "--time", "2020-01-01"];
+            a.extend_from_slice(args);
+            ok(&a);
+            assert_same_as_source(&out, &src, 0);
+            fs::metadata(&out).unwrap().len()
+        };
+        let default = size("default", &[]);
+        let mut args = vec!["--frame-unit", "2"];
+        args.extend_from_slice(extra);
+        let bands = size("bands", &args);
+        assert!(bands * 100 <= default * at_most, "{name}: {bands} bytes with {args:?} against {default} by default");
+    }
+}
+
 #[test]
 fn refuses_what_rumi_cannot_store_and_leaves_nothing() {
     let Some(data) = data_dir() else { return };

@@ -13,8 +13,14 @@ use rumi::write_array;
 use rumi::Limits;
 use rumi::{Reader, Window};
 
-const GRAPHS: [Graph; 12] = [
+const GRAPHS: [Graph; 16] = [
     Graph::Coded(Predictor::Gradient, Coding::FAST),
+    // pixel-interleaved 8-bit frames of 2 and 3 samples per pixel; every other frame as Left
+    // (LeftLz)
+    Graph::Coded(Predictor::Bands(2), Coding::FAST),
+    Graph::Coded(Predictor::Bands(3), Coding::FAST),
+    Graph::Predict(Predictor::BandsLz(2)),
+    Graph::Predict(Predictor::BandsLz(3)),
     Graph::Coded(Predictor::Left, Coding::FAST),
     Graph::Coded(Predictor::Up, Coding::FAST),
     // the other residual stages and forward-adaptive classes (measured, not written by default)

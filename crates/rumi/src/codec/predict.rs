@@ -282,6 +282,34 @@ unsafe fn predict_graph_body(
             }
             Ok(())
         };
+        if predictor > BANDS_ID {
+            let lz = predictor > BANDS_LZ_ID;
+            let field_lz = zl::ZL_GraphID { gid: zl::ZL_StandardGraphID_field_lz };
+            let count = zl::ZL_Input_numElts(zl::ZL_Edge_getData(*inputs));
+            // the compressor's split node cuts a pixel (`row` samples) into its bands
+            let bands = row;
+            if bands < 2 || count % bands != 0 || count < 2 * bands {
+                let d = run(&[*inputs], node(zl::ZL_StandardNodeID_delta_int))?[0];
+                return if lz { sized(d, field_lz) } else { finish(d) };
+            }
+            // band differences along the interleaved samples (OpenZL's delta keeps the first in
+            // its header: the rest of pixel 0 is set apart, so that the planes start at pixel 1's
+            // first band), then one plane per band (split_by_struct), each with a delta along it
+            let d = run(&[*inputs], node(zl::ZL_StandardNodeID_delta_int))?[0];
+            let parts = run_split(d, &[bands - 1, count - bands])?;
+            sized(parts[0], sizes)?;
+            let d = run(&[parts[1]], node(zl::ZL_StandardNodeID_convert_num_to_serial_le))?[0];
+            for plane in run(&[d], split_cols)? {
+                let n = run(&[plane], node(zl::ZL_StandardNodeID_convert_struct_to_num_le))?[0];
+                let d = run(&[n], node(zl::ZL_StandardNodeID_delta_int))?[0];
+                if lz {
+                    sized(d, field_lz)?;
+                } else {
+                    finish(d)?;
+                }
+            }
+            return Ok(());
+        }
         if predictor == Predictor::Left.id() || predictor == Predictor::LeftLz.id() {
             let e = run(&[*inputs], node(zl::ZL_StandardNodeID_delta_int))?[0];
             if predictor == Predictor::Left.id() {

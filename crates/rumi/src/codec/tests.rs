@@ -12,6 +12,16 @@ fn choose_trades_four_percent_per_speed_class() {
         Graph::Numeric(7),
     );
     assert_eq!(Graph::image_candidates(7), vec![grad, left, lz, num]);
+    // pixel-interleaved 8- and 16-bit frames add the band predictors (one class above left,
+    // the LZ one as slow to encode as left+LZ); other frames keep the list
+    let (bands, bands_lz) = (Graph::Coded(Predictor::Bands(4), Coding::FAST), Graph::Predict(Predictor::BandsLz(4)));
+    assert_eq!(Graph::image_candidates_for(7, 1, 4), vec![grad, left, bands, lz, bands_lz, num]);
+    assert_eq!(Graph::image_candidates_for(7, 2, 4), vec![grad, left, bands, lz, bands_lz, num]);
+    for (width, per_pixel) in [(1, 1), (4, 4), (8, 2), (1, 300)] {
+        assert_eq!(Graph::image_candidates_for(7, width, per_pixel), vec![grad, left, lz, num]);
+    }
+    assert_eq!(bands.decode_class(), left.decode_class() + 1);
+    assert!(bands_lz.slow_encoder() && !bands.slow_encoder());
     assert_eq!(choose(&[], SLOWER_COSTS, 2), None);
     assert_eq!(choose(&[(lz, 1000), (grad, 990)], 0.0, 2), Some(1));
     assert_eq!(Graph::Image(7).slower_costs(), 0.0);

@@ -109,7 +109,9 @@ impl Encoder {
             // the rows between try only the candidates that won lately (docs/performance.md,
             // "Writer: recent winners")
             (Graph::Auto(_), Some(kept)) if !evaluate => kept.clone(),
-            (Graph::Auto(level), _) => Graph::image_candidates(level),
+            (Graph::Auto(level) | Graph::Image(level), _) => {
+                Graph::image_candidates_for(level, l.encoding.element_width(), l.frame_strides(1, 1).x)
+            }
             (g, _) => vec![g],
         };
         let graph = self.graph;
@@ -123,6 +125,10 @@ impl Encoder {
                 let samples = gather(&l, index, block);
                 match candidates[..] {
                     [g] => Ok((codec::encode_rows(&samples, l.encoding.element_width(), row, g)?, 0)),
+                    // the smallest frame, every candidate compressing it whole
+                    _ if matches!(graph, Graph::Image(_)) => {
+                        codec::encode_best(&samples, l.encoding.element_width(), row, &candidates, 0.0)
+                    }
                     _ => codec::encode_screened(
                         &samples,
                         l.encoding.element_width(),
