@@ -11,7 +11,7 @@
 //! rows in front of it. The residuals are zigzagged, split into byte planes (`transpose_split`)
 //! and coded as a [`Coding`] says (the candidates: the low plane with PivCo Huffman, the higher
 //! planes with `sparse_num`). On pixel-interleaved 8- and 16-bit frames, [`Predictor::Bands`] subtracts
-//! each pixel's previous band first (`delta_int` along the interleaved samples, `split_by_struct`
+//! each pixel's previous band first (`delta_int` along the interleaved samples, a split
 //! into band planes, `delta_int` along each). The graph is an encoder-side function graph: the
 //! frame records only the standard transforms it ran.
 
@@ -94,7 +94,8 @@ pub enum Predictor {
     LeftLz,
     /// For pixel-interleaved frames of this many bands (frame unit 2) of 8- or 16-bit samples: each
     /// sample less the previous one (the pixel's previous band; its first band less the last
-    /// band of the pixel before), the bands split apart (`split_by_struct`), then `x - a` per
+    /// band of the pixel before), the bands split apart (bytes: `transpose_split`; 16-bit:
+    /// `split_by_struct`), then `x - a` per
     /// band: the spatial residual less the previous band's, which natural colour and
     /// near-infrared bands share (NAIP: order-0 bound 1.64 against 1.36 for a left delta per
     /// band). Other frames are coded as [`Predictor::Left`].
