@@ -231,8 +231,9 @@ def rumi_settings(inp):
     kind, srcs, _ = inp["rumi"]
     bands, times = (1, len(srcs)) if kind == "stack" else (inp["info"]["bands"], 1)
     old_unit = 0 if bands == 1 and times == 1 else (1 if (bands > 1) != (times > 1) else 4)
-    # `rumi convert` picks h w b cells (unit 2) for multi-band Images of 8-bit samples
-    default_unit = 2 if bands > 1 and times == 1 and inp["info"]["type"] == "Byte" else old_unit
+    # `rumi convert` picks h w b cells (unit 2) for multi-band Images of 8-bit samples only with
+    # --graph image; the default graph (auto) keeps the unit of the shape
+    default_unit = old_unit
     units = [0] + ([1, 2] if (bands > 1) != (times > 1) else []) + (list(range(3, 10)) if bands > 1 and times > 1 else [])
     # the default before the image graphs (issue 15): numeric graph level 7, unit 1 for multi-band
     out = [("rumi-default", []), ("rumi-numeric7", ["--graph", "numeric", "--level", "7", "--frame-unit", str(old_unit)])]
@@ -245,6 +246,9 @@ def rumi_settings(inp):
     if min(inp["info"]["width"], inp["info"]["height"]) >= 512:
         out += [("rumi-tile512", ["--tile", "512"])]
     out += [(f"rumi-unit{u}", ["--frame-unit", str(u)]) for u in units if u != default_unit]
+    if bands > 1 and times == 1 and inp["info"]["type"] in ("Byte", "UInt16", "Int16"):
+        # pixel-interleaved cells, every candidate (the band predictors included), the smallest kept
+        out += [("rumi-unit2-image", ["--frame-unit", "2", "--graph", "image"])]
     return out, default_unit
 
 
