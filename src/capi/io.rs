@@ -50,6 +50,8 @@ pub(crate) struct CallbackSource {
     io: rumi_io,
     /// `rumi_io.prefix`, copied at open.
     prefix: Vec<u8>,
+    /// the host says each request is a round trip (GDAL: a path VSIIsLocal calls not local)
+    remote: bool,
 }
 
 // SAFETY: the `rumi_io` contract requires the callbacks to be thread-safe and `ctx` to outlive
@@ -97,7 +99,12 @@ impl CallbackSource {
             // SAFETY: the caller guarantees `prefix_len` readable bytes at `prefix`.
             unsafe { std::slice::from_raw_parts(io.prefix, io.prefix_len) }.to_vec()
         };
-        Ok(CallbackSource { io, prefix })
+        Ok(CallbackSource { io, prefix, remote: false })
+    }
+
+    /// Marks a source whose requests each cost a round trip ([`RangeRead::latency_bound`]).
+    pub(crate) fn remote(self, remote: bool) -> Self {
+        CallbackSource { remote, ..self }
     }
 
     /// One `rumi_io.read` of `buf.len()` bytes at `offset`.
@@ -135,6 +142,10 @@ impl CallbackSource {
 }
 
 impl RangeRead for CallbackSource {
+    fn latency_bound(&self) -> bool {
+        self.remote
+    }
+
     fn read_at(&self, offset: u64, len: usize) -> io::Result<Vec<u8>> {
         let start = usize::try_from(offset).unwrap_or(usize::MAX);
         if let Some(bytes) = start.checked_add(len).and_then(|end| self.prefix.get(start..end)) {

@@ -25,6 +25,8 @@ extern "C" {
     fn VSIFCloseL(fp: *mut c_void) -> c_int;
     fn VSIIngestFile(fp: *mut c_void, name: *const c_char, out: *mut *mut u8, size: *mut u64, max: i64) -> c_int;
     fn VSIFree(p: *mut c_void);
+    // cpl_vsi.h (GDAL >= 3.6): false for network file systems (/vsicurl/, /vsis3/...)
+    fn VSIIsLocal(path: *const c_char) -> bool;
     // cpl_conv.h: whether the file is in the sibling list (NULL: VSIStatL), fixing its case
     fn CPLCheckForFile(name: *mut c_char, siblings: *mut *mut c_char) -> c_int;
 }
@@ -135,6 +137,13 @@ unsafe extern "C" fn read_multi(
 
 /// The bytes of the file `name` (through VSI), at most `max` of them; None when it is
 /// missing, unreadable or larger.
+/// False for a path on a network file system (`/vsicurl/`, `/vsis3/`, ...): every request
+/// there is a round trip.
+pub(crate) fn is_local(path: &CStr) -> bool {
+    // SAFETY: a NUL-terminated path GDAL only reads.
+    unsafe { VSIIsLocal(path.as_ptr()) }
+}
+
 pub(crate) fn ingest(name: &CStr, max: u64) -> Option<Vec<u8>> {
     let mut data: *mut u8 = std::ptr::null_mut();
     let mut len = 0u64;

@@ -26,6 +26,13 @@ pub trait RangeRead: Send + Sync {
     fn known_size(&self) -> io::Result<Option<u64>> {
         self.size().map(Some)
     }
+
+    /// True when every request costs a round trip (HTTP, object storage): the read path then
+    /// fetches a request's frames in as few requests as it can, instead of starting with a small
+    /// batch so that decoding starts early (local files: the default, false).
+    fn latency_bound(&self) -> bool {
+        false
+    }
 }
 
 fn eof(offset: u64, len: usize, size: u64) -> io::Error {
@@ -88,6 +95,9 @@ macro_rules! forward_range_read {
             }
             fn known_size(&self) -> io::Result<Option<u64>> {
                 (**self).known_size()
+            }
+            fn latency_bound(&self) -> bool {
+                (**self).latency_bound()
             }
         }
     )*};

@@ -173,4 +173,7 @@ impl<R: RangeRead> RangeRead for Borrowed<'_, R> {
     fn known_size(&self) -> std::io::Result<Option<u64>> {
         self.0.known_size()
     }
+    fn latency_bound(&self) -> bool {
+        self.0.latency_bound()
+    }
 }

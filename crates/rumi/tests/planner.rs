@@ -444,4 +444,26 @@ fn a_pooled_read_decodes_while_it_fetches() {
         let e = read(&bad, threads).0.unwrap_err().to_string();
         assert!(e.starts_with("frame 100:"), "{threads} thread(s): {e}");
     }
+    // a source whose requests are round trips (HTTP, object storage) gets one request
+    struct Remote(Counting);
+    impl RangeRead for Remote {
+        fn read_at(&self, offset: u64, len: usize) -> std::io::Result<Vec<u8>> {
+            self.0.read_at(offset, len)
+        }
+        fn read_ranges(&self, ranges: &[(u64, usize)]) -> std::io::Result<Vec<Vec<u8>>> {
+            self.0.read_ranges(ranges)
+        }
+        fn size(&self) -> std::io::Result<u64> {
+            self.0.size()
+        }
+        fn latency_bound(&self) -> bool {
+            true
+        }
+    }
+    let src = Remote(Counting { bytes: bytes.clone(), calls: AtomicU64::new(0), ranges: AtomicU64::new(0) });
+    let r = Reader::open(src, Limits::default()).unwrap();
+    let mut out = vec![0u8; (w * h * 2) as usize];
+    let stats = r.read(&req, &mut out, 0, 2).unwrap();
+    assert!(out == want, "the remote source's pixels");
+    assert_eq!((stats.decoded, stats.batches, r.source().0.calls.load(Ordering::Relaxed)), (256, 1, 1));
 }

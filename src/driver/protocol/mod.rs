@@ -118,8 +118,11 @@ unsafe fn open_by_policy(
         }
     };
     let opts = OpenOptions { limits, stale_sidecar: StaleSidecar::Warn, check: BlobCheck::Prefix(prefix) };
+    // /vsicurl/, /vsis3/...: each request a round trip (the read path then makes fewer of them)
+    let remote = !vsi::is_local(path);
     // SAFETY: the caller guarantees the `rumi_io` contract.
-    let opened = unsafe { CallbackSource::new(io) }.and_then(|src| rumi::open::open(src, &file, blob, &opts));
+    let opened =
+        unsafe { CallbackSource::new(io) }.and_then(|src| rumi::open::open(src.remote(remote), &file, blob, &opts));
     match opened {
         Ok(o) => {
             let stateless = o.blob.is_some();

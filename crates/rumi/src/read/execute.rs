@@ -109,8 +109,9 @@ pub(crate) fn execute<R: RangeRead>(
 /// layer keeps its settings per thread, so every read stays on the caller) while the pool
 /// decodes what came before, one job per frame (a slow frame never holds a share of the
 /// others back); the batches grow from [`FIRST_BATCH_BYTES`] (decoding starts after the first
-/// megabyte, not after the whole request) to [`BATCH_BYTES`], and at most [`BATCH_BYTES`] of
-/// fetched, undecoded bytes are held.
+/// megabyte, not after the whole request; [`BATCH_BYTES`] from the start on a source whose
+/// requests cost a round trip, [`RangeRead::latency_bound`]) to [`BATCH_BYTES`], and at most
+/// [`BATCH_BYTES`] of fetched, undecoded bytes are held.
 pub fn decode_each<R, F>(reader: &Reader<R>, indices: &[u64], threads: usize, each: F) -> Result<ReadStats>
 where
     R: RangeRead,
@@ -160,7 +161,10 @@ where
         }
     };
     let pending = Pending::default();
-    match batches(reader, indices, FIRST_BATCH_BYTES) {
+    // a source paying a round trip per request gets the fewest requests (decoding then overlaps
+    // only the fetches of requests over BATCH_BYTES)
+    let first = if reader.source().latency_bound() { BATCH_BYTES } else { FIRST_BATCH_BYTES };
+    match batches(reader, indices, first) {
         Err(e) => fail(0, e),
         Ok(runs) => pool.in_place_scope(|s| {
             for (batch, size) in runs {

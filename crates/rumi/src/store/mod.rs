@@ -152,6 +152,9 @@ impl crate::io::RangeRead for Source {
             Source::Store(s) => s.known_size(),
         }
     }
+    fn latency_bound(&self) -> bool {
+        matches!(self, Source::Store(_))
+    }
 }
 
 #[cfg(test)]

@@ -71,6 +71,10 @@ fn short(r: &Range<u64>, got: usize) -> object_store::Error {
 }
 
 impl RangeRead for StoreSource {
+    fn latency_bound(&self) -> bool {
+        true
+    }
+
     fn read_at(&self, offset: u64, len: usize) -> io::Result<Vec<u8>> {
         Ok(self.read_ranges(&[(offset, len)])?.pop().unwrap_or_default())
     }
