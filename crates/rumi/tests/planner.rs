@@ -444,6 +444,19 @@ fn a_pooled_read_decodes_while_it_fetches() {
         let e = read(&bad, threads).0.unwrap_err().to_string();
         assert!(e.starts_with("frame 100:"), "{threads} thread(s): {e}");
     }
+    // corrupt neighbours decoded side by side: a later frame failing first must not stop an
+    // earlier one's job (CI once reported frame 1 of a file whose frames 0 and 1 were corrupt)
+    for f in 101u64..140 {
+        let (offset, len) = r.frame_range(f).unwrap();
+        let mid = (offset + len / 2) as usize;
+        for b in &mut bad[mid..mid + 16] {
+            *b ^= 0xa5;
+        }
+    }
+    for round in 0..40 {
+        let e = read(&bad, 2).0.unwrap_err().to_string();
+        assert!(e.starts_with("frame 100:"), "round {round}: {e}");
+    }
     // a source whose requests are round trips (HTTP, object storage) gets one request
     struct Remote(Counting);
     impl RangeRead for Remote {

@@ -4,7 +4,7 @@
 
 use std::ops::Range;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 
 use crate::cache::spare;
@@ -152,9 +152,11 @@ where
         }
     };
     let first_error: Mutex<Option<(usize, Error)>> = Mutex::new(None);
-    let failed = AtomicBool::new(false);
+    // the lowest failed position: frames after it are skipped, frames before it still decode,
+    // so the error reported is the first in index order whatever order the jobs ran in
+    let failed = AtomicUsize::new(usize::MAX);
     let fail = |k: usize, e: Error| {
-        failed.store(true, Ordering::Relaxed);
+        failed.fetch_min(k, Ordering::Relaxed);
         let mut f = first_error.lock().unwrap_or_else(|p| p.into_inner());
         if f.as_ref().is_none_or(|(at, _)| k < *at) {
             *f = Some((k, e));
@@ -169,7 +171,7 @@ where
         Ok(runs) => pool.in_place_scope(|s| {
             for (batch, size) in runs {
                 pending.wait_below(BATCH_BYTES.saturating_sub(size));
-                if failed.load(Ordering::Relaxed) {
+                if failed.load(Ordering::Relaxed) != usize::MAX {
                     break;
                 }
                 let bytes = match reader.fetch_frames(&indices[batch.clone()]) {
@@ -187,7 +189,7 @@ where
                         (Arc::clone(&bytes), &pending, &decode, &fail, &failed);
                     let at = batch.start + k;
                     s.spawn(move |_| {
-                        if !failed.load(Ordering::Relaxed) {
+                        if at < failed.load(Ordering::Relaxed) {
                             if let Err(e) = decode(at, &bytes[k]) {
                                 fail(at, e);
                             }
