@@ -23,6 +23,14 @@ struct Counting {
     bytes: Vec<u8>,
     calls: AtomicU64,
     ranges: AtomicU64,
+    /// stands for a source whose requests are round trips (HTTP, object storage)
+    remote: bool,
+}
+
+impl Counting {
+    fn new(bytes: Vec<u8>) -> Self {
+        Counting { bytes, calls: AtomicU64::new(0), ranges: AtomicU64::new(0), remote: false }
+    }
 }
 
 impl RangeRead for Counting {
@@ -36,6 +44,9 @@ impl RangeRead for Counting {
     }
     fn size(&self) -> std::io::Result<u64> {
         Ok(self.bytes.len() as u64)
+    }
+    fn latency_bound(&self) -> bool {
+        self.remote
     }
 }
 
@@ -190,7 +201,7 @@ fn check(case: &Case) -> Result<(), TestCaseError> {
     let bps = l.encoding.decoded_bytes();
     let n = case.times as usize * usize::from(case.bands) * case.length as usize * case.width as usize;
     let (file, _) = write(spec, &samples(case.encoding, n, 7));
-    let src = Arc::new(Counting { bytes: file, calls: AtomicU64::new(0), ranges: AtomicU64::new(0) });
+    let src = Arc::new(Counting::new(file));
     let r = Reader::open(Arc::clone(&src), Limits::default()).unwrap();
     let full = reference(&r);
     let (req, size, origin) = request(case, bps);
@@ -415,7 +426,7 @@ fn a_pooled_read_decodes_while_it_fetches() {
     let (bytes, _) = write(spec, &samples(SampleEncoding::U16, (w * h) as usize, 5));
     let req = Request::dense(&[0], &[0], 0..h, 0..w, 2);
     let read = |bytes: &[u8], threads: usize| {
-        let src = Counting { bytes: bytes.to_vec(), calls: AtomicU64::new(0), ranges: AtomicU64::new(0) };
+        let src = Counting::new(bytes.to_vec());
         let r = Reader::open(src, Limits::default()).unwrap();
         let mut out = vec![0u8; (w * h * 2) as usize];
         let res = r.read(&req, &mut out, 0, threads);
@@ -458,25 +469,10 @@ fn a_pooled_read_decodes_while_it_fetches() {
         assert!(e.starts_with("frame 100:"), "round {round}: {e}");
     }
     // a source whose requests are round trips (HTTP, object storage) gets one request
-    struct Remote(Counting);
-    impl RangeRead for Remote {
-        fn read_at(&self, offset: u64, len: usize) -> std::io::Result<Vec<u8>> {
-            self.0.read_at(offset, len)
-        }
-        fn read_ranges(&self, ranges: &[(u64, usize)]) -> std::io::Result<Vec<Vec<u8>>> {
-            self.0.read_ranges(ranges)
-        }
-        fn size(&self) -> std::io::Result<u64> {
-            self.0.size()
-        }
-        fn latency_bound(&self) -> bool {
-            true
-        }
-    }
-    let src = Remote(Counting { bytes: bytes.clone(), calls: AtomicU64::new(0), ranges: AtomicU64::new(0) });
+    let src = Counting { remote: true, ..Counting::new(bytes.clone()) };
     let r = Reader::open(src, Limits::default()).unwrap();
     let mut out = vec![0u8; (w * h * 2) as usize];
     let stats = r.read(&req, &mut out, 0, 2).unwrap();
     assert!(out == want, "the remote source's pixels");
-    assert_eq!((stats.decoded, stats.batches, r.source().0.calls.load(Ordering::Relaxed)), (256, 1, 1));
+    assert_eq!((stats.decoded, stats.batches, r.source().calls.load(Ordering::Relaxed)), (256, 1, 1));
 }

@@ -50,6 +50,19 @@ unsafe fn run(edges: &[*mut zl::ZL_Edge], nid: zl::ZL_NodeID) -> std::result::Re
         } else {
             zl::ZL_Edge_runMultiInputNode(edges.as_ptr().cast_mut(), edges.len(), nid)
         };
+        edges_of(r)
+    }
+}
+
+/// The edges a node run returned, copied out, or `Err` when OpenZL refused.
+///
+/// # Safety
+/// `r` must be the result of a node run of the graph being run (its edge list lives as long as
+/// that run).
+unsafe fn edges_of(r: zl::ZL_Result_ZL_EdgeList) -> std::result::Result<Vec<*mut zl::ZL_Edge>, ()> {
+    // SAFETY: `_code` is the result's tag, always set; a successful result holds the edge list,
+    // which is copied out at once.
+    unsafe {
         if r._code != zl::ZL_ErrorCode_no_error {
             return Err(());
         }
@@ -74,15 +87,7 @@ unsafe fn run_with(
     // SAFETY: per the function contract; the edge list is copied out at once.
     unsafe {
         let r = zl::ZL_Edge_runNode_withParams(e, nid, params);
-        if r._code != zl::ZL_ErrorCode_no_error {
-            return Err(());
-        }
-        let list = r._value._value;
-        let (p, n) = (list.field_1.edges, list.field_2.nbEdges);
-        if p.is_null() {
-            return Err(());
-        }
-        Ok(std::slice::from_raw_parts(p, n).to_vec())
+        edges_of(r)
     }
 }
 
