@@ -23,6 +23,7 @@ use rumi::Request;
 use rumi::{Category, Error, LimitKind, Limits};
 
 mod dlpack;
+mod spare;
 mod store;
 mod write;
 
@@ -477,6 +478,8 @@ fn _rumi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(write::parts_abort, m)?)?;
     m.add_function(wrap_pyfunction!(_load_pid, m)?)?;
     m.add_function(wrap_pyfunction!(read_batch, m)?)?;
+    m.add_class::<spare::SpareBuffer>()?;
+    m.add_function(wrap_pyfunction!(spare::spare_buffer, m)?)?;
     m.add_function(wrap_pyfunction!(fetch_object, m)?)?;
     m.add_function(wrap_pyfunction!(object_size, m)?)?;
     m.add_function(wrap_pyfunction!(put_object, m)?)?;

@@ -51,6 +51,32 @@ def test_batch_pixels_bounds_and_stats(cat, files):
         ds.__getitems__([(0, 260, 0)])
 
 
+def test_batches_reuse_released_memory_and_keep_what_is_held(cat, files):
+    """A batch's tensors live in spare buffers (rumi.spare): a released batch's memory serves a
+    later batch of the same size, a batch still held keeps its own memory and pixels."""
+    ds = rt.ChipDataset(cat.search(bands=["red"]), size=48, bands=["nir", "red"])
+    keys = [(0, 0, 0), (1, 100, 200), (0, 252, 472), (0, 10, 11)]
+    want = np.stack([_expected(ds, _arrays(files), k, 48) for k in keys])
+    held = ds.__getitems__(keys)
+    b = ds.__getitems__(keys[::-1])
+    assert held["image"].data_ptr() != b["image"].data_ptr()
+    addr = b["image"].data_ptr()
+    nbytes = b["image"].numel() * b["image"].element_size()
+    del b
+    # what the C allocator would now hand out for this size goes elsewhere: only a pool that
+    # kept the released buffer gives its address again
+    other = np.empty(nbytes, np.uint8)
+    other[:] = 1
+    again = ds.__getitems__(keys)
+    assert again["image"].data_ptr() == addr, "the released batch's buffer is reused"
+    np.testing.assert_array_equal(again["image"].numpy(), want)
+    for _ in range(3):
+        ds.__getitems__(keys[::-1])
+    np.testing.assert_array_equal(held["image"].numpy(), want)  # untouched by later batches
+    del ds
+    np.testing.assert_array_equal(held["image"].numpy(), want)  # outlives its dataset
+
+
 def test_time_and_band_selection(cat, files):
     ds = rt.ChipDataset(cat, size=32, bands=["nir"], time=("2020-01-15", "2020-02-15"), crs="EPSG:32633")
     assert ds.T == 1 and ds.B == 1 and len(ds) == 1  # only a has a step in the window

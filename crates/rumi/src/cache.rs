@@ -132,7 +132,9 @@ impl CacheInner {
 /// to the kernel between reads, so that every frame is page-faulted in again (landsat8 cells:
 /// 1,090 page faults per 256 x 256 window, 0.77x the windows/s of the pre-planner driver).
 /// The lock is only ever tried: a child of `fork()` whose parent held it skips the spares.
-pub(crate) mod spare {
+/// Hosts use them too, for buffers they hand out batch after batch (the Python package's
+/// training batches).
+pub mod spare {
     use std::sync::{Mutex, OnceLock};
 
     use super::SPARE_BYTES;

@@ -35,6 +35,7 @@ pub mod store;
 mod validate;
 mod writer;
 
+pub use cache::spare;
 pub use codec::{Graph, Predictor};
 pub use error::{Category, Error, Result};
 pub use format::{
