@@ -196,7 +196,7 @@ fn image_spec(sources: &[Source], axis: rumi::format::TimeAxis, opts: &WriteOpts
         Failure(format!("--frame-unit: {e} (valid for B={}, T={times}: {})", first.bands, valid.join(", ")))
     })?;
     codec::encode(&[0u8; 8], 1, graph).context(|| format!("compression settings {graph:?}"))?;
-    Ok(ImageSpec {
+    let spec = ImageSpec {
         width: first.width,
         length: first.length,
         times,
@@ -207,7 +207,17 @@ fn image_spec(sources: &[Source], axis: rumi::format::TimeAxis, opts: &WriteOpts
         frame_unit: unit,
         georef: first.georef,
         trailer: Trailer { band_texts: first.band_texts.clone(), time: axis },
-    })
+    };
+    // the default graph on a multi-band Image: pixel-interleaved cells when a sampled tile row
+    // (the middle one) says they are worth their slower decode (rumi::frame_unit_from_sample);
+    // a layout the writer refuses is reported by the writer, with its remedy
+    let sampled = opts.frame_unit.is_none() && matches!(graph, Graph::Auto(_)) && spec.times == 1 && spec.bands > 1;
+    let Some(layout) = spec.layout().ok().filter(|_| sampled) else { return Ok(spec) };
+    let row = (layout.tiles_down() - 1) / 2;
+    let data = read_tile_row(sources, &layout, row)?;
+    let unit =
+        rumi::frame_unit_from_sample(&spec, graph, row, &data).context(|| "sampling the frame unit".to_string())?;
+    Ok(ImageSpec { frame_unit: unit, ..spec })
 }
 
 /// Where the frames are written: the staged local output, or a local temporary file uploaded

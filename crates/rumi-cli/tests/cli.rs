@@ -226,28 +226,44 @@ fn converts_every_storable_real_file() {
 /// equal to the source.
 #[test]
 fn band_prediction_shrinks_pixel_interleaved_8_bit_imagery() {
+    // pixel-interleaved cells (unit 2, the band predictors) against band-planar ones (unit 1),
+    // and the unit `convert` picks from a sampled tile row when none is asked for
     let Some(data) = data_dir() else { return };
     let dir = tempdir();
-    for (name, extra, at_most) in [
-        ("naip_m_3607824_se_17_1_20160620_sub.tif", &[][..], 85),
-        ("rasterio_RGB.byte.tif", &["--graph", "image"][..], 97),
-        ("xrspatial_s2_4band_10m_uint16.tif", &[][..], 97),
+    for (name, extra, at_most, picked) in [
+        ("naip_m_3607824_se_17_1_20160620_sub.tif", &[][..], 85, "2"),
+        ("rasterio_RGB.byte.tif", &["--graph", "image"][..], 97, "1"),
+        ("xrspatial_s2_4band_10m_uint16.tif", &[][..], 97, "2"),
+        ("landsat8_LC08_L1TP_224078_20200518_3band_uint16.tif", &[][..], 101, "1"),
     ] {
         let src = data.join(name);
+        let out = |tag: &str| dir.path().join(format!("{name}.{tag}.rumi"));
         let size = |tag: &str, args: &[&str]| {
-            let out = dir.path().join(format!("{name}.{tag}.rumi"));
-            let mut a =
-                vec!["convert", src.to_str().unwrap(), out.to_str().unwrap(), "--quiet", "--time", "2020-01-01"];
+            let o = out(tag);
+            let mut a = vec!["convert", src.to_str().unwrap(), o.to_str().unwrap(), "--quiet", "--time", "2020-01-01"];
             a.extend_from_slice(args);
             ok(&a);
-            assert_same_as_source(&out, &src, 0);
-            fs::metadata(&out).unwrap().len()
+            assert_same_as_source(&o, &src, 0);
+            fs::metadata(&o).unwrap().len()
         };
-        let default = size("default", &[]);
+        let unit = |tag: &str| {
+            let info = ok(&["info", out(tag).to_str().unwrap()]);
+            let line = info.lines().find(|l| l.starts_with("frame unit")).unwrap_or_default().to_string();
+            line.split_whitespace().nth(2).unwrap_or_default().trim_end_matches(':').to_string()
+        };
+        let planar = size("planar", &["--frame-unit", "1"]);
         let mut args = vec!["--frame-unit", "2"];
         args.extend_from_slice(extra);
         let bands = size("bands", &args);
-        assert!(bands * 100 <= default * at_most, "{name}: {bands} bytes with {args:?} against {default} by default");
+        if at_most <= 100 {
+            assert!(bands * 100 <= planar * at_most, "{name}: {bands} bytes with {args:?} against {planar} planar");
+        } else {
+            assert!(bands > planar, "{name}: {bands} bytes with {args:?} against {planar} planar");
+        }
+        let default = size("default", &[]);
+        assert_eq!(unit("default"), picked, "{name}: the frame unit convert picks");
+        let want = if picked == "2" { size("cells", &["--frame-unit", "2"]) } else { planar };
+        assert_eq!(default, want, "{name}: the default file is the picked unit's");
     }
 }
 

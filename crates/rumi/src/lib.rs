@@ -48,4 +48,7 @@ pub use promote::promotable;
 pub use read::{Axis, Output, Plane, ReadStats, Request};
 pub use reader::{Reader, Window};
 pub use validate::{build_header, check_blob_prefix, validate, Report};
-pub use writer::{assemble, encode_tile_rows, write_array, EncodedRows, Encoder, ImageSpec, Writer};
+pub use writer::{
+    assemble, encode_tile_rows, frame_unit_from_sample, write_array, EncodedRows, Encoder, ImageSpec, Writer,
+    PIXEL_INTERLEAVED_GAIN,
+};

@@ -476,3 +476,31 @@ fn a_pooled_read_decodes_while_it_fetches() {
     assert!(out == want, "the remote source's pixels");
     assert_eq!((stats.decoded, stats.batches, r.source().calls.load(Ordering::Relaxed)), (256, 1, 1));
 }
+
+/// The frame unit from a sample: bands that share their texture (here the same noise, each
+/// band with its own offset and a little noise of its own: only the band difference predicts it) get pixel-interleaved cells;
+/// independent bands keep the band-planar unit; cubes, one band and 32-bit samples are not
+/// sampled.
+#[test]
+fn frame_unit_from_a_sampled_tile_row() {
+    let (w, h, b) = (256usize, 128usize, 3usize);
+    let noise = samples(SampleEncoding::U8, w * h, 9);
+    let own = samples(SampleEncoding::U8, b * w * h, 5);
+    let shared: Vec<u8> =
+        (0..b * w * h).map(|i| noise[i % (w * h)].wrapping_add(40 * (i / (w * h)) as u8 + own[i] % 3)).collect();
+    let independent = samples(SampleEncoding::U8, b * w * h, 3);
+    let s = spec(SampleEncoding::U8, w as u32, h as u32, b as u16, 1, (128, 128), 1, utm());
+    let g = rumi::Graph::Auto(6);
+    assert_eq!(rumi::frame_unit_from_sample(&s, g, 0, &shared).unwrap(), 2);
+    assert_eq!(rumi::frame_unit_from_sample(&s, g, 0, &independent).unwrap(), 1);
+    // not sampled: a cube, one band, 32-bit samples (the spec's unit comes back, no data read)
+    let cube = spec(SampleEncoding::U8, w as u32, h as u32, b as u16, 2, (128, 128), 4, utm());
+    assert_eq!(rumi::frame_unit_from_sample(&cube, g, 0, &[]).unwrap(), 4);
+    let one = spec(SampleEncoding::U8, w as u32, h as u32, 1, 1, (128, 128), 0, utm());
+    assert_eq!(rumi::frame_unit_from_sample(&one, g, 0, &[]).unwrap(), 0);
+    let wide = spec(SampleEncoding::F32, w as u32, h as u32, b as u16, 1, (128, 128), 1, utm());
+    assert_eq!(rumi::frame_unit_from_sample(&wide, g, 0, &[]).unwrap(), 1);
+    // a sample that is not whole tile rows is an error naming it
+    let e = rumi::frame_unit_from_sample(&s, g, 0, &shared[..10]).unwrap_err().to_string();
+    assert!(e.contains("not whole pixel rows"), "{e}");
+}
