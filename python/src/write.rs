@@ -129,6 +129,26 @@ pub fn encode_rows<'py>(
     Ok((e.rows, PyBytes::new(py, &e.frames), e.counts))
 }
 
+/// `frame_unit_from_image(spec, level, data, threads) -> unit`: the frame unit `rumi.write`
+/// gives an Image when none is asked for ([`rumi::frame_unit_from_image`]: its middle tile row
+/// encoded both ways when the shape is sampled; the spec's default otherwise), the GIL released.
+#[pyfunction]
+pub fn frame_unit_from_image(
+    py: Python<'_>,
+    spec: SpecTuple,
+    level: i32,
+    data: &Bound<'_, PyAny>,
+    threads: usize,
+) -> PyResult<u16> {
+    let spec = spec_from(spec)?;
+    if !spec.samples_frame_unit() {
+        return Ok(spec.frame_unit);
+    }
+    let bytes = Bytes::of(data)?;
+    let pool = rumi::pool::get(threads).map_err(py_err)?;
+    py.detach(|| pool.install(|| rumi::frame_unit_from_image(&spec, Graph::Auto(level), bytes.slice()))).map_err(py_err)
+}
+
 /// `assemble(spec, counts) -> (prefix, trailer, blob)`: what a file of frames with these byte
 /// counts (frame-index order) holds besides them, and its header blob.
 #[pyfunction]

@@ -74,6 +74,32 @@ def test_every_frame_unit_reads_the_same_pixels(tmp_path, unit):
     assert np.array_equal(ds.read(t=1, b=[2, 0, 2], window=(3, 7, 40, 30)), a[[1]][:, [2, 0, 2], 3:43, 7:37])
 
 
+def test_write_picks_pixel_interleaved_cells_where_the_bands_share_their_texture(tmp_path):
+    """rumi.write's frame unit, as rumi convert's: a multi-band image whose bands share their
+    texture (the same noise, each band with its own offset and a little noise of its own) gets
+    pixel-interleaved cells, independent bands keep band-planar ones; what is asked for and
+    shapes that are not sampled keep the unit of their shape."""
+    rng = np.random.default_rng(9)
+    noise = rng.integers(0, 256, (200, 300), dtype=np.uint8)
+    own = rng.integers(0, 3, (3, 200, 300), dtype=np.uint8)
+    shared = noise[np.newaxis] + np.array([0, 40, 80], dtype=np.uint8)[:, np.newaxis, np.newaxis] + own
+    independent = rng.integers(0, 256, (3, 200, 300), dtype=np.uint8)
+    for name, a, unit in (("shared", shared, 2), ("independent", independent, 1), ("shared16", shared.astype(np.uint16) * 7, 2)):
+        p = write_cube(str(tmp_path / f"{name}.rumi"), a[np.newaxis], tile=64)
+        ds = rumi.open(p)
+        assert ds.frame_unit == unit, name
+        assert np.array_equal(ds.read()[0], a)
+    # asked for, a cube, one band, 32-bit samples: the shape's unit, nothing sampled
+    assert rumi.open(write_cube(str(tmp_path / "asked.rumi"), shared[np.newaxis], unit=1, tile=64)).frame_unit == 1
+    assert rumi.open(write_cube(str(tmp_path / "cube.rumi"), np.stack([shared, shared]), tile=64)).frame_unit == 4
+    assert rumi.open(write_cube(str(tmp_path / "one.rumi"), shared[np.newaxis, :1], tile=64)).frame_unit == 0
+    wide = shared.astype(np.float32)[np.newaxis]
+    assert rumi.open(write_cube(str(tmp_path / "f32.rumi"), wide, tile=64)).frame_unit == 1
+    # a spec the writer refuses is still its message, not the sampler's
+    with pytest.raises(ValueError, match="tile"):
+        write_cube(str(tmp_path / "bad.rumi"), shared[np.newaxis], tile=0)
+
+
 def test_metadata(tmp_path):
     a = cube(T=3, B=2)
     p = write_cube(str(tmp_path / "m.rumi"), a)

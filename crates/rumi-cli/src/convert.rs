@@ -211,9 +211,9 @@ fn image_spec(sources: &[Source], axis: rumi::format::TimeAxis, opts: &WriteOpts
     // the default graph on a multi-band Image: pixel-interleaved cells when a sampled tile row
     // (the middle one) says they are worth their slower decode (rumi::frame_unit_from_sample);
     // a layout the writer refuses is reported by the writer, with its remedy
-    let sampled = opts.frame_unit.is_none() && matches!(graph, Graph::Auto(_)) && spec.times == 1 && spec.bands > 1;
-    let Some(layout) = spec.layout().ok().filter(|_| sampled) else { return Ok(spec) };
-    let row = (layout.tiles_down() - 1) / 2;
+    let sampled = opts.frame_unit.is_none() && matches!(graph, Graph::Auto(_));
+    let Some(row) = spec.sampled_row().filter(|_| sampled) else { return Ok(spec) };
+    let layout = spec.layout()?;
     let data = read_tile_row(sources, &layout, row)?;
     let unit =
         rumi::frame_unit_from_sample(&spec, graph, row, &data).context(|| "sampling the frame unit".to_string())?;

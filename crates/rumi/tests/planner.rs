@@ -503,4 +503,22 @@ fn frame_unit_from_a_sampled_tile_row() {
     // a sample that is not whole tile rows is an error naming it
     let e = rumi::frame_unit_from_sample(&s, g, 0, &shared[..10]).unwrap_err().to_string();
     assert!(e.contains("not whole pixel rows"), "{e}");
+    // a whole image: its middle tile row is the sample (rows 0 and 2 independent, row 1 shared)
+    let tall = spec(SampleEncoding::U8, w as u32, 3 * h as u32, b as u16, 1, (128, 128), 1, utm());
+    let mut image = Vec::with_capacity(3 * b * w * h);
+    for band in 0..b {
+        for part in [&independent, &shared, &independent] {
+            image.extend_from_slice(&part[band * w * h..(band + 1) * w * h]);
+        }
+    }
+    assert_eq!(rumi::frame_unit_from_image(&tall, g, &image).unwrap(), 2);
+    let mut flipped = Vec::with_capacity(3 * b * w * h);
+    for band in 0..b {
+        for part in [&shared, &independent, &shared] {
+            flipped.extend_from_slice(&part[band * w * h..(band + 1) * w * h]);
+        }
+    }
+    assert_eq!(rumi::frame_unit_from_image(&tall, g, &flipped).unwrap(), 1);
+    let e = rumi::frame_unit_from_image(&tall, g, &image[1..]).unwrap_err().to_string();
+    assert!(e.contains("the image has 294911 bytes; 294912 expected"), "{e}");
 }

@@ -81,6 +81,20 @@ impl ImageSpec {
         }
         Self::default_frame_unit(bands, times)
     }
+
+    /// True when a writer with no frame unit asked for samples the data to choose one
+    /// ([`frame_unit_from_sample`]): a multi-band Image (T = 1, 2..=255 bands) of 8- or 16-bit
+    /// samples not already pixel-interleaved.
+    pub fn samples_frame_unit(&self) -> bool {
+        self.times == 1 && (2..=255).contains(&self.bands) && self.encoding.element_width() <= 2 && self.frame_unit != 2
+    }
+
+    /// The tile row whose frames [`frame_unit_from_sample`] compares (the middle one), when
+    /// [`ImageSpec::samples_frame_unit`] and the layout is valid.
+    pub fn sampled_row(&self) -> Option<u32> {
+        let layout = self.layout().ok().filter(|_| self.samples_frame_unit())?;
+        Some((layout.tiles_down() - 1) / 2)
+    }
 }
 
 /// How much smaller (a fraction of the band-planar bytes) pixel-interleaved cells must make a
@@ -97,14 +111,33 @@ pub const PIXEL_INTERLEAVED_GAIN: f64 = 0.03;
 /// returned when its frames are at least [`PIXEL_INTERLEAVED_GAIN`] smaller; `spec.frame_unit`
 /// otherwise, and for every other shape (no sample is encoded).
 pub fn frame_unit_from_sample(spec: &ImageSpec, graph: Graph, row: u32, data: &[u8]) -> Result<u16> {
-    if spec.times != 1 || !(2..=255).contains(&spec.bands) || spec.encoding.element_width() > 2 || spec.frame_unit == 2
-    {
+    if !spec.samples_frame_unit() {
         return Ok(spec.frame_unit);
     }
     let planar: usize = encode_tile_rows(spec, graph, row, data)?.frames.len();
     let cells = ImageSpec { frame_unit: 2, ..spec.clone() };
     let interleaved: usize = encode_tile_rows(&cells, graph, row, data)?.frames.len();
     Ok(if (interleaved as f64) <= (planar as f64) * (1.0 - PIXEL_INTERLEAVED_GAIN) { 2 } else { spec.frame_unit })
+}
+
+/// [`frame_unit_from_sample`] of a whole Image (`image`: its `b y x` samples, as
+/// [`encode_tile_rows`] takes them): the sample is its middle tile row
+/// ([`ImageSpec::sampled_row`]). A spec whose layout is invalid comes back unchanged: the
+/// writer it is given to reports it.
+pub fn frame_unit_from_image(spec: &ImageSpec, graph: Graph, image: &[u8]) -> Result<u16> {
+    let Some(row) = spec.sampled_row() else { return Ok(spec.frame_unit) };
+    let layout = spec.layout()?;
+    let sample = spec.encoding.decoded_bytes();
+    let band = layout.length as usize * layout.width as usize * sample;
+    let expected = band * usize::from(spec.bands);
+    if image.len() != expected {
+        return Err(Error::Usage(format!("the image has {} bytes; {expected} expected", image.len())));
+    }
+    let (first, rows) = (row as usize * usize::from(layout.tile_length), layout.tile_dims(row, 0).0 as usize);
+    let line = layout.width as usize * sample;
+    let data: Vec<u8> =
+        image.chunks_exact(band).flat_map(|b| &b[first * line..(first + rows) * line]).copied().collect();
+    frame_unit_from_sample(spec, graph, row, &data)
 }
 
 /// What a file holds besides its frames, once every frame's byte count is known: the prefix
