@@ -12,7 +12,8 @@ use std::time::Instant;
 
 use rumi::codec::{self, AlignedBuf, Coding, Graph, Predictor, Stage};
 
-/// `PRED/LOW-HIGH[/cK-SEG]`: a predictor (left, up, gradient), the stages of the low and high
+/// `PRED/LOW-HIGH[/cK-SEG]`: a predictor (left, up, gradient, or bandsN for pixel-interleaved
+/// frames of N bands), the stages of the low and high
 /// byte planes (entropy, pivco, sparse, zstd, fieldlz, partition) and optional classes.
 fn parse_coded(s: &str) -> Option<Graph> {
     let mut parts = s.split('/');
@@ -20,7 +21,7 @@ fn parse_coded(s: &str) -> Option<Graph> {
         "left" => Predictor::Left,
         "up" => Predictor::Up,
         "gradient" => Predictor::Gradient,
-        _ => return None,
+        b => Predictor::Bands(b.strip_prefix("bands")?.parse().ok()?),
     };
     let stage = |n: &str| {
         Some(match n {

@@ -2,16 +2,17 @@
 
 use super::*;
 
+/// Decoded frames larger than this do not leave their OpenZL working memory in the decoding
+/// thread's context (see [`decode_into`]).
+pub(super) const STACK_ARENA_FRAME_BYTES: usize = 16 << 20;
+
 /// Decodes one frame into `out`, which must be exactly the decoded size the header implies.
 /// A frame is defined by its decoded bytes (spec: "Frames"): whatever OpenZL output type it
 /// uses (serial bytes, numeric elements of any width, fixed-size structs), it is accepted when
 /// it decodes to exactly `out.len()` bytes, and fails naming both counts otherwise. `index`
 /// names the frame in errors.
-/// Decoded frames larger than this do not leave their OpenZL working memory in the decoding
-/// thread's context (see [`decode_into`]).
-pub(super) const STACK_ARENA_FRAME_BYTES: usize = 16 << 20;
-
 pub fn decode_into(frame: &[u8], out: &mut AlignedBuf, index: u64) -> Result<()> {
+    cpu_supported()?;
     let expected = out.len as u64;
     // SAFETY: the size query only reads `frame` within its length.
     let r = unsafe { zl::ZL_getDecompressedSize(frame.as_ptr().cast(), frame.len()) };

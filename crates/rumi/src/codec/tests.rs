@@ -234,3 +234,14 @@ fn the_slow_encoders_probe_keeps_the_sample_choice() {
         assert_eq!(out.as_bytes(), &frame[..], "{name}");
     }
 }
+
+/// A CPU without the features OpenZL is built for gets an error naming them (checked before any
+/// OpenZL code runs); this machine has them all, so encoding and decoding work.
+#[test]
+fn cpu_features_are_named_when_missing() {
+    assert_eq!(missing_cpu_features(|_| true), None);
+    let m = missing_cpu_features(|f| f != "ssse3" && f != "popcnt").unwrap();
+    assert!(m.starts_with("this CPU lacks ssse3, popcnt (x86-64-v2)"), "{m}");
+    assert!(m.contains("CFLAGS_x86_64_unknown_linux_gnu"), "{m}");
+    assert!(cpu_supported().is_ok());
+}
