@@ -714,13 +714,12 @@ class ChipDataset(torch.utils.data.Dataset):
             warnings.warn("rumi.torch: pin_memory needs CUDA; allocating pageable memory", RuntimeWarning, stacklevel=3)
             self.pin_memory = pin = False
         tdt = _torch_dtype(enc)
+        n = math.prod(shape) * tdt.itemsize
         if torch.utils.data.get_worker_info() is not None and not pin:
             # in a DataLoader worker the batch goes to the main process through shared memory:
             # decode straight into a shared tensor (as default_collate does), not into one
             # that the worker's queue then copies there
-            n = math.prod(shape) * torch.empty(0, dtype=tdt).element_size()
             return torch.empty(0, dtype=tdt).set_(torch.UntypedStorage._new_shared(n), 0, shape)
-        n = math.prod(shape) * torch.empty(0, dtype=tdt).element_size()
         if pin or n == 0:
             return torch.empty(shape, dtype=tdt, pin_memory=pin)
         # memory of earlier batches the caller has let go (rumi.spare): fresh memory for
