@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import _rumi
 from ._crs import crs_type
-from ._dataset import Dataset, open
+from ._dataset import BoundingBox, Dataset, open
 from ._dtypes import Array, Tensor, encoding_of, numpy_dtype
 from ._errors import FormatError, LimitError, RequestError, RumiError, RumiIOError, UnsupportedError
 from ._window import Window
@@ -58,10 +58,25 @@ __all__ = [
     "build",
     "BuildError",
     "CORE_VERSION",
+    "__version__",
+    "BoundingBox",
 ]
 
 #: the version of the rumi core library inside the native module
 CORE_VERSION: str = _rumi.CORE_VERSION
+
+
+def _package_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("rumi")
+    except PackageNotFoundError:  # imported from a source tree that was never installed
+        return CORE_VERSION
+
+
+#: the installed package's version (PEP 396 / `importlib.metadata.version("rumi")`)
+__version__: str = _package_version()
 
 _SUBMODULES = ("catalog", "torch", "torchgeo", "xarray_backend")
 

@@ -7,7 +7,7 @@ import math
 import os
 import threading
 import warnings
-from typing import TYPE_CHECKING, Any, Sequence, Union
+from typing import TYPE_CHECKING, Any, NamedTuple, Sequence, Union, cast
 
 import numpy as np
 
@@ -15,13 +15,24 @@ from . import _rumi
 from ._crs import check_registered
 from ._dtypes import Array, Tensor, numpy_dtype
 from ._errors import FormatError, LimitError, RequestError, RumiError, RumiIOError
-from ._window import WindowLike, window_bounds
+from ._window import Window, WindowLike, window_bounds, window_offsets
 
 if TYPE_CHECKING:
     from affine import Affine
 
+class BoundingBox(NamedTuple):
+    """left, bottom, right, top in CRS units, as rasterio's BoundingBox."""
+
+    left: float
+    bottom: float
+    right: float
+    top: float
+
+
 #: an axis selection of Dataset.read: an int, a slice, a list of ints (any order, repeats) or None (all)
 Selection = Union[int, slice, Sequence[int], "np.ndarray[Any, Any]", None]
+#: a band selection: a Selection of indices, or band texts (one, or a list)
+BandSelection = Union[Selection, str, Sequence[str]]
 PathLike = Union[str, "os.PathLike[str]"]
 
 
@@ -31,6 +42,8 @@ def _is_url(s: str) -> bool:
 
 def _select(sel: Selection, n: int, axis: str) -> list[int]:
     """An int, slice, list/array of ints or None -> list of indices in 0..n."""
+    if isinstance(sel, str):
+        raise TypeError(f"{axis}={sel!r}: a name where an index is expected")
     if type(sel) is list and all(type(v) is int and 0 <= v < n for v in sel):
         return sel  # the common case of loaders: already valid indices
     if sel is None:
@@ -102,6 +115,7 @@ class Dataset:
         )
         self._native: _rumi.NativeReader | None = native
         self._pid = os.getpid()
+        self._nodata: tuple[float | None, ...] | None = None
         self._info: _rumi.Info = native.info()
         i = self._info
         self._shape = (i.times, i.bands, i.length, i.width)
@@ -333,18 +347,162 @@ class Dataset:
 
         return Affine.from_gdal(*gt)
 
+    # -- rasterio's names -----------------------------------------------------------------
+    @property
+    def nodatavals(self) -> tuple[float | None, ...]:
+        """Per band, its nodata value (a float) or None, as rasterio's `nodatavals`: from the PAM
+        sidecar `<path>.aux.xml` (local, or the object beside a URL) that every rumi writer given
+        nodata writes (the format has no nodata field). Read once, on first use."""
+        if self._nodata is None:
+            from ._nodata import pam_nodata
+
+            vals = pam_nodata(self._src, self.shape[1], options=self._options)
+            self._nodata = tuple(vals) if vals is not None else (None,) * self.shape[1]
+        return self._nodata
+
+    @property
+    def nodata(self) -> float | None:
+        """The first band's nodata value, or None (rasterio's `nodata`); `nodatavals` has every band's."""
+        return self.nodatavals[0] if self.nodatavals else None
+
+    @property
+    def count(self) -> int:
+        """Number of bands (B), as rasterio's `count`; a Cube's time steps are `shape[0]`."""
+        return self.shape[1]
+
+    @property
+    def dtypes(self) -> tuple[str, ...]:
+        """The sample type's name per band, as rasterio's `dtypes`."""
+        return (str(self.dtype),) * self.shape[1]
+
+    @property
+    def indexes(self) -> tuple[int, ...]:
+        """rasterio's 1-based band numbers (1..count); rumi itself numbers bands from 0."""
+        return tuple(range(1, self.shape[1] + 1))
+
+    def _corner_transform(self, what: str) -> Affine:
+        t = self.transform
+        if t is None:
+            raise RequestError(f"{self._src} has undefined georeferencing: no {what}")
+        return t
+
+    @property
+    def res(self) -> tuple[float, float]:
+        """(x, y) size of a pixel in CRS units, positive, as rasterio's `res`."""
+        t = self._corner_transform("resolution")
+        if t.b == 0 and t.d == 0:
+            return (abs(t.a), abs(t.e))
+        return (math.hypot(t.a, t.d), math.hypot(t.b, t.e))
+
+    @property
+    def bounds(self) -> BoundingBox:
+        """BoundingBox(left, bottom, right, top) of the pixel corners in CRS units, as rasterio's."""
+        t = self._corner_transform("bounds")
+        xs, ys = zip(*(t @ (c, r) for c, r in ((0, 0), (self.width, 0), (0, self.height), (self.width, self.height))))
+        return BoundingBox(min(xs), min(ys), max(xs), max(ys))
+
+    def index(self, x: Any, y: Any, op: Any = math.floor) -> tuple[Any, Any]:
+        """(row, col) of the pixel holding the point (x, y) in CRS units (arrays work too), as
+        rasterio's `index`; `op` rounds the fractional pixel position (default math.floor)."""
+        t = ~self._corner_transform("pixel index")
+        cols, rows = t @ (np.asarray(x, dtype="float64"), np.asarray(y, dtype="float64"))
+        if np.ndim(rows) == 0:
+            return int(op(float(rows))), int(op(float(cols)))
+        f = np.vectorize(lambda v: int(op(v)), otypes=[np.int64])
+        return f(rows), f(cols)
+
+    def xy(self, row: Any, col: Any, offset: str = "center") -> tuple[Any, Any]:
+        """(x, y) in CRS units of a pixel's centre (offset="center") or corner ("ul", "ur",
+        "ll", "lr"), as rasterio's `xy`; arrays work too."""
+        shifts = {"center": (0.5, 0.5), "ul": (0.0, 0.0), "ur": (1.0, 0.0), "ll": (0.0, 1.0), "lr": (1.0, 1.0)}
+        if offset not in shifts:
+            raise ValueError(f"offset must be one of {sorted(shifts)}, not {offset!r}")
+        dc, dr = shifts[offset]
+        t = self._corner_transform("coordinates")
+        xs, ys = t @ (np.asarray(col, dtype="float64") + dc, np.asarray(row, dtype="float64") + dr)  # type: ignore[operator]
+        if np.ndim(xs) == 0:
+            return float(xs), float(ys)
+        return xs, ys
+
+    @property
+    def name(self) -> str:
+        """The path or URL (rasterio's `name`)."""
+        return self._src
+
+    @property
+    def descriptions(self) -> tuple[str, ...]:
+        """The band texts (rasterio's `descriptions`)."""
+        return tuple(self.bands)
+
+    def window(self, left: float, bottom: float, right: float, top: float) -> Window:
+        """The rumi.Window of pixels covering the bounds (CRS units), as rasterio's `window`
+        (rounded outwards to whole pixels; it may reach outside the raster)."""
+        t = ~self._corner_transform("window")
+        cs, rs = zip(*(t @ (x, y) for x, y in ((left, top), (right, top), (left, bottom), (right, bottom))))
+        c0, r0 = math.floor(min(cs) + 1e-9), math.floor(min(rs) + 1e-9)
+        c1, r1 = math.ceil(max(cs) - 1e-9), math.ceil(max(rs) - 1e-9)
+        return Window(c0, r0, c1 - c0, r1 - r0)
+
+    def window_transform(self, window: WindowLike) -> Affine:
+        """The affine.Affine of a window's pixel corners (rasterio's `window_transform`)."""
+        from affine import Affine
+
+        r0, c0, _, _ = window_offsets(window)
+        return self._corner_transform("window transform") @ Affine.translation(c0, r0)
+
+    @property
+    def profile(self) -> dict[str, Any]:
+        """rasterio's `profile` keys for this file (driver "RUMI", the GDAL driver's name; crs
+        as "EPSG:n"; blockxsize/blockysize the tile; count the bands of one time step)."""
+        tl, tw = self.tile_shape
+        return {
+            "driver": "RUMI",
+            "dtype": str(self.dtype),
+            "nodata": self.nodata,
+            "width": self.width,
+            "height": self.height,
+            "count": self.count,
+            "crs": self.crs,
+            "transform": self.transform,
+            "blockxsize": tw,
+            "blockysize": tl,
+            "tiled": True,
+        }
+
+    @property
+    def meta(self) -> dict[str, Any]:
+        """rasterio's `meta`: driver, dtype, nodata, width, height, count, crs, transform."""
+        p = self.profile
+        return {k: p[k] for k in ("driver", "dtype", "nodata", "width", "height", "count", "crs", "transform")}
+
     def __repr__(self) -> str:
         state = ", closed" if self._native is None else ""
         return f"rumi.Dataset({self._src!r}, shape={self.shape}, encoding={self.encoding}{state})"
 
     # -- reading ----------------------------------------------------------------------------
     def _plan(
-        self, t: Selection, b: Selection, window: WindowLike | None
+        self, t: Selection, b: BandSelection, window: WindowLike | None
     ) -> tuple[list[int], list[int], int, int, int, int]:
         T, B, Y, X = self.shape
-        ts, bs = _select(t, T, "t"), _select(b, B, "b")
+        ts, bs = _select(t, T, "t"), _select(self._band_indices(b), B, "b")
         r0, c0, h, w = window_bounds(window, Y, X)
         return ts, bs, r0, c0, h, w
+
+    def _band_indices(self, b: BandSelection) -> Selection:
+        """Band texts (one, or a list) -> their 0-based indices; anything else unchanged."""
+        if isinstance(b, str):
+            names: list[str] = [b]
+        elif isinstance(b, (list, tuple)) and b and all(isinstance(v, str) for v in b):
+            names = list(b)
+        else:
+            return cast(Selection, b)
+        bands = self.bands
+        out = []
+        for name in names:
+            if name not in bands:
+                raise RequestError(f"b={name!r}: no band has that text; the bands are {bands}")
+            out.append(bands.index(name))
+        return out[0] if isinstance(b, str) else out
 
     def _read_into(
         self, target: Any, ts: list[int], bs: list[int], r0: int, c0: int, h: int, w: int, threads: int | None
@@ -369,23 +527,77 @@ class Dataset:
 
     def read(
         self,
+        *args: Any,
         t: Selection = None,
-        b: Selection = None,
+        b: BandSelection = None,
         window: WindowLike | None = None,
         out: Any = None,
-        *,
         threads: int | None = None,
+        boundless: bool = False,
+        fill_value: Any = None,
+        **kwargs: Any,
     ) -> Any:
-        """Samples of time steps t, bands b and window (a rumi.Window(col_off, row_off, width,
-        height), or a tuple (row_off, col_off, height, width)) as a (T, B, h, w) array of the exact
+        """Samples of time steps t, bands b (0-based indices, or band texts: b="red",
+        b=["nir", "red"]) and window (a rumi.Window(col_off, row_off, width, height), a rasterio
+        Window, or a tuple (row_off, col_off, height, width)) as a (T, B, h, w) array of the exact
         sample type. out: a writable C-contiguous buffer (numpy array of the same dtype, or any
-        buffer-protocol object of the right size) to decode into; it is returned."""
+        buffer-protocol object of the right size) to decode into; it is returned.
+        boundless=True (rasterio's): the window may reach outside the raster; samples outside
+        are fill_value (default: the band's nodata, else 0).
+
+        Arguments are keywords: rasterio's positional read(1) means band 1 (1-based), which
+        rumi spells read(b=0)."""
+        if args:
+            shown = ", ".join(repr(a) for a in args)
+            raise TypeError(
+                f"Dataset.read({shown}): rumi's read takes keywords, read(t=..., b=..., window=...), with "
+                "time steps and bands numbered from 0 (or bands by text, b='red'); rasterio's read(1) "
+                "(band 1) is read(b=0), read([3, 2, 1]) is read(b=[2, 1, 0])"
+            )
+        if kwargs:
+            k = next(iter(kwargs))
+            hint = {
+                "indexes": "bands are b= (0-based, or band texts)",
+                "masked": "nodata is Dataset.nodatavals; mask with rumi.catalog.valid_fractions or "
+                "numpy (a != ds.nodata)",
+                "out_shape": "rumi reads at full resolution; resample after reading",
+                "out_dtype": "rumi never casts; use .astype() on the result",
+            }.get(k, "see help(rumi.Dataset.read)")
+            raise TypeError(f"Dataset.read got an unexpected keyword argument {k!r}: {hint}")
+        if boundless:
+            return self._read_boundless(t, b, window, out, threads, fill_value)
+        if fill_value is not None:
+            raise ValueError("fill_value is used only with boundless=True")
         ts, bs, r0, c0, h, w = self._plan(t, b, window)
         if out is None:
             arr = np.empty((len(ts), len(bs), h, w), dtype=self.dtype)
             self._read_into(arr.reshape(-1).view(np.uint8), ts, bs, r0, c0, h, w, threads)
             return arr.view(Array)
         self._read_out(out, ts, bs, r0, c0, h, w, threads)
+        return out
+
+    def _read_boundless(
+        self, t: Selection, b: Any, window: WindowLike | None, out: Any, threads: int | None, fill_value: Any
+    ) -> Any:
+        T, B, Y, X = self.shape
+        ts, bs = _select(t, T, "t"), _select(self._band_indices(b), B, "b")
+        r0, c0, h, w = window_offsets(window)
+        arr = np.empty((len(ts), len(bs), h, w), dtype=self.dtype)
+        for i, bi in enumerate(bs):
+            fill = fill_value if fill_value is not None else self.nodatavals[bi]
+            arr[:, i] = 0 if fill is None else fill
+        rr0, rr1 = max(r0, 0), min(r0 + h, Y)
+        cc0, cc1 = max(c0, 0), min(c0 + w, X)
+        if rr0 < rr1 and cc0 < cc1:
+            inner = np.empty((len(ts), len(bs), rr1 - rr0, cc1 - cc0), dtype=self.dtype)
+            self._read_into(inner.reshape(-1).view(np.uint8), ts, bs, rr0, cc0, rr1 - rr0, cc1 - cc0, threads)
+            arr[:, :, rr0 - r0:rr1 - r0, cc0 - c0:cc1 - c0] = inner
+        if out is None:
+            return arr.view(Array)
+        dst = out if isinstance(out, np.ndarray) else np.frombuffer(memoryview(out), dtype=self.dtype)
+        if dst.dtype != self.dtype or dst.size != arr.size:
+            raise ValueError(f"out must hold {arr.size} samples of {self.dtype}")
+        dst.reshape(-1)[:] = arr.reshape(-1)
         return out
 
     def read_into(
@@ -458,15 +670,23 @@ class Dataset:
                 spatial.append((start, max(0, stop - start)))
             else:
                 raise IndexError("y and x take an int or a slice")
-        for ax, k in enumerate(key[:2]):
+        for ax, (k, n) in enumerate(zip(key[:2], (T, B))):
             if isinstance(k, (int, np.integer)):
+                if not -n <= int(k) < n:  # IndexError: what iteration and numpy's sequence protocol expect
+                    raise IndexError(f"index {int(k)} is outside axis {ax} ({'time' if ax == 0 else 'band'}) of size {n}")
                 squeeze.append(ax)
         (r0, h), (c0, w) = spatial
-        a = self.read(key[0], key[1], (r0, c0, h, w))
+        a = self.read(t=key[0], b=key[1], window=(r0, c0, h, w))
         return a.reshape([s for i, s in enumerate(a.shape) if i not in squeeze]) if squeeze else a
 
     def __len__(self) -> int:
+        """The number of time steps (the first axis of `ds[...]` and of np.asarray(ds))."""
         return self.shape[0]
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray[Any, Any]:
+        """np.asarray(ds): every sample, (T, B, Y, X)."""
+        a = np.asarray(self.read())
+        return a if dtype is None else a.astype(dtype, copy=False)
 
 
 def _reopen(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as _dt
+import warnings
 from typing import Any, Sequence, Union
 
 import numpy as np
@@ -11,31 +12,62 @@ import numpy as np
 TimeLike = Union[str, np.datetime64, _dt.date, _dt.datetime]
 
 
+def _whole_seconds(d: np.datetime64, what: str, given: Any) -> int:
+    """Seconds since 1970 of d, rounded to the nearest second (halves up, as `rumi convert`
+    rounds metadata times) with a warning naming the change when d has a fraction of one."""
+    unit, count = np.datetime_data(d.dtype)
+    per = _PER_SECOND.get(unit)
+    if per is None:  # seconds or coarser: exact
+        return int(d.astype("datetime64[s]").astype("int64"))
+    v = int(d.astype(f"datetime64[{unit}]").astype("int64"))
+    q, r = divmod(v, per)
+    if r == 0:
+        return q
+    out = q + (1 if 2 * r >= per else 0)
+    shown = np.datetime_as_string(np.datetime64(out, "s"))
+    warnings.warn(
+        f"{what}: {given} has a fraction of a second; rumi stores whole seconds, so it is stored as {shown}Z "
+        "(rounded to the nearest second)",
+        UserWarning,
+        stacklevel=5,
+    )
+    return out
+
+
+#: sub-second datetime64 units -> their count per second
+_PER_SECOND = {"ms": 10**3, "us": 10**6, "ns": 10**9, "ps": 10**12, "fs": 10**15, "as": 10**18}
+
+
 def seconds(v: Any, what: str) -> int:
-    """Seconds since 1970 (UTC) of an ISO 8601 string, datetime64, datetime or date."""
+    """Seconds since 1970 (UTC) of an ISO 8601 string, datetime64, datetime (pandas Timestamps
+    included) or date; a fraction of a second is rounded to the nearest second with a warning
+    naming the change (the format stores whole seconds)."""
     if isinstance(v, str):
         s = v.strip()
         if s.endswith("Z"):
             s = s[:-1]
         try:
-            d = np.datetime64(s, "s")
+            d = np.datetime64(s)
         except ValueError:
             raise ValueError(f"{what}: {v!r} is not an ISO 8601 UTC time") from None
-    elif isinstance(v, np.datetime64):
+        if np.isnat(d):
+            raise ValueError(f"{what}: {v!r} is not a time (NaT)")
+        return _whole_seconds(d, what, repr(v))
+    if hasattr(v, "to_datetime64") and not isinstance(v, np.datetime64):  # pandas.Timestamp: keeps ns
+        if getattr(v, "tzinfo", None) is not None:
+            v = v.tz_convert("UTC").tz_localize(None)
+        v = v.to_datetime64()
+    if isinstance(v, np.datetime64):
         if np.isnat(v):
             raise ValueError(f"{what} is NaT")
-        d = v.astype("datetime64[s]")
-        if d.astype("datetime64[ns]") != v.astype("datetime64[ns]") and v.dtype.str[-2] not in "DWMYhms":
-            raise ValueError(f"{what}: {v} has sub-second precision; rumi stores whole seconds")
-    elif isinstance(v, _dt.datetime):
+        return _whole_seconds(v, what, str(v))
+    if isinstance(v, _dt.datetime):
         if v.tzinfo is not None:
             v = v.astimezone(_dt.timezone.utc).replace(tzinfo=None)
-        d = np.datetime64(v, "s")
-    elif isinstance(v, _dt.date):
-        d = np.datetime64(v, "s")
-    else:
-        raise TypeError(f"{what}: {v!r} is not a time (ISO string, datetime64, datetime or (start, end))")
-    return int(d.astype("int64"))
+        return _whole_seconds(np.datetime64(v, "us"), what, v.isoformat())
+    if isinstance(v, _dt.date):
+        return int(np.datetime64(v, "s").astype("int64"))
+    raise TypeError(f"{what}: {v!r} is not a time (ISO string, datetime64, datetime or (start, end))")
 
 
 def parse_times(times: Any, steps: int) -> tuple[str, list[int]]:

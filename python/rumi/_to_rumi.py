@@ -5,6 +5,7 @@ scheduler is active (a dask.distributed Client included) and never materialised 
 
 from __future__ import annotations
 
+import math
 import threading
 from typing import Any, Iterator, Sequence
 
@@ -135,18 +136,37 @@ def _regular(da: Any, name: str) -> tuple[float, float] | None:
 
 
 def _transform_of(da: Any, y: str, x: str) -> tuple[float, ...]:
-    """GDAL geotransform of pixel corners: rioxarray / odc-geo, else regular 1-D coordinates."""
+    """GDAL geotransform of pixel corners: odc-geo's geobox or rioxarray (told the spatial
+    dimensions by name), else regular 1-D coordinates of pixel centres. Never guessed: an
+    identity transform on a georeferenced array (what rioxarray returns when it cannot place the
+    grid) or a grid disagreeing with the coordinates is an error."""
     cx, cy = _regular(da, x), _regular(da, y)
-    t = _attempt(lambda: da.odc.geobox.affine)
+    t, source = _attempt(lambda: da.odc.geobox.affine), "odc-geo's geobox"
     if t is None and _attempt(lambda: da.rio.crs) is not None:
-        t = da.rio.transform(recalc=False)
+        t = _attempt(lambda: da.rio.set_spatial_dims(x_dim=x, y_dim=y, inplace=False).rio.transform(recalc=False))
+        source = "rioxarray's transform"
     if t is not None:
+        if t.is_identity:
+            raise ValueError(
+                f"{source} is the identity (1, 0, 0, 0, 1, 0), which means it could not place the grid "
+                f"(no x/y coordinates on dims {x!r}, {y!r} and no GeoTransform): rumi never guesses "
+                "georeferencing; give the array x/y coordinates of pixel centres, or pass transform="
+            )
         if t.b != 0 or t.d != 0:
             raise ValueError(
                 f"the array's grid is rotated (transform {tuple(t)[:6]}): rumi writes it only when asked, "
                 "pass transform= explicitly"
             )
-        return (t.c, t.a, t.b, t.f, t.d, t.e)
+        gt = (t.c, t.a, t.b, t.f, t.d, t.e)
+        for name, c, origin, step in ((x, cx, t.c, t.a), (y, cy, t.f, t.e)):
+            if c is not None and not (
+                math.isclose(c[1], step, rel_tol=1e-6) and abs(c[0] - step / 2 - origin) <= abs(step) * 1e-3
+            ):
+                raise ValueError(
+                    f"{source} ({name}: origin {origin!r}, step {step!r}) disagrees with the {name} coordinate "
+                    f"(first centre {c[0]!r}, step {c[1]!r}): pass transform= to say which is right"
+                )
+        return gt
     for name, c in ((x, cx), (y, cy)):
         if c is None:
             raise ValueError(f"no regular 1-D {name} coordinate to derive the grid from: pass transform= (a GDAL 6-tuple)")
@@ -156,12 +176,36 @@ def _transform_of(da: Any, y: str, x: str) -> tuple[float, ...]:
 
 
 def _nodata_of(da: Any) -> Any:
+    """The array's nodata for its samples as stored: attrs (_FillValue, nodata, missing_value,
+    as rioxarray's open_rasterio and CF leave them), encoding, then rioxarray's."""
     for src in (da.attrs, da.encoding):
         for k in ("_FillValue", "nodata", "missing_value"):
             if src.get(k) is not None:
                 return src[k]
+    per_band = da.attrs.get("nodatavals")  # rasterio's name, one per band (the rumi engine's when they differ)
+    if per_band is not None and np.ndim(per_band) == 1:
+        ints = da.dtype.kind in "iub"
+        return [None if v is None or (ints and np.isnan(v)) else v for v in per_band]
     v = _attempt(lambda: da.rio.nodata)
     return v if v is not None else _attempt(lambda: da.rio.encoded_nodata)
+
+
+def _encoded(da: Any) -> tuple[Any, Any]:
+    """(array, nodata) to store. An array decoded with its nodata masked (xarray's and rioxarray's
+    mask_and_scale: floats with NaN, the stored type and fill value in `encoding`) is encoded
+    back to that type with NaN -> the fill value, as rioxarray's to_raster writes it; anything
+    else as it is."""
+    enc = da.encoding
+    fill = enc.get("_FillValue")
+    stored = enc.get("rasterio_dtype", enc.get("dtype"))
+    if fill is None or stored is None or da.dtype.kind != "f" or np.dtype(stored).kind not in "iub":
+        return da, None
+    if enc.get("scale_factor", 1) != 1 or enc.get("add_offset", 0) != 0:
+        raise ValueError(
+            f"the array was decoded with scale_factor={enc.get('scale_factor')} / add_offset={enc.get('add_offset')} "
+            f"from {stored}: rumi stores samples unscaled; open it with mask_and_scale=False, or cast it yourself"
+        )
+    return da.fillna(fill).astype(np.dtype(stored)), fill
 
 
 def _block_rows(spec: WriteSpec, block_bytes: int) -> int:
@@ -241,8 +285,9 @@ def to_rumi(
         crs = _epsg(found)
     if transform is None:
         transform = _transform_of(da, str(roles["y"]), str(roles["x"]))
+    da, fill = _encoded(da)
     if nodata is None:
-        nodata = _nodata_of(da)
+        nodata = fill if fill is not None else _nodata_of(da)
     data = da.data
     shape = (T, B, Y, X)
     spec_dtype = data.dtype

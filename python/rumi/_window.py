@@ -38,6 +38,27 @@ class Window:
 WindowLike = Union[Window, tuple[int, int, int, int], Any]
 
 
+def window_offsets(window: WindowLike | None) -> tuple[int, int, int, int]:
+    """(row_off, col_off, height, width) of `window`, unchecked against any raster (offsets may
+    be negative: boundless reads); a TypeError for what is not a window."""
+    if window is None:
+        raise ValueError("a boundless read needs a window")
+    win: Any = window
+    try:
+        if hasattr(win, "col_off"):  # rumi.Window, rasterio.windows.Window
+            r0, c0, h, w = (operator.index(round(v)) if isinstance(v, float) else operator.index(v)
+                            for v in (win.row_off, win.col_off, win.height, win.width))
+        else:
+            r0, c0, h, w = (int(v) for v in win)
+    except (TypeError, ValueError):
+        raise TypeError(
+            "window must be a rumi.Window(col_off, row_off, width, height) or a tuple (row_off, col_off, height, width)"
+        ) from None
+    if h < 0 or w < 0:
+        raise RequestError(f"window height {h} and width {w} must not be negative")
+    return r0, c0, h, w
+
+
 def window_bounds(window: WindowLike | None, length: int, width: int) -> tuple[int, int, int, int]:
     """(row_off, col_off, height, width) of `window` inside a `length` x `width` raster
     (None: all of it). RequestError when it reaches outside."""
@@ -48,19 +69,14 @@ def window_bounds(window: WindowLike | None, length: int, width: int) -> tuple[i
         if type(r0) is int and type(c0) is int and type(h) is int and type(w) is int \
                 and 0 <= r0 and 0 <= c0 and 0 <= h and 0 <= w and r0 + h <= length and c0 + w <= width:
             return r0, c0, h, w  # the common case, checked without the general path's conversions
-    win: Any = window
-    try:
-        if hasattr(win, "col_off"):  # rumi.Window, rasterio.windows.Window
-            r0, c0, h, w = (operator.index(round(v)) if isinstance(v, float) else operator.index(v)
-                            for v in (win.row_off, win.col_off, win.height, win.width))
-            shown = f"Window(col_off={c0}, row_off={r0}, width={w}, height={h})"
-        else:
-            r0, c0, h, w = (int(v) for v in win)
-            shown = f"{(r0, c0, h, w)} (row_off, col_off, height, width)"
-    except (TypeError, ValueError):
-        raise TypeError(
-            "window must be a rumi.Window(col_off, row_off, width, height) or a tuple (row_off, col_off, height, width)"
-        ) from None
-    if min(r0, c0, h, w) < 0 or r0 + h > length or c0 + w > width:
-        raise RequestError(f"window {shown} is outside the {length}x{width} raster")
+    r0, c0, h, w = window_offsets(window)
+    if hasattr(window, "col_off"):
+        shown = f"Window(col_off={c0}, row_off={r0}, width={w}, height={h})"
+    else:
+        shown = f"{(r0, c0, h, w)} (row_off, col_off, height, width)"
+    if min(r0, c0) < 0 or r0 + h > length or c0 + w > width:
+        raise RequestError(
+            f"window {shown} is outside the {length}x{width} raster "
+            "(Dataset.read(..., boundless=True, fill_value=v) fills what lies outside)"
+        )
     return r0, c0, h, w

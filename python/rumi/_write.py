@@ -16,6 +16,7 @@ from ._crs import CrsLike, as_gdal, parse_crs
 from ._dataset import default_threads
 from ._dtypes import encoding_of, numpy_dtype
 from ._errors import FormatError, RequestError
+from ._nodata import gdal_texts
 from ._times import parse_times
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -165,37 +166,6 @@ def _bare(e: Exception) -> str:
     return m.split(": ", 1)[1] if m.startswith(("invalid request: ", "format: ")) else m
 
 
-def _nodata_texts(nodata: Any, spec: WriteSpec) -> list[str | None] | None:
-    """One GDAL-parsable text per GDAL band (T*B) of a nodata scalar or per-band sequence."""
-    if nodata is None:
-        return None
-    T, B = spec.shape[:2]
-    values = list(nodata) if isinstance(nodata, (list, tuple, np.ndarray)) else [nodata] * B
-    if len(values) != B:
-        raise ValueError(f"nodata must be one value or {B} (one per band), got {len(values)}")
-    dt = spec.dtype
-    out: list[str | None] = []
-    for i, v in enumerate(values):
-        if v is None:
-            out.append(None)
-            continue
-        if isinstance(v, str) or isinstance(v, (bool, np.bool_)):
-            raise TypeError(f"nodata[{i}] = {v!r} is not a number")
-        f = float(v)
-        if dt.kind in "iu":
-            info = np.iinfo(dt)
-            if not (f == int(f) if math.isfinite(f) else False) or not info.min <= int(f) <= info.max:
-                raise ValueError(f"nodata[{i}] = {v!r} is not a {dt} value")
-            out.append(str(int(f)))
-        elif math.isnan(f):
-            out.append("nan")
-        elif math.isinf(f):
-            out.append("inf" if f > 0 else "-inf")
-        else:
-            out.append(repr(f))
-    return out * T
-
-
 class Writer:
     """A rumi file written block by block: blocks of whole tile rows in any order, each exactly
     once; memory holds one block (blocks ahead of the next one to place wait in a spool file
@@ -238,7 +208,7 @@ class Writer:
         )
         self.dest = os.fspath(dest)
         self.threads = int(threads or default_threads())
-        nodata_texts = _nodata_texts(nodata, self.spec)
+        nodata_texts = gdal_texts(nodata, self.spec.dtype, self.spec.shape[1], self.spec.shape[0])
         #: the .aux.xml text (None: no nodata), for writers that assemble the file elsewhere
         self.aux = (
             _rumi.pam_render(self.spec.shape[1], nodata_texts)

@@ -47,6 +47,7 @@ import numpy as np
 
 import rumi
 
+from . import _nodata
 from ._dataset import fetch
 from ._errors import FormatError, RequestError, RumiIOError
 from ._times import seconds
@@ -208,89 +209,8 @@ def describe(src: str, *, options: dict[str, Any] | None = None, nodata: Any = N
 # --- nodata and the valid-fraction summary ---------------------------------------------------
 
 
-def pam_nodata(src: str, bands: int, *, options: dict[str, Any] | None = None) -> list[float | None] | None:
-    """Per band, the nodata value that the PAM sidecar `<src>.aux.xml` (written by `rumi convert`
-    and `rumi stack`) records, or None when there is no sidecar or it records none. Its bands are
-    GDAL's (t * B + b + 1); band b takes the first time step's value (they are equal when
-    `rumi stack` wrote them; a band whose values differ between time steps is an error)."""
-    import xml.etree.ElementTree as ET
-
-    aux = src + ".aux.xml"
-    if src.startswith(("http://", "https://", "s3://")):
-        try:
-            text = fetch(aux, options)
-        except RumiIOError as e:
-            if "no such object" in str(e).lower() or "404" in str(e) or "not found" in str(e).lower():
-                return None
-            raise
-    else:
-        try:
-            with open(aux, "rb") as f:
-                text = f.read()
-        except FileNotFoundError:
-            return None
-        except OSError as e:
-            raise RumiIOError(f"{aux}: {e.strerror}") from None
-    try:
-        root = ET.fromstring(text)
-    except ET.ParseError as e:
-        raise FormatError(f"{aux}: not a GDAL PAM sidecar ({e})") from None
-    if root.tag != "PAMDataset":
-        raise FormatError(f"{aux}: not a GDAL PAM sidecar (root element <{root.tag}>)")
-    out: list[float | None] = [None] * bands
-    for el in root.findall("PAMRasterBand"):
-        nd = el.find("NoDataValue")
-        if nd is None or nd.text is None:
-            continue
-        try:
-            n = int(el.get("band", ""))
-            v = float(nd.text.strip())
-        except ValueError:
-            raise FormatError(f"{aux}: band {el.get('band')!r} has nodata {nd.text!r}, not a number") from None
-        if n < 1:
-            raise FormatError(f"{aux}: band numbers start at 1, found {n}")
-        b = (n - 1) % bands
-        if out[b] is None:
-            out[b] = v
-        elif not (out[b] == v or (math.isnan(out[b]) and math.isnan(v))):
-            raise FormatError(
-                f"{aux}: band {b} has nodata {out[b]!r} at one time step and {v!r} at another; "
-                "catalogue it with Catalog.build(..., nodata=) (one value per band)"
-            )
-    return out if any(v is not None for v in out) else None
-
-
-def _norm_nodata(nodata: Any, bands: int, what: str) -> list[float | None] | None:
-    """nodata as one float (or None) per band; None when no band has one."""
-    if nodata is None:
-        return None
-    if isinstance(nodata, (int, float, np.integer, np.floating)) and not isinstance(nodata, bool):
-        vals = [float(nodata)] * bands
-    else:
-        vals = list(nodata)
-        if len(vals) != bands:
-            raise ValueError(f"{what}: nodata gives {len(vals)} values, the file has {bands} bands")
-        for v in vals:
-            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating))):
-                raise ValueError(f"{what}: nodata values must be numbers or None, got {v!r}")
-        vals = [None if v is None else float(v) for v in vals]
-    return vals if any(v is not None for v in vals) else None
-
-
-def _valid_mask(a: np.ndarray, nd: float) -> np.ndarray:
-    """True where the samples of a are not the nodata value nd (NaN nodata: not NaN)."""
-    if a.dtype.kind not in "biufc":  # float16/bfloat16/float8 (ml_dtypes): compare as float32
-        a = a.astype(np.float32)
-    if math.isnan(nd):
-        return ~np.isnan(a) if a.dtype.kind in "fc" else np.ones(a.shape, bool)
-    if a.dtype.kind in "iu":
-        info = np.iinfo(a.dtype)
-        if nd != int(nd) or not info.min <= nd <= info.max:
-            return np.ones(a.shape, bool)  # a value the samples cannot take: all are valid
-        return a != a.dtype.type(int(nd))
-    if a.dtype.kind == "b":
-        return a != bool(nd)
-    return a != a.dtype.type(nd)
+# the sidecar's reading, `nodata=` normalisation and the sample test live in rumi._nodata
+pam_nodata = _nodata.pam_nodata
 
 
 def valid_counts(dataset: rumi.Dataset, nodata: Sequence[float | None]) -> tuple[np.ndarray, np.ndarray]:
@@ -314,12 +234,12 @@ def valid_counts(dataset: rumi.Dataset, nodata: Sequence[float | None]) -> tuple
         total[:, ty, :] = T * h * cols
         for t0 in range(0, T, step):
             ts = list(range(t0, min(T, t0 + step)))
-            a = dataset.read(ts, None, (r0, 0, h, X))
+            a = dataset.read(t=ts, window=(r0, 0, h, X))
             for b, nd in enumerate(nodata):
                 if nd is None:
                     valid[b, ty, :] += len(ts) * h * cols
                     continue
-                m = _valid_mask(np.asarray(a[:, b]), nd)  # (t, h, X)
+                m = _nodata.valid_mask(np.asarray(a[:, b]), nd)  # (t, h, X)
                 per_col = m.sum(axis=(0, 1), dtype=np.int64)
                 valid[b, ty, :] += np.add.reduceat(per_col, xs)
     return valid, total
@@ -329,7 +249,7 @@ def valid_fractions(dataset: rumi.Dataset, nodata: Any) -> np.ndarray | None:
     """The fraction of samples that are not nodata, per band and tile over all time steps: a
     float64 array (B, tiles_y, tiles_x), or None when no band has nodata (every sample valid).
     nodata: a number for every band, or one per band (None: no nodata in that band)."""
-    nd = _norm_nodata(nodata, dataset.shape[1], dataset.path)
+    nd = _nodata.normalize(nodata, dataset.shape[1], dataset.path)
     if nd is None:
         return None
     v, n = valid_counts(dataset, nd)
@@ -368,7 +288,7 @@ def nodata_bound(codes: np.ndarray) -> np.ndarray:
 def valid_summary(dataset: rumi.Dataset, nodata: Any) -> bytes | None:
     """The catalogue's rumi:valid value: encode_valid of valid_counts, B x tiles_y x tiles_x
     uint8 in C order; None when no band has nodata."""
-    nd = _norm_nodata(nodata, dataset.shape[1], dataset.path)
+    nd = _nodata.normalize(nodata, dataset.shape[1], dataset.path)
     if nd is None:
         return None
     v, n = valid_counts(dataset, nd)
@@ -423,7 +343,7 @@ def _describe(ds: rumi.Dataset, src: str, options: dict[str, Any] | None, nodata
         "rumi:file_size": size,
         "rumi:crs_type": ds.crs_type,
     }
-    nd = _norm_nodata(nodata, B, src) if nodata is not None else pam_nodata(src, B, options=options)
+    nd = _nodata.normalize(nodata, B, src) if nodata is not None else pam_nodata(src, B, options=options)
     row["rumi:nodata"] = nd
     row["rumi:valid"] = valid_summary(ds, nd) if nd is not None else None
     gt = ds.geotransform
@@ -627,15 +547,37 @@ def _reopen_catalog(path: str, stamp: Any, query: tuple[Any, ...]) -> Catalog:
 
 
 def norm_time(time: Any) -> tuple[int | None, int | None] | None:
-    """An instant or (start, end) (None: open) -> (start, end) seconds; None -> None."""
+    """An instant or (start, end) (None: open) -> (start, end) seconds, both included; None ->
+    None. A value coarser than a second covers all of it, as STAC searches read dates
+    (pystac-client): "2023-05-11" is that whole day, "2023-05" that month, and an end
+    "2020-12-31" includes the last day."""
     if time is None:
         return None
     if isinstance(time, (tuple, list)) and len(time) == 2:
-        a = _parse_time(time[0]) if time[0] is not None else None
-        b = _parse_time(time[1]) if time[1] is not None else None
+        a = _time_span(time[0])[0] if time[0] is not None else None
+        b = _time_span(time[1])[1] if time[1] is not None else None
         return (a, b)
-    s = _parse_time(time)
-    return (s, s)
+    return _time_span(time)
+
+
+def _time_span(v: Any) -> tuple[int, int]:
+    """(first, last) second that a time value covers: one second for an instant, the whole
+    day / month / year for a date, a year-month or a year."""
+    start = _parse_time(v)
+    unit = None
+    if isinstance(v, str):
+        try:
+            unit = np.datetime_data(np.datetime64(v.strip().rstrip("Z")).dtype)[0]
+        except ValueError:
+            unit = None
+    elif isinstance(v, np.datetime64):
+        unit = np.datetime_data(v.dtype)[0]
+    elif isinstance(v, _dt.date) and not isinstance(v, _dt.datetime):
+        unit = "D"
+    if unit in ("Y", "M", "W", "D", "h", "m"):
+        d = np.datetime64(start, "s").astype(f"datetime64[{unit}]")
+        return start, int((d + 1).astype("datetime64[s]").astype("int64")) - 1
+    return start, start
 
 
 def _apply(table, query):

@@ -17,11 +17,22 @@ import rumi
 from . import _accessor  # noqa: F401  (da.rumi.to_rumi)
 
 
+def _masked_dtype(dtype: np.dtype[Any]) -> np.dtype[Any]:
+    """The float type that holds every value of `dtype` and NaN (xarray's CF masking rule)."""
+    if dtype.kind == "f" and dtype.itemsize >= 4:
+        return dtype
+    return np.dtype("float32") if dtype.itemsize <= 2 else np.dtype("float64")
+
+
 class RumiBackendArray(BackendArray):
-    def __init__(self, ds: rumi.Dataset) -> None:
+    """The samples of a rumi.Dataset, read lazily by window; with `mask` (one nodata value per
+    band, or None) samples equal to their band's nodata read as NaN in a float type."""
+
+    def __init__(self, ds: rumi.Dataset, mask: list[float | None] | None = None) -> None:
         self.ds = ds  # pickles as path + blob (dask workers reopen statelessly)
         self.shape = ds.shape
-        self.dtype = ds.dtype
+        self.mask = mask
+        self.dtype = ds.dtype if mask is None else _masked_dtype(ds.dtype)
 
     def __getitem__(self, key: Any) -> Any:
         return indexing.explicit_indexing_adapter(key, self.shape, indexing.IndexingSupport.OUTER, self._raw)
@@ -63,7 +74,9 @@ class RumiBackendArray(BackendArray):
         if isinstance(bs, np.ndarray):
             bs = bs.tolist()
         (r0, h), (c0, w) = win
-        a = np.asarray(self.ds.read(ts, bs, (r0, c0, h, w)))
+        a = np.asarray(self.ds.read(t=ts, b=bs, window=(r0, c0, h, w)))
+        if self.mask is not None:
+            a = self._masked(a, bs if isinstance(bs, list) else list(range(self.shape[1]))[bs])
         if any(not isinstance(p, slice) for p in post):
             a = a[:, :, post[0]] if not isinstance(post[0], slice) else a
             a = a[:, :, :, post[1]] if not isinstance(post[1], slice) else a
@@ -71,11 +84,47 @@ class RumiBackendArray(BackendArray):
             a = a.reshape([s for i, s in enumerate(a.shape) if i not in squeeze])
         return a
 
+    def _masked(self, a: np.ndarray[Any, Any], bands: list[int]) -> np.ndarray[Any, Any]:
+        from ._nodata import valid_mask
 
-def to_xarray(ds: rumi.Dataset, name: str = "band_data") -> xr.Dataset:
+        assert self.mask is not None
+        out = a.astype(self.dtype)
+        for i, b in enumerate(bands):
+            nd = self.mask[b]
+            if nd is not None:
+                out[:, i][~valid_mask(a[:, i], nd)] = np.nan
+        return out
+
+
+def to_xarray(ds: rumi.Dataset, name: str = "band_data", mask_and_scale: bool = True) -> xr.Dataset:
+    """The Dataset of the engine. Nodata (the file's PAM sidecar) follows xarray's and
+    rioxarray's conventions: with mask_and_scale (xarray's default) samples equal to it read
+    as NaN in a float type and `encoding` holds `_FillValue` and the stored `dtype` (rioxarray:
+    rio.encoded_nodata; rumi.to_rumi and to_netcdf encode it back); without, the exact samples
+    and `attrs["_FillValue"]` (rio.nodata). Bands with different nodata values have no single
+    `_FillValue`: `attrs["nodatavals"]` lists them, and masking them is refused."""
     T, B, Y, X = ds.shape
     tl, tw = ds.tile_shape
-    var = xr.Variable(("time", "band", "y", "x"), indexing.LazilyIndexedArray(RumiBackendArray(ds)))
+    nodata = list(ds.nodatavals)
+    known = [v for v in nodata if v is not None]
+    same = bool(known) and len(known) == len(nodata) and all(
+        v == known[0] or (np.isnan(v) and np.isnan(known[0])) for v in known
+    )
+    if known and not same and mask_and_scale:
+        raise ValueError(
+            f"{ds.path}: its bands have different nodata values {nodata}, which one _FillValue cannot "
+            "express: open it with mask_and_scale=False (the values are in attrs['nodatavals'])"
+        )
+    mask = nodata if known and mask_and_scale and not (ds.dtype.kind == "f" and np.isnan(known[0])) else None
+    var = xr.Variable(("time", "band", "y", "x"), indexing.LazilyIndexedArray(RumiBackendArray(ds, mask)))
+    fill = _fill_value(known[0], ds.dtype) if same else None
+    if fill is not None and mask_and_scale:
+        var.encoding["_FillValue"] = fill
+        var.encoding["dtype"] = ds.dtype
+    elif fill is not None:
+        var.attrs["_FillValue"] = fill
+    elif known:
+        var.attrs["nodatavals"] = tuple(np.nan if v is None else v for v in nodata)
     # a frame holds one tile of every (band, time) plane, or of one plane (frame units 0 and 9)
     whole = ds.frame_holds_all_planes
     chunks = {"time": T if whole else 1, "band": B if whole else 1, "y": tl, "x": tw}
@@ -116,23 +165,31 @@ def to_xarray(ds: rumi.Dataset, name: str = "band_data") -> xr.Dataset:
     return out
 
 
+def _fill_value(v: float, dtype: np.dtype[Any]) -> Any:
+    """The nodata value as a scalar of the samples' type (an integer file's is an integer)."""
+    if dtype.kind in "iub":
+        return dtype.type(int(v))
+    return dtype.type(v) if dtype.kind in "fc" and dtype.itemsize >= 4 else v
+
+
 class RumiBackendEntrypoint(BackendEntrypoint):
     description = "rumi stateless rasters (no GDAL)"
     url = "https://github.com/rumi"
-    open_dataset_parameters = ("filename_or_obj", "drop_variables", "header", "threads")
+    open_dataset_parameters = ("filename_or_obj", "drop_variables", "mask_and_scale", "header", "threads")
 
     def open_dataset(  # type: ignore[override]
         self,
         filename_or_obj: Any,
         *,
         drop_variables: Any = None,
+        mask_and_scale: bool = True,
         header: bytes | str | None = None,
         threads: int | None = None,
         limits: dict[str, int] | None = None,
         options: dict[str, Any] | None = None,
     ) -> xr.Dataset:
         ds = rumi.open(os.fspath(filename_or_obj), header, threads=threads, limits=limits, options=options)
-        return to_xarray(ds)
+        return to_xarray(ds, mask_and_scale=mask_and_scale)
 
     def guess_can_open(self, filename_or_obj: Any) -> bool:
         try:

@@ -194,15 +194,24 @@ struct GdalNodata {
     bands: std::collections::BTreeMap<u32, String>,
 }
 
-/// rumi's nodata sidecar of `path`, if there is one (a PAM file with more than rumi wrote in
-/// it is GDAL's, and not described here).
-fn gdal_nodata(path: &Path) -> Option<GdalNodata> {
-    let aux = output::aux_xml(path);
-    let text = std::fs::read_to_string(&aux).ok()?;
-    rumi::pam::is_ours(&text).then(|| GdalNodata {
-        sidecar: aux.display().to_string(),
-        bands: rumi::pam::top_level_nodata(&text).into_iter().collect(),
-    })
+/// rumi's nodata sidecar of `path` (a file, or the object beside a URL), if there is one (a
+/// PAM file with more than rumi wrote in it is GDAL's, and not described here).
+fn gdal_nodata(path: &Path) -> Res<Option<GdalNodata>> {
+    let (sidecar, text) = match url_of(path) {
+        Some(url) => match remote::aux_text(url)? {
+            Some(found) => found,
+            None => return Ok(None),
+        },
+        None => {
+            let aux = output::aux_xml(path);
+            match std::fs::read_to_string(&aux) {
+                Ok(text) => (aux.display().to_string(), text),
+                Err(_) => return Ok(None),
+            }
+        }
+    };
+    Ok(rumi::pam::is_ours(&text)
+        .then(|| GdalNodata { sidecar, bands: rumi::pam::top_level_nodata(&text).into_iter().collect() }))
 }
 
 #[derive(Serialize)]
@@ -324,7 +333,7 @@ fn describe(path: &Path, header: Option<&Path>) -> Res<Info> {
         raster_type: raster_type_name(georef.raster_type()),
         georef: georef_info,
         band_texts: trailer.band_texts.clone(),
-        gdal_nodata: if url_of(path).is_some() { None } else { gdal_nodata(path) },
+        gdal_nodata: gdal_nodata(path)?,
         time: Times {
             kind: if axis.kind == TimeKind::Instant { "instant" } else { "interval" },
             scale_seconds: axis.scale,

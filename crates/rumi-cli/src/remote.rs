@@ -64,6 +64,21 @@ pub fn sidecar(url: &str) -> Res<Option<(String, Vec<u8>)>> {
     }
 }
 
+/// The text of the PAM sidecar `<url>.aux.xml` beside the object at `url` (its URL and text),
+/// when there is one; as [`sidecar`], an unreadable one is ignored with a warning.
+pub fn aux_text(url: &str) -> Res<Option<(String, String)>> {
+    let side = format!("{url}{}", rumi::pam::AUX_SUFFIX);
+    match store::fetch(&side, &options(), MAX_BLOB_BYTES) {
+        Ok(bytes) => Ok(Some((side, String::from_utf8_lossy(&bytes).into_owned()))),
+        Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
+        Err(e) if e.kind() == ErrorKind::PermissionDenied => Err(Failure(e.to_string())),
+        Err(e) => {
+            say(&format!("warning: {side}: cannot read the nodata sidecar ({e}); nodata not shown"));
+            Ok(None)
+        }
+    }
+}
+
 /// Fails early (before any conversion) when `url` cannot be written: HTTP(S) is read-only.
 pub fn check_writable(url: &str) -> Res<()> {
     if url.starts_with("s3://") {

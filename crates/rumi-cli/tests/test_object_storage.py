@@ -318,6 +318,26 @@ def test_info_validate_header_small_file(moto, tmp_path):
     assert "absent.rumi" in r.stderr and ("no such object" in r.stderr or "not found" in r.stderr.lower()), r.stderr
 
 
+def test_info_of_an_object_shows_its_nodata(moto, tmp_path):
+    """`rumi info s3://...` reads the PAM sidecar beside the object, as local `info` reads the file's."""
+    endpoint, s3 = moto
+    src = geotiff(tmp_path / "nd.tif", 40, 30, 2, seed=3, noise=False)
+    local = tmp_path / "nd.rumi"
+    rumi(endpoint, "convert", src, local, "--time", "2021-01-01", "-q")
+    s3.put_object(Bucket=BUCKET, Key="nd.rumi", Body=local.read_bytes())
+    url = f"s3://{BUCKET}/nd.rumi"
+    assert info(endpoint, url)[0]["gdal_nodata"] is None and "nodata" not in rumi(endpoint, "info", url).stdout
+    aux = ('<PAMDataset>\n  <PAMRasterBand band="1">\n    <NoDataValue>0</NoDataValue>\n  </PAMRasterBand>\n'
+           '  <PAMRasterBand band="2">\n    <NoDataValue>65535</NoDataValue>\n  </PAMRasterBand>\n</PAMDataset>\n')
+    s3.put_object(Bucket=BUCKET, Key="nd.rumi.aux.xml", Body=aux.encode())
+    Path(str(local) + ".aux.xml").write_text(aux)
+    remote, _ = info(endpoint, url)
+    assert remote["gdal_nodata"] == {"sidecar": url + ".aux.xml", "bands": {"1": "0", "2": "65535"}}
+    assert remote["gdal_nodata"]["bands"] == info(endpoint, local)[0]["gdal_nodata"]["bands"]
+    text = rumi(endpoint, "info", url).stdout
+    assert "nodata" in text and "0, " in text and "65535" in text and url + ".aux.xml" in text, text
+
+
 def test_stack_to_s3_and_https_is_read_only(moto, tmp_path):
     endpoint, s3 = moto
     a = geotiff(tmp_path / "a.tif", 64, 48, 1, seed=1, noise=False)

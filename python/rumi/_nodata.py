@@ -1,0 +1,162 @@
+"""Nodata: one home for every surface of the package.
+
+rumi files have no nodata field (spec: "Sample encodings"); every writer that knows nodata keeps
+it where GDAL readers look, the PAM sidecar `<file>.aux.xml` (beside a local file or an object),
+with one `PAMRasterBand` per GDAL band (`t * B + b + 1` when a Cube is opened whole). This
+module reads that sidecar (`pam_nodata`, behind `Dataset.nodatavals`, the catalogue and the xarray
+engine), normalises what users pass as `nodata=` (`normalize`, `gdal_texts`) and tests samples
+against a value (`valid_mask`)."""
+
+from __future__ import annotations
+
+import math
+import xml.etree.ElementTree as ET
+from typing import Any, Sequence
+
+import numpy as np
+
+from . import _rumi
+from ._errors import FormatError, RumiIOError
+
+#: the PAM sidecar's suffix (the core's rumi::pam::AUX_SUFFIX)
+AUX_SUFFIX = ".aux.xml"
+
+#: per band, a nodata value or None (no nodata in that band)
+Nodata = list[float | None]
+
+
+def _is_url(s: str) -> bool:
+    return s.startswith(("http://", "https://", "s3://"))
+
+
+def _sidecar_text(src: str, options: dict[str, Any] | None) -> bytes | None:
+    aux = src + AUX_SUFFIX
+    if _is_url(src):
+        return _rumi.fetch_object(aux, options, missing_ok=True)
+    try:
+        with open(aux, "rb") as f:
+            return f.read()
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        raise RumiIOError(f"{aux}: {e.strerror}") from None
+
+
+def pam_nodata(src: str, bands: int, *, options: dict[str, Any] | None = None) -> Nodata | None:
+    """Per band, the nodata value that the PAM sidecar `<src>.aux.xml` records (written by
+    rumi.write, rumi.Writer, rumi.to_rumi, rumi.build, `rumi convert` and `rumi stack`, or by
+    GDAL), or None when there is no sidecar or it records none. Its bands are GDAL's
+    (t * B + b + 1); band b takes the first time step's value (they are equal when a rumi writer
+    wrote them; a band whose values differ between time steps is a FormatError naming it)."""
+    text = _sidecar_text(src, options)
+    if text is None:
+        return None
+    aux = src + AUX_SUFFIX
+    try:
+        root = ET.fromstring(text)
+    except ET.ParseError as e:
+        raise FormatError(f"{aux}: not a GDAL PAM sidecar ({e})") from None
+    if root.tag != "PAMDataset":
+        raise FormatError(f"{aux}: not a GDAL PAM sidecar (root element <{root.tag}>)")
+    out: Nodata = [None] * bands
+    for el in root.findall("PAMRasterBand"):
+        nd = el.find("NoDataValue")
+        if nd is None or nd.text is None:
+            continue
+        try:
+            n = int(el.get("band", ""))
+            v = float(nd.text.strip())
+        except ValueError:
+            raise FormatError(f"{aux}: band {el.get('band')!r} has nodata {nd.text!r}, not a number") from None
+        if n < 1:
+            raise FormatError(f"{aux}: band numbers start at 1, found {n}")
+        b = (n - 1) % bands
+        prev = out[b]
+        if prev is None:
+            out[b] = v
+        elif not (prev == v or (math.isnan(prev) and math.isnan(v))):
+            raise FormatError(
+                f"{aux}: band {b} has nodata {prev!r} at one time step and {v!r} at another; "
+                "give one value per band (e.g. Catalog.build(..., nodata=))"
+            )
+    return out if any(v is not None for v in out) else None
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))
+
+
+def normalize(nodata: Any, bands: int, what: str) -> Nodata | None:
+    """`nodata=` as one float (or None) per band; None when no band has one. A scalar applies to
+    every band."""
+    if nodata is None:
+        return None
+    if _is_number(nodata):
+        vals: list[Any] = [float(nodata)] * bands
+    else:
+        try:
+            vals = list(nodata)
+        except TypeError:
+            raise TypeError(f"{what}: nodata must be a number or one per band, not {nodata!r}") from None
+        if len(vals) != bands:
+            raise ValueError(f"{what}: nodata gives {len(vals)} values, the file has {bands} bands")
+        for v in vals:
+            if v is not None and not _is_number(v):
+                raise ValueError(f"{what}: nodata values must be numbers or None, got {v!r}")
+        vals = [None if v is None else float(v) for v in vals]
+    return vals if any(v is not None for v in vals) else None
+
+
+def gdal_texts(nodata: Any, dtype: np.dtype[Any], bands: int, times: int) -> list[str | None] | None:
+    """One GDAL-parsable text per GDAL band (T * B) of a nodata scalar or per-band sequence, each
+    checked against the sample type (an integer type takes only its own integers)."""
+    if nodata is None:
+        return None
+    values = list(nodata) if isinstance(nodata, (list, tuple, np.ndarray)) else [nodata] * bands
+    if len(values) != bands:
+        raise ValueError(f"nodata must be one value or {bands} (one per band), got {len(values)}")
+    out: list[str | None] = []
+    for i, v in enumerate(values):
+        if v is None:
+            out.append(None)
+            continue
+        if not _is_number(v):
+            raise TypeError(f"nodata[{i}] = {v!r} is not a number")
+        f = float(v)
+        if dtype.kind in "iu":
+            info = np.iinfo(dtype)
+            if not (math.isfinite(f) and f == int(f)) or not info.min <= int(f) <= info.max:
+                raise ValueError(f"nodata[{i}] = {v!r} is not a {dtype} value")
+            out.append(str(int(f)))
+        elif dtype.kind == "b":
+            if f not in (0.0, 1.0):
+                raise ValueError(f"nodata[{i}] = {v!r} is not a bool value (0 or 1)")
+            out.append(str(int(f)))
+        elif math.isnan(f):
+            out.append("nan")
+        elif math.isinf(f):
+            out.append("inf" if f > 0 else "-inf")
+        else:
+            out.append(repr(f))
+    return out * times
+
+
+def valid_mask(a: np.ndarray[Any, Any], nd: float) -> np.ndarray[Any, Any]:
+    """True where the samples of a are not the nodata value nd (NaN nodata: not NaN)."""
+    if a.dtype.kind not in "biufc":  # float16/bfloat16/float8 (ml_dtypes): compare as float32
+        a = a.astype(np.float32)
+    if math.isnan(nd):
+        return ~np.isnan(a) if a.dtype.kind in "fc" else np.ones(a.shape, bool)
+    if a.dtype.kind in "iu":
+        info = np.iinfo(a.dtype)
+        if nd != int(nd) or not info.min <= nd <= info.max:
+            return np.ones(a.shape, bool)  # a value the samples cannot take: all are valid
+        return np.asarray(a != a.dtype.type(int(nd)))
+    if a.dtype.kind == "b":
+        return np.asarray(a != bool(nd))
+    return np.asarray(a != a.dtype.type(nd))
+
+
+def first_value(values: Sequence[float | None] | None) -> float | None:
+    """rasterio's `nodata`: the first band's value."""
+    return None if not values else values[0]

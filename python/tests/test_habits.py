@@ -1,0 +1,283 @@
+"""What a rasterio / xarray user types first: nodata as a property of the dataset on every surface,
+rasterio's names on rumi.Dataset, boundless windows, numpy's protocols, sub-second times,
+date-only searches, georeferencing that is never guessed, the package's version."""
+
+import datetime as dt
+import importlib.metadata
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+import rumi
+
+GT = (500000.0, 10.0, 0.0, 4100000.0, 0.0, -10.0)
+
+
+def cube(shape=(2, 3, 70, 90), dtype=np.uint16, seed=0):
+    return np.random.default_rng(seed).integers(1, 1000, shape).astype(dtype)
+
+
+def write(path, a, **kw):
+    kw.setdefault("bands", [f"b{i}" for i in range(a.shape[-3])])
+    kw.setdefault("times", [f"2020-05-{18 + i:02d}" for i in range(a.shape[0] if a.ndim == 4 else 1)])
+    kw.setdefault("crs", "EPSG:32633")
+    kw.setdefault("transform", GT)
+    rumi.write(path, a, tile=32, **kw)
+    return str(path)
+
+
+# --- nodata ------------------------------------------------------------------------------------
+
+
+def test_nodata_is_a_property_of_the_dataset(tmp_path):
+    a = cube()
+    with rumi.open(write(tmp_path / "nd.rumi", a, nodata=[0, 65535, None])) as ds:
+        assert ds.nodatavals == (0.0, 65535.0, None)
+        assert ds.nodata == 0.0
+        assert ds.profile["nodata"] == 0.0 and ds.meta["nodata"] == 0.0
+    with rumi.open(write(tmp_path / "none.rumi", a)) as ds:
+        assert ds.nodatavals == (None, None, None) and ds.nodata is None
+    # a sidecar GDAL grew (statistics saved beside rumi's nodata) still gives the nodata
+    p = write(tmp_path / "stats.rumi", a[:1, :1], nodata=7)
+    text = open(p + ".aux.xml").read().replace(
+        "</PAMRasterBand>", '  <Metadata><MDI key="STATISTICS_MEAN">3</MDI></Metadata>\n  </PAMRasterBand>', 1
+    )
+    open(p + ".aux.xml", "w").write(text)
+    assert rumi.open(p).nodatavals == (7.0,)
+    # a broken sidecar is an error naming it, not "no nodata"
+    open(p + ".aux.xml", "w").write("<PAMDataset><PAMRasterBand band='1'><NoDataValue>x</NoDataValue>")
+    with pytest.raises(rumi.FormatError, match=r"stats\.rumi\.aux\.xml"):
+        rumi.open(p).nodatavals
+
+
+def test_nodata_of_objects_on_s3(moto, tmp_path, monkeypatch):
+    pytest.importorskip("boto3")
+    endpoint, _ = moto
+    for k, v in {"AWS_ENDPOINT_URL": endpoint, "AWS_ACCESS_KEY_ID": "test", "AWS_SECRET_ACCESS_KEY": "test",
+                 "AWS_REGION": "us-east-1", "AWS_ALLOW_HTTP": "true"}.items():
+        monkeypatch.setenv(k, v)
+    import boto3
+
+    boto3.client("s3", endpoint_url=endpoint).create_bucket(Bucket="nodata")
+    a = cube((1, 2, 40, 40))
+    rumi.write("s3://nodata/x.rumi", a, bands=["r", "g"], times=["2020-01-01"], crs="EPSG:32633", transform=GT,
+               nodata=[3, None])
+    with rumi.open("s3://nodata/x.rumi") as ds:
+        assert ds.nodatavals == (3.0, None)
+        assert np.array_equal(ds.read(), a)
+    rumi.write("s3://nodata/y.rumi", a, bands=["r", "g"], times=["2020-01-01"])
+    assert rumi.open("s3://nodata/y.rumi").nodatavals == (None, None)
+
+
+# --- rasterio's names --------------------------------------------------------------------------
+
+
+def test_rasterio_names_on_a_dataset(tmp_path):
+    a = cube((1, 3, 70, 90))
+    with rumi.open(write(tmp_path / "r.rumi", a, nodata=0)) as ds:
+        assert ds.count == 3 and ds.indexes == (1, 2, 3) and ds.dtypes == ("uint16",) * 3
+        assert ds.res == (10.0, 10.0)
+        assert ds.bounds == rumi.BoundingBox(500000.0, 4100000.0 - 700.0, 500000.0 + 900.0, 4100000.0)
+        assert ds.bounds.left == 500000.0 and ds.bounds.top == 4100000.0
+        assert ds.index(500000.0 + 25.0, 4100000.0 - 15.0) == (1, 2)
+        assert ds.xy(1, 2) == (500025.0, 4099985.0)
+        assert ds.xy(1, 2, offset="ul") == (500020.0, 4099990.0)
+        rows, cols = ds.index(np.array([500001.0, 500899.0]), np.array([4099999.0, 4099301.0]))
+        assert rows.tolist() == [0, 69] and cols.tolist() == [0, 89]
+        p = ds.profile
+        assert p["driver"] == "RUMI" and p["count"] == 3 and p["width"] == 90 and p["height"] == 70
+        assert p["crs"] == "EPSG:32633" and p["transform"] == ds.transform and p["dtype"] == "uint16"
+        assert (p["blockxsize"], p["blockysize"], p["tiled"]) == (32, 32, True)
+        assert set(ds.meta) == {"driver", "dtype", "nodata", "width", "height", "count", "crs", "transform"}
+        assert ds.name == ds.path and ds.descriptions == ("b0", "b1", "b2")
+        w = ds.window(500000.0 + 25.0, 4100000.0 - 95.0, 500000.0 + 100.0, 4100000.0 - 10.0)
+        assert w == rumi.Window(col_off=2, row_off=1, width=8, height=9)
+        assert ds.window_transform(w) == ds.transform @ rumi_affine().translation(2, 1)
+        assert ds.window_transform(w).c == 500020.0 and ds.window_transform(w).f == 4099990.0
+    with rumi.open(write(tmp_path / "u.rumi", a, crs=None, transform=None)) as ds:
+        with pytest.raises(rumi.RequestError, match="undefined georeferencing: no bounds"):
+            ds.bounds
+
+
+def rumi_affine():
+    from affine import Affine
+
+    return Affine
+
+
+def test_read_takes_band_texts_and_refuses_rasterio_positionals(tmp_path):
+    a = cube((2, 3, 40, 50))
+    with rumi.open(write(tmp_path / "b.rumi", a, bands=["red", "green", "nir"])) as ds:
+        assert np.array_equal(ds.read(b="nir"), a[:, 2:3])
+        assert np.array_equal(ds.read(t=1, b=["nir", "red"]), a[1:2, [2, 0]])
+        with pytest.raises(rumi.RequestError, match=r"b='swir': no band has that text; the bands are \['red'"):
+            ds.read(b="swir")
+        with pytest.raises(TypeError, match=r"rasterio's read\(1\) \(band 1\) is read\(b=0\)"):
+            ds.read(1)
+        with pytest.raises(TypeError, match="unexpected keyword argument 'indexes': bands are b="):
+            ds.read(indexes=1)
+        with pytest.raises(TypeError, match="rumi never casts"):
+            ds.read(out_dtype="float32")
+
+
+def test_boundless_windows_fill_outside(tmp_path):
+    a = cube((1, 2, 40, 50))
+    with rumi.open(write(tmp_path / "bl.rumi", a, nodata=[9, None])) as ds:
+        with pytest.raises(rumi.RequestError, match="boundless=True"):
+            ds.read(window=rumi.Window(-5, -3, 20, 10))
+        got = ds.read(window=rumi.Window(-5, -3, 20, 10), boundless=True)
+        assert got.shape == (1, 2, 10, 20)
+        assert np.array_equal(got[:, :, 3:, 5:], a[:, :, :7, :15])
+        assert (got[0, 0, :3] == 9).all() and (got[0, 0, :, :5] == 9).all()  # band 0's nodata
+        assert (got[0, 1, :3] == 0).all()  # no nodata: 0, as rasterio
+        got = ds.read(window=rumi.Window(45, 35, 10, 10), boundless=True, fill_value=7)
+        assert np.array_equal(got[:, :, :5, :5], a[:, :, 35:, 45:]) and (got[:, :, 5:] == 7).all()
+        assert (ds.read(window=rumi.Window(100, 100, 4, 4), boundless=True, fill_value=1) == 1).all()
+        with pytest.raises(ValueError, match="fill_value is used only with boundless=True"):
+            ds.read(fill_value=3)
+
+
+def test_numpy_protocols(tmp_path):
+    a = cube((2, 3, 20, 30))
+    with rumi.open(write(tmp_path / "np.rumi", a)) as ds:
+        assert np.array_equal(np.asarray(ds), a) and np.asarray(ds).dtype == np.uint16
+        assert np.asarray(ds, dtype="float32").dtype == np.float32
+        assert len(ds) == 2 and len(list(ds)) == 2 and np.array_equal(list(ds)[1], a[1])
+        with pytest.raises(IndexError, match="outside axis 0"):
+            ds[2]
+        with pytest.raises(IndexError, match="outside axis 1"):
+            ds[0, 5]
+
+
+# --- times -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "given",
+    [
+        "2023-05-11T10:00:00.700",
+        "2023-05-11T10:00:00.700Z",
+        np.datetime64("2023-05-11T10:00:00.700000001", "ns"),
+        dt.datetime(2023, 5, 11, 10, 0, 0, 700000),
+    ],
+)
+def test_subsecond_times_round_with_a_warning(tmp_path, given):
+    a = cube((1, 1, 8, 8))
+    with pytest.warns(UserWarning, match=r"fraction of a second.*stored as 2023-05-11T10:00:01Z"):
+        write(tmp_path / "t.rumi", a, times=[given])
+    assert rumi.open(str(tmp_path / "t.rumi")).times[0] == np.datetime64("2023-05-11T10:00:01")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # whole seconds: nothing to say
+        write(tmp_path / "w.rumi", a, times=["2023-05-11T10:00:00.000"])
+    assert rumi.open(str(tmp_path / "w.rumi")).times[0] == np.datetime64("2023-05-11T10:00:00")
+
+
+def test_subsecond_times_through_to_rumi_and_pandas(tmp_path):
+    xr = pytest.importorskip("xarray")
+    pd = pytest.importorskip("pandas")
+    da = xr.DataArray(cube((1, 1, 8, 8)), dims=("time", "band", "y", "x"),
+                      coords={"time": [np.datetime64("2023-05-11T10:00:00.400", "ns")],
+                              "x": 500005.0 + 10 * np.arange(8), "y": 4099995.0 - 10 * np.arange(8)},
+                      attrs={"crs": "EPSG:32633"})
+    with pytest.warns(UserWarning, match=r"stored as 2023-05-11T10:00:00Z"):
+        rumi.to_rumi(da, tmp_path / "x.rumi", bands=["b"])
+    assert rumi.open(str(tmp_path / "x.rumi")).times[0] == np.datetime64("2023-05-11T10:00:00")
+    with pytest.warns(UserWarning, match=r"stored as 2023-05-11T10:00:01Z"):
+        write(tmp_path / "p.rumi", cube((1, 1, 8, 8)), times=[pd.Timestamp("2023-05-11T10:00:00.5")])
+
+
+def test_date_only_searches_cover_the_day(tmp_path):
+    pytest.importorskip("pyarrow")
+    pytest.importorskip("shapely")
+    a = cube((1, 1, 8, 8))
+    paths = [write(tmp_path / f"{i}.rumi", a, times=[t]) for i, t in
+             enumerate(["2023-05-10T23:59:59", "2023-05-11T10:00:00", "2023-05-11T23:59:59", "2023-05-12T00:00:00"])]
+    cat = rumi.Catalog.build(paths, tmp_path / "c.parquet")
+
+    def ids(time):
+        return sorted(str(p).rsplit("/", 1)[-1] for p in cat.search(time=time).table.column("location").to_pylist())
+
+    assert ids("2023-05-11") == ["1.rumi", "2.rumi"]
+    assert ids(("2023-05-10", "2023-05-11")) == ["0.rumi", "1.rumi", "2.rumi"]
+    assert ids(("2023-05-11T10:00:00", None)) == ["1.rumi", "2.rumi", "3.rumi"]
+    assert ids("2023-05-11T10:00:00") == ["1.rumi"]
+    assert ids("2023-05") == ["0.rumi", "1.rumi", "2.rumi", "3.rumi"]
+    assert ids(dt.date(2023, 5, 12)) == ["3.rumi"]
+
+
+def test_version():
+    assert rumi.__version__ == importlib.metadata.version("rumi")
+    assert rumi.__version__[0].isdigit()
+
+
+# --- xarray: nodata and georeferencing -------------------------------------------------------
+
+
+def test_xarray_engine_nodata_follows_xarray_and_rioxarray(tmp_path):
+    xr = pytest.importorskip("xarray")
+    pytest.importorskip("rioxarray")
+    a = cube((1, 2, 40, 50))
+    a[0, :, :5, :7] = 0
+    p = write(tmp_path / "nd.rumi", a, nodata=0)
+    # xarray's default (mask_and_scale): NaN where nodata, the fill value and stored type in encoding
+    masked = xr.open_dataset(p, engine="rumi")["band_data"]
+    assert masked.dtype == np.float32
+    assert np.isnan(masked.values[0, :, :5, :7]).all() and not np.isnan(masked.values[0, :, 5:]).any()
+    assert masked.encoding["_FillValue"] == 0 and masked.encoding["dtype"] == np.uint16
+    assert masked.rio.encoded_nodata == 0 and math.isnan(masked.rio.nodata)
+    raw = xr.open_dataset(p, engine="rumi", mask_and_scale=False)["band_data"]
+    assert raw.dtype == np.uint16 and np.array_equal(raw.values, a)
+    assert raw.attrs["_FillValue"] == 0 and raw.rio.nodata == 0
+    # a rewrite keeps the nodata and the exact samples, from either form
+    for name, da in (("m.rumi", masked), ("r.rumi", raw)):
+        rumi.to_rumi(da, tmp_path / name)
+        with rumi.open(str(tmp_path / name)) as ds:
+            assert ds.nodatavals == (0.0, 0.0) and ds.dtype == np.uint16
+            assert np.array_equal(ds.read(), a) and ds.geotransform == GT
+    # no nodata: exact samples whatever mask_and_scale says
+    plain = xr.open_dataset(write(tmp_path / "p.rumi", a), engine="rumi")["band_data"]
+    assert plain.dtype == np.uint16 and "_FillValue" not in plain.encoding and plain.rio.nodata is None
+    # bands with different nodata: no single _FillValue; masking them is refused, raw reads list them
+    q = write(tmp_path / "q.rumi", a, nodata=[0, 5])
+    with pytest.raises(ValueError, match=r"different nodata values \[0.0, 5.0\].*mask_and_scale=False"):
+        xr.open_dataset(q, engine="rumi")
+    raw = xr.open_dataset(q, engine="rumi", mask_and_scale=False)["band_data"]
+    assert raw.attrs["nodatavals"] == (0.0, 5.0)
+    rumi.to_rumi(raw, tmp_path / "q2.rumi")
+    assert rumi.open(str(tmp_path / "q2.rumi")).nodatavals == (0.0, 5.0)
+
+
+def latlon_array(coords=True, dims=("lat", "lon")):
+    xr = pytest.importorskip("xarray")
+    pytest.importorskip("rioxarray")
+    a = cube((1, 1, 30, 40))[0, 0]
+    c = {dims[0]: 46.0 - 0.0005 - 0.001 * np.arange(30), dims[1]: 7.0 + 0.0005 + 0.001 * np.arange(40)} if coords else {}
+    da = xr.DataArray(a, dims=dims, coords=c)
+    return da.rio.write_crs("EPSG:4326"), a
+
+
+@pytest.mark.parametrize("dims", [("lat", "lon"), ("latitude", "longitude"), ("y", "x")])
+def test_to_rumi_finds_spatial_dims_by_name(tmp_path, dims):
+    da, a = latlon_array(dims=dims)
+    da = da.rio.write_nodata(0)
+    rumi.to_rumi(da, tmp_path / "g.rumi", times=["2020-01-01"])
+    with rumi.open(str(tmp_path / "g.rumi")) as ds:
+        assert ds.crs == "EPSG:4326" and ds.crs_type == "geographic"
+        assert np.allclose(ds.geotransform, (7.0, 0.001, 0.0, 46.0, 0.0, -0.001), rtol=0, atol=1e-9)
+        assert np.array_equal(ds.read()[0, 0], a) and ds.nodata == 0.0
+    # the README's explicit mapping gives the same grid
+    if dims == ("lat", "lon"):
+        rumi.to_rumi(da, tmp_path / "m.rumi", times=["2020-01-01"], dims={"y": "lat", "x": "lon"})
+        assert rumi.open(str(tmp_path / "m.rumi")).geotransform == rumi.open(str(tmp_path / "g.rumi")).geotransform
+
+
+def test_to_rumi_never_writes_a_guessed_grid(tmp_path):
+    da, _ = latlon_array(coords=False)
+    with pytest.raises(ValueError, match=r"identity \(1, 0, 0, 0, 1, 0\).*never guesses"):
+        rumi.to_rumi(da, tmp_path / "bad.rumi", times=["2020-01-01"])
+    assert not (tmp_path / "bad.rumi").exists() and list(tmp_path.iterdir()) == []
+    # an explicit transform is taken as given
+    rumi.to_rumi(da, tmp_path / "ok.rumi", times=["2020-01-01"], transform=(7.0, 0.001, 0.0, 46.0, 0.0, -0.001))
+    assert rumi.open(str(tmp_path / "ok.rumi")).geotransform == (7.0, 0.001, 0.0, 46.0, 0.0, -0.001)
