@@ -29,7 +29,22 @@ Time ranges (time=)
     callable) happens first, per cell, exactly as odc.stac.load does it for that cell; a time step
     goes to the range holding its time coordinate (the earliest item of its group, odc-stac's
     convention), so a group is never split between ranges. Time steps outside every explicit range
-    are not built. Times are recorded in whole seconds (sub-second parts are dropped).
+    are not built. rumi files record whole seconds: a time with a fraction of a second is
+    rounded to the nearest second (halves up, as every rumi writer rounds), with one warning
+    naming the times changed; its range is the rounded time's.
+
+Grid
+    Any CRS with an EPSG code that odc-stac loads, projected or geographic (EPSG:4326 with
+    resolution= in degrees): a file's pixels, CRS and transform are odc.stac.load's on its GeoBox.
+
+Nodata
+    A band's nodata is odc.stac.load's (nodata=, else raster:bands nodata). When neither gives
+    one, it comes from the source files themselves (each file's own nodata, read from its header
+    as odc-stac reads it): an integer output takes the first one found among a cell's items and
+    odc-stac fills with it (odc-stac maps every file's own nodata onto it), and a value that the
+    output sample type (dtype=) cannot hold is refused by name before anything is written; a
+    floating-point output keeps odc-stac's NaN. Nodata goes to the .aux.xml sidecar (beside an
+    s3:// object too) and the catalogue's rumi:nodata.
 
 Files
     dest/{cell}.rumi (time=None) or dest/{cell}_{range}.rumi, with their .header sidecars (and
@@ -65,7 +80,7 @@ import numpy as np
 from . import _rumi
 from ._errors import RumiError
 
-BUILD_FORMAT = 1  # bump when the same inputs would give different files
+BUILD_FORMAT = 2  # bump when the same inputs would give different files
 MANIFEST = "rumi-build.json"
 #: odc.stac.load's x chunk when chunks= does not give one (pixels); y chunks default to whole
 #: blocks of tile rows of about rumi.to_rumi's BLOCK_BYTES (each file's are in the manifest)
@@ -215,6 +230,76 @@ def _untyped_bands(item_list: Sequence[Any], parsed: Sequence[Any], bands: Seque
         if not typed:
             out.append(b)
     return out
+
+
+#: GDAL settings for reading a source file's header as odc-stac reads it (no sibling listing)
+_PROBE_ENV = {"GDAL_DISABLE_READDIR_ON_OPEN": "EMPTY_DIR"}
+
+
+def _source_nodata(
+    parsed: Sequence[Any], bands: Sequence[str], patch_url: Callable[[str], str] | None
+) -> dict[tuple[int, str], tuple[float, str]]:
+    """(item index, band) -> (nodata, href) for the bands whose items give no nodata (no
+    raster:bands nodata, no stac_cfg one): each file's own, read from its header (8 files at a
+    time, each once) as odc-stac reads it when it masks that file. A file without nodata is left
+    out, and so is one that cannot be opened (its load fails with its own error)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    todo: dict[tuple[int, str], tuple[str, int]] = {}
+    for i, p in enumerate(parsed):
+        for b in bands:
+            try:
+                src = p.resolve_bands([b])[b]
+            except Exception:  # noqa: BLE001 (this item lacks the band: nothing to read)
+                continue
+            meta = getattr(src, "meta", None)
+            if meta is not None and meta.nodata is not None:
+                continue
+            uri = patch_url(src.uri) if patch_url else src.uri
+            todo[(i, b)] = (uri, int(src.band or 1))
+    if not todo:
+        return {}
+    import rasterio
+
+    def probe(key: tuple[str, int]) -> float | None:
+        uri, bidx = key
+        try:
+            with rasterio.Env(**_PROBE_ENV), rasterio.open(uri) as f:
+                v = f.nodatavals[bidx - 1]
+        except Exception:  # noqa: BLE001 (see above)
+            return None
+        return None if v is None else float(v)
+
+    files = list(dict.fromkeys(todo.values()))
+    with ThreadPoolExecutor(min(8, len(files))) as ex:
+        found = dict(zip(files, ex.map(probe, files)))
+    return {k: (v, f[0]) for k, f in todo.items() if (v := found[f]) is not None}
+
+
+def _holds(dtype: Any, v: float) -> bool:
+    """Whether samples of dtype can take the value v exactly."""
+    d = np.dtype(dtype)
+    if d.kind in "iu":
+        info = np.iinfo(d)
+        return math.isfinite(v) and v == int(v) and info.min <= int(v) <= info.max
+    if d.kind == "f":
+        return math.isnan(v) or float(d.type(v)) == v
+    return False
+
+
+def _unholdable(band: str, v: float, href: str, dtype: Any) -> ValueError:
+    return ValueError(
+        f"band {band}: {href} has nodata {v:g}, which a {np.dtype(dtype)} output cannot hold (the items give no "
+        f"nodata, so rumi.build takes the files' own): pass nodata= (rumi-build --nodata) with a "
+        f"{np.dtype(dtype)} value, or a dtype= that holds {v:g}"
+    )
+
+
+def _whole_second(t: Any) -> np.datetime64:
+    """t rounded to the nearest second, halves up (as rumi's writers round)."""
+    ns = int(np.datetime64(t, "ns").astype("int64"))
+    q, r = divmod(ns, 10**9)
+    return np.datetime64(q + (1 if 2 * r >= 10**9 else 0), "s")
 
 
 def _file_dtype(parsed: Any, band: str, patch_url: Callable[[str], str] | None) -> str | None:
@@ -667,20 +752,23 @@ def _unreachable(hrefs: Sequence[str], limit: int = 64) -> list[str]:
 # --- writing one cell -------------------------------------------------------------------------
 
 
-def _cube(xx: Any, bands: Sequence[str]) -> Any:
-    """odc.stac.load's Dataset -> a (time, band, y, x) DataArray (one sample type)."""
+def _cube(xx: Any, bands: Sequence[str]) -> tuple[Any, dict[str, str]]:
+    """odc.stac.load's Dataset -> a (time, band, Y, X) DataArray (one sample type) and its dims
+    by role: Y and X are odc-geo's names for the CRS (y/x, latitude/longitude for a geographic
+    one)."""
     dtypes = {b: xx[b].dtype for b in bands}
     if len(set(dtypes.values())) > 1:
         raise ValueError(f"bands have different sample types {{{', '.join(f'{b}: {d}' for b, d in dtypes.items())}}}: give dtype=")
-    da = xx[list(bands)].to_array("band").transpose("time", "band", "y", "x")
-    return da
+    ydim, xdim = (str(d) for d in xx.odc.spatial_dims)
+    da = xx[list(bands)].to_array("band").transpose("time", "band", ydim, xdim)
+    return da, {"time": "time", "band": "band", "y": ydim, "x": xdim}
 
 
-def _nodata(xx: Any, bands: Sequence[str]) -> Any:
-    vals = [xx[b].attrs.get("nodata") for b in bands]
+def _nodata(vals: Sequence[Any]) -> Any:
+    """Per-band nodata as rumi.to_rumi takes it: None, one value, or one per band."""
     if all(v is None for v in vals):
         return None
-    return vals if len(set(map(repr, vals))) > 1 else vals[0]
+    return list(vals) if len(set(map(repr, vals))) > 1 else vals[0]
 
 
 def _block_chunks(
@@ -705,15 +793,15 @@ def _block_chunks(
 
 
 def _write_cell(da: Any, dest: str, **opts: Any) -> bytes:
-    """The one place a cell is written: da (time, band, y, x; georeferenced by odc-geo) -> dest
-    and its sidecars (.header; .aux.xml with nodata), atomically, through rumi.to_rumi: a dask
+    """The one place a cell is written: da (time, band, Y, X; dims by role in opts["dims"], its
+    grid opts["geobox"]) -> dest and its sidecars (.header; .aux.xml with nodata), atomically, through rumi.to_rumi: a dask
     array block by block of tile rows, one task per block on the active scheduler."""
     from ._to_rumi import to_rumi
 
-    gbox = da.odc.geobox
+    gbox = opts["geobox"]
     return to_rumi(
-        da, dest, bands=[str(b) for b in da["band"].values], times=opts["times"], crs=f"EPSG:{gbox.crs.epsg}",
-        transform=gbox.affine, nodata=opts.get("nodata"), tile=opts.get("tile", 256), level=opts.get("level"),
+        da, dest, dims=opts["dims"], bands=[str(b) for b in da["band"].values], times=opts["times"],
+        crs=f"EPSG:{gbox.crs.epsg}", transform=gbox.affine, nodata=opts.get("nodata"), tile=opts.get("tile", 256), level=opts.get("level"),
         frame_unit=opts.get("frame_unit"),
         threads=opts.get("threads"), options=opts.get("options"), block_bytes=opts.get("block_bytes"),
     )
@@ -825,6 +913,13 @@ def build(
             f"(rumi-build --dtype) to keep the files' type, e.g. dtype={have or 'uint16'!r}",
             UserWarning, stacklevel=2,
         )
+    # the files' own nodata where the items give none: read before anything is written, so that
+    # a value the output type cannot hold is refused here, by name
+    src_nodata = _source_nodata(parsed, band_list, patch_url) if nodata is None else {}
+    if dtype is not None and np.dtype(dtype).kind in "iu":
+        for (_, b), (v, href) in src_nodata.items():
+            if not _holds(dtype, v):
+                raise _unholdable(b, v, href, dtype)
     geoms = []
     for it, p in zip(item_list, parsed):
         g = p.safe_geometry(out_crs)
@@ -852,6 +947,7 @@ def build(
 
     # plan: per cell, the whole groups (odc.stac.load's, for that cell) that touch it, by range
     todo: list[tuple[str, Any, list[int], str]] = []  # (file, GeoBox, item indices, fingerprint)
+    rounded: dict[str, dict[str, str]] = {}  # file -> {time as the items give it: as stored}
     import shapely
 
     tree = shapely.STRtree([g.geom for g in geoms])  # the footprints in the cells' CRS
@@ -867,12 +963,15 @@ def build(
         for grp in _groups(item_list, parsed, range(len(item_list)), groupby, lon):
             if not touching.intersection(grp):
                 continue
-            t = np.datetime64(parsed[grp[0]].nominal_datetime.replace(tzinfo=None), "us")
+            given = np.datetime64(parsed[grp[0]].nominal_datetime.replace(tzinfo=None), "us")
+            t = _whole_second(given)  # the time the file stores, so its range is the stored time's
             rng = ("", "") if in_range is None else in_range(t)
             if rng is None:
                 continue
             out = f"{fname}.rumi" if in_range is None else f"{fname}_{rng[0]}.rumi"
             jobs.setdefault(out, (rng[1], []))[1].extend(grp)
+            if t != given:
+                rounded.setdefault(out, {})[str(given)] = str(t)
         for out, (rspec, ii) in jobs.items():
             records = [_item_record(item_list[i], band_list, parsed[i]) for i in ii]
             grid = [[float(v) for v in list(gbox.affine)[:6]], [int(v) for v in gbox.shape]]
@@ -885,16 +984,45 @@ def build(
                 manifest.pop(out, None)
                 todo.append((out, gbox, sorted(ii), fp))
 
+    changed = {k: v for out, _, _, _ in todo for k, v in rounded.get(out, {}).items()}
+    if changed:
+        import warnings
+
+        shown = ", ".join(f"{k} -> {v}" for k, v in sorted(changed.items())[:5])
+        more = f" and {len(changed) - 5} more" if len(changed) > 5 else ""
+        warnings.warn(
+            f"rumi.build: {len(changed)} time step(s) have a fraction of a second; rumi files store whole seconds, "
+            f"so they are stored rounded to the nearest second: {shown}{more}",
+            UserWarning, stacklevel=2,
+        )
     tile_rows = int(tile if isinstance(tile, (int, np.integer)) else tile[0])
+
+    def _cell_nodata(xx: Any, bands: Sequence[str], ii: Sequence[int]) -> list[Any]:
+        """Per band, the cell's nodata: odc-stac's (nodata=, raster:bands), else NaN for a
+        floating-point output (odc-stac's fill, onto which it maps the files' nodata), else the
+        first of the cell's files' own."""
+        out: list[Any] = []
+        for b in bands:
+            v = xx[b].attrs.get("nodata")
+            if v is None and xx[b].dtype.kind == "f":
+                v = math.nan
+            elif v is None:
+                hit = next((src_nodata[(i, b)] for i in ii if (i, b) in src_nodata), None)
+                if hit is not None:
+                    if not _holds(xx[b].dtype, hit[0]):
+                        raise _unholdable(b, hit[0], hit[1], xx[b].dtype)
+                    v = hit[0]
+            out.append(None if v is None else float(v))
+        return out
 
     def run(job: tuple[str, Any, list[int], str]) -> dict[str, Any]:
         out, gbox, ii, fp = job
         t1 = _time.perf_counter()
 
-        def load(ch: Mapping[str, Any]) -> Any:
+        def load(ch: Mapping[str, Any], bands: Sequence[str] = band_list, fill: Any = nodata) -> Any:
             return odc_stac.load(
-                [item_list[i] for i in ii], bands=band_list, geobox=gbox, groupby=groupby, chunks=dict(ch),
-                resampling=resampling, dtype=dtype, nodata=nodata, fail_on_error=True, stac_cfg=stac_cfg,
+                [item_list[i] for i in ii], bands=list(bands), geobox=gbox, groupby=groupby, chunks=dict(ch),
+                resampling=resampling, dtype=dtype, nodata=fill, fail_on_error=True, stac_cfg=stac_cfg,
                 patch_url=patch_url,
             )
 
@@ -905,11 +1033,19 @@ def build(
         )
         if dict(ch) != dict(chunks or {"x": DEFAULT_CHUNKS["x"], "y": tile_rows}):
             xx = load(ch)
-        da = _cube(xx, band_list)
-        times = [np.datetime64(v, "s") for v in xx["time"].values]
+        nds = _cell_nodata(xx, band_list, ii)
+        refill: dict[Any, list[str]] = {}  # the files' nodata -> the integer bands odc-stac fills with it
+        for b, v in zip(band_list, nds):
+            if v is not None and xx[b].attrs.get("nodata") is None and xx[b].dtype.kind != "f":
+                refill.setdefault(v, []).append(b)
+        for v, bs in refill.items():  # lazy loads again: odc-stac fills with v and maps each file's nodata onto it
+            again = load(ch, bs, v)
+            xx = xx.assign({b: again[b] for b in bs})
+        da, dims = _cube(xx, band_list)
+        times = [_whole_second(v) for v in xx["time"].values]
         path = out_dest.url(out)
-        blob = _write_cell(da, path, times=times, nodata=_nodata(xx, band_list), tile=tile, level=level, threads=threads,
-                           frame_unit=frame_unit, block_bytes=block_bytes, options=storage_options)
+        blob = _write_cell(da, path, dims=dims, geobox=gbox, times=times, nodata=_nodata(nds), tile=tile, level=level,
+                           threads=threads, frame_unit=frame_unit, block_bytes=block_bytes, options=storage_options)
         size = out_dest.size(out)
         raw = int(np.prod(da.shape)) * da.dtype.itemsize
         say(f"{out}: {da.shape} {da.dtype} {raw / 1e6:.1f} MB -> {size / 1e6:.1f} MB in {_time.perf_counter() - t1:.1f} s")
@@ -1028,11 +1164,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     time: Any = None
     if a.time:
         time = a.time if "/" not in a.time else a.time.split(",")
+    if a.workers is not None and a.workers < 1:
+        p.error("--workers must be positive")
     client = None
     try:
         if a.workers:
-            from dask.distributed import Client, LocalCluster
-
+            try:
+                from dask.distributed import Client, LocalCluster
+            except ImportError as e:
+                print(f"rumi-build: --workers runs the build on a dask.distributed LocalCluster, and the distributed "
+                      f"package is not installed ({e}): pip install 'rumi[stac]' (or pip install distributed), or leave "
+                      "--workers out to build on dask's threads in this process", file=sys.stderr)
+                return 2
             client = Client(LocalCluster(n_workers=a.workers, threads_per_worker=1, processes=True))
         say = None if a.quiet else (lambda s: print(s, file=sys.stderr))
         import warnings

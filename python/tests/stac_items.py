@@ -45,6 +45,21 @@ def cog(src, dst, *opts):
     run("gdal_translate", "-q", "-of", "COG", "-co", "COMPRESS=DEFLATE", "-co", "BLOCKSIZE=256", *opts, src, dst)
 
 
+def warp(src, dst, epsg=32622, nodata=0):
+    """src warped to a UTM zone as a COG whose collar (and nodata) is nodata."""
+    run("gdalwarp", "-q", "-overwrite", "-t_srs", f"EPSG:{epsg}", "-tr", "30", "30", "-r", "near",
+        "-dstnodata", nodata, "-of", "COG", "-co", "COMPRESS=DEFLATE", "-co", "BLOCKSIZE=256", src, dst)
+
+
+def strip_raster_bands(items):
+    """The items without the raster extension's band metadata (as a hand-made catalogue has
+    them): odc-stac then knows neither the sample type nor the nodata of their files."""
+    for it in items:
+        for a in it.assets.values():
+            a.extra_fields.pop("raster:bands", None)
+    return items
+
+
 def make_cogs(data_dir, out, pieces=None):
     """Writes the COGs into out: {collection: [(id, datetime, {band: file name})]}."""
     out = Path(out)
@@ -58,8 +73,7 @@ def make_cogs(data_dir, out, pieces=None):
             if extra == "warp":
                 tmp = out / f"{pid}_{band}_src.tif"
                 run("gdal_translate", "-q", "-b", bi, "-srcwin", *win, landsat, tmp)
-                run("gdalwarp", "-q", "-overwrite", "-t_srs", "EPSG:32622", "-tr", "30", "30", "-r", "near",
-                    "-dstnodata", "0", "-of", "COG", "-co", "COMPRESS=DEFLATE", "-co", "BLOCKSIZE=256", tmp, out / name)
+                warp(tmp, out / name)
                 tmp.unlink()
             else:
                 cog(landsat, out / name, "-b", bi, "-srcwin", *win, *extra)

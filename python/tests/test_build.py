@@ -566,3 +566,196 @@ def test_items_without_a_sample_type_are_loaded_as_float32_and_said_so(stac, tmp
     assert not [w for w in seen if "no sample type" in str(w.message)], [str(w.message) for w in seen]
     with rumi.open(cat.row(0)["location"]) as ds:
         assert ds.dtype == np.uint16
+
+
+# --- any output CRS ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("crs,res", [("EPSG:32621", 60), ("EPSG:4326", 0.0006)], ids=["utm", "geographic"])
+def test_any_output_crs_equals_odc_stac(stac, tmp_path, crs, res):
+    """A projected and a geographic output CRS (odc-stac names the latter's dims latitude and
+    longitude): one cube over the items has odc.stac.load's own grid (CRS, transform, shape) and
+    pixels; GridSpec cells in that CRS are the grid's tiles and equal odc.stac.load on each;
+    the rumi-build script writes the same files."""
+    items = stac["landsat"]
+    one = rumi.build(items, tmp_path / "one", bands=RGB, crs=crs, resolution=res)
+    ref = odc_stac.load(items, bands=RGB, crs=crs, resolution=res, groupby="solar_day", chunks={})  # lazy: its grid
+    with rumi.open(one.row(0)["location"]) as ds:
+        assert ds.crs == crs and (ds.height, ds.width) == ref.odc.geobox.shape
+        assert tuple(ds.transform)[:6] == pytest.approx(tuple(ref.odc.geobox.affine)[:6], rel=0, abs=1e-12)
+        assert ds.shape[:2] == (ref.sizes["time"], 3)
+    check_against_odc(one, items, RGB)
+
+    grid = GridSpec(crs, (256, 256), res)
+    cells = rumi.build(items, tmp_path / "grid", bands=RGB, crs=crs, resolution=res, tiles=grid, time="P1M")
+    assert len(cells) >= 4 and not cells.report.failed
+    for row in cells.table.to_pylist():
+        ix, iy = (int(v[1:]) for v in row["id"].split("_")[:2])
+        with rumi.open(row["location"]) as ds:
+            assert GeoBox((ds.height, ds.width), ds.transform, ds.crs) == grid.tile_geobox((ix, iy))
+    check_against_odc(cells, items, RGB)
+
+    script = Path(sys.executable).parent / "rumi-build"
+    need(script.exists(), f"the rumi-build console script is not installed beside {sys.executable}")
+    coll = tmp_path / "items.json"
+    coll.write_text(json.dumps(pystac.ItemCollection(items).to_dict()))
+    r = subprocess.run([str(script), str(coll), str(tmp_path / "cli"), "--bands", *RGB, "--crs", crs, "--resolution",
+                        str(res), "--tile-size", "256", "--time", "P1M", "-q"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    for row in cells.table.to_pylist():
+        name = row["id"] + ".rumi"
+        assert (tmp_path / "cli" / (name + ".header")).read_bytes() == (tmp_path / "grid" / (name + ".header")).read_bytes()
+        np.testing.assert_array_equal(rumi.open(tmp_path / "cli" / name).read(), rumi.open(row["location"]).read())
+
+
+# --- nodata from the source files -------------------------------------------------------------
+
+
+def _aux_nodata(text):
+    import xml.etree.ElementTree as ET
+
+    return {int(b.get("band")): b.findtext("NoDataValue") for b in ET.fromstring(text).findall("PAMRasterBand")}
+
+
+def test_nodata_comes_from_the_source_files_when_the_items_give_none(stac, moto, tmp_path, monkeypatch):
+    """Items without raster:bands (so odc-stac knows no nodata) built with dtype='uint16': the
+    nodata is the COGs' own, read from their headers (red 65535, green 9, set by gdalwarp
+    -dstnodata; lc-a's COGs have none, so the value comes from the next item). odc-stac fills
+    with it, so each band equals odc.stac.load(..., nodata=<the COGs'>), where the plain load
+    leaves 0 outside the footprints; the .aux.xml sidecar (local, and beside an s3:// object)
+    and the catalogue hold it; a rewrite keeps it."""
+    root = Path(stac["root"])
+    for band, nd in (("red", 65535), ("green", 9)):
+        si.warp(root / f"lc-b_{band}.tif", root / f"nd-b_{band}.tif", nodata=nd)
+    lcb = next(it for it in stac["landsat"] if it.id == "lc-b")
+    entries = [("nd-b", lcb.datetime.isoformat(), {"red": "nd-b_red.tif", "green": "nd-b_green.tif"})]
+    warped = si.make_items(root, stac["url"](""), entries, "landsat")
+    lca = next(it for it in stac["landsat"] if it.id == "lc-a")
+    items = si.strip_raster_bands(clone([lca]) + warped)  # lc-a first: a file without nodata is passed over
+    bands = ["red", "green"]
+    kw = dict(bands=bands, crs="EPSG:32621", resolution=60, dtype="uint16")
+    out = tmp_path / "nd"
+    cat = rumi.build(items, out, **kw)
+    assert cat.row(0)["rumi:nodata"] == [65535.0, 9.0]
+    aux = _aux_nodata((out / "all.rumi.aux.xml").read_text())
+    assert set(aux.values()) == {"65535", "9"} and aux[1] == "65535" and aux[2] == "9"
+
+    chunks = json.loads((out / "rumi-build.json").read_text())["files"]["all.rumi"]["chunks"]
+    with rumi.open(out / "all.rumi") as ds:
+        data, gbox = ds.read(), GeoBox((ds.height, ds.width), ds.transform, ds.crs)
+        assert ds.dtype == np.uint16 and ds.shape[0] == 2
+    plain = odc_stac.load(items, bands=bands, geobox=gbox, groupby="solar_day", chunks=chunks, dtype="uint16")
+    for k, (b, nd) in enumerate((("red", 65535), ("green", 9))):
+        ref = odc_stac.load(items, bands=[b], geobox=gbox, groupby="solar_day", chunks=chunks, dtype="uint16", nodata=nd)
+        np.testing.assert_array_equal(data[:, k], ref[b].values, err_msg=b)
+        # where the plain load has 0: no source pixel (now nd) or lc-a's own zeros (its COGs have no nodata)
+        zero = data[:, k][plain[b].values == 0]
+        assert np.isin(zero, [0, nd]).all() and (zero == nd).mean() > 0.5
+        assert (data[:, k] != nd).any()
+
+    # a rewrite (another OpenZL level) keeps the sidecar and the catalogue's nodata; a re-run skips
+    again = rumi.build(items, out, level=1, **kw)
+    assert again.report.written == ["all.rumi"] and again.row(0)["rumi:nodata"] == [65535.0, 9.0]
+    assert _aux_nodata((out / "all.rumi.aux.xml").read_text()) == aux
+    assert rumi.build(items, out, level=1, **kw).report.skipped == ["all.rumi"]
+
+    # the script, and an s3:// destination: the .aux.xml object beside the file, the same catalogue
+    boto3 = pytest.importorskip("boto3")
+    endpoint, _ = moto
+    for k, v in {"AWS_ENDPOINT_URL": endpoint, "AWS_ACCESS_KEY_ID": "test", "AWS_SECRET_ACCESS_KEY": "test",
+                 "AWS_REGION": "us-east-1"}.items():
+        monkeypatch.setenv(k, v)
+    s3 = boto3.client("s3", endpoint_url=endpoint)
+    s3.create_bucket(Bucket="rumi-build-nodata")
+    coll = tmp_path / "items.json"
+    coll.write_text(json.dumps(pystac.ItemCollection(items).to_dict()))
+    script = Path(sys.executable).parent / "rumi-build"
+    need(script.exists(), f"the rumi-build console script is not installed beside {sys.executable}")
+    r = subprocess.run([str(script), str(coll), "s3://rumi-build-nodata/v1", "--bands", *bands, "--crs", "EPSG:32621",
+                        "--resolution", "60", "--dtype", "uint16", "-q"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    body = s3.get_object(Bucket="rumi-build-nodata", Key="v1/all.rumi.aux.xml")["Body"].read()
+    assert _aux_nodata(body) == aux
+    remote = rumi.Catalog.open("s3://rumi-build-nodata/v1/catalog.parquet")
+    assert remote.row(0)["rumi:nodata"] == [65535.0, 9.0]
+    with rumi.open("s3://rumi-build-nodata/v1/all.rumi") as ds:
+        np.testing.assert_array_equal(ds.read(), data)
+
+
+def test_source_nodata_the_output_type_cannot_hold_is_refused(stac, tmp_path):
+    """The Sentinel-1 COGs' own nodata is -99 (float32): without raster:bands, dtype='uint16'
+    cannot hold it, and the build is refused by name (file, value, type, what to pass) before
+    anything is written, by rumi.build and by rumi-build; int16 holds it; a float32 output keeps
+    odc-stac's NaN, onto which odc-stac maps the files' -99, and records it."""
+    items = si.strip_raster_bands(clone(stac["s1"]))
+    kw = dict(bands="vv", crs="EPSG:32631", resolution=40)
+    msg = (r"band vv: .*/s1-2015-03-09_vv.tif has nodata -99, which a uint16 output cannot hold .*pass nodata= "
+           r"\(rumi-build --nodata\) with a uint16 value, or a dtype= that holds -99")
+    _bad(stac, tmp_path, msg, items=items, dtype="uint16", **kw)
+    coll = tmp_path / "items.json"
+    coll.write_text(json.dumps(pystac.ItemCollection(items).to_dict()))
+    script = Path(sys.executable).parent / "rumi-build"
+    need(script.exists(), f"the rumi-build console script is not installed beside {sys.executable}")
+    r = subprocess.run([str(script), str(coll), str(tmp_path / "cli"), "--bands", "vv", "--crs", "EPSG:32631",
+                        "--resolution", "40", "--dtype", "uint16"], capture_output=True, text=True)
+    assert r.returncode == 2 and "which a uint16 output cannot hold" in r.stderr and not (tmp_path / "cli").exists()
+    # given nodata= wins over the files'
+    cat = rumi.build(items, tmp_path / "given", dtype="uint16", nodata=0, **kw)
+    assert cat.row(0)["rumi:nodata"] == [0.0]
+
+    cat = rumi.build(items, tmp_path / "i16", dtype="int16", **kw)
+    assert cat.row(0)["rumi:nodata"] == [-99.0]
+    ref = odc_stac.load(items, bands=["vv"], crs="EPSG:32631", resolution=40, groupby="solar_day", dtype="int16", nodata=-99)
+    with rumi.open(cat.row(0)["location"]) as ds:
+        np.testing.assert_array_equal(ds.read()[:, 0], ref.vv.values)
+    assert (ref.vv.values == -99).any()
+
+    with pytest.warns(UserWarning, match="no sample type"):
+        cat = rumi.build(items, tmp_path / "f32", **kw)
+    (nd,) = cat.row(0)["rumi:nodata"]
+    assert np.isnan(nd)
+    ref = odc_stac.load(items, bands=["vv"], crs="EPSG:32631", resolution=40, groupby="solar_day")
+    with rumi.open(cat.row(0)["location"]) as ds:
+        np.testing.assert_array_equal(ds.read()[:, 0], ref.vv.values)
+    assert np.isnan(ref.vv.values).any() and not (ref.vv.values == -99).any()
+
+
+# --- times ------------------------------------------------------------------------------------
+
+
+def test_sub_second_item_times_are_rounded_with_a_warning(stac, tmp_path):
+    """rumi files store whole seconds: an item time of 17:30:17.700 is stored as 17:30:18 (the
+    nearest second) with a warning naming the change, never cut to 17:30:17; its time range is
+    the stored time's."""
+    items = clone(stac["s1"])
+    items[0].datetime = items[0].datetime.replace(microsecond=700000)
+    kw = dict(bands="vv", crs="EPSG:32631", resolution=40)
+    change = r"fraction of a second.*stored rounded to the nearest second: 2015-03-09T17:30:17\.700000 -> 2015-03-09T17:30:18"
+    with pytest.warns(UserWarning, match=change):
+        cat = rumi.build(items, tmp_path / "t", **kw)
+    with rumi.open(cat.row(0)["location"]) as ds:
+        assert list(ds.times.astype("datetime64[s]")) == [np.datetime64("2015-03-09T17:30:18"),
+                                                          np.datetime64("2017-03-09T05:43:56")]
+    with pytest.warns(UserWarning, match=change):
+        cat = rumi.build(items, tmp_path / "r", time=[("2015-03-09T17:30:18", "2016-01-01")], **kw)
+    with rumi.open(cat.row(0)["location"]) as ds:
+        assert list(ds.times.astype("datetime64[s]")) == [np.datetime64("2015-03-09T17:30:18")]
+
+
+# --- the script's --workers -------------------------------------------------------------------
+
+
+def test_workers_without_distributed_is_a_clear_error(tmp_path, monkeypatch, capsys):
+    """rumi-build --workers N runs a dask.distributed LocalCluster: without the distributed
+    package the script says so and what to install (exit status 2), and writes nothing."""
+    from rumi._build import main
+
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    monkeypatch.setitem(sys.modules, "dask.distributed", None)
+    out = tmp_path / "w"
+    rc = main([str(tmp_path / "items.json"), str(out), "--bands", "vv", "--crs", "EPSG:32631", "--resolution", "20",
+               "--workers", "2"])
+    err = capsys.readouterr().err
+    assert rc == 2, err
+    assert "--workers" in err and "distributed" in err and "pip install 'rumi[stac]'" in err
+    assert not out.exists()
