@@ -4,8 +4,9 @@
     ds = rumi.torch.ChipDataset(cat, size=256, bands=["red", "green", "blue"], labels="labels.parquet")
     sampler = rumi.torch.RandomChipSampler(ds, length=10_000, seed=0, min_valid=0.9)
     loader = ds.loader(sampler, batch_size=16)  # 2 batches read ahead; state_dict() to resume
+    # or torch's own: DataLoader(ds, batch_size=16, sampler=sampler) (its default collate_fn)
     for batch in loader:
-        batch["image"]      # (N, T, B, 256, 256) tensor of the files' exact sample type
+        batch["image"]      # (N, T, B, 256, 256) tensor of the files' sample type (or dtype=)
         batch["mask"]       # (N, Tl, Bl, 256, 256) labels on the image chips' pixel grid (labels=)
         batch["valid"]      # (N, T, B, 256, 256) bool: samples that are not nodata (return_valid=True)
         batch["time_mask"]  # (N, T) bool: real time steps (False: padding)
@@ -14,8 +15,11 @@
         batch["key"]        # N x (file, row_off, col_off)
         batch["stats"]      # requests, frames, bytes_fetched, bytes_needed, decode_s, wait_s
 
-A sample's key is (file, row_off, col_off): file j of the dataset, pixel offset of the chip. A
-batch is read by `__getitems__` (DataLoader's batched fetch): the chips are grouped by file,
+A sample's key is (file, row_off, col_off): file j of the dataset, pixel offset of the chip;
+the dataset has no len() (a chip sampler decides how many chips an epoch has: len(sampler);
+`num_files` counts the files). A batch is read by `__getitems__` (DataLoader's batched fetch,
+then its collate_fn: torch's default_collate and rumi.torch.collate both give the batch dict
+above, without copying the tensors; see collate). The chips are grouped by file,
 each file's chips read one after another through one reader (its decoded-frame cache serves
 the frames chips share), files in parallel on a thread pool with at most `max_in_flight` reads
 per host, every chip decoded straight into its slot of the batch tensor. Files are opened from
@@ -33,8 +37,13 @@ Nodata: the catalogue's per-band nodata and per-tile valid fractions (rumi.catal
 draw only chips whose valid fraction is at least `min_valid` without reading a pixel: a chip's
 bound is 1 - sum over its bands and tiles of min(samples of the tile in the chip, the tile's
 invalid samples) / samples of the chip (exact for tile-aligned chips, never an overstatement).
+A file whose nodata is not known (no rumi:nodata, no `nodata=`) is an error for min_valid and
+return_valid, never "every sample valid".
 
-Time: files may have different numbers of steps in `time=`; `max_steps=k` keeps the newest (or k
+Time: `time=` takes an instant or (start, end), both ends included; a date covers its whole
+day (and a year-month its month), as STAC searches read them (pystac-client, odc-stac):
+time="2023-05-11" is every step of that day, time=("2020-01-01", "2020-12-31") all of 2020.
+Files may have different numbers of steps in `time=`; `max_steps=k` keeps the newest (or k
 random, seeded per chip) steps; batches are padded to the longest with `time_mask`.
 
 Resuming: samplers and `ds.loader(...)` have `state_dict()` / `load_state_dict()`; a sampler's
@@ -48,6 +57,7 @@ not its rows; readers are opened per process (a forked child reopens its own).
 from __future__ import annotations
 
 import collections
+import collections.abc
 import math
 import os
 import threading
@@ -75,6 +85,13 @@ __all__ = ["ChipDataset", "RandomChipSampler", "GridChipSampler", "TileChipSampl
 
 #: the decoded-frame budget per process that ChipDataset's readers share by default (keep_cache)
 DEFAULT_CACHE_BYTES = 512 << 20
+
+
+#: what to type instead of DataLoader(ds) / DataLoader(ds, shuffle=True) (both run as written)
+_USE_A_SAMPLER = (
+    "Pass a chip sampler: DataLoader(ds, batch_size=16, sampler=rumi.torch.RandomChipSampler(ds, length=10_000)) "
+    "(or GridChipSampler, TileChipSampler; without shuffle=; torch's default collate_fn gives the batch dict), or use "
+    "ds.loader(rumi.torch.RandomChipSampler(ds, length=10_000), batch_size=16) (batches read ahead on threads)")
 
 
 def _host(href: str) -> str:
@@ -110,6 +127,72 @@ def _torch_dtype(enc: str) -> Any:
     if enc in ("uint16", "uint32", "uint64") and not hasattr(torch, enc):  # pragma: no cover
         raise RequestError(f"this torch has no {enc}")
     return getattr(torch, enc) if enc != "bool" else torch.bool
+
+
+def _nodata_values(nodata: Any, names: Sequence[str]) -> list[float | None] | None:
+    """ChipDataset's nodata= as one float (or None) per band of names; None when not given."""
+    if nodata is None:
+        return None
+    num = (int, float, np.integer, np.floating)
+    if isinstance(nodata, num) and not isinstance(nodata, (bool, np.bool_)):
+        return [float(nodata)] * len(names)
+    try:
+        vals = list(nodata)
+    except TypeError:
+        raise TypeError(f"nodata must be a number or one per band {list(names)}, not {nodata!r}") from None
+    if len(vals) != len(names):
+        raise ValueError(f"nodata gives {len(vals)} values for the {len(names)} bands {list(names)}")
+    for v in vals:
+        if v is not None and (isinstance(v, (bool, np.bool_)) or not isinstance(v, num)):
+            raise ValueError(f"nodata values must be numbers or None, got {v!r}")
+    return [None if v is None else float(v) for v in vals]
+
+
+def _never_sample(v: float, enc: str) -> bool:
+    """True when no sample of encoding enc can equal nodata v (NaN or a fraction for integers,
+    or a value outside their range): every sample of that band is valid."""
+    dt = _torch_dtype(enc)
+    if dt.is_floating_point or dt.is_complex:
+        return False
+    if math.isnan(v) or v != int(v):
+        return True
+    lo, hi = (0, 1) if dt == torch.bool else (torch.iinfo(dt).min, torch.iinfo(dt).max)
+    return not lo <= v <= hi
+
+
+def _as_torch_dtype(v: Any, what: str) -> Any:
+    if v is None or isinstance(v, torch.dtype):
+        return v
+    if isinstance(v, str) and isinstance(getattr(torch, v.removeprefix("torch."), None), torch.dtype):
+        return getattr(torch, v.removeprefix("torch."))
+    raise TypeError(f"{what} must be a torch.dtype (e.g. torch.float32) or its name, not {v!r}")
+
+
+def _cast_check(enc: str, dst: Any, what: str) -> Any:
+    """dst when the files' samples (encoding enc) convert to it without wraparound or
+    truncation, None when no conversion is needed; else ValueError."""
+    if dst is None:
+        return None
+    src = _torch_dtype(enc)
+    if dst == src:
+        return None
+    if dst.is_complex or src.is_complex:
+        if dst.is_complex and src.is_complex and dst.itemsize >= src.itemsize:
+            return dst
+        raise ValueError(f"{what}={dst}: {enc} samples do not convert to it")
+    if dst.is_floating_point:
+        return dst  # rounding to the nearest float, as any float cast
+    if src.is_floating_point:
+        raise ValueError(f"{what}={dst}: converting {enc} samples to an integer type would truncate them; use a "
+                         "floating dtype (torch.float32)")
+    if dst == torch.bool:
+        raise ValueError(f"{what}={dst}: {enc} samples do not fit in bool")
+    lo, hi = (0, 1) if src == torch.bool else (torch.iinfo(src).min, torch.iinfo(src).max)
+    info = torch.iinfo(dst)
+    if lo < info.min or hi > info.max:
+        raise ValueError(f"{what}={dst} cannot hold every {enc} value ({lo}..{hi}; it holds {info.min}..{info.max}): "
+                         "values would wrap around; use a wider integer type (torch.int32, torch.int64) or torch.float32")
+    return dst
 
 
 class _LabelMatch:
@@ -213,8 +296,9 @@ class ChipDataset(torch.utils.data.Dataset):
     """Square chips of `size` pixels from the files of a catalogue.
 
     bands: band texts (default: every band of the first file; every file must hold them).
-    time: an instant or (start, end): the time steps read; files may have different numbers of
-    them (batches are padded, `time_mask`). max_steps: at most k steps per chip, the newest
+    time: an instant or (start, end), ends included, a date covering its whole day (as STAC
+    searches): the time steps read; files may have different numbers of them (batches are
+    padded, `time_mask`). max_steps: at most k steps per chip, the newest
     (time_steps="newest") or k random ones, seeded per chip and `seed` (time_steps="random").
     align_time: every file must have the same time coordinates in `time` (an error otherwise).
     crs: keep only the files in this CRS. Files smaller than size are left out (warned).
@@ -225,6 +309,16 @@ class ChipDataset(torch.utils.data.Dataset):
     Labels with one time step are static (Tl = 1); labels with several are matched to each
     chip's image time steps by time coordinate (a missing step is an error at construction).
     return_valid: add "valid", True where a sample is not its band's nodata.
+    nodata: a number for every band, or one per band of `bands` (None: that band has none); it
+    replaces the catalogue's rumi:nodata for every file (return_valid tests the samples against
+    it; min_valid needs the catalogue's valid summary recorded for the same values, see
+    Catalog.build(nodata=)). Without it, a file with no rumi:nodata is an error for
+    return_valid and min_valid (nothing says which samples are nodata).
+    dtype: the torch dtype of "image" (default: the files' own, e.g. torch.uint16, which has few
+    torch kernels); the chips are decoded in the files' type, then converted once per batch.
+    Integer dtypes must hold every value of the files' type (no wraparound) and floating files
+    take only floating dtypes (no truncation); a floating dtype rounds as any float cast does.
+    label_dtype: the same for "mask" (e.g. torch.int64 for CrossEntropyLoss).
     threads: decode threads per read; max_in_flight: concurrent reads per remote host (default
     16); local files are read at most one per CPU of the process's share.
     pin_memory: allocate batch tensors in pinned memory (needs CUDA; ignored with a warning).
@@ -247,6 +341,9 @@ class ChipDataset(torch.utils.data.Dataset):
         align_time: bool = False,
         seed: int = 0,
         return_valid: bool = False,
+        nodata: Any = None,
+        dtype: torch.dtype | str | None = None,
+        label_dtype: torch.dtype | str | None = None,
         threads: int = 1,
         max_in_flight: int = 16,
         pin_memory: bool = False,
@@ -279,6 +376,9 @@ class ChipDataset(torch.utils.data.Dataset):
         self.align_time = bool(align_time)
         self.seed = int(seed)
         self.return_valid = bool(return_valid)
+        self.nodata_override = nodata
+        self.dtype = _as_torch_dtype(dtype, "dtype")
+        self.label_dtype = _as_torch_dtype(label_dtype, "label_dtype")
         self.threads = int(threads)
         self.max_in_flight = int(max_in_flight)
         self.pin_memory = bool(pin_memory)
@@ -346,6 +446,7 @@ class ChipDataset(torch.utils.data.Dataset):
         self.encoding = kd.pop()
         if self.encoding not in _TORCH_OK:
             raise RequestError(f"{self.encoding} samples have no torch dtype")
+        self._image_cast = _cast_check(self.encoding, self.dtype, "dtype")
         self.rows = keep  # dataset row j -> catalogue row
         self.ids = [ids[i] for i in keep]
         self.shapes = [shapes[i] for i in keep]
@@ -360,22 +461,84 @@ class ChipDataset(torch.utils.data.Dataset):
         counts = [len(ti) for ti in self.time_idx]
         self.T = max(counts) if self.max_steps is None else min(max(counts), self.max_steps)
         self.B = len(names)
-        # nodata of the selected bands and the valid summary of each file (rumi.catalog)
+        self.band_names = list(names)
+        # nodata of the selected bands (nodata= or the catalogue's) and each file's valid summary
+        # (rumi.catalog), with the bands whose summary was recorded for that nodata
         nds = t.column("rumi:nodata").to_pylist() if "rumi:nodata" in t.column_names else [None] * n
         vals = t.column("rumi:valid").to_pylist() if "rumi:valid" in t.column_names else [None] * n
+        over = _nodata_values(self.nodata_override, names)
         self.nodata = []
         self._valid_q = []
+        self._summary_of = []
         for j, i in enumerate(keep):
-            nd = nds[i]
-            self.nodata.append(None if nd is None or all(nd[b] is None for b in self.band_idx[j])
-                               else [nd[b] for b in self.band_idx[j]])
+            cat_nd = None if nds[i] is None else [nds[i][b] for b in self.band_idx[j]]
+            nd = over if over is not None else cat_nd
+            self.nodata.append(None if nd is None or all(v is None for v in nd) else nd)
             self._valid_q.append(unpack_valid(vals[i], shapes[i], tiles[i]) if vals[i] is not None else None)
+            self._summary_of.append(cat_nd if vals[i] is not None else None)
+        if self.return_valid:
+            unknown = [j for j, nd in enumerate(self.nodata) if nd is None]
+            if unknown:
+                raise RequestError(
+                    f"return_valid=True needs the nodata of the bands read, and none is known for "
+                    f"{self._files_text(unknown)}: the catalogue has no rumi:nodata for {names} there (the files had "
+                    "no .aux.xml sidecar with a NoDataValue when it was built). Give it: ChipDataset(..., nodata=V) (a "
+                    "number for every band, or one per band), or rebuild the catalogue with "
+                    "rumi.Catalog.build(..., nodata=V) (rumi-catalog build --nodata V). Without nodata no sample "
+                    "can be told invalid")
         self._plan_labels()
+
+    def _files_text(self, js):
+        shown = ", ".join(self.ids[j] for j in js[:3]) + (" ..." if len(js) > 3 else "")
+        return f"{len(js)} of the {len(self.rows)} files ({shown})"
+
+    def _min_valid_error(self, min_valid):
+        """The RequestError that min_valid meets on this dataset (nodata unknown, or no valid
+        summary recorded for the nodata in use), or None."""
+        mv = "min_valid" if min_valid is None else f"min_valid={min_valid}"
+        unknown = [j for j, nd in enumerate(self.nodata) if nd is None]
+        if unknown:
+            return RequestError(
+                f"{mv} needs the nodata of the bands read, and none is known for "
+                f"{self._files_text(unknown)}: the catalogue has no rumi:nodata for {self.band_names} there (the "
+                "files had no .aux.xml sidecar with a NoDataValue when it was built). Rebuild the catalogue with "
+                "rumi.Catalog.build(..., nodata=V) (a number for every band, or one per band; rumi-catalog build "
+                "--nodata V): it records the nodata and the per-tile valid summary that min_valid reads. Without "
+                "nodata every chip would pass as valid")
+        stale = [j for j in range(len(self.rows)) if not self._summary_covers(j)]
+        if stale:
+            j = stale[0]
+            had = self._summary_of[j]
+            return RequestError(
+                f"{mv} bounds a chip's valid fraction from the catalogue's per-tile summary "
+                f"(rumi:valid), but for {self._files_text(stale)} it was "
+                + (f"recorded for nodata {had}, not {self.nodata[j]} (ChipDataset's nodata=)" if had is not None
+                   else f"not recorded (the catalogue has no nodata for it; nodata {self.nodata[j]} comes from "
+                        "ChipDataset's nodata=)")
+                + f": rebuild the catalogue with rumi.Catalog.build(..., nodata={self.nodata[j]}) to record it "
+                "(each file's pixels are read once), or leave min_valid out (return_valid=True marks the nodata "
+                "samples of the chips read)")
+        return None
+
+    def _summary_covers(self, j):
+        """The catalogue's valid summary of file j was recorded for the nodata in use of every
+        band that has one (a band whose nodata its samples cannot take needs none)."""
+        nd = self.nodata[j]
+        had = self._summary_of[j]
+        for k, v in enumerate(nd or ()):
+            if v is None or _never_sample(v, self.encoding):
+                continue
+            if had is None or had[k] is None or not (had[k] == v or (math.isnan(had[k]) and math.isnan(v))):
+                return False
+        return True
 
     def _plan_labels(self):
         self.matches = [[] for _ in self.rows]
         if self.labels is None:
+            if self.label_dtype is not None:
+                raise ValueError("label_dtype is the dtype of the labels' \"mask\": it needs labels=")
             self.Tl = self.Bl = 0
+            self._label_cast = None
             return
         lt = self.labels.table
         if lt.num_rows == 0:
@@ -392,6 +555,7 @@ class ChipDataset(torch.utils.data.Dataset):
         self.label_encoding = ldt.pop()
         if self.label_encoding not in _TORCH_OK:
             raise RequestError(f"{self.label_encoding} labels have no torch dtype")
+        self._label_cast = _cast_check(self.label_encoding, self.label_dtype, "label_dtype")
         names = self.label_bands if self.label_bands is not None else lbands[0]
         self.label_band_idx = []
         for l in range(lt.num_rows):
@@ -444,13 +608,26 @@ class ChipDataset(torch.utils.data.Dataset):
                 f"{_grid_text(lcodes[0], ltrs[0], lshapes[0][2:])}) intersects an image file ({', '.join(self.ids[:3])}; "
                 f"{_grid_text(self.codes[0], self.transforms[0], self.shapes[0][2:])})")
 
-    def __len__(self) -> int:
-        """Number of files (samplers choose the chips)."""
+    @property
+    def num_files(self) -> int:
+        """The number of files the chips come from (dataset files 0..num_files - 1 of the keys)."""
         return len(self.rows)
+
+    def __len__(self) -> int:
+        """No length: the samples are the (file, row_off, col_off) keys a chip sampler draws, as
+        many as it is asked for (len(sampler)); a count of files would mislead every
+        range(len(ds)) and steps-per-epoch computation."""
+        raise TypeError(
+            "a ChipDataset has no len(): its samples are (file, row_off, col_off) keys that a chip sampler draws, "
+            "as many as asked (len(sampler) chips per epoch; ds.num_files files). " + _USE_A_SAMPLER)
+
+    def __bool__(self) -> bool:
+        return True
 
     # -- pickling: catalogue path + query, no rows or readers ------------------------------
     _PLANNED = ("_readers", "_lock", "_pid", "_pool", "_sems", "band_idx", "time_idx", "rows", "ids", "shapes", "tiles",
                 "transforms", "codes", "hrefs", "times", "file_times", "encoding", "T", "B", "nodata", "_valid_q", "matches",
+                "band_names", "_summary_of", "_image_cast", "_label_cast",
                 "Tl", "Bl", "label_encoding", "label_band_idx", "label_ids", "label_shapes", "label_hrefs", "label_times",
                 "_max_open_n")
 
@@ -568,13 +745,11 @@ class ChipDataset(torch.utils.data.Dataset):
         r0 = np.atleast_1d(np.asarray(r0, np.int64))
         c0 = np.atleast_1d(np.asarray(c0, np.int64))
         nd = self.nodata[j]
-        if nd is None:
-            return np.ones(r0.shape)
+        if nd is None or not self._summary_covers(j):
+            raise self._min_valid_error(None)
         q = self._valid_q[j]
-        if q is None:
-            raise RequestError(
-                f"file {self.ids[j]} has nodata {nd} but the catalogue has no valid summary (rumi:valid) for it: "
-                "rebuild the catalogue with rumi.Catalog.build to use min_valid")
+        if q is None:  # every band with nodata is one its samples cannot take
+            return np.ones(r0.shape)
         Tf, _, Y, X = self.shapes[j]
         th, tw = self.tiles[j]
         ny, nx = q.shape[1:]
@@ -583,7 +758,7 @@ class ChipDataset(torch.utils.data.Dataset):
         ah = np.minimum(th, Y - np.arange(ny) * th)
         aw = np.minimum(tw, X - np.arange(nx) * tw)
         caps = [nodata_bound(q[b]) * Tf * np.outer(ah, aw) * (1 + 1e-9)
-                for k, b in enumerate(self.band_idx[j]) if nd[k] is not None]
+                for k, b in enumerate(self.band_idx[j]) if nd[k] is not None and not _never_sample(nd[k], self.encoding)]
         invalid = np.zeros(r0.shape)
         for di in range(-(-h // th) + 1):
             i = r0 // th + di
@@ -687,35 +862,33 @@ class ChipDataset(torch.utils.data.Dataset):
         except TypeError:
             raise TypeError(
                 f"a ChipDataset sample is a (file, row_off, col_off) key, not {key!r}: DataLoader's own samplers "
-                "(shuffle=True, or none) give int indices. Pass a chip sampler, "
-                "DataLoader(ds, batch_size=16, sampler=rumi.torch.RandomChipSampler(ds, length=10_000)) "
-                "(or GridChipSampler, TileChipSampler; without shuffle=), or use "
-                "ds.loader(rumi.torch.RandomChipSampler(ds, length=10_000), batch_size=16)"
-            ) from None
+                "(shuffle=True, or none) give int indices. " + _USE_A_SAMPLER) from None
         except ValueError:
             raise ValueError(f"a ChipDataset sample is a (file, row_off, col_off) key, not {key!r}") from None
         if not 0 <= j < len(self.rows):
-            raise IndexError(f"file {j} is outside 0..{len(self.rows) - 1}")
+            raise IndexError(f"file {j} is outside 0..{len(self.rows) - 1} (ds.num_files = {len(self.rows)})")
         _, _, Y, X = self.shapes[j]
         h, w = self.size
         if not (0 <= r0 <= Y - h and 0 <= c0 <= X - w):
             raise IndexError(f"chip at ({r0}, {c0}) of {h}x{w} is outside file {j} ({Y}x{X})")
         return j, r0, c0
 
-    def __getitem__(self, key: tuple[int, int, int]) -> dict[str, Any]:
-        b = self.__getitems__([key])
-        out = {k: v[0] for k, v in b.items() if k != "stats"}
-        out["stats"] = b["stats"]
-        return out
+    def __getitem__(self, key: tuple[int, int, int]) -> collections.abc.MutableMapping[str, Any]:
+        """One chip: a dict-like sample ("image" (T, B, h, w), ... as a batch's, and the read's
+        "stats")."""
+        return self.__getitems__([key])[0]
 
-    def _alloc(self, shape, enc):
-        pin = self.pin_memory
+    def _alloc(self, shape, enc, scratch=False):
+        """A tensor of shape for samples of enc (an encoding or a torch dtype): shared memory in
+        a DataLoader worker, pinned with pin_memory, else released memory of earlier batches.
+        scratch: memory only this call uses (decoded samples that are converted to dtype=)."""
+        pin = self.pin_memory and not scratch
         if pin and not torch.cuda.is_available():
             warnings.warn("rumi.torch: pin_memory needs CUDA; allocating pageable memory", RuntimeWarning, stacklevel=3)
             self.pin_memory = pin = False
-        tdt = _torch_dtype(enc)
+        tdt = enc if isinstance(enc, torch.dtype) else _torch_dtype(enc)
         n = math.prod(shape) * tdt.itemsize
-        if torch.utils.data.get_worker_info() is not None and not pin:
+        if torch.utils.data.get_worker_info() is not None and not pin and not scratch:
             # in a DataLoader worker the batch goes to the main process through shared memory:
             # decode straight into a shared tensor (as default_collate does), not into one
             # that the worker's queue then copies there
@@ -726,13 +899,16 @@ class ChipDataset(torch.utils.data.Dataset):
         # every batch is page-faulted in anew, 10 % of the loader's CPU on small chips
         return torch.frombuffer(_rumi.spare_buffer(n), dtype=torch.uint8).view(tdt).view(shape)
 
-    def __getitems__(self, keys: Sequence[tuple[int, int, int]]) -> dict[str, Any]:
+    def __getitems__(self, keys: Sequence[tuple[int, int, int]]) -> list[collections.abc.MutableMapping[str, Any]]:
+        """The chips of keys, read as one batch: a list of per-chip samples (what torch's batched
+        fetch expects), which torch's default_collate and rumi.torch.collate turn back into the
+        batch dict without copying; b["image"] etc. also give the batch's fields directly."""
         t_start = _time.perf_counter()
         keys = [self._check(k) for k in keys]
         n = len(keys)
         h, w = self.size
         steps = [self.steps_of(j, r0, c0) for j, r0, c0 in keys]
-        out = self._alloc((n, self.T, self.B, h, w), self.encoding)
+        out = self._alloc((n, self.T, self.B, h, w), self.encoding, scratch=self._image_cast is not None)
         per = out.view(torch.uint8).numpy().reshape(n, -1)
         tmask = torch.zeros((n, self.T), dtype=torch.bool)
         for i, ts in enumerate(steps):
@@ -775,7 +951,7 @@ class ChipDataset(torch.utils.data.Dataset):
             groups.setdefault(("img", j), []).append((i, r0, c0))
         mask = None
         if self.labels is not None:
-            mask = self._alloc((n, self.Tl, self.Bl, h, w), self.label_encoding)
+            mask = self._alloc((n, self.Tl, self.Bl, h, w), self.label_encoding, scratch=self._label_cast is not None)
             mper = mask.view(torch.uint8).numpy().reshape(n, -1)
             mper[:] = 0
             for i, (j, r0, c0) in enumerate(keys):
@@ -812,12 +988,17 @@ class ChipDataset(torch.utils.data.Dataset):
             futs = [pool.submit(run, key, items) for key, items in groups.items()]
             for f in futs:
                 f.result()
+        valid = self._valid(out, keys, steps) if self.return_valid else None  # on the files' own samples
+        if self._image_cast is not None:
+            out = self._convert(out, self._image_cast)
+        if mask is not None and self._label_cast is not None:
+            mask = self._convert(mask, self._label_cast)
         stats["batch_s"] = _time.perf_counter() - t_start
-        batch = _Batch(image=out, time_mask=tmask)
+        batch = dict(image=out, time_mask=tmask)
         if mask is not None:
             batch["mask"] = mask
-        if self.return_valid:
-            batch["valid"] = self._valid(out, keys, steps)
+        if valid is not None:
+            batch["valid"] = valid
         batch.update(
             bounds=[self.bounds(j, r0, c0) for j, r0, c0 in keys],
             crs=[self.codes[j] for j, _, _ in keys],
@@ -825,7 +1006,33 @@ class ChipDataset(torch.utils.data.Dataset):
             key=keys,
             stats=stats,
         )
-        return batch
+        return _Samples(batch, n)
+
+    def _convert(self, src, dtype):
+        """src's samples as dtype, in a batch tensor of its own (shared in a worker): numpy's
+        casts where both types are numpy's (3-4x faster than torch's uint16 copy), split over
+        this process's share of the CPUs; torch's copy otherwise."""
+        dst = self._alloc(tuple(src.shape), dtype)
+        if dst.numel() == 0:
+            return dst
+        try:
+            a, b = src.numpy(), dst.numpy()
+        except TypeError:  # bfloat16 and other types numpy lacks
+            a = b = None
+        if a is None or b.dtype == np.float16:  # numpy's float16 cast is slower than torch's
+            dst.copy_(src)
+            return dst
+        n = len(a)
+        parts = min(n, self._in_flight(""))
+        if parts <= 1:
+            np.copyto(b, a, casting="unsafe")
+            return dst
+        cuts = [n * k // parts for k in range(parts + 1)]
+        futs = [self._executor().submit(np.copyto, b[lo:hi], a[lo:hi], casting="unsafe")
+                for lo, hi in zip(cuts, cuts[1:])]
+        for f in futs:
+            f.result()
+        return dst
 
     def _read_local(self, keys, steps, groups, per, mper, mask, account):
         """Reads a batch of local files with one rumi read_batch call (each file's chips in
@@ -1081,16 +1288,82 @@ class _ReadAheadLoader(torch.utils.data.DataLoader):
             ex.shutdown(wait=False, cancel_futures=True)
 
 
-class _Batch(dict):
-    """A batch already collated by ChipDataset.__getitems__."""
+class _Samples(list):
+    """What ChipDataset.__getitems__ returns: one _Sample per chip (torch's batched fetch expects
+    a list of samples), cut from one batch read into whole tensors; b["image"] etc. read that
+    batch's fields."""
+
+    def __init__(self, fields: dict[str, Any], n: int) -> None:
+        # the samples hold the fields, not this list: no reference cycle, so a batch let go
+        # frees its tensors at once (its memory serves the next batch, rumi.spare)
+        super().__init__(_Sample(fields, i) for i in range(n))
+        self.fields = fields
+
+    def __getitem__(self, k: Any) -> Any:
+        if isinstance(k, str):
+            return self.fields[k]
+        return super().__getitem__(k)
+
+    def keys(self) -> Any:
+        return self.fields.keys()
+
+
+class _Sample(collections.abc.MutableMapping):
+    """Chip i of a batch: its fields are views of the batch's tensors (and its entries of the
+    batch's lists; "stats" is the batch's), taken when asked for. Setting or deleting a field
+    gives the sample a dict of its own, and collating stacks it like any other sample."""
+
+    __slots__ = ("_batch", "_i", "_own")
+
+    def __init__(self, fields: dict[str, Any] | None, i: int) -> None:
+        self._batch, self._i, self._own = fields, i, None
+
+    def _field(self, k: str, v: Any) -> Any:
+        return v if k == "stats" else v[self._i]
+
+    def __getitem__(self, k: str) -> Any:
+        if self._own is not None:
+            return self._own[k]
+        return self._field(k, self._batch[k])
+
+    def _detach(self) -> dict[str, Any]:
+        if self._own is None:
+            self._own = {k: self._field(k, v) for k, v in self._batch.items()}
+            self._batch = None
+        return self._own
+
+    def __setitem__(self, k: str, v: Any) -> None:
+        self._detach()[k] = v
+
+    def __delitem__(self, k: str) -> None:
+        del self._detach()[k]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._own if self._own is not None else self._batch)
+
+    def __len__(self) -> int:
+        return len(self._own if self._own is not None else self._batch)
+
+    def __repr__(self) -> str:
+        return f"<rumi.torch sample {self['key']} {', '.join(self)}>"
 
 
 def collate(batch: Any) -> Any:
-    """collate_fn for ChipDataset: the batch __getitems__ built; per-sample dicts (from
-    __getitem__ without __getitems__) are stacked."""
-    if isinstance(batch, _Batch):
-        return dict(batch)
-    if isinstance(batch, list) and batch and isinstance(batch[0], dict):
+    """collate_fn for ChipDataset, also what torch's default_collate does with its samples.
+
+    The samples of one __getitems__ call, whole and in order (what DataLoader hands its
+    collate_fn with a batch_size and a sampler), give back the batch dict they were cut from:
+    the tensors decoded into, no copy. Any other list of samples (from ds[key], a subset, or
+    changed) is stacked: tensors with torch.stack, other fields as lists, "stats" dropped.
+    ds.loader() uses it; DataLoader(ds, batch_size=16, sampler=...) works the same with its
+    default collate_fn, since rumi.torch registers collate for its samples in torch's
+    default_collate_fn_map (pass collate_fn=rumi.torch.collate where another collate_fn is the
+    default, e.g. a wrapper's)."""
+    if isinstance(batch, (list, tuple)) and batch and isinstance(batch[0], collections.abc.Mapping):
+        src = getattr(batch[0], "_batch", None)
+        if (src is not None and len(batch) == len(src["key"])
+                and all(isinstance(s, _Sample) and s._batch is src and s._i == i for i, s in enumerate(batch))):
+            return dict(src)
         out = {}
         for k in batch[0]:
             if k == "stats":
@@ -1099,6 +1372,18 @@ def collate(batch: Any) -> Any:
             out[k] = torch.stack(v) if isinstance(v[0], torch.Tensor) else v
         return out
     return torch.utils.data.default_collate(batch)
+
+
+def _collate_samples(batch: Any, *, collate_fn_map: Any = None) -> Any:
+    return collate(batch)
+
+
+try:  # torch's documented way to extend default_collate: its map of element types
+    from torch.utils.data._utils.collate import default_collate_fn_map as _map
+
+    _map[_Sample] = _collate_samples
+except ImportError:  # pragma: no cover - torch < 1.13 (the extra needs >= 2.2)
+    pass
 
 
 # --- samplers ---------------------------------------------------------------------------------
@@ -1136,9 +1421,13 @@ class _Sampler(torch.utils.data.Sampler):
         self._start = 0
         self._yielded = 0
         self._cache = None
+        if self.min_valid:
+            err = dataset._min_valid_error(self.min_valid)
+            if err is not None:
+                raise err
         self._constrained = bool(self.min_valid) or (dataset.labels is not None and dataset.on_missing == "skip")
         if self._constrained:
-            self._feasible = [dataset.feasible(j, self.min_valid) for j in range(len(dataset))]
+            self._feasible = [dataset.feasible(j, self.min_valid) for j in range(dataset.num_files)]
             if not any(len(f) for f in self._feasible):
                 raise dataset._no_chip_error(self.min_valid)
 

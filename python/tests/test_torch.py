@@ -32,7 +32,7 @@ def _expected(ds, arrays, key, size):
 
 def test_batch_pixels_bounds_and_stats(cat, files):
     ds = rt.ChipDataset(cat.search(bands=["red"]), size=48, bands=["nir", "red"])
-    assert (len(ds), ds.T, ds.B, ds.encoding) == (2, 3, 2, "uint16")
+    assert (ds.num_files, ds.T, ds.B, ds.encoding) == (2, 3, 2, "uint16")
     keys = [(0, 0, 0), (1, 100, 200), (0, 252, 472), (0, 10, 11)]
     b = ds.__getitems__(keys)
     img = b["image"]
@@ -79,7 +79,7 @@ def test_batches_reuse_released_memory_and_keep_what_is_held(cat, files):
 
 def test_time_and_band_selection(cat, files):
     ds = rt.ChipDataset(cat, size=32, bands=["nir"], time=("2020-01-15", "2020-02-15"), crs="EPSG:32633")
-    assert ds.T == 1 and ds.B == 1 and len(ds) == 1  # only a has a step in the window
+    assert ds.T == 1 and ds.B == 1 and ds.num_files == 1  # only a has a step in the window
     b = ds[(0, 5, 6)]
     np.testing.assert_array_equal(b["image"].numpy(), files["a"][1][1:2, 1:2, 5:37, 6:38])
     with pytest.raises(rumi.RequestError, match=r"row 2 \(c\) lacks some of the bands \['red', 'nir'\]"):
@@ -99,6 +99,9 @@ def test_float_and_bfloat_types(tmp_path):
     img = ds[(0, 3, 4)]["image"]
     assert img.dtype == torch.bfloat16
     np.testing.assert_array_equal(img.float().numpy(), a[:, :, 3:23, 4:24].astype(np.float32))
+    img = rt.ChipDataset(cat, size=20, dtype=torch.float32)[(0, 3, 4)]["image"]  # torch's cast: numpy has no bfloat16
+    assert img.dtype == torch.float32
+    np.testing.assert_array_equal(img.numpy(), a[:, :, 3:23, 4:24].astype(np.float32))
 
 
 def test_tile_aligned_chips_cost_one_frame(cat):
@@ -145,11 +148,11 @@ def test_pickle_small(cat, tmp_path):
     Catalog._write(pa.concat_tables([cat.table] * 3000), str(tmp_path / "big.parquet"))
     big = Catalog.open(tmp_path / "big.parquet").search(bands=["red"])
     ds = rt.ChipDataset(big, size=32)
-    assert len(ds) == 6000
+    assert ds.num_files == 6000
     blob = pickle.dumps(ds)
     assert len(blob) < 2000, len(blob)
     back = pickle.loads(blob)
-    assert len(back) == 6000
+    assert back.num_files == 6000
     np.testing.assert_array_equal(back[(5, 1, 2)]["image"].numpy(), ds[(5, 1, 2)]["image"].numpy())
 
 
@@ -307,17 +310,143 @@ def test_remote_one_request_per_tile_chip(files, tmp_path, nginx):
 
 
 def test_dataloader_without_a_chip_sampler_says_what_to_do(cat):
-    """DataLoader's own samplers give int indices; a ChipDataset sample is a (file, row_off,
-    col_off) key: the error says to pass a chip sampler or use ds.loader()."""
+    """DataLoader's own samplers give int indices (and need len()); a ChipDataset sample is a
+    (file, row_off, col_off) key: the error says to pass a chip sampler or use ds.loader(), and
+    what it suggests runs as written (torch's default collate_fn)."""
     ds = rt.ChipDataset(cat.search(bands=["red"]), size=32)
     for kw in (dict(shuffle=True), dict()):
-        with pytest.raises(TypeError, match=r"not a \(file, row_off, col_off\) key|\(file, row_off, col_off\) key, not") as e:
+        with pytest.raises(TypeError, match=r"\(file, row_off, col_off\) key") as e:
             next(iter(torch.utils.data.DataLoader(ds, batch_size=16, **kw)))
         assert "sampler=rumi.torch.RandomChipSampler" in str(e.value) and "ds.loader(" in str(e.value)
-    # what it suggests works
-    b = next(iter(torch.utils.data.DataLoader(ds, batch_size=4, sampler=rt.RandomChipSampler(ds, length=8),
-                                              collate_fn=rt.collate)))
-    assert b["image"].shape == (4, 3, 2, 32, 32)
+    with pytest.raises(TypeError, match=r"DataLoader's own samplers .* give int indices"):
+        ds[3]
+    # what it suggests works, as written
+    b = next(iter(torch.utils.data.DataLoader(ds, batch_size=16, sampler=rt.RandomChipSampler(ds, length=10_000))))
+    assert b["image"].shape == (16, 3, 2, 32, 32)
+    b = next(iter(ds.loader(rt.RandomChipSampler(ds, length=10_000), batch_size=16)))
+    assert b["image"].shape == (16, 3, 2, 32, 32)
+
+
+@pytest.mark.parametrize("workers", [0, 2])
+def test_dataloader_with_its_default_collate(cat, files, workers):
+    """DataLoader(ds, batch_size=4, sampler=...) with torch's default collate_fn: the batch dict
+    of ds.loader (image, time_mask, time, bounds, crs, key, stats), at 0 and 2 workers."""
+    ds = rt.ChipDataset(cat.search(bands=["red"]), size=32)
+    sampler = rt.RandomChipSampler(ds, length=8, seed=4)
+    keys = list(sampler)
+    kw = {"num_workers": 2, "multiprocessing_context": mp.get_context("fork")} if workers else {}
+    batches = list(torch.utils.data.DataLoader(ds, batch_size=4, sampler=sampler, **kw))
+    assert len(batches) == 2
+    arrays = _arrays(files)
+    for bi, b in enumerate(batches):
+        assert set(b) == {"image", "time_mask", "time", "bounds", "crs", "key", "stats"}
+        assert b["image"].shape == (4, 3, 2, 32, 32) and b["image"].dtype == torch.uint16
+        assert b["key"] == keys[bi * 4:bi * 4 + 4] and b["crs"] == ["EPSG:32633"] * 4
+        assert b["time_mask"].shape == (4, 3) and b["time_mask"].all()
+        for k, key in enumerate(b["key"]):
+            np.testing.assert_array_equal(b["image"][k].numpy(), _expected(ds, arrays, key, 32))
+            assert b["bounds"][k] == ds.bounds(*key)
+            assert b["time"][k].dtype == np.dtype("datetime64[s]") and len(b["time"][k]) == 3
+        assert b["stats"]["chips"] == 4
+
+
+def test_samples_collate_without_a_copy_or_stack(cat, files):
+    """A batch's samples, whole and in order, collate back into the batch's own tensors; any
+    other list of samples (single reads, a changed sample) is stacked."""
+    from torch.utils.data import default_collate
+
+    ds = rt.ChipDataset(cat.search(bands=["red"]), size=32)
+    keys = [(0, 0, 0), (1, 5, 6), (0, 40, 50)]
+    got = ds.__getitems__(keys)
+    assert isinstance(got, list) and len(got) == 3 and got[1]["key"] == (1, 5, 6)
+    for fn in (default_collate, rt.collate):
+        b = fn(got)
+        assert b["image"].data_ptr() == got["image"].data_ptr()  # the batch itself, no copy
+    one = ds[(1, 5, 6)]
+    assert one["image"].shape == (3, 2, 32, 32) and one["stats"]["chips"] == 1
+    np.testing.assert_array_equal(one["image"].numpy(), _expected(ds, _arrays(files), (1, 5, 6), 32))
+    for fn in (default_collate, rt.collate):
+        b = fn([ds[k] for k in keys])
+        assert b["key"] == keys and b["image"].shape == (3, 3, 2, 32, 32) and "stats" not in b
+        np.testing.assert_array_equal(b["image"].numpy(), got["image"].numpy())
+        b = fn(got[::-1])
+        assert b["key"] == keys[::-1]
+        np.testing.assert_array_equal(b["image"].numpy(), got["image"].numpy()[::-1])
+    got[1]["image"] = torch.zeros_like(got[1]["image"])  # a transform replaced one sample's image
+    b = default_collate(got)
+    assert b["image"].data_ptr() != got["image"].data_ptr() and not b["image"][1].any()
+    np.testing.assert_array_equal(b["image"][0].numpy(), got["image"][0].numpy())
+
+
+def test_dtype_converts_the_images(cat, files, tmp_path):
+    """torch.uint16 has few kernels (x - 5 raises); dtype= gives images of a type torch computes
+    with, the same values; lossy integer and float-to-integer conversions are refused."""
+    sel = cat.search(bands=["red"])
+    keys = [(0, 0, 0), (1, 5, 7)]
+    raw = rt.ChipDataset(sel, size=32).__getitems__(keys)["image"]
+    with pytest.raises(NotImplementedError):
+        raw - 5
+    want = raw.numpy().astype(np.int64)
+    for dt, name in ((torch.float32, None), (torch.int32, None), (torch.float64, "float64"), (torch.float16, None)):
+        ds = rt.ChipDataset(sel, size=32, dtype=name or dt)
+        img = ds.__getitems__(keys)["image"]
+        assert img.dtype == dt
+        np.testing.assert_array_equal(img.numpy(), want.astype(torch.empty(0, dtype=dt).numpy().dtype))
+        assert (img - 5).dtype == dt
+    ds = rt.ChipDataset(sel, size=32, dtype=torch.float32)
+    b = next(iter(torch.utils.data.DataLoader(ds, batch_size=2, sampler=keys, num_workers=2,
+                                              multiprocessing_context=mp.get_context("fork"))))
+    np.testing.assert_array_equal(b["image"].numpy(), want.astype(np.float32))
+    with pytest.raises(ValueError, match=r"dtype=torch.int16 cannot hold every uint16 value \(0..65535; it holds "
+                                         r"-32768..32767\): values would wrap around"):
+        rt.ChipDataset(sel, size=32, dtype=torch.int16)
+    with pytest.raises(ValueError, match=r"dtype=torch.int32: converting float32 samples to an integer type would "
+                                         r"truncate them"):
+        rt.ChipDataset(cat.search(bands=["dem"]), size=16, dtype=torch.int32)
+    with pytest.raises(TypeError, match="dtype must be a torch.dtype"):
+        rt.ChipDataset(sel, size=32, dtype=np.float32)
+    # labels: label_dtype (torch.int64 for a loss), with the images converted too
+    with pytest.raises(ValueError, match="label_dtype .* needs labels="):
+        rt.ChipDataset(sel, size=32, label_dtype=torch.int64)
+    ds = rt.ChipDataset(sel, size=32, labels=str(files["a"][0]), label_bands=["nir"], dtype=torch.float32,
+                        label_dtype=torch.int64)
+    b = ds.__getitems__([(0, 3, 4)])
+    assert b["mask"].dtype == torch.int64 and b["image"].dtype == torch.float32
+    np.testing.assert_array_equal(b["mask"][0].numpy(), files["a"][1][:, 1:2, 3:35, 4:36].astype(np.int64))
+
+
+def test_len_is_not_a_file_count(cat):
+    """len(ds) would be a count of files that range(len(ds)) and steps-per-epoch computations
+    take for samples: it is a TypeError naming len(sampler) and ds.num_files; samplers and
+    loaders have their lengths."""
+    ds = rt.ChipDataset(cat.search(bands=["red"]), size=32)
+    with pytest.raises(TypeError, match=r"a ChipDataset has no len\(\).*len\(sampler\) chips per epoch; ds.num_files"):
+        len(ds)
+    assert ds.num_files == 2 and bool(ds)
+    s = rt.RandomChipSampler(ds, length=10)
+    assert len(s) == 10 and len(torch.utils.data.DataLoader(ds, batch_size=4, sampler=s)) == 3
+    assert len(ds.loader(s, batch_size=4)) == 3
+    assert len(list(rt.GridChipSampler(ds))) == len(rt.GridChipSampler(ds)) > 0
+
+
+def test_a_date_selects_its_whole_day(tmp_path):
+    """time="2023-05-11" is every step of that day, not its midnight; an end date includes its
+    day (as pystac-client's datetime search); an instant with a time of day stays exact."""
+    a = np.arange(4 * 1 * 40 * 40, dtype=np.uint16).reshape(4, 1, 40, 40)
+    p = tmp_path / "day.rumi"
+    rumi.write(p, a, bands=["x"], times=["2023-05-10T23:00:00", "2023-05-11T10:30:00", "2023-05-11T23:59:59",
+                                         "2023-05-12T00:00:00"],
+               crs="EPSG:32633", transform=(500000.0, 10.0, 0.0, 5100000.0, 0.0, -10.0), tile=16)
+    cat = rumi.Catalog.build([str(p)], tmp_path / "day.parquet")
+    ds = rt.ChipDataset(cat, size=16, time="2023-05-11")
+    assert [str(t) for t in ds.times[0]] == ["2023-05-11T10:30:00", "2023-05-11T23:59:59"]
+    b = ds[(0, 2, 3)]
+    np.testing.assert_array_equal(b["image"].numpy(), a[1:3, :, 2:18, 3:19])
+    ds = rt.ChipDataset(cat, size=16, time=("2023-05-10", "2023-05-11"))
+    assert [str(t) for t in ds.times[0]] == ["2023-05-10T23:00:00", "2023-05-11T10:30:00", "2023-05-11T23:59:59"]
+    assert [str(t) for t in rt.ChipDataset(cat, size=16, time="2023-05-11T10:30:00").times[0]] == ["2023-05-11T10:30:00"]
+    with pytest.raises(rumi.RequestError, match="no file of the selection has a time step in 2023-05-11T10:00:00"):
+        rt.ChipDataset(cat, size=16, time="2023-05-11T10:00:00")
 
 
 def test_rumi_torch_is_a_lazy_attribute():

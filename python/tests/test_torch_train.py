@@ -111,11 +111,68 @@ def test_min_valid_that_no_chip_meets_is_an_error_at_construction(rgb_cat, files
             cls(ds, min_valid=0.99)
     with pytest.raises(ValueError, match=r"min_valid must be in \[0, 1\]"):
         rt.RandomChipSampler(ds, length=10, min_valid=1.5)
-    # files without nodata: every chip is valid, min_valid=1 is no constraint
-    p = files["a"][0]
-    plain = rt.ChipDataset(rumi.Catalog.build([str(p)], tmp_path / "a.parquet"), size=32, return_valid=True)
-    assert len(list(rt.RandomChipSampler(plain, length=5, min_valid=1.0))) == 5
-    assert plain[(0, 0, 0)]["valid"].all()
+
+
+def _holes(tmp_path):
+    """A uint16 file whose 64 left columns are 0 (in both bands and steps), written without
+    nodata (no sidecar), and its pixels."""
+    a = np.random.default_rng(3).integers(1, 1000, size=(2, 2, 128, 192), dtype=np.uint16)
+    a[:, :, :, :64] = 0
+    p = tmp_path / "holes.rumi"
+    rumi.write(p, a, bands=["red", "nir"], times=["2020-01-01", "2020-02-01"], crs="EPSG:32633",
+               transform=(500000.0, 10.0, 0.0, 5100000.0, 0.0, -10.0), tile=64)
+    return p, a
+
+
+def test_nodata_unknown_is_an_error_naming_how_to_give_it(tmp_path, monkeypatch):
+    """No nodata known for a file (no sidecar, no nodata=): min_valid and return_valid are
+    errors naming Catalog.build(nodata=) and ChipDataset(nodata=), never "all valid"; each way
+    the errors name then gives the exact outcome."""
+    p, a = _holes(tmp_path)
+    cat = rumi.Catalog.build([str(p)], tmp_path / "h.parquet")
+    assert cat.row(0)["rumi:nodata"] is None
+    ds = rt.ChipDataset(cat, size=32)
+    for make in (lambda: rt.RandomChipSampler(ds, length=8, min_valid=0.5), lambda: rt.GridChipSampler(ds, min_valid=0.5),
+                 lambda: rt.TileChipSampler(ds, min_valid=0.5)):
+        with pytest.raises(rumi.RequestError, match=r"min_valid=0.5 needs the nodata of the bands read, and none is known "
+                                                     r"for 1 of the 1 files \(holes\).*\['red', 'nir'\].*"
+                                                     r"rumi\.Catalog\.build\(\.\.\., nodata=V\)"):
+            make()
+    assert len(list(rt.RandomChipSampler(ds, length=8, min_valid=0))) == 8  # 0: no constraint
+    with pytest.raises(rumi.RequestError, match=r"return_valid=True needs the nodata .* 1 of the 1 files \(holes\).* "
+                                                 r"ChipDataset\(\.\.\., nodata=V\) .* rumi\.Catalog\.build\(\.\.\., nodata=V\)"):
+        rt.ChipDataset(cat, size=32, return_valid=True)
+    # ChipDataset(nodata=): the samples equal to it are marked (return_valid)
+    ds0 = rt.ChipDataset(cat, size=32, return_valid=True, nodata=0)
+    assert ds0.nodata == [[0.0, 0.0]]
+    b = ds0.__getitems__([(0, 0, 48), (0, 10, 100)])
+    np.testing.assert_array_equal(b["valid"].numpy(), b["image"].numpy() != 0)
+    assert b["valid"][0].float().mean().item() == 0.5 and b["valid"][1].all()
+    # ... while min_valid needs the catalogue's summary for that value: the error says so
+    with pytest.raises(rumi.RequestError, match=r"min_valid=0.9 bounds a chip's valid fraction from the catalogue's "
+                                                 r"per-tile summary .* not recorded .* rebuild the catalogue with "
+                                                 r"rumi\.Catalog\.build\(\.\.\., nodata=\[0\.0, 0\.0\]\)"):
+        rt.RandomChipSampler(ds0, length=8, min_valid=0.9)
+    # Catalog.build(nodata=): min_valid draws only chips that meet it, without reading a pixel
+    cat0 = rumi.Catalog.build([str(p)], tmp_path / "h0.parquet", nodata=0)
+    ds1 = rt.ChipDataset(cat0, size=32, return_valid=True)
+    with monkeypatch.context() as m:
+        _no_pixel_reads(m)
+        keys = list(rt.RandomChipSampler(ds1, length=40, seed=1, min_valid=0.9)) + list(rt.GridChipSampler(ds1, min_valid=0.9))
+    assert len(keys) > 40 and all((a[:, :, r:r + 32, c:c + 32] != 0).mean() >= 0.9 for _, r, c in keys)
+    assert any(c < 64 for _, r, c in rt.RandomChipSampler(ds1, length=40, seed=1))  # without it, holes are drawn
+    b = ds1.__getitems__(keys[:4])
+    np.testing.assert_array_equal(b["valid"].numpy(), b["image"].numpy() != 0)
+    # the same value through ChipDataset(nodata=) uses that summary; another value is refused
+    assert list(rt.RandomChipSampler(rt.ChipDataset(cat0, size=32, nodata=[0, 0]), length=40, seed=1, min_valid=0.9)) == keys[:40]
+    with pytest.raises(rumi.RequestError, match=r"recorded for nodata \[0\.0, 0\.0\], not \[5\.0, 5\.0\] "
+                                                 r"\(ChipDataset's nodata=\)"):
+        rt.RandomChipSampler(rt.ChipDataset(cat0, size=32, nodata=5), length=8, min_valid=0.9)
+    # one value per band; None: that band has no nodata
+    b = rt.ChipDataset(cat, size=32, return_valid=True, nodata=[0, None]).__getitems__([(0, 0, 48)])
+    assert b["valid"][0, :, 0].float().mean().item() == 0.5 and b["valid"][0, :, 1].all()
+    with pytest.raises(ValueError, match=r"nodata gives 3 values for the 2 bands \['red', 'nir'\]"):
+        rt.ChipDataset(cat, size=32, nodata=[0, 0, 0])
 
 
 def test_min_valid_reads_no_pixel_over_http(converted, tmp_path, nginx):
@@ -509,7 +566,8 @@ def ndvi_series(converted, tmp_path):
 def test_time_series_of_different_lengths_are_padded(ndvi_series):
     cat, a, m, times, mask = ndvi_series
     window = ("2016-01-01", "2017-01-01")
-    sel = (times >= np.datetime64("2016-01-01")) & (times <= np.datetime64("2017-01-01"))
+    # the end date covers its whole day, as STAC searches read dates
+    sel = (times >= np.datetime64("2016-01-01")) & (times < np.datetime64("2017-01-02"))
     idx = np.flatnonzero(sel)
     n_full, n_short = len(idx), int(np.sum(idx < 30))
     assert n_full > n_short > 0
