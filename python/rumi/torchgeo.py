@@ -39,6 +39,14 @@ try:
     from pyproj import CRS
     from torchgeo.datasets import GeoDataset
 except ImportError as e:  # pragma: no cover - depends on the environment
+    import sys as _sys
+
+    if _sys.version_info < (3, 12):
+        raise ImportError(
+            f"rumi.torchgeo needs TorchGeo >= 0.10, which needs Python >= 3.12 (this is "
+            f"{_sys.version_info.major}.{_sys.version_info.minor}): make a Python 3.12 venv and "
+            "pip install 'rumi[torchgeo]' there; rumi.torch works on this Python"
+        ) from e
     raise ImportError(f"rumi.torchgeo needs TorchGeo >= 0.10 ({e}): pip install 'rumi[torchgeo]'") from e
 
 import rumi
@@ -234,7 +242,7 @@ class RumiRasterDataset(GeoDataset):
             r0, r1 = max(0, orr), min(Y, orr + H)
             c0, c1 = max(0, oc), min(X, oc + W)
             if r0 < r1 and c0 < c1:
-                out[:, :, r0 - orr:r1 - orr, c0 - oc:c1 - oc] = r.read(steps, bs, Window(c0, r0, c1 - c0, r1 - r0))
+                out[:, :, r0 - orr:r1 - orr, c0 - oc:c1 - oc] = r.read(t=steps, b=bs, window=Window(c0, r0, c1 - c0, r1 - r0))
                 cov[r0 - orr:r1 - orr, c0 - oc:c1 - oc] = True
         else:  # nearest neighbour: each query pixel centre through pyproj to the file's pixel
             cc, rr = np.meshgrid(np.arange(W) + 0.5, np.arange(H) + 0.5)
@@ -250,7 +258,7 @@ class RumiRasterDataset(GeoDataset):
             if ok.any():
                 C, R = C[ok].astype(np.int64), R[ok].astype(np.int64)
                 rlo, rhi, clo, chi = int(R.min()), int(R.max()) + 1, int(C.min()), int(C.max()) + 1
-                a = r.read(steps, bs, Window(clo, rlo, chi - clo, rhi - rlo))
+                a = r.read(t=steps, b=bs, window=Window(clo, rlo, chi - clo, rhi - rlo))
                 out[:, :, ok] = np.asarray(a)[:, :, R - rlo, C - clo]
                 cov = ok
         nd = self._nodata[i]
