@@ -535,6 +535,7 @@ class Dataset:
         threads: int | None = None,
         boundless: bool = False,
         fill_value: Any = None,
+        masked: bool = False,
         **kwargs: Any,
     ) -> Any:
         """Samples of time steps t, bands b (0-based indices, or band texts: b="red",
@@ -543,7 +544,9 @@ class Dataset:
         sample type. out: a writable C-contiguous buffer (numpy array of the same dtype, or any
         buffer-protocol object of the right size) to decode into; it is returned.
         boundless=True (rasterio's): the window may reach outside the raster; samples outside
-        are fill_value (default: the band's nodata, else 0).
+        are fill_value (default: the band's nodata, else 0). masked=True (rasterio's): a
+        numpy masked array whose mask is True where a sample is its band's nodata (nothing is
+        masked in a band without nodata).
 
         Arguments are keywords: rasterio's positional read(1) means band 1 (1-based), which
         rumi spells read(b=0)."""
@@ -558,12 +561,15 @@ class Dataset:
             k = next(iter(kwargs))
             hint = {
                 "indexes": "bands are b= (0-based, or band texts)",
-                "masked": "nodata is Dataset.nodatavals; mask with rumi.catalog.valid_fractions or "
-                "numpy (a != ds.nodata)",
                 "out_shape": "rumi reads at full resolution; resample after reading",
                 "out_dtype": "rumi never casts; use .astype() on the result",
             }.get(k, "see help(rumi.Dataset.read)")
             raise TypeError(f"Dataset.read got an unexpected keyword argument {k!r}: {hint}")
+        if masked:
+            if out is not None:
+                raise ValueError("masked=True returns a new masked array: it does not take out=")
+            return self._masked(self.read(t=t, b=b, window=window, threads=threads, boundless=boundless,
+                                          fill_value=fill_value), b)
         if boundless:
             return self._read_boundless(t, b, window, out, threads, fill_value)
         if fill_value is not None:
@@ -575,6 +581,17 @@ class Dataset:
             return arr.view(Array)
         self._read_out(out, ts, bs, r0, c0, h, w, threads)
         return out
+
+    def _masked(self, a: Any, b: BandSelection) -> Any:
+        from ._nodata import valid_mask
+
+        bs = _select(self._band_indices(b), self.shape[1], "b")
+        mask = np.zeros(a.shape, dtype=bool)
+        for i, bi in enumerate(bs):
+            nd = self.nodatavals[bi]
+            if nd is not None:
+                mask[:, i] = ~valid_mask(np.asarray(a[:, i]), nd)
+        return np.ma.masked_array(np.asarray(a), mask=mask)
 
     def _read_boundless(
         self, t: Selection, b: Any, window: WindowLike | None, out: Any, threads: int | None, fill_value: Any

@@ -139,6 +139,20 @@ def test_boundless_windows_fill_outside(tmp_path):
             ds.read(fill_value=3)
 
 
+def test_masked_reads_mask_nodata(tmp_path):
+    a = cube((1, 2, 20, 30))
+    a[0, 0, :4] = 5
+    a[0, 1, :2] = 5
+    with rumi.open(write(tmp_path / "m.rumi", a, nodata=[5, None])) as ds:
+        m = ds.read(masked=True)
+        assert isinstance(m, np.ma.MaskedArray) and m.dtype == np.uint16
+        assert m.mask[0, 0, :4].all() and not m.mask[0, 0, 4:].any()
+        assert not m.mask[0, 1].any()  # no nodata in band 1: nothing masked
+        assert np.array_equal(m.data, a)
+        m = ds.read(b=[1, 0], window=rumi.Window(-2, -2, 6, 6), boundless=True, masked=True)
+        assert m.mask[0, 1, :6].all() and not m.mask[0, 0].any()  # band 0's fill is its nodata, masked
+
+
 def test_numpy_protocols(tmp_path):
     a = cube((2, 3, 20, 30))
     with rumi.open(write(tmp_path / "np.rumi", a)) as ds:
