@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import datetime as _dt
+import os
+import sys
 import warnings
 from typing import Any, Sequence, Union
 
@@ -29,9 +31,27 @@ def _whole_seconds(d: np.datetime64, what: str, given: Any) -> int:
         f"{what}: {given} has a fraction of a second; rumi stores whole seconds, so it is stored as {shown}Z "
         "(rounded to the nearest second)",
         UserWarning,
-        stacklevel=5,
+        stacklevel=_caller_level(),
     )
     return out
+
+
+def _caller_level() -> int:
+    """The warnings stacklevel of the first frame outside the rumi package (the user's line)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    f = sys._getframe(2)  # the frame that calls warnings.warn is level 1
+    level = 2
+    while f is not None and os.path.abspath(f.f_code.co_filename).startswith(here + os.sep):
+        f = f.f_back  # type: ignore[assignment]
+        level += 1
+    return level
+
+
+def as_datetime64(kind: str, secs: Sequence[int]) -> np.ndarray[Any, Any]:
+    """The `times` argument that gives back exactly these whole seconds (instants (T,), intervals
+    (T, 2)): what a writer passes on after parsing once, so a rounding is warned about once."""
+    a = np.array(list(secs), dtype="int64").astype("datetime64[s]")
+    return a.reshape(-1, 2) if kind == "interval" else a
 
 
 #: sub-second datetime64 units -> their count per second

@@ -17,7 +17,7 @@ from ._dataset import default_threads
 from ._dtypes import encoding_of, numpy_dtype
 from ._errors import FormatError, RequestError
 from ._nodata import gdal_texts
-from ._times import parse_times
+from ._times import as_datetime64, parse_times
 
 PathLike = Union[str, "os.PathLike[str]"]
 _DEFAULT_LEVEL = 7
@@ -344,6 +344,7 @@ def write(
         data = np.ascontiguousarray(data)
         spec = WriteSpec.make(data.shape, data.dtype, bands=bands, times=times, crs=crs, transform=transform,
                               tile=tile, level=level, pixel_is_point=pixel_is_point)
+        times = as_datetime64(spec.time_kind, spec.seconds)  # parsed once: a rounding is warned about once
         try:
             frame_unit = _rumi.frame_unit_from_image(spec.native(), spec.level, data.reshape(-1).view(np.uint8),
                                                      int(threads or default_threads()))

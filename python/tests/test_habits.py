@@ -179,8 +179,11 @@ def test_numpy_protocols(tmp_path):
 )
 def test_subsecond_times_round_with_a_warning(tmp_path, given):
     a = cube((1, 1, 8, 8))
-    with pytest.warns(UserWarning, match=r"fraction of a second.*stored as 2023-05-11T10:00:01Z"):
-        write(tmp_path / "t.rumi", a, times=[given])
+    with pytest.warns(UserWarning, match=r"fraction of a second.*stored as 2023-05-11T10:00:01Z") as record:
+        rumi.write(tmp_path / "t.rumi", a, bands=["b"], times=[given])
+    # once, and pointing at the user's line (not at rumi's own files)
+    assert len([w for w in record if "fraction of a second" in str(w.message)]) == 1
+    assert record[0].filename == __file__
     assert rumi.open(str(tmp_path / "t.rumi")).times[0] == np.datetime64("2023-05-11T10:00:01")
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # whole seconds: nothing to say
