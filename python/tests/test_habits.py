@@ -3,8 +3,10 @@ rasterio's names on rumi.Dataset, boundless windows, numpy's protocols, sub-seco
 date-only searches, georeferencing that is never guessed, the package's version."""
 
 import datetime as dt
+import importlib
 import importlib.metadata
 import math
+import sys
 import warnings
 
 import numpy as np
@@ -298,3 +300,9 @@ def test_to_rumi_never_writes_a_guessed_grid(tmp_path):
     # an explicit transform is taken as given
     rumi.to_rumi(da, tmp_path / "ok.rumi", times=["2020-01-01"], transform=(7.0, 0.001, 0.0, 46.0, 0.0, -0.001))
     assert rumi.open(str(tmp_path / "ok.rumi")).geotransform == (7.0, 0.001, 0.0, 46.0, 0.0, -0.001)
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="TorchGeo installs on Python >= 3.12")
+def test_torchgeo_on_an_older_python_says_what_it_needs():
+    with pytest.raises(ImportError, match=r"needs Python >= 3.12 \(this is 3\.\d+\): make a Python 3.12 venv"):
+        importlib.import_module("rumi.torchgeo")
