@@ -237,12 +237,14 @@ _PROBE_ENV = {"GDAL_DISABLE_READDIR_ON_OPEN": "EMPTY_DIR"}
 
 
 def _source_nodata(
-    parsed: Sequence[Any], bands: Sequence[str], patch_url: Callable[[str], str] | None
+    parsed: Sequence[Any], bands: Sequence[str], dtype: Any, patch_url: Callable[[str], str] | None
 ) -> dict[tuple[int, str], tuple[float, str]]:
     """(item index, band) -> (nodata, href) for the bands whose items give no nodata (no
-    raster:bands nodata, no stac_cfg one): each file's own, read from its header (8 files at a
-    time, each once) as odc-stac reads it when it masks that file. A file without nodata is left
-    out, and so is one that cannot be opened (its load fails with its own error)."""
+    raster:bands nodata, no stac_cfg one) and that load as integers (dtype=, else the items'
+    data_type; odc-stac gives a floating-point output NaN whatever the files say): each file's
+    own, read from its header (8 files at a time, each once) as odc-stac reads it when it masks
+    that file. A file without nodata is left out, and so is one that cannot be opened (its load
+    fails with its own error)."""
     from concurrent.futures import ThreadPoolExecutor
 
     todo: dict[tuple[int, str], tuple[str, int]] = {}
@@ -254,6 +256,12 @@ def _source_nodata(
                 continue
             meta = getattr(src, "meta", None)
             if meta is not None and meta.nodata is not None:
+                continue
+            try:
+                kind = np.dtype(dtype if dtype is not None else getattr(meta, "data_type", None) or "float32").kind
+            except TypeError:  # a type numpy does not name (odc-stac's load says what it makes of it)
+                continue
+            if kind not in "iu":
                 continue
             uri = patch_url(src.uri) if patch_url else src.uri
             todo[(i, b)] = (uri, int(src.band or 1))
@@ -844,7 +852,9 @@ def build(
     the output grid, as odc.stac.load takes them (required unless tiles gives the grid).
     groupby, chunks, nodata, dtype, resampling, anchor, stac_cfg, patch_url: odc.stac.load's
     (chunks: y a multiple of the tile height makes each load chunk one block of the writer;
-    default: blocks of about 32 MiB raw, x chunks of 2048; the manifest records each file's).
+    default: blocks of about 32 MiB raw, x chunks of 2048; the manifest records each file's;
+    without nodata= and raster:bands nodata, an integer output takes the source files' own:
+    "Nodata" in the module's text).
     tile, level, frame_unit, threads: the rumi files' tile size, OpenZL level, frame layout and
     encoding threads (rumi.to_rumi's; level=0 leaves OpenZL's numeric graph out of the
     candidates: 2.4x the default 7's encode speed and 1.2 % larger files on a Landsat cube, but
@@ -915,7 +925,7 @@ def build(
         )
     # the files' own nodata where the items give none: read before anything is written, so that
     # a value the output type cannot hold is refused here, by name
-    src_nodata = _source_nodata(parsed, band_list, patch_url) if nodata is None else {}
+    src_nodata = _source_nodata(parsed, band_list, dtype, patch_url) if nodata is None else {}
     if dtype is not None and np.dtype(dtype).kind in "iu":
         for (_, b), (v, href) in src_nodata.items():
             if not _holds(dtype, v):
