@@ -19,6 +19,14 @@ pyproj, rumi.torch's resampling). Files are merged in index order, the first fil
 pixels winning (the catalogue's nodata marks the others; pixels no file has take the first
 file's nodata, else 0, as rasterio.merge fills them), or stacked (time_series=True: one
 layer per time step of each file, in time order, as RasterDataset's [T, C, H, W]).
+Time: each file spans its steps' times (an instant its second, an interval [start, end)). A
+file valid at all times (a land-cover map beside dated images) is what TorchGeo's RasterDataset
+makes of a file without a date, (pd.Timestamp.min, pd.Timestamp.max): `static=True` gives every
+file of the dataset that span and reads its steps whatever a query's time; so does a file whose
+times reach beyond pandas' range (an interval ("0001-01-01", "9999-12-31")) or a catalogue row
+without times. Such labels intersect dated images (`images & labels`, and
+`IntersectionDataset(..., spatial_only=True)` queried by TorchGeo's GeoSamplers, which pass the
+images' times) as TorchGeo's own datasets do.
 Differences from TorchGeo's RasterDataset: only nearest-neighbour resampling (a float image on
 another grid is not interpolated bilinearly); `dtype` defaults as TorchGeo's (float32 images,
 int64 masks).
@@ -65,7 +73,10 @@ class RumiRasterDataset(GeoDataset):
     first file's). is_image: samples carry "image" (C, H, W), else "mask" (H, W for one band).
     dtype: the samples' torch dtype (default float32 for images, int64 for masks).
     time_series: stack every time step of every overlapping file ([T, C, H, W]) instead of
-    merging them into one mosaic. transforms: applied to each sample."""
+    merging them into one mosaic. static: the files are valid at all times (TorchGeo's span of a
+    file without a date; a query reads every step, whatever its time), for labels that do not
+    change (a land-cover map written with the date it was made). transforms: applied to each
+    sample."""
 
     def __init__(
         self,
@@ -77,6 +88,7 @@ class RumiRasterDataset(GeoDataset):
         is_image: bool = True,
         dtype: torch.dtype | None = None,
         time_series: bool = False,
+        static: bool = False,
         transforms: Any = None,
         options: dict[str, Any] | None = None,
         verify_size: bool = True,
@@ -91,6 +103,7 @@ class RumiRasterDataset(GeoDataset):
         self.is_image = bool(is_image)
         self._dtype = dtype
         self.time_series = bool(time_series)
+        self.static = bool(static)
         self.transforms = transforms
         self.options = options
         self.verify_size = verify_size
@@ -128,14 +141,15 @@ class RumiRasterDataset(GeoDataset):
         times, ends = time_seconds(t), time_seconds(t, "rumi:time_ends")
         self._times = times
         self._ends = ends
+        self._all_times = set()  # rows valid at all times: every step is read, whatever the query's time
         spans = []
         geoms = []
         for i in range(t.num_rows):
-            # an instant spans its second and an interval [start, end) up to end's previous
-            # microsecond, as TorchGeo's timestamps parsed from file names do
-            lo = min(times[i])
-            hi = max(ends[i]) if ends[i] else max(times[i]) + 1
-            spans.append((pd.Timestamp(lo, unit="s"), pd.Timestamp(hi, unit="s") - pd.Timedelta(1, "us")))
+            span = None if self.static or not times[i] else _span(min(times[i]), max(ends[i]) if ends[i] else max(times[i]) + 1)
+            if span is None or span == (pd.Timestamp.min, pd.Timestamp.max):
+                self._all_times.add(i)
+                span = (pd.Timestamp.min, pd.Timestamp.max)
+            spans.append(span)
             geoms.append(_outline(trs[i], shapes[i][2:], codes[i], target))
         index = pd.IntervalIndex.from_tuples(spans, closed="both", name="datetime")
         self.index = GeoDataFrame({"row": list(range(t.num_rows)), "filepath": self.paths}, index=index,
@@ -168,6 +182,8 @@ class RumiRasterDataset(GeoDataset):
         return r
 
     def _steps(self, i: int, t0: pd.Timestamp, t1: pd.Timestamp) -> list[int]:
+        if i in self._all_times:
+            return list(range(self._shapes[i][0]))
         a, b = t0.timestamp(), t1.timestamp()
         ends = self._ends[i]
         return [k for k, s in enumerate(self._times[i]) if (ends[k] if ends else s + 1) > a and s <= b]
@@ -179,7 +195,14 @@ class RumiRasterDataset(GeoDataset):
         df = df.iloc[:: t.step]
         df = df.cx[x.start:x.stop, y.start:y.stop]
         if df.empty:
-            raise IndexError(f"index: {index} not found in dataset with bounds: {self.bounds}")
+            there = self.index.cx[x.start:x.stop, y.start:y.stop]
+            hint = ""
+            if not there.empty:  # the place has files, at other times
+                hint = (f": the files there span {there.index.left.min()} to {there.index.right.max()}, not the query's "
+                        f"{t.start} to {t.stop}; for data valid at all times (a land-cover map), "
+                        "RumiRasterDataset(..., static=True) spans all times, as TorchGeo's RasterDataset does for a file "
+                        "without a date")
+            raise IndexError(f"index: {index} not found in dataset with bounds: {self.bounds}{hint}")
         W = int(round((x.stop - x.start) / x.step))
         H = int(round((y.stop - y.start) / y.step))
         dst = (x.step, 0.0, x.start, 0.0, -y.step, y.stop)  # north up, as TorchGeo's queries
@@ -191,7 +214,7 @@ class RumiRasterDataset(GeoDataset):
                 continue
             arr, cov = self._read(int(i), steps, dst, H, W, crs)
             for k, s in enumerate(steps):
-                layers.append((self._times[int(i)][s], arr[k], cov))
+                layers.append((self._times[int(i)][s] if self._times[int(i)] else 0, arr[k], cov))
         if not layers:
             raise IndexError(f"index: {index} has no time step in the dataset")
         # outside every file: the first file's nodata (per band, else 0), as rasterio.merge fills
@@ -270,6 +293,16 @@ class RumiRasterDataset(GeoDataset):
                 bad = np.isnan(band) if (isinstance(v, float) and np.isnan(v) and band.dtype.kind == "f") else band == v
                 cov = cov & ~bad.all(axis=0)
         return out, cov
+
+
+def _span(lo: int, hi: int) -> tuple[pd.Timestamp, pd.Timestamp]:
+    """The index interval of seconds [lo, hi): an instant spans its second and an interval up to
+    its end's previous microsecond, as TorchGeo's timestamps parsed from file names do; a bound
+    beyond pandas' range is pd.Timestamp.min / .max (TorchGeo's bounds of a file without a
+    date)."""
+    a = pd.Timestamp.min if lo * 10**9 <= pd.Timestamp.min.value else pd.Timestamp(lo, unit="s")
+    b = pd.Timestamp.max if hi * 10**9 > pd.Timestamp.max.value else pd.Timestamp(hi, unit="s") - pd.Timedelta(1, "us")
+    return a, b
 
 
 def _outline(tr: Sequence[float], shape: Sequence[int], code: str, target: CRS) -> Any:

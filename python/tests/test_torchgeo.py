@@ -15,6 +15,7 @@ import pytest
 torch = pytest.importorskip("torch")
 torchgeo = pytest.importorskip("torchgeo", minversion="0.10")
 pytest.importorskip("pyarrow")
+import pandas as pd  # noqa: E402  (TorchGeo's dependency)
 
 import rumi  # noqa: E402
 import rumi.torchgeo as rtg  # noqa: E402
@@ -154,3 +155,72 @@ def test_time_series_stacks_the_steps(converted, tmp_path):
     s = ds[q[0], q[1], slice(pd.Timestamp(str(t0)), pd.Timestamp(str(t1)))]
     sel = (times[keep] >= t0) & (times[keep] <= t1)
     np.testing.assert_array_equal(s["image"].numpy(), a[sel][:, :, r:r + 32, c:c + 32])
+
+
+class _DatedTif(RasterDataset):
+    filename_glob = "*.tif"
+    filename_regex = r".*_(?P<date>\d{8})\.tif$"
+
+
+class _DatedTifMask(_DatedTif):
+    is_image = False
+
+
+def test_static_labels_intersect_dated_images_as_torchgeo_does(tmp_path):
+    """A land-cover map that does not change (the fuel classes, stored with the date they were
+    made, 2019-01-01) beside elevation dated 2021-07-01: static=True, or an interval beyond
+    pandas' range, spans all times, so `images & labels` and spatial_only=True queried by
+    TorchGeo's GeoSamplers (which pass the images' times) give the samples of TorchGeo's own
+    RasterDataset on the GeoTIFFs with an undated label file; a dated label does what
+    TorchGeo's dated one does (no temporal intersection; spatial_only: IndexError, here naming
+    static=True)."""
+    from torchgeo.samplers import GridGeoSampler, RandomGeoSampler
+
+    elev_tif, fuel_tif = DATA / "lf_elev_220_mt_hood_utm.tif", DATA / "lf_fbfm40_220_mt_hood_utm.tif"
+    gt = tiff_geotransform(elev_tif)
+    elev, fuel = tiff_pixels(elev_tif), tiff_pixels(fuel_tif)
+    geo = dict(crs="EPSG:26910", transform=gt, tile=128, nodata=32767)  # the GeoTIFFs' nodata, as TorchGeo fills
+    rumi.write(tmp_path / "elev.rumi", elev[None], bands=["elev"], times=["2021-07-01"], **geo)
+    rumi.write(tmp_path / "fuel.rumi", fuel[None], bands=["fuel"], times=["2019-01-01"], **geo)
+    rumi.write(tmp_path / "fuel_all.rumi", fuel[None], bands=["fuel"], times=[("0001-01-01", "9999-12-31")], **geo)
+    for d, src, name in (("i", elev_tif, "elev_20210701.tif"), ("m", fuel_tif, "fuel.tif"), ("md", fuel_tif, "fuel_20190101.tif")):
+        (tmp_path / d).mkdir()
+        shutil.copy(src, tmp_path / d / name)
+    ref_images = _DatedTif(str(tmp_path / "i"))
+    ref_static = _TifMask(str(tmp_path / "m"))  # no date in the name: all times
+    images = rtg.RumiRasterDataset(tmp_path / "elev.rumi")
+    for labels in (rtg.RumiRasterDataset(tmp_path / "fuel.rumi", is_image=False, static=True),
+                   rtg.RumiRasterDataset(tmp_path / "fuel_all.rumi", is_image=False)):
+        assert (labels.index.index.left[0], labels.index.index.right[0]) == (pd.Timestamp.min, pd.Timestamp.max)
+        assert labels.index.index.equals(ref_static.index.index)
+        for spatial_only in (False, True):
+            ds = IntersectionDataset(images, labels, spatial_only=spatial_only)
+            ref = IntersectionDataset(ref_images, ref_static, spatial_only=spatial_only)
+            queries = list(GridGeoSampler(ds, size=256, stride=300))
+            queries += list(RandomGeoSampler(ds, size=128, length=6, generator=torch.Generator().manual_seed(0)))
+            assert all(len(q) == 3 for q in queries)  # these samplers pass the images' times
+            n = 0
+            for b in DataLoader(ds, sampler=queries, batch_size=4, collate_fn=stack_samples):
+                for i in range(len(b["image"])):
+                    q = queries[n]
+                    want = ref[q]
+                    np.testing.assert_array_equal(b["image"][i].numpy(), want["image"].numpy())
+                    np.testing.assert_array_equal(b["mask"][i].numpy(), want["mask"].numpy())
+                    r, c = _offsets(q, gt)
+                    h, w = b["mask"][i].shape
+                    np.testing.assert_array_equal(b["mask"][i].numpy(), _window(fuel[0], r, c, h, w, 32767))
+                    n += 1
+            assert n == len(queries) >= 10
+    # a dated label: what TorchGeo does with its dated GeoTIFF
+    dated = rtg.RumiRasterDataset(tmp_path / "fuel.rumi", is_image=False)
+    ref_dated = _DatedTifMask(str(tmp_path / "md"))
+    for a, b in ((images, dated), (ref_images, ref_dated)):
+        with pytest.raises(RuntimeError, match="Datasets have no temporal intersection"):
+            IntersectionDataset(a, b)
+    ds = IntersectionDataset(images, dated, spatial_only=True)
+    q = next(iter(GridGeoSampler(ds, size=256, stride=300)))
+    with pytest.raises(IndexError):
+        IntersectionDataset(ref_images, ref_dated, spatial_only=True)[q]
+    with pytest.raises(IndexError, match=r"the files there span 2019-01-01 00:00:00 to .* not the query's 2021-07-01.*"
+                                         r"RumiRasterDataset\(\.\.\., static=True\) spans all times"):
+        ds[q]
