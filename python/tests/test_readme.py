@@ -26,7 +26,7 @@ def test_readme_example(block, tmp_path):
     for module in NEEDS[block.env]:
         if importlib.util.find_spec(module) is None:
             pytest.skip(f"{module} is not installed here (scripts/test-torch.sh runs the {block.env} examples)")
-    r = readme_blocks.run(block, tmp_path)
+    r = readme_blocks.run(block, tmp_path, env={"RUMI_TESTS": str(Path(__file__).resolve().parent)})
     assert r.returncode == 0, (
         f"README.md:{block.line} ({block.section}) failed:\n{r.stderr[-4000:]}\n--- stdout ---\n{r.stdout[-2000:]}"
     )
