@@ -198,7 +198,9 @@ def test_static_labels_intersect_dated_images_as_torchgeo_does(tmp_path):
             ref = IntersectionDataset(ref_images, ref_static, spatial_only=spatial_only)
             queries = list(GridGeoSampler(ds, size=256, stride=300))
             queries += list(RandomGeoSampler(ds, size=128, length=6, generator=torch.Generator().manual_seed(0)))
-            assert all(len(q) == 3 for q in queries)  # these samplers pass the images' times
+            # these samplers (deprecated in 0.10, still shipped) pass the images' times; the patch
+            # samplers pass none, which each dataset fills with its own span
+            assert all(len(q) == 3 for q in queries)
             n = 0
             for b in DataLoader(ds, sampler=queries, batch_size=4, collate_fn=stack_samples):
                 for i in range(len(b["image"])):
