@@ -22,7 +22,9 @@ from typing import TYPE_CHECKING, Any
 
 from . import _rumi
 from ._crs import crs_type
-from ._dataset import BoundingBox, Dataset, open
+from ._dataset import Dataset, open
+from ._grid import BoundingBox, Grid
+from ._location import Location
 from ._dtypes import Array, Tensor, encoding_of, numpy_dtype
 from ._errors import FormatError, LimitError, RequestError, RumiError, RumiIOError, UnsupportedError
 from ._window import Window
@@ -60,6 +62,8 @@ __all__ = [
     "CORE_VERSION",
     "__version__",
     "BoundingBox",
+    "Grid",
+    "Location",
 ]
 
 #: the version of the rumi core library inside the native module

@@ -89,12 +89,7 @@ def parse_crs(crs: CrsLike | None) -> tuple[int, CrsType] | None:
         if given not in ("projected", "geographic"):
             raise ValueError(f"the CRS type in crs=(code, type) must be 'projected' or 'geographic', not {given!r}")
         kind = "projected" if given == "projected" else "geographic"
-    if isinstance(crs, (int, np.integer)) and not isinstance(crs, bool):
-        code = int(crs)
-    elif isinstance(crs, str) and crs.upper().startswith("EPSG:") and crs[5:].isdigit():
-        code = int(crs[5:])
-    else:
-        raise ValueError(f"crs must be 'EPSG:<code>', an int or (code, type); got {crs!r} (rumi stores EPSG CRSs only)")
+    code = epsg_code(crs, "crs must be 'EPSG:<code>', an int or (code, type)")
     if not 1024 <= code <= 32766:
         raise ValueError(f"EPSG code {code} is outside 1024..32766")
     if kind is None:
@@ -102,6 +97,16 @@ def parse_crs(crs: CrsLike | None) -> tuple[int, CrsType] | None:
     if _registry(code) is None:
         raise ValueError(_unknown(code))
     return code, kind
+
+
+def epsg_code(crs: Any, what: str = "a CRS is 'EPSG:<code>' or an int") -> int:
+    """The code of "EPSG:n" (any case) or an int n; ValueError naming `what` otherwise (rumi
+    records EPSG codes only)."""
+    if isinstance(crs, (int, np.integer)) and not isinstance(crs, (bool, np.bool_)):
+        return int(crs)
+    if isinstance(crs, str) and crs.upper().startswith("EPSG:") and crs[5:].isdigit():
+        return int(crs[5:])
+    raise ValueError(f"{what}; got {crs!r} (rumi stores EPSG CRSs only)")
 
 
 def check_registered(code: int) -> None:

@@ -2,42 +2,30 @@
 
 from __future__ import annotations
 
-import builtins
 import math
 import os
 import threading
 import warnings
-from typing import TYPE_CHECKING, Any, NamedTuple, Sequence, Union, cast
+from typing import TYPE_CHECKING, Any, Sequence, Union, cast
 
 import numpy as np
 
 from . import _rumi
 from ._crs import check_registered
 from ._dtypes import Array, Tensor, numpy_dtype
-from ._errors import FormatError, LimitError, RequestError, RumiError, RumiIOError
+from ._errors import FormatError, LimitError, RequestError, RumiIOError
+from ._grid import BoundingBox, Grid
+from ._location import Location
 from ._window import Window, WindowLike, window_bounds, window_offsets
 
 if TYPE_CHECKING:
     from affine import Affine
-
-class BoundingBox(NamedTuple):
-    """left, bottom, right, top in CRS units, as rasterio's BoundingBox."""
-
-    left: float
-    bottom: float
-    right: float
-    top: float
-
 
 #: an axis selection of Dataset.read: an int, a slice, a list of ints (any order, repeats) or None (all)
 Selection = Union[int, slice, Sequence[int], "np.ndarray[Any, Any]", None]
 #: a band selection: a Selection of indices, or band texts (one, or a list)
 BandSelection = Union[Selection, str, Sequence[str]]
 PathLike = Union[str, "os.PathLike[str]"]
-
-
-def _is_url(s: str) -> bool:
-    return s.startswith(("http://", "https://", "s3://"))
 
 
 def _select(sel: Selection, n: int, axis: str) -> list[int]:
@@ -148,10 +136,8 @@ class Dataset:
             name = os.fspath(header)
             try:
                 blob = fetch(name, self._options)
-            except OSError as e:
-                if isinstance(e, RumiError):
-                    raise
-                raise RumiIOError(f"header {name}: {e}") from None
+            except RumiIOError as e:
+                raise RumiIOError(f"header blob: {e}") from None
         native = self._open_native(blob, name)
         if not native.can_check_blob():  # remote: checked after the first read (no HEAD)
             self._unchecked_blob = name
@@ -380,32 +366,32 @@ class Dataset:
         """rasterio's 1-based band numbers (1..count); rumi itself numbers bands from 0."""
         return tuple(range(1, self.shape[1] + 1))
 
-    def _corner_transform(self, what: str) -> Affine:
-        t = self.transform
-        if t is None:
+    @property
+    def grid(self) -> Grid:
+        """The pixel grid (rumi.Grid: CRS, transform of pixel corners, (height, width));
+        RequestError for undefined georeferencing."""
+        return self._grid("grid")
+
+    def _grid(self, what: str) -> Grid:
+        gt = self.geotransform
+        if gt is None:
             raise RequestError(f"{self._src} has undefined georeferencing: no {what}")
-        return t
+        return Grid.from_gdal(self.crs, gt, (self.height, self.width))
 
     @property
     def res(self) -> tuple[float, float]:
         """(x, y) size of a pixel in CRS units, positive, as rasterio's `res`."""
-        t = self._corner_transform("resolution")
-        if t.b == 0 and t.d == 0:
-            return (abs(t.a), abs(t.e))
-        return (math.hypot(t.a, t.d), math.hypot(t.b, t.e))
+        return self._grid("resolution").res
 
     @property
     def bounds(self) -> BoundingBox:
         """BoundingBox(left, bottom, right, top) of the pixel corners in CRS units, as rasterio's."""
-        t = self._corner_transform("bounds")
-        xs, ys = zip(*(t @ (c, r) for c, r in ((0, 0), (self.width, 0), (0, self.height), (self.width, self.height))))
-        return BoundingBox(min(xs), min(ys), max(xs), max(ys))
+        return self._grid("bounds").bounds
 
     def index(self, x: Any, y: Any, op: Any = math.floor) -> tuple[Any, Any]:
         """(row, col) of the pixel holding the point (x, y) in CRS units (arrays work too), as
         rasterio's `index`; `op` rounds the fractional pixel position (default math.floor)."""
-        t = ~self._corner_transform("pixel index")
-        cols, rows = t @ (np.asarray(x, dtype="float64"), np.asarray(y, dtype="float64"))
+        cols, rows = self._grid("pixel index").colrow(x, y)
         if np.ndim(rows) == 0:
             return int(op(float(rows))), int(op(float(cols)))
         f = np.vectorize(lambda v: int(op(v)), otypes=[np.int64])
@@ -418,8 +404,7 @@ class Dataset:
         if offset not in shifts:
             raise ValueError(f"offset must be one of {sorted(shifts)}, not {offset!r}")
         dc, dr = shifts[offset]
-        t = self._corner_transform("coordinates")
-        xs, ys = t @ (np.asarray(col, dtype="float64") + dc, np.asarray(row, dtype="float64") + dr)  # type: ignore[operator]
+        xs, ys = self._grid("coordinates").xy(np.asarray(col, dtype="float64") + dc, np.asarray(row, dtype="float64") + dr)
         if np.ndim(xs) == 0:
             return float(xs), float(ys)
         return xs, ys
@@ -437,18 +422,15 @@ class Dataset:
     def window(self, left: float, bottom: float, right: float, top: float) -> Window:
         """The rumi.Window of pixels covering the bounds (CRS units), as rasterio's `window`
         (rounded outwards to whole pixels; it may reach outside the raster)."""
-        t = ~self._corner_transform("window")
-        cs, rs = zip(*(t @ (x, y) for x, y in ((left, top), (right, top), (left, bottom), (right, bottom))))
-        c0, r0 = math.floor(min(cs) + 1e-9), math.floor(min(rs) + 1e-9)
-        c1, r1 = math.ceil(max(cs) - 1e-9), math.ceil(max(rs) - 1e-9)
+        cs, rs = self._grid("window").colrow([left, right, left, right], [top, top, bottom, bottom])
+        c0, r0 = math.floor(cs.min() + 1e-9), math.floor(rs.min() + 1e-9)
+        c1, r1 = math.ceil(cs.max() - 1e-9), math.ceil(rs.max() - 1e-9)
         return Window(c0, r0, c1 - c0, r1 - r0)
 
     def window_transform(self, window: WindowLike) -> Affine:
         """The affine.Affine of a window's pixel corners (rasterio's `window_transform`)."""
-        from affine import Affine
-
         r0, c0, _, _ = window_offsets(window)
-        return self._corner_transform("window transform") @ Affine.translation(c0, r0)
+        return self._grid("window transform").window_transform(r0, c0)
 
     @property
     def profile(self) -> dict[str, Any]:
@@ -714,10 +696,9 @@ def _reopen(
 
 def fetch(location: str, options: dict[str, Any] | None = None) -> bytes:
     """The bytes of a (small) local file or object (http(s)://, s3://)."""
-    if _is_url(location):
-        return _rumi.fetch_object(location, options)
-    with builtins.open(location, "rb") as f:
-        return f.read()
+    data = Location.parse(location).read(options)
+    assert data is not None
+    return data
 
 
 def open(  # noqa: A001

@@ -15,8 +15,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from . import _rumi
-from ._errors import FormatError, RumiIOError
+from ._errors import FormatError
+from ._location import Location
 
 #: the PAM sidecar's suffix (the core's rumi::pam::AUX_SUFFIX)
 AUX_SUFFIX = ".aux.xml"
@@ -25,21 +25,8 @@ AUX_SUFFIX = ".aux.xml"
 Nodata = list[float | None]
 
 
-def _is_url(s: str) -> bool:
-    return s.startswith(("http://", "https://", "s3://"))
-
-
 def _sidecar_text(src: str, options: dict[str, Any] | None) -> bytes | None:
-    aux = src + AUX_SUFFIX
-    if _is_url(src):
-        return _rumi.fetch_object(aux, options, missing_ok=True)
-    try:
-        with open(aux, "rb") as f:
-            return f.read()
-    except FileNotFoundError:
-        return None
-    except OSError as e:
-        raise RumiIOError(f"{aux}: {e.strerror}") from None
+    return Location.parse(src).sidecar(AUX_SUFFIX).read(options, missing_ok=True)
 
 
 def pam_nodata(src: str, bands: int, *, options: dict[str, Any] | None = None) -> Nodata | None:

@@ -444,11 +444,19 @@ fn object_size(py: Python<'_>, url: String, options: Option<&Bound<'_, PyDict>>)
     py.detach(move || rumi::store::head(&url, &opts)).map_err(|e| raise("RumiIOError", e.to_string()))
 }
 
-/// `put_object(url, data, options=None)`: writes a (small) object in one PUT (it appears whole
-/// or not at all); S3 and S3-compatible endpoints only.
+/// `put_object(location, data, options=None)`: writes a (small) file or object whole or not at
+/// all: an object in one PUT (S3 and S3-compatible endpoints), a local file through the core's
+/// commit (an anonymous temporary file beside it, fsynced, renamed into place, the folder
+/// fsynced).
 #[pyfunction]
 #[pyo3(signature = (url, data, options=None))]
 fn put_object(py: Python<'_>, url: String, data: Vec<u8>, options: Option<&Bound<'_, PyDict>>) -> PyResult<()> {
+    if !rumi::store::is_url(&url) {
+        let path = std::path::PathBuf::from(&url);
+        return py
+            .detach(move || rumi::commit::Staged::with_bytes(&path, &data).and_then(|s| s.commit()))
+            .map_err(|e| raise("RumiIOError", format!("{url}: {e}")));
+    }
     let opts = store::options_from(options)?;
     py.detach(move || rumi::store::put(&url, &data, &opts)).map_err(|e| raise("RumiIOError", e.to_string()))
 }
