@@ -1,6 +1,7 @@
-"""The README's Python examples, as tests run them (python/tests/test_readme.py,
-tests/clients/test_readme_gdal.py): every ```python block of README.md, in order, with the
-hidden setup an HTML comment right above it may give (invisible on the rendered page):
+"""The documentation's Python examples, as tests run them (python/tests/test_readme.py,
+tests/clients/test_readme_gdal.py): every ```python block of README.md and of the guides
+docs/*.md, in order, with the hidden setup an HTML comment right above it may give (invisible
+on the rendered page):
 
     <!-- readme-test env=torch
     import rumi; rumi.write("scene.rumi", ...)      # what the example takes as given
@@ -12,7 +13,9 @@ hidden setup an HTML comment right above it may give (invisible on the rendered 
 env names where the block runs: python (the package's test venv, the default), torch (the
 PyTorch venv), torchgeo (Python 3.12 with TorchGeo), gdal (Debian's python3 with rasterio and
 the GDAL plugin: tests/clients). Each block runs in a fresh interpreter in an empty folder, its
-setup first, so that an example cannot lean on another's leftovers."""
+setup first, so that an example cannot lean on another's leftovers. A block is named by its env,
+file and line (`torch-docs/training.md-L40`): env comes first, so that `pytest -k torch` or
+`-k torchgeo` selects by env (no documentation file has "torch" in its name)."""
 
 from __future__ import annotations
 
@@ -24,7 +27,13 @@ import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+
+
+def files() -> list[Path]:
+    """README.md, then the guides under docs/ by name."""
+    return [README, *sorted((ROOT / "docs").glob("*.md"))]
 ENVS = ("python", "torch", "torchgeo", "gdal")
 
 _FENCE = re.compile(r"^(\s*)```python\s*$")
@@ -33,6 +42,7 @@ _TAG = re.compile(r"^\s*<!-- readme-test(?P<args>[^\n]*?)\s*$")
 
 @dataclass(frozen=True)
 class Block:
+    path: str  # the file, relative to the repository root ("README.md", "docs/training.md")
     line: int  # 1-based line of the opening fence
     section: str  # the heading the block is under
     env: str
@@ -41,11 +51,21 @@ class Block:
 
     @property
     def name(self) -> str:
-        return f"{self.env}-L{self.line}"
+        return f"{self.env}-{self.path}-L{self.line}"
+
+    @property
+    def where(self) -> str:
+        return f"{self.path}:{self.line}"
 
 
-def blocks(readme: Path = README) -> list[Block]:
-    lines = readme.read_text().splitlines()
+def blocks(paths: list[Path] | None = None) -> list[Block]:
+    """Every block of `paths` (default: files()), file by file, in order."""
+    return [b for path in (files() if paths is None else paths) for b in _blocks(path)]
+
+
+def _blocks(path: Path) -> list[Block]:
+    rel = path.resolve().relative_to(ROOT).as_posix() if path.resolve().is_relative_to(ROOT) else path.name
+    lines = path.read_text().splitlines()
     out: list[Block] = []
     section = ""
     i = 0
@@ -67,7 +87,7 @@ def blocks(readme: Path = README) -> list[Block]:
             args = dict(a.split("=", 1) for a in tag.group("args").split() if "=" in a)
             env = args.get("env", "python")
             if env not in ENVS:
-                raise ValueError(f"README.md:{i + 1}: env={env!r} is not one of {ENVS}")
+                raise ValueError(f"{rel}:{i + 1}: env={env!r} is not one of {ENVS}")
             body = []
             i += 1
             while i < len(lines) and lines[i].strip() != "-->":
@@ -86,10 +106,10 @@ def blocks(readme: Path = README) -> list[Block]:
                 code.append(lines[i][indent:] if lines[i][:indent].strip() == "" else lines[i])
                 i += 1
             env, setup = pending or ("python", "")
-            out.append(Block(start, section, env, setup, "\n".join(code)))
+            out.append(Block(rel, start, section, env, setup, "\n".join(code)))
             pending = None
         elif line.strip() and pending is not None and not line.lstrip().startswith("<!--"):
-            raise ValueError(f"README.md:{i + 1}: a readme-test comment must be right above its ```python block")
+            raise ValueError(f"{rel}:{i + 1}: a readme-test comment must be right above its ```python block")
         i += 1
     return out
 
@@ -99,6 +119,6 @@ def run(block: Block, workdir: Path, python: str | None = None, env: dict[str, s
     """Runs the block's setup, then the block, in a fresh interpreter with `workdir` as the
     current folder; the result's returncode is 0 when both ran."""
     script = workdir / "readme_block.py"
-    script.write_text(f"{block.setup}\n# --- README.md:{block.line} ---\n{block.code}\n")
+    script.write_text(f"{block.setup}\n# --- {block.where} ---\n{block.code}\n")
     return subprocess.run([python or sys.executable, str(script)], cwd=workdir, capture_output=True, text=True,
                           timeout=timeout, env=dict(os.environ, **(env or {})))

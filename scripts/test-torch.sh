@@ -58,10 +58,10 @@ run_tests() {
 }
 rc=0
 step "pytest test_catalog.py test_torch.py test_torch_train.py" run_tests "$@" || rc=$?
-# the README's PyTorch examples, run as written (python/tests/test_readme.py)
+# the PyTorch examples of README.md and docs/*.md, run as written (python/tests/test_readme.py)
 run_readme() { (cd python/tests && RUMI_PY_STRICT=1 "$VENV/bin/python" -m pytest -q -ra -p no:cacheprovider --rootdir=. \
                  test_readme.py -k "torch and not torchgeo"); }
-step "README PyTorch examples (test_readme.py -k torch)" run_readme || rc=$?
+step "docs' PyTorch examples (test_readme.py -k torch)" run_readme || rc=$?
 # rumi.torchgeo: TorchGeo 0.10 needs Python >= 3.12: a second venv (pyenv's 3.12), torch from
 # PyPI installed into it once (the CUDA build again, ~5 GB; kept while `import torchgeo` works)
 TG=$(realpath -m "${RUMI_TORCHGEO_VENV:-$CACHE/venvs/torchgeo-py3.12}")
@@ -79,7 +79,7 @@ if [ -n "$PY312" ] && [ -x "$PY312/bin/python" ]; then
   step "pytest test_torchgeo.py (python 3.12)" run_tg "$@" || rc=$?
   run_tg_readme() { (cd python/tests && RUMI_PY_STRICT=1 "$TG/bin/python" -m pytest -q -ra -p no:cacheprovider \
                       --rootdir=. test_readme.py -k torchgeo); }
-  step "README TorchGeo examples (test_readme.py -k torchgeo, python 3.12)" run_tg_readme || rc=$?
+  step "docs' TorchGeo examples (test_readme.py -k torchgeo, python 3.12)" run_tg_readme || rc=$?
 else
   echo "test-torch: no python 3.12 (pyenv) for TorchGeo 0.10: test_torchgeo.py not run" >&2
   [ "${RUMI_PY_STRICT:-1}" = 1 ] && rc=1
