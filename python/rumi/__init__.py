@@ -104,4 +104,4 @@ def __dir__() -> list[str]:
 
 
 if sys.modules.get("xarray") is not None:  # da.rumi.to_rumi(...) when xarray came first
-    from . import _accessor  # noqa: F401
+    from . import _to_rumi  # noqa: F401  (registers the accessor)

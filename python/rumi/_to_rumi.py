@@ -13,12 +13,9 @@ import numpy as np
 
 from ._crs import CrsLike
 from ._dataset import default_threads
+from ._location import Location
 from ._write import PathLike, Writer, WriteSpec, encode_block, encode_rows
 
-try:  # da.rumi.to_rumi, when xarray is installed
-    from . import _accessor  # noqa: F401
-except ImportError:
-    pass
 
 #: dimension names recognised for each role (others: dims={"y": "lat", ...})
 _ROLES: dict[str, tuple[str, ...]] = {
@@ -333,7 +330,7 @@ def _write_dask(w: Writer, arr: Any, step: int) -> bytes | None:
     if client is not None or processes:
         pieces = list(arr.to_delayed().ravel())
         rows = [y0 for y0, _ in _blocks(Y, step)]
-        if client is not None and w.dest.startswith("s3://"):
+        if client is not None and Location.parse(w.dest).scheme == "s3":
             # the workers upload the parts themselves; nothing comes back here but sizes
             from . import _parts
 
@@ -395,3 +392,36 @@ def _distributed_client() -> Any:
         return get_client()
     except ValueError:
         return None
+
+
+class _RumiAccessor:
+    """`da.rumi.to_rumi(dest, ...)` / `ds.rumi.to_rumi(...)`: rumi.to_rumi as an xarray accessor."""
+
+    def __init__(self, obj: Any) -> None:
+        self._obj = obj
+
+    def to_rumi(self, dest: PathLike, **options: Any) -> bytes:
+        """rumi.to_rumi(self, dest, **options): see there."""
+        return to_rumi(self._obj, dest, **options)
+
+
+_registered = False
+
+
+def register_accessor() -> None:
+    """Registers the `.rumi` accessor on xarray's DataArray and Dataset (once; when rumi is
+    imported after xarray, or when to_rumi or the xarray engine loads)."""
+    global _registered
+    if _registered:
+        return
+    import xarray as xr
+
+    xr.register_dataarray_accessor("rumi")(_RumiAccessor)
+    xr.register_dataset_accessor("rumi")(_RumiAccessor)
+    _registered = True
+
+
+try:  # da.rumi.to_rumi, when xarray is installed
+    register_accessor()
+except ImportError:
+    pass

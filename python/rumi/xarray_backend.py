@@ -14,7 +14,7 @@ from xarray.backends import BackendArray, BackendEntrypoint
 from xarray.core import indexing
 
 import rumi
-from . import _accessor  # noqa: F401  (da.rumi.to_rumi)
+from . import _to_rumi  # noqa: F401  (registers da.rumi.to_rumi)
 
 
 def _masked_dtype(dtype: np.dtype[Any]) -> np.dtype[Any]:
