@@ -146,3 +146,12 @@ class Tensor:
 
     def __repr__(self) -> str:
         return f"rumi.Tensor(shape={self.shape}, encoding={self.encoding})"
+
+
+def gdal_type(encoding: str) -> str:
+    """The GDAL data type the driver gives the bands of `encoding` (the core's table: Int8 for
+    int8, float16/bfloat16/float8 promoted to Float32, complex32 to CFloat32)."""
+    types = dict(_rumi.gdal_types())
+    if encoding not in types:
+        raise ValueError(f"no rumi sample encoding {encoding!r}")
+    return types[encoding]

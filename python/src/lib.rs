@@ -418,6 +418,14 @@ fn encodings() -> Vec<(&'static str, Option<&'static str>, Option<&'static str>,
         .collect()
 }
 
+/// `gdal_types() -> [(encoding, GDAL data type)]`: the type the GDAL driver gives each sample
+/// encoding's bands (GDAL >= 3.7's Int8; float16, bfloat16 and float8 promoted to Float32,
+/// complex32 to CFloat32), for hosts that describe rumi files to GDAL (VRTs).
+#[pyfunction]
+fn gdal_types() -> Vec<(&'static str, &'static str)> {
+    SampleEncoding::ALL.iter().map(|e| (e.name(), e.gdal_type(true).unwrap_or_else(|| e.gdal_promoted()))).collect()
+}
+
 /// `fetch_object(url, options=None, missing_ok=False) -> bytes | None`: a whole (small) object,
 /// e.g. a header blob or a manifest; `None` for a missing object when `missing_ok`.
 #[pyfunction]
@@ -493,6 +501,7 @@ fn _rumi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(object_size, m)?)?;
     m.add_function(wrap_pyfunction!(put_object, m)?)?;
     m.add_function(wrap_pyfunction!(encodings, m)?)?;
+    m.add_function(wrap_pyfunction!(gdal_types, m)?)?;
     m.add_function(wrap_pyfunction!(dlpack::dlpack_capsule, m)?)?;
     m.add("CORE_VERSION", env!("CARGO_PKG_VERSION"))?;
     Ok(())
