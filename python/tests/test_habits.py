@@ -306,3 +306,13 @@ def test_to_rumi_never_writes_a_guessed_grid(tmp_path):
 def test_torchgeo_on_an_older_python_says_what_it_needs():
     with pytest.raises(ImportError, match=r"needs Python >= 3.12 \(this is 3\.\d+\): make a Python 3.12 venv"):
         importlib.import_module("rumi.torchgeo")
+
+
+def test_gdal_types_come_from_the_core():
+    from rumi._dtypes import ENCODINGS, gdal_type
+
+    assert [gdal_type(e) for e in ("bool", "uint8", "int8", "uint16", "float16", "bfloat16", "complex32", "complex64")] \
+        == ["Byte", "Byte", "Int8", "UInt16", "Float32", "Float32", "CFloat32", "CFloat32"]
+    assert all(gdal_type(e[0]) for e in ENCODINGS)  # every encoding has one
+    with pytest.raises(ValueError, match="no rumi sample encoding 'uint12'"):
+        gdal_type("uint12")
