@@ -147,10 +147,10 @@ def test_changed_or_moved_file_is_reported(cat, files):
 
 
 def test_pickle_is_small_whatever_the_size(cat, tmp_path):
-    from rumi.catalog import Catalog
+    from rumi.catalog import Catalog, write_table
 
     big = pa.concat_tables([cat.table] * 4000)  # 12,000 rows
-    Catalog._write(big, str(tmp_path / "big.parquet"))
+    write_table(big, tmp_path / "big.parquet")
     bigcat = Catalog.open(tmp_path / "big.parquet")
     assert len(bigcat) == 12000
     sel = bigcat.search(bands=["red"], time=("2020-01-01", "2020-12-31"))
@@ -160,7 +160,7 @@ def test_pickle_is_small_whatever_the_size(cat, tmp_path):
     back = pickle.loads(blob)
     assert len(back) == 4000 and back.column("id")[:2] == ["a", "a"]
     # a catalogue that changed on disk since is refused, not silently replayed
-    Catalog._write(cat.table, str(tmp_path / "big.parquet"))
+    write_table(cat.table, tmp_path / "big.parquet")
     with pytest.raises(rumi.FormatError, match="changed since it was opened"):
         pickle.loads(blob)
 
@@ -263,10 +263,10 @@ def _gti_python():
 def _gti_index(py, sel, tmp_path):
     """The selection's catalogue file as the GTI index; when py's GDAL has GTI but no (Arrow)
     Parquet driver (the rasterio wheels), the same rows as a GeoPackage index."""
-    from rumi.catalog import Catalog
+    from rumi.catalog import write_table
 
     idx = tmp_path / "idx.parquet"
-    Catalog._write(sel.table, str(idx))
+    write_table(sel.table, idx)
     has_parquet = subprocess.run([py, "-c", "from rasterio.env import Env\nwith Env() as e: print('Parquet' in e.drivers())"],
                                  capture_output=True, text=True).stdout.strip() == "True"
     if not has_parquet:
@@ -479,10 +479,10 @@ def test_nan_nodata_and_float16(tmp_path):
 
 
 def test_old_catalogue_without_nodata_columns_opens(cat, tmp_path):
-    from rumi.catalog import Catalog
+    from rumi.catalog import Catalog, write_table
 
     old = cat.table.drop_columns(["rumi:nodata", "rumi:valid"])
-    Catalog._write(old, str(tmp_path / "old.parquet"))
+    write_table(old, tmp_path / "old.parquet")
     back = Catalog.open(tmp_path / "old.parquet")
     assert back.column("rumi:nodata") == [None] * 3 and back.column("rumi:valid") == [None] * 3
     assert back.search(bands=["red"]).column("id") == ["a", "b"]
@@ -512,3 +512,38 @@ def test_rows_are_converted_once_and_copied(cat):
     big = rumi.Catalog(cat.table)
     big.ROWS_CACHED = 0
     assert big.row(n - 1) == want[-1] and big._rows is None
+
+
+def test_objects_on_s3_record_their_size_and_are_checked(files, moto, monkeypatch, tmp_path):
+    """An s3:// row records the object's size (one HEAD, as for http(s)), open_row checks it, the
+    catalogue itself is written to and opened from s3, and a VRT names the object /vsis3/."""
+    boto3 = pytest.importorskip("boto3")
+    from rumi.catalog import Catalog, describe, write_table
+
+    endpoint, _ = moto
+    for k, v in {"AWS_ENDPOINT_URL": endpoint, "AWS_ACCESS_KEY_ID": "test", "AWS_SECRET_ACCESS_KEY": "test",
+                 "AWS_REGION": "us-east-1", "AWS_ALLOW_HTTP": "true"}.items():
+        monkeypatch.setenv(k, v)
+    s3 = boto3.client("s3", endpoint_url=endpoint)
+    s3.create_bucket(Bucket="cat")
+    (pa_, _), (pb, b) = files["a"], files["b"]
+    s3.upload_file(str(pa_), "cat", "x/a.rumi")
+    s3.upload_file(str(pb), "cat", "x/b.rumi")
+    row = describe("s3://cat/x/a.rumi")
+    assert row["rumi:file_size"] == os.path.getsize(pa_) and row["location"] == "s3://cat/x/a.rumi" and row["id"] == "a"
+    cat = Catalog.build(["s3://cat/x/a.rumi", "s3://cat/x/b.rumi"], "s3://cat/cat.parquet")
+    assert cat.path == "s3://cat/cat.parquet" and cat.column("rumi:file_size") == [os.path.getsize(pa_), os.path.getsize(pb)]
+    np.testing.assert_array_equal(cat.dataset(1).read(), b)
+    sel = cat.search(bands=["red"])
+    assert pickle.loads(pickle.dumps(sel)).column("id") == ["a", "b"]
+    sel.vrt(tmp_path / "m.vrt")
+    assert "/vsis3/cat/x/a.rumi</SourceFilename>" in (tmp_path / "m.vrt").read_text()
+    write_table(cat.table, tmp_path / "copy.parquet")
+    assert Catalog.open(tmp_path / "copy.parquet").table.equals(cat.table)
+    # the object replaced by another of a different size: refused before its blob is used
+    s3.upload_file(str(pb), "cat", "x/a.rumi")
+    with pytest.raises(rumi.FormatError, match=r"s3://cat/x/a\.rumi changed since it was catalogued"):
+        cat.dataset(0)
+    s3.delete_object(Bucket="cat", Key="x/a.rumi")
+    with pytest.raises(rumi.RumiIOError, match="a.rumi"):
+        cat.dataset(0)

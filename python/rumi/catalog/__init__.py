@@ -1,0 +1,70 @@
+"""A catalogue of rumi files: one GeoParquet 1.1 row per file.
+
+    cat = rumi.Catalog.build(["a.rumi", "https://host/b.rumi"], "catalog.parquet")
+    cat = rumi.Catalog.open("catalog.parquet")
+    sel = cat.search(bbox=(11.0, 45.0, 12.0, 46.0), time=("2020-01-01", "2020-12-31"), bands=["red"])
+    len(sel); sel.dataset(0)  # a rumi.Dataset opened from the catalogued header blob: no request
+
+Columns (stac-geoparquet style, then rumi's own):
+  id, datetime | start_datetime/end_datetime (timestamp[us, UTC]), geometry (WKB footprint in
+  EPSG:4326), bbox (struct xmin/ymin/xmax/ymax, the GeoParquet 1.1 covering), proj:code,
+  proj:transform (STAC order a, b, c, d, e, f = xres, row_rot, x0, col_rot, yres, y0 of pixel
+  corners), proj:shape ([rows, cols]), assets (struct data: {href, type, roles}), location (the
+  href again: GDAL GTI's default location field), rumi:header (the blob), rumi:bands,
+  rumi:time_kind, rumi:times / rumi:time_ends (timestamps), rumi:dtype, rumi:shape (T, B, Y, X),
+  rumi:frame_unit, rumi:tile_shape, rumi:file_size, rumi:crs_type, rumi:nodata (one float64 per
+  band, an element null for a band without nodata; the column null when no band has one),
+  rumi:valid (the valid-fraction summary: see valid_summary; null when there is no nodata).
+
+Nodata: rumi files have no nodata field; `rumi convert`/`stack` keep the sources' nodata in GDAL's
+PAM sidecar `<file>.aux.xml` (PAMDataset/PAMRasterBand[@band]/NoDataValue, band t * B + b + 1),
+which build reads (local files, or the object beside a URL), or `build(..., nodata=)` gives it
+(a number for every band, or one per band; it overrides the sidecar). When a file has nodata, its
+pixels are read once, when cataloguing, to record per band and tile an upper bound of the
+fraction of samples that are nodata (rumi.catalog.valid): samplers bound a chip's valid fraction
+from it without reading pixels (rumi.torch, min_valid=). Catalogues written before these columns
+open with them null (no nodata).
+
+The "geo" file metadata is GeoParquet 1.1 (WKB encoding, EPSG:4326 as PROJJSON, bbox covering),
+so geopandas.read_parquet and pyarrow read the file as it is. Needs pyarrow, pyproj, shapely
+(`pip install ./python[catalog]`). The command line is the `rumi-catalog` script (main()).
+
+Modules: columns (the schema and metadata), rows (one row of a file, and opening a row again),
+valid (the valid-fraction summary), search (filters and times), table (Catalog), vrt (GDAL VRT
+mosaics), cli (the console script).
+"""
+
+from __future__ import annotations
+
+from .._nodata import pam_nodata
+from .cli import main
+from .columns import CATALOG_VERSION, OPTIONAL_COLUMNS, schema, time_seconds
+from .rows import describe, open_row
+from .search import norm_time, time_indices
+from .table import Catalog, read_table, write_table
+from .valid import VALID_STEPS_PER_OCTAVE, encode_valid, nodata_bound, unpack_valid, valid_counts, valid_fractions, valid_summary
+from .vrt import write_vrt
+
+__all__ = [
+    "CATALOG_VERSION",
+    "OPTIONAL_COLUMNS",
+    "VALID_STEPS_PER_OCTAVE",
+    "Catalog",
+    "describe",
+    "encode_valid",
+    "main",
+    "nodata_bound",
+    "norm_time",
+    "open_row",
+    "pam_nodata",
+    "read_table",
+    "schema",
+    "time_indices",
+    "time_seconds",
+    "unpack_valid",
+    "valid_counts",
+    "valid_fractions",
+    "valid_summary",
+    "write_table",
+    "write_vrt",
+]

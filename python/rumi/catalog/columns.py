@@ -1,0 +1,121 @@
+"""The catalogue's columns: its Arrow schema, the GeoParquet 1.1 "geo" metadata, and the
+conversions between its timestamp columns and whole seconds."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, NamedTuple
+
+#: the version recorded in the file metadata "rumi:catalog"
+CATALOG_VERSION = "0.1.0"
+
+#: columns added after catalogue 0.1.0: an older catalogue opens with them null (no nodata)
+OPTIONAL_COLUMNS = ("rumi:nodata", "rumi:valid")
+
+
+class Deps(NamedTuple):
+    """The optional packages a catalogue needs (`pip install 'rumi[catalog]'`)."""
+
+    pa: Any  # pyarrow
+    pq: Any  # pyarrow.parquet
+    pyproj: Any
+    shapely: Any
+
+
+def deps() -> Deps:
+    """pyarrow, pyarrow.parquet, pyproj and shapely, or an ImportError saying how to install them."""
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+        import pyproj
+        import shapely
+    except ImportError as e:  # pragma: no cover - depends on the environment
+        raise ImportError(f"rumi catalogues need pyarrow, pyproj and shapely (pip install 'rumi[catalog]'): {e}") from None
+    return Deps(pa, pq, pyproj, shapely)
+
+
+def schema() -> Any:
+    """The catalogue's Arrow schema (the CLI produces the same table through this module)."""
+    pa = deps().pa
+    ts = pa.timestamp("us", tz="UTC")
+    return pa.schema(
+        [
+            ("id", pa.string()),
+            ("datetime", ts),
+            ("start_datetime", ts),
+            ("end_datetime", ts),
+            ("geometry", pa.binary()),
+            ("bbox", pa.struct([("xmin", pa.float64()), ("ymin", pa.float64()), ("xmax", pa.float64()), ("ymax", pa.float64())])),
+            ("proj:code", pa.string()),
+            ("proj:transform", pa.list_(pa.float64())),
+            ("proj:shape", pa.list_(pa.int64())),
+            ("assets", pa.struct([("data", pa.struct([("href", pa.string()), ("type", pa.string()), ("roles", pa.list_(pa.string()))]))])),
+            ("location", pa.string()),
+            ("rumi:header", pa.binary()),
+            ("rumi:bands", pa.list_(pa.string())),
+            ("rumi:time_kind", pa.string()),
+            ("rumi:times", pa.list_(ts)),
+            ("rumi:time_ends", pa.list_(ts)),
+            ("rumi:dtype", pa.string()),
+            ("rumi:shape", pa.list_(pa.int64())),
+            ("rumi:frame_unit", pa.int32()),
+            ("rumi:tile_shape", pa.list_(pa.int32())),
+            ("rumi:file_size", pa.int64()),
+            ("rumi:crs_type", pa.string()),
+            ("rumi:nodata", pa.list_(pa.float64())),
+            ("rumi:valid", pa.binary()),
+        ]
+    )
+
+
+def geo_metadata(bbox: tuple[float, float, float, float]) -> dict[str, Any]:
+    """The GeoParquet 1.1 "geo" file metadata: WKB footprints in EPSG:4326 (as PROJJSON) whose
+    bounding box is `bbox`, with the bbox column as the covering."""
+    pyproj = deps().pyproj
+    return {
+        "version": "1.1.0",
+        "primary_column": "geometry",
+        "columns": {
+            "geometry": {
+                "encoding": "WKB",
+                "geometry_types": ["Polygon"],
+                "crs": json.loads(pyproj.CRS.from_epsg(4326).to_json()),
+                "edges": "planar",
+                "bbox": list(bbox),
+                "covering": {
+                    "bbox": {
+                        "xmin": ["bbox", "xmin"],
+                        "ymin": ["bbox", "ymin"],
+                        "xmax": ["bbox", "xmax"],
+                        "ymax": ["bbox", "ymax"],
+                    }
+                },
+            }
+        },
+    }
+
+
+def file_metadata(table: Any) -> dict[bytes, bytes]:
+    """The table's schema metadata with "geo" (over the rows' bboxes) and "rumi:catalog" set."""
+    bb = [r for r in table.column("bbox").to_pylist() if r is not None]
+    total = (
+        (min(r["xmin"] for r in bb), min(r["ymin"] for r in bb), max(r["xmax"] for r in bb), max(r["ymax"] for r in bb))
+        if bb
+        else (0.0, 0.0, 0.0, 0.0)
+    )
+    md: dict[bytes, bytes] = dict(table.schema.metadata or {})
+    md[b"geo"] = json.dumps(geo_metadata(total)).encode()
+    md[b"rumi:catalog"] = json.dumps({"version": CATALOG_VERSION}).encode()
+    return md
+
+
+def micros(seconds: int) -> int:
+    """A timestamp[us] value of whole seconds (pyarrow takes ints for timestamp[us])."""
+    return int(seconds) * 1_000_000
+
+
+def time_seconds(table: Any, name: str = "rumi:times") -> list[list[int] | None]:
+    """Per row: the list of a timestamp-list column's values as int seconds (None stays None)."""
+    pa = deps().pa
+    col = table.column(name).cast(pa.list_(pa.int64()))
+    return [None if v is None else [x // 1_000_000 for x in v] for v in col.to_pylist()]

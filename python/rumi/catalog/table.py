@@ -1,0 +1,207 @@
+"""`Catalog`: the rows of a catalogue (a pyarrow Table) and where they came from; building one,
+writing and opening the GeoParquet file, selecting rows, pickling as a path and a search."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any, Sequence
+
+from .._dataset import Dataset
+from .._errors import FormatError, RumiIOError
+from .._location import Location
+from .rows import describe, open_row
+from .columns import OPTIONAL_COLUMNS, deps, file_metadata, schema
+from .search import Query, apply, crs_query, query
+from .vrt import write_vrt
+
+#: what identifies the catalogue file a Catalog was opened from: (size, mtime in ns); the
+#: mtime is None for a URL
+Stamp = tuple[int, Any]
+
+
+def write_table(table: Any, path: str | os.PathLike[str], *, options: dict[str, Any] | None = None) -> None:
+    """Writes table (the catalogue schema) as a catalogue file, with its GeoParquet "geo" and
+    "rumi:catalog" metadata, atomically and durably (a local path or an s3:// URL)."""
+    pa, pq, *_ = deps()
+    table = table.replace_schema_metadata(file_metadata(table))
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink, compression="zstd", row_group_size=4096)
+    Location.parse(path).put(sink.getvalue().to_pybytes(), options)
+
+
+def read_table(path_or_url: str | os.PathLike[str], options: dict[str, Any] | None = None) -> tuple[Any, Stamp]:
+    """The table of a catalogue file (columns added since its version filled with nulls) and
+    its stamp; FormatError when it is not a catalogue."""
+    pa, pq, *_ = deps()
+    loc = Location.parse(path_or_url)
+    src = loc.text
+    stamp: Stamp
+    if loc.is_remote:
+        data = loc.read(options)
+        assert data is not None
+        table = pq.read_table(pa.BufferReader(data))
+        stamp = (len(data), None)
+    else:
+        try:
+            st = os.stat(src)
+        except OSError as e:
+            raise RumiIOError(f"{src}: {e.strerror}") from None
+        table = pq.read_table(src)
+        stamp = (st.st_size, st.st_mtime_ns)
+    md = table.schema.metadata or {}
+    if b"rumi:catalog" not in md:
+        raise FormatError(f"{src} is not a rumi catalogue (no rumi:catalog metadata)")
+    sch = schema()
+    missing = [n for n in sch.names if n not in table.column_names and n not in OPTIONAL_COLUMNS]
+    if missing:
+        raise FormatError(f"{src} is not a rumi catalogue: columns {missing} are missing")
+    for n in OPTIONAL_COLUMNS:  # a catalogue written before these columns: no nodata
+        if n not in table.column_names:
+            table = table.append_column(sch.field(n), pa.nulls(table.num_rows, sch.field(n).type))
+    return table, stamp
+
+
+class Catalog:
+    """Rows of a catalogue (a pyarrow Table) and where they came from. Picklable in a few
+    hundred bytes when it was opened from a file: the path, the file's size and mtime, and the
+    search that selected the rows, replayed in the worker."""
+
+    #: catalogues of at most this many rows convert their rows to Python once, at the first
+    #: row() (a reader's open: a slice's to_pylist costs 0.33 ms, a chip loader's workers open
+    #: every file they meet); larger ones convert the row asked for
+    ROWS_CACHED = 100_000
+
+    def __init__(self, table: Any, path: str | None = None, query: Query = (), _stamp: Stamp | None = None) -> None:
+        self.table = table
+        self.path = path
+        self._query = tuple(query)
+        self._stamp = _stamp
+        self._rows: list[dict[str, Any]] | None = None
+
+    # -- building / opening --------------------------------------------------------------
+    @classmethod
+    def build(
+        cls,
+        srcs: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
+        path: str | os.PathLike[str],
+        *,
+        options: dict[str, Any] | None = None,
+        on_error: str = "raise",
+        nodata: Any = None,
+    ) -> Catalog:
+        """Catalogues srcs (paths or URLs of rumi files) into the GeoParquet file path.
+        on_error: 'raise' (default) or 'skip' (warns and leaves the file out).
+        nodata: a number for every band of every file, or one per band (None for a band
+        without); default: each file's PAM sidecar <file>.aux.xml (see rumi.catalog's notes)."""
+        pa = deps().pa
+        items = [srcs] if isinstance(srcs, (str, os.PathLike)) else list(srcs)
+        rows = []
+        for item in items:
+            s = os.fspath(item)
+            try:
+                rows.append(describe(s, options=options, nodata=nodata))
+            except Exception as e:
+                if on_error != "skip":
+                    raise type(e)(f"{s}: {e}") if isinstance(e, (FormatError, RumiIOError)) else e
+                print(f"rumi-catalog: skipping {s}: {e}", file=sys.stderr)
+        if not rows:
+            raise ValueError("no rumi file to catalogue")
+        write_table(pa.Table.from_pylist(rows, schema=schema()), path)
+        return cls.open(path)
+
+    @staticmethod
+    def _write(table: Any, path: str) -> None:
+        """write_table (the name rumi._build and older callers use)."""
+        write_table(table, path)
+
+    @classmethod
+    def open(cls, path_or_url: str | os.PathLike[str]) -> Catalog:
+        """Opens a catalogue written by build (a local path or an http(s)/s3 URL)."""
+        table, stamp = read_table(path_or_url)
+        return cls(table, os.fspath(path_or_url), (), stamp)
+
+    # -- pickling ------------------------------------------------------------------------
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        if self.path is None:
+            return (Catalog, (self.table, None, self._query, None))
+        return (_reopen, (self.path, self._stamp, self._query))
+
+    # -- rows ----------------------------------------------------------------------------
+    def __len__(self) -> int:
+        return int(self.table.num_rows)
+
+    def __repr__(self) -> str:
+        return f"rumi.Catalog({self.path!r}, {len(self)} files)"
+
+    def column(self, name: str) -> list[Any]:
+        """The values of a column, one per row."""
+        values: list[Any] = self.table.column(name).to_pylist()
+        return values
+
+    def row(self, i: int) -> dict[str, Any]:
+        """Row i as a dict of column values."""
+        n = int(self.table.num_rows)
+        if n > self.ROWS_CACHED:
+            one: dict[str, Any] = self.table.slice(i, 1).to_pylist()[0]
+            return one
+        if not -n <= i < n:
+            raise IndexError(f"row {i} of a catalogue of {n} rows")
+        if self._rows is None:
+            self._rows = self.table.to_pylist()
+        return dict(self._rows[i])
+
+    def dataset(self, i: int, *, options: dict[str, Any] | None = None, verify_size: bool = True) -> Dataset:
+        """Opens row i as a rumi.Dataset from its catalogued blob: no request but the frames.
+        A file whose size differs from the catalogued one raises FormatError (never decoded)."""
+        return open_row(self.row(i), options=options, verify_size=verify_size)
+
+    def to_geopandas(self) -> Any:
+        """The rows as a GeoDataFrame (geopandas >= 1.0)."""
+        import geopandas as gpd
+
+        df = self.table.drop_columns(["geometry"]).to_pandas()
+        geom = gpd.GeoSeries.from_wkb(self.table.column("geometry").to_pylist(), crs="EPSG:4326")
+        return gpd.GeoDataFrame(df, geometry=geom)
+
+    # -- search --------------------------------------------------------------------------
+    def search(
+        self,
+        bbox: tuple[float, float, float, float] | None = None,
+        crs: str | int | None = None,
+        time: Any = None,
+        bands: Sequence[str] | None = None,
+    ) -> Catalog:
+        """Rows that intersect bbox (west, south, east, north; EPSG:4326 unless crs names
+        another CRS), whose time coordinates meet time (an instant or a (start, end) pair,
+        inclusive) and that hold every band text in bands."""
+        return self._select(query(bbox, crs, time, bands))
+
+    def filter_crs(self, crs: str | int) -> Catalog:
+        """Rows whose CRS is crs ('EPSG:n' or n)."""
+        return self._select(crs_query(crs))
+
+    def _select(self, q: Query) -> Catalog:
+        return Catalog(apply(self.table, q), self.path, self._query + q, self._stamp)
+
+    # -- GDAL ----------------------------------------------------------------------------
+    def vrt(
+        self, path: str | os.PathLike[str], *, time_index: int = 0, bands: Sequence[str] | None = None
+    ) -> str | os.PathLike[str]:
+        """Writes a GDAL VRT mosaic of the rows (one CRS, one sample type, the same band
+        texts): time step time_index of each file, bands by text (default all). The finest
+        resolution of the rows is the mosaic's; GDAL opens the sources with the rumi plugin.
+        Returns path."""
+        write_vrt(self.table.to_pylist(), path, time_index=time_index, bands=bands)
+        return path
+
+
+def _reopen(path: str, stamp: Stamp | None, query: Query) -> Catalog:
+    """A pickled Catalog in the worker: the file opened again (FormatError when it changed
+    since), the search replayed."""
+    cat = Catalog.open(path)
+    if stamp is not None and stamp[1] is not None and cat._stamp != stamp:
+        raise FormatError(f"catalogue {path} changed since it was opened (size/mtime {stamp} -> {cat._stamp})")
+    if query:
+        cat = Catalog(apply(cat.table, query), cat.path, query, cat._stamp)
+    return cat

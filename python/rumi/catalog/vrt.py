@@ -1,0 +1,108 @@
+"""A GDAL VRT mosaic of catalogue rows: one time step of every file, bands chosen by text, the
+files opened by GDAL through the rumi plugin (local paths, /vsicurl/ for http(s), /vsis3/ for
+s3)."""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Sequence
+from xml.sax.saxutils import escape
+
+from .._errors import RequestError
+from .._grid import Grid
+from .._location import Location
+from .columns import deps
+
+#: rumi sample encodings -> the GDAL data type of a VRT band (the core's encodings table has no
+#: GDAL names; float16 and bfloat16 are read by the plugin as Float32)
+GDAL_TYPES = {
+    "bool": "Byte", "uint8": "Byte", "int8": "Int8", "uint16": "UInt16", "int16": "Int16", "uint32": "UInt32",
+    "int32": "Int32", "uint64": "UInt64", "int64": "Int64", "float32": "Float32", "float64": "Float64",
+    "complex64": "CFloat32", "complex128": "CFloat64", "float16": "Float32", "bfloat16": "Float32",
+}  # fmt: skip
+
+#: how GDAL names an object of each URL scheme
+_GDAL_PREFIX = {"http": "/vsicurl/", "https": "/vsicurl/", "s3": "/vsis3/"}
+
+
+def gdal_name(href: str) -> str:
+    """The name GDAL opens a file or object by: /vsicurl/ before http(s) URLs, /vsis3/ for s3://."""
+    loc = Location.parse(href)
+    if not loc.is_remote:
+        return loc.text
+    prefix = _GDAL_PREFIX[loc.scheme]
+    return prefix + (loc.text[len("s3://"):] if loc.scheme == "s3" else loc.text)
+
+
+def _check(rows: list[dict[str, Any]], names: Sequence[str], time_index: int) -> str:
+    """The one CRS of rows that a mosaic of bands names at time_index can be made of (one sample
+    type with a GDAL type, no rotation, every band there, the time step there); RequestError."""
+    if not rows:
+        raise RequestError("the selection is empty: no VRT to write")
+    codes = {r["proj:code"] for r in rows}
+    if len(codes) != 1 or None in codes:
+        raise RequestError(f"a VRT mosaic needs one CRS; the selection has {sorted(map(str, codes))}")
+    dtypes = {r["rumi:dtype"] for r in rows}
+    if len(dtypes) != 1:
+        raise RequestError(f"a VRT mosaic needs one sample type; the selection has {sorted(dtypes)}")
+    dtype = next(iter(dtypes))
+    if dtype not in GDAL_TYPES:
+        raise RequestError(f"{dtype} samples have no GDAL VRT type here")
+    for r in rows:
+        if r["proj:transform"][1] != 0 or r["proj:transform"][3] != 0:
+            raise RequestError(f"{r['id']} has a rotated grid: no VRT mosaic")
+        missing = [b for b in names if b not in r["rumi:bands"]]
+        if missing:
+            raise RequestError(f"{r['id']} lacks bands {missing}")
+        if not 0 <= time_index < r["rumi:shape"][0]:
+            raise RequestError(f"{r['id']} has {r['rumi:shape'][0]} time steps; time_index {time_index} is outside")
+    code: str = next(iter(codes))
+    return code
+
+
+def vrt_text(rows: list[dict[str, Any]], *, time_index: int = 0, bands: Sequence[str] | None = None) -> str:
+    """The VRT XML of a mosaic of catalogue rows (see write_vrt)."""
+    names = list(bands or rows[0]["rumi:bands"]) if rows else []
+    crs = _check(rows, names, time_index)
+    grids = [Grid.from_affine(crs, r["proj:transform"], r["proj:shape"]) for r in rows]
+    xres = min(abs(g.transform.a) for g in grids)
+    yres = min(abs(g.transform.e) for g in grids)
+    left = min(g.transform.c for g in grids)
+    top = max(g.transform.f for g in grids)
+    right = max(g.transform.c + g.width * g.transform.a for g in grids)
+    bottom = min(g.transform.f + g.height * g.transform.e for g in grids)
+    W = int(round((right - left) / xres))
+    H = int(round((top - bottom) / yres))
+    wkt = deps().pyproj.CRS.from_user_input(crs).to_wkt()
+    out = [f'<VRTDataset rasterXSize="{W}" rasterYSize="{H}">', f"  <SRS>{escape(wkt)}</SRS>",
+           f"  <GeoTransform>{left!r}, {xres!r}, 0, {top!r}, 0, {-yres!r}</GeoTransform>"]  # fmt: skip
+    gtype = GDAL_TYPES[rows[0]["rumi:dtype"]]
+    for bi, name in enumerate(names):
+        out.append(f'  <VRTRasterBand dataType="{gtype}" band="{bi + 1}">')
+        out.append(f"    <Description>{escape(name)}</Description>")
+        for r, g in zip(rows, grids):
+            t = g.transform
+            B = r["rumi:shape"][1]
+            # the plugin exposes time t, band b as raster band t * B + b + 1
+            src_band = time_index * B + r["rumi:bands"].index(name) + 1
+            dx, dy = (t.c - left) / xres, (top - t.f) / yres
+            out.append("    <SimpleSource>")
+            out.append(f"      <SourceFilename relativeToVRT=\"0\">{escape(gdal_name(r['location']))}</SourceFilename>")
+            out.append(f"      <SourceBand>{src_band}</SourceBand>")
+            out.append(f'      <SrcRect xOff="0" yOff="0" xSize="{g.width}" ySize="{g.height}" />')
+            out.append(
+                f'      <DstRect xOff="{dx!r}" yOff="{dy!r}" xSize="{g.width * abs(t.a) / xres!r}" ySize="{g.height * abs(t.e) / yres!r}" />'
+            )
+            out.append("    </SimpleSource>")
+        out.append("  </VRTRasterBand>")
+    out.append("</VRTDataset>")
+    return "\n".join(out) + "\n"
+
+
+def write_vrt(
+    rows: list[dict[str, Any]], path: str | os.PathLike[str], *, time_index: int = 0, bands: Sequence[str] | None = None
+) -> None:
+    """Writes a GDAL VRT mosaic of rows (one CRS, one sample type, the same band texts) to path
+    (atomically): time step time_index of each file, bands by text (default the first row's).
+    The finest resolution of the rows is the mosaic's."""
+    Location.parse(path).put(vrt_text(rows, time_index=time_index, bands=bands).encode())
