@@ -547,3 +547,23 @@ def test_objects_on_s3_record_their_size_and_are_checked(files, moto, monkeypatc
     s3.delete_object(Bucket="cat", Key="x/a.rumi")
     with pytest.raises(rumi.RumiIOError, match="a.rumi"):
         cat.dataset(0)
+
+
+def test_vrt_band_types_are_the_drivers(tmp_path):
+    """A VRT band has the data type the GDAL driver gives the encoding's bands (the core's table):
+    float16 and float8 promoted to Float32."""
+    types = {"uint8": "Byte", "int8": "Int8", "float16": "Float32", "float64": "Float64"}
+    arrays = {k: np.zeros((1, 1, 16, 16), k) for k in types}
+    try:
+        import ml_dtypes as ml
+    except ImportError:
+        ml = None
+    if ml is not None:
+        arrays["float8_e4m3fn"] = np.zeros((1, 1, 16, 16), ml.float8_e4m3fn)
+        types["float8_e4m3fn"] = "Float32"
+    for name, a in arrays.items():
+        p = tmp_path / f"{name}.rumi"
+        rumi.write(p, a, bands=["x"], times=["2020-01-01"], crs="EPSG:32633",
+                   transform=(0.0, 1.0, 0.0, 0.0, 0.0, -1.0), tile=16)
+        rumi.Catalog.build([str(p)], tmp_path / f"{name}.parquet").vrt(tmp_path / f"{name}.vrt")
+        assert f'dataType="{types[name]}"' in (tmp_path / f"{name}.vrt").read_text(), name

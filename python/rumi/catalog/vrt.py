@@ -8,18 +8,11 @@ import os
 from typing import Any, Sequence
 from xml.sax.saxutils import escape
 
+from .._dtypes import gdal_type
 from .._errors import RequestError
 from .._grid import Grid
 from .._location import Location
 from .columns import deps
-
-#: rumi sample encodings -> the GDAL data type of a VRT band (the core's encodings table has no
-#: GDAL names; float16 and bfloat16 are read by the plugin as Float32)
-GDAL_TYPES = {
-    "bool": "Byte", "uint8": "Byte", "int8": "Int8", "uint16": "UInt16", "int16": "Int16", "uint32": "UInt32",
-    "int32": "Int32", "uint64": "UInt64", "int64": "Int64", "float32": "Float32", "float64": "Float64",
-    "complex64": "CFloat32", "complex128": "CFloat64", "float16": "Float32", "bfloat16": "Float32",
-}  # fmt: skip
 
 #: how GDAL names an object of each URL scheme
 _GDAL_PREFIX = {"http": "/vsicurl/", "https": "/vsicurl/", "s3": "/vsis3/"}
@@ -34,9 +27,9 @@ def gdal_name(href: str) -> str:
     return prefix + (loc.text[len("s3://"):] if loc.scheme == "s3" else loc.text)
 
 
-def _check(rows: list[dict[str, Any]], names: Sequence[str], time_index: int) -> str:
-    """The one CRS of rows that a mosaic of bands names at time_index can be made of (one sample
-    type with a GDAL type, no rotation, every band there, the time step there); RequestError."""
+def _check(rows: list[dict[str, Any]], names: Sequence[str], time_index: int) -> tuple[str, str]:
+    """The one CRS and the GDAL data type of rows that a mosaic of bands names at time_index can
+    be made of (one sample type, no rotation, every band there, the time step there); RequestError."""
     if not rows:
         raise RequestError("the selection is empty: no VRT to write")
     codes = {r["proj:code"] for r in rows}
@@ -46,8 +39,10 @@ def _check(rows: list[dict[str, Any]], names: Sequence[str], time_index: int) ->
     if len(dtypes) != 1:
         raise RequestError(f"a VRT mosaic needs one sample type; the selection has {sorted(dtypes)}")
     dtype = next(iter(dtypes))
-    if dtype not in GDAL_TYPES:
-        raise RequestError(f"{dtype} samples have no GDAL VRT type here")
+    try:
+        gtype = gdal_type(dtype)  # the type the GDAL driver gives its bands (the core's table)
+    except ValueError:
+        raise RequestError(f"{dtype} samples have no GDAL VRT type here") from None
     for r in rows:
         if r["proj:transform"][1] != 0 or r["proj:transform"][3] != 0:
             raise RequestError(f"{r['id']} has a rotated grid: no VRT mosaic")
@@ -57,13 +52,13 @@ def _check(rows: list[dict[str, Any]], names: Sequence[str], time_index: int) ->
         if not 0 <= time_index < r["rumi:shape"][0]:
             raise RequestError(f"{r['id']} has {r['rumi:shape'][0]} time steps; time_index {time_index} is outside")
     code: str = next(iter(codes))
-    return code
+    return code, gtype
 
 
 def vrt_text(rows: list[dict[str, Any]], *, time_index: int = 0, bands: Sequence[str] | None = None) -> str:
     """The VRT XML of a mosaic of catalogue rows (see write_vrt)."""
     names = list(bands or rows[0]["rumi:bands"]) if rows else []
-    crs = _check(rows, names, time_index)
+    crs, gtype = _check(rows, names, time_index)
     grids = [Grid.from_affine(crs, r["proj:transform"], r["proj:shape"]) for r in rows]
     xres = min(abs(g.transform.a) for g in grids)
     yres = min(abs(g.transform.e) for g in grids)
@@ -76,7 +71,6 @@ def vrt_text(rows: list[dict[str, Any]], *, time_index: int = 0, bands: Sequence
     wkt = deps().pyproj.CRS.from_user_input(crs).to_wkt()
     out = [f'<VRTDataset rasterXSize="{W}" rasterYSize="{H}">', f"  <SRS>{escape(wkt)}</SRS>",
            f"  <GeoTransform>{left!r}, {xres!r}, 0, {top!r}, 0, {-yres!r}</GeoTransform>"]  # fmt: skip
-    gtype = GDAL_TYPES[rows[0]["rumi:dtype"]]
     for bi, name in enumerate(names):
         out.append(f'  <VRTRasterBand dataType="{gtype}" band="{bi + 1}">')
         out.append(f"    <Description>{escape(name)}</Description>")
