@@ -358,3 +358,28 @@ def write(
         w.write(data, row=0)
     assert w.blob is not None
     return w.blob
+
+
+@dataclass(frozen=True)
+class WriteOptions:
+    """How a file is written, besides its samples, bands, times and georeferencing: the keywords
+    rumi.write, rumi.Writer and rumi.to_rumi share (see rumi.write), as one value to pass on:
+    `rumi.to_rumi(da, dest, **opts.kwargs())`; `dataclasses.replace(opts, nodata=...)` for one file.
+
+    tile: int or (height, width). frame_unit: 0..9 (None: by shape). level: OpenZL level of the
+    numeric candidate (None: 7; 0: without it). nodata: one value or one per band (the .aux.xml
+    sidecar). threads: encoding threads. options: object-storage options (as rumi.open's)."""
+
+    tile: int | tuple[int, int] = 256
+    frame_unit: int | None = None
+    level: int | None = None
+    nodata: Any = None
+    threads: int | None = None
+    options: dict[str, Any] | None = None
+
+    def kwargs(self) -> dict[str, Any]:
+        """The options as keyword arguments of rumi.write, rumi.Writer and rumi.to_rumi."""
+        return {
+            "tile": self.tile, "frame_unit": self.frame_unit, "level": self.level, "nodata": self.nodata,
+            "threads": self.threads, "options": self.options,
+        }

@@ -138,3 +138,37 @@ def make_items(cog_dir, base_url, entries, collection):
                 extra_fields={"raster:bands": [rb]}))
         items.append(item)
     return items
+
+
+def synthetic_items(entries, epsg=32633, res=10.0, base_url="http://127.0.0.1:9/none/"):
+    """pystac Items over no file (hrefs that are never opened), for plans: entries are (id,
+    datetime, (x0, y0) upper-left corner in EPSG:epsg, (rows, cols)); every asset is uint16
+    with nodata 0 in the raster extension, so planning reads no source header either."""
+    import pystac
+    import pyproj
+    import shapely.geometry
+
+    to_ll = pyproj.Transformer.from_crs(epsg, 4326, always_xy=True)
+    items = []
+    for pid, dt, (x0, y0), (rows, cols) in entries:
+        xs = [x0, x0 + cols * res, x0 + cols * res, x0, x0]
+        ys = [y0, y0, y0 - rows * res, y0 - rows * res, y0]
+        lon, lat = to_ll.transform(xs, ys)
+        geom = shapely.geometry.Polygon(zip(lon, lat))
+        item = pystac.Item(
+            id=pid, geometry=shapely.geometry.mapping(geom), bbox=list(geom.bounds),
+            datetime=pystac.utils.str_to_datetime(dt),
+            properties={"proj:code": f"EPSG:{epsg}", "proj:shape": [rows, cols],
+                        "proj:transform": [res, 0.0, x0, 0.0, -res, y0], "updated": "2026-01-01T00:00:00Z"},
+            collection="synthetic",
+        )
+        item.stac_extensions = [
+            "https://stac-extensions.github.io/projection/v2.0.0/schema.json",
+            "https://stac-extensions.github.io/raster/v1.1.0/schema.json",
+        ]
+        for band in LANDSAT_BANDS:
+            item.add_asset(band, pystac.Asset(
+                href=f"{base_url}{pid}_{band}.tif", media_type=pystac.MediaType.COG, roles=["data"],
+                extra_fields={"raster:bands": [{"data_type": "uint16", "nodata": 0}]}))
+        items.append(item)
+    return items

@@ -410,6 +410,145 @@ def test_time_periods_and_ranges_name_their_files():
         _time_ranges([("2020-13-01", "2021-01-01")])
 
 
+# --- the plan: decided from the items and the manifest, no pixel loaded -----------------------
+
+#: (id, datetime, upper-left corner in EPSG:32633, (rows, cols)) at 10 m: a and b share a
+#: footprint in May (two solar days), c is 5 km east in June
+SYNTHETIC = [
+    ("a", "2020-05-03T10:00:00Z", (500000.0, 5000000.0), (1000, 1000)),
+    ("b", "2020-05-20T10:00:00Z", (500000.0, 5000000.0), (1000, 1000)),
+    ("c", "2020-06-10T10:00:00Z", (505000.0, 5000000.0), (1000, 1000)),
+]
+
+
+def _refuse_loads(monkeypatch, files=True):
+    """odc.stac.load (and with files, any rasterio open) raises: planning must not need them."""
+    def refuse(*a, **k):
+        raise AssertionError("odc.stac.load was called while planning")
+
+    monkeypatch.setattr(odc_stac, "load", refuse)
+    if files:
+        import rasterio
+
+        def no_open(*a, **k):
+            raise AssertionError(f"a source file was opened while planning: {a}")
+
+        monkeypatch.setattr(rasterio, "open", no_open)
+
+
+def _synthetic_plan(out, items, **kw):
+    from rumi._build import plan_build
+
+    args = dict(bands=RGB, crs="EPSG:32633", resolution=10, tiles=GridSpec("EPSG:32633", (512, 512), 10), time="P1M")
+    args.update(kw)
+    return plan_build(items, out, **args)
+
+
+def test_plan_gives_cells_time_steps_and_bytes_without_reading_a_source(tmp_path, monkeypatch):
+    """512 x 512 GridSpec cells (5120 m) over the items, by month: each month's footprint touches 3 x 3
+    cells, May's files hold a and b as two time steps, June's c; the plan loads nothing, opens no
+    source file and writes nothing, and prints its counts."""
+    from rumi._build import BuildPlan
+
+    _refuse_loads(monkeypatch)
+    out = tmp_path / "plan"
+    plan = _synthetic_plan(out, si.synthetic_items(SYNTHETIC))
+    assert isinstance(plan, BuildPlan) and not out.exists()
+    may = [f for f in plan.files if f.name.endswith("_2020-05.rumi")]
+    june = [f for f in plan.files if f.name.endswith("_2020-06.rumi")]
+    assert len(may) == len(june) == 9 and len(plan.files) == 18 and not plan.empty
+    # cells are 5120 m: a and b (x 500000..510000) touch columns 97..99, c (505000..515000) 98..100
+    assert {f.cell.split("_")[0] for f in may} == {"x97", "x98", "x99"}
+    assert {f.cell.split("_")[0] for f in june} == {"x98", "x99", "x100"}
+    assert all(f.items == (0, 1) and f.steps == 2 and f.time_range == "P1M" for f in may)
+    assert all(f.items == (2,) and f.steps == 1 for f in june)
+    assert plan.to_build == plan.files and plan.to_skip == () and len({f.fingerprint for f in plan.files}) == 18
+    assert all(plan.shape(f) == (f.steps, 3, 512, 512) for f in plan.files)
+    assert plan.itemsize == 2 and plan.raw_bytes() == (9 * 2 + 9 * 1) * 3 * 512 * 512 * 2
+    assert plan.epsg == 32633 and plan.bands == tuple(RGB) and plan.write.tile == 256
+    text = str(plan)
+    assert "18 files: 18 to build, 0 up to date" in text and "EPSG:32633" in text and "MB raw" in text
+    assert f"build {may[0].name}  2x3x512x512" in text
+    assert repr(plan).endswith("18 files, 18 to build, 0 up to date>")
+    assert len(plan.describe(limit=3).splitlines()) == 3 + 3 + 1  # the counts, 3 files, "... and 15 more"
+    # the same arguments give the same plan; any parameter that changes pixels, other fingerprints
+    again = _synthetic_plan(out, si.synthetic_items(SYNTHETIC))
+    assert [(f.name, f.fingerprint) for f in again.files] == [(f.name, f.fingerprint) for f in plan.files]
+    other = _synthetic_plan(out, si.synthetic_items(SYNTHETIC), level=1)
+    assert not {f.fingerprint for f in other.files} & {f.fingerprint for f in plan.files}
+    # one range over everything: one file per cell, all three items' groups
+    whole = _synthetic_plan(out, si.synthetic_items(SYNTHETIC), time=None)
+    assert len(whole.files) == 12 and max(f.steps for f in whole.files) == 3
+
+
+def test_plan_skips_what_the_manifest_records_and_rebuilds_what_changed(tmp_path, monkeypatch):
+    """Files the manifest records with this fingerprint, whose size and header sidecar match,
+    are up to date; an item that changes ('updated') rebuilds its files only; a damaged sidecar
+    rebuilds its file. No pixel is loaded and no source file opened."""
+    import hashlib
+
+    from rumi._build import BUILD_FORMAT, MANIFEST
+
+    _refuse_loads(monkeypatch)
+    out = tmp_path / "m"
+    out.mkdir()
+    items = si.synthetic_items(SYNTHETIC)
+    first = _synthetic_plan(out, items)
+    fps = {f.name: f.fingerprint for f in first.files}
+    may = next(f for f in first.files if f.name.endswith("_2020-05.rumi"))
+    june = next(f for f in first.files if f.name.endswith("_2020-06.rumi"))
+    entries = {}
+    for f in (may, june):  # as a build leaves them: the file, its header sidecar, its manifest entry
+        (out / f.name).write_bytes(b"rumi" * 10)
+        (out / (f.name + ".header")).write_bytes(f.name.encode())
+        entries[f.name] = {"fingerprint": f.fingerprint, "size": 40, "header_sha256": hashlib.sha256(f.name.encode()).hexdigest()}
+    (out / MANIFEST).write_text(json.dumps({"format": BUILD_FORMAT, "files": entries}))
+
+    second = _synthetic_plan(out, items)
+    assert {f.name for f in second.to_skip} == {may.name, june.name} and len(second.to_build) == 16
+    assert {f.name: f.fingerprint for f in second.files} == fps and set(second.manifest) == {may.name, june.name}
+    assert second.raw_bytes() == first.raw_bytes() - first.raw_bytes(may) - first.raw_bytes(june)
+    text = str(second)
+    assert "18 files: 16 to build, 2 up to date" in text and f"skip  {may.name}" in text
+
+    items[1].properties["updated"] = "2026-02-01T00:00:00Z"  # b changed: May's files, not June's
+    third = _synthetic_plan(out, items)
+    assert {f.name for f in third.to_skip} == {june.name}
+    assert {f.name for f in third.files if f.fingerprint != fps[f.name]} == {f.name for f in first.files if f.steps == 2}
+    assert set(third.manifest) == {june.name}  # the entry of a file to rebuild is dropped
+
+    (out / (june.name + ".header")).write_bytes(b"damaged")
+    assert _synthetic_plan(out, items).to_skip == ()
+    assert json.loads((out / MANIFEST).read_text())["files"] == entries  # planning writes nothing
+
+
+def test_run_plan_builds_exactly_the_plan(stac, tmp_path, monkeypatch):
+    """plan_build loads no pixel; run_plan writes its files to build in its order, with its
+    fingerprints, items, shapes and raw bytes; the next plan finds them all up to date."""
+    from rumi._build import plan_build, run_plan
+
+    items = stac["landsat"]
+    kw = dict(bands=["red"], crs="EPSG:32621", resolution=60, tiles=GridSpec("EPSG:32621", (256, 256), 60), time="P1M")
+    out = tmp_path / "p"
+    with monkeypatch.context() as m:
+        _refuse_loads(m, files=False)  # the files' own nodata is read from their headers, not pixels
+        plan = plan_build(items, out, **kw)
+    assert plan.to_build == plan.files and len(plan.files) >= 4 and not out.exists()
+    cat = run_plan(plan)
+    r = cat.report
+    assert r.written == [f.name for f in plan.files] and r.raw_bytes == plan.raw_bytes()
+    manifest = json.loads((out / "rumi-build.json").read_text())["files"]
+    for f in plan.files:
+        e = manifest[f.name]
+        assert e["fingerprint"] == f.fingerprint and e["shape"] == list(plan.shape(f))
+        assert e["items"] == [plan.items[i].id for i in f.items]
+    with monkeypatch.context() as m:
+        _refuse_loads(m, files=False)
+        again = plan_build(items, out, **kw)
+    assert again.to_build == () and [f.name for f in again.to_skip] == [f.name for f in plan.files]
+    assert run_plan(again).report.skipped == [f.name for f in plan.files]
+
+
 # --- s3:// destination (moto) -----------------------------------------------------------------
 
 
