@@ -14,30 +14,38 @@ import numpy as np
 TimeLike = Union[str, np.datetime64, _dt.date, _dt.datetime]
 
 
-def _whole_seconds(d: np.datetime64, what: str, given: Any) -> int:
-    """Seconds since 1970 of d, rounded to the nearest second (halves up, as `rumi convert`
-    rounds metadata times) with a warning naming the change when d has a fraction of one."""
-    unit, count = np.datetime_data(d.dtype)
+def rounded_seconds(d: np.datetime64) -> tuple[int, bool]:
+    """(seconds since 1970 of d rounded to the nearest second, halves up, as `rumi convert`
+    rounds metadata times; whether a fraction was rounded away), without a warning: for
+    writers that report every rounding at once (rumi.build)."""
+    unit, _ = np.datetime_data(d.dtype)
     per = _PER_SECOND.get(unit)
     if per is None:  # seconds or coarser: exact
-        return int(d.astype("datetime64[s]").astype("int64"))
+        return int(d.astype("datetime64[s]").astype("int64")), False
     v = int(d.astype(f"datetime64[{unit}]").astype("int64"))
     q, r = divmod(v, per)
     if r == 0:
-        return q
-    out = q + (1 if 2 * r >= per else 0)
-    shown = np.datetime_as_string(np.datetime64(out, "s"))
-    warnings.warn(
-        f"{what}: {given} has a fraction of a second; rumi stores whole seconds, so it is stored as {shown}Z "
-        "(rounded to the nearest second)",
-        UserWarning,
-        stacklevel=_caller_level(),
-    )
+        return q, False
+    return q + (1 if 2 * r >= per else 0), True
+
+
+def _whole_seconds(d: np.datetime64, what: str, given: Any) -> int:
+    """rounded_seconds, with a warning naming the change when d has a fraction of a second."""
+    out, rounded = rounded_seconds(d)
+    if rounded:
+        shown = np.datetime_as_string(np.datetime64(out, "s"))
+        warnings.warn(
+            f"{what}: {given} has a fraction of a second; rumi stores whole seconds, so it is stored as {shown}Z "
+            "(rounded to the nearest second)",
+            UserWarning,
+            stacklevel=caller_level(),
+        )
     return out
 
 
-def _caller_level() -> int:
-    """The warnings stacklevel of the first frame outside the rumi package (the user's line)."""
+def caller_level() -> int:
+    """The warnings stacklevel that names the first frame outside the rumi package (the user's
+    line), for a warnings.warn made by the function that calls this one."""
     here = os.path.dirname(os.path.abspath(__file__))
     f = sys._getframe(2)  # the frame that calls warnings.warn is level 1
     level = 2

@@ -10,7 +10,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from .._times import seconds
+from .._times import rounded_seconds, seconds
 
 _NAME_OK = re.compile(r"[^A-Za-z0-9._+-]")
 
@@ -246,11 +246,9 @@ def _label(t: np.datetime64) -> str:
 
 
 def whole_second(t: Any) -> np.datetime64:
-    """t rounded to the nearest second, halves up (as rumi's writers round, rumi._times), without
-    a warning: a build warns once for all its times."""
-    ns = int(np.datetime64(t, "ns").astype("int64"))
-    q, r = divmod(ns, 10**9)
-    return np.datetime64(q + (1 if 2 * r >= 10**9 else 0), "s")
+    """t rounded to the nearest second as rumi's writers round it (rumi._times), without a
+    warning: a build warns once for all its times."""
+    return np.datetime64(rounded_seconds(np.datetime64(t, "ns"))[0], "s")
 
 
 # --- grouping (odc.stac.load's, through ParsedItem's public API) ------------------------------

@@ -21,6 +21,7 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 
 from .. import _rumi
+from .._times import caller_level
 from .._write import WriteOptions
 from . import cells as _cells
 from . import items as _items
@@ -175,7 +176,7 @@ def plan_build(
             f"rumi.build: the items give no sample type for bands {', '.join(untyped)} (no raster:bands "
             f"data_type), so odc-stac loads them as float32 with NaN for nodata{hint}: pass dtype= "
             f"(rumi-build --dtype) to keep the files' type, e.g. dtype={have or 'uint16'!r}",
-            UserWarning, stacklevel=2,
+            UserWarning, stacklevel=caller_level(),
         )
     # the files' own nodata where the items give none: read before anything is written, so that
     # a value the output type cannot hold is refused here, by name
@@ -237,7 +238,7 @@ def plan_build(
         warnings.warn(
             f"rumi.build: {len(changed)} time step(s) have a fraction of a second; rumi files store whole seconds, "
             f"so they are stored rounded to the nearest second: {shown}{more}",
-            UserWarning, stacklevel=2,
+            UserWarning, stacklevel=caller_level(),
         )
     return BuildPlan(
         dest=out_dest, items=tuple(item_list), parsed=tuple(parsed), bands=tuple(band_list), epsg=int(out_crs.epsg),
