@@ -1,4 +1,4 @@
-"""TorchGeo datasets over rumi catalogues (issue 24; TorchGeo >= 0.10, `pip install 'rumi[torchgeo]'`).
+"""TorchGeo datasets over rumi catalogues (TorchGeo >= 0.10, `pip install 'rumi[torchgeo]'`).
 
     from torch.utils.data import DataLoader
     from torchgeo.datasets import stack_samples
@@ -34,8 +34,6 @@ int64 masks).
 
 from __future__ import annotations
 
-import os
-import threading
 from typing import Any, Sequence
 
 import numpy as np
@@ -57,15 +55,21 @@ except ImportError as e:  # pragma: no cover - depends on the environment
         ) from e
     raise ImportError(f"rumi.torchgeo needs TorchGeo >= 0.10 ({e}): pip install 'rumi[torchgeo]'") from e
 
+from affine import Affine
+
 import rumi
-from rumi import RequestError, Window
-from rumi.catalog import Catalog, open_row, time_seconds
-from rumi.torch import _affine, _as_catalog, _inverse
+from rumi import Grid, RequestError, Window
+from rumi._grid import transformer
+from rumi._nodata import valid_mask
+from rumi.catalog import time_seconds
+from rumi.torch.index import as_catalog
+from rumi.torch.labels import file_grid, source_window
+from rumi.torch.readers import ReaderPool
 
 __all__ = ["RumiRasterDataset"]
 
 
-class RumiRasterDataset(GeoDataset):
+class RumiRasterDataset(GeoDataset):  # type: ignore[misc]
     """A TorchGeo GeoDataset of the files of a rumi catalogue (or its path, a rumi file).
 
     bands: band texts (default: the first file's; every file must hold them). crs: the
@@ -95,7 +99,7 @@ class RumiRasterDataset(GeoDataset):
     ) -> None:
         import shapely
 
-        cat = _as_catalog(catalog, "catalog")
+        cat = as_catalog(catalog, "catalog")
         t = cat.table
         if t.num_rows == 0:
             raise RequestError("the catalogue selection is empty")
@@ -116,9 +120,12 @@ class RumiRasterDataset(GeoDataset):
         names = list(bands) if bands is not None else allb[0]
         self.bands = names
         self.band_idx = []
+        self._grids: list[Grid] = []
         for i in range(t.num_rows):
-            if codes[i] is None or trs[i] is None:
+            grid = file_grid(codes[i], trs[i], shapes[i][2:])
+            if grid is None:
                 raise RequestError(f"{ids[i]} has no CRS: a GeoDataset needs georeferenced files")
+            self._grids.append(grid)
             try:
                 self.band_idx.append([allb[i].index(b) for b in names])
             except ValueError:
@@ -127,17 +134,17 @@ class RumiRasterDataset(GeoDataset):
         if len(dts) != 1:
             raise RequestError(f"the files have different sample types {sorted(dts)}")
         self.encoding = dts.pop()
-        self._codes, self._trs, self._shapes = codes, trs, shapes
+        self._shapes = shapes
         nds = t.column("rumi:nodata").to_pylist()
         self._nodata = [None if nd is None else [nd[b] for b in bi] for nd, bi in zip(nds, self.band_idx)]
         target = CRS.from_user_input(crs if crs is not None else codes[0])
+        target_text = _crs_text(target)
         if res is None:
-            a, b, _, d, e, _ = trs[0]
-            res = (float(np.hypot(a, d)), float(np.hypot(b, e)))
-            if CRS.from_user_input(codes[0]) != target:  # the first file's pixel size, in the target CRS
-                x0, y0, x1, y1 = _outline(trs[0], shapes[0][2:], codes[0], target).bounds
+            res = self._grids[0].res
+            if self._grids[0].crs != target_text:  # the first file's pixel size, in the target CRS
+                x0, y0, x1, y1 = _outline(self._grids[0], target_text).bounds
                 res = ((x1 - x0) / shapes[0][3], (y1 - y0) / shapes[0][2])
-        self._res = (float(res), float(res)) if np.isscalar(res) else (float(res[0]), float(res[1]))
+        self._res = (float(res[0]), float(res[1])) if isinstance(res, (tuple, list)) else (float(res), float(res))
         times, ends = time_seconds(t), time_seconds(t, "rumi:time_ends")
         self._times = times
         self._ends = ends
@@ -150,11 +157,11 @@ class RumiRasterDataset(GeoDataset):
                 self._all_times.add(i)
                 span = (pd.Timestamp.min, pd.Timestamp.max)
             spans.append(span)
-            geoms.append(_outline(trs[i], shapes[i][2:], codes[i], target))
+            geoms.append(_outline(self._grids[i], target_text))
         index = pd.IntervalIndex.from_tuples(spans, closed="both", name="datetime")
         self.index = GeoDataFrame({"row": list(range(t.num_rows)), "filepath": self.paths}, index=index,
                                   geometry=geoms, crs=target)
-        self._local = threading.local()
+        self._readers = ReaderPool(files=t.num_rows, options=options, verify_size=verify_size, threads=1)
         del shapely
 
     @property
@@ -163,23 +170,16 @@ class RumiRasterDataset(GeoDataset):
             return self._dtype
         return torch.float32 if self.is_image else torch.long
 
-    def __getstate__(self) -> dict[str, Any]:
-        d = dict(self.__dict__)
-        d.pop("_local", None)
-        return d
-
-    def __setstate__(self, d: dict[str, Any]) -> None:
-        self.__dict__.update(d)
-        self._local = threading.local()
-
     def _reader(self, i: int) -> rumi.Dataset:
-        loc = self._local
-        if getattr(loc, "pid", None) != os.getpid():
-            loc.pid, loc.readers = os.getpid(), {}
-        r = loc.readers.get(i)
-        if r is None:
-            r = loc.readers[i] = open_row(self.catalog.row(i), options=self.options, verify_size=self.verify_size, threads=1)
-        return r
+        return self._readers.reader(i, lambda: self.catalog.row(i))
+
+    def _crs_of_queries(self) -> str:
+        """The text of the dataset's CRS (which IntersectionDataset may change) for rumi.Grid."""
+        crs = self.crs
+        memo = self.__dict__.get("_crs_memo")
+        if memo is None or memo[0] is not crs:
+            memo = self.__dict__["_crs_memo"] = (crs, _crs_text(crs))
+        return str(memo[1])
 
     def _steps(self, i: int, t0: pd.Timestamp, t1: pd.Timestamp) -> list[int]:
         if i in self._all_times:
@@ -205,14 +205,13 @@ class RumiRasterDataset(GeoDataset):
             raise IndexError(f"index: {index} not found in dataset with bounds: {self.bounds}{hint}")
         W = int(round((x.stop - x.start) / x.step))
         H = int(round((y.stop - y.start) / y.step))
-        dst = (x.step, 0.0, x.start, 0.0, -y.step, y.stop)  # north up, as TorchGeo's queries
-        crs = self.crs
+        query = Grid(self._crs_of_queries(), Affine(x.step, 0.0, x.start, 0.0, -y.step, y.stop), (H, W))  # north up, as TorchGeo's
         layers = []  # (time, array (C, H, W), covered (H, W))
         for i in df["row"]:
             steps = self._steps(int(i), t.start, t.stop)
             if not steps:
                 continue
-            arr, cov = self._read(int(i), steps, dst, H, W, crs)
+            arr, cov = self._read(int(i), steps, query)
             for k, s in enumerate(steps):
                 layers.append((self._times[int(i)][s] if self._times[int(i)] else 0, arr[k], cov))
         if not layers:
@@ -245,53 +244,37 @@ class RumiRasterDataset(GeoDataset):
             sample = self.transforms(sample)
         return sample
 
-    def _read(self, i: int, steps: list[int], dst: tuple[float, ...], H: int, W: int, crs: CRS) -> tuple[np.ndarray, np.ndarray]:
-        """File i's samples on the query grid dst (H x W): (steps, C, H, W) and where the file has
-        valid pixels (inside it and, with nodata, not nodata in every band)."""
+    def _read(self, i: int, steps: list[int], query: Grid) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+        """File i's samples on the query grid: (steps, C, H, W) and where the file has valid
+        pixels (inside it and, with nodata, not nodata in every band)."""
         r = self._reader(i)
-        src = self._trs[i]
-        Y, X = self._shapes[i][2:]
+        grid = self._grids[i]
+        Y, X = grid.shape
+        H, W = query.shape
         bs = self.band_idx[i]
-        same = CRS.from_user_input(self._codes[i]) == crs
         out = np.zeros((len(steps), len(bs), H, W), dtype=r.dtype)
         cov = np.zeros((H, W), bool)
-        aligned = None
-        if same and src[1] == src[3] == 0 and np.isclose(src[0], dst[0], rtol=1e-9) and np.isclose(src[4], dst[4], rtol=1e-9):
-            oc, orr = (dst[2] - src[2]) / src[0], (dst[5] - src[5]) / src[4]
-            if abs(oc - round(oc)) < 1e-6 and abs(orr - round(orr)) < 1e-6:
-                aligned = (int(round(orr)), int(round(oc)))
-        if aligned is not None:  # the file's own grid: one window read
-            orr, oc = aligned
+        al = query.aligned(grid)
+        if al is not None and al.k == (1, 1):  # the file's own grid: one window read
+            orr, oc = al.off
             r0, r1 = max(0, orr), min(Y, orr + H)
             c0, c1 = max(0, oc), min(X, oc + W)
             if r0 < r1 and c0 < c1:
                 out[:, :, r0 - orr:r1 - orr, c0 - oc:c1 - oc] = r.read(t=steps, b=bs, window=Window(c0, r0, c1 - c0, r1 - r0))
                 cov[r0 - orr:r1 - orr, c0 - oc:c1 - oc] = True
         else:  # nearest neighbour: each query pixel centre through pyproj to the file's pixel
-            cc, rr = np.meshgrid(np.arange(W) + 0.5, np.arange(H) + 0.5)
-            xs, ys = _affine(dst, cc, rr)
-            if not same:
-                from rumi.torch import _transformer
-
-                xs, ys = _transformer(crs.to_wkt(), self._codes[i]).transform(xs, ys)
-            fc, fr = _affine(_inverse(src), np.asarray(xs), np.asarray(ys))
-            with np.errstate(invalid="ignore"):
-                C, R = np.floor(fc + 1e-10), np.floor(fr + 1e-10)
-            ok = np.isfinite(C) & np.isfinite(R) & (C >= 0) & (C < X) & (R >= 0) & (R < Y)
+            rows, cols = np.meshgrid(np.arange(H), np.arange(W), indexing="ij")
+            R, C, outside = query.nearest(grid, rows, cols)
+            ok = ~outside
             if ok.any():
-                C, R = C[ok].astype(np.int64), R[ok].astype(np.int64)
-                rlo, rhi, clo, chi = int(R.min()), int(R.max()) + 1, int(C.min()), int(C.max()) + 1
-                a = r.read(t=steps, b=bs, window=Window(clo, rlo, chi - clo, rhi - rlo))
-                out[:, :, ok] = np.asarray(a)[:, :, R - rlo, C - clo]
+                R, C = R[ok], C[ok]
+                win = source_window(R, C)
+                a = r.read(t=steps, b=bs, window=win)
+                out[:, :, ok] = np.asarray(a)[:, :, R - win.row_off, C - win.col_off]
                 cov = ok
-        nd = self._nodata[i]
-        if nd is not None:
-            for k, v in enumerate(nd):
-                if v is None:
-                    continue
-                band = out[:, k]
-                bad = np.isnan(band) if (isinstance(v, float) and np.isnan(v) and band.dtype.kind == "f") else band == v
-                cov = cov & ~bad.all(axis=0)
+        for k, v in enumerate(self._nodata[i] or ()):
+            if v is not None:  # a pixel with nodata in every step of a band is not the file's
+                cov = cov & valid_mask(out[:, k], v).any(axis=0)
         return out, cov
 
 
@@ -305,19 +288,22 @@ def _span(lo: int, hi: int) -> tuple[pd.Timestamp, pd.Timestamp]:
     return a, b
 
 
-def _outline(tr: Sequence[float], shape: Sequence[int], code: str, target: CRS) -> Any:
-    """The polygon of a file's grid outline (edges densified) in the target CRS."""
+def _crs_text(crs: CRS) -> str:
+    """"EPSG:n" of a CRS that is EPSG code n (the files' CRS text: rumi.Grid compares them),
+    else its WKT."""
+    code = crs.to_epsg()
+    return f"EPSG:{code}" if code is not None and CRS.from_user_input(f"EPSG:{code}") == crs else crs.to_wkt()
+
+
+def _outline(grid: Grid, crs: str) -> Any:
+    """The polygon of a file's grid outline (edges densified) in the dataset's CRS (_crs_text)."""
     import shapely
 
-    Y, X = shape
-    n = 32
-    s = np.linspace(0.0, 1.0, n + 1)
-    px = np.concatenate([s * X, np.full(n + 1, X), (1 - s) * X, np.zeros(n + 1)])
-    py = np.concatenate([np.zeros(n + 1), s * Y, np.full(n + 1, Y), (1 - s) * Y])
-    x, y = _affine(tr, px, py)
-    if CRS.from_user_input(code) != target:
-        from rumi.torch import _transformer
-
-        x, y = _transformer(code, target.to_wkt()).transform(x, y)
-    poly = shapely.Polygon(np.stack([x, y], 1))
+    if crs.startswith("EPSG:"):
+        ring = grid.outline(crs, densify=32)
+    else:  # a CRS without an EPSG code: projected here (Grid.outline takes EPSG codes)
+        assert grid.crs is not None
+        ring = grid.outline(densify=32)
+        ring = np.stack(transformer(grid.crs, crs).transform(ring[:, 0], ring[:, 1]), 1)
+    poly = shapely.Polygon(ring)
     return poly if poly.is_valid else shapely.make_valid(poly)

@@ -252,7 +252,7 @@ class _InFlight(torch.utils.data.Dataset):
         return 4
 
     def __getitem__(self, i):
-        return (self.ds._in_flight(""), self.ds._in_flight("example.org:80"))
+        return (self.ds.readers.in_flight(""), self.ds.readers.in_flight("example.org:80"))
 
 
 def test_local_reads_use_the_process_share_of_cpus(cat):
@@ -260,11 +260,11 @@ def test_local_reads_use_the_process_share_of_cpus(cat):
     CPUs); remote ones wait on the network and keep max_in_flight."""
     ds = rt.ChipDataset(cat.search(bands=["red"]), size=32, max_in_flight=16)
     cpus = len(os.sched_getaffinity(0))
-    assert (ds._in_flight(""), ds._in_flight("example.org:80")) == (min(16, cpus), 16)
+    assert (ds.readers.in_flight(""), ds.readers.in_flight("example.org:80")) == (min(16, cpus), 16)
     got = list(torch.utils.data.DataLoader(_InFlight(ds), batch_size=None, num_workers=2,
                                            multiprocessing_context=mp.get_context("fork")))
     assert [tuple(int(v) for v in g) for g in got] == [(max(1, min(16, cpus // 2)), 16)] * 4
-    assert rt.ChipDataset(cat.search(bands=["red"]), size=32, max_in_flight=1)._in_flight("") == 1
+    assert rt.ChipDataset(cat.search(bands=["red"]), size=32, max_in_flight=1).readers.in_flight("") == 1
 
 
 def test_changed_file_fails_in_the_loader(cat, files):
@@ -462,11 +462,15 @@ def test_rumi_torch_is_a_lazy_attribute():
 
 def test_uses_only_public_dataset_api():
     """rumi.torch reads through rumi.Dataset's public methods (no native reader, no private
-    attribute of another object)."""
+    attribute of another object), in every module of the package."""
+    import importlib
     import inspect
+    import pkgutil
     import re
 
-    src = inspect.getsource(rt)
+    mods = [rt] + [importlib.import_module(f"rumi.torch.{m.name}") for m in pkgutil.iter_modules(rt.__path__)]
+    assert len(mods) > 5
+    src = "\n".join(inspect.getsource(m) for m in mods)
     assert ".native" not in src and "_native" not in src and "_trusted_blob" not in src
     assert not re.search(r"\br\._", src), re.findall(r"\br\._\w+", src)
 

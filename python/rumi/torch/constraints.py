@@ -1,0 +1,184 @@
+"""Sampler constraints, decided from the chip index alone (no pixel is read): a chip's valid
+fraction bound from the catalogue's per-tile summary (`valid_bound`), label coverage
+(`covered`), both together (`chip_ok`), and the lattice of offsets where their optimum lies
+(`lattice`, `feasible`). The errors say why no chip can meet them."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from rumi import RequestError
+from rumi.catalog import nodata_bound
+
+from .dtypes import Array, never_sample
+from .index import ChipIndex
+
+
+def skips_unlabelled(index: ChipIndex) -> bool:
+    """Samplers draw only chips that one label file covers (labels with on_missing="skip")."""
+    return index.label is not None and index.spec.on_missing == "skip"
+
+
+def summary_covers(index: ChipIndex, j: int) -> bool:
+    """The catalogue's valid summary of file j was recorded for the nodata in use of every
+    band that has one (a band whose nodata its samples cannot take needs none)."""
+    nd = index.nodata[j]
+    had = index.summary_of[j]
+    for k, v in enumerate(nd or ()):
+        if v is None or never_sample(v, index.encoding):
+            continue
+        hk = None if had is None else had[k]
+        if hk is None or not (hk == v or (math.isnan(hk) and math.isnan(v))):
+            return False
+    return True
+
+
+def min_valid_error(index: ChipIndex, min_valid: float | None) -> RequestError | None:
+    """The RequestError that min_valid meets on this index (nodata unknown, or no valid
+    summary recorded for the nodata in use), or None."""
+    mv = "min_valid" if min_valid is None else f"min_valid={min_valid}"
+    unknown = [j for j, nd in enumerate(index.nodata) if nd is None]
+    if unknown:
+        return RequestError(
+            f"{mv} needs the nodata of the bands read, and none is known for "
+            f"{index.files_text(unknown)}: the catalogue has no rumi:nodata for {index.band_names} there (the "
+            "files had no .aux.xml sidecar with a NoDataValue when it was built). Rebuild the catalogue with "
+            "rumi.Catalog.build(..., nodata=V) (a number for every band, or one per band; rumi-catalog build "
+            "--nodata V): it records the nodata and the per-tile valid summary that min_valid reads. Without "
+            "nodata every chip would pass as valid")
+    stale = [j for j in range(index.num_files) if not summary_covers(index, j)]
+    if stale:
+        j = stale[0]
+        had = index.summary_of[j]
+        return RequestError(
+            f"{mv} bounds a chip's valid fraction from the catalogue's per-tile summary "
+            f"(rumi:valid), but for {index.files_text(stale)} it was "
+            + (f"recorded for nodata {had}, not {index.nodata[j]} (ChipDataset's nodata=)" if had is not None
+               else f"not recorded (the catalogue has no nodata for it; nodata {index.nodata[j]} comes from "
+                    "ChipDataset's nodata=)")
+            + f": rebuild the catalogue with rumi.Catalog.build(..., nodata={index.nodata[j]}) to record it "
+            "(each file's pixels are read once), or leave min_valid out (return_valid=True marks the nodata "
+            "samples of the chips read)")
+    return None
+
+
+def valid_bound(index: ChipIndex, j: int, r0: Any, c0: Any) -> Array:
+    """Lower bound of the valid fraction of the chips at (r0, c0) of file j (arrays), from
+    the catalogue's per-tile summary alone: 1 - sum over the chip's bands and tiles of
+    min(samples of the tile in the chip, the tile's invalid samples) / samples of the chip."""
+    r0 = np.atleast_1d(np.asarray(r0, np.int64))
+    c0 = np.atleast_1d(np.asarray(c0, np.int64))
+    nd = index.nodata[j]
+    if nd is None or not summary_covers(index, j):
+        err = min_valid_error(index, None)
+        assert err is not None
+        raise err
+    q = index.valid_q[j]
+    if q is None:  # every band with nodata is one its samples cannot take
+        return np.ones(r0.shape)
+    Tf, _, Y, X = index.shapes[j]
+    th, tw = index.tiles[j]
+    ny, nx = q.shape[1:]
+    h, w = index.size
+    tsel = index.steps_count(j)
+    ah = np.minimum(th, Y - np.arange(ny) * th)
+    aw = np.minimum(tw, X - np.arange(nx) * tw)
+    caps = [nodata_bound(q[b]) * Tf * np.outer(ah, aw) * (1 + 1e-9)
+            for k, b in enumerate(index.band_idx[j]) if (v := nd[k]) is not None and not never_sample(v, index.encoding)]
+    invalid = np.zeros(r0.shape)
+    for di in range(-(-h // th) + 1):
+        tile_r = r0 // th + di
+        ovr = np.clip(np.minimum(np.minimum(r0 + h, (tile_r + 1) * th), Y) - np.maximum(r0, tile_r * th), 0, None)
+        row_in = tile_r < ny
+        tic = np.minimum(tile_r, ny - 1)
+        for dj in range(-(-w // tw) + 1):
+            tile_c = c0 // tw + dj
+            ovc = np.clip(np.minimum(np.minimum(c0 + w, (tile_c + 1) * tw), X) - np.maximum(c0, tile_c * tw), 0, None)
+            inside = row_in & (tile_c < nx)
+            tjc = np.minimum(tile_c, nx - 1)
+            ov = (ovr * ovc * tsel).astype(np.float64)
+            for cap in caps:
+                invalid += np.where(inside, np.minimum(ov, cap[tic, tjc]), 0.0)
+    out: Array = 1.0 - invalid / (tsel * len(nd) * h * w)
+    return out
+
+
+def covered(index: ChipIndex, j: int, r0: Any, c0: Any) -> Array:
+    """bool array: the chips at (r0, c0) of file j lie wholly inside one label file (True
+    for every chip without labels)."""
+    r0 = np.atleast_1d(np.asarray(r0, np.int64))
+    c0 = np.atleast_1d(np.asarray(c0, np.int64))
+    if index.label is None:
+        return np.ones(r0.shape, bool)
+    h, w = index.size
+    out = np.zeros(r0.shape, bool)
+    for m in index.label.matches[j]:
+        out |= m.covers(r0, c0, h, w)
+    return out
+
+
+def chip_ok(index: ChipIndex, j: int, r0: Any, c0: Any, min_valid: float | None = None) -> Array:
+    """bool array: the chips at (r0, c0) of file j meet min_valid (valid_bound) and, with
+    labels and on_missing="skip", have labels (covered)."""
+    ok: Array = np.ones(np.atleast_1d(np.asarray(r0)).shape, bool)
+    if skips_unlabelled(index):
+        ok &= covered(index, j, r0, c0)
+    if min_valid is not None and min_valid > 0:
+        ok &= valid_bound(index, j, r0, c0) >= min_valid
+    return ok
+
+
+def lattice(index: ChipIndex, j: int) -> tuple[Array, Array]:
+    """Chip offsets (rows, cols) where every constraint's optimum lies: the breakpoints of
+    valid_bound (chip edges on tile edges) and of the label rectangles, plus a grid of a
+    quarter chip (valid_bound is concave in each offset between breakpoints, so its maximum
+    over a file is at one of these rows and columns)."""
+    _, _, Y, X = index.shapes[j]
+    h, w = index.size
+    th, tw = index.tiles[j]
+    rs = {0, Y - h} | set(range(0, Y, th)) | {v - h for v in range(th, Y + th, th)} | set(range(0, Y - h + 1, max(1, h // 4)))
+    cs = {0, X - w} | set(range(0, X, tw)) | {v - w for v in range(tw, X + tw, tw)} | set(range(0, X - w + 1, max(1, w // 4)))
+    for m in index.label.matches[j] if index.label is not None else ():
+        if m.rect is not None:
+            r_lo, r_hi, c_lo, c_hi = m.rect
+            rs |= {r_lo, r_hi - h}
+            cs |= {c_lo, c_hi - w}
+    return (np.array(sorted(v for v in rs if 0 <= v <= Y - h), np.int64),
+            np.array(sorted(v for v in cs if 0 <= v <= X - w), np.int64))
+
+
+def feasible(index: ChipIndex, j: int, min_valid: float | None = None) -> Array:
+    """(n, 2) array of lattice offsets (row, col) of file j whose chips meet the constraints."""
+    rs, cs = lattice(index, j)
+    rows, cols = (v.ravel() for v in np.meshgrid(rs, cs, indexing="ij"))
+    ok = chip_ok(index, j, rows, cols, min_valid)
+    return np.stack([rows[ok], cols[ok]], 1)
+
+
+def no_chip_error(index: ChipIndex, min_valid: float | None) -> RequestError:
+    """Why no chip meets the constraints: no chip inside a label file, or the best valid
+    fraction bound of any chip (and where)."""
+    h, w = index.size
+    parts = []
+    skip = skips_unlabelled(index)
+    if skip:
+        if not any(len(feasible(index, j)) for j in range(index.num_files)):
+            return RequestError(f"no {h}x{w} chip of the {index.num_files} image files lies wholly inside a label file")
+        parts.append("inside a label file")
+    best, where = -1.0, ("", 0, 0)
+    for j in range(index.num_files):
+        rs, cs = lattice(index, j)
+        R, C = np.meshgrid(rs, cs, indexing="ij")
+        b = valid_bound(index, j, R.ravel(), C.ravel())
+        if skip:
+            b = np.where(covered(index, j, R.ravel(), C.ravel()), b, -1.0)
+        k = int(np.argmax(b))
+        if b[k] > best:
+            best, where = float(b[k]), (index.ids[j], int(R.ravel()[k]), int(C.ravel()[k]))
+    return RequestError(
+        f"min_valid={min_valid}: no {h}x{w} chip {'and '.join(parts)}can have that valid fraction according to the "
+        f"catalogue's per-tile summary (the best: {best:.4f}, file {where[0]} at row {where[1]}, col {where[2]}); "
+        "lower min_valid or use smaller chips")

@@ -1,0 +1,567 @@
+"""ChipDataset: chips of a catalogue's files read a batch at a time (see rumi.torch).
+
+A batch's chips are grouped by file, each file's chips read one after another through one
+reader (its decoded-frame cache serves the frames chips share), files in parallel on a thread
+pool with at most `max_in_flight` reads per host (local files: one native read_batch call),
+every chip decoded straight into its slot of the batch tensor; labels beside them on each
+chip's pixel grid (rumi.torch.labels)."""
+
+from __future__ import annotations
+
+import collections.abc
+import math
+import os
+import threading
+import time as _time
+import warnings
+from typing import Any, Callable, Iterable, Sequence
+
+import numpy as np
+import torch
+
+from rumi import RequestError, Window, _rumi
+from rumi._dataset import read_batch
+from rumi._nodata import valid_mask
+from rumi.catalog import Catalog
+
+from . import constraints
+from .dtypes import Array, as_torch_dtype, cast_check, torch_dtype
+from .index import ChipIndex, IndexSpec, as_catalog
+from .labels import LabelIndex, LabelMatch, read_label
+from .loader import ReadAheadLoader, Samples, collate
+from .readers import DEFAULT_CACHE_BYTES, ReaderPool, host
+from .samplers import Key
+
+#: what to type instead of DataLoader(ds) / DataLoader(ds, shuffle=True) (both run as written)
+USE_A_SAMPLER = (
+    "Pass a chip sampler: DataLoader(ds, batch_size=16, sampler=rumi.torch.RandomChipSampler(ds, length=10_000)) "
+    "(or GridChipSampler, TileChipSampler; without shuffle=; torch's default collate_fn gives the batch dict), or use "
+    "ds.loader(rumi.torch.RandomChipSampler(ds, length=10_000), batch_size=16) (batches read ahead on threads)")
+
+#: one chip of a batch to read: (position in the batch, row_off, col_off)
+ImageItem = tuple[int, int, int]
+#: one label chip: (position in the batch, row_off, col_off, the label file's match)
+LabelItem = tuple[int, int, int, LabelMatch]
+
+
+class ReadStats:
+    """A batch's "stats", summed over its reads (from several threads)."""
+
+    def __init__(self, chips: int, needed: int) -> None:
+        self.fields: dict[str, Any] = {
+            "chips": chips, "files": 0, "requests": 0, "frames": 0, "decoded": 0, "cache_hits": 0,
+            "bytes_fetched": 0, "bytes_needed": needed, "decode_s": 0.0, "wait_s": 0.0}
+        self._lock = threading.Lock()
+
+    def add(self, st: dict[str, int], t0: float, t1: float, waited_from: float) -> None:
+        """A read's planner statistics; it ran from t0 to t1 after waiting since waited_from."""
+        f = self.fields
+        with self._lock:
+            f["requests"] += int(st["batches"])
+            f["frames"] += int(st["frames"])
+            f["decoded"] += int(st["decoded"])
+            f["cache_hits"] += int(st["cache_hits"])
+            f["bytes_fetched"] += int(st["bytes_fetched"])
+            f["decode_s"] += t1 - t0
+            f["wait_s"] += t0 - waited_from
+
+
+def _pair(size: int | Sequence[int]) -> tuple[int, int]:
+    """(h, w) of an int or a pair."""
+    if np.ndim(size) == 0:
+        return (int(size), int(size))  # type: ignore[arg-type]
+    h, w = size  # type: ignore[misc]
+    return (int(h), int(w))
+
+
+def _column(name: str, doc: str) -> Any:
+    return property(lambda self: getattr(self.index, name), doc=doc)
+
+
+def _label_column(name: str, doc: str) -> Any:
+    def get(self: ChipDataset) -> Any:
+        if self.index.label is None:
+            raise AttributeError(f"{name}: the dataset has no labels")
+        return getattr(self.index.label, name)
+
+    return property(get, doc=doc)
+
+
+class ChipDataset(torch.utils.data.Dataset):  # type: ignore[misc]
+    """Square chips of `size` pixels from the files of a catalogue.
+
+    bands: band texts (default: every band of the first file; every file must hold them).
+    time: an instant or (start, end), ends included, a date covering its whole day (as STAC
+    searches): the time steps read; files may have different numbers of them (batches are
+    padded, `time_mask`). max_steps: at most k steps per chip, the newest
+    (time_steps="newest") or k random ones, seeded per chip and `seed` (time_steps="random").
+    align_time: every file must have the same time coordinates in `time` (an error otherwise).
+    crs: keep only the files in this CRS. Files smaller than size are left out (warned).
+    labels: label rasters (a catalogue, its path, a rumi file or Dataset) of any sample type,
+    read beside each chip as "mask" on the chip's pixel grid; label_bands: their band texts
+    (default: every band of the first label file); on_missing: "skip" (samplers draw only chips
+    that one label file covers) or "raise" (a chip without labels is an error when read).
+    Labels with one time step are static (Tl = 1); labels with several are matched to each
+    chip's image time steps by time coordinate (a missing step is an error at construction).
+    return_valid: add "valid", True where a sample is not its band's nodata.
+    nodata: a number for every band, or one per band of `bands` (None: that band has none); it
+    replaces the catalogue's rumi:nodata for every file (return_valid tests the samples against
+    it; min_valid needs the catalogue's valid summary recorded for the same values, see
+    Catalog.build(nodata=)). Without it, a file with no rumi:nodata is an error for
+    return_valid and min_valid (nothing says which samples are nodata).
+    dtype: the torch dtype of "image" (default: the files' own, e.g. torch.uint16, which has few
+    torch kernels); the chips are decoded in the files' type, then converted once per batch.
+    Integer dtypes must hold every value of the files' type (no wraparound) and floating files
+    take only floating dtypes (no truncation); a floating dtype rounds as any float cast does.
+    label_dtype: the same for "mask" (e.g. torch.int64 for CrossEntropyLoss).
+    threads: decode threads per read; max_in_flight: concurrent reads per remote host (default
+    16); local files are read at most one per CPU of the process's share.
+    pin_memory: allocate batch tensors in pinned memory (needs CUDA; ignored with a warning).
+    keep_cache: keep decoded frames between batches (default), within cache_bytes per process
+    (default DEFAULT_CACHE_BYTES, shared by the open readers); False: each batch starts empty.
+
+    What was planned is `index` (rumi.torch.index.ChipIndex: the files, their grids, steps,
+    nodata and labels), which samplers read; pickling carries the catalogue's path and search
+    and the arguments, and the index is planned again where it is unpickled."""
+
+    def __init__(
+        self,
+        catalog: Catalog | str | os.PathLike[str],
+        size: int | tuple[int, int] = 256,
+        bands: Sequence[str] | None = None,
+        time: Any = None,
+        crs: str | int | None = None,
+        *,
+        labels: Any = None,
+        label_bands: Sequence[str] | None = None,
+        on_missing: str = "skip",
+        max_steps: int | None = None,
+        time_steps: str = "newest",
+        align_time: bool = False,
+        seed: int = 0,
+        return_valid: bool = False,
+        nodata: Any = None,
+        dtype: torch.dtype | str | None = None,
+        label_dtype: torch.dtype | str | None = None,
+        threads: int = 1,
+        max_in_flight: int = 16,
+        pin_memory: bool = False,
+        options: dict[str, Any] | None = None,
+        verify_size: bool = True,
+        keep_cache: bool = True,
+        cache_bytes: int | None = None,
+    ) -> None:
+        if isinstance(catalog, (str, os.PathLike)):
+            catalog = Catalog.open(catalog)
+        if crs is not None:
+            catalog = catalog.filter_crs(crs if isinstance(crs, str) else f"EPSG:{int(crs)}")
+        if on_missing not in ("skip", "raise"):
+            raise ValueError(f"on_missing must be 'skip' or 'raise', not {on_missing!r}")
+        if time_steps not in ("newest", "random"):
+            raise ValueError(f"time_steps must be 'newest' or 'random', not {time_steps!r}")
+        if max_steps is not None and (isinstance(max_steps, bool) or int(max_steps) < 1):
+            raise ValueError(f"max_steps must be an integer >= 1, not {max_steps!r}")
+        self.catalog = catalog
+        self.labels = as_catalog(labels, "labels") if labels is not None else None
+        self.label_bands = list(label_bands) if label_bands is not None else None
+        self.on_missing = on_missing
+        self.size = _pair(size)
+        self.bands = list(bands) if bands is not None else None
+        self.time = time
+        self.crs = crs
+        self.max_steps = None if max_steps is None else int(max_steps)
+        self.time_steps = time_steps
+        self.align_time = bool(align_time)
+        self.seed = int(seed)
+        self.return_valid = bool(return_valid)
+        self.nodata_override = nodata
+        self.dtype = as_torch_dtype(dtype, "dtype")
+        self.label_dtype = as_torch_dtype(label_dtype, "label_dtype")
+        self.threads = int(threads)
+        self.max_in_flight = int(max_in_flight)
+        self.pin_memory = bool(pin_memory)
+        self.options = options
+        self.verify_size = verify_size
+        self.keep_cache = bool(keep_cache)
+        self.cache_bytes = DEFAULT_CACHE_BYTES if cache_bytes is None else int(cache_bytes)
+        spec = IndexSpec(size=self.size, bands=None if self.bands is None else tuple(self.bands), time=time,
+                         max_steps=self.max_steps, time_steps=time_steps, align_time=self.align_time, seed=self.seed,
+                         nodata=nodata, label_bands=None if self.label_bands is None else tuple(self.label_bands),
+                         on_missing=on_missing)
+        self.index: ChipIndex = ChipIndex.plan(catalog, self.labels, spec)
+        index = self.index
+        self.image_cast = cast_check(index.encoding, self.dtype, "dtype")
+        if self.return_valid:
+            unknown = [j for j, nd in enumerate(index.nodata) if nd is None]
+            if unknown:
+                raise RequestError(
+                    f"return_valid=True needs the nodata of the bands read, and none is known for "
+                    f"{index.files_text(unknown)}: the catalogue has no rumi:nodata for {index.band_names} there (the files "
+                    "had no .aux.xml sidecar with a NoDataValue when it was built). Give it: ChipDataset(..., nodata=V) (a "
+                    "number for every band, or one per band), or rebuild the catalogue with "
+                    "rumi.Catalog.build(..., nodata=V) (rumi-catalog build --nodata V). Without nodata no sample "
+                    "can be told invalid")
+        if index.label is None and self.label_dtype is not None:
+            raise ValueError("label_dtype is the dtype of the labels' \"mask\": it needs labels=")
+        self.label_cast = None if index.label is None else cast_check(index.label.encoding, self.label_dtype, "label_dtype")
+        files = index.num_files + (len(index.label.ids) if index.label is not None else 0)
+        self.readers = ReaderPool(files=files, options=options, verify_size=verify_size, threads=self.threads,
+                                  cache_bytes=self.cache_bytes, max_in_flight=self.max_in_flight)
+
+    # -- the index's columns, as before it had its own type ----------------------------------
+    rows = _column("rows", "dataset file j -> catalogue row")
+    ids = _column("ids", "the files' ids")
+    hrefs = _column("hrefs", "the files' locations")
+    shapes = _column("shapes", "the files' (T, B, Y, X)")
+    tiles = _column("tiles", "the files' tile shapes")
+    transforms = _column("transforms", "the files' proj:transform")
+    codes = _column("codes", "the files' CRS (\"EPSG:n\")")
+    band_idx = _column("band_idx", "per file, the indices of the bands read")
+    time_idx = _column("time_idx", "per file, the indices of the time steps in `time`")
+    file_times = _column("file_times", "per file, those steps' times in seconds")
+    times = _column("times", "per file, those steps' times as datetime64[s]")
+    encoding = _column("encoding", "the files' sample encoding")
+    T = _column("T", "time steps of a batch (the longest selection, or max_steps)")
+    B = _column("B", "bands read")
+    band_names = _column("band_names", "the band texts read")
+    nodata = _column("nodata", "per file, the nodata of the bands read (None: unknown)")
+    label_encoding = _label_column("encoding", "the label files' sample encoding")
+    label_band_idx = _label_column("band_idx", "per label file, the indices of the label bands read")
+    label_ids = _label_column("ids", "the label files' ids")
+    label_shapes = _label_column("shapes", "the label files' (T, B, Y, X)")
+    label_hrefs = _label_column("hrefs", "the label files' locations")
+    label_times = _label_column("times", "the label files' times in seconds")
+
+    @property
+    def matches(self) -> list[list[LabelMatch]]:
+        """Per image file, where each overlapping label file lies on it (rumi.torch.labels.LabelMatch)."""
+        label = self.index.label
+        return label.matches if label is not None else [[] for _ in self.index.rows]
+
+    @property
+    def Tl(self) -> int:
+        """Time steps of the labels' "mask" (1 for static labels, 0 without labels)."""
+        return self.index.label.Tl if self.index.label is not None else 0
+
+    @property
+    def Bl(self) -> int:
+        """Label bands read (0 without labels)."""
+        return self.index.label.Bl if self.index.label is not None else 0
+
+    @property
+    def num_files(self) -> int:
+        """The number of files the chips come from (dataset files 0..num_files - 1 of the keys)."""
+        return self.index.num_files
+
+    def __len__(self) -> int:
+        """No length: the samples are the (file, row_off, col_off) keys a chip sampler draws, as
+        many as it is asked for (len(sampler)); a count of files would mislead every
+        range(len(ds)) and steps-per-epoch computation."""
+        raise TypeError(
+            "a ChipDataset has no len(): its samples are (file, row_off, col_off) keys that a chip sampler draws, "
+            "as many as asked (len(sampler) chips per epoch; ds.num_files files). " + USE_A_SAMPLER)
+
+    def __bool__(self) -> bool:
+        return True
+
+    # -- chip constraints (rumi.torch.constraints on the index) ----------------------------
+    def steps_of(self, j: int, r0: int, c0: int) -> list[int]:
+        """The file's time step indices chip (j, r0, c0) reads (max_steps, time_steps)."""
+        return self.index.steps_of(j, r0, c0)
+
+    def valid_bound(self, j: int, r0: Any, c0: Any) -> Array:
+        """Lower bound of the valid fraction of the chips at (r0, c0) of file j (arrays), from
+        the catalogue's per-tile summary alone (no pixel is read)."""
+        return constraints.valid_bound(self.index, j, r0, c0)
+
+    def covered(self, j: int, r0: Any, c0: Any) -> Array:
+        """bool array: the chips at (r0, c0) of file j lie wholly inside one label file (True
+        for every chip without labels)."""
+        return constraints.covered(self.index, j, r0, c0)
+
+    def chip_ok(self, j: int, r0: Any, c0: Any, min_valid: float | None = None) -> Array:
+        """bool array: the chips at (r0, c0) of file j meet min_valid (valid_bound) and, with
+        labels and on_missing="skip", have labels (covered)."""
+        return constraints.chip_ok(self.index, j, r0, c0, min_valid)
+
+    def feasible(self, j: int, min_valid: float | None = None) -> Array:
+        """(n, 2) array of lattice offsets (row, col) of file j whose chips meet the constraints."""
+        return constraints.feasible(self.index, j, min_valid)
+
+    # -- samples ------------------------------------------------------------------------
+    def bounds(self, j: int, r0: int, c0: int) -> tuple[float, float, float, float]:
+        """(left, bottom, right, top) of the chip at (r0, c0) of file j, in its CRS."""
+        return self.index.bounds(j, r0, c0)
+
+    def _check(self, key: Any) -> Key:
+        try:
+            j, r0, c0 = (int(v) for v in key)
+        except TypeError:
+            raise TypeError(
+                f"a ChipDataset sample is a (file, row_off, col_off) key, not {key!r}: DataLoader's own samplers "
+                "(shuffle=True, or none) give int indices. " + USE_A_SAMPLER) from None
+        except ValueError:
+            raise ValueError(f"a ChipDataset sample is a (file, row_off, col_off) key, not {key!r}") from None
+        n = self.index.num_files
+        if not 0 <= j < n:
+            raise IndexError(f"file {j} is outside 0..{n - 1} (ds.num_files = {n})")
+        _, _, Y, X = self.index.shapes[j]
+        h, w = self.size
+        if not (0 <= r0 <= Y - h and 0 <= c0 <= X - w):
+            raise IndexError(f"chip at ({r0}, {c0}) of {h}x{w} is outside file {j} ({Y}x{X})")
+        return j, r0, c0
+
+    def __getitem__(self, key: Key) -> collections.abc.MutableMapping[str, Any]:
+        """One chip: a dict-like sample ("image" (T, B, h, w), ... as a batch's, and the read's
+        "stats")."""
+        return self.__getitems__([key])[0]
+
+    def _alloc(self, shape: tuple[int, ...], enc: Any, scratch: bool = False) -> Any:
+        """A tensor of shape for samples of enc (an encoding or a torch dtype): shared memory in
+        a DataLoader worker, pinned with pin_memory, else released memory of earlier batches.
+        scratch: memory only this call uses (decoded samples that are converted to dtype=)."""
+        pin = self.pin_memory and not scratch
+        if pin and not torch.cuda.is_available():
+            warnings.warn("rumi.torch: pin_memory needs CUDA; allocating pageable memory", RuntimeWarning, stacklevel=4)
+            self.pin_memory = pin = False
+        tdt = enc if isinstance(enc, torch.dtype) else torch_dtype(enc)
+        n = math.prod(shape) * tdt.itemsize
+        if torch.utils.data.get_worker_info() is not None and not pin and not scratch:
+            # in a DataLoader worker the batch goes to the main process through shared memory:
+            # decode straight into a shared tensor (as default_collate does), not into one
+            # that the worker's queue then copies there
+            return torch.empty(0, dtype=tdt).set_(torch.UntypedStorage._new_shared(n), 0, shape)
+        if pin or n == 0:
+            return torch.empty(shape, dtype=tdt, pin_memory=pin)
+        # memory of earlier batches the caller has let go (rumi.spare): fresh memory for
+        # every batch is page-faulted in anew, 10 % of the loader's CPU on small chips
+        return torch.frombuffer(_rumi.spare_buffer(n), dtype=torch.uint8).view(tdt).view(shape)
+
+    def _reader(self, key: tuple[str, int]) -> Any:
+        """The open reader of ("img", j) or ("lbl", l) in this process."""
+        kind, k = key
+        if kind == "img":
+            return self.readers.reader(key, lambda: self.catalog.row(self.index.rows[k]))
+        labels = self.labels
+        assert labels is not None
+        return self.readers.reader(key, lambda: labels.row(k))
+
+    def _label_for(self, j: int, r0: int, c0: int) -> LabelMatch:
+        """The first label file that covers chip (j, r0, c0); RequestError when none does."""
+        h, w = self.size
+        label = self.index.label
+        assert label is not None
+        for m in label.matches[j]:
+            if m.covers_chip(r0, c0, h, w):
+                return m
+        raise RequestError(
+            f"chip ({j}, {r0}, {c0}) of {self.index.ids[j]} has no label file covering it "
+            f"({len(label.matches[j])} label files overlap that image; on_missing='skip' lets samplers leave such chips out)")
+
+    def __getitems__(self, keys: Sequence[Key]) -> list[collections.abc.MutableMapping[str, Any]]:
+        """The chips of keys, read as one batch: a list of per-chip samples (what torch's batched
+        fetch expects), which torch's default_collate and rumi.torch.collate turn back into the
+        batch dict without copying; b["image"] etc. also give the batch's fields directly."""
+        t_start = _time.perf_counter()
+        index = self.index
+        keys = [self._check(k) for k in keys]
+        n = len(keys)
+        h, w = self.size
+        steps = [index.steps_of(j, r0, c0) for j, r0, c0 in keys]
+        out = self._alloc((n, index.T, index.B, h, w), index.encoding, scratch=self.image_cast is not None)
+        per = out.view(torch.uint8).numpy().reshape(n, -1)
+        tmask = torch.zeros((n, index.T), dtype=torch.bool)
+        for i, ts in enumerate(steps):
+            tmask[i, :len(ts)] = True
+            if len(ts) < index.T:
+                per[i, per.shape[1] * len(ts) // index.T:] = 0  # padding
+        stats = ReadStats(n, int(per.nbytes))
+        images: dict[int, list[ImageItem]] = {}
+        for i, (j, r0, c0) in enumerate(keys):
+            images.setdefault(j, []).append((i, r0, c0))
+        labels: dict[int, list[LabelItem]] = {}
+        mask = mper = None
+        if index.label is not None:
+            mask = self._alloc((n, index.label.Tl, index.label.Bl, h, w), index.label.encoding,
+                               scratch=self.label_cast is not None)
+            mper = mask.view(torch.uint8).numpy().reshape(n, -1)
+            mper[:] = 0
+            for i, (j, r0, c0) in enumerate(keys):
+                m = self._label_for(j, r0, c0)
+                labels.setdefault(m.label, []).append((i, r0, c0, m))
+            stats.fields["bytes_needed"] += int(mper.nbytes)
+        stats.fields["files"] = len(images) + len(labels)
+        # one read per file: (method, its arguments)
+        reads: list[tuple[Callable[..., None], tuple[Any, ...]]] = [
+            (self._read_images, (j, items, steps, per, stats)) for j, items in images.items()]
+        reads += [(self._read_labels, (l, items, keys, steps, mper, stats)) for l, items in labels.items()]
+        hosts = {host(index.hrefs[j]) for j in images}
+        if index.label is not None:
+            hosts |= {host(index.label.hrefs[l]) for l in labels}
+        if not any(hosts):  # local files only decode: the whole batch in one native call
+            self._read_local(keys, steps, images, labels, per, mper, stats)
+        elif len(reads) == 1 or max(self.readers.in_flight(x) for x in hosts) <= 1:
+            for fn, args in reads:
+                fn(*args)
+        else:
+            pool = self.readers.executor()
+            for f in [pool.submit(fn, *args) for fn, args in reads]:
+                f.result()
+        valid = self._valid(out, keys, steps) if self.return_valid else None  # on the files' own samples
+        if self.image_cast is not None:
+            out = self._convert(out, self.image_cast)
+        if mask is not None and self.label_cast is not None:
+            mask = self._convert(mask, self.label_cast)
+        stats.fields["batch_s"] = _time.perf_counter() - t_start
+        batch: dict[str, Any] = dict(image=out, time_mask=tmask)
+        if mask is not None:
+            batch["mask"] = mask
+        if valid is not None:
+            batch["valid"] = valid
+        batch.update(
+            bounds=[index.bounds(j, r0, c0) for j, r0, c0 in keys],
+            crs=[index.codes[j] for j, _, _ in keys],
+            time=[index.times_of(j, steps[i]) for i, (j, _, _) in enumerate(keys)],
+            key=keys,
+            stats=stats.fields,
+        )
+        return Samples(batch, n)
+
+    def _fresh_cache(self, reader: Any) -> None:
+        if not self.keep_cache:  # frames shared inside this batch only: no batch is served by an earlier one
+            self.readers.drop_caches([reader])
+
+    def _read_images(self, j: int, items: list[ImageItem], steps: list[list[int]], per: Array, stats: ReadStats) -> None:
+        """File j's chips, in row order, into their rows of per (the batch's uint8 view)."""
+        r = self._reader(("img", j))
+        sem = self.readers.semaphore(host(self.index.hrefs[j]))
+        bs = self.index.band_idx[j]
+        self._fresh_cache(r)
+        h, w = self.size
+        for i, r0, c0 in sorted(items, key=lambda x: (x[1], x[2])):
+            ts = steps[i]
+            nb = per.shape[1] * len(ts) // self.index.T
+            waited_from = _time.perf_counter()
+            with sem:
+                t0 = _time.perf_counter()
+                st = r.read_into(per[i, :nb].data, ts, bs, Window(c0, r0, w, h), threads=self.threads)
+                t1 = _time.perf_counter()
+            stats.add(st, t0, t1, waited_from)
+
+    def _read_labels(self, l: int, items: list[LabelItem], keys: list[Key], steps: list[list[int]], mper: Array,
+                     stats: ReadStats) -> None:
+        """Label file l's chips into their rows of mper (the mask's uint8 view)."""
+        label = self.index.label
+        assert label is not None
+        r = self._reader(("lbl", l))
+        sem = self.readers.semaphore(host(label.hrefs[l]))
+        self._fresh_cache(r)
+        for i, r0, c0, m in sorted(items, key=lambda x: (x[1], x[2])):
+            waited_from = _time.perf_counter()
+            with sem:
+                t0 = _time.perf_counter()
+                st = self._read_label(r, label, m, keys[i][0], r0, c0, steps[i], mper[i])
+                t1 = _time.perf_counter()
+            stats.add(st, t0, t1, waited_from)
+
+    def _read_label(self, r: Any, label: LabelIndex, m: LabelMatch, j: int, r0: int, c0: int, ts: list[int],
+                    dst: Array) -> dict[str, int]:
+        """Label match m of chip (j, r0, c0) into dst (the chip's uint8 view of the mask), a
+        static label repeated over the chip's steps ts."""
+        grid = self.index.grids[j]
+        assert grid is not None
+        h, w = self.size
+        st = read_label(r, label, m, grid, r0, c0, h, w, label.steps(m, self.index.step_times[j], ts), dst, self.threads)
+        label.repeat_static(m, ts, dst)
+        return st
+
+    def _convert(self, src: Any, dtype: Any) -> Any:
+        """src's samples as dtype, in a batch tensor of its own (shared in a worker); torch's
+        copy (as fast as numpy's cast for uint16 to float32 or int32: 2-3 ms per 6.3 M samples
+        on one core of this machine)."""
+        dst = self._alloc(tuple(src.shape), dtype)
+        dst.copy_(src)
+        return dst
+
+    def _read_local(self, keys: list[Key], steps: list[list[int]], images: dict[int, list[ImageItem]],
+                    labels: dict[int, list[LabelItem]], per: Array, mper: Array | None, stats: ReadStats) -> None:
+        """Reads a batch of local files with one rumi read_batch call (each file's chips in
+        order, the files side by side on this process's share of the CPUs); labels that need
+        resampling are read after it, one by one."""
+        h, w = self.size
+        index = self.index
+        jobs: list[Any] = []
+        later: list[tuple[Any, int, int, int, LabelMatch]] = []
+        copies: list[tuple[int, LabelMatch]] = []
+        readers = []
+        for j, items in images.items():
+            r = self._reader(("img", j))
+            readers.append(r)
+            bs = index.band_idx[j]
+            for i, r0, c0 in items:
+                if steps[i]:
+                    jobs.append((r, 0, steps[i], bs, r0, c0, h, w, i * per.shape[1]))
+        label = index.label
+        for l, litems in labels.items():
+            assert label is not None and mper is not None
+            r = self._reader(("lbl", l))
+            readers.append(r)
+            bs = label.band_idx[l]
+            for i, r0, c0, m in litems:
+                if not m.same_grid:
+                    later.append((r, i, r0, c0, m))
+                    continue
+                assert m.off is not None
+                lts = label.steps(m, index.step_times[keys[i][0]], steps[i])
+                orr, oc = m.off
+                jobs.append((r, 1, lts, bs, r0 + orr, c0 + oc, h, w, i * mper.shape[1]))
+                copies.append((i, m))
+        if not self.keep_cache:
+            self.readers.drop_caches(readers)
+        t0 = _time.perf_counter()
+        st = read_batch([per] if mper is None else [per, mper], jobs, self.readers.in_flight(""))
+        stats.add(st, t0, _time.perf_counter(), t0)
+        for i, m in copies:
+            assert label is not None and mper is not None
+            label.repeat_static(m, steps[i], mper[i])
+        for r, i, r0, c0, m in later:
+            assert label is not None and mper is not None
+            t0 = _time.perf_counter()
+            st = self._read_label(r, label, m, keys[i][0], r0, c0, steps[i], mper[i])
+            stats.add(st, t0, _time.perf_counter(), t0)
+
+    def _valid(self, out: Any, keys: list[Key], steps: list[list[int]]) -> Any:
+        """bool tensor of out's shape: True where a sample is not its band's nodata (padding False)."""
+        valid = torch.zeros(out.shape, dtype=torch.bool)
+        for i, (j, _, _) in enumerate(keys):
+            nt = len(steps[i])
+            nd = self.index.nodata[j]
+            for k, v in enumerate(nd or [None] * self.index.B):
+                if v is None:
+                    valid[i, :nt, k] = True
+                    continue
+                x = out[i, :nt, k]
+                try:
+                    a = x.numpy()
+                except TypeError:  # bfloat16, float8: no numpy type
+                    a = x.float().numpy()
+                valid[i, :nt, k] = torch.from_numpy(valid_mask(a, v))
+        return valid
+
+    def loader(
+        self, sampler: Iterable[Key], batch_size: int = 16, *, read_ahead: int = 2, **kw: Any
+    ) -> ReadAheadLoader:
+        """A DataLoader of batches of sampler's chips (collate_fn=rumi.torch.collate).
+
+        With num_workers=0 (DataLoader's default) the batches are read `read_ahead` batches
+        ahead of the one being used, on background threads (the reads release the GIL): one
+        batch's wait on the network overlaps the others' decoding, as DataLoader workers'
+        prefetching would, without worker processes. The batches come in the sampler's order,
+        and a read's error is raised when its batch is reached. read_ahead=0: read each batch
+        when it is asked for. DataLoader workers (num_workers > 0) prefetch as DataLoader does.
+
+        state_dict() / load_state_dict(): the sampler's state and the batches delivered in the
+        current epoch; after load_state_dict the next iteration resumes at the next batch (the
+        keys before it are skipped, not read)."""
+        return ReadAheadLoader(self, batch_size=batch_size, sampler=sampler, collate_fn=collate,
+                               read_ahead=read_ahead, **kw)
