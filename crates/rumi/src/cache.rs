@@ -4,7 +4,7 @@
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
-use crate::codec::AlignedBuf;
+use crate::aligned::AlignedBuf;
 
 /// Default byte budget of a reader's decoded-frame cache.
 pub const DEFAULT_CACHE_BYTES: u64 = 32 << 20;
@@ -138,7 +138,7 @@ pub mod spare {
     use std::sync::{Mutex, OnceLock};
 
     use super::SPARE_BYTES;
-    use crate::codec::AlignedBuf;
+    use crate::aligned::AlignedBuf;
 
     fn spares() -> &'static Mutex<(usize, Vec<AlignedBuf>)> {
         static SPARES: OnceLock<Mutex<(usize, Vec<AlignedBuf>)>> = OnceLock::new();

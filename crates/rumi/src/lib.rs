@@ -15,6 +15,7 @@
 //! - object storage (feature `object-store`): [`store`].
 #![forbid(unsafe_op_in_unsafe_fn)]
 
+mod aligned;
 mod cache;
 pub mod codec;
 #[cfg(unix)]
@@ -35,6 +36,7 @@ pub mod store;
 mod validate;
 mod writer;
 
+pub use aligned::AlignedBuf;
 pub use cache::spare;
 pub use codec::{Graph, Predictor};
 pub use error::{Category, Error, Result};

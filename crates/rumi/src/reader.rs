@@ -7,8 +7,9 @@ use std::io;
 use std::ops::Range;
 use std::sync::OnceLock;
 
+use crate::aligned::AlignedBuf;
 use crate::cache::FrameCache;
-use crate::codec::{self, AlignedBuf};
+use crate::codec;
 use crate::error::{Error, Limits, Measure, Result};
 use crate::format::georef::GEOREF_BYTES;
 use crate::format::ifd::FIXED_PREFIX_BYTES;

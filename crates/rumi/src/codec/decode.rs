@@ -1,6 +1,11 @@
 //! Decoding a frame: any OpenZL output type, the decoded byte count checked.
 
-use super::*;
+use openzl_sys as zl;
+
+use super::cpu_supported;
+use super::ffi::{report_error, report_value, Dctx, DCTX};
+use crate::aligned::AlignedBuf;
+use crate::error::{Error, Result};
 
 /// Decoded frames larger than this do not leave their OpenZL working memory in the decoding
 /// thread's context (see [`decode_into`]).
@@ -13,7 +18,8 @@ pub(super) const STACK_ARENA_FRAME_BYTES: usize = 16 << 20;
 /// names the frame in errors.
 pub fn decode_into(frame: &[u8], out: &mut AlignedBuf, index: u64) -> Result<()> {
     cpu_supported()?;
-    let expected = out.len as u64;
+    let cap = out.as_bytes().len();
+    let expected = cap as u64;
     // SAFETY: the size query only reads `frame` within its length.
     let r = unsafe { zl::ZL_getDecompressedSize(frame.as_ptr().cast(), frame.len()) };
     if let Some(message) = report_error(r) {
@@ -43,7 +49,6 @@ pub fn decode_into(frame: &[u8], out: &mut AlignedBuf, index: u64) -> Result<()>
         }
         let dctx = slot.as_ref().map(|c| c.0).unwrap_or(std::ptr::null_mut());
         let mut info = zl::ZL_OutputInfo { type_: 0, fixedWidth: 0, decompressedByteSize: 0, numElts: 0 };
-        let cap = out.len;
         // SAFETY: dctx is live and owned by this thread; `out` is 8-byte aligned with `cap`
         // writable bytes; `frame` is read within its length.
         let r = unsafe {

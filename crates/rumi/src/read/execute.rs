@@ -7,8 +7,8 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 
+use crate::aligned::AlignedBuf;
 use crate::cache::spare;
-use crate::codec::AlignedBuf;
 use crate::error::{Error, Result};
 use crate::io::RangeRead;
 use crate::pool;
