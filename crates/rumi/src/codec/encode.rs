@@ -67,7 +67,8 @@ fn compress_predict(
     let count = src.as_bytes().len() / width;
     // the band predictors' compressor splits a pixel's samples apart: its "row" is the pixel
     let row = match p {
-        Predictor::Bands(n) | Predictor::BandsLz(n) if count % usize::from(n) == 0 => usize::from(n),
+        // n == 0 is no band count: the numeric graph below takes the frame (never a division by 0)
+        Predictor::Bands(n) | Predictor::BandsLz(n) if n > 0 && count % usize::from(n) == 0 => usize::from(n),
         _ => row,
     };
     if !(2..=MAX_PREDICT_ROW).contains(&row) || count % row != 0 || count / row < 2 {
