@@ -46,7 +46,8 @@ class RumiBackendArray(BackendArray):
             squeeze.append(0)
         if isinstance(b, (int, np.integer)):
             squeeze.append(1)
-        win, post = [], []
+        win: list[tuple[int, int]] = []
+        post: list[Any] = []  # per axis: slice(None) or the indices to take after the read
         for ax, (k, n) in enumerate(((y, self.shape[2]), (x, self.shape[3])), start=2):
             if isinstance(k, (int, np.integer)):
                 win.append((int(k), 1))
@@ -129,7 +130,7 @@ def to_xarray(ds: rumi.Dataset, name: str = "band_data", mask_and_scale: bool = 
     whole = ds.frame_holds_all_planes
     chunks = {"time": T if whole else 1, "band": B if whole else 1, "y": tl, "x": tw}
     var.encoding["preferred_chunks"] = chunks
-    coords = {"band": ("band", np.array(ds.bands, dtype=object))}
+    coords: dict[str, Any] = {"band": ("band", np.array(ds.bands, dtype=object))}
     times = ds.times
     if times.ndim == 2:
         coords["time"] = ("time", times[:, 0].astype("datetime64[ns]"))
@@ -177,7 +178,7 @@ class RumiBackendEntrypoint(BackendEntrypoint):
     url = "https://github.com/rumi"
     open_dataset_parameters = ("filename_or_obj", "drop_variables", "mask_and_scale", "header", "threads")
 
-    def open_dataset(  # type: ignore[override]
+    def open_dataset(
         self,
         filename_or_obj: Any,
         *,
@@ -193,6 +194,6 @@ class RumiBackendEntrypoint(BackendEntrypoint):
 
     def guess_can_open(self, filename_or_obj: Any) -> bool:
         try:
-            return os.fspath(filename_or_obj).endswith(".rumi")
+            return bool(os.fspath(filename_or_obj).endswith(".rumi"))
         except TypeError:
             return False
