@@ -40,15 +40,12 @@ def min_valid_error(index: ChipIndex, min_valid: float | None) -> RequestError |
     """The RequestError that min_valid meets on this index (nodata unknown, or no valid
     summary recorded for the nodata in use), or None."""
     mv = "min_valid" if min_valid is None else f"min_valid={min_valid}"
-    unknown = [j for j, nd in enumerate(index.nodata) if nd is None]
-    if unknown:
-        return RequestError(
-            f"{mv} needs the nodata of the bands read, and none is known for "
-            f"{index.files_text(unknown)}: the catalogue has no rumi:nodata for {index.band_names} there (the "
-            "files had no .aux.xml sidecar with a NoDataValue when it was built). Rebuild the catalogue with "
-            "rumi.Catalog.build(..., nodata=V) (a number for every band, or one per band; rumi-catalog build "
-            "--nodata V): it records the nodata and the per-tile valid summary that min_valid reads. Without "
-            "nodata every chip would pass as valid")
+    err = index.nodata_unknown(
+        mv, "Rebuild the catalogue with rumi.Catalog.build(..., nodata=V) (a number for every band, or one per band; "
+        "rumi-catalog build --nodata V): it records the nodata and the per-tile valid summary that min_valid reads. "
+        "Without nodata every chip would pass as valid")
+    if err is not None:
+        return err
     stale = [j for j in range(index.num_files) if not summary_covers(index, j)]
     if stale:
         j = stale[0]

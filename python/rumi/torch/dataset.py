@@ -191,16 +191,12 @@ class ChipDataset(torch.utils.data.Dataset):  # type: ignore[misc]
         self.index: ChipIndex = ChipIndex.plan(catalog, self.labels, spec)
         index = self.index
         self.image_cast = cast_check(index.encoding, self.dtype, "dtype")
-        if self.return_valid:
-            unknown = [j for j, nd in enumerate(index.nodata) if nd is None]
-            if unknown:
-                raise RequestError(
-                    f"return_valid=True needs the nodata of the bands read, and none is known for "
-                    f"{index.files_text(unknown)}: the catalogue has no rumi:nodata for {index.band_names} there (the files "
-                    "had no .aux.xml sidecar with a NoDataValue when it was built). Give it: ChipDataset(..., nodata=V) (a "
-                    "number for every band, or one per band), or rebuild the catalogue with "
-                    "rumi.Catalog.build(..., nodata=V) (rumi-catalog build --nodata V). Without nodata no sample "
-                    "can be told invalid")
+        err = None if not self.return_valid else index.nodata_unknown(
+            "return_valid=True", "Give it: ChipDataset(..., nodata=V) (a number for every band, or one per band), or "
+            "rebuild the catalogue with rumi.Catalog.build(..., nodata=V) (rumi-catalog build --nodata V). Without "
+            "nodata no sample can be told invalid")
+        if err is not None:
+            raise err
         if index.label is None and self.label_dtype is not None:
             raise ValueError("label_dtype is the dtype of the labels' \"mask\": it needs labels=")
         self.label_cast = None if index.label is None else cast_check(index.label.encoding, self.label_dtype, "label_dtype")

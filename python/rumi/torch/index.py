@@ -156,6 +156,16 @@ class ChipIndex:
         h, w = self.spec.size
         return tuple(float(v) for v in g.window_bounds(r0, c0, h, w))  # type: ignore[return-value]
 
+    def nodata_unknown(self, what: str, fix: str) -> RequestError | None:
+        """The error of `what` (which needs nodata) when some file's nodata is not known, or None."""
+        unknown = [j for j, nd in enumerate(self.nodata) if nd is None]
+        if not unknown:
+            return None
+        return RequestError(
+            f"{what} needs the nodata of the bands read, and none is known for {self.files_text(unknown)}: the "
+            f"catalogue has no rumi:nodata for {self.band_names} there (the files had no .aux.xml sidecar with a "
+            f"NoDataValue when it was built). {fix}")
+
     def files_text(self, js: Sequence[int]) -> str:
         """"n of the N files (a, b, c ...)" for messages."""
         shown = ", ".join(self.ids[j] for j in js[:3]) + (" ..." if len(js) > 3 else "")
