@@ -69,7 +69,7 @@ from rumi.torch.readers import ReaderPool
 __all__ = ["RumiRasterDataset"]
 
 
-class RumiRasterDataset(GeoDataset):  # type: ignore[misc]
+class RumiRasterDataset(GeoDataset):
     """A TorchGeo GeoDataset of the files of a rumi catalogue (or its path, a rumi file).
 
     bands: band texts (default: the first file's; every file must hold them). crs: the
@@ -152,7 +152,8 @@ class RumiRasterDataset(GeoDataset):  # type: ignore[misc]
         spans = []
         geoms = []
         for i in range(t.num_rows):
-            span = None if self.static or not times[i] else _span(min(times[i]), max(ends[i]) if ends[i] else max(times[i]) + 1)
+            ts, te = times[i], ends[i]
+            span = None if self.static or not ts else _span(min(ts), max(te) if te else max(ts) + 1)
             if span is None or span == (pd.Timestamp.min, pd.Timestamp.max):
                 self._all_times.add(i)
                 span = (pd.Timestamp.min, pd.Timestamp.max)
@@ -186,7 +187,7 @@ class RumiRasterDataset(GeoDataset):  # type: ignore[misc]
             return list(range(self._shapes[i][0]))
         a, b = t0.timestamp(), t1.timestamp()
         ends = self._ends[i]
-        return [k for k, s in enumerate(self._times[i]) if (ends[k] if ends else s + 1) > a and s <= b]
+        return [k for k, s in enumerate(self._times[i] or ()) if (ends[k] if ends else s + 1) > a and s <= b]
 
     def __getitem__(self, index: Any) -> dict[str, Any]:
         x, y, t = self._disambiguate_slice(index)
@@ -213,7 +214,8 @@ class RumiRasterDataset(GeoDataset):  # type: ignore[misc]
                 continue
             arr, cov = self._read(int(i), steps, query)
             for k, s in enumerate(steps):
-                layers.append((self._times[int(i)][s] if self._times[int(i)] else 0, arr[k], cov))
+                times = self._times[int(i)]
+                layers.append((times[s] if times else 0, arr[k], cov))
         if not layers:
             raise IndexError(f"index: {index} has no time step in the dataset")
         # outside every file: the first file's nodata (per band, else 0), as rasterio.merge fills

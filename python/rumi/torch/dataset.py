@@ -87,7 +87,7 @@ def _label_column(name: str, doc: str) -> Any:
     return property(get, doc=doc)
 
 
-class ChipDataset(torch.utils.data.Dataset):  # type: ignore[misc]
+class ChipDataset(torch.utils.data.Dataset):
     """Square chips of `size` pixels from the files of a catalogue.
 
     bands: band texts (default: every band of the first file; every file must hold them).

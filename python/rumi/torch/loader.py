@@ -118,7 +118,7 @@ except ImportError:  # pragma: no cover - torch < 1.13 (the extra needs >= 2.2)
     pass
 
 
-class ReadAheadLoader(torch.utils.data.DataLoader):  # type: ignore[misc]
+class ReadAheadLoader(torch.utils.data.DataLoader):
     """DataLoader whose in-process iteration (num_workers=0) reads batches ahead on threads
     (ChipDataset.loader), with state_dict/load_state_dict to resume an epoch."""
 

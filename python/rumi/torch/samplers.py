@@ -37,7 +37,7 @@ def _dist(rank: int | None, world: int | None) -> tuple[int, int]:
     return rank, world
 
 
-class ChipSampler(torch.utils.data.Sampler):  # type: ignore[misc]
+class ChipSampler(torch.utils.data.Sampler):
     """Keys of one epoch: a global sequence that depends only on the dataset, seed and epoch;
     rank r of w takes keys r, r + w, r + 2w, ... of its first len // w * w. min_valid: only
     chips whose valid fraction the catalogue's summary guarantees (no pixel read); with labels
