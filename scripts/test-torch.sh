@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Catalogue + PyTorch loader tests (issues 16, 24): python/tests/test_catalog.py, test_torch.py and
+# Catalogue + PyTorch loader tests: python/tests/test_catalog.py, test_torch.py and
 # test_torch_train.py in a venv of the pyenv python3 (3.11) with the package's [torch] extra (and
 # torchdata), test_torchgeo.py in a python 3.12 venv with [torchgeo]. Prints step durations.
 #

@@ -145,7 +145,7 @@ def test_pickle_small(cat, tmp_path):
     from rumi.catalog import Catalog
     import pyarrow as pa
 
-    Catalog._write(pa.concat_tables([cat.table] * 3000), str(tmp_path / "big.parquet"))
+    rumi.catalog.write_table(pa.concat_tables([cat.table] * 3000), str(tmp_path / "big.parquet"))
     big = Catalog.open(tmp_path / "big.parquet").search(bands=["red"])
     ds = rt.ChipDataset(big, size=32)
     assert ds.num_files == 6000

@@ -110,11 +110,6 @@ class Catalog:
         write_table(pa.Table.from_pylist(rows, schema=schema()), path)
         return cls.open(path)
 
-    @staticmethod
-    def _write(table: Any, path: str) -> None:
-        """write_table (the name rumi._build and older callers use)."""
-        write_table(table, path)
-
     @classmethod
     def open(cls, path_or_url: str | os.PathLike[str]) -> Catalog:
         """Opens a catalogue written by build (a local path or an http(s)/s3 URL)."""
