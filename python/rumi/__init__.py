@@ -32,7 +32,7 @@ from ._write import WriteSpec, Writer, encode_rows, write
 
 if TYPE_CHECKING:
     from . import catalog, torch, torchgeo, xarray_backend
-    from ._build import BuildError, build
+    from ._build import BuildError, BuildPlan, build, plan_build, run_plan
     from ._to_rumi import to_rumi
     from .catalog import Catalog
 
@@ -59,6 +59,9 @@ __all__ = [
     "Catalog",
     "build",
     "BuildError",
+    "BuildPlan",
+    "plan_build",
+    "run_plan",
     "CORE_VERSION",
     "__version__",
     "BoundingBox",
@@ -83,6 +86,7 @@ def _package_version() -> str:
 __version__: str = _package_version()
 
 _SUBMODULES = ("catalog", "torch", "torchgeo", "xarray_backend")
+_BUILD = ("build", "BuildError", "BuildPlan", "plan_build", "run_plan")
 
 
 def __getattr__(name: str) -> Any:
@@ -94,13 +98,13 @@ def __getattr__(name: str) -> Any:
         return importlib.import_module(f"{__name__}._to_rumi").to_rumi
     if name == "Catalog":
         return importlib.import_module(f"{__name__}.catalog").Catalog
-    if name in ("build", "BuildError"):  # rumi.build: STAC items -> cubes + catalogue (rumi[stac])
+    if name in _BUILD:  # rumi.build: STAC items -> cubes + catalogue (rumi[stac]); plan_build + run_plan
         return getattr(importlib.import_module(f"{__name__}._build"), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_SUBMODULES) | {"Catalog", "to_rumi", "build", "BuildError"})
+    return sorted(set(globals()) | set(_SUBMODULES) | {"Catalog", "to_rumi"} | set(_BUILD))
 
 
 if sys.modules.get("xarray") is not None:  # da.rumi.to_rumi(...) when xarray came first
