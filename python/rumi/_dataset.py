@@ -135,7 +135,7 @@ class Dataset:
         else:
             name = os.fspath(header)
             try:
-                blob = fetch(name, self._options)
+                blob = Location.parse(name).read(self._options) or b""
             except RumiIOError as e:
                 raise RumiIOError(f"header blob: {e}") from None
         native = self._open_native(blob, name)
@@ -692,13 +692,6 @@ def _reopen(
     src: str, blob: bytes, limits: dict[str, int] | None, options: dict[str, Any] | None, threads: int
 ) -> Dataset:
     return Dataset(src, limits=limits, options=options, threads=threads, _trusted_blob=blob)
-
-
-def fetch(location: str, options: dict[str, Any] | None = None) -> bytes:
-    """The bytes of a (small) local file or object (http(s)://, s3://)."""
-    data = Location.parse(location).read(options)
-    assert data is not None
-    return data
 
 
 def open(  # noqa: A001

@@ -20,11 +20,6 @@ SCHEMES = ("s3", "http", "https")
 LocationLike = Union[str, "os.PathLike[str]", "Location"]
 
 
-def is_url(text: str) -> bool:
-    """True for s3://, http:// and https:// locations (the core's `store::is_url`)."""
-    return text.startswith(("s3://", "http://", "https://"))
-
-
 @dataclass(frozen=True)
 class Location:
     """A local path (scheme "file") or an s3:// / http(s):// URL."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import xml.etree.ElementTree as ET
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -142,8 +142,3 @@ def valid_mask(a: np.ndarray[Any, Any], nd: float) -> np.ndarray[Any, Any]:
     if a.dtype.kind == "b":
         return np.asarray(a != bool(nd))
     return np.asarray(a != a.dtype.type(nd))
-
-
-def first_value(values: Sequence[float | None] | None) -> float | None:
-    """rasterio's `nodata`: the first band's value."""
-    return None if not values else values[0]
