@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# One command on a fresh Debian 12 machine: installs every dependency, builds rumi, installs the
-# GDAL plugin, then converts a real Landsat 7 scene (shipped in Debian's r-cran-stars package)
+# One command on a fresh Debian 12 machine: installs every dependency, builds rumi, builds and
+# installs the Debian package (the GDAL plugin in GDAL's plugin folder, `rumi` in /usr/bin;
+# `apt remove gdal-plugin-rumi` undoes it), then converts a real Landsat 7 scene (shipped in Debian's r-cran-stars package)
 # to rumi and reads it back with `rumi info`, `gdalinfo` and `gdal_translate -of COG`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,11 +24,11 @@ fi
 ./target/release/rumi info "$work/L7_ETMs.rumi"
 ./target/release/rumi validate "$work/L7_ETMs.rumi" --header "$work/L7_ETMs.rumi.header"
 
-# GDAL's default plugin folder (GDAL_DRIVER_PATH, when set, replaces it).
-plugdir=/usr/lib/$(gcc -print-multiarch)/gdalplugins
-cmake -S . -B build/cmake -DCMAKE_BUILD_TYPE=Release -DGDAL_PLUGIN_DIR="$plugdir" >/dev/null
-cmake --build build/cmake >/dev/null
-$SUDO cmake --install build/cmake
+# The Debian package puts gdal_RUMI.so into GDAL's default plugin folder (GDAL_DRIVER_PATH, when
+# set, replaces that folder: unset here so that the installed plugin is the one GDAL loads)
+RUMI_SKIP_BUILD=1 scripts/build-deb.sh
+$SUDO apt-get install -y -q ./dist/gdal-plugin-rumi_*_"$(dpkg --print-architecture)".deb >/dev/null
+unset GDAL_DRIVER_PATH
 gdalinfo -checksum "$work/L7_ETMs.rumi"
 gdal_translate -q -of COG "$work/L7_ETMs.rumi" "$work/L7_ETMs_cog.tif"
 gdalinfo -checksum "$work/L7_ETMs_cog.tif" | grep -E "Driver|Checksum"

@@ -12,7 +12,8 @@ on the rendered page):
 
 env names where the block runs: python (the package's test venv, the default), torch (the
 PyTorch venv), torchgeo (Python 3.12 with TorchGeo), gdal (Debian's python3 with rasterio and
-the GDAL plugin: tests/clients). Each block runs in a fresh interpreter in an empty folder, its
+the GDAL plugin: tests/clients), wheels (a fresh venv where rumi, rumi-gdal and rasterio came
+from wheels: scripts/test-artifacts.sh runs `python scripts/readme_blocks.py wheels`). Each block runs in a fresh interpreter in an empty folder, its
 setup first, so that an example cannot lean on another's leftovers. A block is named by its env,
 file and line (`torch-docs/training.md-L40`): env comes first, so that `pytest -k torch` or
 `-k torchgeo` selects by env (no documentation file has "torch" in its name)."""
@@ -34,7 +35,7 @@ README = ROOT / "README.md"
 def files() -> list[Path]:
     """README.md, then the guides under docs/ by name."""
     return [README, *sorted((ROOT / "docs").glob("*.md"))]
-ENVS = ("python", "torch", "torchgeo", "gdal")
+ENVS = ("python", "torch", "torchgeo", "gdal", "wheels")
 
 _FENCE = re.compile(r"^(\s*)```python\s*$")
 _TAG = re.compile(r"^\s*<!-- readme-test(?P<args>[^\n]*?)\s*$")
@@ -122,3 +123,31 @@ def run(block: Block, workdir: Path, python: str | None = None, env: dict[str, s
     script.write_text(f"{block.setup}\n# --- {block.where} ---\n{block.code}\n")
     return subprocess.run([python or sys.executable, str(script)], cwd=workdir, capture_output=True, text=True,
                           timeout=timeout, env=dict(os.environ, **(env or {})))
+
+
+def main(argv: list[str]) -> int:
+    """`python scripts/readme_blocks.py ENV`: runs every block of ENV with this interpreter, each
+    in a fresh temporary folder; prints one line per block, exit status 1 when one fails."""
+    import tempfile
+
+    if len(argv) != 1 or argv[0] not in ENVS:
+        print(f"usage: python scripts/readme_blocks.py ENV (one of {', '.join(ENVS)})", file=sys.stderr)
+        return 2
+    chosen = [b for b in blocks() if b.env == argv[0]]
+    if not chosen:
+        print(f"no {argv[0]} examples found", file=sys.stderr)
+        return 1
+    failed = 0
+    for b in chosen:
+        with tempfile.TemporaryDirectory() as work:
+            r = run(b, Path(work))
+        if r.returncode == 0:
+            print(f"  ok: example {b.where} ({b.section})")
+        else:
+            failed += 1
+            print(f"  FAIL: example {b.where} ({b.section}):\n{r.stderr[-3000:]}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -22,7 +22,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
-cache=${RUMI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rumi}
+. scripts/lib/pythons.sh   # find_python, rasterio_venv, $cache
 t0=$(date +%s)
 stamp() { echo "== $1 ($(( $(date +%s) - t0 ))s)"; }
 timings=()
@@ -31,15 +31,6 @@ timed() { # label command...
   "${@:2}" || rc=$?
   timings+=("$(printf '  %-52s %5ss' "$1" "$(( $(date +%s) - t ))")")
   return $rc
-}
-
-find_python() { # X.Y -> path
-  local v=$1 p
-  for p in "$(pyenv root 2>/dev/null)"/versions/"$v".*/bin/python"$v" "$HOME"/.pyenv/versions/"$v".*/bin/python"$v" \
-           "$(command -v "python$v" || true)"; do
-    [ -x "$p" ] && { echo "$p"; return 0; }
-  done
-  return 1
 }
 
 stamp "compile the adapter against each GDAL line's headers (-fsyntax-only -Werror)"
@@ -55,23 +46,6 @@ for line in "$(gdal-config --version | cut -d. -f1,2)" 3.10 3.12; do
   timed "headers + compile, GDAL $line" syntax_check "$line"
 done
 
-
-make_venv() { # rasterio-series python-version; sets VENV
-  local series=$1 pyv=$2 venv=$cache/venvs/rasterio-$1-py$2 py
-  VENV=
-  local check="import rasterio, rioxarray, dask.distributed, pytest
-assert rasterio.__version__.startswith('$series.'), rasterio.__version__"
-  if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "$check" >/dev/null 2>&1; then
-    py=$(find_python "$pyv") || { echo "Python $pyv not found (pyenv install $pyv)" >&2; return 1; }
-    rm -rf "$venv"
-    "$py" -m venv "$venv"
-    local next=$(( ${series#*.} + 1 ))
-    "$venv/bin/python" -m pip install -q --disable-pip-version-check \
-      "rasterio>=$series,<${series%%.*}.$next" rioxarray "dask[distributed]" pytest >&2
-    "$venv/bin/python" -c "$check"
-  fi
-  VENV=$venv
-}
 
 stamp "plugin-for-python.sh refuses what it cannot build for, naming the problem"
 expect_fail() { # label expected-message command...
@@ -99,7 +73,7 @@ for spec in ${RUMI_WHEELS:-1.4 1.5}; do
     *) echo "RUMI_WHEELS: unknown rasterio series $spec (1.4, 1.5)" >&2; exit 2 ;;
   esac
   stamp "rasterio $spec wheel (Python $pyv)"
-  timed "venv rasterio $spec (pip, cached)" make_venv "$spec" "$pyv" || { rc=1; continue; }
+  timed "venv rasterio $spec (pip, cached)" rasterio_venv "$spec" "$pyv" || { rc=1; continue; }
   venv=$VENV
   "$venv/bin/python" -c "import rasterio, sys; print(f'  rasterio {rasterio.__version__}, GDAL {rasterio.__gdal_version__}, Python {sys.version.split()[0]}')"
   # (no headers for a GDAL line: the same message as for a wheel of a GDAL it has none for)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every check CI runs: formatting, lints, the Rust test suites, the release build of the
 # GDAL plugin and the GDAL autotest-style pytest suite against it, the malformed-file corpus
-# (also under valgrind), the real clients, and the plugin for other GDAL lines and pip rasterio wheels.
+# (also under valgrind), the real clients, the plugin for other GDAL lines and pip rasterio wheels,
+# and the installable artefacts (portable wheels, Debian package) installed with no compiler.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 t0=$(date +%s)
@@ -38,4 +39,9 @@ step "real clients: QGIS, rasterio, rioxarray + dask, GDAL tools, /vsicurl/ via 
 RUMI_SKIP_BUILD=1 scripts/test-clients.sh
 step "GDAL 3.10 and 3.12 headers, pip rasterio 1.4 / 1.5 wheels (scripts/test-wheels.sh)"
 scripts/test-wheels.sh
+step "artefacts: the portable wheels and the Debian package (scripts/build-wheels.sh, scripts/build-deb.sh)"
+scripts/build-wheels.sh
+RUMI_SKIP_BUILD=1 scripts/build-deb.sh
+step "the artefacts installed and used with no compiler on PATH (scripts/test-artifacts.sh)"
+RUMI_ARTIFACTS_STRICT=1 scripts/test-artifacts.sh
 step "all tests passed"

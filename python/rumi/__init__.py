@@ -11,7 +11,8 @@
 Submodules load on first use: rumi.catalog (GeoParquet catalogues; rumi.Catalog), rumi.torch
 (PyTorch chips), rumi.torchgeo (TorchGeo datasets), rumi.xarray_backend (xr.open_dataset(..., engine="rumi")), rumi.to_rumi
 (xarray/dask -> rumi; also da.rumi.to_rumi(dest) once rumi is imported after xarray), rumi.build
-(STAC items -> cubes per grid cell and time range + their catalogue; the rumi-build script).
+(STAC items -> cubes per grid cell and time range + their catalogue; the rumi-build script),
+rumi.gdal (rumi.gdal.register(): the driver for pip rasterio's GDAL, from the rumi-gdal wheel).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from ._window import Window
 from ._write import WriteSpec, Writer, encode_rows, write
 
 if TYPE_CHECKING:
-    from . import catalog, torch, torchgeo, xarray_backend
+    from . import catalog, gdal, torch, torchgeo, xarray_backend
     from ._build import BuildError, BuildPlan, build, plan_build, run_plan
     from ._to_rumi import to_rumi
     from .catalog import Catalog
@@ -85,7 +86,7 @@ def _package_version() -> str:
 #: the installed package's version (PEP 396 / `importlib.metadata.version("rumi")`)
 __version__: str = _package_version()
 
-_SUBMODULES = ("catalog", "torch", "torchgeo", "xarray_backend")
+_SUBMODULES = ("catalog", "gdal", "torch", "torchgeo", "xarray_backend")
 _BUILD = ("build", "BuildError", "BuildPlan", "plan_build", "run_plan")
 
 

@@ -19,7 +19,7 @@ NEEDS = {"python": (), "torch": ("torch",), "torchgeo": ("torchgeo",)}
 EXPECTED = {
     "README.md": {"python": 2, "torch": 1, "gdal": 1},
     "docs/python.md": {"python": 2},
-    "docs/gdal.md": {"gdal": 2},
+    "docs/gdal.md": {"gdal": 2, "wheels": 1},
     "docs/training.md": {"torch": 2, "torchgeo": 1},
     "docs/building.md": {"python": 1},
 }
