@@ -10,7 +10,8 @@
 #    rumi.gdal.register(); the documentation's examples marked env=wheels run as written; and
 #    register() with another release of rasterio's GDAL (tests/artifacts/other_release.py);
 #  - the errors a user meets: rumi.gdal.register() without rumi-gdal, rumi-gdal in a rasterio of
-#    another GDAL line (Debian's python3-rasterio, GDAL 3.6), the wheel on Python 3.10;
+#    another GDAL line (Debian's python3-rasterio, GDAL 3.6), the wheel on Python 3.10, a CPU
+#    without x86-64-v2 (qemu-user's Core 2; and an x86-64-v2 CPU without AVX reads and writes);
 #  - the Debian package: `apt-get install ./dist/gdal-plugin-rumi_*.deb` (timed), then with
 #    GDAL_DRIVER_PATH unset: `rumi convert`, `gdalinfo -checksum` and gdal_translate against the
 #    GeoTIFF source, Debian's rasterio; `apt-get remove` leaves GDAL's plugin folder as it was.
@@ -48,6 +49,8 @@ py310=$(find_python 3.10 || true)
 torch311=$cache/venvs/torch-py3.11
 torch312=$cache/venvs/torchgeo-py3.12
 
+# qemu-user runs the wheel on emulated CPUs (before PATH changes: apt may need the system's tools)
+scripts/apt-install.sh --no-install-recommends qemu-user
 work=$(mktemp -d "${TMPDIR:-/tmp}/rumi-artifacts.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 shadow=$work/no-compilers
@@ -154,6 +157,28 @@ if [ -n "$py310" ]; then
 else
   echo "  (no Python 3.10: the older-Python message is not checked)"
 fi
+
+stamp "CPUs (qemu-user): x86-64-v2 without AVX runs the wheel; an older CPU gets rumi's error"
+cpu_check='
+import numpy as np, rumi, sys
+a = np.arange(3 * 300 * 400, dtype=np.uint16).reshape(3, 300, 400)
+try:
+    rumi.write("cpu.rumi", a, bands=["a", "b", "c"], times=["2020-01-01"], crs="EPSG:32633", transform=(0, 1, 0, 0, 0, -1))
+    assert np.array_equal(rumi.open("cpu.rumi").read()[0], a)
+    print("write + read ok")
+except rumi.UnsupportedError as e:
+    print(e)'
+# Nehalem: x86-64-v2 and nothing newer (no AVX): the zig-built wheel must use nothing beyond it
+out=$(cd "$work" && qemu-x86_64 -cpu Nehalem "$work/venv-3.11/bin/python" -c "$cpu_check" 2>&1 | tail -2)
+[ "$out" = "write + read ok" ] && echo "  ok: on an emulated Nehalem (x86-64-v2, no AVX): $out" \
+  || bad "on an emulated Nehalem: $out"
+# Core 2 (SSSE3, no SSE4.1/4.2/POPCNT): numpy >= 2.4 itself needs x86-64-v2 (it dies of an illegal
+# instruction at import there, before rumi), so an older numpy shows rumi's own check
+"$py311" -m venv "$work/venv-old-cpu"
+"$work/venv-old-cpu/bin/pip" install -q "$rumi_whl" "numpy<2.4" || bad "pip install rumi + numpy<2.4"
+out=$(cd "$work" && qemu-x86_64 -cpu core2duo "$work/venv-old-cpu/bin/python" -c "$cpu_check" 2>&1 | tail -2)
+grep -q "this CPU lacks sse4.1, sse4.2, popcnt (x86-64-v2)" <<<"$out" && echo "  ok: on an emulated Core 2: $out" \
+  || bad "on an emulated Core 2, expected rumi's x86-64-v2 error: $out"
 
 if [ "$skip_deb" != 1 ]; then
   stamp "the Debian package: apt-get install, GDAL tools and Debian's rasterio with no GDAL_DRIVER_PATH, apt-get remove"
