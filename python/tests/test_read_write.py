@@ -91,7 +91,7 @@ def test_write_picks_pixel_interleaved_cells_where_the_bands_share_their_texture
         assert np.array_equal(ds.read()[0], a)
     # asked for, a cube, one band, 32-bit samples: the shape's unit, nothing sampled
     assert rumi.open(write_cube(str(tmp_path / "asked.rumi"), shared[np.newaxis], unit=1, tile=64)).frame_unit == 1
-    assert rumi.open(write_cube(str(tmp_path / "cube.rumi"), np.stack([shared, shared]), tile=64)).frame_unit == 4
+    assert rumi.open(write_cube(str(tmp_path / "cube.rumi"), np.stack([shared, shared]), tile=64)).frame_unit == 9
     assert rumi.open(write_cube(str(tmp_path / "one.rumi"), shared[np.newaxis, :1], tile=64)).frame_unit == 0
     wide = shared.astype(np.float32)[np.newaxis]
     assert rumi.open(write_cube(str(tmp_path / "f32.rumi"), wide, tile=64)).frame_unit == 1
@@ -113,7 +113,7 @@ def test_metadata(tmp_path):
     assert ds.geotransform == GT
     assert ds.transform == Affine.from_gdal(*GT) and ds.transform.to_gdal() == GT
     assert ds.tile_shape == (32, 32)
-    assert ds.frame_count == 3 * 3 * (1 if ds.frame_unit else 6)
+    assert ds.frame_count == 3 * 3 * (6 if ds.frame_unit in (0, 9) else 1)  # tiles per (t, b), or cells
     with open(p + ".header", "rb") as f:
         assert ds.header == f.read()
 

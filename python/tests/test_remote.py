@@ -244,3 +244,78 @@ def test_truncated_object_is_an_error_not_wrong_pixels(faulty):
     srv.data = srv.data[: len(srv.data) // 2]  # the object itself is cut
     with pytest.raises(rumi.FormatError, match="file size|truncated|frames"):
         rumi.open(url, header=local.header, options=FAST).read()
+
+
+def _ranges_inside(reqs, frames, ds):
+    """True when every request's bytes lie inside the byte ranges of `frames`."""
+    spans = [(o, o + n) for o, n in (ds.frame_range(f) for f in frames)]
+    for q in reqs:
+        lo, hi = q["span"]
+        if not any(a <= lo and hi < b for a, b in spans) and not _covered(lo, hi + 1, spans):
+            return False
+    return True
+
+
+def _covered(lo, hi, spans):
+    """True when [lo, hi) is covered by the union of spans."""
+    at = lo
+    for a, b in sorted(spans):
+        if a <= at < b:
+            at = b
+        if at >= hi:
+            return True
+    return at >= hi
+
+
+@pytest.mark.parametrize("unit", [None, 0, 4])
+def test_http_time_series_chip_one_request_per_run(nginx, tmp_path, unit):
+    """A Cube's chip with every date is fetched as one ranged request per run of adjacent frames
+    (the dates of a tile location, and of the tile locations next to it on a tile row), and a
+    window of 12 dates reads only its frames (unit 9, the Cube default: one request per tile
+    location; unit 0: one per tile location and band); cells (unit 4) hold every date, so a
+    window reads them whole."""
+    T, B, Y, X, tile = 30, 3, 320, 320, 128
+    rng = np.random.default_rng(35)
+    base = rng.integers(0, 4000, (B, Y, X), dtype=np.uint16)
+    cube = (base[None] + rng.integers(0, 50, (T, 1, 1, 1)) + rng.integers(0, 8, (T, B, Y, X))).astype(np.uint16)
+    times = np.datetime64("2023-01-01T00:00:00") + np.arange(T) * np.timedelta64(12, "D")
+    name = f"ts_{unit}.rumi"
+    blob = rumi.write(nginx.root / name, cube, bands=["b1", "b2", "b3"], times=times, crs=32633,
+                      transform=(500000.0, 10.0, 0.0, 5000000.0, 0.0, -10.0), tile=tile, frame_unit=unit)
+    local = rumi.open(str(nginx.root / name))
+    assert local.frame_unit == (9 if unit is None else unit)  # the Cube default: tiles, time then band
+    r0, c0, h, w = 100, 90, 128, 128  # 2 x 2 tile locations, unaligned
+    # every date: one request per run; each run is one tile row's two tile locations (units 0, 9)
+    frames = local.frames_for(window=(r0, c0, h, w))
+    want_runs = runs(local, frames)
+    assert len(want_runs) == 2
+    mark = nginx.mark()
+    ds = rumi.open(nginx.url(name), header=blob, options=FAST)
+    out = np.zeros((T, B, h, w), np.uint16)
+    st = ds.read_into(out, window=(r0, c0, h, w), threads=1)
+    gets = nginx.requests(mark)
+    assert np.array_equal(out, cube[:, :, r0:r0 + h, c0:c0 + w])
+    assert st["frames"] == len(frames) == (T * B * 4 if unit != 4 else 4)
+    assert len(gets) == len(want_runs) == 2, gets
+    assert sum(q["bytes"] for q in gets) == sum(b - a for a, b in want_runs)
+    # a window of 12 dates
+    ts = list(range(9, 21))
+    wframes = local.frames_for(t=ts, window=(r0, c0, h, w))
+    mark = nginx.mark()
+    ds = rumi.open(nginx.url(name), header=blob, options=FAST)
+    out = np.zeros((12, B, h, w), np.uint16)
+    st = ds.read_into(out, t=ts, window=(r0, c0, h, w), threads=2)
+    gets = nginx.requests(mark)
+    assert np.array_equal(out, cube[9:21, :, r0:r0 + h, c0:c0 + w])
+    assert st["frames"] == st["decoded"] == len(wframes)
+    assert len(gets) == len(runs(local, wframes)), gets
+    assert _ranges_inside(gets, wframes, local)
+    if unit == 4:
+        assert len(wframes) == 4 and len(gets) == 2  # whole cells: every date of each tile location
+        return
+    assert len(wframes) == 12 * B * 4
+    # no frame outside the window: the date of each frame read (spec "Frame index")
+    date = (lambda f: (f // B) % T) if unit is None else (lambda f: f % T)
+    assert sorted({date(f) for f in wframes}) == ts
+    assert sum(q["bytes"] for q in gets) == sum(local.frame_range(f)[1] for f in wframes)
+    assert len(gets) == (4 if unit is None else 4 * B)  # unit 9: a tile location's 12 dates x 3 bands are adjacent

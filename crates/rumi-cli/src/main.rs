@@ -58,7 +58,8 @@ pub struct WriteOpts {
     #[arg(long, value_name = "N|WxL", default_value = "256", value_parser = parse_tile)]
     pub tile: (u16, u16),
     /// frame_unit (0..=9). Default: 0 when B = T = 1, 1 when exactly one of B, T exceeds 1
-    /// (2 for multi-band Images of 8-bit samples with --graph image), 4 when both do.
+    /// (2 for multi-band Images of 8-bit samples with --graph image), 9 when both do (tiles,
+    /// time then band: a chip's dates are one run of frames).
     #[arg(long, value_name = "N")]
     pub frame_unit: Option<u16>,
     /// OpenZL compression level, 1..=22 (default 7): the numeric graph's, or with auto/image the

@@ -60,12 +60,17 @@ impl ImageSpec {
     }
 
     /// The frame unit a writer picks when the caller has no preference: cells of all bands
-    /// (`b h w`, unit 1) when exactly one of B, T exceeds 1 (measured to compress best), cells
-    /// `t b h w` (unit 4) for cubes with several bands, tiles (0) for one band and one time.
+    /// (`b h w`, unit 1) when exactly one of B, T exceeds 1 (measured to compress best), tiles
+    /// (0) for one band and one time, and for Cubes with several bands tiles walked time, then
+    /// band (unit 9): a chip's dates at one tile location are one run of frames (one ranged
+    /// request), a window of dates reads only its own frames, and a chip decodes only its
+    /// tiles' planes. Measured on a Sentinel-2-like year (docs/performance.md, "Time series"):
+    /// cells (units 3, 4) are no smaller (0.5-0.7 % larger) and decode at about half the speed
+    /// on all-date chips, and a window of 12 dates decodes whole cells of every date.
     pub fn default_frame_unit(bands: u16, times: u32) -> u16 {
         match (bands > 1, times > 1) {
             (false, false) => 0,
-            (true, true) => 4,
+            (true, true) => 9,
             _ => 1,
         }
     }
