@@ -14,7 +14,7 @@
 #    without x86-64-v2 (qemu-user's Core 2; and an x86-64-v2 CPU without AVX reads and writes);
 #  - the Debian package: `apt-get install ./dist/gdal-plugin-rumi_*.deb` (timed), then with
 #    GDAL_DRIVER_PATH unset: `rumi convert`, `gdalinfo -checksum` and gdal_translate against the
-#    GeoTIFF source, Debian's rasterio; `apt-get remove` leaves GDAL's plugin folder as it was.
+#    GeoTIFF source, Debian's rasterio, QGIS (identify() values); `apt-get remove` leaves GDAL's plugin folder as it was.
 # cargo, rustc, cc, gcc, g++, clang and zig are replaced on PATH by stubs that record any call:
 # a call fails the run (a version query such as pip's `rustc --version` is counted apart). Prints each artefact's size, install time, first import and first read.
 #
@@ -216,6 +216,21 @@ with rasterio.open(sys.argv[1]) as a, rasterio.open(sys.argv[2]) as b:
     assert b.driver == "RUMI", b.driver
     assert np.array_equal(a.read(), b.read()) and a.crs == b.crs and a.transform == b.transform
 print(f"  ok: Debian's rasterio {rasterio.__version__} reads the same pixels, CRS and transform")
+EOF
+  QT_QPA_PLATFORM=offscreen /usr/bin/python3 - "$src" "$work/deb.rumi" <<'EOF' 2>/dev/null || bad "QGIS through the installed plugin"
+import sys
+from qgis.core import QgsApplication, QgsPointXY, QgsRaster, QgsRasterLayer
+app = QgsApplication([], False); app.initQgis()
+a, b = (QgsRasterLayer(p, "x", "gdal") for p in sys.argv[1:])
+assert b.isValid() and b.dataProvider().description().startswith("GDAL"), b.error().summary()
+assert (b.width(), b.height(), b.bandCount(), b.crs().authid()) == (a.width(), a.height(), a.bandCount(), a.crs().authid())
+e = a.extent()
+for fx, fy in ((0.1, 0.2), (0.5, 0.5), (0.9, 0.7)):
+    pt = QgsPointXY(e.xMinimum() + fx * e.width(), e.yMinimum() + fy * e.height())
+    va, vb = (l.dataProvider().identify(pt, QgsRaster.IdentifyFormatValue).results() for l in (a, b))
+    assert va == vb, (pt, va, vb)
+from qgis.core import Qgis
+print(f"  ok: QGIS {Qgis.version()} loads it (size, CRS, identify() values as the GeoTIFF's)")
 EOF
   t=$(date +%s.%N)
   $SUDO apt-get remove -y -q gdal-plugin-rumi >"$work/apt.log" 2>&1 || { cat "$work/apt.log"; bad "apt-get remove"; }
