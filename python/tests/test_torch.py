@@ -186,6 +186,52 @@ def test_dataloader_workers(cat, files, method, workers):
     np.testing.assert_array_equal(ds[(1, 0, 0)]["image"].numpy(), _expected(ds, arrays, (1, 0, 0), 32))
 
 
+def test_worker_batches_reuse_shared_memory_the_main_process_let_go():
+    """rumi.torch.shared: a segment sent as Lent is LENT until the receiving side frees every
+    view of its tensor, then FREE, and the next take() of that size reuses it."""
+    from multiprocessing.reduction import ForkingPickler
+
+    from rumi.torch import shared
+
+    t, seg = shared.take((2, 3, 5), torch.int16)
+    t.copy_(torch.arange(30, dtype=torch.int16).view(2, 3, 5))
+    sent = shared.lend([seg], {"image": t, "key": [1, 2]})
+    assert isinstance(sent["image"], shared.Lent) and sent["key"] == [1, 2]
+    assert seg.header[0] == shared.LENT
+    got = pickle.loads(bytes(ForkingPickler.dumps(sent)))
+    img = got["image"]
+    assert type(img) is torch.Tensor and img.dtype == torch.int16
+    assert torch.equal(img, torch.arange(30, dtype=torch.int16).view(2, 3, 5))
+    view = img[1]  # a view outlives the batch tensor: the segment stays lent
+    del got, img, sent, t
+    assert seg.header[0] == shared.LENT
+    assert shared.take((2, 3, 5), torch.int16)[1].storage.data_ptr() != seg.storage.data_ptr()
+    del view
+    assert seg.header[0] == shared.FREE
+    assert shared.take((2, 3, 5), torch.int16)[1].storage.data_ptr() == seg.storage.data_ptr()
+
+
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_worker_batches_held_keep_their_pixels(cat, files, method):
+    """Batches from workers (in reused shared memory) that the loop keeps are never overwritten
+    by later batches; those it lets go are reused (the pixels stay right either way)."""
+    ds = rt.ChipDataset(cat.search(bands=["red"]), size=32, bands=["nir", "red"])
+    s = rt.RandomChipSampler(ds, length=60, seed=3)
+    keys = list(s)
+    arrays = _arrays(files)
+    loader = ds.loader(s, batch_size=5, num_workers=2, multiprocessing_context=mp.get_context(method))
+    held = []
+    for bi, b in enumerate(loader):
+        if bi % 3 == 0:
+            held.append((bi, b["image"]))  # kept as it came, no copy
+        for k in range(5):
+            np.testing.assert_array_equal(b["image"][k].numpy(), _expected(ds, arrays, keys[bi * 5 + k], 32))
+    assert len(held) == 4
+    for bi, img in held:
+        for k in range(5):
+            np.testing.assert_array_equal(img[k].numpy(), _expected(ds, arrays, keys[bi * 5 + k], 32))
+
+
 def test_read_ahead_keeps_order_and_overlaps_batches(cat, files):
     """num_workers=0: batches are read ahead on threads (up to read_ahead besides the one being
     waited for), come in the sampler's order with the pixels of read_ahead=0."""

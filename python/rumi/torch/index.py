@@ -11,6 +11,8 @@ where it is unpickled: a DataLoader worker under spawn gets a few hundred bytes,
 
 from __future__ import annotations
 
+import functools
+
 import os
 import warnings
 from dataclasses import dataclass
@@ -148,13 +150,31 @@ class ChipIndex:
         t_of = self.step_times[j]
         return np.array([t_of[t] for t in steps], dtype="int64").astype("datetime64[s]")
 
+    @functools.cached_property
+    def affines(self) -> list[tuple[float, float, float, float, float, float] | None]:
+        """Per file, its grid's transform as 6 floats (None: no georeferencing)."""
+        out: list[tuple[float, float, float, float, float, float] | None] = []
+        for g in self.grids:
+            t = None if g is None else g.transform
+            out.append(None if t is None else (float(t.a), float(t.b), float(t.c), float(t.d), float(t.e), float(t.f)))
+        return out
+
     def bounds(self, j: int, r0: int, c0: int) -> tuple[float, float, float, float]:
-        """(left, bottom, right, top) of the chip at (r0, c0) of file j, in its CRS."""
-        g = self.grids[j]
-        if g is None:
+        """(left, bottom, right, top) of the chip at (r0, c0) of file j, in its CRS: the float
+        operations of Grid.window_bounds (the window's transform, then its corners), without
+        its objects (a batch asks for every chip's)."""
+        t = self.affines[j]
+        if t is None:
             raise RequestError(f"file {self.ids[j]} has no georeferencing: its chips have no bounds")
         h, w = self.spec.size
-        return tuple(float(v) for v in g.window_bounds(r0, c0, h, w))  # type: ignore[return-value]
+        sa, sb, sc, sd, se, sf = t
+        # transform @ translation(c0, r0), as affine composes them
+        a, b, c = sa * 1.0 + sb * 0.0, sa * 0.0 + sb * 1.0, sa * c0 + sb * r0 + sc
+        d, e, f = sd * 1.0 + se * 0.0, sd * 0.0 + se * 1.0, sd * c0 + se * r0 + sf
+        corners = ((0.0, 0.0), (float(w), 0.0), (0.0, float(h)), (float(w), float(h)))
+        xs = [vx * a + vy * b + c for vx, vy in corners]
+        ys = [vx * d + vy * e + f for vx, vy in corners]
+        return (min(xs), min(ys), max(xs), max(ys))
 
     def nodata_unknown(self, what: str, fix: str) -> RequestError | None:
         """The error of `what` (which needs nodata) when some file's nodata is not known, or None."""

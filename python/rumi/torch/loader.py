@@ -12,17 +12,20 @@ from typing import Any, Iterable, Iterator
 
 import torch
 
+from . import shared
+
 
 class Samples(list):  # type: ignore[type-arg]
     """What ChipDataset.__getitems__ returns: one Sample per chip (torch's batched fetch expects
     a list of samples), cut from one batch read into whole tensors; b["image"] etc. read that
     batch's fields."""
 
-    def __init__(self, fields: dict[str, Any], n: int) -> None:
+    def __init__(self, fields: dict[str, Any], n: int, segments: list[shared.Segment] | None = None) -> None:
         # the samples hold the fields, not this list: no reference cycle, so a batch let go
         # frees its tensors at once (its memory serves the next batch, rumi.spare)
         super().__init__(Sample(fields, i) for i in range(n))
         self.fields = fields
+        self.segments = segments or []  # the fields' pooled shared memory (in a DataLoader worker)
 
     def __getitem__(self, k: Any) -> Any:
         if isinstance(k, str):
@@ -95,7 +98,9 @@ def collate(batch: Any) -> Any:
         src = batch[0].batch_of(0) if isinstance(batch[0], Sample) else None
         if (src is not None and len(batch) == len(src["key"])
                 and all(isinstance(s, Sample) and s.batch_of(i) is src for i, s in enumerate(batch))):
-            return dict(src)
+            # in a DataLoader worker, tensors in pooled shared memory go as rumi.torch.shared.Lent:
+            # plain tensors again in the main process, whose release lets the worker reuse them
+            return shared.lend(batch.segments, src) if isinstance(batch, Samples) else dict(src)
         out = {}
         for k in batch[0]:
             if k == "stats":
