@@ -90,9 +90,17 @@ def main() -> None:
             assert np.array_equal(r.read(4), arr[1, 1]), "rasterio pixels differ"
         with rasterio.open('RUMI:"cube.rumi":0') as r:
             assert np.array_equal(r.read(1), arr[0, 0]), "rasterio time step 0 differs"
+        # a child process (a dask or DataLoader worker started afterwards) finds the plugin through
+        # GDAL_DRIVER_PATH, without calling register() itself
+        import subprocess
+
+        child = subprocess.run([sys.executable, "-c", "import rasterio, numpy as np; "
+                                "print(int(rasterio.open('cube.rumi').read(4).sum()))"],
+                               capture_output=True, text=True)
+        assert child.returncode == 0 and int(child.stdout) == int(arr[1, 1].sum(dtype=np.int64)), child.stderr[-2000:]
         import rioxarray
 
-        x = rioxarray.open_rasterio('RUMI:"cube.rumi":0', chunks=True)
+        x = rioxarray.open_rasterio('RUMI:"cube.rumi":0', chunks={"band": 1, "y": 300, "x": 350})
         assert np.array_equal(x.sel(band=2).values, arr[0, 1]), "rioxarray pixels differ"
         print(f"ok: rasterio {rasterio.__version__} (GDAL {rasterio.__gdal_version__}) and rioxarray read through "
               f"rumi.gdal.register() -> {folder}")
