@@ -52,7 +52,15 @@ torch312=$cache/venvs/torchgeo-py3.12
 # qemu-user runs the wheel on emulated CPUs (before PATH changes: apt may need the system's tools)
 scripts/apt-install.sh --no-install-recommends qemu-user
 work=$(mktemp -d "${TMPDIR:-/tmp}/rumi-artifacts.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+installed_deb=0
+cleanup() {
+  # a run stopped between install and remove leaves GDAL as it found it
+  if [ "$installed_deb" = 1 ] && dpkg -s gdal-plugin-rumi >/dev/null 2>&1; then
+    ${SUDO:-} apt-get remove -y -q gdal-plugin-rumi >/dev/null 2>&1 || true
+  fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
 shadow=$work/no-compilers
 called=$work/compilers-called.log
 queried=$work/compilers-queried.log
@@ -189,6 +197,7 @@ if [ "$skip_deb" != 1 ]; then
   fi
   before=$(ls -l "$plugdir" 2>/dev/null || true)
   t=$(date +%s.%N)
+  installed_deb=1
   $SUDO apt-get install -y -q "$deb" >"$work/apt.log" 2>&1 || { cat "$work/apt.log"; die "apt-get install $deb failed"; }
   figure "apt-get install ./$(basename "$deb") ($(( $(stat -c %s "$deb") / 1000 )) kB)" "$(secs "$t") s"
   src=${RUMI_DATA_DIR:-$repo/../shared/data}/landsat8_LC08_L1TP_224078_20200518_3band_uint16.tif
