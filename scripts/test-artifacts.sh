@@ -192,6 +192,9 @@ if [ "$skip_deb" != 1 ]; then
   stamp "the Debian package: apt-get install, GDAL tools and Debian's rasterio with no GDAL_DRIVER_PATH, apt-get remove"
   plugdir=/usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || echo x86_64-linux-gnu)/gdalplugins
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  if dpkg -s gdal-plugin-rumi >/dev/null 2>&1; then
+    die "gdal-plugin-rumi is installed already: this test installs and removes it (apt-get remove gdal-plugin-rumi first, or RUMI_ARTIFACTS_SKIP_DEB=1)"
+  fi
   if [ -e "$plugdir/gdal_RUMI.so" ] && ! dpkg -S "$plugdir/gdal_RUMI.so" >/dev/null 2>&1; then
     die "$plugdir/gdal_RUMI.so is there already, from no package (a cmake --install): remove it first"
   fi
