@@ -116,6 +116,27 @@ def test_tile_aligned_chips_cost_one_frame(cat):
         assert (st["frames"], st["requests"]) == (1, 1), st
 
 
+def test_random_chips_aligned_to_tiles_decode_only_their_tiles(cat):
+    """RandomChipSampler(align=True): offsets on the tile grid, so a chip of 2 x 2 tiles decodes
+    4 tile locations' frames where an unaligned one decodes 9; align=k: multiples of k."""
+    ds = rt.ChipDataset(cat.search(bands=["red"]), size=128, keep_cache=False)
+    per_tile = ds.__getitems__([(0, 64, 64)])["stats"]["frames"] // 4  # frames of one tile location
+    assert ds.__getitems__([(0, 65, 3)])["stats"]["frames"] == 9 * per_tile
+    s = rt.RandomChipSampler(ds, length=40, seed=2, align=True)
+    keys = list(s)
+    assert len(keys) == 40 and len(set(keys)) > 5
+    for j, r, c in keys:
+        _, _, Y, X = ds.shapes[j]
+        assert r % 64 == 0 and c % 64 == 0 and r + 128 <= Y and c + 128 <= X
+        assert ds.__getitems__([(j, r, c)])["stats"]["frames"] == 4 * per_tile
+    assert list(rt.RandomChipSampler(ds, length=40, seed=2, align=True)) == keys  # deterministic
+    assert all(r % 32 == 0 and c % 32 == 0 for _, r, c in rt.RandomChipSampler(ds, length=40, seed=2, align=32))
+    # not aligned: the sequence of the sampler without the option
+    assert list(rt.RandomChipSampler(ds, length=40, seed=2, align=False)) == list(rt.RandomChipSampler(ds, length=40, seed=2))
+    with pytest.raises(ValueError, match="align"):
+        rt.RandomChipSampler(ds, length=4, align=0)
+
+
 def test_samplers_deterministic_and_sharded(cat):
     ds = rt.ChipDataset(cat.search(bands=["red"]), size=40)
     a = list(rt.RandomChipSampler(ds, length=50, seed=3))
@@ -230,6 +251,28 @@ def test_worker_batches_held_keep_their_pixels(cat, files, method):
     for bi, img in held:
         for k in range(5):
             np.testing.assert_array_equal(img[k].numpy(), _expected(ds, arrays, keys[bi * 5 + k], 32))
+
+
+def test_loader_defaults_are_a_gpu_pipelines(cat, monkeypatch):
+    """ChipDataset.loader: without CUDA 0 workers (read-ahead threads), unpinned; with CUDA
+    workers (half the CPUs, at most 8, split between local ranks), pinned, prefetch 4,
+    persistent; anything given explicitly wins."""
+    from rumi.torch import loader as L
+
+    ds = rt.ChipDataset(cat.search(bands=["red"]), size=32)
+    s = rt.RandomChipSampler(ds, length=4)
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    lo = ds.loader(s)
+    assert (lo.num_workers, lo.pin_memory, lo.read_ahead) == (0, False, 2)
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(16)), raising=False)
+    monkeypatch.delenv("LOCAL_WORLD_SIZE", raising=False)
+    assert L.gpu_defaults() == {"num_workers": 8, "pin_memory": True, "prefetch_factor": 4, "persistent_workers": True}
+    monkeypatch.setenv("LOCAL_WORLD_SIZE", "4")
+    assert L.gpu_defaults()["num_workers"] == 2
+    assert L.gpu_defaults(num_workers=0) == {"num_workers": 0, "pin_memory": True}
+    assert L.gpu_defaults(3, False, 2, False) == {"num_workers": 3, "pin_memory": False, "prefetch_factor": 2,
+                                                   "persistent_workers": False}
 
 
 def test_read_ahead_keeps_order_and_overlaps_batches(cat, files):

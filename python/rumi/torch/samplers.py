@@ -143,14 +143,33 @@ class RandomChipSampler(ChipSampler):
     min_valid (or labels), files without a chip that meets it are left out, and an offset that
     fails is redrawn (up to 63 times, then one of the file's lattice offsets that meet it, see
     rumi.torch.constraints.lattice): every key meets the constraints, decided without reading
-    pixels."""
+    pixels.
+
+    align: where the offsets may fall. False (default): any pixel. True: the files' tile grid,
+    so that a chip whose size is a multiple of the tile size decodes only its own tiles (a
+    random 256 x 256 chip of 128 x 128 tiles decodes 4 frames instead of 9, of 256 x 256 tiles
+    1 instead of 4: decoded bytes = the chip's bytes). An integer k: multiples of k pixels.
+    Aligned chips are fewer distinct crops ((Y - h) // step + 1 offsets per axis), the price of
+    the decode they save; where the augmentation needs every offset, leave it False."""
 
     def __init__(
         self, dataset: ChipDataset, length: int, seed: int = 0, rank: int | None = None, world_size: int | None = None,
-        min_valid: float | None = None,
+        min_valid: float | None = None, align: bool | int = False,
     ) -> None:
         super().__init__(dataset, rank, world_size, min_valid, seed)
         self.length = _check_length(length)
+        if not isinstance(align, (bool, int, np.integer)) or (not isinstance(align, bool) and int(align) < 1):
+            raise ValueError(f"align must be True, False or a step in pixels >= 1, not {align!r}")
+        self.align = align if isinstance(align, bool) else int(align)
+
+    def steps(self, j: int) -> tuple[int, int]:
+        """(row, column) step of file j's offsets (1: any pixel; see align)."""
+        if self.align is False:
+            return (1, 1)
+        if self.align is True:
+            th, tw = self.index.tiles[j]
+            return (int(th), int(tw))
+        return (int(self.align), int(self.align))
 
     def all_keys(self) -> list[Key]:
         index = self.index
@@ -164,12 +183,15 @@ class RandomChipSampler(ChipSampler):
         xs = rng.random(self.length)
         Ys = np.array([index.shapes[j][2] for j in js], np.int64)
         Xs = np.array([index.shapes[j][3] for j in js], np.int64)
-        r0 = (ys * (Ys - h + 1)).astype(np.int64)
-        c0 = (xs * (Xs - w + 1)).astype(np.int64)
+        step = np.array([self.steps(int(j)) for j in js], np.int64).reshape(-1, 2)
+        Sy, Sx = step[:, 0], step[:, 1]
+        Py, Px = (Ys - h) // Sy + 1, (Xs - w) // Sx + 1  # offsets per axis (Ys - h + 1 when not aligned)
+        r0 = (ys * Py).astype(np.int64) * Sy
+        c0 = (xs * Px).astype(np.int64) * Sx
         if self.constrained and self.length:
             extra = 63
-            ey = (rng.random((self.length, extra)) * (Ys - h + 1)[:, None]).astype(np.int64)
-            ex = (rng.random((self.length, extra)) * (Xs - w + 1)[:, None]).astype(np.int64)
+            ey = (rng.random((self.length, extra)) * Py[:, None]).astype(np.int64) * Sy[:, None]
+            ex = (rng.random((self.length, extra)) * Px[:, None]).astype(np.int64) * Sx[:, None]
             fb = rng.random(self.length)
             for j in np.unique(js):
                 sel = np.flatnonzero(js == j)
@@ -183,6 +205,9 @@ class RandomChipSampler(ChipSampler):
                 miss = sel[~has]
                 if len(miss):
                     F = self.feasible[int(j)]
+                    sy, sx = self.steps(int(j))
+                    on = (F[:, 0] % sy == 0) & (F[:, 1] % sx == 0)
+                    F = F[on] if on.any() else F  # aligned lattice offsets where some meet the constraints
                     pick = (fb[miss] * len(F)).astype(np.int64)
                     r0[miss], c0[miss] = F[pick, 0], F[pick, 1]
         return [(int(j), int(r), int(c)) for j, r, c in zip(js, r0, c0)]
