@@ -221,7 +221,8 @@ def methods(files, cat, mcat, keys, args, cache_bytes, root=None, env=None, veri
     """name -> run(workers) -> (samples/s, samples/CPU-s, stats)."""
     def rumi_run(w):
         ds = rt.ChipDataset(cat, size=256, labels=mcat, verify_size=verify_size, cache_bytes=cache_bytes)  # fresh readers
-        return run_loader(ds.loader(keys, batch_size=args.batch, num_workers=w, **_mp(w)))
+        # workers end with the pass (their CPU is in RUSAGE_CHILDREN), as the peers'
+        return run_loader(ds.loader(keys, batch_size=args.batch, num_workers=w, persistent_workers=False, **_mp(w)))
 
     m = {"rumi": rumi_run}
     tr = (lambda p: p) if root is None else (lambda p: "/vsicurl/" + root + Path(p).parent.name + "/" + Path(p).name)
