@@ -3,7 +3,7 @@
     cat = rumi.Catalog.open("catalog.parquet").search(time=("2020-01-01", "2020-12-31"))
     ds = rumi.torch.ChipDataset(cat, size=256, bands=["red", "green", "blue"], labels="labels.parquet")
     sampler = rumi.torch.RandomChipSampler(ds, length=10_000, seed=0, min_valid=0.9)
-    loader = ds.loader(sampler, batch_size=16)  # 2 batches read ahead; state_dict() to resume
+    loader = ds.loader(sampler, batch_size=16)  # CUDA: workers, pinned; else 2 batches read ahead
     # or torch's own: DataLoader(ds, batch_size=16, sampler=sampler) (its default collate_fn)
     for batch in loader:
         batch["image"]      # (N, T, B, 256, 256) tensor of the files' sample type (or dtype=)
@@ -59,7 +59,8 @@ once, frozen, pickled as its recipe), `constraints` (valid_bound, covered, chip_
 breakpoint lattice: functions of the index), `samplers`, `labels` (label geometry on rumi.Grid,
 nearest-neighbour resampling), `readers` (open readers per process and the cache budget, shared
 with rumi.torchgeo), `dataset` (ChipDataset: the batch read), `loader` (collate, the read-ahead
-loader), `dtypes`.
+loader, the GPU defaults), `shared` (a worker's batches in shared memory it reuses once the main
+process lets them go), `dtypes`.
 """
 
 from __future__ import annotations
