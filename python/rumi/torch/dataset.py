@@ -414,7 +414,7 @@ class ChipDataset(torch.utils.data.Dataset):
             pool = self.readers.executor()
             for f in [pool.submit(fn, *args) for fn, args in reads]:
                 f.result()
-        valid = self._valid(out, keys, steps) if self.return_valid else None  # on the files' own samples
+        valid = self._valid(out, keys, steps, segments) if self.return_valid else None  # on the files' own samples
         if self.image_cast is not None:
             out = self._convert(out, self.image_cast, segments)
         if mask is not None and self.label_cast is not None:
@@ -537,9 +537,10 @@ class ChipDataset(torch.utils.data.Dataset):
             st = self._read_label(r, label, m, keys[i][0], r0, c0, steps[i], mper[i])
             stats.add(st, t0, _time.perf_counter(), t0)
 
-    def _valid(self, out: Any, keys: list[Key], steps: list[list[int]]) -> Any:
+    def _valid(self, out: Any, keys: list[Key], steps: list[list[int]], segments: list[shared.Segment]) -> Any:
         """bool tensor of out's shape: True where a sample is not its band's nodata (padding False)."""
-        valid = torch.zeros(out.shape, dtype=torch.bool)
+        valid = self._alloc(tuple(out.shape), torch.bool, segments=segments)
+        valid.zero_()
         for i, (j, _, _) in enumerate(keys):
             nt = len(steps[i])
             nd = self.index.nodata[j]
