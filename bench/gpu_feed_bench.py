@@ -21,11 +21,14 @@ Figures (one table per part, all from this run):
   4. --gpu: ResNet-50 (torchvision's, or the same architecture here), bf16 autocast,
      channels-last, SGD, batch --batch: images/s of the step alone on a batch already on the
      GPU, then fed by ChipDataset.loader with its defaults (uint16 chips copied with
-     non_blocking, scaled to float on the GPU), and the fraction of the ceiling.
+     non_blocking, scaled to float on the GPU): the fraction of the ceiling, the training
+     process's CPU-seconds per batch and the decoded bytes per chip byte, at tile 256 and the
+     training tile (--tile, 64), any offset and align=True, frames kept or not.
 
     V=~/.cache/rumi/venvs/torchgeo-py3.12
     PYTHONPATH=python $V/bin/python bench/gpu_feed_bench.py            # parts 1-3 (CPU)
-    PYTHONPATH=python python bench/gpu_feed_bench.py --gpu             # + part 4 (< 5 min on an H200)
+    PYTHONPATH=python python bench/gpu_feed_bench.py --gpu             # part 4 alone: one table (< 5 min on an H200)
+    PYTHONPATH=python python bench/gpu_feed_bench.py --gpu --parts 1,2,3   # all four
 
 Noisy on a shared 2-core machine: compare ratios measured in one run.
 """
@@ -228,9 +231,15 @@ def gpu_table(cats: dict[int, rumi.Catalog], args: argparse.Namespace) -> None:
     loss_fn = torch.nn.CrossEntropyLoss()
     scale = 1.0 / 65535.0
 
+    def as_float(x: torch.Tensor) -> torch.Tensor:
+        try:
+            return x.to(torch.float32)
+        except (RuntimeError, NotImplementedError):  # a torch without the uint16 cast on this device
+            return (x.view(torch.int16).to(torch.int32) & 0xFFFF).to(torch.float32)
+
     def step(img_u16: torch.Tensor) -> None:
         x = img_u16.to(dev, non_blocking=True)  # (N, 1, 3, h, w) uint16
-        x = (x[:, 0].to(torch.float32) * scale).contiguous(memory_format=torch.channels_last)
+        x = (as_float(x[:, 0]) * scale).contiguous(memory_format=torch.channels_last)
         y = torch.zeros(x.shape[0], dtype=torch.int64, device=dev)
         with torch.autocast(dev.type, dtype=torch.bfloat16):
             loss = loss_fn(model(x), y)
@@ -251,9 +260,10 @@ def gpu_table(cats: dict[int, rumi.Catalog], args: argparse.Namespace) -> None:
     name = "the CPU (--dry-run)" if args.dry_run else torch.cuda.get_device_name(0)
     print(f"\n## ResNet-50 bf16 on {name}, batch {args.batch}, {args.steps} steps after "
           f"{args.warmup}: loader defaults {d}")
-    print("| fed by | images/s | fraction of the step ceiling | training process CPU-s / batch |")
-    print("|---|---|---|---|")
-    print(f"| the step alone (batch already on the GPU) | {ceiling:,.0f} | 100 % | |", flush=True)
+    print("| fed by | images/s | fraction of the step ceiling | training process CPU-s / batch | "
+          "decoded bytes / chip byte |")
+    print("|---|---|---|---|---|")
+    print(f"| the step alone (batch already on the GPU) | {ceiling:,.0f} | 100 % | | |", flush=True)
     # (tile, align, keep_cache): frames not kept across batches (as the H200 run of issue 35) at
     # 256 and the training tile, aligned, and the training tile with the default cache
     feeds = list(dict.fromkeys([(256, False, False), (args.tile, False, False), (args.tile, True, False),
@@ -269,14 +279,18 @@ def gpu_table(cats: dict[int, rumi.Catalog], args: argparse.Namespace) -> None:
             step(next(it)["image"])
         sync()
         t0, c0 = time.perf_counter(), cpu_self()
+        decoded = 0
         for _ in range(args.steps):
-            step(next(it)["image"])
+            b = next(it)
+            decoded += b["stats"]["decoded"]
+            step(b["image"])
         sync()
         wall, cpu = time.perf_counter() - t0, cpu_self() - c0
         rate = args.steps * args.batch / wall
         print(f"| ChipDataset.loader defaults, tile {tile}, {'align=True' if align else 'any offset'}, "
               f"{'frames kept (512 MiB per process)' if keep else 'frames not kept across batches'} | {rate:,.0f} | "
-              f"{100 * rate / ceiling:.0f} % | {cpu / args.steps * 1e3:.0f} ms |", flush=True)
+              f"{100 * rate / ceiling:.0f} % | {cpu / args.steps * 1e3:.0f} ms | "
+              f"{decoded * frame_bytes(cats[tile]) / (args.steps * args.batch * CHIP * CHIP * 3 * 2):.2f} |", flush=True)
         del it, loader
 
 
@@ -293,14 +307,17 @@ def main() -> None:
     ap.add_argument("--steps", type=int, default=60)
     ap.add_argument("--warmup", type=int, default=15)
     ap.add_argument("--dry-run", action="store_true", help=argparse.SUPPRESS)  # part 4's code on the CPU
-    ap.add_argument("--parts", default="1,2,3", help="which CPU parts to run (1 size, 2 decode, 3 settings)")
+    ap.add_argument("--parts", help="which CPU parts to run (1 size, 2 decode, 3 settings; default 1,2,3, none with --gpu)")
     args = ap.parse_args()
     if not SCENE.exists():
         sys.exit(f"{SCENE} is absent")
     if args.gpu and not args.dry_run and not torch.cuda.is_available():
         sys.exit("--gpu: CUDA is not available")
+    if args.parts is None:
+        args.parts = "" if args.gpu else "1,2,3"
     parts = {int(p) for p in args.parts.split(",") if p}
-    tiles = [int(t) for t in args.tiles.split(",")]
+    # --gpu alone: one table, the tile sizes it feeds
+    tiles = [int(t) for t in args.tiles.split(",")] if parts & {1, 2} else [256]
     if args.tile not in tiles:
         tiles.append(args.tile)
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}; torch {torch.__version__}, "
