@@ -77,6 +77,182 @@ def make_items(data, cogs, dates, base_url):
     return si.make_items(cogs, base_url, entries, "landsat")
 
 
+YEAR_BANDS = ["blue", "green", "red", "nir"]
+YEAR_CRS = "EPSG:32633"
+YEAR_RES = 10
+YEAR_SIDE = 2048
+
+
+def year_texture(data):
+    """(4, 2048, 2048) float32 texture from the real Landsat 8 scene: four 1024 x 1024 windows
+    of its valid interior (no collar) as quadrants (two mirrored), and a near-infrared-like
+    fourth band made of the visible ones (brighter where red exceeds blue)."""
+    import rasterio
+
+    with rasterio.open(Path(data) / si.LANDSAT) as f:
+        a = f.read().astype("float32")  # red, green, blue
+    z = (a == 0).any(0)
+    ok = [(y, x) for y in range(0, a.shape[1] - 1023, 64) for x in range(0, a.shape[2] - 1023, 64)
+          if not z[y:y + 1024, x:x + 1024].any()]
+    picks = [ok[0], ok[len(ok) // 3], ok[2 * len(ok) // 3], ok[-1]]
+    out = np.empty((3, 2048, 2048), "float32")
+    for k, (y, x) in enumerate(picks):
+        w = a[:, y:y + 1024, x:x + 1024]
+        w = w[:, :, ::-1] if k in (1, 2) else w
+        out[:, (k // 2) * 1024:(k // 2 + 1) * 1024, (k % 2) * 1024:(k % 2 + 1) * 1024] = w
+    red, green, blue = out
+    nir = np.clip(0.7 * red + 0.5 * green - 0.2 * blue + 1.5 * (red - blue), 0, None)
+    return np.stack([blue, green, red, nir])
+
+
+def year_day(k, dates):
+    return np.datetime64("2021-01-01") + np.timedelta64(k * 365 // dates, "D")
+
+
+def _year_date(args):
+    """Writes date k's four COGs (ZSTD, predictor 2, 256 x 256 blocks, no overviews)."""
+    import rasterio
+    import rasterio.shutil
+    from rasterio.io import MemoryFile
+    from rasterio.transform import from_origin
+
+    k, dates, tex_path, cogs = args
+    tex = np.load(tex_path, mmap_mode="r")
+    doy = int((year_day(k, dates) - np.datetime64("2021-01-01")) // np.timedelta64(1, "D"))
+    season = np.sin(2 * np.pi * (doy - 100) / 365)
+    rng = np.random.default_rng(1000 + k)
+    amp = np.array([-0.12, -0.08, -0.15, 0.35], "float32")  # greener summers: nir up, visible down
+    offset = rng.uniform(0, 250)  # the atmosphere of the day
+    # fields green up differently: a smooth gain field over the cell, stronger in summer
+    yy, xx = np.mgrid[0:YEAR_SIDE:64, 0:YEAR_SIDE:64].astype("float32") / YEAR_SIDE
+    field = np.sin(6.3 * xx + 1.7) * np.cos(4.1 * yy + 0.3 * k / dates)
+    field = np.kron(field, np.ones((64, 64), "float32"))
+    clouds = np.zeros((YEAR_SIDE, YEAR_SIDE), bool)
+    if rng.random() < 0.35:  # a third of the dates: one to three cloud patches
+        Y, X = np.ogrid[0:YEAR_SIDE, 0:YEAR_SIDE]
+        for _ in range(rng.integers(1, 4)):
+            cy, cx, r = rng.integers(0, YEAR_SIDE), rng.integers(0, YEAR_SIDE), rng.integers(80, 400)
+            clouds |= (Y - cy) ** 2 + ((X - cx) * 0.7) ** 2 < r * r
+    tr = from_origin(491520.0, 4096000.0, YEAR_RES, YEAR_RES)
+    for b, band in enumerate(YEAR_BANDS):
+        v = tex[b] * (1 + amp[b] * season * (1 + 0.3 * field)) + offset
+        v += rng.standard_normal(v.shape, dtype="float32") * 12
+        v[clouds] = 0.25 * v[clouds] + 9000
+        v = np.clip(np.rint(v), 1, 65535).astype("uint16")
+        prof = dict(driver="GTiff", width=YEAR_SIDE, height=YEAR_SIDE, count=1, dtype="uint16", crs=YEAR_CRS,
+                    transform=tr, nodata=0)
+        with MemoryFile() as mf:
+            with mf.open(**prof) as d:
+                d.write(v, 1)
+            with mf.open() as d:
+                rasterio.shutil.copy(d, str(Path(cogs) / f"y{k:03d}_{band}.tif"), driver="COG", compress="ZSTD",
+                                     predictor=2, blocksize=256, overviews="NONE", level=1)
+    return k
+
+
+def make_year_items(data, work, dates):
+    """A synthetic Sentinel-2-like year over one 2048 x 2048 cell at 10 m (EPSG:32633):
+    `dates` dates (every 365/dates days of 2021), four single-band uint16 COGs each, cached in
+    work/cogs-year-{dates}; texture of the real Landsat 8 scene (year_texture), each date with
+    its seasonal gain per band (a smooth field modulating it across the cell), an offset, noise
+    (sigma 12) and, on about a third of the dates, cloud patches."""
+    from multiprocessing import Pool
+
+    cogs = Path(work) / f"cogs-year-{dates}"
+    cogs.mkdir(parents=True, exist_ok=True)
+    stamp = cogs / "done-v1"
+    if not stamp.exists():
+        tex_path = cogs / "texture.npy"
+        np.save(tex_path, year_texture(data))
+        with Pool(2) as p:
+            for _ in p.imap_unordered(_year_date, [(k, dates, str(tex_path), str(cogs)) for k in range(dates)]):
+                pass
+        tex_path.unlink()
+        stamp.touch()
+    entries = [(f"y{k:03d}", f"{year_day(k, dates)}T10:10:00Z", {b: f"y{k:03d}_{b}.tif" for b in YEAR_BANDS})
+               for k in range(dates)]
+    return si.make_items(cogs, str(cogs), entries, "year")
+
+
+def _year_once(mode, items_path, out, workers):
+    """One year build in this (fresh) process, as rumi-build runs it: rumi.build on dask's
+    threads (mode "local") or on a LocalCluster of `workers` processes of one thread ("cluster").
+    Prints one JSON line: wall and CPU seconds (this process, its workers), peak RSS (getrusage:
+    this process, each worker), the file's size and sha256, the manifest's load chunks."""
+    import hashlib
+    import resource
+
+    import psutil
+
+    import rumi
+
+    def peak():
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+    base = peak()
+    client = None
+    if mode == "cluster":
+        from dask.distributed import Client, LocalCluster
+
+        client = Client(LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None))
+        client.run(lambda: __import__("odc.stac") and __import__("rumi") and None)
+    procs = [psutil.Process()] + ([psutil.Process(p) for p in client.run(os.getpid).values()] if client else [])
+    cpu0 = [sum(p.cpu_times()[:2]) for p in procs]
+    t0 = time.perf_counter()
+    cat = rumi.build(items_path, out, bands=YEAR_BANDS, crs=YEAR_CRS, resolution=YEAR_RES, groupby="solar_day")
+    wall = time.perf_counter() - t0
+    cpu = sum(sum(p.cpu_times()[:2]) - c for p, c in zip(procs, cpu0))
+    workers_peak = list(client.run(peak).values()) if client else []
+    name = cat.report.written[0]
+    path = Path(out) / name
+    sha = hashlib.sha256(path.read_bytes()).hexdigest()
+    manifest = json.loads((Path(out) / "rumi-build.json").read_text())["files"]
+    with rumi.open(str(path)) as ds:
+        shape = ds.shape
+    if client is not None:
+        client.close()
+    print(json.dumps({"mode": mode, "wall": wall, "cpu": cpu, "peak": peak(), "base": base, "workers_peak": workers_peak,
+                      "bytes": path.stat().st_size, "raw": cat.report.raw_bytes, "sha256": sha, "shape": list(shape),
+                      "chunks": manifest.get(name, {}).get("chunks")}))
+
+
+def run_year(a):
+    """--year: the synthetic year (make_year_items) built locally and on a LocalCluster, each in
+    a fresh process (so that its peak RSS is that build's), one table."""
+    import subprocess
+
+    work = Path(a.year_work)
+    t0 = time.perf_counter()
+    items = make_year_items(a.data, work, a.dates)
+    items_path = work / f"items-{a.dates}.json"
+    import pystac
+
+    items_path.write_text(json.dumps(pystac.ItemCollection(items).to_dict()))
+    print(f"# {len(items)} items ({a.dates} dates x {len(YEAR_BANDS)} COGs of {YEAR_SIDE} x {YEAR_SIDE} uint16) "
+          f"ready in {time.perf_counter() - t0:.1f} s; {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f}", flush=True)
+    rows = []
+    for mode in a.modes:
+        out = work / "out" / mode
+        shutil.rmtree(out, ignore_errors=True)
+        r = subprocess.run([sys.executable, __file__, "--year-once", mode, str(items_path), str(out), "--workers",
+                            str(a.workers[-1])], capture_output=True, text=True)
+        if r.returncode != 0:
+            sys.exit(f"{mode}: {r.stderr[-4000:]}")
+        row = json.loads(r.stdout.strip().splitlines()[-1])
+        rows.append(row)
+        print(f"  {mode}: {json.dumps(row)}", flush=True)
+        shutil.rmtree(out, ignore_errors=True)
+    print("\n| mode | T | cell | peak RSS MB (process; workers) | wall s | CPU s | raw MB | output MB | load chunks | sha256 |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        T, B, Y, X = r["shape"]
+        w = "; ".join(f"{v / 1e6:.0f}" for v in r["workers_peak"])
+        print(f"| {r['mode']} | {T} | {B} x {Y} x {X} | {r['peak'] / 1e6:.0f}{'; ' + w if w else ''} | {r['wall']:.1f} | "
+              f"{r['cpu']:.1f} | {r['raw'] / 1e6:.0f} | {r['bytes'] / 1e6:.1f} | {r['chunks']} | {r['sha256'][:12]} |")
+    if a.json:
+        Path(a.json).write_text(json.dumps(rows, indent=1))
+
+
 def cpu_seconds(client):
     import psutil
 
@@ -184,7 +360,18 @@ def main():
     ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument("--chunk", type=int, default=512, help="odc.stac.load chunks, pixels (y and x; a multiple of 256 so that rumi blocks are whole chunks)")
     ap.add_argument("--json", help="write the figures here too")
+    ap.add_argument("--year", action="store_true", help="instead: build a synthetic year (--dates 192) of one 2048 x 2048 "
+                    "cell locally and on a LocalCluster of the last --workers, peak RSS per process")
+    ap.add_argument("--modes", nargs="+", default=["local", "cluster"], help="--year: local, cluster")
+    ap.add_argument("--year-work", default=str(REPO / "build" / "year-bench"), help="--year: COGs (cached) and outputs")
+    ap.add_argument("--year-once", nargs=3, metavar=("MODE", "ITEMS", "OUT"), help=argparse.SUPPRESS)
     a = ap.parse_args()
+    if a.year_once:
+        return _year_once(a.year_once[0], a.year_once[1], a.year_once[2], a.workers[-1])
+    if a.year:
+        if a.dates == 6:
+            a.dates = 192
+        return run_year(a)
     if not (Path(a.data) / si.LANDSAT).exists():
         sys.exit(f"{Path(a.data) / si.LANDSAT} is absent (--data)")
     from dask.distributed import Client, LocalCluster

@@ -29,7 +29,7 @@ from ._location import Location
 from ._dtypes import Array, Tensor, encoding_of, numpy_dtype
 from ._errors import FormatError, LimitError, RequestError, RumiError, RumiIOError, UnsupportedError
 from ._window import Window
-from ._write import WriteSpec, Writer, encode_rows, write
+from ._write import WriteSpec, Writer, encode_rows, encode_tiles, write
 
 if TYPE_CHECKING:
     from . import catalog, gdal, torch, torchgeo, xarray_backend
@@ -43,6 +43,7 @@ __all__ = [
     "Writer",
     "WriteSpec",
     "encode_rows",
+    "encode_tiles",
     "to_rumi",
     "Dataset",
     "Window",

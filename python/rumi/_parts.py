@@ -79,9 +79,9 @@ def storage_options(options: dict[str, Any] | None) -> dict[str, Any]:
 
 
 def write(client: Any, spec: WriteSpec, dest: str, aux: str | None, options: dict[str, Any] | None,
-          pieces: list[Any], rows: list[int]) -> bytes:
-    """Encodes `pieces` (dask delayed blocks starting at pixel rows `rows`, in order) on the
-    cluster and uploads them from the workers as the parts of `dest`; returns the header blob."""
+          pieces: list[Any], places: list[tuple[int, int | None]]) -> bytes:
+    """Encodes `pieces` (dask delayed blocks at `places`, in file order: (pixel row, None) for
+    whole tile rows, (pixel row, pixel column) for tiles of one tile row) on the cluster and uploads them from the workers as the parts of `dest`; returns the header blob."""
     import dask
     from distributed import as_completed
 
@@ -104,7 +104,7 @@ def write(client: Any, spec: WriteSpec, dest: str, aux: str | None, options: dic
 
     try:
         encode = dask.delayed(encode_block, pure=True)
-        encoded = client.compute([encode(p, spec, r) for p, r in zip(pieces, rows)])
+        encoded = client.compute([encode(p, spec, *at) for p, at in zip(pieces, places)])
         sizing = [client.submit(_counts, f, pure=False) for f in encoded]
         where = {f.key: i for i, f in enumerate(sizing)}
         known: list[list[int] | None] = [None] * n

@@ -1,5 +1,5 @@
 """rumi.to_rumi: an xarray DataArray (numpy or dask backed) -> a rumi file, block by block of
-tile rows. Grid, CRS, band texts, times and nodata come from the array (rioxarray, odc-geo or CF
+tile rows (of tiles of one tile row when a tile row alone is larger than the block size). Grid, CRS, band texts, times and nodata come from the array (rioxarray, odc-geo or CF
 conventions) unless given; a dask array is encoded with one task per block on whatever
 scheduler is active (a dask.distributed Client included) and never materialised whole."""
 
@@ -14,7 +14,7 @@ import numpy as np
 from ._crs import CrsLike
 from ._dataset import default_threads
 from ._location import Location
-from ._write import PathLike, Writer, WriteSpec, encode_block, encode_rows
+from ._write import PathLike, Writer, WriteSpec, encode_block
 
 
 #: dimension names recognised for each role (others: dims={"y": "lat", ...})
@@ -24,7 +24,9 @@ _ROLES: dict[str, tuple[str, ...]] = {
     "y": ("y", "lat", "latitude", "northing", "rows"),
     "x": ("x", "lon", "longitude", "easting", "cols"),
 }
-#: raw bytes of one block of tile rows (one dask task) when block_bytes is not given
+#: raw bytes of one block (one dask task) when block_bytes is not given: whole tile rows, or,
+#: when one tile row (T x B x tile height x X samples) is larger, tiles of one tile row (at least
+#: one tile: a frame of a cell unit holds all T and B of its tile)
 BLOCK_BYTES = 32 << 20
 
 
@@ -213,6 +215,20 @@ def _block_rows(spec: WriteSpec, block_bytes: int) -> int:
     return min(k * th, Y) if Y > k * th else Y
 
 
+def block_cols(shape: Sequence[int], itemsize: int, tile: tuple[int, int], block_bytes: int) -> int | None:
+    """Pixel columns of the blocks of a (T, B, Y, X) array written in blocks of about
+    block_bytes raw: None when a whole tile row fits (blocks of tile rows, _block_rows), else
+    the most whole tile columns that fit (at least one tile), so that a block's size does not
+    grow with the raster's width (a year of dates x 2048 columns: 805 MB per tile row of 256,
+    100 MB per tile)."""
+    T, B, _, X = (int(v) for v in shape)
+    th, tw = tile
+    if T * B * th * X * itemsize <= block_bytes or X <= tw:
+        return None
+    k = max(1, block_bytes // max(1, T * B * th * tw * itemsize))
+    return None if k * tw >= X else k * tw
+
+
 def _blocks(Y: int, step: int) -> Iterator[tuple[int, int]]:
     for y0 in range(0, Y, step):
         yield y0, min(Y, y0 + step)
@@ -293,10 +309,12 @@ def to_rumi(
         nodata=nodata, frame_unit=frame_unit, level=level, threads=threads, options=options,
     )
     try:
-        step = _block_rows(w.spec, int(block_bytes or BLOCK_BYTES))
+        budget = int(block_bytes or BLOCK_BYTES)
+        step = _block_rows(w.spec, budget)
         arr = data.reshape(shape)
         if _is_dask(data):
-            blob = _write_dask(w, arr, step)
+            cols = block_cols(shape, w.spec.dtype.itemsize, w.spec.tile, budget)
+            blob = _write_dask(w, arr, w.spec.tile[0] if cols else step, cols)
             if blob is not None:
                 w.abort()  # its local file was never used
                 return blob
@@ -313,30 +331,43 @@ def _is_dask(a: Any) -> bool:
     return type(a).__module__.startswith("dask.")
 
 
-def _write_dask(w: Writer, arr: Any, step: int) -> bytes | None:
-    """One task per block of `step` rows, all in one graph (a source chunk feeding several
-    blocks is computed once); each block is encoded where it is computed and placed as it comes
-    (the writer spools those ahead of their turn). On a dask.distributed cluster writing to
-    s3://, the workers upload their blocks as parts of the object (rumi._parts) and the header
-    blob is returned; otherwise None (w.close() finishes the file)."""
+#: where a block goes: (pixel row, None) for whole tile rows, (pixel row, pixel column) for
+#: tiles of one tile row
+Place = tuple[int, int | None]
+
+
+def _place(w: Writer, at: Place, enc: tuple[int, bytes, list[int]]) -> None:
+    if at[1] is None:
+        w.write_encoded(at[0], enc)
+    else:
+        w.write_encoded_tiles(at[0], at[1], enc)
+
+
+def _write_dask(w: Writer, arr: Any, step: int, cols: int | None = None) -> bytes | None:
+    """One task per block of `step` rows (and `cols` columns: tiles of one tile row, None: the
+    whole width), all in one graph (a source chunk feeding several blocks is computed once);
+    each block is encoded where it is computed and placed as it comes (the writer spools those
+    ahead of their turn). On a dask.distributed cluster writing to s3://, the workers upload
+    their blocks as parts of the object (rumi._parts) and the header blob is returned; otherwise
+    None (w.close() finishes the file)."""
     import dask
     import dask.array
 
     T, B, Y, X = arr.shape
-    arr = arr.rechunk((T, B, step, X))
+    arr = arr.rechunk((T, B, step, cols or X))
     client = _distributed_client()
     scheduler = dask.base.get_scheduler()
     processes = scheduler is not None and "multiprocessing" in getattr(scheduler, "__module__", "")
     if client is not None or processes:
-        pieces = list(arr.to_delayed().ravel())
-        rows = [y0 for y0, _ in _blocks(Y, step)]
+        pieces = list(arr.to_delayed().ravel())  # row-major: file order
+        places: list[Place] = [(y0, x0 if cols else None) for y0, _ in _blocks(Y, step) for x0, _ in _blocks(X, cols or X)]
         if client is not None and Location.parse(w.dest).scheme == "s3":
             # the workers upload the parts themselves; nothing comes back here but sizes
             from . import _parts
 
-            return _parts.write(client, w.spec, w.dest, w.aux, w.options, pieces, rows)
+            return _parts.write(client, w.spec, w.dest, w.aux, w.options, pieces, places)
         encode = dask.delayed(encode_block, pure=True)
-        jobs = [(r, encode(p, w.spec, r)) for p, r in zip(pieces, rows)]
+        jobs = [(at, encode(p, w.spec, *at)) for p, at in zip(pieces, places)]
         if client is not None:
             _write_futures(client, w, jobs)
             return None
@@ -344,8 +375,8 @@ def _write_dask(w: Writer, arr: Any, step: int) -> bytes | None:
         n = max(2, default_threads())
         for i in range(0, len(jobs), n):
             batch = jobs[i : i + n]
-            for (r, _), enc in zip(batch, dask.compute(*[t for _, t in batch])):
-                w.write_encoded(r, enc)
+            for (at, _), enc in zip(batch, dask.compute(*[t for _, t in batch])):
+                _place(w, at, enc)
         return None
     # threads (or synchronous): dask.array.store hands each block to the target as it is made
     dask.array.store(arr, _Target(w), lock=False, compute=True)
@@ -361,13 +392,15 @@ class _Target:
         self.lock = threading.Lock()
 
     def __setitem__(self, key: Any, value: Any) -> None:
-        y0 = int(key[2].start or 0)
-        enc = encode_rows(np.asarray(value), self.w.spec, y0, threads=1)
+        y0, x0 = int(key[2].start or 0), int(key[3].start or 0)
+        block = np.asarray(value)
+        at: Place = (y0, None) if block.shape[3] == self.w.spec.shape[3] else (y0, x0)
+        enc = encode_block(block, self.w.spec, *at)
         with self.lock:
-            self.w.write_encoded(y0, enc)
+            _place(self.w, at, enc)
 
 
-def _write_futures(client: Any, w: Writer, jobs: list[tuple[int, Any]]) -> None:
+def _write_futures(client: Any, w: Writer, jobs: list[tuple[Place, Any]]) -> None:
     """On a dask.distributed cluster: every block task submitted as one graph (the scheduler
     keeps a few per worker thread running and queues the rest); results are gathered and
     released as they complete."""
@@ -377,7 +410,7 @@ def _write_futures(client: Any, w: Writer, jobs: list[tuple[int, Any]]) -> None:
     rows = {f.key: r for f, (r, _) in zip(futures, jobs)}
     try:
         for f in as_completed(futures):
-            w.write_encoded(rows[f.key], f.result())
+            _place(w, rows[f.key], f.result())
             f.release()
     finally:
         client.cancel(futures)

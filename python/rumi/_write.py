@@ -139,6 +139,31 @@ class WriteSpec:
             )
         return np.ascontiguousarray(block)
 
+    def check_tiles(self, block: Any, row: int, col: int) -> np.ndarray[Any, Any]:
+        """The (T, B, h, cols) C-contiguous array of a block of tiles of one tile row: pixel rows
+        row .. row + h (the tile row's, h its height) and columns col .. col + cols (whole tile
+        columns, the last may end at the raster's last column), or a ValueError/TypeError."""
+        if not isinstance(block, np.ndarray):
+            block = np.asarray(block)
+        T, B, Y, X = self.shape
+        th, tw = self.tile
+        if not isinstance(row, (int, np.integer)) or row < 0 or row % th != 0 or row >= Y:
+            raise ValueError(f"row={row!r}: blocks start at a tile row, a multiple of {th} below {Y}")
+        if not isinstance(col, (int, np.integer)) or col < 0 or col % tw != 0 or col >= X:
+            raise ValueError(f"col={col!r}: blocks of tiles start at a tile column, a multiple of {tw} below {X}")
+        h = min(th, Y - row)
+        if block.ndim != 4 or block.shape[:3] != (T, B, h):
+            raise ValueError(f"a block of tiles at row {row} must be (T, B, h, cols) = ({T}, {B}, {h}, cols), got shape {block.shape}")
+        if block.dtype != self.dtype:
+            raise TypeError(f"block dtype {block.dtype} is not the file's {self.dtype} (use .astype)")
+        cols = block.shape[3]
+        if cols == 0 or col + cols > X or (cols % tw != 0 and col + cols != X):
+            raise ValueError(
+                f"a block of tiles at column {col} must hold whole tile columns of {tw} columns (the last may end at "
+                f"column {X}): {cols} columns given"
+            )
+        return np.ascontiguousarray(block)
+
 
 def encode_rows(block: Any, spec: WriteSpec, row: int, *, threads: int | None = None) -> tuple[int, bytes, list[int]]:
     """The frames of a block (see Writer.write) of the file `spec` describes, as (tile rows,
@@ -155,9 +180,31 @@ def encode_rows(block: Any, spec: WriteSpec, row: int, *, threads: int | None = 
     return rows, frames, counts
 
 
-def encode_block(block: Any, spec: WriteSpec, row: int) -> tuple[int, bytes, list[int]]:
-    """A dask task's encoding of one block (one thread: the scheduler runs tasks side by side)."""
-    return encode_rows(np.asarray(block), spec, row, threads=1)
+def encode_tiles(
+    block: Any, spec: WriteSpec, row: int, col: int, *, threads: int | None = None
+) -> tuple[int, bytes, list[int]]:
+    """The frames of a block of tiles of one tile row (see WriteSpec.check_tiles: (T, B, h, cols)
+    samples from pixel row `row` and column `col`), as (tile columns, frame bytes, byte counts):
+    the frames encode_rows makes for those tiles, from a block whose size does not grow with the
+    raster's width. Give the result to Writer.write_encoded_tiles(row, col, ...)."""
+    data = spec.check_tiles(block, row, col)
+    buf = data.reshape(-1).view(np.uint8)
+    th, tw = spec.tile
+    try:
+        cols, frames, counts = _rumi.encode_tiles(
+            spec.native(), spec.level, row // th, col // tw, buf, int(threads or default_threads())
+        )
+    except FormatError as e:
+        raise RequestError(f"rumi.encode_tiles: {e}") from None
+    return cols, frames, counts
+
+
+def encode_block(block: Any, spec: WriteSpec, row: int, col: int | None = None) -> tuple[int, bytes, list[int]]:
+    """A dask task's encoding of one block (one thread: the scheduler runs tasks side by side):
+    whole tile rows (col None) or tiles of one tile row from column `col`."""
+    if col is None:
+        return encode_rows(np.asarray(block), spec, row, threads=1)
+    return encode_tiles(np.asarray(block), spec, row, col, threads=1)
 
 
 def _bare(e: Exception) -> str:
@@ -243,6 +290,19 @@ class Writer:
             raise ValueError(f"row={row!r}: blocks start at a tile row, a multiple of {th}")
         try:
             self._native.write_encoded(row // th, int(rows), bytes(frames), [int(c) for c in counts])
+        except (FormatError, RequestError) as e:
+            raise RequestError(f"rumi.Writer {self.dest}: {_bare(e)}") from None
+
+    def write_encoded_tiles(self, row: int, col: int, encoded: tuple[int, bytes, list[int]]) -> None:
+        """Places what rumi.encode_tiles(block, self.spec, row, col) returned (made anywhere):
+        tiles of one tile row, in any order with the other blocks, each tile once."""
+        self._check_open()
+        cols, frames, counts = encoded
+        th, tw = self.spec.tile
+        if row % th != 0 or col % tw != 0:
+            raise ValueError(f"(row, col) = ({row!r}, {col!r}): blocks of tiles start at a tile, multiples of {th}, {tw}")
+        try:
+            self._native.write_encoded_tiles(row // th, col // tw, int(cols), bytes(frames), [int(c) for c in counts])
         except (FormatError, RequestError) as e:
             raise RequestError(f"rumi.Writer {self.dest}: {_bare(e)}") from None
 

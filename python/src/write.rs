@@ -18,7 +18,7 @@ use rumi::commit::{commit_pair, with_suffix, Staged};
 use rumi::format::{GeoTransform, Georef, ModelType, RasterType, TimeAxis, TimeKind, Trailer};
 use rumi::open::HEADER_SUFFIX;
 use rumi::pam::{self, Nodata, AUX_SUFFIX};
-use rumi::{EncodedRows, Error, ImageSpec, Writer};
+use rumi::{EncodedRows, EncodedTiles, Error, ImageSpec, Writer};
 
 use crate::{encoding_from, py_err, raise, store};
 
@@ -127,6 +127,29 @@ pub fn encode_rows<'py>(
         .detach(|| pool.install(|| rumi::encode_tile_rows(&spec, Graph::Auto(level), first_row, bytes.slice())))
         .map_err(py_err)?;
     Ok((e.rows, PyBytes::new(py, &e.frames), e.counts))
+}
+
+/// `encode_tiles(spec, level, row, first_col, data, threads) -> (cols, frames, counts)`: the
+/// frames of the tiles of tile row `row` from tile column `first_col` (`data`: their `[t][b][y][x]`
+/// samples, whole tile columns), with the GIL released: a block narrower than a tile row, for
+/// `NativeWriter.write_encoded_tiles` (the frames `encode_rows` makes for those tiles).
+#[pyfunction]
+pub fn encode_tiles<'py>(
+    py: Python<'py>,
+    spec: SpecTuple,
+    level: i32,
+    row: u32,
+    first_col: u32,
+    data: &Bound<'py, PyAny>,
+    threads: usize,
+) -> PyResult<(u32, Bound<'py, PyBytes>, Vec<u32>)> {
+    let spec = spec_from(spec)?;
+    let bytes = Bytes::of(data)?;
+    let pool = rumi::pool::get(threads).map_err(py_err)?;
+    let e = py
+        .detach(|| pool.install(|| rumi::encode_tiles(&spec, Graph::Auto(level), row, first_col, bytes.slice())))
+        .map_err(py_err)?;
+    Ok((e.cols, PyBytes::new(py, &e.frames), e.counts))
 }
 
 /// `frame_unit_from_image(spec, level, data, threads) -> unit`: the frame unit `rumi.write`
@@ -352,6 +375,20 @@ impl NativeWriter {
         counts: Vec<u32>,
     ) -> PyResult<()> {
         self.with(py, |o| o.writer.write_encoded(EncodedRows { first_row, rows, frames, counts }))
+    }
+
+    /// Places the frames `encode_tiles` made for tiles `first_col .. first_col + cols` of tile
+    /// row `row`.
+    fn write_encoded_tiles(
+        &self,
+        py: Python<'_>,
+        row: u32,
+        first_col: u32,
+        cols: u32,
+        frames: Vec<u8>,
+        counts: Vec<u32>,
+    ) -> PyResult<()> {
+        self.with(py, |o| o.writer.write_encoded_tiles(EncodedTiles { row, first_col, cols, frames, counts }))
     }
 
     /// Tile rows not written yet.

@@ -898,3 +898,98 @@ def test_workers_without_distributed_is_a_clear_error(tmp_path, monkeypatch, cap
     assert rc == 2, err
     assert "--workers" in err and "distributed" in err and "pip install 'rumi[stac]'" in err
     assert not out.exists()
+
+
+# --- a year of dates: blocks of tiles ---------------------------------------------------------
+
+
+def test_a_year_of_dates_plans_blocks_of_tiles_whatever_the_cell_width():
+    """A cell of T = 192 dates x 4 bands: a tile row of 256 x 2048 is 805 MB raw, so blocks (and
+    odc-stac load chunks) are single tiles of all dates and bands, 100 MB whatever the width;
+    cells whose tile rows fit keep blocks of tile rows."""
+    from rumi._build.run import block_chunks
+
+    tile = 192 * 4 * 256 * 256 * 2
+    for X in (2048, 4096, 10980):
+        assert block_chunks(192, 4, 2048, X, 2, 256, None, 256) == ({"time": 192, "x": 256, "y": 256}, tile)
+    # 512-pixel tiles: one tile is the block
+    assert block_chunks(192, 4, 2048, 2048, 2, 512, None, 512) == ({"time": 192, "x": 512, "y": 512}, 4 * tile)
+    # 16 dates: four tiles fit in 32 MiB; 3 dates: whole tile rows, as before
+    assert block_chunks(16, 4, 2048, 2048, 2, 256, None, 256) == ({"time": 16, "x": 1024, "y": 256}, 4 * 16 * 4 * 256 * 256 * 2)
+    assert block_chunks(3, 4, 2048, 2048, 2, 256, None, 256) == ({"x": 2048, "y": 512}, 3 * 4 * 2048 * 2 * 512)
+    # chunks given: the user's, blocks of tile rows
+    assert block_chunks(192, 4, 2048, 2048, 2, 256, {"x": 512, "y": 256}, 256) == ({"x": 512, "y": 256}, 192 * 4 * 2048 * 2 * 256)
+
+
+def _spy_blocks(monkeypatch):
+    """The shapes of the blocks rumi.to_rumi encodes (dask's threads)."""
+    import rumi._to_rumi as tr
+
+    seen = []
+    real = tr.encode_block
+
+    def spy(block, spec, row, col=None):
+        seen.append((np.shape(block), row, col))
+        return real(block, spec, row, col)
+
+    monkeypatch.setattr(tr, "encode_block", spy)
+    return seen
+
+
+def test_blocks_of_tiles_write_the_file_of_blocks_of_tile_rows(monkeypatch, tmp_path):
+    """to_rumi of a dask cube whose tile row exceeds block_bytes encodes blocks of tiles (the
+    largest handed to the writer: 2 tiles of all T and B) and writes, byte for byte, the file of
+    one tile row per block; frame units 9 (tiles) and 4 (cells)."""
+    da_ = pytest.importorskip("dask.array")
+    xr = pytest.importorskip("xarray")
+    T, B, Y, X = 12, 2, 80, 100  # tiles of 16: 5 tile rows, 7 tile columns (the last 4 wide)
+    rng = np.random.default_rng(3)
+    base = rng.integers(0, 3000, (1, B, Y, X))
+    cube = (base + np.arange(T)[:, None, None, None] * 40 + rng.integers(0, 30, (T, B, Y, X))).astype("uint16")
+    da = xr.DataArray(da_.from_array(cube, chunks=(1, 1, 16, 50)), dims=("time", "band", "y", "x"))
+    kw = dict(bands=["a", "b"], times=[f"2021-01-{d + 1:02d}" for d in range(T)], crs="EPSG:32633",
+              transform=(500000, 10, 0, 4100000, 0, -10), tile=16)
+    row = T * B * 16 * X * 2  # one tile row
+    for unit in (9, 4):
+        seen = _spy_blocks(monkeypatch)
+        rumi.to_rumi(da, tmp_path / f"rows{unit}.rumi", block_bytes=row, frame_unit=unit, **kw)
+        assert {(s, c) for s, _, c in seen} == {((T, B, 16, X), None)}
+        seen.clear()
+        rumi.to_rumi(da, tmp_path / f"tiles{unit}.rumi", block_bytes=2 * T * B * 16 * 16 * 2, frame_unit=unit, **kw)
+        assert max(int(np.prod(s)) * 2 for s, _, _ in seen) == 2 * T * B * 16 * 16 * 2
+        assert sorted((r, c) for _, r, c in seen) == [(r, c) for r in range(0, Y, 16) for c in range(0, X, 32)]
+        assert (tmp_path / f"tiles{unit}.rumi").read_bytes() == (tmp_path / f"rows{unit}.rumi").read_bytes()
+        with rumi.open(tmp_path / f"tiles{unit}.rumi") as ds:
+            np.testing.assert_array_equal(ds.read(), cube)
+
+
+def test_a_cell_whose_tile_row_exceeds_the_block_size_is_built_in_tiles(stac, tmp_path, monkeypatch):
+    """rumi.build of a cell whose tile row is larger than BLOCK_BYTES (here lowered to two tiles
+    of all dates and bands, as a year of dates makes a real one) loads and encodes blocks of two
+    tiles: the manifest's load chunks say so, no block handed to the writer is larger, and the
+    file is byte for byte the build of one tile row per block. The items of one UTM zone, pixels
+    aligned (anchor center): odc-stac's reprojected pixels (lc-d) depend on its chunks."""
+    import rumi._to_rumi as tr
+
+    items = [it for it in stac["landsat"] if it.id != "lc-d"]
+    kw = dict(bands=RGB, crs="EPSG:32621", resolution=30, anchor="center")
+    from rumi._build import plan_build
+
+    plan = plan_build(items, tmp_path / "p", **kw)
+    T, (Y, X) = plan.to_build[0].steps, plan.to_build[0].geobox.shape
+    tiles2 = 2 * T * 3 * 256 * 256 * 2
+    seen = _spy_blocks(monkeypatch)
+    monkeypatch.setattr(tr, "BLOCK_BYTES", T * 3 * 256 * X * 2)  # one tile row per block
+    rows = rumi.build(items, tmp_path / "rows", **kw)
+    assert all(c is None and s[:2] == (T, 3) and s[2] <= 256 and s[3] == X for s, _, c in seen)
+    assert len(seen) == -(-Y // 256)
+    seen.clear()
+    monkeypatch.setattr(tr, "BLOCK_BYTES", tiles2)
+    cat = rumi.build(items, tmp_path / "tiles", **kw)
+    entry = json.loads((tmp_path / "tiles" / "rumi-build.json").read_text())["files"]["all.rumi"]
+    assert entry["chunks"] == {"time": T, "x": 512, "y": 256}
+    assert max(int(np.prod(s)) * 2 for s, _, _ in seen) == tiles2
+    assert len(seen) == -(-Y // 256) * -(-X // 512) and all(c is not None for _, _, c in seen)
+    assert (tmp_path / "tiles" / "all.rumi").read_bytes() == (tmp_path / "rows" / "all.rumi").read_bytes()
+    check_against_odc(cat, items, RGB)
+    assert rows.column("id") == cat.column("id")

@@ -51,6 +51,6 @@ pub use read::{Axis, Output, Plane, ReadStats, Request};
 pub use reader::{Reader, Window};
 pub use validate::{build_header, check_blob_prefix, validate, Report};
 pub use writer::{
-    assemble, encode_tile_rows, frame_unit_from_image, frame_unit_from_sample, write_array, EncodedRows, Encoder,
-    ImageSpec, Writer, PIXEL_INTERLEAVED_GAIN,
+    assemble, encode_tile_rows, encode_tiles, frame_unit_from_image, frame_unit_from_sample, write_array, EncodedRows,
+    EncodedTiles, Encoder, ImageSpec, Writer, PIXEL_INTERLEAVED_GAIN,
 };

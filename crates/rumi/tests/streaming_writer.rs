@@ -118,3 +118,97 @@ fn blocks_that_do_not_fit_are_refused_by_name() {
     let e = w.finish().unwrap_err().to_string();
     assert!(e.contains("5 of 7 tile rows never written: 0 (pixel row 0), 1 (pixel row 8), 4"), "{e}");
 }
+
+/// `[t][b][y][x]` samples of tile row `row`'s pixel rows and pixel columns `x0..x1`.
+fn tiles_of(data: &[u8], s: &ImageSpec, row: u32, x0: u32, x1: u32) -> Vec<u8> {
+    let bps = s.encoding.decoded_bytes();
+    let th = u32::from(s.tile_length);
+    let (y0, y1) = (row * th, ((row + 1) * th).min(s.length));
+    let (ny, nx) = (s.length as usize, s.width as usize);
+    let mut out = Vec::new();
+    for p in 0..s.times as usize * usize::from(s.bands) {
+        for y in y0 as usize..y1 as usize {
+            let at = (p * ny + y) * nx;
+            out.extend_from_slice(&data[(at + x0 as usize) * bps..(at + x1 as usize) * bps]);
+        }
+    }
+    out
+}
+
+#[test]
+fn blocks_of_tiles_give_the_frames_and_file_of_tile_rows() {
+    // cells (4) and tiles walked band then time (0) or time then band (9); 3 tile columns, the
+    // last partial (45 = 16 + 16 + 13), 7 tile rows, the last partial
+    for unit in [4u16, 0, 9] {
+        let (mut s, data) = cube();
+        s.frame_unit = unit;
+        let graph = Graph::Auto(7);
+        // today's blocks: one tile row each, a fresh encoder each (as dask tasks encode them)
+        let mut w = Writer::new(Cursor::new(Vec::new()), s.clone(), graph).unwrap();
+        let mut rows = Vec::new();
+        for r in 0..7u32 {
+            let e = encode_tile_rows(&s, graph, r, &rows_of(&data, &s, r * 8, (r * 8 + 8).min(52))).unwrap();
+            rows.push(e.clone());
+            w.write_encoded(e).unwrap();
+        }
+        let (want, _) = w.finish().unwrap();
+        let want = want.into_inner();
+        // blocks of tiles (1 or 2 tile columns) and of tile rows, mixed, in a scrambled order
+        let mut pieces: Vec<(u32, u32, u32)> = Vec::new(); // (row, first col, cols); cols 0: the whole row
+        for r in 0..7u32 {
+            match r % 3 {
+                0 => pieces.extend([(r, 0, 1), (r, 1, 1), (r, 2, 1)]),
+                1 => pieces.extend([(r, 1, 2), (r, 0, 1)]),
+                _ => pieces.push((r, 0, 0)),
+            }
+        }
+        let n = pieces.len();
+        let order: Vec<usize> = (0..n).map(|i| (i * 7 + 3) % n).collect();
+        let mut w = Writer::new(Cursor::new(Vec::new()), s.clone(), graph).unwrap().spool_dir(std::env::temp_dir());
+        for &i in &order {
+            let (r, c, k) = pieces[i];
+            if k == 0 {
+                w.write_encoded(rows[r as usize].clone()).unwrap();
+                continue;
+            }
+            let (x0, x1) = (c * 16, ((c + k) * 16).min(45));
+            let e = rumi::encode_tiles(&s, graph, r, c, &tiles_of(&data, &s, r, x0, x1)).unwrap();
+            assert_eq!((e.row, e.first_col, e.cols), (r, c, k));
+            // the same frames as the tile row's, for those tiles
+            let per = (e.counts.len() / k as usize) as u32;
+            let skip = (c * per) as usize;
+            let whole = &rows[r as usize];
+            assert_eq!(e.counts[..], whole.counts[skip..skip + e.counts.len()], "unit {unit} row {r} col {c}");
+            let start: usize = whole.counts[..skip].iter().map(|&v| v as usize).sum();
+            assert_eq!(e.frames[..], whole.frames[start..start + e.frames.len()]);
+            w.write_encoded_tiles(e).unwrap();
+        }
+        let (file, _) = w.finish().unwrap();
+        let file = file.into_inner();
+        assert_eq!(file, want, "unit {unit}");
+        assert_eq!(read_all(&file, &s), data);
+    }
+}
+
+#[test]
+fn blocks_of_tiles_that_do_not_fit_are_refused_by_name() {
+    let (s, data) = cube();
+    let graph = Graph::Numeric(3);
+    let err = |r: rumi::Result<()>| r.unwrap_err().to_string();
+    // not whole tile columns
+    let e = rumi::encode_tiles(&s, graph, 0, 0, &tiles_of(&data, &s, 0, 0, 20)).unwrap_err().to_string();
+    assert!(e.contains("whole tile columns of 16 pixel columns") && e.contains("20 pixel columns given"), "{e}");
+    let e = rumi::encode_tiles(&s, graph, 0, 3, &tiles_of(&data, &s, 0, 32, 45)).unwrap_err().to_string();
+    assert!(e.contains("tile (row 0, column 3) is outside the raster's 7 x 3 tiles"), "{e}");
+    let mut w = Writer::new(Cursor::new(Vec::new()), s.clone(), graph).unwrap();
+    w.write_encoded_tiles(rumi::encode_tiles(&s, graph, 2, 1, &tiles_of(&data, &s, 2, 16, 32)).unwrap()).unwrap();
+    // a tile twice, as a tile and within a tile row
+    let again = rumi::encode_tiles(&s, graph, 2, 0, &tiles_of(&data, &s, 2, 0, 45)).unwrap();
+    let e = err(w.write_encoded_tiles(again));
+    assert_eq!(e, "invalid request: tile (row 2, column 1; pixel row 16, column 16) written twice");
+    let e = err(w.write_tile_rows(2, &rows_of(&data, &s, 16, 24)));
+    assert_eq!(e, "invalid request: tile row 2 (pixel row 16) written twice");
+    // a row with a tile missing is a missing row
+    let e = w.finish().unwrap_err().to_string();
+    assert!(e.contains("7 of 7 tile rows never written"), "{e}");
+}

@@ -22,7 +22,8 @@ from .cells import whole_second
 from .plan import BuildPlan, PlannedFile, plan_build
 
 #: odc.stac.load's x chunk when chunks= does not give one (pixels); y chunks default to whole
-#: blocks of tile rows of about rumi.to_rumi's BLOCK_BYTES (each file's are in the manifest)
+#: blocks of tile rows of about rumi.to_rumi's BLOCK_BYTES, and when one tile row is larger
+#: (many dates), to blocks of tiles: see block_chunks (each file's are in the manifest)
 DEFAULT_CHUNKS = {"x": 2048}
 
 
@@ -72,15 +73,25 @@ def _per_band(vals: Sequence[Any]) -> Any:
 
 
 def block_chunks(
-    T: int, B: int, Y: int, X: int, itemsize: int, tile_rows: int, chunks: Mapping[str, Any] | None
+    T: int, B: int, Y: int, X: int, itemsize: int, tile_rows: int, chunks: Mapping[str, Any] | None,
+    tile_cols: int | None = None,
 ) -> tuple[dict[str, Any], int | None]:
     """odc.stac.load's chunks for a cell and the block_bytes for rumi.to_rumi that make each of
-    its blocks of tile rows exactly one row of load chunks: every chunk feeds one block (never
-    loaded twice, whatever the scheduler keeps). Default: blocks of about to_rumi's BLOCK_BYTES
-    raw, x chunks of 2048."""
-    from .._to_rumi import BLOCK_BYTES
+    its blocks exactly one row of load chunks: every chunk feeds one block (never loaded twice,
+    whatever the scheduler keeps). Default: blocks of whole tile rows of about to_rumi's
+    BLOCK_BYTES raw, x chunks of 2048; when one tile row is larger than BLOCK_BYTES (a year of
+    dates: 192 x 4 bands x 256 rows x 2048 columns x 2 bytes = 805 MB), blocks of the most whole
+    tiles of one tile row that fit (at least one tile, all T and B: 100 MB at T = 192), each one
+    load chunk per band ({"time": T, "y": tile_rows, "x": those columns}), so that a block's
+    memory does not grow with the cell's width. tile_cols: the tile width (default tile_rows)."""
+    from .._to_rumi import BLOCK_BYTES, block_cols
 
     row_bytes = T * B * X * itemsize
+    if not chunks:
+        tw = tile_rows if tile_cols is None else tile_cols
+        cols = block_cols((T, B, Y, X), itemsize, (tile_rows, tw), BLOCK_BYTES)
+        if cols is not None:
+            return {"time": T, "x": cols, "y": tile_rows}, T * B * tile_rows * cols * itemsize
     out = dict(chunks or {})
     out.setdefault("x", DEFAULT_CHUNKS["x"])
     if "y" not in out:
@@ -116,6 +127,11 @@ def _tile_rows(write: WriteOptions) -> int:
     return int(tile if isinstance(tile, (int, np.integer)) else tile[0])
 
 
+def _tile_cols(write: WriteOptions) -> int:
+    tile = write.tile
+    return int(tile if isinstance(tile, (int, np.integer)) else tile[1])
+
+
 def build_file(plan: BuildPlan, f: PlannedFile, say: Callable[[str], None]) -> dict[str, Any]:
     """Loads and writes one file of the plan (atomically, with its sidecars); returns its
     manifest entry, with "raw" (its uncompressed bytes) to take out."""
@@ -136,7 +152,9 @@ def build_file(plan: BuildPlan, f: PlannedFile, say: Callable[[str], None]) -> d
     first = lo.chunks or {"x": DEFAULT_CHUNKS["x"], "y": tile_rows}
     xx = load(first)  # lazy: the time steps and sample type
     itemsize = max(xx[b].dtype.itemsize for b in bands)
-    ch, block_bytes = block_chunks(xx.sizes["time"], len(bands), gbox.shape[0], gbox.shape[1], itemsize, tile_rows, lo.chunks)
+    ch, block_bytes = block_chunks(
+        xx.sizes["time"], len(bands), gbox.shape[0], gbox.shape[1], itemsize, tile_rows, lo.chunks, _tile_cols(plan.write)
+    )
     if dict(ch) != dict(first):
         xx = load(ch)
     nds = _cell_nodata(plan, xx, f.items)

@@ -22,6 +22,24 @@ pub struct EncodedRows {
     pub counts: Vec<u32>,
 }
 
+/// The frames of tile columns `first_col .. first_col + cols` of tile row `row`, in frame-index
+/// order (a run of tile locations of one row is a run of frames in every frame unit), and their
+/// byte counts: a block narrower than a tile row ([`Encoder::encode_tiles`]), so that a block's
+/// memory need not grow with the raster's width.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EncodedTiles {
+    /// tile row
+    pub row: u32,
+    /// first tile column
+    pub first_col: u32,
+    /// number of tile columns
+    pub cols: u32,
+    /// the frames, back to back
+    pub frames: Vec<u8>,
+    /// one byte count per frame
+    pub counts: Vec<u32>,
+}
+
 /// With [`Graph::Auto`], every this many tile rows (from row 0) try every candidate; the rows
 /// between try the candidates that made at least a tenth of the frames of the last such row.
 const AUTO_EVERY: u32 = 4;
@@ -80,19 +98,12 @@ impl Encoder {
     pub fn encode(&mut self, first_row: u32, data: &[u8]) -> Result<EncodedRows> {
         let (rows, block_h) = self.block_rows(first_row, data.len())?;
         let l = self.layout;
-        if l.encoding == SampleEncoding::Bool {
-            if let Some(p) = data.iter().position(|&v| v > 1) {
-                return Err(Error::Usage(format!(
-                    "boolean sample byte {p} of the block at tile row {first_row} is {}, must be 0 or 1",
-                    data[p]
-                )));
-            }
-        }
+        check_bool(l, data, first_row)?;
         let mut out = EncodedRows { first_row, rows, frames: Vec::new(), counts: Vec::new() };
         for row in first_row..first_row + rows {
             let y_off = (row - first_row) * u32::from(l.tile_length);
-            let block = Block { data, h: block_h, y_off };
-            for f in self.encode_row(row, &block)? {
+            let block = Block { data, h: block_h, y_off, x0: 0, xw: l.width };
+            for f in self.encode_row(row, 0, l.tiles_across(), &block)? {
                 out.counts.push(u32::try_from(f.len()).map_err(|_| Error::Overflow("frame byte count"))?);
                 out.frames.extend_from_slice(&f);
             }
@@ -100,10 +111,61 @@ impl Encoder {
         Ok(out)
     }
 
-    fn encode_row(&mut self, row: u32, block: &Block<'_>) -> Result<Vec<Vec<u8>>> {
+    /// Tile columns in a block of tile row `row` starting at tile column `first_col`: `(cols,
+    /// pixel columns)`, or an error naming what does not fit.
+    pub fn block_cols(&self, row: u32, first_col: u32, data_len: usize) -> Result<(u32, u32)> {
+        let l = &self.layout;
+        let (down, across) = (l.tiles_down(), l.tiles_across());
+        if row >= down || first_col >= across {
+            return Err(Error::Usage(format!(
+                "tile (row {row}, column {first_col}) is outside the raster's {down} x {across} tiles"
+            )));
+        }
+        let (h, _) = l.tile_dims(row, 0);
+        let column = l.times as usize * usize::from(l.bands) * h as usize * l.encoding.decoded_bytes();
+        if column == 0 || data_len % column != 0 {
+            return Err(Error::Usage(format!(
+                "{data_len} bytes are not whole pixel columns of T*B*{h} samples ({column} bytes each)"
+            )));
+        }
+        let w = u32::try_from(data_len / column).map_err(|_| Error::Overflow("block columns"))?;
+        let tw = u32::from(l.tile_width);
+        let x0 = first_col * tw;
+        let left = l.width - x0;
+        if w == 0 || w > left || (w % tw != 0 && w != left) {
+            return Err(Error::Usage(format!(
+                "a block at tile column {first_col} (pixel column {x0}) must hold whole tile columns of {tw} pixel \
+                 columns (the last may end at the raster's {} columns): {w} pixel columns given",
+                l.width
+            )));
+        }
+        Ok((w.div_ceil(tw), w))
+    }
+
+    /// Encodes the block `data`: `[t][b][y][x]` samples of tile row `row` (all its pixel rows),
+    /// pixel columns from tile column `first_col`'s first one, whole tile columns (the last may
+    /// be the raster's partial one). A fresh encoder makes the frames a fresh encoder's
+    /// [`Encoder::encode`] of the whole tile row makes for those tiles: each frame's candidates
+    /// are compared on that frame alone.
+    pub fn encode_tiles(&mut self, row: u32, first_col: u32, data: &[u8]) -> Result<EncodedTiles> {
+        let (cols, w) = self.block_cols(row, first_col, data.len())?;
         let l = self.layout;
-        let first = l.frame_index(row, 0, 0, 0);
-        let count = u64::from(l.tiles_across()) * l.frames_per_location();
+        check_bool(l, data, row)?;
+        let (h, _) = l.tile_dims(row, 0);
+        let block = Block { data, h, y_off: 0, x0: first_col * u32::from(l.tile_width), xw: w };
+        let mut out = EncodedTiles { row, first_col, cols, frames: Vec::new(), counts: Vec::new() };
+        for f in self.encode_row(row, first_col, cols, &block)? {
+            out.counts.push(u32::try_from(f.len()).map_err(|_| Error::Overflow("frame byte count"))?);
+            out.frames.extend_from_slice(&f);
+        }
+        Ok(out)
+    }
+
+    /// The frames of tile columns `first_col .. first_col + cols` of tile row `row`.
+    fn encode_row(&mut self, row: u32, first_col: u32, cols: u32, block: &Block<'_>) -> Result<Vec<Vec<u8>>> {
+        let l = self.layout;
+        let first = l.frame_index(row, first_col, 0, 0);
+        let count = u64::from(cols) * l.frames_per_location();
         let evaluate = row % AUTO_EVERY == 0 || self.kept.is_none();
         let candidates = match (self.graph, &self.kept) {
             // the rows between try only the candidates that won lately (docs/performance.md,
@@ -148,12 +210,27 @@ impl Encoder {
     }
 }
 
-/// A block of pixel rows `[t][b][y][x]`, `h` rows high; the tile row being encoded starts at
-/// its row `y_off`.
+/// The boolean samples of a block are 0 or 1.
+fn check_bool(l: Layout, data: &[u8], row: u32) -> Result<()> {
+    if l.encoding == SampleEncoding::Bool {
+        if let Some(p) = data.iter().position(|&v| v > 1) {
+            return Err(Error::Usage(format!(
+                "boolean sample byte {p} of the block at tile row {row} is {}, must be 0 or 1",
+                data[p]
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// A block of pixel rows `[t][b][y][x]`, `h` rows high and `xw` columns wide from raster column
+/// `x0`; the tile row being encoded starts at its row `y_off`.
 struct Block<'a> {
     data: &'a [u8],
     h: u32,
     y_off: u32,
+    x0: u32,
+    xw: u32,
 }
 
 /// The candidates that made at least a tenth of the frames (`wins` = index of each frame's
@@ -184,11 +261,11 @@ fn gather(l: &Layout, index: u64, block: &Block<'_>) -> Vec<u8> {
         None => (0..l.times).flat_map(|t| (0..u32::from(l.bands)).map(move |b| (b, t))).collect(),
     };
     let mut out = vec![0u8; l.frame_samples(g.h, g.w) as usize * bps];
-    let (nb, xw, bh, y_off) = (usize::from(l.bands), l.width as usize, block.h as usize, block.y_off as usize);
-    let data = block.data;
+    let (nb, xw, bh, y_off) = (usize::from(l.bands), block.xw as usize, block.h as usize, block.y_off as usize);
+    let (data, x0) = (block.data, (g.x0 - block.x0) as usize);
     for (b, t) in pairs {
         for y in 0..h {
-            let src_row = ((t as usize * nb + b as usize) * bh + y_off + y) * xw + g.x0 as usize;
+            let src_row = ((t as usize * nb + b as usize) * bh + y_off + y) * xw + x0;
             let dst_row = g.sample(b, t, y as u32, 0);
             if sx == 1 {
                 out[dst_row * bps..(dst_row + w) * bps].copy_from_slice(&data[src_row * bps..(src_row + w) * bps]);

@@ -16,7 +16,7 @@ use crate::error::{Error, Limits, Result};
 use crate::format::ifd::serialise_prefix;
 use crate::format::{Blob, Georef, Layout, SampleEncoding, Trailer};
 
-pub use encode::{EncodedRows, Encoder};
+pub use encode::{EncodedRows, EncodedTiles, Encoder};
 
 /// Everything a file records besides its samples.
 #[derive(Debug, Clone)]
@@ -176,26 +176,37 @@ pub fn encode_tile_rows(spec: &ImageSpec, graph: Graph, first_row: u32, data: &[
     Encoder::new(check_spec(spec)?, graph).encode(first_row, data)
 }
 
+/// Encodes a block of tile columns of one tile row with a fresh [`Encoder`] (`data`:
+/// `[t][b][y][x]` samples of the tile row's pixel rows and of the pixel columns of tile columns
+/// `first_col ..`; see [`Encoder::encode_tiles`]): the frames [`encode_tile_rows`] makes for
+/// those tiles, from a block whose size does not grow with the raster's width. The result goes
+/// to [`Writer::write_encoded_tiles`], or its frames and counts, in frame-index order, to
+/// [`assemble`].
+pub fn encode_tiles(spec: &ImageSpec, graph: Graph, row: u32, first_col: u32, data: &[u8]) -> Result<EncodedTiles> {
+    Encoder::new(check_spec(spec)?, graph).encode_tiles(row, first_col, data)
+}
+
 /// Blocks that came before their turn, kept in an unnamed temporary file.
 struct Spool {
     file: File,
     end: u64,
-    /// first row -> (offset in the spool, byte length, rows, counts)
-    waiting: BTreeMap<u32, (u64, u64, u32, Vec<u32>)>,
+    /// first tile location -> (offset in the spool, byte length, tile locations, counts)
+    waiting: BTreeMap<u64, (u64, u64, u64, Vec<u32>)>,
 }
 
-/// Streams frames into `out`: blocks of tile rows in any order, each tile row exactly once.
-/// Memory holds one block at a time; blocks ahead of the next row to place wait in a spool file
-/// (in [`Writer::spool_dir`], the system's temporary folder by default).
+/// Streams frames into `out`: blocks of tile rows (or of tile columns of one tile row:
+/// [`Writer::write_encoded_tiles`]) in any order, each tile exactly once. Memory holds one
+/// block at a time; blocks ahead of the next tile location to place wait in a spool file (in
+/// [`Writer::spool_dir`], the system's temporary folder by default).
 pub struct Writer<W: Write + Seek> {
     out: W,
     spec: ImageSpec,
     layout: Layout,
     trailer_bytes: Vec<u8>,
     encoder: Encoder,
-    /// the next tile row to place in `out`
-    next_row: u32,
-    /// tile rows received (placed or waiting)
+    /// the next tile location (row-major) to place in `out`
+    next_loc: u64,
+    /// tile locations received (placed or waiting)
     received: Vec<bool>,
     counts: Vec<u32>,
     spool: Option<Spool>,
@@ -215,8 +226,8 @@ impl<W: Write + Seek> Writer<W> {
             layout,
             trailer_bytes,
             encoder: Encoder::new(layout, graph),
-            next_row: 0,
-            received: vec![false; layout.tiles_down() as usize],
+            next_loc: 0,
+            received: vec![false; layout.tiles_down() as usize * layout.tiles_across() as usize],
             counts: Vec::with_capacity(n as usize),
             spool: None,
             spool_dir: None,
@@ -271,10 +282,32 @@ impl<W: Write + Seek> Writer<W> {
                 u64::from(first_row) + u64::from(rows)
             )));
         }
-        if let Some(r) = (first_row..first_row + rows).find(|&r| self.received[r as usize]) {
+        let across = self.layout.tiles_across() as usize;
+        if let Some(r) =
+            (first_row..first_row + rows).find(|&r| self.received[r as usize * across..][..across].iter().any(|&v| v))
+        {
             return Err(Error::Usage(format!(
                 "tile row {r} (pixel row {}) written twice",
                 r * u32::from(self.layout.tile_length)
+            )));
+        }
+        Ok(())
+    }
+
+    fn check_new_tiles(&self, row: u32, first_col: u32, cols: u32) -> Result<()> {
+        let (down, across) = (self.layout.tiles_down(), self.layout.tiles_across());
+        if row >= down || first_col >= across || cols == 0 || cols > across - first_col {
+            return Err(Error::Usage(format!(
+                "tiles (row {row}, columns {first_col}..{}) are outside the raster's {down} x {across} tiles",
+                u64::from(first_col) + u64::from(cols)
+            )));
+        }
+        let at = row as usize * across as usize;
+        if let Some(c) = (first_col..first_col + cols).find(|&c| self.received[at + c as usize]) {
+            return Err(Error::Usage(format!(
+                "tile (row {row}, column {c}; pixel row {}, column {}) written twice",
+                row * u32::from(self.layout.tile_length),
+                c * u32::from(self.layout.tile_width)
             )));
         }
         Ok(())
@@ -297,11 +330,40 @@ impl<W: Write + Seek> Writer<W> {
                 per_row * u64::from(e.rows)
             )));
         }
-        for r in e.first_row..e.first_row + e.rows {
-            self.received[r as usize] = true;
+        let across = u64::from(self.layout.tiles_across());
+        self.accept(u64::from(e.first_row) * across, u64::from(e.rows) * across, e.frames, e.counts)
+    }
+
+    /// Places the frames of tiles of one tile row encoded elsewhere ([`encode_tiles`] with this
+    /// writer's spec): blocks narrower than a tile row, in any order, as blocks of tile rows.
+    pub fn write_encoded_tiles(&mut self, e: EncodedTiles) -> Result<()> {
+        self.check_new_tiles(e.row, e.first_col, e.cols)?;
+        let per = self.layout.frames_per_location();
+        let total: u64 = e.counts.iter().map(|&c| u64::from(c)).sum();
+        if e.counts.len() as u64 != per * u64::from(e.cols) || total != e.frames.len() as u64 {
+            return Err(Error::Usage(format!(
+                "encoded tiles (row {}, columns {}..{}): {} byte counts summing to {total} for {} frames of {} bytes \
+                 (expected {} counts): not made for this file's layout",
+                e.row,
+                e.first_col,
+                e.first_col + e.cols,
+                e.counts.len(),
+                e.counts.len(),
+                e.frames.len(),
+                per * u64::from(e.cols)
+            )));
         }
-        if e.first_row == self.next_row {
-            self.place(&e.frames, e.rows, &e.counts)?;
+        let first = u64::from(e.row) * u64::from(self.layout.tiles_across()) + u64::from(e.first_col);
+        self.accept(first, u64::from(e.cols), e.frames, e.counts)
+    }
+
+    /// Places (or spools) the checked frames of tile locations `first .. first + locs`.
+    fn accept(&mut self, first: u64, locs: u64, frames: Vec<u8>, counts: Vec<u32>) -> Result<()> {
+        for v in &mut self.received[first as usize..(first + locs) as usize] {
+            *v = true;
+        }
+        if first == self.next_loc {
+            self.place(&frames, locs, &counts)?;
             self.drain()
         } else {
             let spool = match &mut self.spool {
@@ -318,24 +380,24 @@ impl<W: Write + Seek> Writer<W> {
                 }
             };
             spool.file.seek(SeekFrom::Start(spool.end))?;
-            spool.file.write_all(&e.frames)?;
-            spool.waiting.insert(e.first_row, (spool.end, e.frames.len() as u64, e.rows, e.counts));
-            spool.end += e.frames.len() as u64;
+            spool.file.write_all(&frames)?;
+            spool.waiting.insert(first, (spool.end, frames.len() as u64, locs, counts));
+            spool.end += frames.len() as u64;
             Ok(())
         }
     }
 
-    fn place(&mut self, frames: &[u8], rows: u32, counts: &[u32]) -> Result<()> {
+    fn place(&mut self, frames: &[u8], locs: u64, counts: &[u32]) -> Result<()> {
         self.out.write_all(frames)?;
         self.counts.extend_from_slice(counts);
-        self.next_row += rows;
+        self.next_loc += locs;
         Ok(())
     }
 
     /// Moves the spooled blocks that are now next into `out`.
     fn drain(&mut self) -> Result<()> {
         let Some(spool) = &mut self.spool else { return Ok(()) };
-        while let Some((off, len, rows, counts)) = spool.waiting.remove(&self.next_row) {
+        while let Some((off, len, locs, counts)) = spool.waiting.remove(&self.next_loc) {
             spool.file.seek(SeekFrom::Start(off))?;
             let mut buf = vec![0u8; (1 << 20).min(len as usize)];
             let mut left = len;
@@ -346,7 +408,7 @@ impl<W: Write + Seek> Writer<W> {
                 left -= n as u64;
             }
             self.counts.extend_from_slice(&counts);
-            self.next_row += rows;
+            self.next_loc += locs;
         }
         if spool.waiting.is_empty() {
             // nothing waits: start the spool over (its space is given back)
@@ -356,9 +418,12 @@ impl<W: Write + Seek> Writer<W> {
         Ok(())
     }
 
-    /// Tile rows not written yet.
+    /// Tile rows not written yet (wholly or in part).
     pub fn missing_rows(&self) -> Vec<u32> {
-        (0..self.layout.tiles_down()).filter(|&r| !self.received[r as usize]).collect()
+        let across = self.layout.tiles_across() as usize;
+        (0..self.layout.tiles_down())
+            .filter(|&r| !self.received[r as usize * across..][..across].iter().all(|&v| v))
+            .collect()
     }
 
     /// Writes the trailer and the prefix; returns the output and the header blob.
