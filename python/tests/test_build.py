@@ -993,3 +993,27 @@ def test_a_cell_whose_tile_row_exceeds_the_block_size_is_built_in_tiles(stac, tm
     assert (tmp_path / "tiles" / "all.rumi").read_bytes() == (tmp_path / "rows" / "all.rumi").read_bytes()
     check_against_odc(cat, items, RGB)
     assert rows.column("id") == cat.column("id")
+
+
+def test_a_date_range_over_built_cubes_reads_only_its_dates(stac, tmp_path):
+    """The catalogue of a build records each Cube's dates (rumi:times): a ChipDataset asking for a
+    date range gets those dates only and decodes only their frames (frame unit 9, the Cubes'
+    default: one frame per tile, date and band)."""
+    pytest.importorskip("torch")
+    import rumi.torch as rt
+
+    cat = rumi.build(stac["landsat"], tmp_path / "year", bands=RGB, crs="EPSG:32621", resolution=30)
+    with rumi.open(cat.row(0)["location"]) as ds:
+        assert ds.frame_unit == 9
+        times = ds.times.astype("datetime64[s]")
+        T = len(times)
+        want = ds.read(window=(0, 0, 256, 256))
+    assert T == 3 and [str(t) for t in np.asarray(cat.row(0)["rumi:times"], "datetime64[s]")] == [str(t) for t in times]
+    day = str(times[1])[:10]
+    full = rt.ChipDataset(cat, size=256)
+    one = rt.ChipDataset(cat, size=256, time=(day, day))
+    assert [str(t) for t in one.times[0]] == [str(times[1])]
+    a, b = full.__getitems__([(0, 0, 0)]), one.__getitems__([(0, 0, 0)])
+    assert (a["stats"]["frames"], b["stats"]["frames"]) == (T * 3, 3)  # a tile: all dates' frames, then one date's
+    np.testing.assert_array_equal(b["image"][0].numpy(), want[1:2])
+    np.testing.assert_array_equal(a["image"][0].numpy(), want)
