@@ -112,8 +112,9 @@ def test_tile_aligned_chips_cost_one_frame(cat):
     assert all(r % 64 == 0 and c % 64 == 0 for _, r, c in keys)
     for k in keys[:5]:
         st = ds.__getitems__([k])["stats"]
-        # one Cube frame holds every band and time of the tile: one frame, one request
-        assert (st["frames"], st["requests"]) == (1, 1), st
+        # the Cube default (frame unit 9): one frame per date and band at this tile location,
+        # nothing of another tile, all in one request
+        assert (st["frames"], st["requests"]) == (ds.shapes[k[0]][0] * ds.shapes[k[0]][1], 1), st
 
 
 def test_random_chips_aligned_to_tiles_decode_only_their_tiles(cat):
