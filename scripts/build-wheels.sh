@@ -46,7 +46,8 @@ if [[ " $what " == *" rumi "* ]]; then
   whl=$(ls dist/rumi-"$version"-cp311-abi3-manylinux_2_28_x86_64.whl 2>/dev/null) \
     || die "no rumi-$version-cp311-abi3-manylinux_2_28_x86_64.whl in dist/: $(ls dist)"
   show=$("$bv/bin/auditwheel" show "$whl")
-  grep -q 'consistent with the following platform tag: "manylinux_2_28_x86_64"' <<<"$show" \
+  # auditwheel wraps its text to the terminal's width: compare with the lines joined
+  grep -q 'consistent with the following platform tag: "manylinux_2_28_x86_64"' <<<"$(tr -s ' \n' '  ' <<<"$show")" \
     || die "auditwheel show does not report manylinux_2_28 for $whl: $show"
   size=$(stat -c %s "$whl")
   [ "$size" -le $(( budget_mb * 1000 * 1000 )) ] || die "$whl is $size bytes, over the $budget_mb MB budget"

@@ -120,13 +120,24 @@ pub fn encode_rows<'py>(
     data: &Bound<'py, PyAny>,
     threads: usize,
 ) -> PyResult<(u32, Bound<'py, PyBytes>, Vec<u32>)> {
+    let e = encode_detached(py, spec, data, threads, |spec, d| {
+        rumi::encode_tile_rows(spec, Graph::Auto(level), first_row, d)
+    })?;
+    Ok((e.rows, PyBytes::new(py, &e.frames), e.counts))
+}
+
+/// Runs `encode(spec, data)` on the pool of `threads` with the GIL released.
+fn encode_detached<T: Send>(
+    py: Python<'_>,
+    spec: SpecTuple,
+    data: &Bound<'_, PyAny>,
+    threads: usize,
+    encode: impl FnOnce(&ImageSpec, &[u8]) -> rumi::Result<T> + Send,
+) -> PyResult<T> {
     let spec = spec_from(spec)?;
     let bytes = Bytes::of(data)?;
     let pool = rumi::pool::get(threads).map_err(py_err)?;
-    let e = py
-        .detach(|| pool.install(|| rumi::encode_tile_rows(&spec, Graph::Auto(level), first_row, bytes.slice())))
-        .map_err(py_err)?;
-    Ok((e.rows, PyBytes::new(py, &e.frames), e.counts))
+    py.detach(|| pool.install(|| encode(&spec, bytes.slice()))).map_err(py_err)
 }
 
 /// `encode_tiles(spec, level, row, first_col, data, threads) -> (cols, frames, counts)`: the
@@ -143,12 +154,9 @@ pub fn encode_tiles<'py>(
     data: &Bound<'py, PyAny>,
     threads: usize,
 ) -> PyResult<(u32, Bound<'py, PyBytes>, Vec<u32>)> {
-    let spec = spec_from(spec)?;
-    let bytes = Bytes::of(data)?;
-    let pool = rumi::pool::get(threads).map_err(py_err)?;
-    let e = py
-        .detach(|| pool.install(|| rumi::encode_tiles(&spec, Graph::Auto(level), row, first_col, bytes.slice())))
-        .map_err(py_err)?;
+    let e = encode_detached(py, spec, data, threads, |spec, d| {
+        rumi::encode_tiles(spec, Graph::Auto(level), row, first_col, d)
+    })?;
     Ok((e.cols, PyBytes::new(py, &e.frames), e.counts))
 }
 

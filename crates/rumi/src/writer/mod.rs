@@ -317,19 +317,12 @@ impl<W: Write + Seek> Writer<W> {
     pub fn write_encoded(&mut self, e: EncodedRows) -> Result<()> {
         self.check_new(e.first_row, e.rows)?;
         let per_row = u64::from(self.layout.tiles_across()) * self.layout.frames_per_location();
-        let total: u64 = e.counts.iter().map(|&c| u64::from(c)).sum();
-        if e.counts.len() as u64 != per_row * u64::from(e.rows) || total != e.frames.len() as u64 {
-            return Err(Error::Usage(format!(
-                "encoded tile rows {}..{}: {} byte counts summing to {total} for {} frames of {} bytes \
-                 (expected {} counts): not made for this file's layout",
-                e.first_row,
-                e.first_row + e.rows,
-                e.counts.len(),
-                e.counts.len(),
-                e.frames.len(),
-                per_row * u64::from(e.rows)
-            )));
-        }
+        check_counts(
+            || format!("encoded tile rows {}..{}", e.first_row, e.first_row + e.rows),
+            &e.counts,
+            e.frames.len(),
+            per_row * u64::from(e.rows),
+        )?;
         let across = u64::from(self.layout.tiles_across());
         self.accept(u64::from(e.first_row) * across, u64::from(e.rows) * across, e.frames, e.counts)
     }
@@ -338,21 +331,12 @@ impl<W: Write + Seek> Writer<W> {
     /// writer's spec): blocks narrower than a tile row, in any order, as blocks of tile rows.
     pub fn write_encoded_tiles(&mut self, e: EncodedTiles) -> Result<()> {
         self.check_new_tiles(e.row, e.first_col, e.cols)?;
-        let per = self.layout.frames_per_location();
-        let total: u64 = e.counts.iter().map(|&c| u64::from(c)).sum();
-        if e.counts.len() as u64 != per * u64::from(e.cols) || total != e.frames.len() as u64 {
-            return Err(Error::Usage(format!(
-                "encoded tiles (row {}, columns {}..{}): {} byte counts summing to {total} for {} frames of {} bytes \
-                 (expected {} counts): not made for this file's layout",
-                e.row,
-                e.first_col,
-                e.first_col + e.cols,
-                e.counts.len(),
-                e.counts.len(),
-                e.frames.len(),
-                per * u64::from(e.cols)
-            )));
-        }
+        check_counts(
+            || format!("encoded tiles (row {}, columns {}..{})", e.row, e.first_col, e.first_col + e.cols),
+            &e.counts,
+            e.frames.len(),
+            self.layout.frames_per_location() * u64::from(e.cols),
+        )?;
         let first = u64::from(e.row) * u64::from(self.layout.tiles_across()) + u64::from(e.first_col);
         self.accept(first, u64::from(e.cols), e.frames, e.counts)
     }
@@ -460,4 +444,19 @@ pub fn write_array<W: Write + Seek>(out: W, spec: ImageSpec, graph: Graph, data:
     }
     w.write_tile_rows(0, data)?;
     w.finish()
+}
+
+/// Frames encoded elsewhere fit this file's layout: `expected` byte counts that sum to the
+/// bytes of `frames`.
+fn check_counts(what: impl FnOnce() -> String, counts: &[u32], frames: usize, expected: u64) -> Result<()> {
+    let total: u64 = counts.iter().map(|&c| u64::from(c)).sum();
+    if counts.len() as u64 == expected && total == frames as u64 {
+        return Ok(());
+    }
+    Err(Error::Usage(format!(
+        "{}: {} byte counts summing to {total} for {frames} bytes of frames (expected {expected} counts \
+         summing to the frames' bytes): not made for this file's layout",
+        what(),
+        counts.len()
+    )))
 }
