@@ -23,6 +23,8 @@ repo=$(pwd)
 t0=$(date +%s)
 stamp() { echo "== $1 ($(( $(date +%s) - t0 ))s)"; }
 die() { echo "build-wheels: error: $*" >&2; exit 1; }
+# auditwheel wraps its report to the terminal's width: read it with its lines joined
+auditwheel_show() { "$bv/bin/auditwheel" show "$@" | tr -s ' \n' '  '; }
 budget_mb=15
 what=${RUMI_BUILD_WHEELS:-rumi gdal}
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
@@ -45,9 +47,8 @@ if [[ " $what " == *" rumi "* ]]; then
     maturin build --release --strip --zig --compatibility manylinux_2_28 -m python/Cargo.toml --out dist
   whl=$(ls dist/rumi-"$version"-cp311-abi3-manylinux_2_28_x86_64.whl 2>/dev/null) \
     || die "no rumi-$version-cp311-abi3-manylinux_2_28_x86_64.whl in dist/: $(ls dist)"
-  show=$("$bv/bin/auditwheel" show "$whl")
-  # auditwheel wraps its text to the terminal's width: compare with the lines joined
-  grep -q 'consistent with the following platform tag: "manylinux_2_28_x86_64"' <<<"$(tr -s ' \n' '  ' <<<"$show")" \
+  show=$(auditwheel_show "$whl")
+  grep -q 'consistent with the following platform tag: "manylinux_2_28_x86_64"' <<<"$show" \
     || die "auditwheel show does not report manylinux_2_28 for $whl: $show"
   size=$(stat -c %s "$whl")
   [ "$size" -le $(( budget_mb * 1000 * 1000 )) ] || die "$whl is $size bytes, over the $budget_mb MB budget"
@@ -112,7 +113,7 @@ EOF
   whl=dist/rumi_gdal-$version-$tag.whl
   [ -f "$whl" ] || die "wheel pack made no $whl: $(ls dist)"
   # auditwheel's own reading of the plugins (their libgdal resolved from the rasterio wheels)
-  LD_LIBRARY_PATH=$(IFS=:; echo "${libdirs[*]}") "$bv/bin/auditwheel" show "$whl" | tr '\n' ' ' | sed 's/  */ /g' | cut -c1-400
+  LD_LIBRARY_PATH=$(IFS=:; echo "${libdirs[*]}") auditwheel_show "$whl" | cut -c1-400
   echo
   echo "build-wheels: $whl: $(( $(stat -c %s "$whl") / 1000 )) kB (GDAL lines: $(ls "$stage/rumi_gdal/plugins" | tr '\n' ' '))"
 fi
