@@ -76,7 +76,7 @@ def cut(out: Path, n: int, piece=512, tile=256):
         day = (dt.date(2000, 1, 1) + dt.timedelta(days=k)).strftime("%Y%m%d")  # TorchGeo's time index
         for kind, arr, bands in (("rumi", img, ["b1", "b2", "b3"]), ("rumi_mask", mask, ["class"])):
             p = out / f"{'s' if kind == 'rumi' else 'm'}{k:04d}.rumi"
-            rumi.write(p, arr, bands=bands, times=["2020-05-18"], crs=f"EPSG:{epsg}", transform=t, tile=tile)
+            rumi.write(p, arr, bands=bands, times=["2020-05-18"], crs=f"EPSG:{epsg}", geotransform=t, tile=tile)
             os.unlink(f"{p}.header")
             files[kind].append(str(p))
         for codec, opts in CODECS.items():

@@ -77,7 +77,7 @@ def cut(out: Path, n: int, tile: int, a: np.ndarray, gt: tuple[float, ...], epsg
         t = (gt[0] + c * gt[1], gt[1], 0.0, gt[3] + r * gt[5], 0.0, gt[5])
         p = out / f"t{tile}_{k:04d}.rumi"
         rumi.write(p, np.ascontiguousarray(a[:, r:r + piece, c:c + piece]), bands=["b1", "b2", "b3"],
-                   times=["2020-05-18"], crs=f"EPSG:{epsg}", transform=t, tile=tile)
+                   times=["2020-05-18"], crs=f"EPSG:{epsg}", geotransform=t, tile=tile)
         os.unlink(f"{p}.header")
         paths.append(str(p))
     return paths

@@ -163,7 +163,7 @@ def write_rumi(path, arr, times, gt, crs, tile, unit, strip):
     T, B, Y, X = arr.shape
     t0, c0 = time.perf_counter(), _cpu()
     with rumi.Writer(path, shape=arr.shape, dtype=arr.dtype, bands=[f"b{i + 1}" for i in range(B)], times=times,
-                     crs=crs, transform=gt, tile=tile, frame_unit=unit) as w:
+                     crs=crs, geotransform=gt, tile=tile, frame_unit=unit) as w:
         for r in range(0, Y, strip):
             w.write(np.ascontiguousarray(arr[:, :, r:r + strip]), row=r)
     print(f"  wrote {path.name}: {time.perf_counter() - t0:.0f} s, {_cpu() - c0:.0f} CPU-s", flush=True)

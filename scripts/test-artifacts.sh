@@ -171,7 +171,7 @@ cpu_check='
 import numpy as np, rumi, sys
 a = np.arange(3 * 300 * 400, dtype=np.uint16).reshape(3, 300, 400)
 try:
-    rumi.write("cpu.rumi", a, bands=["a", "b", "c"], times=["2020-01-01"], crs="EPSG:32633", transform=(0, 1, 0, 0, 0, -1))
+    rumi.write("cpu.rumi", a, bands=["a", "b", "c"], times=["2020-01-01"], crs="EPSG:32633", geotransform=(0, 1, 0, 0, 0, -1))
     assert np.array_equal(rumi.open("cpu.rumi").read()[0], a)
     print("write + read ok")
 except rumi.UnsupportedError as e:

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds and tests the Python package (python/): installs nginx and gdal-bin (Debian) and, in a venv
 # of the pyenv python3 (3.11), maturin, pytest, numpy, xarray, dask[distributed], ml_dtypes,
-# moto[server], tifffile, mypy, rioxarray, odc-geo and rumi.build's extra (odc-stac, pystac,
+# moto[server], tifffile, mypy, rioxarray, odc-geo, hypothesis + rasterio (the differential suite, python/tests/differential) and rumi.build's extra (odc-stac, pystac,
 # stac-geoparquet, geopandas, pyarrow, shapely: test_build.py, which makes COGs with
 # gdal_translate; with them test_catalog.py runs here too);
 # `pip install ./python` (with its dependencies affine and pyproj);
@@ -30,7 +30,7 @@ make_venv() {
   "$VENV/bin/python" -c 'import sys; assert sys.version_info >= (3, 11), sys.version'
   "$VENV/bin/pip" install -q --disable-pip-version-check maturin pytest numpy xarray 'dask[distributed]' \
     ml_dtypes 'moto[server]' tifffile imagecodecs mypy rioxarray odc-geo \
-    odc-stac pystac stac-geoparquet geopandas pyarrow shapely
+    odc-stac pystac stac-geoparquet geopandas pyarrow shapely hypothesis rasterio
 }
 step "venv + pip packages ($("$PY" --version 2>&1))" make_venv
 if [ ! -x target/release/rumi ]; then

@@ -6,7 +6,7 @@
     torch.from_dlpack(a)                         # no copy
 
     rumi.write("out.rumi", array, bands=["red"], times=["2020-05-18"], crs="EPSG:32633",
-               transform=(x0, 10.0, 0.0, y0, 0.0, -10.0))
+               geotransform=(x0, 10.0, 0.0, y0, 0.0, -10.0))
 
 Submodules load on first use: rumi.catalog (GeoParquet catalogues; rumi.Catalog), rumi.torch
 (PyTorch chips), rumi.torchgeo (TorchGeo datasets), rumi.xarray_backend (xr.open_dataset(..., engine="rumi")), rumi.to_rumi

@@ -1,5 +1,5 @@
-"""EPSG codes and their CRS type from PROJ's database (pyproj), and the geotransform <-> affine
-mapping with the PixelIsPoint half-pixel shift (spec: "Georeferencing").
+"""EPSG codes and their CRS type from PROJ's database (pyproj) (spec: "Georeferencing"; the
+transform forms writers take are rumi._grid.affine_of's).
 
 The spec requires a writer to take the type (projected or geographic) from the EPSG registry or
 a PROJ database, never from the code's numeric range: rumi asks pyproj, which carries PROJ's
@@ -116,24 +116,3 @@ def check_registered(code: int) -> None:
         return
     if _registry(code) is None:
         raise FormatError(f"the georeferencing names {_unknown(code)}: the spec requires an EPSG registry code")
-
-
-# ---------------------------------------------------------------------------------------------
-# geotransforms
-
-GdalTransform = tuple[float, float, float, float, float, float]
-
-
-def as_gdal(gt: Any) -> GdalTransform:
-    """A GDAL geotransform (x0, xres, row_rot, y0, col_rot, yres) of pixel corners from a
-    6-tuple in that order or an affine.Affine. (The PixelIsPoint half-pixel shift is the core's
-    GeoTransform: the native module applies it when writing and reports both forms.)"""
-    if hasattr(gt, "to_gdal"):
-        gt = gt.to_gdal()
-    try:
-        x0, xres, rrot, y0, crot, yres = (float(v) for v in gt)
-    except (TypeError, ValueError):
-        raise ValueError("transform must be a GDAL 6-tuple (x0, xres, row_rot, y0, col_rot, yres) or an affine.Affine") from None
-    if not all(np.isfinite([x0, xres, rrot, y0, crot, yres])):
-        raise ValueError("transform coefficients must be finite")
-    return (x0, xres, rrot, y0, crot, yres)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 import math
 import os
 import threading
@@ -13,7 +14,7 @@ import numpy as np
 from . import _rumi
 from ._crs import check_registered
 from ._dtypes import Array, Tensor, numpy_dtype
-from ._errors import FormatError, LimitError, RequestError, RumiIOError
+from ._errors import FormatError, LimitError, RequestError, RumiError, RumiIOError
 from ._grid import BoundingBox, Grid
 from ._location import Location
 from ._window import Window, WindowLike, window_bounds, window_offsets
@@ -96,11 +97,14 @@ class Dataset:
         #: the core planner's statistics of the latest read (frames, cache_hits, decoded,
         #: batches, bytes_fetched); informational (shared by threads reading concurrently)
         self.last_stats: dict[str, int] | None = None
-        native = (
-            self._open_native(_trusted_blob, "(the pickled blob)", trusted=True)
-            if _trusted_blob is not None
-            else self._open(header)
-        )
+        try:
+            native = (
+                self._open_native(_trusted_blob, "(the pickled blob)", trusted=True)
+                if _trusted_blob is not None
+                else self._open(header)
+            )
+        except RumiError as e:
+            raise _naming(e, self._src) from None
         self._native: _rumi.NativeReader | None = native
         self._pid = os.getpid()
         self._nodata: tuple[float | None, ...] | None = None
@@ -550,8 +554,8 @@ class Dataset:
         if masked:
             if out is not None:
                 raise ValueError("masked=True returns a new masked array: it does not take out=")
-            return self._masked(self.read(t=t, b=b, window=window, threads=threads, boundless=boundless,
-                                          fill_value=fill_value), b)
+            a = self.read(t=t, b=b, window=window, threads=threads, boundless=boundless, fill_value=fill_value)
+            return self._masked(a, b, boundless, window)
         if boundless:
             return self._read_boundless(t, b, window, out, threads, fill_value)
         if fill_value is not None:
@@ -564,16 +568,19 @@ class Dataset:
         self._read_out(out, ts, bs, r0, c0, h, w, threads)
         return out
 
-    def _masked(self, a: Any, b: BandSelection) -> Any:
-        from ._nodata import valid_mask
+    def _masked(self, a: Any, b: BandSelection, boundless: bool, window: WindowLike | None) -> Any:
+        """rasterio's masked read: the mask is True where a sample is its band's nodata and, in a
+        boundless read, wherever the window lies beyond the raster (whatever fill_value)."""
+        from ._nodata import masked
 
-        bs = _select(self._band_indices(b), self.shape[1], "b")
-        mask = np.zeros(a.shape, dtype=bool)
-        for i, bi in enumerate(bs):
-            nd = self.nodatavals[bi]
-            if nd is not None:
-                mask[:, i] = ~valid_mask(np.asarray(a[:, i]), nd)
-        return np.ma.masked_array(np.asarray(a), mask=mask)
+        T, B, Y, X = self.shape
+        bs = _select(self._band_indices(b), B, "b")
+        outside = None
+        if boundless:
+            r0, c0, h, w = window_offsets(window) if window is not None else (0, 0, Y, X)
+            rows, cols = np.arange(r0, r0 + h), np.arange(c0, c0 + w)
+            outside = ((rows < 0) | (rows >= Y))[:, None] | ((cols < 0) | (cols >= X))[None, :]
+        return masked(np.asarray(a), [self.nodatavals[bi] for bi in bs], 1, outside)
 
     def _read_boundless(
         self, t: Selection, b: Any, window: WindowLike | None, out: Any, threads: int | None, fill_value: Any
@@ -686,6 +693,37 @@ class Dataset:
         """np.asarray(ds): every sample, (T, B, Y, X)."""
         a = np.asarray(self.read())
         return a if dtype is None else a.astype(dtype, copy=False)
+
+
+#: what the first bytes of a file that is not rumi say it is
+_OTHER_FORMATS = ((b"II*\x00", "a TIFF (GeoTIFF, COG)"), (b"MM\x00*", "a TIFF (GeoTIFF, COG)"),
+                  (b"II+\x00", "a BigTIFF"), (b"MM\x00+", "a BigTIFF"), (b"\x89HDF", "an HDF5 / netCDF-4 file"),
+                  (b"CDF", "a netCDF file"), (b"PAR1", "a Parquet file"), (b"\x89PNG", "a PNG image"))
+
+
+builtins_open = builtins.open
+
+
+def _naming(e: RumiError, src: str) -> RumiError:
+    """An error of opening `src` that names it: the path first when the core's message does
+    not; a folder, an empty file or another format said in words."""
+    msg = str(e)
+    if Location.parse(src).scheme == "file":
+        what = None
+        if os.path.isdir(src):
+            what = "is a folder, not a rumi file"
+        elif os.path.isfile(src) and os.path.getsize(src) == 0:
+            what = "is empty (0 bytes), not a rumi file"
+        elif os.path.isfile(src):
+            with builtins_open(src, "rb") as f:
+                head = f.read(8)
+            kind = next((k for magic, k in _OTHER_FORMATS if head.startswith(magic)), None)
+            if kind is not None:
+                what = (f"is {kind}, not a rumi file: read it with rasterio, or convert it with "
+                        "`rumi convert SRC OUT.rumi`")
+        if what is not None:
+            return type(e)(f"{src} {what} ({msg})")
+    return e if src in msg else type(e)(f"{src}: {msg}")
 
 
 def _reopen(

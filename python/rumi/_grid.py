@@ -168,6 +168,57 @@ class Grid:
         return np.where(outside, 0, R).astype(np.int64), np.where(outside, 0, C).astype(np.int64), outside
 
 
+#: how the two forms are named in every error about a transform
+_FORMS = (
+    "an affine.Affine(a, b, c, d, e, f) as transform= (rasterio's transform, STAC proj:transform and "
+    "odc-geo's order), or a GDAL 6-tuple (x0, xres, row_rot, y0, col_rot, yres) as geotransform="
+)
+
+
+def affine_of(transform: Any = None, geotransform: Any = None) -> Affine | None:
+    """The one entry point for what writers accept as a grid's transform (pixel corners):
+    `transform=` an affine.Affine (or a rumi.Grid, whose transform it takes), or
+    `geotransform=` six numbers in GDAL's order. The order of six bare numbers is never guessed:
+    a tuple, list or array given as `transform=` is a ValueError naming both forms (as
+    rasterio's guard_transform refuses GDAL-looking tuples). None when neither is given."""
+    if transform is not None and geotransform is not None:
+        raise ValueError(f"give transform= or geotransform=, not both: {_FORMS}")
+    if geotransform is not None:
+        if isinstance(geotransform, Affine):
+            raise ValueError(f"geotransform= takes GDAL's 6-tuple; an affine.Affine goes to transform= ({_FORMS})")
+        vals = _six(geotransform, "geotransform")
+        t = Affine.from_gdal(*vals)
+    elif transform is None:
+        return None
+    elif isinstance(transform, Grid):
+        t = transform.transform
+    elif isinstance(transform, Affine):
+        t = transform
+    elif isinstance(transform, (str, bytes)) or not hasattr(transform, "__len__"):
+        raise ValueError(f"transform={transform!r} is not a transform: {_FORMS}")
+    else:
+        shown = tuple(transform)
+        raise ValueError(
+            f"transform={shown!r} is bare numbers, whose order rumi never guesses: pass {_FORMS}"
+        )
+    coeffs = tuple(t)[:6]
+    if not all(math.isfinite(v) for v in coeffs):
+        raise ValueError(f"the transform's coefficients must be finite, got {coeffs}")
+    if t.determinant == 0:
+        raise ValueError(f"the transform {coeffs} is degenerate (a zero pixel size or collinear axes)")
+    return t
+
+
+def _six(v: Any, name: str) -> tuple[float, ...]:
+    try:
+        vals = tuple(float(x) for x in v)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name}={v!r} is not six numbers: {_FORMS}") from None
+    if len(vals) != 6:
+        raise ValueError(f"{name}= takes six numbers, got {len(vals)}: {_FORMS}")
+    return vals
+
+
 def _crs_text(crs: str | int | None) -> str | None:
     """"EPSG:n" of an int or an "EPSG:n" string (any case); None stays None."""
     return None if crs is None else f"EPSG:{epsg_code(crs)}"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import xml.etree.ElementTree as ET
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -142,3 +142,57 @@ def valid_mask(a: np.ndarray[Any, Any], nd: float) -> np.ndarray[Any, Any]:
     if a.dtype.kind == "b":
         return np.asarray(a != bool(nd))
     return np.asarray(a != a.dtype.type(nd))
+
+
+def fits(v: float, dtype: np.dtype[Any]) -> bool:
+    """Whether samples of `dtype` can hold the nodata value v exactly (an integer type only its
+    own integers, bool 0 or 1, a float type any value, NaN included)."""
+    try:
+        gdal_texts(v, np.dtype(dtype), 1, 1)
+    except (ValueError, TypeError):
+        return False
+    return True
+
+
+def encode_masked(a: Any, nodata: Nodata | None, band_axis: int, what: str) -> np.ndarray[Any, Any]:
+    """The samples to store for `a`: a numpy masked array's masked samples take their band's
+    nodata value (the encoded value of a masked sample, as rasterio's write fills them with the
+    dataset's nodata); anything else unchanged. A masked sample in a band without nodata is a
+    ValueError naming it: rumi files have no mask band, and the value under the mask would be
+    stored as an ordinary sample (rasterio stores the array's fill_value there, silently)."""
+    if not isinstance(a, np.ma.MaskedArray):
+        return np.asarray(a)
+    mask = np.ma.getmaskarray(a)
+    data = np.ma.getdata(a)
+    if not mask.any():
+        return data
+    out = np.array(data, copy=True)
+    for b in range(a.shape[band_axis]):
+        m = np.take(mask, b, axis=band_axis)
+        if not m.any():
+            continue
+        v = None if nodata is None else nodata[b]
+        if v is None:
+            raise ValueError(
+                f"{what}: band {b} has {int(m.sum())} masked samples and no nodata value to store them as "
+                "(rumi files have no mask band): pass nodata= (one value, or one per band), or fill the array "
+                "yourself (a.filled(value))"
+            )
+        if not fits(v, out.dtype):
+            raise ValueError(f"{what}: nodata {v!r} of band {b} is not a {out.dtype} value")
+        np.moveaxis(out, band_axis, 0)[b][m] = v
+    return out
+
+
+def masked(a: np.ndarray[Any, Any], nodata: Sequence[float | None], band_axis: int,
+           outside: np.ndarray[Any, Any] | None = None) -> np.ma.MaskedArray[Any, Any]:
+    """A numpy masked array of samples `a` whose mask is True where a sample is its band's
+    nodata (bands along `band_axis`, one value or None per band) or where `outside` (a mask
+    broadcastable to a) is True: the samples of a boundless read beyond the raster."""
+    mask = np.zeros(a.shape, dtype=bool)
+    for i, nd in enumerate(nodata):
+        if nd is not None:
+            np.moveaxis(mask, band_axis, 0)[i] = ~valid_mask(np.moveaxis(a, band_axis, 0)[i], nd)
+    if outside is not None:
+        mask |= outside
+    return np.ma.masked_array(a, mask=mask)

@@ -129,13 +129,13 @@ def _regular(da: Any, name: str) -> tuple[float, float] | None:
         i = int(np.argmax(np.abs(d - d[0])))
         raise ValueError(
             f"irregular {name} spacing ({d[0]:g} at the start, {d[i]:g} at index {i}): rumi grids are regular; "
-            "resample the array (e.g. odc-geo's reproject) or pass transform="
+            "resample the array (e.g. odc-geo's reproject) or pass transform= (an affine.Affine)"
         )
     return float(c[0]), float(d[0])
 
 
-def _transform_of(da: Any, y: str, x: str) -> tuple[float, ...]:
-    """GDAL geotransform of pixel corners: odc-geo's geobox or rioxarray (told the spatial
+def _transform_of(da: Any, y: str, x: str) -> Any:
+    """The affine.Affine of pixel corners: odc-geo's geobox or rioxarray (told the spatial
     dimensions by name), else regular 1-D coordinates of pixel centres. Never guessed: an
     identity transform on a georeferenced array (what rioxarray returns when it cannot place the
     grid) or a grid disagreeing with the coordinates is an error."""
@@ -156,7 +156,6 @@ def _transform_of(da: Any, y: str, x: str) -> tuple[float, ...]:
                 f"the array's grid is rotated (transform {tuple(t)[:6]}): rumi writes it only when asked, "
                 "pass transform= explicitly"
             )
-        gt = (t.c, t.a, t.b, t.f, t.d, t.e)
         for name, c, origin, step in ((x, cx, t.c, t.a), (y, cy, t.f, t.e)):
             if c is not None and not (
                 math.isclose(c[1], step, rel_tol=1e-6) and abs(c[0] - step / 2 - origin) <= abs(step) * 1e-3
@@ -165,13 +164,18 @@ def _transform_of(da: Any, y: str, x: str) -> tuple[float, ...]:
                     f"{source} ({name}: origin {origin!r}, step {step!r}) disagrees with the {name} coordinate "
                     f"(first centre {c[0]!r}, step {c[1]!r}): pass transform= to say which is right"
                 )
-        return gt
+        return t
     for name, c in ((x, cx), (y, cy)):
         if c is None:
-            raise ValueError(f"no regular 1-D {name} coordinate to derive the grid from: pass transform= (a GDAL 6-tuple)")
+            raise ValueError(
+                f"no regular 1-D {name} coordinate to derive the grid from: pass transform= (an affine.Affine) "
+                "or geotransform= (GDAL's 6-tuple)"
+            )
     assert cx is not None and cy is not None
+    from affine import Affine
+
     (x0, dx), (y0, dy) = cx, cy
-    return (x0 - dx / 2, dx, 0.0, y0 - dy / 2, 0.0, dy)
+    return Affine(dx, 0.0, x0 - dx / 2, 0.0, dy, y0 - dy / 2)
 
 
 def _nodata_of(da: Any) -> Any:
@@ -250,12 +254,14 @@ def to_rumi(
     threads: int | None = None,
     options: dict[str, Any] | None = None,
     block_bytes: int | None = None,
+    geotransform: Any = None,
+    force: bool = False,
 ) -> bytes:
     """Writes an xarray DataArray (or one-variable Dataset) with dims (time, band, y, x),
     (band, y, x) or (y, x) (other names mapped with dims=) to dest (a path or s3://bucket/key)
     and its sidecars, atomically. Returns the header blob.
 
-    Unless given: crs and transform from rioxarray (da.rio), odc-geo (da.odc.geobox) or CF
+    Unless given: crs and transform (an affine.Affine; or geotransform=, GDAL's 6-tuple) from rioxarray (da.rio), odc-geo (da.odc.geobox) or CF
     attributes (a grid_mapping / spatial_ref coordinate's crs_wkt, regular 1-D x/y coordinates
     of pixel centres); bands from the band coordinate (else the array's name); times from the
     time coordinate (required: rumi never invents a time, pass times= otherwise); nodata from
@@ -289,14 +295,14 @@ def to_rumi(
     if crs is None:
         found = _crs_of(da)
         if found is None:
-            if transform is not None:
+            if transform is not None or geotransform is not None:
                 raise ValueError("transform= given without a CRS: pass crs= too")
             raise ValueError(
                 "the array has no CRS (no rioxarray / odc-geo CRS, no CF grid_mapping or spatial_ref): "
                 "pass crs='EPSG:n' and transform=, or write_crs() it with rioxarray"
             )
         crs = _epsg(found)
-    if transform is None:
+    if transform is None and geotransform is None:
         transform = _transform_of(da, str(roles["y"]), str(roles["x"]))
     da, fill = _encoded(da)
     if nodata is None:
@@ -307,6 +313,7 @@ def to_rumi(
     w = Writer(
         dest, shape=shape, dtype=spec_dtype, bands=bands, times=times, crs=crs, transform=transform, tile=tile,
         nodata=nodata, frame_unit=frame_unit, level=level, threads=threads, options=options,
+        geotransform=geotransform, force=force,
     )
     try:
         budget = int(block_bytes or BLOCK_BYTES)

@@ -12,11 +12,12 @@ from typing import Any, Sequence, Union
 import numpy as np
 
 from . import _rumi
-from ._crs import CrsLike, as_gdal, parse_crs
+from ._crs import CrsLike, parse_crs
 from ._dataset import default_threads
 from ._dtypes import encoding_of, numpy_dtype
 from ._errors import FormatError, RequestError
-from ._nodata import gdal_texts
+from ._grid import affine_of
+from ._nodata import Nodata, encode_masked, gdal_texts, normalize
 from ._times import as_datetime64, parse_times
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -51,6 +52,7 @@ class WriteSpec:
         frame_unit: int | None = None,
         level: int | None = None,
         pixel_is_point: bool = False,
+        geotransform: Any = None,
     ) -> "WriteSpec":
         """Checks the arguments of rumi.Writer / rumi.write (see there) and returns the spec."""
         if level is not None and (isinstance(level, bool) or int(level) != level or not 0 <= int(level) <= 22):
@@ -68,11 +70,14 @@ class WriteSpec:
         if len(names) != B or not all(isinstance(s, str) and s for s in names):
             raise ValueError(f"bands must be {B} non-empty strings (one per band), got {names!r}")
         kind, secs = parse_times(times, T)
-        if (crs is None) != (transform is None):
-            raise ValueError("crs and transform go together: give both (georeferenced) or neither (undefined)")
+        t = affine_of(transform, geotransform)
+        if (crs is None) != (t is None):
+            raise ValueError(
+                "crs and transform (or geotransform) go together: give both (georeferenced) or neither (undefined)"
+            )
         georef = None
-        if crs is not None:
-            gt = as_gdal(transform)
+        if crs is not None and t is not None:
+            gt = t.to_gdal()
             code, crs_kind = parse_crs(crs) or (0, "")
             georef = (code, crs_kind, "point" if pixel_is_point else "area", tuple(float(v) for v in gt))
         if isinstance(tile, (int, np.integer)):
@@ -111,9 +116,10 @@ class WriteSpec:
             self.tile, self.frame_unit,
         )
 
-    def check_block(self, block: Any, row: int) -> np.ndarray[Any, Any]:
+    def check_block(self, block: Any, row: int, nodata: Nodata | None = None) -> np.ndarray[Any, Any]:
         """The (T, B, rows, X) C-contiguous array of a block starting at pixel row `row`, or a
-        ValueError/TypeError naming what does not fit."""
+        ValueError/TypeError naming what does not fit. A numpy masked array's masked samples
+        become their band's `nodata` (rumi._nodata.encode_masked: an error without one)."""
         if not isinstance(block, np.ndarray):
             block = np.asarray(block)
         T, B, Y, X = self.shape
@@ -121,6 +127,8 @@ class WriteSpec:
             block = block[np.newaxis, np.newaxis]
         elif block.ndim == 3 and T == 1:
             block = block[np.newaxis]
+        if isinstance(block, np.ma.MaskedArray) and block.ndim == 4:
+            block = encode_masked(block, nodata, 1, "a masked block")
         if block.ndim != 4 or block.shape[0] != T or block.shape[1] != B or block.shape[3] != X:
             raise ValueError(
                 f"a block must be (T, B, rows, X) = ({T}, {B}, rows, {X})"
@@ -221,7 +229,7 @@ class Writer:
     nothing behind.
 
         with rumi.Writer("cube.rumi", shape=(T, B, Y, X), dtype="uint16", bands=[...],
-                         times=[...], crs="EPSG:32633", transform=gt, tile=256) as w:
+                         times=[...], crs="EPSG:32633", transform=affine, tile=256) as w:
             for row in range(0, Y, 1024):
                 w.write(cube[:, :, row:row + 1024], row=row)
 
@@ -229,7 +237,8 @@ class Writer:
     no object and no pending multipart upload). shape: (T, B, Y, X) or (B, Y, X). dtype: the
     sample type. bands, times, crs, transform, tile, frame_unit, level, pixel_is_point: as
     rumi.write. nodata: one value or one per band, for GDAL readers (the .aux.xml sidecar).
-    options: object-storage options (as rumi.open)."""
+    options: object-storage options (as rumi.open). force: remove GDAL's derived sidecars of
+    an existing dest (see rumi.write)."""
 
     def __init__(
         self,
@@ -248,14 +257,18 @@ class Writer:
         pixel_is_point: bool = False,
         threads: int | None = None,
         options: dict[str, Any] | None = None,
+        geotransform: Any = None,
+        force: bool = False,
     ) -> None:
         self.spec = WriteSpec.make(
             shape, dtype, bands=bands, times=times, crs=crs, transform=transform, tile=tile,
-            frame_unit=frame_unit, level=level, pixel_is_point=pixel_is_point,
+            frame_unit=frame_unit, level=level, pixel_is_point=pixel_is_point, geotransform=geotransform,
         )
         self.dest = os.fspath(dest)
         self.threads = int(threads or default_threads())
         nodata_texts = gdal_texts(nodata, self.spec.dtype, self.spec.shape[1], self.spec.shape[0])
+        #: one nodata value (or None) per band: what masked samples are stored as
+        self.nodata = normalize(nodata, self.spec.shape[1], f"rumi.Writer {self.dest}")
         #: the .aux.xml text (None: no nodata), for writers that assemble the file elsewhere
         self.aux = (
             _rumi.pam_render(self.spec.shape[1], nodata_texts)
@@ -264,7 +277,7 @@ class Writer:
         self.options = options
         try:
             self._native = _rumi.NativeWriter(
-                self.dest, self.spec.native(), self.spec.level, self.threads, nodata_texts, options
+                self.dest, self.spec.native(), self.spec.level, self.threads, nodata_texts, options, bool(force)
             )
         except FormatError as e:
             raise RequestError(f"rumi.Writer {self.dest}: {_bare(e)}") from None
@@ -275,7 +288,7 @@ class Writer:
         (rows, X) when T == B == 1) of pixel rows row .. row + rows; row a multiple of the tile
         height, rows whole tile rows (the last block may end at the raster's last row)."""
         self._check_open()
-        data = self.spec.check_block(block, row)
+        data = self.spec.check_block(block, row, self.nodata)
         try:
             self._native.write_rows(row // self.spec.tile[0], data.reshape(-1).view(np.uint8))
         except (FormatError, RequestError) as e:
@@ -371,6 +384,8 @@ def write(
     pixel_is_point: bool = False,
     threads: int | None = None,
     options: dict[str, Any] | None = None,
+    geotransform: Any = None,
+    force: bool = False,
 ) -> bytes:
     """Writes data ((B, Y, X) or (T, B, Y, X) numpy array) to path (or s3://bucket/key) and its
     <path>.header sidecar, atomically (nothing is left on failure). Returns the header blob.
@@ -378,8 +393,10 @@ def write(
     bands: one text per band. times: one instant per step (ISO string, datetime64, datetime) or
     (start, end) interval (also 'start/end'). crs: 'EPSG:n' or n: its type (projected or
     geographic) comes from PROJ's EPSG database (pyproj; a code it lacks is a ValueError naming
-    it), or (n, 'projected'|'geographic') to record that type. transform: GDAL 6-tuple (x0,
-    xres, row_rot, y0, col_rot, yres) of pixel corners, or an affine.Affine.
+    it), or (n, 'projected'|'geographic') to record that type. transform: the affine.Affine of
+    pixel corners (rasterio's `transform`; affine.Affine(*stac_item.properties["proj:transform"][:6])
+    for STAC), or a rumi.Grid; geotransform: instead, GDAL's 6-tuple (x0, xres, row_rot, y0,
+    col_rot, yres). Six bare numbers as transform= are refused: their order is never guessed.
     tile: int or (height, width). frame_unit: 0..9; by default from the shape, except that a
     multi-band image (T = 1) of 8- or 16-bit samples gets pixel-interleaved cells (2) when its
     middle tile row encodes at least 3 % smaller that way (bands that share their texture, such
@@ -388,7 +405,13 @@ def write(
     level: OpenZL compression level (default 7) of the numeric candidate of the default graph
     (auto: per frame, the image predictors or OpenZL's numeric graph, as `rumi convert`); 0
     leaves the numeric graph out (faster to encode and decode; larger on categorical rasters).
-    pixel_is_point: record PixelIsPoint. A call of rumi.Writer with one block."""
+    pixel_is_point: record PixelIsPoint.
+    A rewrite replaces the file and its sidecars, as `rumi convert` does: the old .header and
+    rumi's own nodata .aux.xml go; sidecars GDAL derived from the old pixels (gdaladdo's .ovr,
+    saved statistics, .msk) make it a RequestError naming them, unless force=True removes them.
+    data may be a numpy masked array: its masked samples are stored as their band's nodata
+    (rasterio's write does the same); a masked sample in a band without nodata is a ValueError.
+    A call of rumi.Writer with one block."""
     if not isinstance(data, np.ndarray):
         raise TypeError(f"data must be a numpy array, not {type(data).__name__}")
     if data.ndim == 3:
@@ -396,6 +419,8 @@ def write(
     if data.ndim != 4:
         raise ValueError(f"data must be (B, Y, X) or (T, B, Y, X), got {data.ndim} dimensions")
     path = os.fspath(path)
+    if isinstance(data, np.ma.MaskedArray):
+        data = encode_masked(data, normalize(nodata, data.shape[1], f"rumi.write {path}"), 1, f"rumi.write {path}")
     if os.path.isdir(path):
         raise ValueError(f"{path} is a directory")
     if frame_unit is None:
@@ -403,7 +428,7 @@ def write(
         # tile row says they are worth their slower decode (as rumi convert decides)
         data = np.ascontiguousarray(data)
         spec = WriteSpec.make(data.shape, data.dtype, bands=bands, times=times, crs=crs, transform=transform,
-                              tile=tile, level=level, pixel_is_point=pixel_is_point)
+                              tile=tile, level=level, pixel_is_point=pixel_is_point, geotransform=geotransform)
         times = as_datetime64(spec.time_kind, spec.seconds)  # parsed once: a rounding is warned about once
         try:
             frame_unit = _rumi.frame_unit_from_image(spec.native(), spec.level, data.reshape(-1).view(np.uint8),
@@ -413,7 +438,7 @@ def write(
     with Writer(
         path, shape=data.shape, dtype=data.dtype, bands=bands, times=times, crs=crs, transform=transform,
         tile=tile, nodata=nodata, frame_unit=frame_unit, level=level, pixel_is_point=pixel_is_point,
-        threads=threads, options=options,
+        threads=threads, options=options, geotransform=geotransform, force=force,
     ) as w:
         w.write(data, row=0)
     assert w.blob is not None

@@ -292,10 +292,13 @@ struct Open {
     target: Target,
     aux: Option<String>,
     pool: Arc<rayon::ThreadPool>,
+    force: bool,
 }
 
-/// `NativeWriter(dest, spec, level, threads, nodata=None, options=None)`: a rumi file being
-/// written block by block (see `rumi.Writer`).
+/// `NativeWriter(dest, spec, level, threads, nodata=None, options=None, force=False)`: a rumi
+/// file being written block by block (see `rumi.Writer`). Rewriting a local file follows the
+/// core's `plan_rewrite` (as `rumi convert`): GDAL's derived sidecars of the old file
+/// (overviews, statistics, masks) refuse the write, naming them, unless `force`.
 #[pyclass(module = "rumi._rumi")]
 pub struct NativeWriter {
     dest: String,
@@ -327,7 +330,8 @@ impl NativeWriter {
 #[pymethods]
 impl NativeWriter {
     #[new]
-    #[pyo3(signature = (dest, spec, level, threads, nodata=None, options=None))]
+    #[pyo3(signature = (dest, spec, level, threads, nodata=None, options=None, force=false))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         dest: String,
@@ -336,6 +340,7 @@ impl NativeWriter {
         threads: usize,
         nodata: Option<Vec<Option<String>>>,
         options: Option<&Bound<'_, PyDict>>,
+        force: bool,
     ) -> PyResult<Self> {
         let spec = spec_from(spec)?;
         let bands = usize::from(spec.bands);
@@ -353,6 +358,8 @@ impl NativeWriter {
             if path.is_dir() {
                 return Err(PyValueError::new_err(format!("{dest} is a folder; give the output file name")));
             }
+            // refused before anything is encoded: the same check runs again at close
+            rumi::commit::plan_rewrite(&path, force, "force=True").map_err(|m| raise("RequestError", m))?;
             let mut staged = py.detach(|| Staged::create(&path)).map_err(py_err)?;
             let out = staged.file().try_clone().map_err(io)?;
             let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
@@ -361,7 +368,7 @@ impl NativeWriter {
         let writer = Writer::new(BufWriter::with_capacity(1 << 20, file), spec, Graph::Auto(level))
             .map_err(py_err)?
             .spool_dir(spool);
-        Ok(NativeWriter { dest, state: Mutex::new(Some(Open { writer, target, aux, pool })) })
+        Ok(NativeWriter { dest, state: Mutex::new(Some(Open { writer, target, aux, pool, force })) })
     }
 
     /// Encodes and places the block of tile rows starting at `first_row` (GIL released).
@@ -418,7 +425,7 @@ impl NativeWriter {
             let mut guard = self.state.lock().map_err(|_| PyRuntimeError::new_err("writer poisoned"))?;
             guard.take()
         };
-        let Some(Open { writer, target, aux, .. }) = open else {
+        let Some(Open { writer, target, aux, force, .. }) = open else {
             return Err(raise("RequestError", format!("{}: the writer is closed", self.dest)));
         };
         let dest = self.dest.clone();
@@ -431,16 +438,14 @@ impl NativeWriter {
                     Target::Local(staged) => {
                         let path = PathBuf::from(&dest);
                         let mut sidecars = vec![Staged::with_bytes(&with_suffix(&path, HEADER_SUFFIX), &blob)?];
-                        let aux_path = with_suffix(&path, AUX_SUFFIX);
-                        let mut remove = Vec::new();
-                        match &aux {
-                            Some(text) => sidecars.push(Staged::with_bytes(&aux_path, text.as_bytes())?),
-                            // a nodata sidecar rumi wrote describes the previous file: removed
-                            None if std::fs::read_to_string(&aux_path).is_ok_and(|t| pam::is_ours(&t)) => {
-                                remove.push(aux_path)
-                            }
-                            None => {}
+                        if let Some(text) = &aux {
+                            sidecars.push(Staged::with_bytes(&with_suffix(&path, AUX_SUFFIX), text.as_bytes())?);
                         }
+                        // the old header, rumi's own nodata sidecar and (forced) GDAL's derived
+                        // sidecars go with the old file (a derived one that appeared since the
+                        // writer opened refuses here, nothing written)
+                        let (remove, _) = rumi::commit::plan_rewrite(&path, force, "force=True")
+                            .map_err(Error::Usage)?;
                         commit_pair(staged, sidecars, &remove)?;
                     }
                     Target::Upload { url, file, options } => {

@@ -948,7 +948,7 @@ def test_blocks_of_tiles_write_the_file_of_blocks_of_tile_rows(monkeypatch, tmp_
     cube = (base + np.arange(T)[:, None, None, None] * 40 + rng.integers(0, 30, (T, B, Y, X))).astype("uint16")
     da = xr.DataArray(da_.from_array(cube, chunks=(1, 1, 16, 50)), dims=("time", "band", "y", "x"))
     kw = dict(bands=["a", "b"], times=[f"2021-01-{d + 1:02d}" for d in range(T)], crs="EPSG:32633",
-              transform=(500000, 10, 0, 4100000, 0, -10), tile=16)
+              geotransform=(500000, 10, 0, 4100000, 0, -10), tile=16)
     row = T * B * 16 * X * 2  # one tile row
     for unit in (9, 4):
         seen = _spy_blocks(monkeypatch)

@@ -31,17 +31,17 @@ def make_files(d: Path):
     a = rng.integers(0, 60000, size=(3, 2, 300, 520), dtype=np.uint16)
     p = d / "a.rumi"
     rumi.write(p, a, bands=["red", "nir"], times=["2020-01-01", "2020-02-01", "2020-03-01"], crs="EPSG:32633",
-               transform=(500000.0, 10.0, 0.0, 5100000.0, 0.0, -10.0), tile=64)
+               geotransform=(500000.0, 10.0, 0.0, 5100000.0, 0.0, -10.0), tile=64)
     out["a"] = (p, a)
     b = rng.integers(0, 60000, size=(3, 2, 260, 300), dtype=np.uint16)
     p = d / "b.rumi"
     rumi.write(p, b, bands=["red", "nir"], times=["2021-01-01", "2021-02-01", "2021-03-01"], crs="EPSG:32633",
-               transform=(505200.0, 10.0, 0.0, 5100000.0, 0.0, -10.0), tile=64)
+               geotransform=(505200.0, 10.0, 0.0, 5100000.0, 0.0, -10.0), tile=64)
     out["b"] = (p, b)
     c = rng.standard_normal(size=(1, 1, 90, 120)).astype(np.float32)
     p = d / "c.rumi"
     rumi.write(p, c, bands=["dem"], times=[("2019-01-01", "2020-01-01")], crs="EPSG:4326",
-               transform=(10.0, 0.01, 0.0, 46.0, 0.0, -0.01), tile=32)
+               geotransform=(10.0, 0.01, 0.0, 46.0, 0.0, -0.01), tile=32)
     out["c"] = (p, c)
     for _, (p, _) in out.items():
         os.unlink(f"{p}.header")  # the catalogue carries the blobs
@@ -474,7 +474,7 @@ def test_nan_nodata_and_float16(tmp_path):
     a[0, 0, :25, :10] = np.nan
     a[0, 1, 30:, 40:] = -1
     rumi.write(tmp_path / "f.rumi", a.astype(np.float16), bands=["x", "y"], times=["2020-01-01"], crs="EPSG:32633",
-               transform=(0.0, 1.0, 0.0, 0.0, 0.0, -1.0), tile=16)
+               geotransform=(0.0, 1.0, 0.0, 0.0, 0.0, -1.0), tile=16)
     row = rumi.Catalog.build([str(tmp_path / "f.rumi")], tmp_path / "f.parquet", nodata=[float("nan"), -1]).row(0)
     assert np.isnan(row["rumi:nodata"][0]) and row["rumi:nodata"][1] == -1.0
     v, n = _tile_counts(a, [np.nan, -1.0], (16, 16))
@@ -568,6 +568,23 @@ def test_vrt_band_types_are_the_drivers(tmp_path):
     for name, a in arrays.items():
         p = tmp_path / f"{name}.rumi"
         rumi.write(p, a, bands=["x"], times=["2020-01-01"], crs="EPSG:32633",
-                   transform=(0.0, 1.0, 0.0, 0.0, 0.0, -1.0), tile=16)
+                   geotransform=(0.0, 1.0, 0.0, 0.0, 0.0, -1.0), tile=16)
         rumi.Catalog.build([str(p)], tmp_path / f"{name}.parquet").vrt(tmp_path / f"{name}.vrt")
         assert f'dataType="{types[name]}"' in (tmp_path / f"{name}.vrt").read_text(), name
+
+
+def test_build_takes_a_folder_and_a_glob(files, tmp_path):
+    """Catalog.build("folder/") and Catalog.build("folder/*.rumi") catalogue the folder's rumi
+    files, as the CLI's shell expands them (once: "Is a directory"); an empty match is an error
+    naming it."""
+    want = sorted(str(p) for p, _ in files.values())
+    sub = tmp_path / "nested"
+    sub.mkdir()
+    (tmp_path / "notes.txt").write_text("not a raster")
+    for src in (str(tmp_path), str(tmp_path) + "/", str(tmp_path / "*.rumi"), tmp_path):
+        cat = rumi.Catalog.build(src, tmp_path / "dir.parquet")
+        assert sorted(cat.table.column("location").to_pylist()) == want, src
+    with pytest.raises(ValueError, match="holds no .rumi file"):
+        rumi.Catalog.build(sub, tmp_path / "none.parquet")
+    with pytest.raises(ValueError, match="matches no file"):
+        rumi.Catalog.build(str(tmp_path / "*.tif"), tmp_path / "none.parquet")

@@ -25,7 +25,7 @@ def write(path, a, **kw):
     kw.setdefault("bands", [f"b{i}" for i in range(a.shape[-3])])
     kw.setdefault("times", [f"2020-05-{18 + i:02d}" for i in range(a.shape[0] if a.ndim == 4 else 1)])
     kw.setdefault("crs", "EPSG:32633")
-    kw.setdefault("transform", GT)
+    kw.setdefault("geotransform", GT)
     rumi.write(path, a, tile=32, **kw)
     return str(path)
 
@@ -64,7 +64,7 @@ def test_nodata_of_objects_on_s3(moto, tmp_path, monkeypatch):
 
     boto3.client("s3", endpoint_url=endpoint).create_bucket(Bucket="nodata")
     a = cube((1, 2, 40, 40))
-    rumi.write("s3://nodata/x.rumi", a, bands=["r", "g"], times=["2020-01-01"], crs="EPSG:32633", transform=GT,
+    rumi.write("s3://nodata/x.rumi", a, bands=["r", "g"], times=["2020-01-01"], crs="EPSG:32633", geotransform=GT,
                nodata=[3, None])
     with rumi.open("s3://nodata/x.rumi") as ds:
         assert ds.nodatavals == (3.0, None)
@@ -98,7 +98,7 @@ def test_rasterio_names_on_a_dataset(tmp_path):
         assert w == rumi.Window(col_off=2, row_off=1, width=8, height=9)
         assert ds.window_transform(w) == ds.transform @ rumi_affine().translation(2, 1)
         assert ds.window_transform(w).c == 500020.0 and ds.window_transform(w).f == 4099990.0
-    with rumi.open(write(tmp_path / "u.rumi", a, crs=None, transform=None)) as ds:
+    with rumi.open(write(tmp_path / "u.rumi", a, crs=None, geotransform=None)) as ds:
         with pytest.raises(rumi.RequestError, match="undefined georeferencing: no bounds"):
             ds.bounds
 
@@ -152,7 +152,18 @@ def test_masked_reads_mask_nodata(tmp_path):
         assert not m.mask[0, 1].any()  # no nodata in band 1: nothing masked
         assert np.array_equal(m.data, a)
         m = ds.read(b=[1, 0], window=rumi.Window(-2, -2, 6, 6), boundless=True, masked=True)
-        assert m.mask[0, 1, :6].all() and not m.mask[0, 0].any()  # band 0's fill is its nodata, masked
+        # as rasterio: beyond the raster every band is masked (band 1 = file band 0 has no nodata;
+        # once left unmasked), inside only nodata samples; the data there is the fill
+        outside = np.ones((6, 6), bool)
+        outside[2:, 2:] = False
+        assert np.array_equal(m.mask[0, 0], outside), m.mask[0, 0]
+        expected = outside.copy()
+        expected[2:, 2:] = a[0, 0, :4, :4] == 5
+        assert np.array_equal(m.mask[0, 1], expected), m.mask[0, 1]
+        assert (m.data[0, 0][outside] == 0).all() and (m.data[0, 1][outside] == 5).all()
+        m = ds.read(b=[1], window=rumi.Window(28, 18, 4, 4), boundless=True, masked=True, fill_value=9)
+        assert m.mask[0, 0, 2:].all() and m.mask[0, 0, :, 2:].all() and not m.mask[0, 0, :2, :2].any()
+        assert (m.data[0, 0, 2:] == 9).all()
 
 
 def test_numpy_protocols(tmp_path):
@@ -298,7 +309,7 @@ def test_to_rumi_never_writes_a_guessed_grid(tmp_path):
         rumi.to_rumi(da, tmp_path / "bad.rumi", times=["2020-01-01"])
     assert not (tmp_path / "bad.rumi").exists() and list(tmp_path.iterdir()) == []
     # an explicit transform is taken as given
-    rumi.to_rumi(da, tmp_path / "ok.rumi", times=["2020-01-01"], transform=(7.0, 0.001, 0.0, 46.0, 0.0, -0.001))
+    rumi.to_rumi(da, tmp_path / "ok.rumi", times=["2020-01-01"], geotransform=(7.0, 0.001, 0.0, 46.0, 0.0, -0.001))
     assert rumi.open(str(tmp_path / "ok.rumi")).geotransform == (7.0, 0.001, 0.0, 46.0, 0.0, -0.001)
 
 
@@ -316,3 +327,101 @@ def test_gdal_types_come_from_the_core():
     assert all(gdal_type(e[0]) for e in ENCODINGS)  # every encoding has one
     with pytest.raises(ValueError, match="no rumi sample encoding 'uint12'"):
         gdal_type("uint12")
+
+
+def test_masked_array_write_stores_nodata(tmp_path):
+    """rumi.write / rumi.Writer of a numpy masked array store the masked samples as their band's
+    nodata, as rasterio's write does (once the mask was ignored and the values under it stored);
+    a masked sample in a band without nodata is refused (rasterio would store fill_value)."""
+    a = cube((1, 2, 20, 30))
+    m = np.ma.masked_array(a, mask=np.zeros(a.shape, bool))
+    m.mask[0, 0, 3:5, 7:9] = True
+    m.mask[0, 1, 0, 0] = True
+    p = write(tmp_path / "m.rumi", m[0], nodata=[7, 9])
+    with rumi.open(p) as ds:
+        got = ds.read()
+        assert (got[0, 0, 3:5, 7:9] == 7).all() and got[0, 1, 0, 0] == 9
+        assert np.array_equal(np.where(m.mask, 0, got), np.where(m.mask, 0, a))
+        r = ds.read(masked=True)
+        assert np.array_equal(np.ma.getmaskarray(r) & m.mask, m.mask)
+    with pytest.raises(ValueError, match="band 1 has 1 masked samples and no nodata value"):
+        write(tmp_path / "n.rumi", m[0], nodata=[7, None])
+    assert not (tmp_path / "n.rumi").exists()
+    with pytest.raises(ValueError, match="no nodata value"):
+        write(tmp_path / "n.rumi", m[0])
+    with rumi.Writer(tmp_path / "w.rumi", shape=a.shape, dtype=a.dtype, bands=["a", "b"], times=["2020-01-01"],
+                     crs="EPSG:32633", geotransform=GT, tile=16, nodata=7) as w:
+        w.write(m[:, :, :16], row=0)
+        w.write(m[:, :, 16:], row=16)
+    with rumi.open(tmp_path / "w.rumi") as ds:
+        got = ds.read()
+        assert (got[0, 0, 3:5, 7:9] == 7).all() and got[0, 1, 0, 0] == 7
+    rasterio = pytest.importorskip("rasterio")
+    from rasterio.transform import Affine as RAffine
+
+    tif = tmp_path / "m.tif"
+    with rasterio.open(tif, "w", driver="GTiff", width=30, height=20, count=2, dtype="uint16", nodata=7,
+                       transform=RAffine.from_gdal(*GT), crs="EPSG:32633") as dst:
+        dst.write(m[0])
+    p = write(tmp_path / "m7.rumi", m[0], nodata=7)
+    with rasterio.open(tif) as src, rumi.open(p) as ds:
+        assert np.array_equal(src.read(), ds.read()[0])
+
+
+def test_rewrite_with_derived_sidecars(tmp_path):
+    """A Python rewrite replaces the file and its sidecars as `rumi convert` does (the core's
+    plan_rewrite): gdaladdo's .ovr or GDAL's saved statistics of the old pixels refuse it,
+    naming them, unless force=True, which removes them (they once stayed, and GDAL served the
+    old pixels at reduced resolution); rumi's own nodata sidecar is simply replaced."""
+    a = cube((1, 1, 20, 30))
+    p = tmp_path / "r.rumi"
+    write(p, a, nodata=1)
+    write(p, a, nodata=2)  # our own .aux.xml: replaced without a word
+    with rumi.open(p) as ds:
+        assert ds.nodata == 2.0
+    ovr = tmp_path / "r.rumi.ovr"
+    ovr.write_bytes(b"II*\x00old overviews")
+    for call in (lambda **k: write(p, a + 1, **k),
+                 lambda **k: rumi.Writer(p, shape=a.shape, dtype=a.dtype, bands=["b0"], times=["2020-01-01"], **k)):
+        with pytest.raises(rumi.RequestError, match=r"r\.rumi\.ovr \(overviews\).*Pass force=True"):
+            call()
+        with rumi.open(p) as ds:
+            assert np.array_equal(ds.read(), a) and ovr.exists()  # nothing written
+    write(p, a + 1, force=True)
+    assert not ovr.exists()
+    with rumi.open(p) as ds:
+        assert np.array_equal(ds.read(), a + 1)
+    stats = tmp_path / "r.rumi.aux.xml"
+    stats.write_text('<PAMDataset><PAMRasterBand band="1"><Metadata><MDI key="STATISTICS_MEAN">3</MDI>'
+                     "</Metadata></PAMRasterBand></PAMDataset>")
+    with pytest.raises(rumi.RequestError, match="saved statistics"):
+        write(p, a)
+    write(p, a, force=True)
+    assert not stats.exists()
+
+
+def test_open_errors_name_the_path(tmp_path):
+    """Opening what is not a rumi file says which path and what it is."""
+    (tmp_path / "empty.rumi").write_bytes(b"")
+    (tmp_path / "x.tif").write_bytes(b"II*\x00" + bytes(400))
+    cases = [(tmp_path, rumi.RumiIOError, "is a folder, not a rumi file"),
+             (tmp_path / "empty.rumi", rumi.FormatError, r"is empty \(0 bytes\)"),
+             (tmp_path / "x.tif", rumi.FormatError, "is a TIFF.*rumi convert"),
+             (tmp_path / "missing.rumi", rumi.RumiIOError, "No such file")]
+    for path, cls, text in cases:
+        with pytest.raises(cls, match=text) as e:
+            rumi.open(path)
+        assert str(path) in str(e.value)
+
+
+def test_broken_distributed_is_reported_as_broken(monkeypatch):
+    """rumi-build --workers: an installed but failing distributed (e.g. 2021.4.1 beside a current
+    dask) is reported as broken with both versions, not as "not installed"."""
+    import importlib.util
+
+    from rumi._build.cli import _distributed_problem
+
+    msg = _distributed_problem(ImportError("cannot import name 'x' from 'dask.utils'"))
+    assert ("installed but broken" in msg) == (importlib.util.find_spec("distributed") is not None)
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None)
+    assert "is not installed" in _distributed_problem(ImportError("No module named 'distributed'"))

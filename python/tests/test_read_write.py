@@ -29,9 +29,31 @@ def cube(T=3, B=2, Y=70, X=90, dtype=np.int16, seed=0):
 def write_cube(path, a, unit=None, tile=32, **kw):
     T, B = a.shape[:2]
     times = [f"2020-01-{d + 1:02d}" for d in range(T)]
-    rumi.write(path, a, bands=[f"b{i}" for i in range(B)], times=times, crs="EPSG:32633", transform=GT,
+    rumi.write(path, a, bands=[f"b{i}" for i in range(B)], times=times, crs="EPSG:32633", geotransform=GT,
                tile=tile, frame_unit=unit, **kw)
     return path
+
+
+def test_transform_forms_round_trip(tmp_path):
+    """The two explicit forms write the same grid, and what rasterio's transform / STAC's
+    proj:transform give (affine order) comes back exactly: north-up, south-up and rotated. A bare
+    tuple in affine order was once taken as GDAL order (a rotated grid thousands of km wide)."""
+    a = np.arange(2 * 30 * 20, dtype=np.uint16).reshape(2, 30, 20)
+    good = dict(bands=["a", "b"], times="2020-01-01", crs="EPSG:32633", tile=16)
+    for t in (Affine(10.0, 0.0, 500000.0, 0.0, -10.0, 5000000.0),   # north-up
+              Affine(10.0, 0.0, 500000.0, 0.0, 10.0, 4000000.0),    # south-up
+              Affine(8.0, 3.0, 500000.0, 2.0, -9.0, 5000000.0)):    # rotated
+        p1, p2 = tmp_path / "aff.rumi", tmp_path / "gdal.rumi"
+        rumi.write(p1, a, transform=t, **good)
+        rumi.write(p2, a, geotransform=t.to_gdal(), **good)
+        with rumi.open(p1) as d1, rumi.open(p2) as d2:
+            assert d1.transform == t and d2.transform == t
+            assert d1.geotransform == t.to_gdal()
+        stac = list(t)[:6]  # proj:transform
+        with pytest.raises(ValueError, match="order rumi never guesses"):
+            rumi.write(p1, a, transform=stac, **good)
+        with pytest.raises(ValueError, match="order rumi never guesses"):
+            rumi.write(p1, a, transform=np.array(stac), **good)
 
 
 @pytest.mark.parametrize("dtype", ["bool", "uint8", "int8", "uint16", "int16", "uint32", "int32", "uint64", "int64",
@@ -122,7 +144,7 @@ def test_intervals_point_and_undefined(tmp_path):
     a = cube(T=2, B=1, dtype=np.float32)
     p = str(tmp_path / "i.rumi")
     rumi.write(p, a, bands=["dem"], times=[("2000-02-11", "2000-02-22"), "2000-03-01T12:00:00Z/2000-03-02"],
-               crs=("EPSG:2056", "projected"), transform=GT, pixel_is_point=True)
+               crs=("EPSG:2056", "projected"), geotransform=GT, pixel_is_point=True)
     ds = rumi.open(p)
     assert ds.times.shape == (2, 2)
     assert ds.times[1, 0] == np.datetime64("2000-03-01T12:00:00")
@@ -196,16 +218,21 @@ def test_write_rejects_bad_arguments_and_leaves_nothing(tmp_path):
         (ValueError, "not an ISO", dict(good, times=["2020-01-01", "yesterday"])),
         (ValueError, "mixes", dict(good, times=["2020-01-01", ("2020-01-02", "2020-01-03")])),
         (ValueError, "before", dict(good, times=["2020-01-02", "2020-01-01"])),
-        (ValueError, "EPSG:9999 is not a CRS in PROJ's EPSG database", dict(good, crs="EPSG:9999", transform=GT)),
-        (ValueError, "EPSG:1024 is not a CRS in PROJ's EPSG database", dict(good, crs=1024, transform=GT)),
-        (ValueError, "EPSG:9999 is not a CRS", dict(good, crs=("EPSG:9999", "projected"), transform=GT)),
-        (ValueError, "EPSG:4978 is a geocentric CRS", dict(good, crs="EPSG:4978", transform=GT)),
-        (ValueError, "'projected' or 'geographic'", dict(good, crs=(4326, "flat"), transform=GT)),
+        (ValueError, "EPSG:9999 is not a CRS in PROJ's EPSG database", dict(good, crs="EPSG:9999", geotransform=GT)),
+        (ValueError, "EPSG:1024 is not a CRS in PROJ's EPSG database", dict(good, crs=1024, geotransform=GT)),
+        (ValueError, "EPSG:9999 is not a CRS", dict(good, crs=("EPSG:9999", "projected"), geotransform=GT)),
+        (ValueError, "EPSG:4978 is a geocentric CRS", dict(good, crs="EPSG:4978", geotransform=GT)),
+        (ValueError, "'projected' or 'geographic'", dict(good, crs=(4326, "flat"), geotransform=GT)),
         (ValueError, "go together", dict(good, crs="EPSG:4326")),
-        (ValueError, "EPSG", dict(good, crs="WGS84", transform=GT)),
+        (ValueError, "EPSG", dict(good, crs="WGS84", geotransform=GT)),
         (ValueError, "tile", dict(good, tile=0)),
         (ValueError, "frame_unit", dict(good, frame_unit=0 + 12)),
-        (ValueError, "finite", dict(good, crs="EPSG:4326", transform=(0, 1, 0, 0, 0, float("nan")))),
+        (ValueError, "finite", dict(good, crs="EPSG:4326", geotransform=(0, 1, 0, 0, 0, float("nan")))),
+        (ValueError, "degenerate", dict(good, crs="EPSG:4326", geotransform=(0, 0, 0, 0, 0, -1))),
+        (ValueError, r"bare numbers, whose order rumi never guesses.*affine\.Affine.*geotransform=",
+         dict(good, crs="EPSG:32633", transform=GT)),
+        (ValueError, "not both", dict(good, crs="EPSG:32633", transform=Affine.from_gdal(*GT), geotransform=GT)),
+        (ValueError, "an affine.Affine goes to transform=", dict(good, crs="EPSG:32633", geotransform=Affine.from_gdal(*GT))),
     ]
     for exc, text, kw in cases:
         with pytest.raises(exc, match=text):
@@ -356,7 +383,7 @@ def test_crs_type_from_proj_database(tmp_path):
     good = dict(bands=["a"], times=["2020-01-01"])
     for crs, kind in [("EPSG:2056", "projected"), ("EPSG:4326", "geographic"), (32633, "projected"),
                       ("epsg:4258", "geographic"), (3857, "projected"), (("EPSG:4326", "projected"), "projected")]:
-        rumi.write(p, a, crs=crs, transform=(10, 0.1, 0, 50, 0, -0.1), **good)
+        rumi.write(p, a, crs=crs, geotransform=(10, 0.1, 0, 50, 0, -0.1), **good)
         with rumi.open(p) as ds:
             assert (ds.crs_type, ds.epsg) == (kind, int(str(crs[0] if isinstance(crs, tuple) else crs).split(":")[-1])), crs
     assert rumi.crs_type(2056) == "projected" and rumi.crs_type(4326) == "geographic"
@@ -482,7 +509,7 @@ sys.modules["pyproj"] = None
 import numpy as np, rumi
 a = np.zeros((1, 8, 8), np.uint8)
 try:
-    rumi.write({str(tmp_path / "x.rumi")!r}, a, bands=["a"], times="2020-01-01", crs="EPSG:2056", transform=(0, 1, 0, 0, 0, -1))
+    rumi.write({str(tmp_path / "x.rumi")!r}, a, bands=["a"], times="2020-01-01", crs="EPSG:2056", geotransform=(0, 1, 0, 0, 0, -1))
 except ImportError as e:
     print("ImportError:", e)
 rumi.write({str(tmp_path / "u.rumi")!r}, a, bands=["a"], times="2020-01-01")

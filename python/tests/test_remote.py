@@ -281,7 +281,7 @@ def test_http_time_series_chip_one_request_per_run(nginx, tmp_path, unit):
     times = np.datetime64("2023-01-01T00:00:00") + np.arange(T) * np.timedelta64(12, "D")
     name = f"ts_{unit}.rumi"
     blob = rumi.write(nginx.root / name, cube, bands=["b1", "b2", "b3"], times=times, crs=32633,
-                      transform=(500000.0, 10.0, 0.0, 5000000.0, 0.0, -10.0), tile=tile, frame_unit=unit)
+                      geotransform=(500000.0, 10.0, 0.0, 5000000.0, 0.0, -10.0), tile=tile, frame_unit=unit)
     local = rumi.open(str(nginx.root / name))
     assert local.frame_unit == (9 if unit is None else unit)  # the Cube default: tiles, time then band
     r0, c0, h, w = 100, 90, 128, 128  # 2 x 2 tile locations, unaligned

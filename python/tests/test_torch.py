@@ -93,7 +93,7 @@ def test_float_and_bfloat_types(tmp_path):
     ml = pytest.importorskip("ml_dtypes")
     a = (np.arange(2 * 70 * 80, dtype=np.float32).reshape(1, 2, 70, 80) / 7).astype(ml.bfloat16)
     rumi.write(tmp_path / "h.rumi", a, bands=["x", "y"], times=["2020-01-01"], crs="EPSG:32633",
-               transform=(0.0, 1.0, 0.0, 0.0, 0.0, -1.0), tile=16)
+               geotransform=(0.0, 1.0, 0.0, 0.0, 0.0, -1.0), tile=16)
     cat = rumi.Catalog.build([str(tmp_path / "h.rumi")], tmp_path / "c.parquet")
     ds = rt.ChipDataset(cat, size=20)
     img = ds[(0, 3, 4)]["image"]
@@ -526,7 +526,7 @@ def test_a_date_selects_its_whole_day(tmp_path):
     p = tmp_path / "day.rumi"
     rumi.write(p, a, bands=["x"], times=["2023-05-10T23:00:00", "2023-05-11T10:30:00", "2023-05-11T23:59:59",
                                          "2023-05-12T00:00:00"],
-               crs="EPSG:32633", transform=(500000.0, 10.0, 0.0, 5100000.0, 0.0, -10.0), tile=16)
+               crs="EPSG:32633", geotransform=(500000.0, 10.0, 0.0, 5100000.0, 0.0, -10.0), tile=16)
     cat = rumi.Catalog.build([str(p)], tmp_path / "day.parquet")
     ds = rt.ChipDataset(cat, size=16, time="2023-05-11")
     assert [str(t) for t in ds.times[0]] == ["2023-05-11T10:30:00", "2023-05-11T23:59:59"]

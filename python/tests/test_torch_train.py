@@ -120,7 +120,7 @@ def _holes(tmp_path):
     a[:, :, :, :64] = 0
     p = tmp_path / "holes.rumi"
     rumi.write(p, a, bands=["red", "nir"], times=["2020-01-01", "2020-02-01"], crs="EPSG:32633",
-               transform=(500000.0, 10.0, 0.0, 5100000.0, 0.0, -10.0), tile=64)
+               geotransform=(500000.0, 10.0, 0.0, 5100000.0, 0.0, -10.0), tile=64)
     return p, a
 
 
@@ -356,7 +356,7 @@ def test_labels_in_another_utm_zone_match_gdal_nearest_warp(landfire, tmp_path):
 
 def _label_file(path, arr, times, transform=(500000.0, 10.0, 0.0, 5100000.0, 0.0, -10.0), crs="EPSG:32633", **kw):
     rumi.write(path, arr, bands=[f"l{k}" for k in range(arr.shape[1])], times=times, crs=crs,
-               transform=transform if crs else None, tile=64, **kw)
+               geotransform=transform if crs else None, tile=64, **kw)
     return path
 
 
@@ -554,7 +554,7 @@ def ndvi_series(converted, tmp_path):
     times = times[keep]
     a = ndvi.read()[0][keep][:, None]  # (T, 1, Y, X)
     m = clm.read()[0][keep][:, None]
-    geo = dict(crs=ndvi.crs, transform=ndvi.geotransform, tile=32)
+    geo = dict(crs=ndvi.crs, geotransform=ndvi.geotransform, tile=32)
     full, short, mask = tmp_path / "ndvi_full.rumi", tmp_path / "ndvi_short.rumi", tmp_path / "clm.rumi"
     rumi.write(full, a, bands=["ndvi"], times=[str(t) for t in times], **geo)
     rumi.write(short, a[:30], bands=["ndvi"], times=[str(t) for t in times[:30]], **geo)

@@ -140,7 +140,7 @@ def test_time_series_stacks_the_steps(converted, tmp_path):
     keep = np.concatenate([[True], np.diff(times) > np.timedelta64(0, "s")])
     a = ndvi.read()[0][keep][:, None]
     p = tmp_path / "series.rumi"
-    rumi.write(p, a, bands=["ndvi"], times=[str(t) for t in times[keep]], crs=ndvi.crs, transform=ndvi.geotransform, tile=32)
+    rumi.write(p, a, bands=["ndvi"], times=[str(t) for t in times[keep]], crs=ndvi.crs, geotransform=ndvi.geotransform, tile=32)
     ds = rtg.RumiRasterDataset(rumi.Catalog.build([str(p)], tmp_path / "s.parquet"), time_series=True)
     gt = ndvi.geotransform
     q = next(iter(RandomPatchSampler(ds, size=32, length=1, generator=1)))  # inside the raster
@@ -179,7 +179,7 @@ def test_static_labels_intersect_dated_images_as_torchgeo_does(tmp_path):
     elev_tif, fuel_tif = DATA / "lf_elev_220_mt_hood_utm.tif", DATA / "lf_fbfm40_220_mt_hood_utm.tif"
     gt = tiff_geotransform(elev_tif)
     elev, fuel = tiff_pixels(elev_tif), tiff_pixels(fuel_tif)
-    geo = dict(crs="EPSG:26910", transform=gt, tile=128, nodata=32767)  # the GeoTIFFs' nodata, as TorchGeo fills
+    geo = dict(crs="EPSG:26910", geotransform=gt, tile=128, nodata=32767)  # the GeoTIFFs' nodata, as TorchGeo fills
     rumi.write(tmp_path / "elev.rumi", elev[None], bands=["elev"], times=["2021-07-01"], **geo)
     rumi.write(tmp_path / "fuel.rumi", fuel[None], bands=["fuel"], times=["2019-01-01"], **geo)
     rumi.write(tmp_path / "fuel_all.rumi", fuel[None], bands=["fuel"], times=[("0001-01-01", "9999-12-31")], **geo)

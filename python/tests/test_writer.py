@@ -24,7 +24,7 @@ def cube(seed=0, shape=(3, 2, 100, 90), dtype="uint16"):
 
 
 def writer(path, a, **kw):
-    opts = dict(shape=a.shape, dtype=a.dtype, bands=["red", "nir"], times=TIMES, crs="EPSG:32633", transform=GT, tile=32)
+    opts = dict(shape=a.shape, dtype=a.dtype, bands=["red", "nir"], times=TIMES, crs="EPSG:32633", geotransform=GT, tile=32)
     opts.update(kw)
     return rumi.Writer(path, **opts)
 
@@ -59,7 +59,7 @@ def test_blocks_in_any_order(tmp_path, order):
 def test_write_is_one_block_and_in_order_blocks_give_the_same_bytes(tmp_path):
     a = cube(1)
     one = tmp_path / "one.rumi"
-    rumi.write(one, a, bands=["red", "nir"], times=TIMES, crs="EPSG:32633", transform=GT, tile=32)
+    rumi.write(one, a, bands=["red", "nir"], times=TIMES, crs="EPSG:32633", geotransform=GT, tile=32)
     rows = tmp_path / "rows.rumi"
     with writer(rows, a) as w:
         for y0 in range(0, 100, 32):
@@ -94,7 +94,7 @@ def test_failed_writes_leave_the_old_pair(tmp_path):
     a = cube(3)
     # an old pair stays untouched when a new write fails
     p = tmp_path / "keep.rumi"
-    rumi.write(p, a, bands=["red", "nir"], times=TIMES, crs="EPSG:32633", transform=GT, tile=32)
+    rumi.write(p, a, bands=["red", "nir"], times=TIMES, crs="EPSG:32633", geotransform=GT, tile=32)
     before = (p.read_bytes(), (tmp_path / "keep.rumi.header").read_bytes())
     with pytest.raises(rumi.RequestError, match=r"2 of 4 tile rows never written \(blocks at rows 64, 96\); nothing was written"):
         with writer(p, a[:, :, :, :50]) as w:

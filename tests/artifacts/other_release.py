@@ -43,7 +43,7 @@ import numpy as np, rasterio, rumi, rumi_gdal
 assert rasterio.__file__.startswith({str(copy)!r}), rasterio.__file__
 a = np.arange(2 * 200 * 300, dtype=np.uint16).reshape(2, 200, 300)
 rumi.write("other.rumi", a, bands=["a", "b"], times=["2021-01-01"], crs="EPSG:32633",
-           transform=(500000.0, 10.0, 0.0, 4100000.0, 0.0, -10.0))
+           geotransform=(500000.0, 10.0, 0.0, 4100000.0, 0.0, -10.0))
 folder = rumi_gdal.register()
 assert str(folder).startswith({str(work / 'cache')!r}), folder
 with rasterio.open("other.rumi") as r:

@@ -36,7 +36,7 @@ def main() -> None:
     arr[:, :, :10, :10] = 0
     tr = (500000.0, 10.0, 0.0, 4100000.0, 0.0, -10.0)
     rumi.write("cube.rumi", arr, bands=["red", "nir"], times=["2020-05-18", "2020-06-02"], crs="EPSG:32633",
-               transform=tr, nodata=0, tile=256)
+               geotransform=tr, nodata=0, tile=256)
     t = time.perf_counter()
     with rumi.open("cube.rumi") as ds:
         a = ds.read(t=1, b=["nir"], window=rumi.Window(col_off=300, row_off=200, width=256, height=300))
@@ -66,7 +66,7 @@ def main() -> None:
 
         for k in range(2):
             rumi.write(f"scene{k}.rumi", arr[k : k + 1], bands=["red", "nir"], times=[f"2020-0{k + 3}-01"],
-                       crs="EPSG:32633", transform=(tr[0] + 7000 * k, *tr[1:]), tile=256)
+                       crs="EPSG:32633", geotransform=(tr[0] + 7000 * k, *tr[1:]), tile=256)
         rumi.Catalog.build(["scene0.rumi", "scene1.rumi"], "catalog.parquet")
         cat = rumi.Catalog.open("catalog.parquet")
         assert len(cat) == 2, len(cat)

@@ -10,8 +10,12 @@
 //!   place, then its new sidecars; the folder is fsynced after each step. A crash leaves the old
 //!   pair, the old file alone, the new file alone or the new pair; never a file beside another
 //!   file's sidecar.
+//! * Rewriting a file replaces it and its sidecars ([`plan_rewrite`], every host's one rule):
+//!   the old `.header` and rumi's own nodata `.aux.xml` go with the old file; the sidecars GDAL
+//!   derived from the old contents (overviews, saved statistics, masks) would describe pixels
+//!   that are gone, so a rewrite refuses, naming them, unless the caller asked to remove them.
 
-use std::ffi::CString;
+use std::ffi::{CString, OsStr};
 use std::fs::File;
 use std::io::{self, Write};
 use std::os::fd::{AsRawFd, FromRawFd};
@@ -259,4 +263,111 @@ pub fn clean_stale(out: &Path) -> Vec<PathBuf> {
         }
     }
     removed
+}
+
+/// GDAL's sidecars derived from the current `out` (overviews, PAM statistics and metadata,
+/// masks, and those of its time steps `RUMI:"out":t`): stale once `out` is rewritten.
+pub fn derived_sidecars(out: &Path) -> Vec<PathBuf> {
+    let Some(base) = out.file_name() else { return Vec::new() };
+    let Ok(entries) = std::fs::read_dir(dir_of(out)) else { return Vec::new() };
+    let mut found: Vec<PathBuf> = entries
+        .flatten()
+        .filter(|e| e.file_name().as_bytes().strip_prefix(base.as_bytes()).is_some_and(is_derived_suffix))
+        .map(|e| out.with_file_name(e.file_name()))
+        .collect();
+    found.sort();
+    found
+}
+
+/// `.ovr`, `.aux.xml`, `.msk`, `.aux`, `.t<N>.ovr`, and each of these + `.aux.xml`.
+fn is_derived_suffix(s: &[u8]) -> bool {
+    let s = s.strip_suffix(b".aux.xml").map(|r| if r.is_empty() { b".aux.xml".as_slice() } else { r }).unwrap_or(s);
+    if [b".ovr".as_slice(), b".aux.xml", b".msk", b".aux"].contains(&s) {
+        return true;
+    }
+    s.strip_prefix(b".t")
+        .and_then(|r| r.strip_suffix(b".ovr"))
+        .is_some_and(|digits| !digits.is_empty() && digits.iter().all(u8::is_ascii_digit))
+}
+
+/// What a derived sidecar holds, for messages.
+pub fn describe_derived(path: &Path) -> &'static str {
+    let name = path.file_name().map(OsStr::as_bytes).unwrap_or_default();
+    if name.ends_with(b".aux.xml") {
+        "GDAL's saved statistics and metadata"
+    } else if name.ends_with(b".msk") {
+        "a mask"
+    } else {
+        "overviews"
+    }
+}
+
+/// What rewriting the local file `out` removes besides replacing it (give it to
+/// [`commit_pair`] as `remove_first`): the old `.header` and rumi's own nodata `.aux.xml`
+/// always, and GDAL's derived sidecars (overviews, saved statistics, masks) only with `force`.
+/// Without `force` and with derived sidecars present it is an error naming each of them and
+/// `flag`, the host's name for `force` (`--force`, `force=True`); with `force`, the second
+/// value is a warning naming what is removed.
+pub fn plan_rewrite(
+    out: &Path,
+    force: bool,
+    flag: &str,
+) -> std::result::Result<(Vec<PathBuf>, Option<String>), String> {
+    let aux = with_suffix(out, crate::pam::AUX_SUFFIX);
+    let mut remove = vec![with_suffix(out, crate::open::HEADER_SUFFIX)];
+    let mut derived = Vec::new();
+    for p in derived_sidecars(out) {
+        if p == aux && std::fs::read_to_string(&p).is_ok_and(|t| crate::pam::is_ours(&t)) {
+            remove.push(p);
+        } else {
+            derived.push(p);
+        }
+    }
+    if derived.is_empty() {
+        return Ok((remove, None));
+    }
+    let list: Vec<String> = derived.iter().map(|p| format!("{} ({})", p.display(), describe_derived(p))).collect();
+    if !force {
+        return Err(format!(
+            "{} has sidecars GDAL derived from its current contents, which would be stale after the rewrite: {}. \
+             Pass {flag} to remove them (they can be rebuilt: gdaladdo, gdalinfo -stats), or move them away; \
+             nothing was written",
+            out.display(),
+            list.join(", ")
+        ));
+    }
+    let note = format!("removed {} ({flag}): derived from the previous {}", list.join(", "), out.display());
+    remove.extend(derived);
+    Ok((remove, Some(note)))
+}
+
+#[cfg(test)]
+mod rewrite_tests {
+    use super::*;
+
+    #[test]
+    fn derived_suffixes() {
+        for ok in [".ovr", ".aux.xml", ".msk", ".ovr.aux.xml", ".msk.aux.xml", ".t0.ovr", ".t12.ovr.aux.xml", ".aux"] {
+            assert!(is_derived_suffix(ok.as_bytes()), "{ok}");
+        }
+        for no in ["", ".header", ".tif", ".t.ovr", ".tx.ovr", "2.ovr", ".ovr.bak"] {
+            assert!(!is_derived_suffix(no.as_bytes()), "{no}");
+        }
+    }
+
+    #[test]
+    fn rewrite_refuses_overviews_unless_forced() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("a.rumi");
+        std::fs::write(&out, b"old").unwrap();
+        let (remove, note) = plan_rewrite(&out, false, "--force").unwrap();
+        assert_eq!(remove, vec![with_suffix(&out, ".header")]);
+        assert!(note.is_none());
+        std::fs::write(with_suffix(&out, ".ovr"), b"ovr").unwrap();
+        let e = plan_rewrite(&out, false, "force=True").unwrap_err();
+        assert!(e.contains("a.rumi.ovr (overviews)") && e.contains("Pass force=True"), "{e}");
+        let (remove, note) = plan_rewrite(&out, true, "--force").unwrap();
+        assert!(remove.contains(&with_suffix(&out, ".ovr")), "{remove:?}");
+        assert!(note.unwrap().contains("a.rumi.ovr (overviews)"));
+    }
 }

@@ -66,9 +66,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             try:
                 from dask.distributed import Client, LocalCluster
             except ImportError as e:
-                print(f"rumi-build: --workers runs the build on a dask.distributed LocalCluster, and the distributed "
-                      f"package is not installed ({e}): pip install 'rumi[stac]' (or pip install distributed), or leave "
-                      "--workers out to build on dask's threads in this process", file=sys.stderr)
+                print(f"rumi-build: {_distributed_problem(e)}", file=sys.stderr)
                 return 2
             client = Client(LocalCluster(n_workers=a.workers, threads_per_worker=1, processes=True))
         say = None if a.quiet else (lambda s: print(s, file=sys.stderr))
@@ -94,3 +92,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         if client is not None:
             client.close()
+
+
+def _distributed_problem(e: ImportError) -> str:
+    """Why dask.distributed did not import: not installed, or installed and broken (typically a
+    distributed release that does not match dask's, which pip once resolved for a bare
+    `distributed` requirement)."""
+    import importlib.metadata
+    import importlib.util
+
+    if importlib.util.find_spec("distributed") is None:
+        return (f"--workers runs the build on a dask.distributed LocalCluster, and the distributed package is not "
+                f"installed ({e}): pip install 'rumi[stac]' (or pip install 'dask[distributed]'), or leave --workers "
+                "out to build on dask's threads in this process")
+
+    def version(name: str) -> str:
+        try:
+            return importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            return "not installed"
+
+    return (f"--workers needs dask.distributed, which is installed but broken: import failed with "
+            f"{type(e).__name__}: {e} (distributed {version('distributed')}, dask {version('dask')}; the two must be "
+            "releases made together): pip install -U 'dask[distributed]', or leave --workers out")

@@ -90,15 +90,15 @@ class Catalog:
         on_error: str = "raise",
         nodata: Any = None,
     ) -> Catalog:
-        """Catalogues srcs (paths or URLs of rumi files) into the GeoParquet file path.
+        """Catalogues srcs (paths or URLs of rumi files, folders (their *.rumi files, sub-folders
+        included) or glob patterns such as "tiles/*.rumi") into the GeoParquet file path.
         on_error: 'raise' (default) or 'skip' (warns and leaves the file out).
         nodata: a number for every band of every file, or one per band (None for a band
         without); default: each file's PAM sidecar <file>.aux.xml (see rumi.catalog's notes)."""
         pa = deps().pa
-        items = [srcs] if isinstance(srcs, (str, os.PathLike)) else list(srcs)
+        items = _expand([srcs] if isinstance(srcs, (str, os.PathLike)) else list(srcs))
         rows = []
-        for item in items:
-            s = os.fspath(item)
+        for s in items:
             try:
                 rows.append(describe(s, options=options, nodata=nodata))
             except Exception as e:
@@ -200,3 +200,29 @@ def _reopen(path: str, stamp: Stamp | None, query: Query) -> Catalog:
     if query:
         cat = Catalog(apply(cat.table, query), cat.path, query, cat._stamp)
     return cat
+
+
+def _expand(items: Sequence[str | os.PathLike[str]]) -> list[str]:
+    """Paths and URLs as given; a local folder -> its *.rumi files (sub-folders included,
+    sorted); a glob pattern (*, ?, [) that is not an existing file -> its matches (sorted). A
+    folder or pattern without a rumi file is a ValueError naming it."""
+    import glob
+
+    out: list[str] = []
+    for item in items:
+        s = os.fspath(item)
+        if Location.parse(s).scheme != "file":
+            out.append(s)
+        elif os.path.isdir(s):
+            found = sorted(glob.glob(os.path.join(glob.escape(s), "**", "*.rumi"), recursive=True))
+            if not found:
+                raise ValueError(f"the folder {s} holds no .rumi file")
+            out += found
+        elif not os.path.exists(s) and glob.has_magic(s):
+            found = sorted(p for p in glob.glob(s, recursive=True) if os.path.isfile(p))
+            if not found:
+                raise ValueError(f"the pattern {s!r} matches no file")
+            out += found
+        else:
+            out.append(s)
+    return out

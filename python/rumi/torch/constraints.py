@@ -178,4 +178,5 @@ def no_chip_error(index: ChipIndex, min_valid: float | None) -> RequestError:
     return RequestError(
         f"min_valid={min_valid}: no {h}x{w} chip {'and '.join(parts)}can have that valid fraction according to the "
         f"catalogue's per-tile summary (the best: {best:.4f}, file {where[0]} at row {where[1]}, col {where[2]}); "
-        "lower min_valid or use smaller chips")
+        "lower min_valid, or use larger chips or files written with smaller tiles (the summary is per tile: a "
+        "chip's bound counts only the tiles it covers whole, so larger chips and smaller tiles bound it tighter)")
