@@ -178,6 +178,56 @@ def _transform_of(da: Any, y: str, x: str) -> Any:
     return Affine(dx, 0.0, x0 - dx / 2, 0.0, dy, y0 - dy / 2)
 
 
+def _bands_of(da: Any, band: str | None, B: int) -> list[str]:
+    """The band texts of the array: a band coordinate of texts (the rumi engine's); else
+    rioxarray's band descriptions (open_rasterio's attrs['long_name']: a tuple, one per band, or
+    one text for every band, and the band coordinate 1..B), which its to_raster writes; else the
+    band coordinate's values, the array's name (one band), or "1".."B"."""
+    coord = np.asarray(da.coords[band].values).ravel() if band and band in da.coords else None
+    if coord is not None and coord.dtype.kind in "OUS":
+        return [str(v) for v in coord]
+    long_name = da.attrs.get("long_name")
+    if isinstance(long_name, (tuple, list)):
+        if len(long_name) != B:
+            raise ValueError(
+                f"attrs['long_name'] holds {len(long_name)} band descriptions {tuple(long_name)!r} and the array has "
+                f"{B} bands (a selection of bands keeps rioxarray's whole tuple, and rioxarray's to_raster refuses it "
+                "too): pass bands= (one text per band), or set attrs['long_name'] to the selected bands' texts"
+            )
+        return [str(v) if v else (str(coord[i]) if coord is not None else str(i + 1)) for i, v in enumerate(long_name)]
+    if isinstance(long_name, str) and long_name:
+        return [long_name] * B
+    if coord is not None:
+        return [str(v) for v in coord]
+    if B == 1 and da.name is not None:
+        return [str(da.name)]
+    return [str(i + 1) for i in range(B)]
+
+
+def _times_of(da: Any, tname: str, T: int) -> list[Any]:
+    """One instant per time step from the time coordinate, or one (start, end) interval when a
+    `time_end` coordinate on the same dimension gives the ends (the rumi engine's intervals)."""
+    if tname not in da.coords or _values(da, tname).size != T:
+        raise ValueError(
+            "the array has no time coordinate and rumi never invents one: pass times= "
+            "(one instant or (start, end) per time step, e.g. times=['2020-05-18'])"
+        )
+    starts = list(_values(da, tname))
+    end = da.coords.get("time_end")
+    if end is None:
+        return starts
+    if tuple(end.dims) != tuple(da.coords[tname].dims) or _values(da, "time_end").size != T:
+        raise ValueError(
+            f"the time_end coordinate (dims {tuple(end.dims)}) does not give one end per time step of {tname!r}: "
+            "pass times= (one (start, end) per time step)"
+        )
+    return list(zip(starts, _values(da, "time_end")))
+
+
+def _values(da: Any, name: str) -> np.ndarray[Any, Any]:
+    return np.asarray(da.coords[name].values).ravel()
+
+
 def _nodata_of(da: Any) -> Any:
     """The array's nodata for its samples as stored: attrs (_FillValue, nodata, missing_value,
     as rioxarray's open_rasterio and CF leave them), encoding, then rioxarray's."""
@@ -193,22 +243,64 @@ def _nodata_of(da: Any) -> Any:
     return v if v is not None else _attempt(lambda: da.rio.encoded_nodata)
 
 
-def _encoded(da: Any) -> tuple[Any, Any]:
-    """(array, nodata) to store. An array decoded with its nodata masked (xarray's and rioxarray's
-    mask_and_scale: floats with NaN, the stored type and fill value in `encoding`) is encoded
-    back to that type with NaN -> the fill value, as rioxarray's to_raster writes it; anything
-    else as it is."""
+def _encoded(da: Any, nodata: Any, band: str | None) -> tuple[Any, Any]:
+    """(array, nodata) to store. An array decoded with its nodata masked (xarray's and
+    rioxarray's mask_and_scale / masked=True, the rumi engine's default: missing samples NaN, or
+    NaN+NaNj, in a float or complex type, the stored type and its fill value in `encoding`) is
+    encoded back as rioxarray's to_raster writes it (its encoded_nodata): the missing samples
+    become the nodata (`nodata=` when given, else the fill value; per band when it differs) in
+    the stored type, and that nodata is returned; a NaN nodata of a float type leaves them NaN.
+    Anything else is returned as it is with None (the nodata is then the array's own:
+    _nodata_of)."""
+    from ._nodata import fits, normalize
+
     enc = da.encoding
     fill = enc.get("_FillValue")
     stored = enc.get("rasterio_dtype", enc.get("dtype"))
-    if fill is None or stored is None or da.dtype.kind != "f" or np.dtype(stored).kind not in "iub":
+    if fill is None or stored is None or da.dtype.kind not in "fc":
         return da, None
+    st = np.dtype(stored)
     if enc.get("scale_factor", 1) != 1 or enc.get("add_offset", 0) != 0:
         raise ValueError(
             f"the array was decoded with scale_factor={enc.get('scale_factor')} / add_offset={enc.get('add_offset')} "
             f"from {stored}: rumi stores samples unscaled; open it with mask_and_scale=False, or cast it yourself"
         )
-    return da.fillna(fill).astype(np.dtype(stored)), fill
+    B = da.sizes[band] if band else 1
+    values = normalize(_real(nodata if nodata is not None else fill), B, "to_rumi")
+    per_band: list[float | None] = values if values is not None else [None] * B
+    for i, v in enumerate(per_band):
+        if v is None and st.kind not in "fc":
+            raise ValueError(
+                f"band {i} of the array has its missing samples masked (NaN) and no nodata to store them as in "
+                f"{st}: pass nodata= (one value, or one per band)"
+            )
+        if v is not None and not fits(v, st):
+            what = "nodata" if nodata is not None else "the array's fill value (encoding['_FillValue'])"
+            raise ValueError(
+                f"{what} {v!r} is not a {st} value, and the array's missing samples are stored as it: "
+                "pass nodata= with a value of the stored type"
+            )
+    # the value each band's missing samples take (NaN: they stay NaN, a float type's NaN nodata)
+    fills = [np.nan if v is None else v for v in per_band]
+    out = da
+    if not all(np.isnan(v) for v in fills):
+        if len({repr(v) for v in fills}) == 1 or band is None:
+            out = da.fillna(fills[0])
+        else:
+            import xarray as xr
+
+            out = da.fillna(xr.DataArray(np.array(fills, dtype=da.dtype), dims=(band,)))
+    return (out.astype(st) if out.dtype != st else out), per_band
+
+
+def _real(v: Any) -> Any:
+    """A complex nodata with no imaginary part as its real part (GDAL's nodata is one real
+    number); anything else as it is (per band: each)."""
+    if isinstance(v, (list, tuple, np.ndarray)):
+        return [_real(x) for x in v]
+    if isinstance(v, (complex, np.complexfloating)) and v.imag == 0:
+        return float(v.real)
+    return v
 
 
 def _block_rows(spec: WriteSpec, block_bytes: int) -> int:
@@ -277,21 +369,9 @@ def to_rumi(
     B = da.sizes[roles["band"]] if roles["band"] else 1
     Y, X = da.sizes[roles["y"]], da.sizes[roles["x"]]
     if bands is None:
-        if roles["band"] and roles["band"] in da.coords:
-            bands = [str(v) for v in np.asarray(da.coords[roles["band"]].values).ravel()]
-        elif B == 1 and da.name is not None:
-            bands = [str(da.name)]
-        else:
-            bands = [str(i + 1) for i in range(B)]
+        bands = _bands_of(da, roles["band"], B)
     if times is None:
-        tname = roles["time"] or "time"
-        if tname in da.coords and np.asarray(da.coords[tname].values).size == T:
-            times = list(np.asarray(da.coords[tname].values).ravel())
-        else:
-            raise ValueError(
-                "the array has no time coordinate and rumi never invents one: pass times= "
-                "(one instant or (start, end) per time step, e.g. times=['2020-05-18'])"
-            )
+        times = _times_of(da, roles["time"] or "time", T)
     if crs is None:
         found = _crs_of(da)
         if found is None:
@@ -304,9 +384,11 @@ def to_rumi(
         crs = _epsg(found)
     if transform is None and geotransform is None:
         transform = _transform_of(da, str(roles["y"]), str(roles["x"]))
-    da, fill = _encoded(da)
-    if nodata is None:
-        nodata = fill if fill is not None else _nodata_of(da)
+    da, fill = _encoded(da, nodata, roles["band"])
+    if fill is not None:
+        nodata = fill
+    elif nodata is None:
+        nodata = _real(_nodata_of(da))
     data = da.data
     shape = (T, B, Y, X)
     spec_dtype = data.dtype

@@ -1,10 +1,13 @@
 """xarray backend: xr.open_dataset("x.rumi", engine="rumi", chunks={}) -> a lazy Dataset with one
 (time, band, y, x) variable "band_data", dask chunks aligned to frames, x/y coordinates of pixel
-centres from the transform, band names, datetime64 times and a CF "spatial_ref" grid mapping
-(crs_wkt/spatial_ref = "EPSG:n" and GDAL's GeoTransform, as rioxarray reads them)."""
+centres from the transform (bit-identical to rioxarray's), band names, datetime64 times and a CF
+"spatial_ref" grid mapping (rioxarray's attributes: CF parameters, GDAL's WKT in
+crs_wkt/spatial_ref, GDAL's GeoTransform) named in the variable's encoding, as rioxarray
+leaves it, so that to_netcdf and rio.to_raster write it back."""
 
 from __future__ import annotations
 
+import functools
 import os
 from typing import Any
 
@@ -18,10 +21,20 @@ from . import _to_rumi  # noqa: F401  (registers da.rumi.to_rumi)
 
 
 def _masked_dtype(dtype: np.dtype[Any]) -> np.dtype[Any]:
-    """The float type that holds every value of `dtype` and NaN (xarray's CF masking rule)."""
+    """The type that holds every value of `dtype` and a missing value (xarray's CF masking rule,
+    as rioxarray's masked reads): a float type with NaN for real samples (float32 for 8- and
+    16-bit ones), a complex type with NaN+NaNj for complex samples (complex64 at least: the
+    imaginary part is kept)."""
+    if dtype.kind == "c":
+        return dtype if dtype.itemsize >= 8 else np.dtype("complex64")
     if dtype.kind == "f" and dtype.itemsize >= 4:
         return dtype
     return np.dtype("float32") if dtype.itemsize <= 2 else np.dtype("float64")
+
+
+def _missing(dtype: np.dtype[Any]) -> Any:
+    """The value of a masked sample in the masked type: NaN, NaN+NaNj for complex (xarray's)."""
+    return complex(np.nan, np.nan) if dtype.kind == "c" else np.nan
 
 
 class RumiBackendArray(BackendArray):
@@ -93,7 +106,7 @@ class RumiBackendArray(BackendArray):
         for i, b in enumerate(bands):
             nd = self.mask[b]
             if nd is not None:
-                out[:, i][~valid_mask(a[:, i], nd)] = np.nan
+                out[:, i][~valid_mask(a[:, i], nd)] = _missing(self.dtype)
         return out
 
 
@@ -116,6 +129,7 @@ def to_xarray(ds: rumi.Dataset, name: str = "band_data", mask_and_scale: bool = 
             f"{ds.path}: its bands have different nodata values {nodata}, which one _FillValue cannot "
             "express: open it with mask_and_scale=False (the values are in attrs['nodatavals'])"
         )
+    # NaN nodata in a float type is NaN already; in a complex one NaN+NaNj is what xarray masks to
     mask = nodata if known and mask_and_scale and not (ds.dtype.kind == "f" and np.isnan(known[0])) else None
     var = xr.Variable(("time", "band", "y", "x"), indexing.LazilyIndexedArray(RumiBackendArray(ds, mask)))
     fill = _fill_value(known[0], ds.dtype) if same else None
@@ -139,24 +153,19 @@ def to_xarray(ds: rumi.Dataset, name: str = "band_data", mask_and_scale: bool = 
         coords["time"] = ("time", times.astype("datetime64[ns]"))
     attrs = {}
     gt = ds.geotransform
-    if gt is not None:
+    crs = ds.crs
+    if gt is not None and crs is not None:
         x0, xres, rrot, y0, crot, yres = gt
         if rrot == 0 and crot == 0:
-            coords["x"] = ("x", x0 + (np.arange(X) + 0.5) * xres)
-            coords["y"] = ("y", y0 + (np.arange(Y) + 0.5) * yres)
-        crs = ds.crs
+            coords["x"], coords["y"] = _centres(gt, X, Y)
         coords["spatial_ref"] = (
             (),
             np.int64(0),
-            {
-                "crs_wkt": crs,
-                "spatial_ref": crs,
-                "GeoTransform": " ".join(repr(float(v)) for v in gt),
-                "grid_mapping_name": "unknown",
-            },
+            {**_grid_mapping(crs), "GeoTransform": " ".join(repr(float(v)) for v in gt)},
         )
+        # in encoding only, as rioxarray's write_grid_mapping leaves it: xarray's CF encoder
+        # (to_netcdf, rio.to_raster) refuses a key that is in both attrs and encoding
         var.encoding["grid_mapping"] = "spatial_ref"
-        var.attrs["grid_mapping"] = "spatial_ref"
         attrs["crs"] = crs
     var.attrs["rumi_encoding"] = ds.encoding
     if ds.pixel_is_point:
@@ -166,11 +175,46 @@ def to_xarray(ds: rumi.Dataset, name: str = "band_data", mask_and_scale: bool = 
     return out
 
 
+@functools.lru_cache(maxsize=64)
+def _cf_of(crs: str) -> tuple[tuple[str, Any], ...]:
+    from pyproj import CRS
+
+    wkt = CRS.from_user_input(crs).to_wkt("WKT1_GDAL")
+    cf = CRS.from_wkt(wkt).to_cf()
+    cf["crs_wkt"] = cf["spatial_ref"] = wkt
+    return tuple(cf.items())
+
+
+def _grid_mapping(crs: str) -> dict[str, Any]:
+    """The grid mapping's attributes of an "EPSG:n" CRS as rioxarray's write_crs leaves them
+    (PROJ's CF parameters, and GDAL's WKT in crs_wkt and spatial_ref, through pyproj as rasterio
+    writes it): GDAL's netCDF driver and rioxarray read the CRS of a to_netcdf file from them
+    (GDAL cannot parse "EPSG:n" there)."""
+    return dict(_cf_of(crs))
+
+
+def _centres(gt: tuple[float, ...], X: int, Y: int) -> tuple[tuple[str, Any], tuple[str, Any]]:
+    """The x and y coordinates of pixel centres of a north-up grid, computed with the very
+    operations of rioxarray's `affine_to_coords` (the transform composed with a half-pixel
+    translation by affine, then applied to the column and row indices) and so bit-identical to
+    rioxarray's and odc-geo's for the same transform: `(i + 0.5) * res + x0` rounds differently
+    (up to 5e-10 m on a UTM grid), and xarray's alignment of two arrays then silently keeps only
+    the coordinates that compare equal."""
+    x0, a, b, y0, d, e = (float(v) for v in gt)
+    # Affine(a, b, x0, d, e, y0) * Affine.translation(0.5, 0.5), then (cols, 0) and (0, rows)
+    c = a * 0.5 + b * 0.5 + x0
+    f = d * 0.5 + e * 0.5 + y0
+    xs = np.arange(X) * a + np.zeros(X) * b + c
+    ys = np.zeros(Y) * d + np.arange(Y) * e + f
+    return ("x", xs), ("y", ys)
+
+
 def _fill_value(v: float, dtype: np.dtype[Any]) -> Any:
-    """The nodata value as a scalar of the samples' type (an integer file's is an integer)."""
+    """The nodata value as a scalar of the samples' type (an integer file's is an integer); of a
+    complex file, a real number (GDAL's nodata and rioxarray's _FillValue are real)."""
     if dtype.kind in "iub":
         return dtype.type(int(v))
-    return dtype.type(v) if dtype.kind in "fc" and dtype.itemsize >= 4 else v
+    return dtype.type(v) if dtype.kind == "f" and dtype.itemsize >= 4 else v
 
 
 class RumiBackendEntrypoint(BackendEntrypoint):

@@ -387,3 +387,127 @@ def test_without_xarray_the_error_says_what_to_install():
             "except ImportError as e:\n    print(e)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert "rumi.to_rumi writes xarray arrays: pip install xarray" in out and "rumi.write" in out, out
+
+
+# --- rioxarray as the oracle: what to_raster writes, to_rumi writes ---------------------------
+
+
+def geotiff(path, a, nodata=None, descriptions=None, transform=None):
+    """A (B, Y, X) GeoTIFF written by rasterio (EPSG:32632, 20 m pixels)."""
+    rasterio = pytest.importorskip("rasterio")
+    from affine import Affine
+
+    B, Y, X = a.shape
+    with rasterio.open(path, "w", driver="GTiff", width=X, height=Y, count=B, dtype=a.dtype, crs="EPSG:32632",
+                       transform=transform or Affine(20.0, 0.0, 300000.0, 0.0, -20.0, 5000000.0),
+                       nodata=nodata) as f:
+        f.write(a)
+        for i, d in enumerate(descriptions or []):
+            f.set_band_description(i + 1, d)
+    return str(path)
+
+
+def rasterio_read(path):
+    import rasterio
+
+    with rasterio.open(path) as f:
+        return f.read(), f.nodatavals, f.crs.to_epsg(), f.transform, f.descriptions
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64"])
+def test_masked_array_stores_its_nodata_not_nan(tmp_path, dtype):
+    """A masked array (rioxarray's masked=True, the engine's mask_and_scale) whose nodata is a
+    number: the missing samples (NaN) are stored as that number, as rioxarray's to_raster writes
+    them (its encoded_nodata), so that a masked read masks them again. They were once stored as
+    NaN beside a recorded nodata of -99: a masked read then masked nothing."""
+    rioxarray = pytest.importorskip("rioxarray")
+    rng = np.random.default_rng(3)
+    a = rng.normal(size=(2, 30, 40)).astype(dtype) * 10
+    if a.dtype.kind == "c":
+        a = (a + 1j * rng.normal(size=a.shape)).astype(dtype)
+    a[:, :4, :5] = -99
+    a[1, 10, 10] = np.nan  # NaN beside the nodata: a masked read cannot tell them apart, to_raster stores -99
+    src = geotiff(tmp_path / "src.tif", a, nodata=-99) if dtype != "complex64" else None
+    if src is None:  # rasterio writes no complex nodata reliably: the rumi engine is the masked source
+        a[1, 10, 10] = -99
+        src_rumi = tmp_path / "src.rumi"
+        rumi.write(src_rumi, a[None], bands=["a", "b"], times=["2021-06-01"], crs="EPSG:32632",
+                   geotransform=(300000.0, 20.0, 0.0, 5000000.0, 0.0, -20.0), nodata=-99)
+        masked = xr.open_dataset(src_rumi, engine="rumi")["band_data"]
+        expect = a[None]
+    else:
+        masked = rioxarray.open_rasterio(src, masked=True)
+        assert np.isnan(masked.values[:, :4, :5]).all() and masked.rio.encoded_nodata == -99
+        masked.rio.to_raster(tmp_path / "oracle.tif")
+        expect, nodatavals, *_ = rasterio_read(tmp_path / "oracle.tif")
+        assert nodatavals == (-99.0, -99.0) and (expect[:, :4, :5] == -99).all()
+        expect = expect[None]
+        masked = masked.expand_dims(time=TIMES[:1])
+    rumi.to_rumi(masked, tmp_path / "out.rumi", tile=16)
+    with rumi.open(tmp_path / "out.rumi") as ds:
+        got = ds.read()
+        assert ds.nodatavals == (-99.0, -99.0) and ds.dtype == np.dtype(dtype)
+        assert np.array_equal(got, expect, equal_nan=True) and (got[..., :4, :5] == -99).all()
+        m = ds.read(masked=True)
+        assert m.mask[..., :4, :5].all() and m.mask.sum() == (got == -99).sum()
+    # and the engine's masked read of it masks them again
+    again = xr.open_dataset(tmp_path / "out.rumi", engine="rumi")["band_data"]
+    assert np.isnan(again.values[..., :4, :5]).all() and again.encoding["_FillValue"] == -99
+
+
+def test_masked_array_nodata_nan_and_given_nodata(tmp_path):
+    """NaN nodata of a float array stays NaN; nodata= given names the stored value of the missing
+    samples (never one value recorded and another stored)."""
+    rioxarray = pytest.importorskip("rioxarray")
+    a = np.arange(2 * 20 * 30, dtype="float32").reshape(2, 20, 30)
+    a[:, :3, :3] = np.nan
+    masked = rioxarray.open_rasterio(geotiff(tmp_path / "n.tif", a, nodata=np.nan), masked=True)
+    rumi.to_rumi(masked, tmp_path / "n.rumi", times="2021-06-01", tile=16)
+    with rumi.open(tmp_path / "n.rumi") as ds:
+        assert np.isnan(ds.nodatavals).all() and np.array_equal(ds.read()[0], a, equal_nan=True)
+    b = np.arange(20 * 30, dtype="uint16").reshape(1, 20, 30) % 200 + 1
+    b[:, :2, :2] = 0
+    masked = rioxarray.open_rasterio(geotiff(tmp_path / "u.tif", b, nodata=0), masked=True)
+    rumi.to_rumi(masked, tmp_path / "u.rumi", times="2021-06-01", tile=16, nodata=65535)
+    with rumi.open(tmp_path / "u.rumi") as ds:
+        got = ds.read()[0]
+        assert ds.nodatavals == (65535.0,) and ds.dtype == np.uint16
+        assert (got[:, :2, :2] == 65535).all() and np.array_equal(got[:, 2:], b[:, 2:])
+    with pytest.raises(ValueError, match=r"nodata -1.0 .* not a uint16 value"):
+        rumi.to_rumi(masked, tmp_path / "bad.rumi", times="2021-06-01", nodata=-1)
+
+
+def test_band_descriptions_and_interval_times(tmp_path):
+    """rioxarray's band descriptions (attrs['long_name'], the band coordinate 1..B) become the
+    band texts, as to_raster writes them (they were "1", "2", ...); an interval time (the
+    engine's time_end coordinate) stays an interval (it became an instant)."""
+    rioxarray = pytest.importorskip("rioxarray")
+    a = (np.arange(3 * 20 * 30) % 251).astype("uint8").reshape(3, 20, 30)
+    src = geotiff(tmp_path / "d.tif", a, descriptions=["red", "green", "nir"])
+    da = rioxarray.open_rasterio(src)
+    assert da.attrs["long_name"] == ("red", "green", "nir") and list(da.band.values) == [1, 2, 3]
+    rumi.to_rumi(da, tmp_path / "d.rumi", times="2021-06-01", tile=16)
+    da.rio.to_raster(tmp_path / "oracle.tif")
+    assert rasterio_read(tmp_path / "oracle.tif")[4] == ("red", "green", "nir")
+    with rumi.open(tmp_path / "d.rumi") as ds:
+        assert ds.bands == ["red", "green", "nir"] and np.array_equal(ds.read()[0], a)
+    # one description: rioxarray gives a string (to_raster writes it to every band)
+    one = rioxarray.open_rasterio(geotiff(tmp_path / "e.tif", a[:1], descriptions=["elevation"]))
+    assert one.attrs["long_name"] == "elevation"
+    rumi.to_rumi(one, tmp_path / "e.rumi", times="2021-06-01", tile=16)
+    assert rumi.open(tmp_path / "e.rumi").bands == ["elevation"]
+    # a band selection keeps rioxarray's whole tuple: which text is whose is unknown, so refused
+    with pytest.raises(ValueError, match=r"long_name.* 3 band descriptions .* 2 bands.*bands="):
+        rumi.to_rumi(da.isel(band=[0, 2]), tmp_path / "s.rumi", times="2021-06-01")
+    rumi.to_rumi(da.isel(band=[0, 2]), tmp_path / "s.rumi", times="2021-06-01", bands=["red", "nir"])
+    # intervals through the engine and back
+    rumi.write(tmp_path / "i.rumi", a[None].repeat(2, 0), bands=["r", "g", "n"], crs="EPSG:32632",
+               times=[("2021-06-01", "2021-06-30"), ("2021-07-01T00:00:00", "2021-07-31T23:59:59")],
+               geotransform=(300000.0, 20.0, 0.0, 5000000.0, 0.0, -20.0), tile=16)
+    eng = xr.open_dataset(tmp_path / "i.rumi", engine="rumi")["band_data"]
+    rumi.to_rumi(eng, tmp_path / "i2.rumi")
+    with rumi.open(tmp_path / "i.rumi") as src_ds, rumi.open(tmp_path / "i2.rumi") as ds:
+        assert ds.times.shape == (2, 2) and np.array_equal(ds.times, src_ds.times)
+        assert ds.bands == ["r", "g", "n"]
+    rumi.to_rumi(eng.isel(time=1), tmp_path / "i3.rumi")  # the scalar time and time_end of one step
+    assert np.array_equal(rumi.open(tmp_path / "i3.rumi").times, rumi.open(tmp_path / "i.rumi").times[1:])
