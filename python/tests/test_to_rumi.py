@@ -453,6 +453,10 @@ def test_masked_array_stores_its_nodata_not_nan(tmp_path, dtype):
     # and the engine's masked read of it masks them again
     again = xr.open_dataset(tmp_path / "out.rumi", engine="rumi")["band_data"]
     assert np.isnan(again.values[..., :4, :5]).all() and again.encoding["_FillValue"] == -99
+    # a dask-backed masked array is encoded back block by block to the same samples
+    rumi.to_rumi(masked.chunk({"y": 7}), tmp_path / "lazy.rumi", tile=16, block_bytes=1)
+    with rumi.open(tmp_path / "lazy.rumi") as ds:
+        assert np.array_equal(ds.read(), got, equal_nan=True) and ds.nodatavals == (-99.0, -99.0)
 
 
 def test_masked_array_nodata_nan_and_given_nodata(tmp_path):
