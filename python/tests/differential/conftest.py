@@ -64,8 +64,8 @@ def cli():
 
 
 class GdalOracle:
-    """One long-lived Debian python3 running gdal_worker.py: GDAL 3.6 with this tree's plugin,
-    reading rumi files and GeoTIFFs alike with rasterio 1.3 and osgeo (start-up is slow: one
+    """One long-lived Debian python3 running gdal_worker.py: the system GDAL (3.6) with this
+    tree's plugin, reading rumi files and GeoTIFFs alike through osgeo (start-up is slow: one
     process serves the whole session)."""
 
     def __init__(self, plugin_dir: Path):
@@ -87,12 +87,14 @@ class GdalOracle:
             raise RuntimeError(f"the GDAL oracle process exited ({self.proc.poll()}) on {req}")
         return json.loads(line)
 
-    def describe(self, path: Path, out: Path, windows: list | None = None) -> tuple[dict, dict]:
-        """(metadata, arrays) of `path` read by rasterio through GDAL: read(), read(masked=True)'s
-        mask, each window (col, row, width, height, boundless) read and its mask, checksums."""
+    def describe(self, path: Path, out: Path, windows: list | None = None,
+                 open_options: list[str] | None = None) -> tuple[dict, dict]:
+        """(metadata, arrays) of `path` as GDAL reads it (gdal_worker.py): the samples, GDAL's
+        masks, each window (xoff, yoff, xsize, ysize) or its error, checksums and metadata."""
         import numpy as np
 
-        r = self.call({"op": "describe", "path": str(path), "out": str(out), "windows": windows or []})
+        r = self.call({"op": "describe", "path": str(path), "out": str(out), "windows": windows or [],
+                       "open_options": open_options or []})
         if "error" in r:
             return r, {}
         with np.load(out) as z:
@@ -112,8 +114,8 @@ class GdalOracle:
 def gdal_oracle(tmp_path_factory):
     need(diffkit.PLUGIN.exists(), f"the GDAL plugin {diffkit.PLUGIN} is not built (cargo build --release --lib)")
     need(diffkit.DEBIAN_PYTHON.exists(), f"{diffkit.DEBIAN_PYTHON} (Debian's python3 with GDAL) is absent")
-    probe = subprocess.run([str(diffkit.DEBIAN_PYTHON), "-c", "import rasterio, osgeo.gdal"], capture_output=True, text=True)
-    need(probe.returncode == 0, f"{diffkit.DEBIAN_PYTHON} lacks rasterio/osgeo (apt install python3-rasterio python3-gdal): {probe.stderr.strip()[-200:]}")
+    probe = subprocess.run([str(diffkit.DEBIAN_PYTHON), "-c", "import numpy, osgeo.gdal"], capture_output=True, text=True)
+    need(probe.returncode == 0, f"{diffkit.DEBIAN_PYTHON} lacks osgeo (apt install python3-gdal): {probe.stderr.strip()[-200:]}")
     plugin_dir = tmp_path_factory.mktemp("plugin")
     shutil.copy2(diffkit.PLUGIN, plugin_dir / "gdal_RUMI.so")
     oracle = GdalOracle(plugin_dir)

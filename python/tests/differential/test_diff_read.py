@@ -18,7 +18,7 @@ from rasterio.windows import Window
 
 import rumi
 from diffkit import (
-    FLOAT16_IN_RASTERIO, KNOWN_DEFECTS, Case, arrays, assert_same_masked, assert_same_samples, cases, nodatas,
+    FLOAT16_IN_RASTERIO, KNOWN_DEFECTS, check_metadata, Case, arrays, assert_same_masked, assert_same_samples, cases, nodatas,
     transforms, write_rumi, write_tif,
 )
 
@@ -27,62 +27,6 @@ def _both(case: Case, d, how: str = "write"):
     tif = write_tif(case, d / "src.tif")
     rf = write_rumi(case, d / "out.rumi", how=how)
     return tif, rf
-
-
-def _nd_equal(a, b) -> bool:
-    if a is None or b is None:
-        return a is b
-    return a == b or (math.isnan(a) and math.isnan(b))
-
-
-def check_metadata(ds, src, case: Case) -> None:
-    """Every georeferencing and band property rasterio has, as rasterio gives it for the GeoTIFF."""
-    if case.point and "point-transform-ulp" in KNOWN_DEFECTS:
-        assert np.allclose(tuple(ds.transform), tuple(src.transform), rtol=1e-15, atol=1e-9), f"{case}: transform {ds.transform!r}"
-        return  # the rest derives from the transform (test_pixel_is_point_rotated_transform)
-    assert ds.transform == src.transform, f"{case}: transform {ds.transform!r}, rasterio {src.transform!r}"
-    assert tuple(ds.transform) == tuple(src.transform), f"{case}: transform bits {tuple(ds.transform)} != {tuple(src.transform)}"
-    assert ds.geotransform == src.transform.to_gdal(), f"{case}: geotransform {ds.geotransform} != {src.transform.to_gdal()}"
-    assert ds.crs == f"EPSG:{src.crs.to_epsg()}", f"{case}: crs {ds.crs} != rasterio EPSG:{src.crs.to_epsg()}"
-    if case.kind == "south-up" and "south-up-bounds" in KNOWN_DEFECTS:  # test_bounds_of_a_south_up_grid
-        l, b, r, t = src.bounds
-        assert tuple(ds.bounds) in ((l, b, r, t), (l, t, r, b)), f"{case}: bounds {tuple(ds.bounds)} != rasterio {tuple(src.bounds)}"
-    else:
-        assert tuple(ds.bounds) == tuple(src.bounds), f"{case}: bounds {tuple(ds.bounds)} != rasterio {tuple(src.bounds)}"
-    if case.kind == "rotated" and "rotated-res" in KNOWN_DEFECTS:  # test_res_of_a_rotated_grid
-        assert np.allclose(ds.res, src.res, rtol=1e-15, atol=0), f"{case}: res {ds.res} != rasterio {src.res}"
-    else:
-        assert tuple(ds.res) == tuple(src.res), f"{case}: res {ds.res} != rasterio {src.res}"
-    assert len(ds.nodatavals) == len(src.nodatavals) and all(
-        _nd_equal(a, b) for a, b in zip(ds.nodatavals, src.nodatavals)
-    ), f"{case}: nodatavals {ds.nodatavals} != rasterio {src.nodatavals}"
-    assert _nd_equal(ds.nodata, src.nodata), f"{case}: nodata {ds.nodata} != rasterio {src.nodata}"
-    assert tuple(ds.descriptions) == tuple(src.descriptions), f"{case}: descriptions {ds.descriptions} != {src.descriptions}"
-    assert tuple(ds.dtypes) == tuple(src.dtypes), f"{case}: dtypes {ds.dtypes} != rasterio {src.dtypes}"
-    assert (ds.count, ds.width, ds.height) == (src.count, src.width, src.height), f"{case}: count/width/height"
-    assert tuple(ds.indexes) == tuple(src.indexes), f"{case}: indexes {ds.indexes} != {src.indexes}"
-    assert ds.pixel_is_point == case.point, f"{case}: pixel_is_point {ds.pixel_is_point}"
-    assert src.tags().get("AREA_OR_POINT", "Area") == ("Point" if case.point else "Area"), f"{case}: the oracle's tag"
-    prof, sp = ds.profile, src.profile
-    for k in ("dtype", "width", "height", "count", "transform"):
-        assert prof[k] == sp[k], f"{case}: profile[{k!r}] {prof[k]!r} != rasterio {sp[k]!r}"
-    assert _nd_equal(prof["nodata"], sp["nodata"]), f"{case}: profile nodata {prof['nodata']} != {sp['nodata']}"
-    assert prof["crs"] == f"EPSG:{sp['crs'].to_epsg()}", f"{case}: profile crs {prof['crs']}"
-    # pixel centres and corners <-> coordinates
-    H, W = ds.height, ds.width
-    rows, cols = np.array([0, H - 1, H // 2]), np.array([0, W - 1, W // 3])
-    for off in ("center", "ul", "lr"):
-        got = ds.xy(rows, cols, offset=off)
-        want = src.xy(rows, cols, offset=off)
-        assert np.array_equal(np.asarray(got[0]), np.asarray(want[0])) and np.array_equal(
-            np.asarray(got[1]), np.asarray(want[1])
-        ), f"{case}: xy(offset={off}) {got} != rasterio {want}"
-    xs, ys = src.xy(rows, cols)  # pixel centres: unambiguous
-    got = ds.index(np.asarray(xs), np.asarray(ys))
-    want = rasterio.transform.rowcol(src.transform, xs, ys)
-    assert np.array_equal(np.asarray(got[0]), np.asarray(want[0])) and np.array_equal(
-        np.asarray(got[1]), np.asarray(want[1])
-    ), f"{case}: index of pixel centres {got} != rasterio {want}"
 
 
 @given(case=cases(), how=st.sampled_from(["write", "writer"]))
