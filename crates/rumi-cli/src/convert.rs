@@ -1,10 +1,11 @@
 //! `convert` and `stack`: GDAL sources become one rumi file (an Image for one source, a Cube
 //! for several), read and compressed tile row by tile row, committed together with its
-//! `<OUT>.header` sidecar and (when the sources declare nodata) its `<OUT>.aux.xml` as one
-//! pair ([`output::commit_pair`]). No output may be an input; an error or a signal leaves the
-//! previous pair as it was and no temporary file behind. An `s3://bucket/key` output is
-//! written to an anonymous local temporary file first, then uploaded with its sidecars
-//! ([`remote::upload`]: nothing at the destination on failure).
+//! `<OUT>.header` sidecar and (when the sources declare nodata, colour interpretations or
+//! palettes) its PAM sidecar `<OUT>.aux.xml` as one pair ([`output::commit_pair`]). No output
+//! may be an input; an error or a signal leaves the previous pair as it was and no temporary
+//! file behind. An `s3://bucket/key` output is written to an anonymous local temporary file
+//! first, then uploaded with its sidecars ([`remote::upload`]: nothing at the destination on
+//! failure).
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -24,43 +25,14 @@ use crate::remote;
 use crate::source::Source;
 use crate::times::{MetaTime, TimeArgs};
 use crate::{GraphArg, WriteOpts};
-use rumi::pam::{self, Nodata};
+use rumi::pam::Pam;
 
 /// What rewriting `out` removes besides replacing it: the old `.header` (always), rumi's own
 /// nodata `.aux.xml` (always), and GDAL's derived sidecars (overviews, saved statistics,
 /// masks), which only `--force` removes. Fails, naming them, when they exist without it.
 fn plan_removals(out: &Path, force: bool) -> Res<(Vec<PathBuf>, Vec<String>)> {
-    let mut remove = vec![sidecar(out)];
-    let mut notes = Vec::new();
-    let mut derived = Vec::new();
-    for p in output::derived_sidecars(out) {
-        let ours = p == aux_xml(out) && std::fs::read_to_string(&p).is_ok_and(|t| pam::is_ours(&t));
-        if ours {
-            remove.push(p);
-        } else {
-            derived.push(p);
-        }
-    }
-    if !derived.is_empty() {
-        let list: Vec<String> =
-            derived.iter().map(|p| format!("{} ({})", p.display(), output::describe_derived(p))).collect();
-        if !force {
-            return Err(Failure(format!(
-                "{} has sidecars GDAL derived from its current contents, which would be stale after the rewrite: {}. \
-                 Pass --force to remove them (they can be rebuilt: gdaladdo, gdalinfo -stats), or move them away; \
-                 nothing was written",
-                out.display(),
-                list.join(", ")
-            )));
-        }
-        notes.push(format!(
-            "warning: removed {} (--force): derived from the previous {}",
-            list.join(", "),
-            out.display()
-        ));
-        remove.extend(derived);
-    }
-    Ok((remove, notes))
+    let (remove, note) = rumi::commit::plan_rewrite(out, force, "--force").map_err(Failure)?;
+    Ok((remove, note.map(|n| format!("warning: {n}")).into_iter().collect()))
 }
 
 /// Converts (one source) or stacks (several) `srcs` into `out` (a path or an `s3://` URL).
@@ -88,10 +60,8 @@ pub fn run(srcs: &[PathBuf], out: &Path, time: &TimeArgs, opts: &WriteOpts, grap
     let metas: Vec<(&Path, Option<&MetaTime>)> =
         sources.iter().map(|s| (s.path.as_path(), s.meta_time.as_ref())).collect();
     let (axis, time_notes) = time.resolve(&metas)?;
-    let nodata = Nodata {
-        bands: usize::from(sources[0].bands),
-        values: sources.iter().flat_map(|s| s.nodata.iter().cloned()).collect(),
-    };
+    let pam =
+        Pam { bands: usize::from(sources[0].bands), values: sources.iter().flat_map(|s| s.pam.clone()).collect() };
     announce(&sources, &time_notes, &aux_xml(out), opts.quiet);
     let spec = image_spec(&sources, axis, opts, graph)?;
     let layout = spec.layout().map_err(|e| Failure(limit_remedy(e)))?;
@@ -106,10 +76,10 @@ pub fn run(srcs: &[PathBuf], out: &Path, time: &TimeArgs, opts: &WriteOpts, grap
     let blob = written?;
     let header = inspect::header_of_written(target.file(), &blob, out)?;
     match (target, url) {
-        (Target::Local(file), _) => commit(file, out, &header, &nodata, &inputs, opts)?,
+        (Target::Local(file), _) => commit(file, out, &header, &pam, &inputs, opts)?,
         (Target::Upload(file), Some(u)) => {
             interrupt::check()?;
-            let aux = (!nodata.is_empty()).then(|| nodata.render());
+            let aux = (!pam.is_empty()).then(|| pam.render());
             remote::upload(&file, u, (!opts.no_header).then_some(&header[..]), aux.as_ref().map(|a| a.as_bytes()))?;
         }
         (Target::Upload(_), None) => return Err(Failure("internal error: an upload without a URL".into())),
@@ -120,7 +90,7 @@ pub fn run(srcs: &[PathBuf], out: &Path, time: &TimeArgs, opts: &WriteOpts, grap
     if opts.quiet {
         return Ok(());
     }
-    print(&summary(out, &layout, &blob, header.len(), !nodata.is_empty(), opts, started))
+    print(&summary(out, &layout, &blob, header.len(), &pam, opts, started))
 }
 
 /// Opens every source, failing with all their errors at once.
@@ -236,16 +206,16 @@ impl Target {
     }
 }
 
-/// Commits the written file with its sidecars (the header blob unless --no-header, the nodata
-/// `.aux.xml` when there is nodata) and removes what the rewrite makes stale, saying so.
-fn commit(file: Staged, out: &Path, header: &[u8], nodata: &Nodata, inputs: &Inputs, opts: &WriteOpts) -> Res<()> {
+/// Commits the written file with its sidecars (the header blob unless --no-header, the PAM
+/// `.aux.xml` when there is nodata or colour) and removes what the rewrite makes stale, saying so.
+fn commit(file: Staged, out: &Path, header: &[u8], pam: &Pam, inputs: &Inputs, opts: &WriteOpts) -> Res<()> {
     let (header_path, aux_path) = (sidecar(out), aux_xml(out));
     let mut sidecars = Vec::new();
     if !opts.no_header {
         sidecars.push(Staged::with_bytes(&header_path, header)?);
     }
-    if !nodata.is_empty() {
-        sidecars.push(Staged::with_bytes(&aux_path, nodata.render().as_bytes())?);
+    if !pam.is_empty() {
+        sidecars.push(Staged::with_bytes(&aux_path, pam.render().as_bytes())?);
     }
     interrupt::check()?;
     // The sidecars may have changed while the frames were written: decide again, then commit.
@@ -254,13 +224,17 @@ fn commit(file: Staged, out: &Path, header: &[u8], nodata: &Nodata, inputs: &Inp
         inputs.check(p, "sidecar to be removed")?;
     }
     let stale_header = header_path.is_file() && opts.no_header;
-    let stale_aux = remove.contains(&aux_path) && aux_path.is_file() && nodata.is_empty();
+    let stale_aux = remove.contains(&aux_path) && aux_path.is_file() && pam.is_empty();
     output::commit_pair(file, sidecars, &remove)?;
     if stale_header {
         say(&format!("removed {}: it described the previous {}", header_path.display(), out.display()));
     }
     if stale_aux {
-        say(&format!("removed {}: it held the nodata values of the previous {}", aux_path.display(), out.display()));
+        say(&format!(
+            "removed {}: it held the nodata values or colours of the previous {}",
+            aux_path.display(),
+            out.display()
+        ));
     }
     Ok(())
 }
@@ -271,7 +245,7 @@ fn summary(
     layout: &Layout,
     blob: &Blob,
     header_len: usize,
-    nodata: bool,
+    pam: &Pam,
     opts: &WriteOpts,
     started: Instant,
 ) -> String {
@@ -297,8 +271,12 @@ fn summary(
     if !opts.no_header {
         summary.push_str(&format!("wrote {} ({} bytes)\n", sidecar(out).display(), header_len));
     }
-    if nodata {
-        summary.push_str(&format!("wrote {} (nodata for GDAL readers)\n", aux_xml(out).display()));
+    let kept: Vec<&str> = [(pam.has_nodata(), "nodata"), (pam.has_color(), "colour interpretation")]
+        .iter()
+        .filter_map(|&(has, what)| has.then_some(what))
+        .collect();
+    if !kept.is_empty() {
+        summary.push_str(&format!("wrote {} ({} for GDAL readers)\n", aux_xml(out).display(), kept.join(" and ")));
     }
     summary
 }

@@ -11,6 +11,7 @@ use gdal::spatial_ref::SpatialRef;
 use gdal::{Dataset, GdalOpenFlags, Metadata};
 use gdal_sys::GDALDataType;
 use rumi::format::{GeoTransform, Georef, ModelType, RasterType, SampleEncoding};
+use rumi::pam::BandPam;
 
 use crate::fail::{Failure, Res};
 use crate::times::MetaTime;
@@ -53,8 +54,9 @@ pub struct Source {
     pub meta_time: Option<MetaTime>,
     /// warnings and notes for the user
     pub notes: Vec<String>,
-    /// the nodata value of each band, if any
-    pub nodata: Vec<Option<String>>,
+    /// what GDAL's PAM sidecar keeps of each band: its nodata value, colour interpretation
+    /// and colour table
+    pub pam: Vec<BandPam>,
     /// "the nodata value -9999 of band 0 of SRC", when there is one
     pub nodata_note: Option<String>,
     /// the files GDAL reads for this source (the path itself, sidecars, VRT sources...)
@@ -366,7 +368,7 @@ impl Source {
             band_texts,
             meta_time,
             notes,
-            nodata: facts.band_nodata,
+            pam: facts.pam(),
             nodata_note,
             files,
         })
@@ -580,7 +582,44 @@ struct BandFacts {
     band_nodata: Vec<Option<String>>,
     masked: Vec<usize>,
     scaled: Vec<usize>,
-    paletted: Vec<usize>,
+    /// per band: GDAL's colour interpretation name and the colour table (RGB palettes only)
+    colors: Vec<(Option<String>, Option<Palette>)>,
+    /// bands whose palette is not RGB (GDAL's PAM records RGB palettes only): `(band, interpretation)`
+    odd_palettes: Vec<(usize, String)>,
+}
+
+/// An RGB(A) colour table's entries (c1, c2, c3, c4), as GDAL's `GDALColorEntry`.
+type Palette = Vec<[i16; 4]>;
+
+/// A band's colour interpretation (GDAL's name; `None` for Undefined) and its colour table when
+/// it is an RGB palette (else the palette's interpretation, which is not stored).
+fn band_colors(band: &gdal::raster::RasterBand) -> (Option<String>, Result<Option<Palette>, String>) {
+    // SAFETY: the band handle is live while `band` is; GDALGetColorInterpretationName returns
+    // a static string or null; the colour table belongs to the band and its entries are read
+    // at once.
+    unsafe {
+        let band = band.c_rasterband();
+        let ci = gdal_sys::GDALGetRasterColorInterpretation(band);
+        let name = gdal_sys::GDALGetColorInterpretationName(ci);
+        let interp = (ci != gdal_sys::GDALColorInterp::GCI_Undefined && !name.is_null())
+            .then(|| CStr::from_ptr(name).to_string_lossy().into_owned());
+        let table = gdal_sys::GDALGetRasterColorTable(band);
+        if table.is_null() {
+            return (interp, Ok(None));
+        }
+        let pi = gdal_sys::GDALGetPaletteInterpretation(table);
+        if pi != gdal_sys::GDALPaletteInterp::GPI_RGB {
+            let name = gdal_sys::GDALGetPaletteInterpretationName(pi);
+            let name =
+                if name.is_null() { format!("{pi}") } else { CStr::from_ptr(name).to_string_lossy().into_owned() };
+            return (interp, Err(name));
+        }
+        let n = gdal_sys::GDALGetColorEntryCount(table).max(0);
+        let entries = (0..n)
+            .filter_map(|i| gdal_sys::GDALGetColorEntry(table, i).as_ref().map(|e| [e.c1, e.c2, e.c3, e.c4]))
+            .collect();
+        (interp, Ok(Some(entries)))
+    }
 }
 
 impl BandFacts {
@@ -591,7 +630,8 @@ impl BandFacts {
         let mut band_nodata: Vec<Option<String>> = Vec::with_capacity(count);
         let mut masked: Vec<usize> = Vec::new();
         let mut scaled: Vec<usize> = Vec::new();
-        let mut paletted: Vec<usize> = Vec::new();
+        let mut colors = Vec::with_capacity(count);
+        let mut odd_palettes: Vec<(usize, String)> = Vec::new();
         for i in 0..count {
             let band = ds
                 .rasterband(i + 1)
@@ -622,11 +662,29 @@ impl BandFacts {
             if band.scale().is_some_and(|s| s != 1.0) || band.offset().is_some_and(|o| o != 0.0) {
                 scaled.push(i);
             }
-            if band.color_table().is_some() {
-                paletted.push(i);
-            }
+            let (interp, table) = band_colors(&band);
+            let table = table.unwrap_or_else(|palette| {
+                odd_palettes.push((i, palette));
+                None
+            });
+            // a palette index without its (unstored) palette is not a palette
+            let interp = interp.filter(|c| c != "Palette" || table.is_some());
+            colors.push((interp, table));
         }
-        Ok(BandFacts { types, descriptions, nodata, band_nodata, masked, scaled, paletted })
+        Ok(BandFacts { types, descriptions, nodata, band_nodata, masked, scaled, colors, odd_palettes })
+    }
+
+    /// What the PAM sidecar keeps of each band.
+    fn pam(&self) -> Vec<BandPam> {
+        self.band_nodata
+            .iter()
+            .zip(&self.colors)
+            .map(|(nodata, (interp, table))| BandPam {
+                nodata: nodata.clone(),
+                color_interp: interp.clone(),
+                color_table: table.clone(),
+            })
+            .collect()
     }
 
     /// The one sample encoding of every band, its GDAL type and type name (a problem when the
@@ -664,7 +722,7 @@ impl BandFacts {
     }
 
     /// Notes and problems about nodata values (kept for GDAL readers), masks, scales and
-    /// palettes; the note announcing the nodata sidecar.
+    /// palettes GDAL cannot keep; the note announcing the nodata sidecar.
     fn nodata_and_masks(
         &self,
         path: &Path,
@@ -672,7 +730,7 @@ impl BandFacts {
         notes: &mut Vec<String>,
         problems: &mut Vec<String>,
     ) -> Option<String> {
-        let (nodata, masked, scaled, paletted) = (&self.nodata, &self.masked, &self.scaled, &self.paletted);
+        let (nodata, masked, scaled) = (&self.nodata, &self.masked, &self.scaled);
         let mut nodata_note = None;
         if !nodata.is_empty() {
             let mut values: Vec<&str> = nodata.iter().map(|n| n.1.as_str()).collect();
@@ -706,11 +764,11 @@ impl BandFacts {
                 band_list(scaled)
             ));
         }
-        if !paletted.is_empty() {
+        for (i, palette) in &self.odd_palettes {
             notes.push(format!(
-                "warning: {}: the colour table of {} is not stored; palette indices are kept",
-                path.display(),
-                band_list(paletted)
+                "warning: {}: the colour table of band {i} is a {palette} palette, which GDAL's PAM sidecar cannot \
+                 record (it records RGB palettes); it is not stored, palette indices are kept",
+                path.display()
             ));
         }
 

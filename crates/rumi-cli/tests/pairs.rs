@@ -67,6 +67,21 @@ fn no_output_is_ever_an_input_however_spelled() {
     }
 }
 
+/// A VRT over band 1 of `src` (37 x 23) that says nothing of colour or nodata.
+fn bare_vrt(src: &str, data_type: &str) -> String {
+    format!(
+        r#"<VRTDataset rasterXSize="37" rasterYSize="23"><SRS>EPSG:32631</SRS><GeoTransform>1000, 2, 0, 5000, 0, -2</GeoTransform>
+        <VRTRasterBand dataType="{data_type}" band="1"><SimpleSource><SourceFilename relativeToVRT="0">{src}</SourceFilename>
+        <SourceBand>1</SourceBand></SimpleSource></VRTRasterBand></VRTDataset>"#
+    )
+}
+
+/// True when the PAM sidecar at `path` is rumi's own and records band 1 as Gray and nothing else.
+fn rumi_colour_only(path: &Path) -> bool {
+    let text = fs::read_to_string(path).unwrap();
+    rumi::pam::is_ours(&text) && text.contains("<ColorInterp>Gray</ColorInterp>") && !text.contains("NoDataValue")
+}
+
 fn stats_aux() -> &'static str {
     "<PAMDataset>\n  <PAMRasterBand band=\"1\">\n    <Metadata>\n      <MDI key=\"STATISTICS_MEAN\">3</MDI>\n    \
      </Metadata>\n  </PAMRasterBand>\n</PAMDataset>\n"
@@ -102,7 +117,12 @@ fn derived_sidecars_are_refused_or_removed_with_force() {
         e.contains("warning: removed") && e.contains("x.rumi.ovr") && e.contains("x.rumi.aux.xml"),
         "-q still says so: {e}"
     );
-    assert_eq!(entries(dir.path()), ["big.tif", "small.tif", "x.rumi", "x.rumi.header", "x.rumi.other"]);
+    // the new x.rumi.aux.xml is rumi's own: the source's colour interpretation (Gray)
+    assert_eq!(
+        entries(dir.path()),
+        ["big.tif", "small.tif", "x.rumi", "x.rumi.aux.xml", "x.rumi.header", "x.rumi.other"]
+    );
+    assert!(rumi_colour_only(&p("x.rumi.aux.xml")));
     assert_eq!(info_json(&p("x.rumi"))["shape"]["X"], 37);
 }
 
@@ -176,8 +196,15 @@ fn nodata_is_kept_for_gdal_readers_in_the_pam_sidecar() {
         assert_eq!(fs::read_to_string(p("back.rumi.aux.xml")).unwrap(), aux);
         rasterio_nodata(&p("d.rumi"), plugin, -9999.0);
     }
-    // Rewriting without nodata removes rumi's own (now stale) sidecar, and says so.
-    let (_, err) = ok(None, &["convert", &s("plain.tif"), &s("d.rumi"), "--time", "2020-01-01", "-q"]);
+    // Rewriting without nodata replaces rumi's own sidecar by one without it (the GeoTIFF's
+    // band is Gray) ...
+    ok(None, &["convert", &s("plain.tif"), &s("d.rumi"), "--time", "2020-01-01", "-q"]);
+    assert!(rumi_colour_only(&p("d.rumi.aux.xml")));
+    // ... and from a source with nothing to keep (a VRT band has no colour interpretation)
+    // removes it, and says so.
+    ok(None, &["convert", &s("dem.tif"), &s("d.rumi"), "--time", "2020-01-01", "-q"]);
+    fs::write(p("plain.vrt"), bare_vrt(&s("plain.tif"), "Float32")).unwrap();
+    let (_, err) = ok(None, &["convert", &s("plain.vrt"), &s("d.rumi"), "--time", "2020-01-01", "-q"]);
     assert!(err.contains("removed") && err.contains("d.rumi.aux.xml") && err.contains("nodata"), "{err}");
     assert!(!p("d.rumi.aux.xml").exists());
     // A sidecar GDAL extended (statistics) is the user's: refused without --force.
@@ -269,7 +296,7 @@ fn signals_exit_128_plus_n_and_leave_the_old_pair() {
         ],
     );
     let before = snapshot(dir.path());
-    assert_eq!(before.len(), 2);
+    assert_eq!(before.len(), 3, "the file, its header and its PAM sidecar (Gray): {:?}", entries(dir.path()));
     for (sig, code) in
         [(libc::SIGINT, Some(130)), (libc::SIGTERM, Some(143)), (libc::SIGHUP, Some(129)), (libc::SIGKILL, None)]
     {
@@ -321,7 +348,10 @@ fn partial_files_of_dead_runs_are_removed_by_the_next_run() {
     assert_eq!(unsafe { libc::flock(live.as_raw_fd(), libc::LOCK_EX) }, 0);
     let (_, err) = ok(None, &["convert", &s("src.tif"), &s("out.rumi"), "--time", "2020-01-01", "-q"]);
     assert!(err.contains(".rumi-partial-0123456789ab") && err.contains("interrupted rumi run"), "{err}");
-    assert_eq!(entries(dir.path()), [".rumi-partial-live00000000", "out.rumi", "out.rumi.header", "src.tif"]);
+    assert_eq!(
+        entries(dir.path()),
+        [".rumi-partial-live00000000", "out.rumi", "out.rumi.aux.xml", "out.rumi.header", "src.tif"]
+    );
     drop(live);
 }
 
@@ -341,7 +371,7 @@ fn a_failed_commit_leaves_the_old_file() {
     let err = fails(None, &["convert", &s("b.tif"), &s("out.rumi"), "--time", "2020-01-02", "-q"]);
     assert!(err.contains("out.rumi.header"), "{err}");
     assert!(snapshot(dir.path()) == before, "{:?}", entries(dir.path()));
-    assert_eq!(entries(dir.path()), ["a.tif", "b.tif", "out.rumi", "out.rumi.header"]);
+    assert_eq!(entries(dir.path()), ["a.tif", "b.tif", "out.rumi", "out.rumi.aux.xml", "out.rumi.header"]);
 }
 
 /// Where the filesystem has no O_TMPFILE (forced here with RUMI_NAMED_TEMPORARIES=1), the
@@ -363,7 +393,7 @@ fn named_temporaries_of_a_killed_run_are_cleaned_by_the_next() {
         text(&o.stderr)
     };
     named(&["convert", &small.display().to_string(), &s("out.rumi"), "--time", "2020-01-01", "-q"]);
-    assert_eq!(entries(dir.path()), ["out.rumi", "out.rumi.header"]);
+    assert_eq!(entries(dir.path()), ["out.rumi", "out.rumi.aux.xml", "out.rumi.header"]);
     let before = snapshot(dir.path());
     let child = Command::new(BIN)
         .args(["convert", &big.display().to_string(), &s("out.rumi"), "--time", "2021-01-01", "-q"])
@@ -381,5 +411,8 @@ fn named_temporaries_of_a_killed_run_are_cleaned_by_the_next() {
     assert!(old == before, "the old pair changed");
     let err = named(&["convert", &small.display().to_string(), &s("next.rumi"), "--time", "2020-01-01", "-q"]);
     assert!(err.contains(&left[0]) && err.contains("interrupted rumi run"), "{err}");
-    assert_eq!(entries(dir.path()), ["next.rumi", "next.rumi.header", "out.rumi", "out.rumi.header"]);
+    assert_eq!(
+        entries(dir.path()),
+        ["next.rumi", "next.rumi.aux.xml", "next.rumi.header", "out.rumi", "out.rumi.aux.xml", "out.rumi.header"]
+    );
 }
