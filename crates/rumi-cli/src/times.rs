@@ -4,9 +4,7 @@
 
 use std::path::Path;
 
-use rumi::format::{TimeAxis, TimeKind};
-use time::format_description::well_known::Rfc3339;
-use time::macros::format_description;
+use rumi::format::{time_text, TimeAxis, TimeKind};
 
 use crate::fail::{Context, Failure, Res};
 
@@ -258,113 +256,43 @@ fn check_count(flag: &str, found: usize, expected: usize) -> Res<()> {
     }
 }
 
-/// Why a date-time text that has the shape `YYYY-MM-DD[THH:MM:SS...]` names no instant: a day
-/// that does not exist, or a leap second. `None` when it looks fine (or has another shape).
-fn impossible(text: &str) -> Option<String> {
-    let b = text.as_bytes();
-    let num = |r: std::ops::Range<usize>| -> Option<u32> {
-        let s = text.get(r)?;
-        s.bytes().all(|c| c.is_ascii_digit()).then(|| s.parse().ok())?
-    };
-    let (neg, off) = if b.first() == Some(&b'-') { (true, 1) } else { (false, 0) };
-    if b.len() < off + 10 || b[off + 4] != b'-' || b[off + 7] != b'-' {
-        return None;
-    }
-    let (y, m, d) = (num(off..off + 4)?, num(off + 5..off + 7)?, num(off + 8..off + 10)?);
-    let year = if neg { -(y as i32) } else { y as i32 };
-    let month = time::Month::try_from(m as u8).ok();
-    match month {
-        None => return Some(format!("{text:?}: month {m} does not exist")),
-        Some(mo) => {
-            let days = mo.length(year);
-            if d == 0 || d > u32::from(days) {
-                return Some(format!("{text:?}: {mo} {year} has {days} days, so day {d} does not exist"));
-            }
-        }
-    }
-    if b.len() >= off + 19
-        && matches!(b[off + 10], b'T' | b't' | b' ')
-        && b[off + 13] == b':'
-        && b[off + 16] == b':'
-        && num(off + 17..off + 19) == Some(60)
-    {
-        return Some(format!(
-            "{text:?} is a leap second; leap seconds are not representable (rumi counts POSIX seconds, \
-             which have no 23:59:60)"
-        ));
-    }
-    None
-}
-
-/// Parses an ISO 8601 instant: a date (`2020-05-18`, midnight UTC) or an RFC 3339 date-time
-/// with a zone (`2020-05-18T13:40:00Z`, `2020-05-18T15:40:00+02:00`). Fractions of a second are
-/// refused: rumi stores whole seconds.
+/// Parses an ISO 8601 instant given on the command line with the core's one parser of time
+/// texts (`rumi::format::time_text`, also Python's): a date (`2020-05-18`, midnight UTC) or a
+/// date-time with or without a zone (`2020-05-18T13:40:00Z`, `2020-05-18T15:40:00+02:00`;
+/// none: UTC). A fraction of a second is refused: rumi stores whole seconds, and a time given
+/// explicitly is not rounded behind the user's back.
 pub fn parse_instant(text: &str) -> Result<i64, String> {
-    if let Some(why) = impossible(text) {
-        return Err(why);
+    let i = time_text::parse_instant(text)?;
+    if i.rounded {
+        return Err(format!("{:?} has a fraction of a second; rumi stores whole seconds", text.trim()));
     }
-    if let Ok(dt) = time::OffsetDateTime::parse(text, &Rfc3339) {
-        if dt.nanosecond() != 0 {
-            return Err(format!("{text:?} has a fraction of a second; rumi stores whole seconds"));
-        }
-        return Ok(dt.unix_timestamp());
-    }
-    rumi::format::trailer::parse_iso(text)
+    Ok(i.seconds)
 }
 
 /// Parses `START/END` (END exclusive, after START).
 pub fn parse_interval(text: &str) -> Result<(i64, i64), String> {
-    let (a, b) = text.split_once('/').ok_or_else(|| format!("{text:?} is not an interval START/END"))?;
-    let (a, b) = (parse_instant(a.trim())?, parse_instant(b.trim())?);
+    let (a, b) = text.split_once('/').ok_or_else(|| format!("{:?} is not an interval START/END", text.trim()))?;
+    let (a, b) = (parse_instant(a)?, parse_instant(b)?);
     if a >= b {
-        return Err(format!("interval {text:?} is empty or reversed: START must be before END"));
+        return Err(format!("interval {:?} is empty or reversed: START must be before END", text.trim()));
     }
     Ok((a, b))
 }
 
-/// Splits a fraction of a second off a date-time (`...:SS.fff...`): the text without it and
-/// whether it rounds up (>= one half).
-fn split_fraction(text: &str) -> Option<(String, bool)> {
-    let b = text.as_bytes();
-    let colon = text.rfind(':')?;
-    let dot = colon + 3;
-    if b.len() <= dot + 1 || !matches!(b[dot], b'.' | b',') || !b[colon + 1..dot].iter().all(u8::is_ascii_digit) {
-        return None;
-    }
-    let digits = b[dot + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
-    if digits == 0 {
-        return None;
-    }
-    let up = b[dot + 1] >= b'5';
-    Some((format!("{}{}", &text[..dot], &text[dot + 1 + digits..]), up))
-}
-
-/// Metadata date-times: TIFF `YYYY:MM:DD HH:MM:SS`, `YYYY-MM-DD HH:MM:SS`,
-/// `YYYY-MM-DDTHH:MM:SS` (all read as UTC), or anything [`parse_instant`] reads; a fraction of
-/// a second is rounded to the nearest second (the flag says so).
+/// Metadata date-times: TIFF's `YYYY:MM:DD HH:MM:SS` (read as `YYYY-MM-DD HH:MM:SS`) or any
+/// text the core's parser reads, without a zone as UTC; a fraction of a second is rounded to
+/// the nearest second (the flag says so).
 fn parse_metadata_time(text: &str) -> Result<(i64, bool), String> {
-    if let Some((whole, up)) = split_fraction(text) {
-        return parse_metadata_time(&whole).map(|(s, _)| (s + i64::from(up), true));
-    }
-    // TIFF's YYYY:MM:DD date, checked as YYYY-MM-DD
-    let tiff = text.len() >= 10 && text.as_bytes()[4] == b':' && text.as_bytes()[7] == b':';
-    let iso_shaped = if tiff { format!("{}-{}-{}", &text[..4], &text[5..7], &text[8..]) } else { text.to_owned() };
-    if let Some(why) = impossible(&iso_shaped) {
-        return Err(why.replace(&format!("{iso_shaped:?}"), &format!("{text:?}")));
-    }
-    let forms = [
-        format_description!("[year]:[month]:[day] [hour]:[minute]:[second]"),
-        format_description!("[year]-[month]-[day] [hour]:[minute]:[second]"),
-        format_description!("[year]-[month]-[day]T[hour]:[minute]:[second]"),
-    ];
-    for f in forms {
-        if let Ok(dt) = time::PrimitiveDateTime::parse(text, &f) {
-            return Ok((dt.assume_utc().unix_timestamp(), false));
+    let b = text.as_bytes();
+    let tiff = b.len() >= 10 && b[4] == b':' && b[7] == b':' && b[..4].iter().all(u8::is_ascii_digit);
+    let iso = if tiff { format!("{}-{}-{}", &text[..4], &text[5..7], &text[8..]) } else { text.to_owned() };
+    time_text::parse_instant(&iso).map(|i| (i.seconds, i.rounded)).map_err(|e| {
+        if tiff {
+            e.replacen(&format!("{iso:?}"), &format!("{text:?}"), 1)
+        } else {
+            e
         }
-    }
-    parse_instant(text)
-        .map(|s| (s, false))
-        .map_err(|_| "not a date-time of a known form (YYYY:MM:DD HH:MM:SS, YYYY-MM-DD[THH:MM:SS[Z]])".to_owned())
+    })
 }
 
 #[cfg(test)]
@@ -375,8 +303,12 @@ mod tests {
     fn instants_and_intervals() {
         assert_eq!(parse_instant("1970-01-02").unwrap(), 86400);
         assert_eq!(parse_instant("1970-01-01T01:00:00+01:00").unwrap(), 0);
-        assert!(parse_instant("1970-01-01T00:00:00.5Z").is_err());
-        assert!(parse_instant("1970-01-01T00:00:00").is_err());
+        assert!(parse_instant("1970-01-01T00:00:00.5Z").unwrap_err().contains("fraction of a second"));
+        // no zone: UTC, as Python's rumi.write reads it
+        assert_eq!(parse_instant("2015-03-09T17:30:17").unwrap(), 1_425_922_217);
+        assert_eq!(parse_instant(" 2015-03-09T17:30:17Z").unwrap(), 1_425_922_217);
+        let e = parse_instant("2015-03-09T17:30:17Q").unwrap_err();
+        assert!(e.contains("\"2015-03-09T17:30:17Q\" is not an ISO 8601 time"), "{e}");
         assert_eq!(parse_interval("1970-01-01/1970-01-02").unwrap(), (0, 86400));
         assert!(parse_interval("1970-01-02/1970-01-01").is_err());
         assert!(parse_interval("1970-01-02").is_err());
@@ -390,7 +322,7 @@ mod tests {
         assert_eq!(parse_metadata_time("1970-01-01T00:01:00.5Z").unwrap(), (61, true));
         assert_eq!(parse_metadata_time("1970-01-01T00:01:00.499").unwrap(), (60, true));
         assert_eq!(parse_metadata_time("1970:01:01 00:01:00,7").unwrap(), (61, true));
-        assert!(parse_metadata_time("yesterday").is_err());
+        assert!(parse_metadata_time("yesterday").unwrap_err().contains("\"yesterday\" is not an ISO 8601 time"));
         assert!(parse_metadata_time("2021:02:29 00:00:00").unwrap_err().contains("day 29 does not exist"));
         assert!(parse_metadata_time("2016-12-31T23:59:60Z").unwrap_err().contains("leap second"));
     }

@@ -163,6 +163,30 @@ fn times_are_valid_iso_and_impossible_ones_say_why() {
     geotiff::<u8>(&p("leap.tif"), (37, 23), 1, &[("TIFFTAG_DATETIME", "2016:12:31 23:59:60")], None);
     let err = fails(None, &["convert", &s("leap.tif"), &s("x.rumi")]);
     assert!(err.contains("leap seconds are not representable") && err.contains("TIFFTAG_DATETIME"), "{err}");
+    // a date-time without a zone is UTC (as Python's rumi.write reads it: one parser, the
+    // core's); a zone is honoured; an unreadable text is named
+    ok(
+        None,
+        &[
+            "stack",
+            &s("a.tif"),
+            &s("b.tif"),
+            &s("z.rumi"),
+            "--times",
+            "2015-03-09T17:30:17,2017-03-09T06:43:56+01:00",
+            "-q",
+        ],
+    );
+    let steps = &info_json(&p("z.rumi"))["time"]["steps"];
+    assert_eq!((steps[0].as_str(), steps[1].as_str()), (Some("2015-03-09T17:30:17Z"), Some("2017-03-09T05:43:56Z")));
+    let err = fails(
+        None,
+        &["stack", &s("a.tif"), &s("b.tif"), &s("y.rumi"), "--times", "2015-03-09T17:30:17,2015-03-09T17:30:17X"],
+    );
+    assert!(err.contains("--times:") && err.contains("\"2015-03-09T17:30:17X\" is not an ISO 8601 time"), "{err}");
+    let err = fails(None, &["convert", &s("a.tif"), &s("y.rumi"), "--time", "2015-03-09T24:00:00"]);
+    assert!(err.contains("--time:") && err.contains("\"2015-03-09T24:00:00\"") && err.contains("hour 24"), "{err}");
+    assert!(!p("y.rumi").exists());
     // --times with spaces; errors name --times; 0-based time steps
     ok(None, &["stack", &s("a.tif"), &s("b.tif"), &s("c.rumi"), "--times", "2020-01-01, 2020-02-01", "-q"]);
     assert_eq!(info_json(&p("c.rumi"))["time"]["steps"][1], "2020-02-01");

@@ -8,6 +8,7 @@ pub mod georef;
 pub mod ifd;
 pub mod layout;
 pub mod sample;
+pub mod time_text;
 pub mod trailer;
 
 pub use blob::{Blob, BlobHeader};

@@ -144,16 +144,10 @@ pub fn format_iso(seconds: i128, date_only: bool) -> String {
     }
 }
 
-/// Parses an ISO 8601 date (`2020-05-18`) or UTC date-time (`2020-05-18T10:30:00Z`) to seconds.
+/// Parses an ISO 8601 date or date-time to seconds: [`super::time_text::parse_instant`] (the
+/// one parser of time texts), a fraction of a second rounded to the nearest second.
 pub fn parse_iso(text: &str) -> std::result::Result<i64, String> {
-    use time::format_description::well_known::Rfc3339;
-    if let Ok(dt) = time::OffsetDateTime::parse(text, &Rfc3339) {
-        return Ok(dt.unix_timestamp());
-    }
-    let fmt = time::macros::format_description!("[year]-[month]-[day]");
-    time::Date::parse(text, &fmt)
-        .map(|d| d.midnight().assume_utc().unix_timestamp())
-        .map_err(|_| format!("{text:?} is not an ISO 8601 date (YYYY-MM-DD) or UTC date-time (YYYY-MM-DDTHH:MM:SSZ)"))
+    super::time_text::parse_instant(text).map(|i| i.seconds)
 }
 
 /// The parsed trailer.
