@@ -30,7 +30,7 @@ make_venv() {
   "$VENV/bin/python" -c 'import sys; assert sys.version_info >= (3, 11), sys.version'
   "$VENV/bin/pip" install -q --disable-pip-version-check maturin pytest numpy xarray 'dask[distributed]' \
     ml_dtypes 'moto[server]' tifffile imagecodecs mypy rioxarray odc-geo \
-    odc-stac pystac stac-geoparquet geopandas pyarrow shapely hypothesis rasterio
+    odc-stac pystac stac-geoparquet geopandas pyarrow shapely hypothesis rasterio netCDF4
 }
 step "venv + pip packages ($("$PY" --version 2>&1))" make_venv
 if [ ! -x target/release/rumi ]; then

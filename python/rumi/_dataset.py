@@ -389,8 +389,9 @@ class Dataset:
 
     @property
     def bounds(self) -> BoundingBox:
-        """BoundingBox(left, bottom, right, top) of the pixel corners in CRS units, as rasterio's."""
-        return self._grid("bounds").bounds
+        """BoundingBox(left, bottom, right, top) of the pixel corners in CRS units, as rasterio's
+        (to the last bit; a south-up grid's bottom is above its top, as there)."""
+        return self._grid("bounds").rasterio_bounds
 
     def index(self, x: Any, y: Any, op: Any = math.floor) -> tuple[Any, Any]:
         """(row, col) of the pixel holding the point (x, y) in CRS units (arrays work too), as

@@ -91,11 +91,22 @@ class Grid:
         t = self.transform
         if self.is_rectilinear:
             return (abs(t.a), abs(t.e))
-        return (math.hypot(t.a, t.d), math.hypot(t.b, t.e))
+        # rasterio's arithmetic, to the last bit (math.hypot rounds differently)
+        return (math.sqrt(t.a * t.a + t.d * t.d), math.sqrt(t.b * t.b + t.e * t.e))
+
+    @property
+    def rasterio_bounds(self) -> BoundingBox:
+        """rasterio's `bounds`, to the last bit: (c, f + e * height, c + a * width, f) for a
+        grid without rotation (bottom above top for a south-up grid, as rasterio gives it),
+        the corners' bounding box otherwise."""
+        t = self.transform
+        if self.is_rectilinear:
+            return BoundingBox(t.c, t.f + t.e * self.height, t.c + t.a * self.width, t.f)
+        return self.bounds
 
     @property
     def bounds(self) -> BoundingBox:
-        """The pixel corners' bounding box in the grid's CRS."""
+        """The pixel corners' bounding box in the grid's CRS (left <= right, bottom <= top)."""
         xs, ys = self.xy([0, self.width, 0, self.width], [0, 0, self.height, self.height])
         return BoundingBox(float(xs.min()), float(ys.min()), float(xs.max()), float(ys.max()))
 

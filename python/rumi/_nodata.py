@@ -119,6 +119,12 @@ def gdal_texts(nodata: Any, dtype: np.dtype[Any], bands: int, times: int) -> lis
             if f not in (0.0, 1.0):
                 raise ValueError(f"nodata[{i}] = {v!r} is not a bool value (0 or 1)")
             out.append(str(int(f)))
+        elif math.isfinite(f) and _float_nearest(dtype, f) != f:
+            g = _float_nearest(dtype, f)
+            raise ValueError(
+                f"nodata[{i}] = {v!r} is not a {dtype} value: the samples cannot take it"
+                + (f" (the nearest is {g!r})" if math.isfinite(g) else " (beyond the type's range)")
+            )
         elif math.isnan(f):
             out.append("nan")
         elif math.isinf(f):
@@ -128,10 +134,31 @@ def gdal_texts(nodata: Any, dtype: np.dtype[Any], bands: int, times: int) -> lis
     return out * times
 
 
-def valid_mask(a: np.ndarray[Any, Any], nd: float) -> np.ndarray[Any, Any]:
-    """True where the samples of a are not the nodata value nd (NaN nodata: not NaN)."""
+def _float_nearest(dtype: np.dtype[Any], f: float) -> float:
+    """What float (or complex: the real part) samples of dtype make of the finite value f,
+    for the nodata check: f itself when the type can take it (float32 and wider within their
+    range: decimal texts round there as GDAL rounds them when it reads the nodata text), the
+    rounded value for types narrower than float32 (float16, bfloat16, float8: GDAL compares
+    their samples promoted to float32, so a value they cannot hold never matches), inf beyond
+    the range."""
+    with np.errstate(over="ignore"):
+        g = float(np.real(dtype.type(f)))
+    if math.isfinite(g) and dtype.itemsize >= (8 if dtype.kind == "c" else 4):
+        return f
+    return g
+
+
+def valid_mask(a: np.ndarray[Any, Any], nd: float, gdal: bool = False) -> np.ndarray[Any, Any]:
+    """True where the samples of a are not the nodata value nd (NaN nodata: not NaN); complex
+    samples by their real part, as GDAL's nodata mask band and rasterio's masked reads. With
+    `gdal`, floats within GDAL's tolerance of nd are nodata too (ARE_REAL_EQUAL: |a - nd| <
+    2 * float32 epsilon * |a + nd|, the rule of GDAL's nodata mask band, so of rasterio's
+    masked reads and the plugin's); without, only equal samples (xarray's CF masking, so
+    rioxarray's masked=True and the engine's)."""
     if a.dtype.kind not in "biufc":  # float16/bfloat16/float8 (ml_dtypes): compare as float32
         a = a.astype(np.float32)
+    if a.dtype.kind == "c":  # GDAL's nodata mask (and so rasterio's) compares the real part only
+        a = a.real
     if math.isnan(nd):
         return ~np.isnan(a) if a.dtype.kind in "fc" else np.ones(a.shape, bool)
     if a.dtype.kind in "iu":
@@ -141,7 +168,15 @@ def valid_mask(a: np.ndarray[Any, Any], nd: float) -> np.ndarray[Any, Any]:
         return np.asarray(a != a.dtype.type(int(nd)))
     if a.dtype.kind == "b":
         return np.asarray(a != bool(nd))
-    return np.asarray(a != a.dtype.type(nd))
+    if not gdal:
+        return np.asarray(a != a.dtype.type(nd))
+    if a.dtype.itemsize < 4:  # float16: GDAL compares it promoted to float32 (PROMOTE=FLOAT32)
+        a = a.astype(np.float32)
+    v = a.dtype.type(nd)
+    eps = np.float32(np.finfo(np.float32).eps)
+    with np.errstate(over="ignore", invalid="ignore"):
+        near = np.abs(a - v) < eps * np.abs(a + v) * 2
+    return np.asarray(~((a == v) | near))
 
 
 def fits(v: float, dtype: np.dtype[Any]) -> bool:
@@ -186,13 +221,14 @@ def encode_masked(a: Any, nodata: Nodata | None, band_axis: int, what: str) -> n
 
 def masked(a: np.ndarray[Any, Any], nodata: Sequence[float | None], band_axis: int,
            outside: np.ndarray[Any, Any] | None = None) -> np.ma.MaskedArray[Any, Any]:
-    """A numpy masked array of samples `a` whose mask is True where a sample is its band's
-    nodata (bands along `band_axis`, one value or None per band) or where `outside` (a mask
-    broadcastable to a) is True: the samples of a boundless read beyond the raster."""
+    """rasterio's masked read of samples `a`: the mask is True where a sample is its band's
+    nodata by GDAL's rule (valid_mask(gdal=True); bands along `band_axis`, one value or None per
+    band) or where `outside` (a mask broadcastable to a) is True: the samples of a boundless
+    read beyond the raster."""
     mask = np.zeros(a.shape, dtype=bool)
     for i, nd in enumerate(nodata):
         if nd is not None:
-            np.moveaxis(mask, band_axis, 0)[i] = ~valid_mask(np.moveaxis(a, band_axis, 0)[i], nd)
+            np.moveaxis(mask, band_axis, 0)[i] = ~valid_mask(np.moveaxis(a, band_axis, 0)[i], nd, gdal=True)
     if outside is not None:
         mask |= outside
     return np.ma.masked_array(a, mask=mask)

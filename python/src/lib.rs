@@ -484,6 +484,7 @@ fn _rumi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<TrailerInfo>()?;
     m.add_class::<write::NativeWriter>()?;
     m.add_function(wrap_pyfunction!(write::encode_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(write::clean_stale, m)?)?;
     m.add_function(wrap_pyfunction!(write::encode_tiles, m)?)?;
     m.add_function(wrap_pyfunction!(write::frame_unit_from_image, m)?)?;
     m.add_function(wrap_pyfunction!(write::pam_render, m)?)?;

@@ -111,6 +111,14 @@ impl Bytes {
 /// `encode_rows(spec, level, first_row, data, threads) -> (rows, frames, counts)`: the frames of
 /// the block of tile rows starting at `first_row`, with the GIL released. Needs nothing but the
 /// spec: run it in any process, then give the result to `NativeWriter.write_encoded`.
+/// `clean_stale(path) -> [str]`: removes the named temporary files that interrupted runs left in
+/// the folder of `path` (those no live process holds locked), as `rumi convert` does at start;
+/// returns their paths.
+#[pyfunction]
+pub fn clean_stale(path: PathBuf) -> Vec<String> {
+    rumi::commit::clean_stale(&path).into_iter().map(|p| p.display().to_string()).collect()
+}
+
 #[pyfunction]
 pub fn encode_rows<'py>(
     py: Python<'py>,

@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import warnings
 import sys
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
@@ -65,8 +66,16 @@ class Destination:
         self.root.child(name).put(data, self.options)
 
     def prepare(self) -> bool:
-        """Makes a local folder that does not exist yet; True when it made one."""
-        if self.root.is_remote or os.path.isdir(self.root.text):
+        """Makes a local folder that does not exist yet; True when it made one. In an existing
+        one, removes the temporary files a killed run left (rumi._rumi.clean_stale, as `rumi
+        convert` does at start)."""
+        if self.root.is_remote:
+            return False
+        if os.path.isdir(self.root.text):
+            from .. import _rumi
+
+            for p in _rumi.clean_stale(os.path.join(self.root.text, "x")):
+                warnings.warn(f"rumi.build: removed {p}, left by an interrupted run", RuntimeWarning, stacklevel=2)
             return False
         os.makedirs(self.root.text, exist_ok=True)
         return True
