@@ -33,14 +33,18 @@ def _whole_seconds(d: np.datetime64, what: str, given: Any) -> int:
     """rounded_seconds, with a warning naming the change when d has a fraction of a second."""
     out, rounded = rounded_seconds(d)
     if rounded:
-        shown = np.datetime_as_string(np.datetime64(out, "s"))
-        warnings.warn(
-            f"{what}: {given} has a fraction of a second; rumi stores whole seconds, so it is stored as {shown}Z "
-            "(rounded to the nearest second)",
-            UserWarning,
-            stacklevel=caller_level(),
-        )
+        _warn_rounded(what, given, out)
     return out
+
+
+def _warn_rounded(what: str, given: str, out: int) -> None:
+    shown = np.datetime_as_string(np.datetime64(out, "s"))
+    warnings.warn(
+        f"{what}: {given} has a fraction of a second; rumi stores whole seconds, so it is stored as {shown}Z "
+        "(rounded to the nearest second)",
+        UserWarning,
+        stacklevel=caller_level(),
+    )
 
 
 def caller_level() -> int:
@@ -71,16 +75,16 @@ def seconds(v: Any, what: str) -> int:
     included) or date; a fraction of a second is rounded to the nearest second with a warning
     naming the change (the format stores whole seconds)."""
     if isinstance(v, str):
-        s = v.strip()
-        if s.endswith("Z"):
-            s = s[:-1]
+        # the core's one parser of time texts (the CLI's --times reads the same strings)
+        from . import _rumi
+
         try:
-            d = np.datetime64(s)
-        except ValueError:
-            raise ValueError(f"{what}: {v!r} is not an ISO 8601 UTC time") from None
-        if np.isnat(d):
-            raise ValueError(f"{what}: {v!r} is not a time (NaT)")
-        return _whole_seconds(d, what, repr(v))
+            secs, rounded = _rumi.parse_time(v)
+        except ValueError as e:
+            raise ValueError(f"{what}: {e}") from None
+        if rounded:
+            _warn_rounded(what, repr(v), secs)
+        return secs
     if hasattr(v, "to_datetime64") and not isinstance(v, np.datetime64):  # pandas.Timestamp: keeps ns
         if getattr(v, "tzinfo", None) is not None:
             v = v.tz_convert("UTC").tz_localize(None)

@@ -341,6 +341,16 @@ fn stats_dict<'py>(py: Python<'py>, stats: &rumi::ReadStats) -> PyResult<Bound<'
 /// One read of `read_batch`: `(reader, out, times, bands, (row0, row1), (col0, col1), origin)`.
 type BatchJob = (Py<NativeReader>, usize, Vec<u32>, Vec<u32>, (u32, u32), (u32, u32), usize);
 
+/// `parse_time(text) -> (seconds, rounded)`: an ISO 8601 date or date-time (no zone: UTC) as
+/// whole seconds since 1970, by the core's one parser of time texts (the CLI's too); `rounded`
+/// when a fraction of a second was rounded away. ValueError naming the text otherwise.
+#[pyfunction]
+fn parse_time(text: &str) -> PyResult<(i64, bool)> {
+    rumi::format::time_text::parse_instant(text)
+        .map(|i| (i.seconds, i.rounded))
+        .map_err(pyo3::exceptions::PyValueError::new_err)
+}
+
 /// `read_batch(outs, jobs, threads)`: many windows of many open files in one call, the GIL
 /// released once (the core's `read_batch`: each file's reads in order, the files side by side
 /// on `threads` threads). `outs` are writable C-contiguous buffers; each job writes its window
@@ -485,6 +495,7 @@ fn _rumi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<write::NativeWriter>()?;
     m.add_function(wrap_pyfunction!(write::encode_rows, m)?)?;
     m.add_function(wrap_pyfunction!(write::clean_stale, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_time, m)?)?;
     m.add_function(wrap_pyfunction!(write::encode_tiles, m)?)?;
     m.add_function(wrap_pyfunction!(write::frame_unit_from_image, m)?)?;
     m.add_function(wrap_pyfunction!(write::pam_render, m)?)?;

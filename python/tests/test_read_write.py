@@ -522,3 +522,45 @@ print(ds.crs, ds.crs_type, "pyproj" in sys.modules and sys.modules["pyproj"] is 
     assert lines[0].startswith("ImportError: rumi.write needs pyproj") and "pip install pyproj" in lines[0]
     assert lines[1] == "EPSG:32633 projected False"
     assert not os.path.exists(tmp_path / "x.rumi") and os.path.exists(tmp_path / "u.rumi")
+
+
+@pytest.mark.parametrize("text,want", [
+    ("2015-03-09T17:30:17", "2015-03-09T17:30:17"), ("2015-03-09T17:30:17Z", "2015-03-09T17:30:17"),
+    ("2015-03-09T19:30:17+02:00", "2015-03-09T17:30:17"), ("2015-03-09 17:30:17", "2015-03-09T17:30:17"),
+    ("2015-03", "2015-03-01T00:00:00"), ("2015", "2015-01-01T00:00:00"),
+])
+def test_time_texts_are_the_cores(tmp_path, text, want):
+    """Python's time strings go through the core's one parser (the CLI's --time/--times): no zone
+    is UTC, offsets are converted, reduced dates are their first instant."""
+    p = tmp_path / "t.rumi"
+    rumi.write(p, np.zeros((1, 2, 2), np.uint8), bands=["a"], times=[text])
+    with rumi.open(p) as ds:
+        assert str(ds.times[0]) == want
+
+
+def test_time_texts_agree_with_the_cli(tmp_path, data_dir, cli):
+    """The same text gives the same stored second through `rumi convert --time` and rumi.write
+    (one parser: the core's); a text neither reads is refused by both, naming it. A fraction of a
+    second: the CLI refuses a --time that has one, rumi.write rounds it with a warning."""
+    import subprocess
+
+    src = data_dir / "gdal_byte.tif"
+    for text in ("2015-03-09T17:30:17", "2015-03-09", "2015-03-09T18:30:17+01:00", "2015-03-09 17:30:17z"):
+        out = tmp_path / "c.rumi"
+        r = subprocess.run([str(cli), "convert", str(src), str(out), "--time", text, "--force"], capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        p = tmp_path / "p.rumi"
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            rumi.write(p, np.zeros((1, 2, 2), np.uint8), bands=["a"], times=[text])
+        with rumi.open(out) as a, rumi.open(p) as b:
+            assert a.times[0] == b.times[0], text
+    r = subprocess.run([str(cli), "convert", str(src), str(tmp_path / "x.rumi"), "--time", "2015-03-09T17:30:17.5"],
+                       capture_output=True, text=True)
+    assert r.returncode != 0 and "fraction of a second" in r.stderr
+    with pytest.warns(UserWarning, match="stored as 2015-03-09T17:30:18Z"):
+        rumi.write(tmp_path / "f.rumi", np.zeros((1, 2, 2), np.uint8), bands=["a"], times=["2015-03-09T17:30:17.5"])
+    r = subprocess.run([str(cli), "convert", str(src), str(tmp_path / "x.rumi"), "--time", "2015-02-30"], capture_output=True, text=True)
+    assert r.returncode != 0 and "2015-02-30" in r.stderr
+    with pytest.raises(ValueError, match="2015-02-30"):
+        rumi.write(tmp_path / "y.rumi", np.zeros((1, 2, 2), np.uint8), bands=["a"], times=["2015-02-30"])
