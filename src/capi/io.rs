@@ -60,13 +60,30 @@ unsafe impl Send for CallbackSource {}
 // SAFETY: as above: shared use only calls the thread-safe callbacks.
 unsafe impl Sync for CallbackSource {}
 
+thread_local! {
+    /// Why the last callback of this thread failed, when its host says (`set_failure_cause`).
+    static CAUSE: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Says why the callback about to return `RUMI_IO_ERROR` on this thread failed: the text
+/// replaces "read callback returned -1" in the error the core reports. For hosts inside this
+/// crate (the GDAL adapter's VSI callbacks, which know GDAL's error); not part of the C ABI.
+pub(crate) fn set_failure_cause(cause: String) {
+    CAUSE.with(|c| *c.borrow_mut() = Some(cause));
+}
+
+/// The result of a callback that returned `code` (its failure cause, if any, taken).
 fn io_result(code: c_int, what: &str) -> io::Result<()> {
+    let cause = CAUSE.with(|c| c.borrow_mut().take());
     match code {
         RUMI_IO_OK => Ok(()),
         RUMI_IO_EOF => {
             Err(io::Error::new(io::ErrorKind::UnexpectedEof, format!("{what} is past the end of the source")))
         }
-        other => Err(io::Error::other(format!("{what} failed (read callback returned {other})"))),
+        other => Err(io::Error::other(match cause {
+            Some(cause) => format!("{what} failed: {cause}"),
+            None => format!("{what} failed (read callback returned {other})"),
+        })),
     }
 }
 
@@ -131,6 +148,8 @@ impl CallbackSource {
             // SAFETY: the three arrays have `ranges.len()` entries; `ptrs[i]` points at
             // `lens[i]` writable bytes owned by `bufs`, which outlives the call.
             let code = unsafe { multi(self.io.ctx, ranges.len(), offsets.as_ptr(), lens.as_ptr(), ptrs.as_ptr()) };
+            // a failed batch is read again range by range, which reports its own cause
+            let _ = CAUSE.with(|c| c.borrow_mut().take());
             if code != RUMI_IO_OK {
                 for (&(offset, _), buf) in ranges.iter().zip(bufs.iter_mut()) {
                     self.read_exact(offset, buf)?;

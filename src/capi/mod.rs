@@ -29,7 +29,7 @@ use rumi::format::SampleEncoding;
 use rumi::{Category, Error};
 
 mod dataset;
-mod io;
+pub(crate) mod io;
 mod query;
 mod read;
 

@@ -25,6 +25,9 @@ extern "C" {
     fn VSIFCloseL(fp: *mut c_void) -> c_int;
     fn VSIIngestFile(fp: *mut c_void, name: *const c_char, out: *mut *mut u8, size: *mut u64, max: i64) -> c_int;
     fn VSIFree(p: *mut c_void);
+    // cpl_error.h: the number of errors this thread has seen, and the last one's text
+    fn CPLGetErrorCounter() -> u32;
+    fn CPLGetLastErrorMsg() -> *const c_char;
     // cpl_vsi.h (GDAL >= 3.6): false for network file systems (/vsicurl/, /vsis3/...)
     fn VSIIsLocal(path: *const c_char) -> bool;
     // cpl_conv.h: whether the file is in the sibling list (NULL: VSIStatL), fixing its case
@@ -37,6 +40,9 @@ const SEEK_END: c_int = 2;
 /// A VSI handle, closed on drop. A VSI handle has a file position, so every use holds the lock.
 pub(crate) struct VsiFile {
     fp: Mutex<*mut c_void>,
+    /// the server of a URL (`http://host:port` of `/vsicurl/http://host:port/f.rumi`), else
+    /// the path: named when a read fails
+    server: String,
 }
 
 // SAFETY: the handle is only used with its mutex held, and VSI handles may move between threads.
@@ -57,7 +63,20 @@ impl Drop for VsiFile {
 impl VsiFile {
     /// Takes over `fp` (a `VSILFILE *`, non-null).
     pub(crate) fn new(fp: *mut c_void) -> Box<VsiFile> {
-        Box::new(VsiFile { fp: Mutex::new(fp) })
+        Box::new(VsiFile { fp: Mutex::new(fp), server: String::new() })
+    }
+
+    /// Records the GDAL path the handle reads, for messages.
+    pub(crate) fn set_path(&mut self, path: &CStr) {
+        let path = path.to_string_lossy();
+        self.server = match path.find("://") {
+            Some(i) => {
+                let start = path[..i].rfind('/').map_or(0, |j| j + 1);
+                let end = path[i + 3..].find('/').map_or(path.len(), |j| i + 3 + j);
+                path[start..end].to_string()
+            }
+            None => path.into_owned(),
+        };
     }
 
     /// The callbacks over this handle, with `prefix` (copied by `rumi_open`); the box must
@@ -75,12 +94,12 @@ impl VsiFile {
 }
 
 /// Runs `f` on the handle of `ctx` (a `VsiFile`) with its lock held; no panic escapes.
-fn locked(ctx: *mut c_void, f: impl FnOnce(*mut c_void) -> c_int) -> c_int {
+fn locked(ctx: *mut c_void, f: impl FnOnce(*mut c_void, &VsiFile) -> c_int) -> c_int {
     catch_unwind(AssertUnwindSafe(|| {
         // SAFETY: `ctx` is the `VsiFile` of `VsiFile::io`, alive while the dataset lives.
         let file = unsafe { &*(ctx as *const VsiFile) };
         let fp = file.fp.lock().unwrap_or_else(|e| e.into_inner());
-        f(*fp)
+        f(*fp, file)
     }))
     .unwrap_or(RUMI_IO_ERROR)
 }
@@ -91,12 +110,38 @@ fn size_of(fp: *mut c_void) -> Option<u64> {
     (unsafe { VSIFSeekL(fp, 0, SEEK_END) } == 0).then(|| unsafe { VSIFTellL(fp) })
 }
 
+/// The errors GDAL reported on this thread so far (compare before and after a VSI call).
+fn error_count() -> u32 {
+    // SAFETY: reads a thread-local counter.
+    unsafe { CPLGetErrorCounter() }
+}
+
+/// When GDAL reported an error since `before`, says why the VSI call failed (the core adds it
+/// to the error it reports): a server without Range support is named as such (GDAL's
+/// /vsicurl/ says "Range downloading not supported by this server!" or that a ranged request
+/// "failed with response_code=200"), anything else is quoted.
+fn explain_failure(before: u32, file: &VsiFile) {
+    if error_count() == before {
+        return;
+    }
+    // SAFETY: CPLGetLastErrorMsg returns this thread's NUL-terminated message, never null; copied at once.
+    let msg = unsafe { CStr::from_ptr(CPLGetLastErrorMsg()) }.to_string_lossy().into_owned();
+    let cause = if msg.contains("Range downloading not supported") || msg.contains("failed with response_code=200") {
+        rumi::range_unsupported(&file.server, &format!("GDAL: {msg}"))
+    } else {
+        format!("GDAL: {msg}")
+    };
+    crate::capi::io::set_failure_cause(cause);
+}
+
 unsafe extern "C" fn read(ctx: *mut c_void, offset: u64, len: usize, buf: *mut u8) -> c_int {
-    locked(ctx, |fp| {
+    locked(ctx, |fp, file| {
+        let before = error_count();
         // SAFETY: `fp` is live and locked; `buf` has `len` writable bytes (rumi_io contract).
         if unsafe { VSIFSeekL(fp, offset, SEEK_SET) == 0 && VSIFReadL(buf.cast(), 1, len, fp) == len } {
             return RUMI_IO_OK;
         }
+        explain_failure(before, file);
         match size_of(fp) {
             Some(n) if offset > n || len as u64 > n - offset => RUMI_IO_EOF,
             _ => RUMI_IO_ERROR,
@@ -105,7 +150,7 @@ unsafe extern "C" fn read(ctx: *mut c_void, offset: u64, len: usize, buf: *mut u
 }
 
 unsafe extern "C" fn size(ctx: *mut c_void, out: *mut u64) -> c_int {
-    locked(ctx, |fp| match size_of(fp) {
+    locked(ctx, |fp, _| match size_of(fp) {
         Some(n) => {
             // SAFETY: `out` is writable (rumi_io contract).
             unsafe { out.write(n) };
@@ -123,13 +168,15 @@ unsafe extern "C" fn read_multi(
     bufs: *const *mut u8,
 ) -> c_int {
     let Ok(n) = c_int::try_from(count) else { return RUMI_IO_ERROR };
-    locked(ctx, |fp| {
+    locked(ctx, |fp, file| {
+        let before = error_count();
         // SAFETY: the three arrays have `count` entries, each buffer `lens[i]` writable bytes
         // (rumi_io contract); GDAL only writes through the data pointers.
         let code = unsafe { VSIFReadMultiRangeL(n, bufs as *mut *mut c_void, offsets, lens, fp) };
         if code == 0 {
             RUMI_IO_OK
         } else {
+            explain_failure(before, file);
             RUMI_IO_ERROR
         }
     })

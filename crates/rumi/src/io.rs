@@ -57,6 +57,20 @@ impl RangeRead for std::fs::File {
     }
 }
 
+/// Why reading a file over HTTP fails when its server ignores Range requests (answers a
+/// ranged GET with status 200 and the whole object): the one text every host reports (the
+/// GDAL driver over `/vsicurl/`, the core's object store for Python and the CLI). A stateless
+/// open with a header blob sends no request, so this shows at the first read. `server` names
+/// the server or object; `evidence` is what the HTTP client said.
+pub fn range_unsupported(server: &str, evidence: &str) -> String {
+    format!(
+        "the server at {server} does not support HTTP Range requests: it answered a request for a byte range \
+         with the whole object (status 200, not 206 Partial Content). rumi reads a file by byte ranges; serve it \
+         from a server that supports them (nginx, Apache, S3 or another object store) or copy it locally \
+         ({evidence})"
+    )
+}
+
 /// An in-memory source.
 impl RangeRead for Vec<u8> {
     fn read_at(&self, offset: u64, len: usize) -> io::Result<Vec<u8>> {

@@ -44,7 +44,7 @@ pub use format::{
     Blob, FrameUnit, GeoTransform, Georef, Layout, ModelType, RasterType, SampleEncoding, TimeAxis, TimeKind, TimeStep,
     Trailer,
 };
-pub use io::RangeRead;
+pub use io::{range_unsupported, RangeRead};
 pub use limits::{LimitKind, Limits, Measure};
 pub use promote::promotable;
 pub use read::{Axis, Output, Plane, ReadStats, Request};

@@ -194,7 +194,7 @@ pub unsafe extern "C" fn rumi_gdal_open(
         if fp.is_null() || path.is_null() || out.is_null() || warning.is_null() || header_used.is_null() {
             return bad_argument("rumi_gdal_open: fp, path, out, warning and header_used must not be NULL");
         }
-        let vsi = VsiFile::new(fp);
+        let mut vsi = VsiFile::new(fp);
         // SAFETY: checked non-null; the caller guarantees both are writable.
         unsafe { (out.write(ptr::null_mut()), warning.write(ptr::null()), header_used.write(ptr::null())) };
         let prefix: &[u8] = if prefix.is_null() {
@@ -205,6 +205,7 @@ pub unsafe extern "C" fn rumi_gdal_open(
         };
         // SAFETY: the caller guarantees NUL-terminated strings (or NULL for `header`).
         let (path, header) = unsafe { (CStr::from_ptr(path), header.as_ref().map(|h| CStr::from_ptr(h))) };
+        vsi.set_path(path);
         // SAFETY: the caller guarantees `limits` is NULL or valid.
         let limits = unsafe { limits.as_ref() }.map_or_else(Limits::default, |l| (*l).into());
         // SAFETY: the callbacks over `vsi`, which the dataset keeps; `prefix` outlives the open;

@@ -65,6 +65,11 @@ pub(super) fn io_err(url: &str, e: object_store::Error) -> io::Error {
             url_err(io::ErrorKind::PermissionDenied, url, format_args!("access refused: {e}"))
         }
         E::Generic { store: "rumi", source } => url_err(io::ErrorKind::UnexpectedEof, url, source),
+        // object_store's HTTP client: a ranged GET answered with 200 (the whole object)
+        E::NotSupported { ref source } if source.to_string().starts_with("Range request not supported") => {
+            let server = url.split('/').take(3).collect::<Vec<_>>().join("/");
+            url_err(io::ErrorKind::Unsupported, url, crate::range_unsupported(&server, &e.to_string()))
+        }
         e => url_err(io::ErrorKind::Other, url, e),
     }
 }

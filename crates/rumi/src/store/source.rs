@@ -171,3 +171,49 @@ pub fn head(url: &str, opts: &Options) -> io::Result<Option<u64>> {
         Err(e) => Err(io_err(url, e)),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::io::{BufRead, BufReader, Write};
+    use std::net::TcpListener;
+
+    use super::*;
+
+    /// An HTTP server on 127.0.0.1 that ignores Range (as Python's http.server does): every
+    /// GET is answered 200 with the whole body. Returns its URL for `name`.
+    fn server_without_ranges(name: &str, body: Vec<u8>) -> String {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}/{name}", listener.local_addr().unwrap());
+        std::thread::spawn(move || {
+            for stream in listener.incoming().take(16) {
+                let Ok(mut stream) = stream else { continue };
+                let mut reader = BufReader::new(stream.try_clone().unwrap());
+                let mut line = String::new();
+                while reader.read_line(&mut line).is_ok_and(|n| n > 2) {
+                    line.clear();
+                }
+                let head = format!("HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", body.len());
+                let _ = stream.write_all(head.as_bytes()).and_then(|()| stream.write_all(&body));
+            }
+        });
+        url
+    }
+
+    #[test]
+    fn a_server_without_range_support_is_named() {
+        let url = server_without_ranges("f.rumi", (0..=255u8).cycle().take(4096).collect());
+        let src = StoreSource::open(&url, &Options { max_retries: 0, ..Options::default() }).unwrap();
+        let e = src.read_at(100, 20).unwrap_err();
+        let server = url.trim_end_matches("/f.rumi");
+        let text = e.to_string();
+        assert!(
+            text.starts_with(&format!("{url}: the server at {server} does not support HTTP Range requests")),
+            "{e}"
+        );
+        assert!(text.contains("status 200, not 206 Partial Content"), "{e}");
+        assert_eq!(e.kind(), io::ErrorKind::Unsupported);
+        // through the core's error, as the Python binding and the CLI report it
+        let core = crate::Error::Io(e);
+        assert!(core.to_string().contains("does not support HTTP Range requests"), "{core}");
+    }
+}
