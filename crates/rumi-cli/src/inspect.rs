@@ -210,8 +210,13 @@ fn gdal_nodata(path: &Path) -> Res<Option<GdalNodata>> {
             }
         }
     };
-    Ok(rumi::pam::is_ours(&text)
-        .then(|| GdalNodata { sidecar, bands: rumi::pam::top_level_nodata(&text).into_iter().collect() }))
+    // a sidecar of colour interpretations only records no nodata
+    let bands: std::collections::BTreeMap<u32, String> = if rumi::pam::is_ours(&text) {
+        rumi::pam::top_level_nodata(&text).into_iter().collect()
+    } else {
+        Default::default()
+    };
+    Ok((!bands.is_empty()).then_some(GdalNodata { sidecar, bands }))
 }
 
 #[derive(Serialize)]

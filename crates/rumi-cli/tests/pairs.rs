@@ -200,6 +200,9 @@ fn nodata_is_kept_for_gdal_readers_in_the_pam_sidecar() {
     // band is Gray) ...
     ok(None, &["convert", &s("plain.tif"), &s("d.rumi"), "--time", "2020-01-01", "-q"]);
     assert!(rumi_colour_only(&p("d.rumi.aux.xml")));
+    assert!(info_json(&p("d.rumi"))["gdal_nodata"].is_null());
+    let (t, _) = ok(None, &["info", &s("d.rumi")]);
+    assert!(!t.contains("nodata"), "{t}");
     // ... and from a source with nothing to keep (a VRT band has no colour interpretation)
     // removes it, and says so.
     ok(None, &["convert", &s("dem.tif"), &s("d.rumi"), "--time", "2020-01-01", "-q"]);
