@@ -125,7 +125,10 @@ def _regular(da: Any, name: str) -> tuple[float, float] | None:
     if c.ndim != 1 or len(c) < 2:
         return None
     d = np.diff(c)
-    if d[0] == 0 or not np.allclose(d, d[0], rtol=1e-6, atol=abs(d[0]) * 1e-9):
+    # each centre is rounded to its float64: steps vary by a few ulps of the largest coordinate
+    # (1 mm pixels at 8388609 m step by 0.001 +- 2e-9), which is still a regular grid
+    slack = 8 * float(np.spacing(np.max(np.abs(c))))
+    if d[0] == 0 or not np.allclose(d, d[0], rtol=1e-6, atol=max(abs(d[0]) * 1e-9, slack)):
         i = int(np.argmax(np.abs(d - d[0])))
         raise ValueError(
             f"irregular {name} spacing ({d[0]:g} at the start, {d[i]:g} at index {i}): rumi grids are regular; "
@@ -151,11 +154,13 @@ def _transform_of(da: Any, y: str, x: str) -> Any:
                 f"(no x/y coordinates on dims {x!r}, {y!r} and no GeoTransform): rumi never guesses "
                 "georeferencing; give the array x/y coordinates of pixel centres, or pass transform="
             )
-        if t.b != 0 or t.d != 0:
+        if (t.b != 0 or t.d != 0) and (cx is not None or cy is not None):
             raise ValueError(
-                f"the array's grid is rotated (transform {tuple(t)[:6]}): rumi writes it only when asked, "
-                "pass transform= explicitly"
+                f"the array's grid is rotated ({source}: {tuple(t)[:6]}) but it has 1-D {x}/{y} coordinates, which "
+                "cannot describe a rotated grid: pass transform= to say which is right"
             )
+        if t.b != 0 or t.d != 0:
+            return t  # a rotated grid rioxarray / odc-geo carry (a GeoTransform), as rio.to_raster writes it
         for name, c, origin, step in ((x, cx, t.c, t.a), (y, cy, t.f, t.e)):
             if c is not None and not (
                 math.isclose(c[1], step, rel_tol=1e-6) and abs(c[0] - step / 2 - origin) <= abs(step) * 1e-3
@@ -257,9 +262,17 @@ def _encoded(da: Any, nodata: Any, band: str | None) -> tuple[Any, Any]:
     enc = da.encoding
     fill = enc.get("_FillValue")
     stored = enc.get("rasterio_dtype", enc.get("dtype"))
-    if fill is None or stored is None or da.dtype.kind not in "fc":
+    if stored is None or da.dtype.kind not in "fc":
         return da, None
     st = np.dtype(stored)
+    if fill is None:
+        # decoded without a fill value (rioxarray masked=True of a file without nodata casts to
+        # float): the stored type, as to_raster writes it; a NaN there has nothing to be stored as
+        if st == da.dtype or st.kind in "fc":
+            return da, None
+        if enc.get("scale_factor", 1) != 1 or enc.get("add_offset", 0) != 0:
+            return da, None  # the scaled check below is the fill-value path's; unscaled floats stay
+        return _cast_exact(da, st), None
     if enc.get("scale_factor", 1) != 1 or enc.get("add_offset", 0) != 0:
         raise ValueError(
             f"the array was decoded with scale_factor={enc.get('scale_factor')} / add_offset={enc.get('add_offset')} "
@@ -290,7 +303,38 @@ def _encoded(da: Any, nodata: Any, band: str | None) -> tuple[Any, Any]:
             import xarray as xr
 
             out = da.fillna(xr.DataArray(np.array(fills, dtype=da.dtype), dims=(band,)))
-    return (out.astype(st) if out.dtype != st else out), per_band
+    return _cast_exact(out, st), per_band
+
+
+def _cast_exact(da: Any, st: np.dtype[Any]) -> Any:
+    """da in the stored type st, each sample exactly (rioxarray's to_raster casts to
+    encoding's dtype whatever the values; a value st cannot hold, such as 0.5 computed from a
+    uint8 source, is a ValueError here, never a silent truncation). Lazy for dask."""
+    if da.dtype == st:
+        return da
+
+    def cast(a: Any) -> Any:
+        a = np.asarray(a)
+        b = a.astype(st)
+        with np.errstate(invalid="ignore"):
+            same = (b == a) | (np.isnan(a) & np.isnan(b)) if a.dtype.kind in "fc" and st.kind in "fc" else b == a
+        if not np.all(same):
+            i = tuple(int(v[0]) for v in np.nonzero(~same))
+            if a.dtype.kind in "fc" and np.isnan(a[i]):
+                raise ValueError(
+                    f"the array was decoded from {st} (encoding['dtype']) and has a missing sample (NaN) at {i} with no "
+                    "nodata to store it as: pass nodata= (one value, or one per band)"
+                )
+            raise ValueError(
+                f"the array is {a.dtype} decoded from {st} (encoding['dtype']), and its sample {a[i]!r} at {i} is not a "
+                f"{st} value: rumi writes it back as {st} exactly or not at all; drop encoding['dtype'] (da.encoding = {{}}) "
+                f"to write {a.dtype}"
+            )
+        return b
+
+    if _is_dask(da.data):
+        return da.copy(data=da.data.map_blocks(cast, dtype=st))
+    return da.copy(data=cast(da.data))
 
 
 def _real(v: Any) -> Any:
@@ -348,6 +392,7 @@ def to_rumi(
     block_bytes: int | None = None,
     geotransform: Any = None,
     force: bool = False,
+    pixel_is_point: bool | None = None,
 ) -> bytes:
     """Writes an xarray DataArray (or one-variable Dataset) with dims (time, band, y, x),
     (band, y, x) or (y, x) (other names mapped with dims=) to dest (a path or s3://bucket/key)
@@ -357,8 +402,11 @@ def to_rumi(
     attributes (a grid_mapping / spatial_ref coordinate's crs_wkt, regular 1-D x/y coordinates
     of pixel centres); bands from the band coordinate (else the array's name); times from the
     time coordinate (required: rumi never invents a time, pass times= otherwise); nodata from
-    _FillValue / nodata / missing_value (attrs or encoding) or rioxarray's nodata.
-    A dask-backed array is written block by block of whole tile rows (about block_bytes raw
+    _FillValue / nodata / missing_value (attrs or encoding) or rioxarray's nodata; PixelIsPoint
+    from attrs["AREA_OR_POINT"] (the transform is then GDAL's, shifted by half a pixel, as
+    rioxarray reports it). An array decoded as float from an integer file (encoding['dtype']) is
+    written back in that type, each sample exactly. A rotated grid is written when rioxarray or
+    odc-geo carry it (a GeoTransform), as rio.to_raster writes it. A dask-backed array is written block by block of whole tile rows (about block_bytes raw
     bytes each), one task per block on the active dask scheduler, never whole in memory; the
     other arguments are rumi.Writer's."""
     da = _as_dataarray(obj)
@@ -389,13 +437,15 @@ def to_rumi(
         nodata = fill
     elif nodata is None:
         nodata = _real(_nodata_of(da))
+    if pixel_is_point is None:  # GDAL's AREA_OR_POINT, as rioxarray and the rumi engine leave it
+        pixel_is_point = str(da.attrs.get("AREA_OR_POINT", "Area")).lower() == "point"
     data = da.data
     shape = (T, B, Y, X)
     spec_dtype = data.dtype
     w = Writer(
         dest, shape=shape, dtype=spec_dtype, bands=bands, times=times, crs=crs, transform=transform, tile=tile,
         nodata=nodata, frame_unit=frame_unit, level=level, threads=threads, options=options,
-        geotransform=geotransform, force=force,
+        geotransform=geotransform, force=force, pixel_is_point=bool(pixel_is_point),
     )
     try:
         budget = int(block_bytes or BLOCK_BYTES)

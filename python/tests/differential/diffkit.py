@@ -55,9 +55,7 @@ KNOWN_DEFECTS: set[str] = {
     # (rotated GeoTIFFs, and VRTs, which store T itself); plain GeoTIFFs lose the same ulp as rumi
     "point-transform-ulp",  # test_diff_read.py::test_pixel_is_point_rotated_transform
     "plugin-negative-window",  # test_diff_gdal.py::test_plugin_window_with_a_negative_offset
-    "to-rumi-rotated",  # test_diff_writers.py::test_to_rumi_of_a_rotated_grid
-    "to-rumi-point",  # test_diff_writers.py::test_to_rumi_keeps_pixel_is_point
-    "to-rumi-masked-dtype",  # test_diff_writers.py::test_to_rumi_of_a_masked_array_without_nodata
+    "engine-nodatavals-none-as-nan",  # test_diff_writers.py::test_engine_per_band_nodata_back_through_to_rumi
 }
 
 
