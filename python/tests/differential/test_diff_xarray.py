@@ -86,9 +86,11 @@ def check_against_rioxarray(rf, tif, case: Case, masked: bool, chunks) -> None:
                 f"{what}: encoding dtype {da.encoding.get('dtype')} != rioxarray {ref.encoding.get('dtype')}"
             )
     # band texts: rioxarray's long_name (the GeoTIFF's descriptions) is the engine's band coordinate
-    assert tuple(got["band"].values) == tuple(ref.attrs["long_name"] if case.bands > 1 else (ref.attrs["long_name"],)), (
-        f"{what}: band coordinate {tuple(got['band'].values)} != rioxarray long_name {ref.attrs['long_name']!r}"
-    )
+    if "long_name" in ref.attrs:  # the GeoTIFF has band descriptions
+        names = ref.attrs["long_name"]
+        assert tuple(got["band"].values) == (tuple(names) if isinstance(names, (tuple, list)) else (names,) * case.bands), (
+            f"{what}: band coordinate {tuple(got['band'].values)} != rioxarray long_name {names!r}"
+        )
     assert got.attrs.get("AREA_OR_POINT", "Area") == ref.attrs.get("AREA_OR_POINT", "Area"), f"{what}: AREA_OR_POINT"
 
 
