@@ -199,8 +199,9 @@ impl GeoTransform {
         let [a, b, c, d, e, f] = affine;
         let mut gt = [c, a, b, f, d, e];
         if pixel_corners && raster_type == RasterType::Point {
-            gt[0] -= (a + b) * 0.5;
-            gt[3] -= (d + e) * 0.5;
+            // GDAL's GTiff arithmetic, to the last bit
+            gt[0] -= a * 0.5 + b * 0.5;
+            gt[3] -= d * 0.5 + e * 0.5;
         }
         GeoTransform(gt)
     }
@@ -226,7 +227,10 @@ impl GeoTransform {
         }
         let (x0, y0) = match raster_type {
             RasterType::Area => (gt[0], gt[3]),
-            RasterType::Point => (gt[0] + 0.5 * gt[1] + 0.5 * gt[2], gt[3] + 0.5 * gt[4] + 0.5 * gt[5]),
+            RasterType::Point => (
+                exact_inverse(gt[0] + gt[1] * 0.5 + gt[2] * 0.5, gt[0], |v| v - (gt[1] * 0.5 + gt[2] * 0.5)),
+                exact_inverse(gt[3] + gt[4] * 0.5 + gt[5] * 0.5, gt[3], |v| v - (gt[4] * 0.5 + gt[5] * 0.5)),
+            ),
         };
         Ok([gt[1], gt[2], x0, gt[4], gt[5], y0])
     }
@@ -245,6 +249,38 @@ impl GeoTransform {
     }
 }
 
+/// Of the floats within a few ulps of `near` (the half-pixel shift, rounded), one that `back`
+/// (the reader's shift) maps exactly to `target`, so that a PixelIsPoint geotransform written
+/// comes back bit for bit (`near` itself when it does, or when none does).
+fn exact_inverse(near: f64, target: f64, back: impl Fn(f64) -> f64) -> f64 {
+    if back(near) == target || !near.is_finite() {
+        return near;
+    }
+    let (mut up, mut down) = (near, near);
+    for _ in 0..8 {
+        up = next_toward(up, f64::INFINITY);
+        down = next_toward(down, f64::NEG_INFINITY);
+        for v in [up, down] {
+            if back(v) == target {
+                return v;
+            }
+        }
+    }
+    near
+}
+
+/// The next float after the finite `v` toward `to` (f64::next_up/next_down, stable since 1.86).
+fn next_toward(v: f64, to: f64) -> f64 {
+    let bits = v.to_bits();
+    let up = to > v;
+    if v == 0.0 {
+        let tiny = f64::from_bits(1);
+        return if up { tiny } else { -tiny };
+    }
+    let next = if (v > 0.0) == up { bits + 1 } else { bits - 1 };
+    f64::from_bits(next)
+}
+
 fn raster_code(r: RasterType) -> u16 {
     match r {
         RasterType::Area => 1,
@@ -255,6 +291,22 @@ fn raster_code(r: RasterType) -> u16 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn point_geotransforms_come_back_bit_for_bit() {
+        // rotated and fractional pixels, where the plain half-pixel shift there and back lost an
+        // ulp (map coordinates: origins large beside the pixel; an origin smaller than its
+        // half-pixel shift may have no float that comes back exactly, and keeps the nearest)
+        let cases = [
+            [500000.0, 1.0 / 3.0, 0.001, 4100000.0, 0.0005, -1.0 / 3.0],
+            [123456.789, 10.000000001, 0.0, 987654.321, 0.0, -9.99999999],
+            [-180.0, 1.0 / 3600.0, 0.0, 90.0, 0.0, -1.0 / 3600.0],
+        ];
+        for gt in cases {
+            let affine = GeoTransform(gt).to_affine(RasterType::Point).unwrap();
+            assert_eq!(GeoTransform::from_affine(affine, RasterType::Point, true).0, gt, "{gt:?}");
+        }
+    }
 
     #[test]
     fn round_trips() {
