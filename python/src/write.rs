@@ -452,8 +452,8 @@ impl NativeWriter {
                         // the old header, rumi's own nodata sidecar and (forced) GDAL's derived
                         // sidecars go with the old file (a derived one that appeared since the
                         // writer opened refuses here, nothing written)
-                        let (remove, _) = rumi::commit::plan_rewrite(&path, force, "force=True")
-                            .map_err(Error::Usage)?;
+                        let (remove, _) =
+                            rumi::commit::plan_rewrite(&path, force, "force=True").map_err(Error::Usage)?;
                         commit_pair(staged, sidecars, &remove)?;
                     }
                     Target::Upload { url, file, options } => {
