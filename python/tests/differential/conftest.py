@@ -27,7 +27,7 @@ _COMMON = dict(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
     print_blob=True,
 )
-settings.register_profile("ci", max_examples=int(os.environ.get("RUMI_DIFF_EXAMPLES", "25")), derandomize=True, **_COMMON)
+settings.register_profile("ci", max_examples=int(os.environ.get("RUMI_DIFF_EXAMPLES", "60")), derandomize=True, **_COMMON)
 settings.register_profile("long", max_examples=600, derandomize=False, **_COMMON)
 if settings.get_current_profile_name() == "default":  # --hypothesis-profile=... chose one already
     settings.load_profile(os.environ.get("RUMI_HYPOTHESIS_PROFILE", "ci"))

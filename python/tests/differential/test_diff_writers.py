@@ -17,7 +17,7 @@ from hypothesis import given, strategies as st
 
 import rumi
 from diffkit import (
-    KNOWN_DEFECTS, Case, _nd_equal, assert_same_masked, assert_same_samples, cases, write_rumi, write_tif,
+    KNOWN_DEFECTS, Case, _nd_equal, assert_same_masked, bits, assert_same_samples, cases, write_rumi, write_tif,
 )
 from test_diff_xarray import check_against_rioxarray
 
@@ -36,8 +36,8 @@ def source_array(how: str, case: Case, tif, rf):
             return rioxarray.open_rasterio(tif, masked=True).load(), True
         if how == "numpy":
             ref = rioxarray.open_rasterio(tif)
-            da = xr.DataArray(case.data.copy(), dims=("band", "y", "x"),
-                              coords={"band": list(case.texts), "y": ref.y.values, "x": ref.x.values})
+            xy = {} if case.kind == "rotated" else {"y": ref.y.values, "x": ref.x.values}  # a rotated grid has none
+            da = xr.DataArray(case.data.copy(), dims=("band", "y", "x"), coords={"band": list(case.texts), **xy})
             da = da.rio.write_crs(case.crs).rio.write_transform(case.transform)
             if case.nodata is not None:
                 da = da.rio.write_nodata(case.nodata)
@@ -73,9 +73,11 @@ def _to_rumi(da, out, case: Case, need_times: bool, what: str) -> bool:
         return False
     try:
         rumi.to_rumi(da, out, tile=case.tile, **kw)
-    except ValueError as e:  # test_to_rumi_of_a_fine_grid_far_from_the_origin
-        if "to-rumi-fine-grid" in KNOWN_DEFECTS and "irregular" in str(e):
+    except ValueError as e:
+        if "to-rumi-fine-grid" in KNOWN_DEFECTS and "irregular" in str(e):  # test_to_rumi_of_a_fine_grid...
             return False
+        if da.dtype == np.float64 and case.dtype.kind in "iu" and case.dtype.itemsize == 8 and "exactly" in str(e):
+            return False  # rioxarray's masked=True float64 lost a 64-bit integer: refused, loudly (not truncated)
         raise
     return True
 
@@ -109,13 +111,10 @@ def test_to_rumi_round_trip(scratch, case, how):
         # the source's transform, what rioxarray says (rio.transform(): the origin from the x/y
         # coordinates, 0.0009999999999994458 for 0.001 beside 30 m pixels), or what rio.to_raster
         # writes (the resolution from the coordinates' differences, too: 0.00027777777776805124)
-        if case.point and "point-transform-ulp" in KNOWN_DEFECTS:  # test_diff_read.py
-            assert np.allclose(tuple(ds.transform), tuple(case.transform), rtol=1e-15, atol=1e-9), f"{what}: {ds.transform!r}"
-        else:
-            assert tuple(ds.transform)[:6] in (tuple(ref.transform)[:6], tuple(case.transform)[:6], rio_t[:6]), (
-                f"{what}: transform {ds.transform!r}: not the source's, rio.transform()'s {rio_t} nor rio.to_raster's "
-                f"{ref.transform!r}"
-            )
+        assert tuple(ds.transform)[:6] in (tuple(ref.transform)[:6], tuple(case.transform)[:6], rio_t[:6]), (
+            f"{what}: transform {ds.transform!r}: not the source's, rio.transform()'s {rio_t} nor rio.to_raster's "
+            f"{ref.transform!r}"
+        )
         assert ds.crs == f"EPSG:{ref.crs.to_epsg()}", f"{what}: crs {ds.crs} != {ref.crs}"
         assert all(_nd_equal(a, b) for a, b in zip(ds.nodatavals, case.nodatavals)), (
             f"{what}: nodatavals {ds.nodatavals} != the source's {case.nodatavals}"
@@ -124,13 +123,10 @@ def test_to_rumi_round_trip(scratch, case, how):
         assert ds.times.astype("datetime64[s]").tolist() == [np.datetime64("2020-05-18T00:00:00", "s").tolist()], (
             f"{what}: times {ds.times}"
         )
-    if case.transform == ds_transform(out):  # the grid survived: the engine reads it as rioxarray the source
+    with rumi.open(out) as ds:
+        same = np.array_equal(bits(ds.read()[0]), bits(case.data)) and ds.transform == case.transform
+    if same:  # the samples and grid survived (rioxarray masked=True holds uint64 in float64): as the source
         check_against_rioxarray(out, tif, case, masked=False, chunks=None)
-
-
-def ds_transform(path):
-    with rumi.open(path) as ds:
-        return ds.transform
 
 
 def _xfail_known(name: str, reason: str):
