@@ -22,7 +22,7 @@ cd "$(dirname "$0")/.."
 PY=${RUMI_PYTHON:-python3}
 VENV=$(realpath -m "${RUMI_PY_VENV:-target/py-venv}")
 
-step "apt: nginx gdal-bin" scripts/apt-install.sh --no-install-recommends nginx gdal-bin
+step "apt: nginx gdal-bin python3-gdal (the differential suite's GDAL oracle)" scripts/apt-install.sh --no-install-recommends nginx gdal-bin python3-gdal
 make_venv() {
   if [ ! -x "$VENV/bin/python" ]; then
     "$PY" -m venv "$VENV"

@@ -148,13 +148,13 @@ def _float_nearest(dtype: np.dtype[Any], f: float) -> float:
     return g
 
 
-def valid_mask(a: np.ndarray[Any, Any], nd: float, gdal: bool = False) -> np.ndarray[Any, Any]:
+def valid_mask(a: np.ndarray[Any, Any], nd: float, gdal: bool = True) -> np.ndarray[Any, Any]:
     """True where the samples of a are not the nodata value nd (NaN nodata: not NaN); complex
-    samples by their real part, as GDAL's nodata mask band and rasterio's masked reads. With
-    `gdal`, floats within GDAL's tolerance of nd are nodata too (ARE_REAL_EQUAL: |a - nd| <
-    2 * float32 epsilon * |a + nd|, the rule of GDAL's nodata mask band, so of rasterio's
-    masked reads and the plugin's); without, only equal samples (xarray's CF masking, so
-    rioxarray's masked=True and the engine's)."""
+    samples by their real part, as GDAL's nodata mask band and rasterio's masked reads. By
+    GDAL's rule (`gdal`, the default: every surface of the package masks as rasterio,
+    rioxarray's masked=True and the plugin do, all through GDAL's nodata mask band) floats
+    within GDAL's tolerance of nd are nodata too (ARE_REAL_EQUAL: |a - nd| < 2 * float32
+    epsilon * |a + nd|); gdal=False: only equal samples."""
     if a.dtype.kind not in "biufc":  # float16/bfloat16/float8 (ml_dtypes): compare as float32
         a = a.astype(np.float32)
     if a.dtype.kind == "c":  # GDAL's nodata mask (and so rasterio's) compares the real part only
@@ -222,13 +222,13 @@ def encode_masked(a: Any, nodata: Nodata | None, band_axis: int, what: str) -> n
 def masked(a: np.ndarray[Any, Any], nodata: Sequence[float | None], band_axis: int,
            outside: np.ndarray[Any, Any] | None = None) -> np.ma.MaskedArray[Any, Any]:
     """rasterio's masked read of samples `a`: the mask is True where a sample is its band's
-    nodata by GDAL's rule (valid_mask(gdal=True); bands along `band_axis`, one value or None per
+    nodata by GDAL's rule (valid_mask; bands along `band_axis`, one value or None per
     band) or where `outside` (a mask broadcastable to a) is True: the samples of a boundless
     read beyond the raster."""
     mask = np.zeros(a.shape, dtype=bool)
     for i, nd in enumerate(nodata):
         if nd is not None:
-            np.moveaxis(mask, band_axis, 0)[i] = ~valid_mask(np.moveaxis(a, band_axis, 0)[i], nd, gdal=True)
+            np.moveaxis(mask, band_axis, 0)[i] = ~valid_mask(np.moveaxis(a, band_axis, 0)[i], nd)
     if outside is not None:
         mask |= outside
     return np.ma.masked_array(a, mask=mask)

@@ -243,7 +243,9 @@ def _nodata_of(da: Any) -> Any:
     per_band = da.attrs.get("nodatavals")  # rasterio's name, one per band (the rumi engine's when they differ)
     if per_band is not None and np.ndim(per_band) == 1:
         ints = da.dtype.kind in "iub"
-        return [None if v is None or (ints and np.isnan(v)) else v for v in per_band]
+        # the engine's bands without nodata (NaN in nodatavals: netCDF attributes hold no None)
+        none = {int(i) for i in str(da.attrs.get("rumi_nodata_none", "")).split()}
+        return [None if v is None or i in none or (ints and np.isnan(v)) else v for i, v in enumerate(per_band)]
     v = _attempt(lambda: da.rio.nodata)
     return v if v is not None else _attempt(lambda: da.rio.encoded_nodata)
 

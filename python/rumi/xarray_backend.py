@@ -139,7 +139,10 @@ def to_xarray(ds: rumi.Dataset, name: str = "band_data", mask_and_scale: bool = 
     elif fill is not None:
         var.attrs["_FillValue"] = fill
     elif known:
+        # netCDF attributes hold no None: a band without nodata is NaN there (as rioxarray prints
+        # it), and rumi_nodata_none names those bands, so that NaN is never taken for a nodata
         var.attrs["nodatavals"] = tuple(np.nan if v is None else v for v in nodata)
+        var.attrs["rumi_nodata_none"] = " ".join(str(i) for i, v in enumerate(nodata) if v is None)
     # a frame holds one tile of every (band, time) plane, or of one plane (frame units 0 and 9)
     whole = ds.frame_holds_all_planes
     chunks = {"time": T if whole else 1, "band": B if whole else 1, "y": tl, "x": tw}

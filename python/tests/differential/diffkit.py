@@ -55,9 +55,6 @@ KINDS = ("north-up", "south-up", "rotated", "latlon")
 #: this set (and drop the marks) as they are fixed.
 KNOWN_DEFECTS: set[str] = {
     "plugin-negative-window",  # test_diff_gdal.py::test_plugin_window_with_a_negative_offset
-    "point-rotated-shift",  # test_diff_read.py::test_pixel_is_point_transform[t2]
-    "engine-nodatavals-none-as-nan",  # test_diff_writers.py::test_engine_per_band_nodata_back_through_to_rumi
-    "engine-float-nodata-tolerance",  # test_diff_xarray.py::test_engine_near_nodata_floats
 }
 
 

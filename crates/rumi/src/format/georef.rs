@@ -228,8 +228,10 @@ impl GeoTransform {
         let (x0, y0) = match raster_type {
             RasterType::Area => (gt[0], gt[3]),
             RasterType::Point => (
-                exact_inverse(gt[0] + gt[1] * 0.5 + gt[2] * 0.5, gt[0], |v| v - (gt[1] * 0.5 + gt[2] * 0.5)),
-                exact_inverse(gt[3] + gt[4] * 0.5 + gt[5] * 0.5, gt[3], |v| v - (gt[4] * 0.5 + gt[5] * 0.5)),
+                // GDAL's GTiff writer shifts by (a + b) * 0.5: where no float comes back exactly,
+                // the file then holds what a GeoTIFF would, and reads back as GDAL reads that
+                exact_inverse(gt[0] + (gt[1] + gt[2]) * 0.5, gt[0], |v| v - (gt[1] * 0.5 + gt[2] * 0.5)),
+                exact_inverse(gt[3] + (gt[4] + gt[5]) * 0.5, gt[3], |v| v - (gt[4] * 0.5 + gt[5] * 0.5)),
             ),
         };
         Ok([gt[1], gt[2], x0, gt[4], gt[5], y0])
