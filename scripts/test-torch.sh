@@ -30,7 +30,7 @@ make_venv() {
   rm -rf "$old"
 }
 step "venv with torch ($("$PY" --version 2>&1), $VENV; installed once)" make_venv
-step "pip install test packages" $PIP maturin pytest numpy ml_dtypes pyarrow pyproj shapely geopandas tifffile imagecodecs torchdata
+step "pip install test packages" $PIP maturin pytest numpy ml_dtypes pyarrow pyproj shapely geopandas tifffile imagecodecs torchdata hypothesis rasterio
 if [ ! -x target/release/rumi ] || [ ! -f target/release/libgdal_rumi.so ]; then
   build() { cargo build --release -p rumi-cli && cargo build --release --lib; }
   step "cargo build --release (CLI + GDAL plugin)" build
@@ -54,7 +54,8 @@ install_rumi() { "$1/bin/pip" install -q --disable-pip-version-check --force-rei
 step "pip install rumi[torch] (the wheel)" install_rumi "$VENV" torch
 run_tests() {
   (cd python/tests && RUMI_PY_STRICT=1 RUMI_PYTHON="$VENV/bin/python" \
-    "$VENV/bin/python" -m pytest -q -ra -p no:cacheprovider --rootdir=. "$@" test_catalog.py test_torch.py test_torch_train.py)
+    "$VENV/bin/python" -m pytest -q -ra -p no:cacheprovider --rootdir=. "$@" test_catalog.py test_torch.py test_torch_train.py \
+    differential/test_diff_torch.py)
 }
 rc=0
 step "pytest test_catalog.py test_torch.py test_torch_train.py" run_tests "$@" || rc=$?
