@@ -29,8 +29,19 @@ The "geo" file metadata is GeoParquet 1.1 (WKB encoding, EPSG:4326 as PROJJSON, 
 so geopandas.read_parquet and pyarrow read the file as it is. Needs pyarrow, pyproj, shapely
 (`pip install ./python[catalog]`). The command line is the `rumi-catalog` script (main()).
 
+Partitioned catalogues (rumi.catalog.parts) scale to millions of rows: a folder (local, s3://,
+or http(s):// with its _parts.json) of GeoParquet part files sorted along a Hilbert curve,
+searched through pyarrow.dataset's predicate push-down on the row groups' bbox and time
+statistics, blobs beside the parts read only for the rows opened, appends as new part files:
+
+    cat = rumi.Catalog.build(srcs, "catalog/")        # or rumi.catalog.write_parts(table, "s3://b/cat/")
+    cat = rumi.Catalog.open("s3://bucket/catalog/")     # footers only
+    sel = cat.search(bbox=..., time=...)                # the matching row groups only
+    cat = cat.append(["new.rumi"])                      # a new part file
+
 Modules: columns (the schema and metadata), rows (one row of a file, and opening a row again),
-valid (the valid-fraction summary), search (filters and times), table (Catalog), vrt (GDAL VRT
+valid (the valid-fraction summary), search (filters and times), parts and stores (partitioned
+catalogues and where they lie), table (Catalog), vrt (GDAL VRT
 mosaics), cli (the console script).
 """
 
@@ -41,6 +52,7 @@ from .cli import main
 from .columns import CATALOG_VERSION, OPTIONAL_COLUMNS, schema, time_seconds
 from .rows import describe, open_row
 from .search import norm_time, time_indices
+from .parts import ROWS_PER_GROUP, hilbert_key, write_listing, write_parts
 from .table import Catalog, read_table, write_table
 from .valid import VALID_STEPS_PER_OCTAVE, encode_valid, nodata_bound, unpack_valid, valid_counts, valid_fractions, valid_summary
 from .vrt import write_vrt
@@ -48,10 +60,12 @@ from .vrt import write_vrt
 __all__ = [
     "CATALOG_VERSION",
     "OPTIONAL_COLUMNS",
+    "ROWS_PER_GROUP",
     "VALID_STEPS_PER_OCTAVE",
     "Catalog",
     "describe",
     "encode_valid",
+    "hilbert_key",
     "main",
     "nodata_bound",
     "norm_time",
@@ -65,6 +79,8 @@ __all__ = [
     "valid_counts",
     "valid_fractions",
     "valid_summary",
+    "write_listing",
+    "write_parts",
     "write_table",
     "write_vrt",
 ]

@@ -12,7 +12,8 @@ import numpy as np
 from .._crs import epsg_code
 from .._grid import transformer
 from .._times import seconds
-from .columns import deps, time_seconds
+from .._errors import FormatError
+from .columns import deps
 
 #: one filter: ("bbox", (w, s, e, n) | None, crs), ("time", (start, end) | None),
 #: ("bands", (text, ...) | None) or ("crs", "EPSG:n")
@@ -86,15 +87,21 @@ def time_indices(times: list[int], ends: list[int] | None, window: Window) -> li
     return out
 
 
-def _bbox_mask(table: Any, mask: np.ndarray[Any, Any], box: Sequence[float], crs: str | int | None) -> None:
-    """Clears the rows of mask whose footprint misses box (w, s, e, n in crs, default EPSG:4326):
-    the bbox column first, then the footprint polygons of the rows left."""
-    import pyarrow.compute as pc
-
+def _box4326(box: Sequence[float], crs: str | int | None) -> tuple[float, float, float, float]:
+    """(w, s, e, n) in EPSG:4326 of a box given in crs (default EPSG:4326)."""
     w, s, e, n = (float(v) for v in box)
     code = None if crs is None else epsg_code(crs, _CRS_WHAT)
     if code is not None and code != 4326:
         w, s, e, n = transformer(f"EPSG:{code}", "EPSG:4326").transform_bounds(w, s, e, n, densify_pts=21)
+    return w, s, e, n
+
+
+def _bbox_mask(table: Any, mask: np.ndarray[Any, Any], box: Sequence[float], crs: str | int | None) -> None:
+    """Clears the rows of mask whose footprint misses box (w, s, e, n in crs, default EPSG:4326):
+    the bbox column first, then the footprint polygons of the rows left (shapely, vectorised)."""
+    import pyarrow.compute as pc
+
+    w, s, e, n = _box4326(box, crs)
     bb = table.column("bbox")
     lo_x, lo_y, hi_x, hi_y = (
         np.array(pc.struct_field(bb, k).to_numpy(zero_copy_only=False), dtype=float) for k in ("xmin", "ymin", "xmax", "ymax")
@@ -104,34 +111,119 @@ def _bbox_mask(table: Any, mask: np.ndarray[Any, Any], box: Sequence[float], crs
     mask &= np.nan_to_num(hit, nan=False).astype(bool)
     if mask.any():  # exact test against the footprint polygons
         shapely = deps().shapely
-        rect = shapely.box(w, s, e, n)
-        geoms = table.column("geometry").to_pylist()
-        for i in np.flatnonzero(mask):
-            g = geoms[i]
-            if g is None or not shapely.from_wkb(g).intersects(rect):
-                mask[i] = False
+        idx = np.flatnonzero(mask)
+        wkb = table.column("geometry").take(deps().pa.array(idx)).to_numpy(zero_copy_only=False)
+        geoms = shapely.from_wkb(wkb)
+        mask[idx] = np.asarray(shapely.intersects(geoms, shapely.box(w, s, e, n)), bool)
+
+
+def _list_seconds(col: Any) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """A timestamp-list column -> (its values in whole seconds, each value's row, each row's
+    list is not null)."""
+    import pyarrow.compute as pc
+
+    pa = deps().pa
+    col = col.combine_chunks() if hasattr(col, "combine_chunks") else col
+    vals = np.asarray(pc.list_flatten(col).cast(pa.int64()).to_numpy(zero_copy_only=False), np.int64) // 1_000_000
+    rows = np.asarray(pc.list_parent_indices(col).to_numpy(zero_copy_only=False), np.int64)
+    valid = np.asarray(col.is_valid().to_numpy(zero_copy_only=False), bool)
+    return vals, rows, valid
+
+
+def _time_mask(table: Any, mask: np.ndarray[Any, Any], window: Window) -> None:
+    """Clears the rows of mask with no time step that meets window (as time_indices), vectorised."""
+    a, b = window
+    n = table.num_rows
+    starts, rows, valid = _list_seconds(table.column("rumi:times"))
+    ends_v, ends_rows, ends_valid = _list_seconds(table.column("rumi:time_ends"))
+    ends = starts.copy()
+    if ends_valid.any():
+        # a row with time ends has as many as starts (rumi:time_ends aligned with rumi:times)
+        has_end = ends_valid[rows]
+        pos = np.flatnonzero(has_end)
+        if len(pos) != len(ends_v):
+            raise FormatError("rumi:time_ends and rumi:times differ in length")
+        ends[pos] = ends_v
+    ok = np.ones(len(starts), bool)
+    if a is not None:
+        ok &= ends >= a
+    if b is not None:
+        ok &= starts <= b
+    hit = np.bincount(rows[ok], minlength=n) > 0 if n else np.zeros(0, bool)
+    mask &= hit & valid
+
+
+def _bands_mask(table: Any, mask: np.ndarray[Any, Any], want: Sequence[str]) -> None:
+    """Clears the rows of mask that lack one of the band texts in want."""
+    import pyarrow.compute as pc
+
+    n = table.num_rows
+    col = table.column("rumi:bands")
+    col = col.combine_chunks() if hasattr(col, "combine_chunks") else col
+    flat = pc.list_flatten(col)
+    rows = np.asarray(pc.list_parent_indices(col).to_numpy(zero_copy_only=False), np.int64)
+    for band in set(want):
+        eq = np.asarray(pc.equal(flat, band).fill_null(False).to_numpy(zero_copy_only=False), bool)
+        mask &= np.bincount(rows[eq], minlength=n) > 0 if n else np.zeros(0, bool)
+
+
+def mask(table: Any, filters: Query) -> np.ndarray[Any, Any]:
+    """The rows of table (the catalogue schema, or a part's) that pass every filter, as a bool
+    array (vectorised: pyarrow compute, numpy and shapely's array functions)."""
+    import pyarrow.compute as pc
+
+    m = np.ones(table.num_rows, dtype=bool)
+    for item in filters:
+        kind = item[0]
+        if kind == "bbox" and item[1] is not None:
+            _bbox_mask(table, m, item[1], item[2])
+        elif kind == "time" and item[1] is not None:
+            _time_mask(table, m, item[1])
+        elif kind == "crs":
+            m &= np.asarray(pc.equal(table.column("proj:code"), item[1]).fill_null(False).to_numpy(zero_copy_only=False), bool)
+        elif kind == "bands" and item[1] is not None:
+            _bands_mask(table, m, item[1])
+    return m
 
 
 def apply(table: Any, filters: Query) -> Any:
     """The rows of table (a pyarrow Table of the catalogue schema) that pass every filter."""
-    mask = np.ones(table.num_rows, dtype=bool)
+    return table.filter(deps().pa.array(mask(table, filters)))
+
+
+def pushdown(filters: Query) -> Any:
+    """A pyarrow.dataset expression that every row passing filters passes (None: no filter to
+    push): the bbox covering against the box, the file's time span against the window, the
+    CRS. Row groups whose statistics fail it are never read; the exact test is `mask`'s."""
+    import pyarrow.compute as pc
+
+    pa = deps().pa
+    ts = pa.timestamp("us", tz="UTC")
+    expr = None
+
+    def both(x: Any) -> None:
+        nonlocal expr
+        expr = x if expr is None else expr & x
+
     for item in filters:
         kind = item[0]
         if kind == "bbox" and item[1] is not None:
-            _bbox_mask(table, mask, item[1], item[2])
+            w, s, e, n = _box4326(item[1], item[2])
+            both((pc.field("bbox", "xmin") <= e) & (pc.field("bbox", "xmax") >= w)
+                 & (pc.field("bbox", "ymin") <= n) & (pc.field("bbox", "ymax") >= s))
         elif kind == "time" and item[1] is not None:
-            times = time_seconds(table)
-            ends = time_seconds(table, "rumi:time_ends")
-            for i in np.flatnonzero(mask):
-                t = times[i]
-                mask[i] = t is not None and bool(time_indices(t, ends[i], item[1]))
+            a, b = item[1]
+            one = None
+            span = None
+            if a is not None:
+                lo = pa.scalar(a * 1_000_000, ts)
+                one, span = pc.field("datetime") >= lo, pc.field("end_datetime") >= lo
+            if b is not None:
+                hi = pa.scalar(b * 1_000_000, ts)
+                one = (pc.field("datetime") <= hi) if one is None else one & (pc.field("datetime") <= hi)
+                span = (pc.field("start_datetime") <= hi) if span is None else span & (pc.field("start_datetime") <= hi)
+            if one is not None:
+                both(one | span)
         elif kind == "crs":
-            codes = table.column("proj:code").to_pylist()
-            for i in np.flatnonzero(mask):
-                mask[i] = codes[i] == item[1]
-        elif kind == "bands" and item[1] is not None:
-            want = set(item[1])
-            bl = table.column("rumi:bands").to_pylist()
-            for i in np.flatnonzero(mask):
-                mask[i] = want.issubset(bl[i])
-    return table.filter(deps().pa.array(mask))
+            both(pc.field("proj:code") == item[1])
+    return expr

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import sys
+
+import numpy as np
 from typing import Any, Sequence
 
 from .._dataset import Dataset
@@ -12,12 +14,13 @@ from .._errors import FormatError, RumiIOError
 from .._location import Location
 from .rows import describe, open_row
 from .columns import OPTIONAL_COLUMNS, deps, file_metadata, schema
-from .search import Query, apply, crs_query, query
+from .parts import REF_COLUMNS, Parts, write_parts
+from .search import Query, apply, crs_query, mask, pushdown, query
 from .vrt import write_vrt
 
-#: what identifies the catalogue file a Catalog was opened from: (size, mtime in ns); the
-#: mtime is None for a URL
-Stamp = tuple[int, Any]
+#: what identifies the catalogue file a Catalog was opened from: (size, mtime in ns), the
+#: mtime None for a URL; a partitioned catalogue's: ("parts", its part files' names)
+Stamp = tuple[Any, Any]
 
 
 def write_table(table: Any, path: str | os.PathLike[str], *, options: dict[str, Any] | None = None) -> None:
@@ -64,20 +67,55 @@ def read_table(path_or_url: str | os.PathLike[str], options: dict[str, Any] | No
 
 class Catalog:
     """Rows of a catalogue (a pyarrow Table) and where they came from. Picklable in a few
-    hundred bytes when it was opened from a file: the path, the file's size and mtime, and the
-    search that selected the rows, replayed in the worker."""
+    hundred bytes when it was opened from a file or folder: the path, the file's size and mtime
+    (a folder's: its part files' names), and the search that selected the rows, replayed in the
+    worker.
+
+    A partitioned catalogue (a folder or prefix of part files, rumi.catalog.parts) opens without
+    reading its rows: len() comes from the footers, search() reads only the row groups that may
+    match, and a row's header blob is read (one range) when the row is opened (row(), dataset());
+    `.table` of the whole folder reads every row (all but the blobs)."""
 
     #: catalogues of at most this many rows convert their rows to Python once, at the first
     #: row() (a reader's open: a slice's to_pylist costs 0.33 ms, a chip loader's workers open
     #: every file they meet); larger ones convert the row asked for
     ROWS_CACHED = 100_000
 
-    def __init__(self, table: Any, path: str | None = None, query: Query = (), _stamp: Stamp | None = None) -> None:
-        self.table = table
+    def __init__(self, table: Any, path: str | None = None, query: Query = (), _stamp: Stamp | None = None,
+                 _parts: Parts | None = None, _refs: Any = None) -> None:
+        self._table = table
         self.path = path
         self._query = tuple(query)
         self._stamp = _stamp
         self._rows: list[dict[str, Any]] | None = None
+        #: a partitioned catalogue's parts (None: a single file); _refs: per row of the table,
+        #: (part, blob offset, blob size) arrays
+        self._parts = _parts
+        self._refs = _refs
+
+    @property
+    def table(self) -> Any:
+        """The rows as a pyarrow Table of the catalogue schema (a partitioned catalogue's blobs
+        stay beside: its rumi:header column is null; row() and dataset() read them)."""
+        if self._table is None:
+            assert self._parts is not None
+            self._table, self._refs = _read_parts(self._parts, ())
+        return self._table
+
+    @property
+    def partitioned(self) -> bool:
+        """True for a folder of part files (rumi.catalog.parts), False for a single file."""
+        return self._parts is not None
+
+    @property
+    def groups_read(self) -> int:
+        """Row groups a partitioned catalogue's searches read so far (all searches of one open)."""
+        return 0 if self._parts is None else self._parts.groups_read
+
+    @property
+    def num_groups(self) -> int:
+        """Row groups of a partitioned catalogue (0 for a single file)."""
+        return 0 if self._parts is None else self._parts.num_groups
 
     # -- building / opening --------------------------------------------------------------
     @classmethod
@@ -91,7 +129,9 @@ class Catalog:
         nodata: Any = None,
     ) -> Catalog:
         """Catalogues srcs (paths or URLs of rumi files, folders (their *.rumi files, sub-folders
-        included) or glob patterns such as "tiles/*.rumi") into the GeoParquet file path.
+        included) or glob patterns such as "tiles/*.rumi") into the GeoParquet file path, or,
+        when path is a folder (existing, or ending with "/"), a partitioned catalogue there
+        (rumi.catalog.parts: new part files beside any already there).
         on_error: 'raise' (default) or 'skip' (warns and leaves the file out).
         nodata: a number for every band of every file, or one per band (None for a band
         without); default: each file's PAM sidecar <file>.aux.xml (see rumi.catalog's notes)."""
@@ -107,23 +147,62 @@ class Catalog:
                 print(f"rumi-catalog: skipping {s}: {e}", file=sys.stderr)
         if not rows:
             raise ValueError("no rumi file to catalogue")
+        if _is_folder(path):
+            write_parts(pa.Table.from_pylist(rows, schema=schema()), os.fspath(path), options=options)
+            return cls.open(path, options=options)
         write_table(pa.Table.from_pylist(rows, schema=schema()), path)
         return cls.open(path)
 
     @classmethod
-    def open(cls, path_or_url: str | os.PathLike[str]) -> Catalog:
-        """Opens a catalogue written by build (a local path or an http(s)/s3 URL)."""
-        table, stamp = read_table(path_or_url)
+    def open(cls, path_or_url: str | os.PathLike[str], *, options: dict[str, Any] | None = None) -> Catalog:
+        """Opens a catalogue written by build: a GeoParquet file (a local path or an http(s)/s3
+        URL), or a partitioned catalogue's folder (an existing folder, or a URL ending with "/";
+        only the part files' footers are read)."""
+        if _is_folder(path_or_url):
+            parts = Parts(os.fspath(path_or_url), options)
+            return cls(None, os.fspath(path_or_url), (), ("parts", tuple(parts.names)), parts)
+        table, stamp = read_table(path_or_url, options)
         return cls(table, os.fspath(path_or_url), (), stamp)
+
+    def append(self, srcs: Any, *, options: dict[str, Any] | None = None, on_error: str = "raise", nodata: Any = None) -> Catalog:
+        """Adds rows to a partitioned catalogue as new part files (never rewriting one; two
+        appenders at once both keep their rows) and returns the catalogue opened again (the
+        parts known keep their cached footers). srcs: rumi files as build takes them, or a
+        pyarrow Table of the catalogue schema."""
+        if self._parts is None or self._query:
+            raise FormatError(
+                f"{self.path}: append adds part files to a partitioned catalogue opened whole (a folder: "
+                "rumi.Catalog.build(srcs, 'folder/') or rumi.catalog.write_parts(catalog.table, 'folder/'))")
+        pa = deps().pa
+        if isinstance(srcs, pa.Table):
+            table = srcs
+        else:
+            items = _expand([srcs] if isinstance(srcs, (str, os.PathLike)) else list(srcs))
+            rows = []
+            for s in items:
+                try:
+                    rows.append(describe(s, options=options, nodata=nodata))
+                except Exception as e:
+                    if on_error != "skip":
+                        raise
+                    print(f"rumi-catalog: skipping {s}: {e}", file=sys.stderr)
+            table = pa.Table.from_pylist(rows, schema=schema())
+        write_parts(table, self._parts.url, options=self._parts.options)
+        parts = self._parts.refreshed()
+        return Catalog(None, self.path, (), ("parts", tuple(parts.names)), parts)
 
     # -- pickling ------------------------------------------------------------------------
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         if self.path is None:
             return (Catalog, (self.table, None, self._query, None))
+        if self._parts is not None:
+            return (_reopen_parts, (self.path, self._parts.options, tuple(self._parts.names), self._query))
         return (_reopen, (self.path, self._stamp, self._query))
 
     # -- rows ----------------------------------------------------------------------------
     def __len__(self) -> int:
+        if self._table is None and self._parts is not None:
+            return self._parts.num_rows
         return int(self.table.num_rows)
 
     def __repr__(self) -> str:
@@ -131,11 +210,15 @@ class Catalog:
 
     def column(self, name: str) -> list[Any]:
         """The values of a column, one per row."""
+        if self._table is None and self._parts is not None and name != "rumi:header":
+            return list(self._parts.read_column(name).to_pylist())
         values: list[Any] = self.table.column(name).to_pylist()
         return values
 
     def row(self, i: int) -> dict[str, Any]:
-        """Row i as a dict of column values."""
+        """Row i as a dict of column values (a partitioned catalogue's blob read then)."""
+        if self._parts is not None:
+            return self._part_row(i)
         n = int(self.table.num_rows)
         if n > self.ROWS_CACHED:
             one: dict[str, Any] = self.table.slice(i, 1).to_pylist()[0]
@@ -146,9 +229,35 @@ class Catalog:
             self._rows = self.table.to_pylist()
         return dict(self._rows[i])
 
+    def _part_row(self, i: int) -> dict[str, Any]:
+        parts = self._parts
+        assert parts is not None
+        if self._table is None:  # the whole folder, unread: only row i's row group
+            k, rg, j = parts.locate(i)
+            g = parts.group(k, rg, parts.schema.names)
+            one = g.slice(j, 1).to_pylist()[0]
+            one["rumi:header"] = parts.header(k, one.pop("rumi:header_offset"), one.pop("rumi:header_size"))
+            return _in_schema_order(one)
+        n = int(self._table.num_rows)
+        if not -n <= i < n:
+            raise IndexError(f"row {i} of a catalogue of {n} rows")
+        i %= n
+        if n > self.ROWS_CACHED:
+            one = self._table.slice(i, 1).to_pylist()[0]
+        else:
+            if self._rows is None:
+                self._rows = self._table.to_pylist()
+            one = dict(self._rows[i])
+        part, off, size = self._refs
+        if one.get("rumi:header") is None:
+            one["rumi:header"] = parts.header(int(part[i]), None if off[i] < 0 else int(off[i]), int(size[i]))
+        out: dict[str, Any] = one
+        return out
+
     def dataset(self, i: int, *, options: dict[str, Any] | None = None, verify_size: bool = True) -> Dataset:
-        """Opens row i as a rumi.Dataset from its catalogued blob: no request but the frames.
-        A file whose size differs from the catalogued one raises FormatError (never decoded)."""
+        """Opens row i as a rumi.Dataset from its catalogued blob: no request but the frames
+        (a partitioned catalogue: one range of the blobs beside its part). A file whose size
+        differs from the catalogued one raises FormatError (never decoded)."""
         return open_row(self.row(i), options=options, verify_size=verify_size)
 
     def to_geopandas(self) -> Any:
@@ -177,6 +286,14 @@ class Catalog:
         return self._select(crs_query(crs))
 
     def _select(self, q: Query) -> Catalog:
+        if self._parts is not None:
+            if self._table is None:  # push the search down to the part files
+                table, refs = _read_parts(self._parts, q)
+                return Catalog(table, self.path, self._query + q, self._stamp, self._parts, refs)
+            m = mask(self._table, q)
+            idx = np.flatnonzero(m)
+            refs = tuple(r[idx] for r in self._refs)
+            return Catalog(self._table.filter(deps().pa.array(m)), self.path, self._query + q, self._stamp, self._parts, refs)
         return Catalog(apply(self.table, q), self.path, self._query + q, self._stamp)
 
     # -- GDAL ----------------------------------------------------------------------------
@@ -200,6 +317,45 @@ def _reopen(path: str, stamp: Stamp | None, query: Query) -> Catalog:
     if query:
         cat = Catalog(apply(cat.table, query), cat.path, query, cat._stamp)
     return cat
+
+
+def _reopen_parts(path: str, options: dict[str, Any] | None, names: tuple[str, ...], query: Query) -> Catalog:
+    """A pickled partitioned Catalog in the worker: the same part files (FormatError when one is
+    gone; parts appended since are not part of it), the search replayed."""
+    parts = Parts(path, options, names)
+    cat = Catalog(None, path, (), ("parts", names), parts)
+    return cat._select(query) if query else cat
+
+
+def _read_parts(parts: Parts, q: Query) -> tuple[Any, tuple[Any, Any, Any]]:
+    """The rows of parts that pass q (catalogue schema, rumi:header null) and their blobs' refs:
+    the row groups whose statistics may match are read (push-down), then the exact filters."""
+    pa = deps().pa
+    sch = schema()
+    cols = [n for n in parts.schema.names]
+    t, part = parts.read(pushdown(q), cols)
+    if q:
+        m = mask(t, q)
+        t = t.filter(pa.array(m))
+        part = part[m]
+    off = np.asarray(t.column("rumi:header_offset").fill_null(-1).to_numpy(zero_copy_only=False), np.int64)
+    size = np.asarray(t.column("rumi:header_size").fill_null(-1).to_numpy(zero_copy_only=False), np.int64)
+    t = t.drop_columns(list(REF_COLUMNS))
+    t = t.add_column(sch.get_field_index("rumi:header"), sch.field("rumi:header"), pa.nulls(t.num_rows, pa.binary()))
+    t = t.cast(sch).replace_schema_metadata(None)
+    return t, (part, off, size)
+
+
+def _in_schema_order(row: dict[str, Any]) -> dict[str, Any]:
+    return {n: row.get(n) for n in schema().names}
+
+
+def _is_folder(path: str | os.PathLike[str]) -> bool:
+    """A partitioned catalogue's place: an existing local folder, or a path or URL ending with "/"."""
+    s = os.fspath(path)
+    if s.endswith("/"):
+        return True
+    return Location.parse(s).scheme == "file" and os.path.isdir(s)
 
 
 def _expand(items: Sequence[str | os.PathLike[str]]) -> list[str]:

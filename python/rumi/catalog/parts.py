@@ -1,0 +1,304 @@
+"""A partitioned catalogue: a folder (local, s3:// or http(s)://) of GeoParquet part files in
+stac-geoparquet's conventions, searched where it lies.
+
+Layout: `part-<UTC time>-<random>.parquet` files, each a GeoParquet 1.1 file of the catalogue's
+columns but rumi:header, which lies beside it in `part-....headers` (the blobs end to end; the
+columns rumi:header_offset / rumi:header_size locate a row's blob there). Rows are grouped by the
+year of their first time (one year per part file), and in a part sorted along a Hilbert curve of
+their bbox centre, then by time; row groups of ROWS_PER_GROUP rows carry min/max statistics of
+the bbox covering (bbox.xmin ... bbox.ymax), the time columns and proj:code only (a small
+footer), so a search's filter skips, through pyarrow.dataset's predicate push-down, every part
+and row group whose statistics cannot match, and reads only the columns asked for.
+
+Opening lists the folder (http(s): its `_parts.json`) and reads each part's footer once (the
+fragments, with their statistics, are cached by the Catalog and its searches); searching reads
+the row groups that may match; a blob is read (one range) only when a row is opened. Appending
+writes new part files (the blobs first), never rewrites one, under names no two writers share.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import threading
+import uuid
+from typing import Any, Sequence
+
+import numpy as np
+
+from .._errors import FormatError, RumiIOError
+from .columns import deps, file_metadata, schema
+from .stores import LISTING, list_parts, mkdir, put, store
+
+#: rows per row group: the unit a search skips or reads (statistics per group keep the footer small)
+ROWS_PER_GROUP = 4096
+#: a part file holds at most this many rows (an append's rows of one year go in one part)
+ROWS_PER_PART = 1_000_000
+#: the bits per axis of the Hilbert key of a row's bbox centre
+HILBERT_BITS = 16
+#: the columns whose row-group statistics are written (the ones a search pushes down)
+STAT_COLUMNS = ("datetime", "start_datetime", "end_datetime", "bbox.xmin", "bbox.ymin", "bbox.xmax", "bbox.ymax", "proj:code")
+REF_COLUMNS = ("rumi:header_offset", "rumi:header_size")
+HEADERS = ".headers"
+
+
+def part_schema() -> Any:
+    """The part files' schema: the catalogue's, rumi:header replaced by the blob's place beside."""
+    pa = deps().pa
+    s = schema()
+    s = s.remove(s.get_field_index("rumi:header"))
+    for n in REF_COLUMNS:
+        s = s.append(pa.field(n, pa.int64()))
+    return s
+
+
+def hilbert_key(x: np.ndarray[Any, Any], y: np.ndarray[Any, Any], bits: int = HILBERT_BITS) -> np.ndarray[Any, Any]:
+    """The index along a Hilbert curve of order `bits` of points in [0, 1) x [0, 1) (vectorised
+    xy2d of Hilbert's curve; NaN counts as 0)."""
+    n = 1 << bits
+    xi = np.clip(np.nan_to_num(np.asarray(x, float)) * n, 0, n - 1).astype(np.int64)
+    yi = np.clip(np.nan_to_num(np.asarray(y, float)) * n, 0, n - 1).astype(np.int64)
+    d = np.zeros(xi.shape, np.int64)
+    s = n >> 1
+    while s > 0:
+        rx = (xi & s) > 0
+        ry = (yi & s) > 0
+        d += s * s * ((3 * rx) ^ ry)
+        # rotate the quadrant
+        flip = ~ry & rx
+        xi = np.where(flip, s - 1 - xi, xi)
+        yi = np.where(flip, s - 1 - yi, yi)
+        swap = ~ry
+        xi, yi = np.where(swap, yi, xi), np.where(swap, xi, yi)
+        s >>= 1
+    return d
+
+
+def _first_time_us(table: Any) -> np.ndarray[Any, Any]:
+    """Each row's first time in microseconds (datetime, else start_datetime; 0 when neither)."""
+    pa = deps().pa
+    import pyarrow.compute as pc
+
+    a = pc.coalesce(table.column("datetime"), table.column("start_datetime")).cast(pa.int64())
+    return np.asarray(a.fill_null(0).to_numpy(zero_copy_only=False), np.int64)
+
+
+def order(table: Any) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """(year of each row, the permutation that sorts rows by year, Hilbert key of the bbox
+    centre, then time)."""
+    import pyarrow.compute as pc
+
+    t = _first_time_us(table)
+    year = t.astype("datetime64[us]").astype("datetime64[Y]").astype(np.int64) + 1970
+    bb = table.column("bbox")
+    lo_x, lo_y, hi_x, hi_y = (np.asarray(pc.struct_field(bb, k).to_numpy(zero_copy_only=False), float) for k in ("xmin", "ymin", "xmax", "ymax"))
+    key = hilbert_key(((lo_x + hi_x) / 2 + 180.0) / 360.0, ((lo_y + hi_y) / 2 + 90.0) / 180.0)
+    return year, np.lexsort((t, key, year))
+
+
+def _part_name() -> str:
+    now = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+    return f"part-{now}-{uuid.uuid4().hex}"
+
+
+def write_part(fs: Any, root: str, table: Any, blobs: Sequence[bytes | None] | None, *, rows_per_group: int = ROWS_PER_GROUP,
+               options: dict[str, Any] | None = None) -> str:
+    """Writes one part file of table (the catalogue schema, rows in the order to keep) and, when
+    blobs (one per row, or None) has any, its .headers file first. A table that has the columns
+    rumi:header_offset / rumi:header_size instead keeps them (its blobs written beside by the
+    caller, under the returned name with .headers for .parquet). Returns its path."""
+    pa, pq, *_ = deps()
+    name = _part_name()
+    n = table.num_rows
+    offs = np.zeros(n, np.int64)
+    sizes = np.full(n, -1, np.int64)
+    if blobs is not None and any(b is not None for b in blobs):
+        pos = 0
+        chunks = []
+        for i, b in enumerate(blobs):
+            if b is not None:
+                offs[i], sizes[i] = pos, len(b)
+                chunks.append(b)
+                pos += len(b)
+        put(fs, f"{root}/{name}{HEADERS}", b"".join(chunks), options)
+    if "rumi:header" in table.column_names:
+        table = table.drop_columns(["rumi:header"])
+    if "rumi:header_offset" not in table.column_names:  # else: blobs already beside, as given
+        mask = sizes < 0
+        table = table.append_column("rumi:header_offset", pa.array(offs, pa.int64(), mask=mask))
+        table = table.append_column("rumi:header_size", pa.array(sizes, pa.int64(), mask=mask))
+    table = table.cast(part_schema())
+    table = table.replace_schema_metadata(file_metadata(table))
+    sink = pa.BufferOutputStream()
+    pq.write_table(
+        table, sink, compression="zstd", row_group_size=rows_per_group, write_statistics=list(STAT_COLUMNS),
+        sorting_columns=None,
+    )
+    path = f"{root}/{name}.parquet"
+    put(fs, path, sink.getvalue(), options)
+    return path
+
+
+def write_parts(
+    table: Any,
+    url: str,
+    *,
+    options: dict[str, Any] | None = None,
+    rows_per_group: int = ROWS_PER_GROUP,
+    rows_per_part: int = ROWS_PER_PART,
+) -> list[str]:
+    """Adds table's rows (the catalogue schema, rumi:header included or not) to the partitioned
+    catalogue at url (a folder or an s3:// prefix; created when missing) as new part files: one
+    or more per year of the rows' first times, sorted along the Hilbert curve of their bbox
+    centres then by time. Existing parts are never touched. Returns the new parts' paths."""
+    fs, root = store(url, options)
+    mkdir(fs, root)
+    if table.num_rows == 0:
+        return []
+    year, perm = order(table)
+    blobs = table.column("rumi:header").to_pylist() if "rumi:header" in table.column_names else None
+    out = []
+    ys = year[perm]
+    cuts = np.flatnonzero(np.diff(ys)) + 1
+    for grp in np.split(perm, cuts):
+        for k in range(0, len(grp), rows_per_part):
+            idx = grp[k : k + rows_per_part]
+            sub = table.take(deps().pa.array(idx))
+            out.append(write_part(fs, root, sub, None if blobs is None else [blobs[i] for i in idx], rows_per_group=rows_per_group, options=options))
+    return out
+
+
+def write_listing(url: str, options: dict[str, Any] | None = None) -> str:
+    """Writes the folder's `_parts.json` (its part files' names and sizes), which readers over
+    http(s) use instead of a listing: publish it after copying the folder to a web server (or
+    after appending to a folder a web server serves). Returns its path."""
+    fs, root = store(url, options)
+    parts = list_parts(fs, root)
+    body = json.dumps([{"name": p.rsplit("/", 1)[-1], "size": s} for p, s in parts]).encode()
+    path = f"{root}/{LISTING}"
+    put(fs, path, body, options)
+    return path
+
+
+class Parts:
+    """The part files of a partitioned catalogue: their fragments with footers (statistics)
+    read once at open, shared by every Catalog searched from it, and the open .headers files."""
+
+    def __init__(self, url: str, options: dict[str, Any] | None = None, names: Sequence[str] | None = None) -> None:
+        import pyarrow.dataset as ds
+
+        self.url, self.options = url, options
+        self.fs, self.root = store(url, options)
+        listed = list_parts(self.fs, self.root)
+        if names is not None:  # a pickled selection: exactly the parts it was made from
+            have = {p.rsplit("/", 1)[-1]: (p, s) for p, s in listed}
+            missing = [n for n in names if n not in have]
+            if missing:
+                raise FormatError(f"catalogue {url} lost the part files {missing[:3]} since it was opened")
+            listed = [have[n] for n in names]
+        self.format = ds.ParquetFileFormat(default_fragment_scan_options=ds.ParquetFragmentScanOptions(pre_buffer=True))
+        self.schema = part_schema()
+        self.paths = [p for p, _ in listed]
+        self.sizes = [s for _, s in listed]
+        self.frags = [self._fragment(p, s) for p, s in listed]
+        self.rows = np.array([sum(rg.num_rows for rg in f.row_groups) for f in self.frags], np.int64)
+        self._headers: dict[int, Any] = {}
+        self._lock = threading.Lock()
+        #: row groups read by the searches so far (a counter for tests and benchmarks)
+        self.groups_read = 0
+
+    def _fragment(self, path: str, size: int) -> Any:
+        frag = self.format.make_fragment(path, self.fs, file_size=size)
+        try:
+            frag.ensure_complete_metadata()
+        except OSError as e:
+            raise RumiIOError(f"{path}: {e}") from None
+        md = frag.metadata.metadata or {}
+        if b"rumi:catalog" not in md:
+            raise FormatError(f"{path} is not a rumi catalogue part (no rumi:catalog metadata)")
+        return frag
+
+    @property
+    def names(self) -> list[str]:
+        return [p.rsplit("/", 1)[-1] for p in self.paths]
+
+    @property
+    def num_rows(self) -> int:
+        return int(self.rows.sum())
+
+    @property
+    def num_groups(self) -> int:
+        return sum(len(f.row_groups) for f in self.frags)
+
+    def refreshed(self) -> Parts:
+        """The same folder listed again: the parts known keep their cached fragments."""
+        new = Parts.__new__(Parts)
+        new.__dict__.update(self.__dict__)
+        listed = list_parts(self.fs, self.root)
+        known = dict(zip(self.paths, self.frags))
+        new.paths = [p for p, _ in listed]
+        new.sizes = [s for _, s in listed]
+        new.frags = [known[p] if p in known else self._fragment(p, s) for p, s in listed]
+        new.rows = np.array([sum(rg.num_rows for rg in f.row_groups) for f in new.frags], np.int64)
+        new._headers = {}
+        new._lock = threading.Lock()
+        new.groups_read = 0
+        return new
+
+    def read(self, expr: Any, columns: Sequence[str]) -> tuple[Any, np.ndarray[Any, Any]]:
+        """The rows that pass expr (a pyarrow.dataset expression, None: all), with columns (the
+        part schema's), and each row's part index. Only the row groups whose statistics may
+        match are read (pyarrow.dataset's push-down); their count is added to groups_read."""
+        pa = deps().pa
+        tables, part = [], []
+        for k, frag in enumerate(self.frags):
+            sub = frag.subset(expr) if expr is not None else frag
+            if sub is None or not sub.row_groups:
+                continue
+            self.groups_read += len(sub.row_groups)
+            t = sub.to_table(schema=self.schema, columns=list(columns), filter=expr, use_threads=True)
+            if t.num_rows:
+                tables.append(t)
+                part.append(np.full(t.num_rows, k, np.int32))
+        if not tables:
+            return self.schema.empty_table().select(list(columns)), np.zeros(0, np.int32)
+        return pa.concat_tables(tables), np.concatenate(part)
+
+    def read_column(self, name: str) -> Any:
+        """One column of every row, part by part."""
+        pa = deps().pa
+        cols = [f.to_table(schema=self.schema, columns=[name]).column(0) for f in self.frags]
+        return pa.chunked_array([c for col in cols for c in col.chunks], type=self.schema.field(name).type)
+
+    def locate(self, i: int) -> tuple[int, int, int]:
+        """Row i of the whole catalogue -> (part, row group, row in the group)."""
+        n = self.num_rows
+        if not -n <= i < n:
+            raise IndexError(f"row {i} of a catalogue of {n} rows")
+        i %= n
+        k = int(np.searchsorted(np.cumsum(self.rows), i, side="right"))
+        i -= int(self.rows[:k].sum())
+        for rg in self.frags[k].row_groups:
+            if i < rg.num_rows:
+                return k, rg.id, i
+            i -= rg.num_rows
+        raise IndexError(i)  # pragma: no cover - rows sum to the groups' rows
+
+    def group(self, k: int, rg: int, columns: Sequence[str]) -> Any:
+        """Row group rg of part k (columns of the part schema)."""
+        self.groups_read += 1
+        return self.frags[k].subset(row_group_ids=[rg]).to_table(schema=self.schema, columns=list(columns))
+
+    def header(self, k: int, offset: int | None, size: int | None) -> bytes | None:
+        """The blob of a row of part k (one range read of its .headers file)."""
+        if offset is None or size is None or size < 0:
+            return None
+        with self._lock:
+            f = self._headers.get(k)
+            if f is None:
+                f = self.fs.open_input_file(self.paths[k][: -len(".parquet")] + HEADERS)
+                self._headers[k] = f
+        data = bytes(f.read_at(size, offset))
+        if len(data) != size:
+            raise FormatError(f"{self.paths[k]}: the blob at {offset} holds {len(data)} of its {size} bytes")
+        return data

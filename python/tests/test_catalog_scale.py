@@ -1,0 +1,396 @@
+"""Partitioned catalogues (issue 40, item 1): searches equal a brute-force filter, skip row
+groups by their statistics, never read header blobs at open or search; appends write new part
+files and two appenders both keep their rows; s3:// and http(s):// folders search alike."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import rumi
+
+pa = pytest.importorskip("pyarrow")
+pq = pytest.importorskip("pyarrow.parquet")
+pafs = pytest.importorskip("pyarrow.fs")
+shapely = pytest.importorskip("shapely")
+
+from rumi.catalog import Catalog, norm_time, schema, time_indices, write_listing, write_parts, write_table  # noqa: E402
+from rumi.catalog import parts as parts_mod  # noqa: E402
+from rumi.catalog import stores  # noqa: E402
+
+US = 1_000_000
+T2020 = 1577836800  # 2020-01-01T00:00:00Z
+
+
+def gen_rows(n: int, seed: int = 1, id0: int = 0, year0: int = 2020) -> pa.Table:
+    """n catalogue rows of distinct footprints (quads on a 0.5 degree grid, some rotated), over
+    three years: one-instant files (datetime) and year Cubes (start/end, several steps, some with
+    time ends), two CRSs, two band sets, blobs of random bytes (some rows without one)."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for i in range(n):
+        k = id0 + i
+        cx = -120 + (k * 7919 % 480) * 0.5 + 0.25
+        cy = -50 + (k * 104729 % 200) * 0.5 + 0.25
+        h = 0.2 + 0.05 * (k % 3)
+        skew = 0.05 * ((k % 5) - 2)
+        ring = [(cx - h, cy - h + skew), (cx + h, cy - h), (cx + h + skew, cy + h), (cx - h, cy + h), (cx - h, cy - h + skew)]
+        poly = shapely.Polygon(ring)
+        xs, ys = [p[0] for p in ring], [p[1] for p in ring]
+        y = year0 + int(rng.integers(0, 3))
+        base = int(np.datetime64(f"{y}-01-01", "s").astype("int64"))
+        if k % 4 == 0:  # one instant
+            t = [base + int(rng.integers(0, 365 * 86400))]
+            ends = None
+        else:
+            t = sorted(base + int(v) for v in rng.choice(365 * 86400, size=int(rng.integers(2, 8)), replace=False))
+            ends = [v + 3600 for v in t] if k % 4 == 3 else None
+        one = len(t) == 1 and ends is None
+        lo, hi = t[0], (ends or t)[-1]
+        bands = ["red", "nir"] if k % 3 else ["red", "nir", "swir"]
+        blob = None if k % 11 == 0 else rng.bytes(int(rng.integers(40, 400)))
+        rows.append({
+            "id": f"f{k:06d}",
+            "datetime": lo * US if one else None,
+            "start_datetime": None if one else lo * US,
+            "end_datetime": None if one else hi * US,
+            "geometry": shapely.to_wkb(poly),
+            "bbox": {"xmin": min(xs), "ymin": min(ys), "xmax": max(xs), "ymax": max(ys)},
+            "proj:code": "EPSG:4326" if k % 7 else "EPSG:3857",
+            "proj:transform": [0.001, 0.0, cx - h, 0.0, -0.001, cy + h],
+            "proj:shape": [400, 400],
+            "assets": {"data": {"href": f"/nowhere/f{k}.rumi", "type": "application/x-rumi", "roles": ["data"]}},
+            "location": f"/nowhere/f{k}.rumi",
+            "rumi:header": blob,
+            "rumi:bands": bands,
+            "rumi:time_kind": "interval" if ends else "instant",
+            "rumi:times": [v * US for v in t],
+            "rumi:time_ends": [v * US for v in ends] if ends else None,
+            "rumi:dtype": "uint16",
+            "rumi:shape": [len(t), len(bands), 400, 400],
+            "rumi:frame_unit": 1,
+            "rumi:tile_shape": [256, 256],
+            "rumi:file_size": 1000 + k,
+            "rumi:crs_type": "geographic",
+            "rumi:nodata": None,
+            "rumi:valid": None,
+        })
+    return pa.Table.from_pylist(rows, schema=schema())
+
+
+def brute(table: pa.Table, bbox=None, time=None, bands=None, crs=None) -> set[str]:
+    """The ids of the rows that pass, row by row in Python (the reference)."""
+    out = set()
+    window = norm_time(time)
+    rect = shapely.box(*bbox) if bbox is not None else None
+    for r in table.to_pylist():
+        if rect is not None and (r["geometry"] is None or not shapely.from_wkb(r["geometry"]).intersects(rect)):
+            continue
+        if window is not None:
+            if r["rumi:times"] is None:
+                continue
+            ts = [int(v.timestamp()) for v in r["rumi:times"]]
+            es = [int(v.timestamp()) for v in r["rumi:time_ends"]] if r["rumi:time_ends"] else None
+            if not time_indices(ts, es, window):
+                continue
+        if bands is not None and not set(bands) <= set(r["rumi:bands"]):
+            continue
+        if crs is not None and r["proj:code"] != crs:
+            continue
+        out.add(r["id"])
+    return out
+
+
+class Counting:
+    """Wraps pyarrow's local filesystem to count the files opened and the bytes read from each."""
+
+    def __init__(self) -> None:
+        self.opened: list[str] = []
+        self.bytes: dict[str, int] = {}
+
+    def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        real = stores.store
+        counting = self
+
+        class Handler(pafs.FileSystemHandler):
+            def __init__(self, inner):
+                self.inner = inner
+
+            def get_type_name(self):
+                return "counting"
+
+            def normalize_path(self, p):
+                return p
+
+            def equals(self, other):
+                return self is other
+
+            def get_file_info(self, paths):
+                return self.inner.get_file_info(paths)
+
+            def get_file_info_selector(self, sel):
+                return self.inner.get_file_info(sel)
+
+            def open_input_file(self, p):
+                counting.opened.append(p)
+                f = self.inner.open_input_file(p)
+
+                class File:  # the bytes pyarrow reads, counted
+                    closed = False
+
+                    def read(self, n=-1):
+                        b = f.read(n)
+                        counting.bytes[p] = counting.bytes.get(p, 0) + len(b)
+                        return b
+
+                    def seek(self, pos, whence=0):
+                        return f.seek(pos, whence)
+
+                    def tell(self):
+                        return f.tell()
+
+                    def size(self):
+                        return f.size()
+
+                    def readable(self):
+                        return True
+
+                    def seekable(self):
+                        return True
+
+                    def close(self):
+                        f.close()
+
+                return pa.PythonFile(File(), mode="r")
+
+            def open_input_stream(self, p):
+                return self.open_input_file(p)
+
+            def open_output_stream(self, p, metadata):
+                return self.inner.open_output_stream(p)
+
+            def create_dir(self, p, recursive):
+                os.makedirs(p, exist_ok=True)
+
+            def delete_dir(self, p):
+                raise NotImplementedError
+
+            delete_dir_contents = delete_root_dir_contents = delete_file = move = copy_file = open_append_stream = delete_dir
+
+        def store(url, options=None):
+            fs, root = real(url, options)
+            if isinstance(fs, pafs.LocalFileSystem):
+                return pafs.PyFileSystem(Handler(fs)), root
+            return fs, root
+
+        monkeypatch.setattr(parts_mod, "store", store)
+
+    def read_from(self, suffix: str) -> int:
+        return sum(v for k, v in self.bytes.items() if k.endswith(suffix))
+
+
+@pytest.fixture(scope="module")
+def rows():
+    return gen_rows(3000)
+
+
+@pytest.fixture()
+def folder(rows, tmp_path):
+    d = tmp_path / "cat"
+    write_parts(rows, str(d), rows_per_group=32)
+    return d
+
+
+QUERIES = [
+    dict(bbox=(-100.0, -20.0, -60.0, 10.0)),
+    dict(time=("2021-03-01", "2021-06-30")),
+    dict(bbox=(0.0, 0.0, 40.0, 30.0), time="2022-05"),
+    dict(bbox=(-10.0, -10.0, 10.0, 10.0), time=("2020-06-01", None), bands=["swir"]),
+    dict(time=(None, "2020-02-15")),
+    dict(bbox=(100.5, 20.1, 100.6, 20.2)),
+    dict(bbox=(-180.0, -90.0, 180.0, 90.0), bands=["red"]),
+]
+
+
+def test_layout_and_schema(folder, rows):
+    names = sorted(os.listdir(folder))
+    pq_files = [n for n in names if n.endswith(".parquet")]
+    assert len(pq_files) == 3 and all(n.startswith("part-") for n in pq_files)  # one per year
+    assert sorted(n for n in names if n.endswith(".headers")) == sorted(n[:-8] + ".headers" for n in pq_files)
+    f = pq.ParquetFile(folder / pq_files[0])
+    assert "rumi:header" not in f.schema_arrow.names and "rumi:header_offset" in f.schema_arrow.names
+    assert b"geo" in f.schema_arrow.metadata and f.metadata.num_row_groups > 10
+    rg = f.metadata.row_group(0)
+    stats = {rg.column(j).path_in_schema: rg.column(j).statistics for j in range(rg.num_columns)}
+    assert stats["bbox.xmin"] is not None and stats["bbox.xmin"].has_min_max
+    assert stats["id"] is None or not stats["id"].has_min_max  # only the pushed-down columns
+    # rows sorted along the Hilbert curve of their bbox centres within the part
+    t = f.read(columns=["bbox"])
+    cx = np.array([(b["xmin"] + b["xmax"]) / 2 for b in t.column("bbox").to_pylist()])
+    cy = np.array([(b["ymin"] + b["ymax"]) / 2 for b in t.column("bbox").to_pylist()])
+    key = parts_mod.hilbert_key((cx + 180) / 360, (cy + 90) / 180)
+    assert np.all(np.diff(key) >= 0)
+    cat = Catalog.open(folder)
+    assert cat.partitioned and len(cat) == rows.num_rows and cat.groups_read == 0
+
+
+def test_hilbert_key_is_a_bijection_on_the_grid():
+    b = 4
+    g = (np.arange(16) + 0.5) / 16
+    x, y = np.meshgrid(g, g)
+    k = parts_mod.hilbert_key(x.ravel(), y.ravel(), bits=b)
+    assert sorted(k) == list(range(256))
+    order = np.argsort(k)
+    steps = np.abs(np.diff(x.ravel()[order])) + np.abs(np.diff(y.ravel()[order]))
+    assert np.allclose(steps, 1 / 16)  # consecutive cells are neighbours
+
+
+@pytest.mark.parametrize("q", QUERIES, ids=[str(i) for i in range(len(QUERIES))])
+def test_search_equals_brute_force(folder, rows, tmp_path, q):
+    want = brute(rows, **q)
+    cat = Catalog.open(folder)
+    sel = cat.search(**q)
+    got = sel.column("id")
+    assert len(got) == len(set(got)) and set(got) == want
+    assert len(sel) == len(want) and sel.table.schema.equals(schema())
+    # the single-file catalogue agrees (one search semantics)
+    write_table(rows, tmp_path / "one.parquet")
+    assert set(Catalog.open(tmp_path / "one.parquet").search(**q).column("id")) == want
+    # a search of a search, and filter_crs
+    assert set(sel.filter_crs("EPSG:3857").column("id")) == brute(rows, crs="EPSG:3857", **q)
+
+
+def test_row_groups_are_skipped_and_blobs_never_read(folder, rows, monkeypatch):
+    c = Counting()
+    c.install(monkeypatch)
+    cat = Catalog.open(folder)
+    assert not any(p.endswith(".headers") for p in c.opened)  # open: footers only
+    footers = c.read_from(".parquet")
+    files = [folder / n for n in os.listdir(folder) if n.endswith(".parquet")]
+    total = sum(os.path.getsize(p) for p in files)
+    tails = sum(pq.ParquetFile(p).metadata.serialized_size + 8 + (64 << 10) for p in files)  # a 64 KiB tail, then the rest
+    assert 0 < footers <= tails  # the files' tails: footers (and their statistics) only
+    q = dict(bbox=(60.0, 20.0, 70.0, 30.0), time=("2021-01-01", "2021-12-31"))
+    sel = cat.search(**q)
+    assert set(sel.column("id")) == brute(rows, **q) and len(sel) > 0
+    assert cat.groups_read <= cat.num_groups // 8, (cat.groups_read, cat.num_groups)  # > 87 % skipped (3000 rows; more on larger ones)
+    assert not any(p.endswith(".headers") for p in c.opened)  # search: no blob
+    read = c.read_from(".parquet") - footers
+    assert read < total / 8, (read, total)
+    # each blob is read when its row is opened: exactly its bytes
+    by_id = dict(zip(rows.column("id").to_pylist(), rows.column("rumi:header").to_pylist()))
+    ids = sel.column("id")
+    for i in range(min(5, len(sel))):
+        assert sel.row(i)["rumi:header"] == by_id[ids[i]]
+    got = c.read_from(".headers")
+    assert got == sum(len(by_id[ids[i]] or b"") for i in range(min(5, len(sel))))
+
+
+def test_rows_of_the_whole_folder_and_columns(folder, rows):
+    cat = Catalog.open(folder)
+    by_id = {r["id"]: r for r in rows.to_pylist()}
+    for i in (0, 777, len(cat) - 1, -1):
+        r = cat.row(i)
+        assert r == by_id[r["id"]] and list(r) == schema().names
+    assert cat.groups_read == 4  # one row group per row
+    assert sorted(cat.column("id")) == sorted(by_id)
+    assert cat.table.num_rows == len(by_id)
+    assert pickle.loads(pickle.dumps(cat.search(bands=["swir"]))).column("id") == cat.search(bands=["swir"]).column("id")
+
+
+def _digest(d: Path) -> dict[str, tuple[int, int, str]]:
+    return {n: (os.stat(d / n).st_size, os.stat(d / n).st_mtime_ns, hashlib.sha256((d / n).read_bytes()).hexdigest())
+            for n in os.listdir(d)}
+
+
+def test_append_writes_new_parts_only(folder, rows):
+    before = _digest(folder)
+    cat = Catalog.open(folder)
+    sel = cat.search(time="2021")
+    new = gen_rows(200, seed=5, id0=100_000, year0=2023)
+    cat2 = cat.append(new)
+    after = _digest(folder)
+    assert all(after[n] == v for n, v in before.items())  # nothing rewritten
+    added = sorted(set(after) - set(before))
+    assert len(added) == 6 and sorted(n.rsplit(".", 1)[1] for n in added) == ["headers"] * 3 + ["parquet"] * 3  # a part a year
+    assert len(cat2) == rows.num_rows + 200 and len(Catalog.open(folder)) == len(cat2)
+    assert set(cat2.search(time=("2023-01-01", None)).column("id")) == set(new.column("id").to_pylist())
+    # a selection pickled before the append replays on the parts it was made from
+    assert pickle.loads(pickle.dumps(sel)).column("id") == sel.column("id")
+    with pytest.raises(rumi.FormatError, match="append"):
+        sel.append(new)
+
+
+APPENDER = """
+import sys
+sys.path.insert(0, {tests!r})
+from test_catalog_scale import gen_rows
+from rumi.catalog import Catalog
+cat = Catalog.open({folder!r})
+for k in range(4):
+    cat = cat.append(gen_rows(50, seed={seed} + k, id0={id0} + 50 * k, year0=2024))
+"""
+
+
+def test_two_appenders_both_keep_their_rows(folder, rows):
+    here = str(Path(__file__).resolve().parent)
+    procs = [
+        subprocess.Popen([sys.executable, "-c", APPENDER.format(tests=here, folder=str(folder), seed=10 * j, id0=200_000 * (j + 1))])
+        for j in range(2)
+    ]
+    assert [p.wait(120) for p in procs] == [0, 0]
+    cat = Catalog.open(folder)
+    ids = set(cat.search(time=("2024-01-01", None)).column("id"))
+    want = {f"f{200_000 * (j + 1) + k:06d}" for j in range(2) for k in range(200)}
+    assert ids == want and len(cat) == rows.num_rows + 400
+
+
+def test_build_a_folder_of_real_files_and_read_pixels(tmp_path):
+    from test_catalog import make_files
+
+    files = make_files(tmp_path)
+    cat = Catalog.build([str(p) for p, _ in files.values()], str(tmp_path / "cat") + "/")
+    assert cat.partitioned and len(cat) == 3
+    sel = cat.search(bbox=(14.0, 45.0, 16.0, 47.0), time=("2020-01-01", "2020-12-31"), bands=["red"])
+    assert sel.column("id") == ["a"]
+    np.testing.assert_array_equal(sel.dataset(0).read(), files["a"][1])
+    w = pickle.loads(pickle.dumps(sel))
+    np.testing.assert_array_equal(w.dataset(0).read(), files["a"][1])
+    again = Catalog.open(tmp_path / "cat")
+    by = {again.row(i)["id"]: i for i in range(3)}
+    np.testing.assert_array_equal(again.dataset(by["c"]).read(), files["c"][1])
+
+
+def test_s3_and_http_folders_search_alike(folder, rows, moto, nginx, monkeypatch):
+    boto3 = pytest.importorskip("boto3")
+    endpoint, _ = moto
+    for k, v in {"AWS_ENDPOINT_URL": endpoint, "AWS_ACCESS_KEY_ID": "test", "AWS_SECRET_ACCESS_KEY": "test",
+                 "AWS_REGION": "us-east-1", "AWS_ALLOW_HTTP": "true"}.items():
+        monkeypatch.setenv(k, v)
+    boto3.client("s3", endpoint_url=endpoint).create_bucket(Bucket="scale")
+    write_parts(rows, "s3://scale/cat/", rows_per_group=32)
+    # http(s): the same parts served by nginx, with the listing a web server cannot give
+    import shutil
+
+    web = Path(nginx.root) / "cat"
+    shutil.copytree(folder, web)
+    write_listing(str(web))
+    q = dict(bbox=(60.0, 20.0, 70.0, 30.0), time=("2021-01-01", "2021-12-31"))
+    want = brute(rows, **q)
+    by_id = dict(zip(rows.column("id").to_pylist(), rows.column("rumi:header").to_pylist()))
+    for url in ("s3://scale/cat/", nginx.url("cat/")):
+        cat = Catalog.open(url)
+        assert len(cat) == rows.num_rows
+        sel = cat.search(**q)
+        assert set(sel.column("id")) == want and cat.groups_read <= cat.num_groups // 8
+        i = next(i for i, b in enumerate(sel.column("id")) if by_id[b] is not None)
+        assert sel.row(i)["rumi:header"] == by_id[sel.column("id")[i]]
+    s3cat = Catalog.open("s3://scale/cat/").append(gen_rows(30, seed=3, id0=500_000, year0=2025))
+    assert set(s3cat.search(time=("2025-01-01", None)).column("id")) == {f"f{500_000 + k:06d}" for k in range(30)}
