@@ -97,12 +97,13 @@ def geo_metadata(bbox: tuple[float, float, float, float]) -> dict[str, Any]:
 
 def file_metadata(table: Any) -> dict[bytes, bytes]:
     """The table's schema metadata with "geo" (over the rows' bboxes) and "rumi:catalog" set."""
-    bb = [r for r in table.column("bbox").to_pylist() if r is not None]
-    total = (
-        (min(r["xmin"] for r in bb), min(r["ymin"] for r in bb), max(r["xmax"] for r in bb), max(r["ymax"] for r in bb))
-        if bb
-        else (0.0, 0.0, 0.0, 0.0)
-    )
+    import pyarrow.compute as pc
+
+    bb = table.column("bbox")
+    ext = [pc.struct_field(bb, k) for k in ("xmin", "ymin", "xmax", "ymax")]
+    lo = [pc.min(ext[0]).as_py(), pc.min(ext[1]).as_py()]
+    hi = [pc.max(ext[2]).as_py(), pc.max(ext[3]).as_py()]
+    total = (lo[0], lo[1], hi[0], hi[1]) if None not in lo + hi else (0.0, 0.0, 0.0, 0.0)
     md: dict[bytes, bytes] = dict(table.schema.metadata or {})
     md[b"geo"] = json.dumps(geo_metadata(total)).encode()
     md[b"rumi:catalog"] = json.dumps({"version": CATALOG_VERSION}).encode()

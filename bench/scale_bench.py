@@ -1,0 +1,435 @@
+"""Catalogues at scale (issue 40, items 1 and 5): generates realistic partitioned catalogues
+(rumi.catalog.parts) of N rows and measures, per N, write, open, a bbox + time search of about
+10 k rows, opening one row's blob, and appending 10 k rows; locally and over S3 (moto's server
+behind a proxy adding 20 ms per request, requests counted).
+
+    target/py-venv/bin/python bench/scale_bench.py --rows 100000,1000000,10000000
+    target/py-venv/bin/python bench/scale_bench.py --quick          # 20 k rows, a minute
+
+Rows: one-year Cubes of Sentinel-2-like tiles (2048 x 2048 cells of 10 m, 4 bands, 128 x 128
+tiles: 256 tiles a band) on a tiling of the land (20.48 km cells of a global grid whose columns
+shrink with cos(latitude), kept where a fixed smooth random field says land: about 29 % of
+the globe, ~357 k cells); N rows = min(N / 10, land cells) tiles x the years needed. Each row:
+a distinct footprint (the cell rotated by the UTM grid's convergence, 5 vertices), 20 to 76
+acquisition times in its year, an EPSG:326xx/327xx CRS, a rumi:valid summary (1 KB, mostly
+255), and a header blob of 32 + 0.305 bytes a frame (0.06 MB for T = 192, as the issue
+measured; 15 KB for the mean T of 48). The blobs lie beside each part as the format says, in a
+sparse file here (a 10 M-row catalogue's blobs are ~150 GB): reading one is measured, their
+content is zeros.
+
+Each measurement of open / search runs in a fresh process (RSS added is that process's
+resident set after minus before, CPU seconds are user + system of the process, threads
+included). The results go to --out/results.json and a Markdown table on stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "python"))
+
+CELL_KM = 20.48
+DEG_KM = 111.32
+BANDS = ["B02", "B03", "B04", "B08"]
+BYTES_PER_FRAME = (0.06e6 - 32) / (192 * 4 * 256)
+FIRST_YEAR = 2000
+
+
+# -- the tiling of the land ----------------------------------------------------------------
+def land_field(lon: np.ndarray, lat: np.ndarray) -> np.ndarray:
+    """A fixed smooth random field on the sphere (sums of sinusoids): its highest values are
+    'land'."""
+    rng = np.random.default_rng(2024)
+    f = np.zeros(lon.shape)
+    x, y = np.radians(lon), np.radians(lat)
+    for _ in range(24):
+        kx, ky = rng.integers(1, 7), rng.integers(1, 6)
+        f += rng.normal() * np.cos(kx * x + rng.uniform(0, 6.3)) * np.cos(ky * y + rng.uniform(0, 6.3))
+    return f - 0.9 * np.abs(lat) / 90 * (np.abs(lat) > 60)
+
+
+def land_cells() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(centre lon, centre lat, cell width in degrees, field value) of every cell of the grid
+    between 60 S and 78 N, sorted by the field, highest first."""
+    dlat = CELL_KM / DEG_KM
+    lats = np.arange(-60 + dlat / 2, 78, dlat)
+    lon_c, lat_c, dlon_c = [], [], []
+    for la in lats:
+        dlon = dlat / math.cos(math.radians(la))
+        n = int(360 // dlon)
+        lon_c.append(-180 + (np.arange(n) + 0.5) * (360 / n))
+        lat_c.append(np.full(n, la))
+        dlon_c.append(np.full(n, 360 / n))
+    lon, lat, dlon = np.concatenate(lon_c), np.concatenate(lat_c), np.concatenate(dlon_c)
+    f = land_field(lon, lat)
+    keep = np.argsort(-f)[: int(0.29 * 510e6 / CELL_KM**2)]
+    return lon[keep], lat[keep], dlon[keep], f[keep]
+
+
+def footprints(lon: np.ndarray, lat: np.ndarray, dlon: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(WKB polygons as one bytes buffer of 93-byte records, bbox (n, 4)) of the cells rotated
+    by the UTM grid convergence at their centre."""
+    n = len(lon)
+    dlat = CELL_KM / DEG_KM
+    cm = (np.floor((lon + 180) / 6) * 6 - 177)  # the UTM zone's central meridian
+    g = np.radians((lon - cm) * np.sin(np.radians(lat)))  # grid convergence
+    hx, hy = dlon / 2, np.full(n, dlat / 2)
+    corners = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1), (-1, -1)], float)
+    xs = lon[:, None] + corners[None, :, 0] * hx[:, None] * np.cos(g)[:, None] - corners[None, :, 1] * hy[:, None] * np.sin(g)[:, None] / np.cos(np.radians(lat))[:, None]
+    ys = lat[:, None] + corners[None, :, 0] * hx[:, None] * np.sin(g)[:, None] * np.cos(np.radians(lat))[:, None] + corners[None, :, 1] * hy[:, None] * np.cos(g)[:, None]
+    rec = np.zeros(n, np.dtype([("bo", "u1"), ("ty", "<u4"), ("nr", "<u4"), ("np", "<u4"), ("xy", "<f8", (10,))], align=False))
+    rec["bo"], rec["ty"], rec["nr"], rec["np"] = 1, 3, 1, 5
+    rec["xy"][:, 0::2], rec["xy"][:, 1::2] = xs, ys
+    bbox = np.stack([xs.min(1), ys.min(1), xs.max(1), ys.max(1)], 1)
+    return rec, bbox
+
+
+class Tiles:
+    def __init__(self, n: int) -> None:
+        lon, lat, dlon, _ = land_cells()
+        if n > len(lon):
+            raise SystemExit(f"{n} tiles asked, the land holds {len(lon)}")
+        self.lon, self.lat, self.dlon = lon[:n], lat[:n], dlon[:n]
+        self.wkb, self.bbox = footprints(self.lon, self.lat, self.dlon)
+        zone = np.floor((self.lon + 180) / 6).astype(int) + 1
+        self.code = np.where(self.lat >= 0, 32600, 32700) + zone
+        self.n = n
+
+
+def year_table(tiles: Tiles, idx: np.ndarray, year: int, rng: np.random.Generator):
+    """The catalogue rows (part schema: blobs beside, their offsets and sizes given) of the
+    tiles idx for one year; also each row's blob size."""
+    import pyarrow as pa
+
+    from rumi.catalog.parts import part_schema
+
+    n = len(idx)
+    ts = pa.timestamp("us", tz="UTC")
+    T = rng.integers(20, 77, n)
+    off = np.zeros(n + 1, np.int64)
+    np.cumsum(T, out=off[1:])
+    y0 = np.datetime64(f"{year}-01-01", "s").astype(np.int64)
+    days = rng.integers(0, 365, off[-1])
+    # sorted days within each row: sort by (row, day)
+    row_of = np.repeat(np.arange(n), T)
+    order = np.lexsort((days, row_of))
+    secs = y0 + days[order] * 86400 + 37800 + (row_of % 600)  # ~10:30 UTC
+    times = pa.ListArray.from_arrays(pa.array(off.astype(np.int32)), pa.array(secs * 1_000_000, ts))
+    start = secs[off[:-1]] * 1_000_000
+    end = secs[off[1:] - 1] * 1_000_000
+    wkb = tiles.wkb[idx]
+    geom = pa.Array.from_buffers(pa.binary(), n, [None, pa.py_buffer((np.arange(n + 1) * 93).astype(np.int32)), pa.py_buffer(wkb.tobytes())])
+    bb = tiles.bbox[idx]
+    bbox = pa.StructArray.from_arrays([pa.array(bb[:, k]) for k in range(4)], ["xmin", "ymin", "xmax", "ymax"])
+    codes = np.array([f"EPSG:{c}" for c in tiles.code[idx]], object)
+    # the cell's UTM transform (x0, y0 of a 20.48 km grid in the zone: synthetic but distinct)
+    x0 = 100000.0 + (idx % 40) * 20480.0
+    y0_ = 1000000.0 + (idx // 40 % 400) * 20480.0
+    tr = np.stack([np.full(n, 10.0), np.zeros(n), x0, np.zeros(n), np.full(n, -10.0), y0_], 1).ravel()
+    six = pa.array((np.arange(n + 1) * 6).astype(np.int32))
+    two = pa.array((np.arange(n + 1) * 2).astype(np.int32))
+    four = pa.array((np.arange(n + 1) * 4).astype(np.int32))
+    ids = [f"T{t:06d}_{year}" for t in idx]
+    hrefs = pa.array([f"s3://cubes/s2/{year}/T{t:06d}.rumi" for t in idx])
+    assets = pa.StructArray.from_arrays(
+        [pa.StructArray.from_arrays([hrefs, pa.array(np.full(n, "application/x-rumi", object)),
+                                     pa.ListArray.from_arrays(pa.array(np.arange(n + 1, dtype=np.int32)), pa.array(np.full(n, "data", object)))],
+                                    ["href", "type", "roles"])], ["data"])
+    shape = np.stack([T, np.full(n, 4), np.full(n, 2048), np.full(n, 2048)], 1).ravel()
+    valid = np.full((n, 1024), 255, np.uint8)
+    hit = rng.random((n, 1024)) < 0.05
+    valid[hit] = rng.integers(0, 255, int(hit.sum()))
+    blob = (32 + T * 4 * 256 * BYTES_PER_FRAME).astype(np.int64)
+    boff = np.zeros(n, np.int64)
+    np.cumsum(blob[:-1], out=boff[1:])
+    cols = {
+        "id": pa.array(ids),
+        "datetime": pa.nulls(n, ts),
+        "start_datetime": pa.array(start, ts),
+        "end_datetime": pa.array(end, ts),
+        "geometry": geom,
+        "bbox": bbox,
+        "proj:code": pa.array(codes, pa.string()),
+        "proj:transform": pa.ListArray.from_arrays(six, pa.array(tr)),
+        "proj:shape": pa.ListArray.from_arrays(two, pa.array(np.full(2 * n, 2048, np.int64))),
+        "assets": assets,
+        "location": hrefs,
+        "rumi:bands": pa.ListArray.from_arrays(four, pa.array(np.tile(np.array(BANDS, object), n), pa.string())),
+        "rumi:time_kind": pa.array(np.full(n, "instant", object), pa.string()),
+        "rumi:times": times,
+        "rumi:time_ends": pa.nulls(n, pa.list_(ts)),
+        "rumi:dtype": pa.array(np.full(n, "uint16", object), pa.string()),
+        "rumi:shape": pa.ListArray.from_arrays(four, pa.array(shape.astype(np.int64))),
+        "rumi:frame_unit": pa.array(np.ones(n, np.int32)),
+        "rumi:tile_shape": pa.ListArray.from_arrays(two, pa.array(np.full(2 * n, 128, np.int32))),
+        "rumi:file_size": pa.array((T * 4 * 256 * 40_000 + blob).astype(np.int64)),
+        "rumi:crs_type": pa.array(np.full(n, "projected", object), pa.string()),
+        "rumi:nodata": pa.ListArray.from_arrays(four, pa.array(np.zeros(4 * n))),
+        "rumi:valid": pa.Array.from_buffers(pa.binary(), n, [None, pa.py_buffer((np.arange(n + 1) * 1024).astype(np.int32)), pa.py_buffer(valid.tobytes())]),
+        "rumi:header_offset": pa.array(boff),
+        "rumi:header_size": pa.array(blob),
+    }
+    sch = part_schema()
+    return pa.Table.from_arrays([cols[f.name] for f in sch], schema=sch), int(blob.sum())
+
+
+def plan(rows: int) -> tuple[int, int]:
+    """(tiles, years) for a catalogue of about `rows` rows."""
+    land = int(0.29 * 510e6 / CELL_KM**2)
+    tiles = min(max(1, rows // 10), land)
+    return tiles, math.ceil(rows / tiles)
+
+
+def sparse_headers(parts: list[str], total: int) -> None:
+    """The blobs beside each part: a sparse file of their total size (content zeros)."""
+    for p in parts:
+        with open(p[: -len(".parquet")] + ".headers", "wb") as f:
+            f.truncate(total)
+
+
+def write_catalogue(folder: Path, rows: int, seed: int = 0) -> dict:
+    from rumi.catalog import write_parts
+
+    tiles_n, years = plan(rows)
+    t0 = time.perf_counter()
+    tiles = Tiles(tiles_n)
+    gen = write = 0.0
+    done = 0
+    rng = np.random.default_rng(seed)
+    cpu0 = os.times()
+    for k in range(years):
+        n = min(tiles_n, rows - done)
+        a = time.perf_counter()
+        table, blob_total = year_table(tiles, np.arange(n), FIRST_YEAR + k, rng)
+        b = time.perf_counter()
+        parts = write_parts(table, str(folder))
+        sparse_headers(parts, blob_total)
+        write += time.perf_counter() - b
+        gen += b - a
+        done += n
+        del table
+    cpu1 = os.times()
+    size = sum(p.stat().st_size for p in folder.glob("*.parquet"))
+    blobs = sum(p.stat().st_size for p in folder.glob("*.headers"))
+    return {"rows": done, "tiles": tiles_n, "years": years, "gen_s": gen, "write_s": write,
+            "write_cpu_s": (cpu1.user - cpu0.user) + (cpu1.system - cpu0.system), "parquet_bytes": size,
+            "blob_bytes_sparse": blobs, "parts": len(list(folder.glob("*.parquet"))), "total_s": time.perf_counter() - t0}
+
+
+def query_for(rows: int, want: int = 10_000) -> dict:
+    """A bbox around the `want` tiles nearest a land tile and one year: ~want rows."""
+    tiles_n, years = plan(rows)
+    lon, lat, _, _ = land_cells()
+    lon, lat = lon[:tiles_n], lat[:tiles_n]
+    c = np.argsort(lon * 0.7 + lat)[len(lon) // 3]  # a fixed tile among those kept
+    d = ((lon - lon[c]) * np.cos(np.radians(lat[c]))) ** 2 + (lat - lat[c]) ** 2
+    near = np.argsort(d)[: min(want, tiles_n)]
+    box = (float(lon[near].min()), float(lat[near].min()), float(lon[near].max()), float(lat[near].max()))
+    year = FIRST_YEAR + years // 2
+    return {"bbox": box, "time": (f"{year}-01-01", f"{year}-12-31")}
+
+
+# -- measured in a fresh process -------------------------------------------------------------
+CHILD = r"""
+import json, os, sys, time, resource
+sys.path.insert(0, {py!r}); sys.path.insert(0, {bench!r})
+import psutil, numpy, pyarrow, pyarrow.dataset, pyarrow.parquet, shapely, pyproj
+proc = psutil.Process()
+def rss(): return proc.memory_info().rss
+def cpu():
+    t = os.times(); return t.user + t.system
+proxy = None
+if {s3!r}:
+    from delay_proxy import DelayProxy
+    proxy = DelayProxy({moto_port!r}, delay={delay!r})
+    os.environ.update(AWS_ENDPOINT_URL=f"http://127.0.0.1:{{proxy.port}}", AWS_ACCESS_KEY_ID="test",
+                      AWS_SECRET_ACCESS_KEY="test", AWS_REGION="us-east-1", AWS_ALLOW_HTTP="true")
+def reqs(): return proxy.requests if proxy else 0
+from rumi.catalog import Catalog
+import rumi.catalog.parts, rumi.catalog.search, rumi.catalog.stores, rumi.catalog.table
+out = {{}}
+r0, c0, t0, q0 = rss(), cpu(), time.perf_counter(), reqs()
+cat = Catalog.open({url!r})
+out["open_s"], out["open_cpu_s"], out["open_rss_mb"], out["open_requests"] = time.perf_counter() - t0, cpu() - c0, (rss() - r0) / 1e6, reqs() - q0
+out["rows"], out["groups"] = len(cat), cat.num_groups
+q = json.loads({query!r})
+for k in ("first", "again"):
+    r1, c1, t1, q1, g1 = rss(), cpu(), time.perf_counter(), reqs(), cat.groups_read
+    sel = cat.search(bbox=q["bbox"], time=tuple(q["time"]))
+    n = len(sel)
+    out[k] = dict(search_s=time.perf_counter() - t1, search_cpu_s=cpu() - c1, search_rss_mb=(rss() - r1) / 1e6,
+                  search_requests=reqs() - q1, groups_read=cat.groups_read - g1, selected=n)
+    if k == "first":
+        del sel
+out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3
+if {blob!r}:
+    t2 = time.perf_counter()
+    row = sel.row(0)  # the first converts the selection's rows to Python (Catalog.ROWS_CACHED)
+    t3 = time.perf_counter()
+    row = sel.row(1)
+    out["first_row_s"], out["row_blob_s"], out["row_blob_bytes"] = t3 - t2, time.perf_counter() - t3, len(row["rumi:header"] or b"")
+print("RESULT " + json.dumps(out))
+"""
+
+
+def measure(url: str, query: dict, *, s3: bool = False, moto_port: int = 0, delay: float = 0.0, blob: bool = True) -> dict:
+    code = CHILD.format(py=str(HERE.parent / "python"), bench=str(HERE), s3=s3, moto_port=moto_port, delay=delay, url=url,
+                        query=json.dumps(query), blob=blob)
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=3600)
+    if r.returncode:
+        raise SystemExit(f"measuring {url} failed:\n{r.stderr[-3000:]}")
+    line = [x for x in r.stdout.splitlines() if x.startswith("RESULT ")][-1]
+    return json.loads(line[7:])
+
+
+def snapshot(folder: Path) -> dict:
+    return {p.name: (p.stat().st_size, p.stat().st_mtime_ns, p.stat().st_ino) for p in folder.iterdir()}
+
+
+def append(folder: Path, rows: int) -> dict:
+    """Appends 10 k rows (10 k tiles, the year after the last) to the catalogue: the time of
+    Catalog.open + append, and that no file there changed."""
+    from rumi.catalog import Catalog
+
+    tiles_n, years = plan(rows)
+    n = min(10_000, tiles_n)
+    tiles = Tiles(tiles_n)
+    table, total = year_table(tiles, np.arange(n), FIRST_YEAR + years, np.random.default_rng(9))
+    before = snapshot(folder)
+    t0 = time.perf_counter()
+    cat = Catalog.open(str(folder))
+    t1 = time.perf_counter()
+    cat2 = cat.append(table)
+    t2 = time.perf_counter()
+    sparse_headers([str(folder / p) for p in set(cat2._parts.names) - set(cat._parts.names)], total)
+    after = snapshot(folder)
+    unchanged = all(after.get(k) == v for k, v in before.items())
+    new = sorted(set(after) - set(before))
+    return {"append_rows": n, "append_open_s": t1 - t0, "append_s": t2 - t1, "existing_unchanged": unchanged,
+            "new_files": new, "rows_after": len(cat2)}
+
+
+# -- S3 ---------------------------------------------------------------------------------------
+class Moto:
+    def __init__(self, workdir: Path) -> None:
+        import socket
+
+        exe = shutil.which("moto_server") or str(Path(sys.executable).parent / "moto_server")
+        s = socket.socket()
+        s.bind(("127.0.0.1", 0))
+        self.port = s.getsockname()[1]
+        s.close()
+        self.log = open(workdir / "moto.log", "w")
+        self.proc = subprocess.Popen([exe, "-H", "127.0.0.1", "-p", str(self.port)], stdout=self.log, stderr=subprocess.STDOUT)
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        self.endpoint = f"http://127.0.0.1:{self.port}"
+
+    def upload(self, folder: Path, bucket: str, prefix: str) -> float:
+        import boto3
+
+        s3 = boto3.client("s3", endpoint_url=self.endpoint, aws_access_key_id="test", aws_secret_access_key="test", region_name="us-east-1")
+        s3.create_bucket(Bucket=bucket)
+        t = time.perf_counter()
+        for p in sorted(folder.glob("*.parquet")):
+            s3.put_object(Bucket=bucket, Key=f"{prefix}/{p.name}", Body=p.read_bytes())
+        return time.perf_counter() - t
+
+    def delete(self, bucket: str, prefix: str) -> None:
+        import boto3
+
+        s3 = boto3.client("s3", endpoint_url=self.endpoint, aws_access_key_id="test", aws_secret_access_key="test", region_name="us-east-1")
+        for page in s3.get_paginator("list_objects_v2").paginate(Bucket=bucket, Prefix=prefix + "/"):
+            for o in page.get("Contents", []):
+                s3.delete_object(Bucket=bucket, Key=o["Key"])
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(30)
+
+
+# -- report -----------------------------------------------------------------------------------
+def table_md(results: list[dict]) -> str:
+    head = ("| rows | parts | row groups | write (s, CPU s) | parquet MB | open (s, CPU s) | open RSS MB | search (s, CPU s) | "
+            "again (s) | search RSS MB | selected | groups read / total | first row, next row (ms) | append 10 k (s) | unchanged |")
+    lines = [head, "|" + "---|" * (head.count("|") - 1)]
+    for r in results:
+        L, w, a = r["local"], r["write"], r.get("append", {})
+        f = L["first"]
+        lines.append(
+            f"| {w['rows']:,} | {w['parts']} | {L['groups']:,} | {w['write_s']:.1f}, {w['write_cpu_s']:.1f} | {w['parquet_bytes'] / 1e6:,.0f} | "
+            f"{L['open_s']:.2f}, {L['open_cpu_s']:.2f} | {L['open_rss_mb']:.0f} | {f['search_s']:.3f}, {f['search_cpu_s']:.2f} | "
+            f"{L['again']['search_s']:.3f} | {f['search_rss_mb']:.0f} | {f['selected']:,} | {f['groups_read']} / {L['groups']:,} | "
+            f"{L.get('first_row_s', 0) * 1e3:.0f}, {L.get('row_blob_s', 0) * 1e3:.2f} | {a.get('append_s', float('nan')):.2f} | {a.get('existing_unchanged', '')} |")
+    s3 = [r for r in results if "s3" in r]
+    if s3:
+        lines += ["", "| rows | S3 open (s, CPU s) | open requests | search (s, CPU s) | search requests | again (s) | again requests | search RSS MB | selected |",
+                  "|---|---|---|---|---|---|---|---|---|"]
+        for r in s3:
+            S = r["s3"]
+            f, g = S["first"], S["again"]
+            lines.append(f"| {S['rows']:,} | {S['open_s']:.2f}, {S['open_cpu_s']:.2f} | {S['open_requests']} | {f['search_s']:.3f}, {f['search_cpu_s']:.2f} | "
+                         f"{f['search_requests']} | {g['search_s']:.3f} | {g['search_requests']} | {f['search_rss_mb']:.0f} | {f['selected']:,} |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--rows", default="100000,1000000,10000000", help="catalogue sizes, comma-separated")
+    ap.add_argument("--quick", action="store_true", help="one catalogue of 20 k rows (CI size)")
+    ap.add_argument("--out", default="/tmp/rumi-scale", help="where catalogues and results.json go")
+    ap.add_argument("--no-s3", action="store_true", help="skip the S3 (moto) measurements")
+    ap.add_argument("--s3-max-rows", type=int, default=10_000_000, help="largest catalogue also measured over S3")
+    ap.add_argument("--delay", type=float, default=0.02, help="seconds added per S3 request")
+    ap.add_argument("--keep", action="store_true", help="keep the catalogues")
+    a = ap.parse_args()
+    sizes = [20_000] if a.quick else [int(x) for x in a.rows.split(",")]
+    out = Path(a.out)
+    out.mkdir(parents=True, exist_ok=True)
+    results = []
+    moto = None if a.no_s3 else Moto(out)
+    try:
+        for n in sizes:
+            folder = out / f"cat-{n}"
+            shutil.rmtree(folder, ignore_errors=True)
+            print(f"[{n:,} rows] writing ...", file=sys.stderr, flush=True)
+            r: dict = {"write": write_catalogue(folder, n)}
+            q = query_for(n)
+            r["query"] = q
+            print(f"[{n:,} rows] measuring locally ...", file=sys.stderr, flush=True)
+            r["local"] = measure(str(folder), q)
+            if moto is not None and n <= a.s3_max_rows:
+                print(f"[{n:,} rows] uploading to moto ...", file=sys.stderr, flush=True)
+                r["s3_upload_s"] = moto.upload(folder, "scale", f"cat-{n}")
+                r["s3"] = measure(f"s3://scale/cat-{n}/", q, s3=True, moto_port=moto.port, delay=a.delay, blob=False)
+                moto.delete("scale", f"cat-{n}")
+            print(f"[{n:,} rows] appending ...", file=sys.stderr, flush=True)
+            r["append"] = append(folder, n)
+            results.append(r)
+            (out / "results.json").write_text(json.dumps(results, indent=1))
+            print(json.dumps(r), file=sys.stderr, flush=True)
+            if not a.keep:
+                shutil.rmtree(folder, ignore_errors=True)
+    finally:
+        if moto is not None:
+            moto.stop()
+    print(table_md(results))
+
+
+if __name__ == "__main__":
+    main()
