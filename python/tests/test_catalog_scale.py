@@ -394,3 +394,29 @@ def test_s3_and_http_folders_search_alike(folder, rows, moto, nginx, monkeypatch
         assert sel.row(i)["rumi:header"] == by_id[sel.column("id")[i]]
     s3cat = Catalog.open("s3://scale/cat/").append(gen_rows(30, seed=3, id0=500_000, year0=2025))
     assert set(s3cat.search(time=("2025-01-01", None)).column("id")) == {f"f{500_000 + k:06d}" for k in range(30)}
+
+
+def test_parts_pruned_by_their_extent_and_parts_without_one(folder, rows):
+    """A part's "rumi:catalog" metadata records its extent; a search skips parts that cannot
+    match before asking pyarrow about their row groups; a part without an extent (written
+    before rumi recorded it) is searched as any."""
+    import json
+
+    names = sorted(n for n in os.listdir(folder) if n.endswith(".parquet"))
+    exts = [json.loads(pq.ParquetFile(folder / n).schema_arrow.metadata[b"rumi:catalog"])["extent"] for n in names]
+    year = [int(np.datetime64(e["start_datetime"][0], "us").astype("datetime64[Y]").astype(int)) + 1970 for e in exts]
+    assert year == [2020, 2021, 2022]
+    from rumi.catalog.search import query
+
+    assert [parts_mod.may_match(e, query(time="2021-06")) for e in exts] == [False, True, False]
+    assert [parts_mod.may_match(e, query(bbox=(200.0, 0.0, 210.0, 5.0))) for e in exts] == [False] * 3
+    assert parts_mod.may_match(None, query(time="2021-06"))
+    # the 2021 part rewritten without its extent: the same search results
+    t = pq.read_table(folder / names[1])
+    md = dict(t.schema.metadata)
+    md[b"rumi:catalog"] = json.dumps({"version": "0.1.0"}).encode()
+    pq.write_table(t.replace_schema_metadata(md), folder / names[1], row_group_size=32)
+    cat = Catalog.open(folder)
+    assert cat._parts.extents[1] is None
+    for qq in QUERIES[:4]:
+        assert set(cat.search(**qq).column("id")) == brute(rows, **qq)

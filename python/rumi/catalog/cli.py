@@ -15,7 +15,8 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="cmd", required=True)
     b = sub.add_parser("build", help="one row per rumi file")
     b.add_argument("srcs", nargs="+", help="rumi files or URLs")
-    b.add_argument("-o", "--output", required=True, help="catalogue path (.parquet)")
+    b.add_argument("-o", "--output", required=True,
+                   help="catalogue path (.parquet), or a folder (existing, or ending with /): a partitioned catalogue, new part files added")
     b.add_argument("--skip-errors", action="store_true", help="leave out files that fail, with a warning")
     b.add_argument("--nodata", type=float, nargs="+", metavar="V",
                    help="nodata of every band (one value) or of each band (default: each file's .aux.xml)")  # fmt: skip

@@ -38,6 +38,8 @@ ROWS_PER_PART = 1_000_000
 HILBERT_BITS = 16
 #: the columns whose row-group statistics are written (the ones a search pushes down)
 STAT_COLUMNS = ("datetime", "start_datetime", "end_datetime", "bbox.xmin", "bbox.ymin", "bbox.xmax", "bbox.ymax", "proj:code")
+#: footers read at once when a catalogue opens (object stores: one or two requests each)
+FOOTER_THREADS = 16
 REF_COLUMNS = ("rumi:header_offset", "rumi:header_size")
 HEADERS = ".headers"
 
@@ -96,6 +98,54 @@ def order(table: Any) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
     return year, np.lexsort((t, key, year))
 
 
+def extent(table: Any) -> dict[str, Any]:
+    """A part's extent, kept in its "rumi:catalog" metadata: per pushed-down column, [min, max]
+    of its values (None when all are null): the bbox covering's fields, the times (in
+    microseconds) and proj:code. A search skips a part whose extent cannot match (may_match)
+    before asking pyarrow about its row groups."""
+    import pyarrow.compute as pc
+
+    pa = deps().pa
+    out: dict[str, Any] = {}
+    for name in STAT_COLUMNS:
+        col = table.column(name) if "." not in name else pc.struct_field(table.column("bbox"), name.split(".")[1])
+        if pa.types.is_timestamp(col.type):
+            col = col.cast(pa.int64())
+        mm: dict[str, Any] = pc.min_max(col).as_py() if len(col) else {"min": None, "max": None}
+        out[name] = None if mm["min"] is None else [mm["min"], mm["max"]]
+    return out
+
+
+def may_match(ext: dict[str, Any] | None, filters: Any) -> bool:
+    """False when no row of a part of extent ext (see extent) can pass filters; True when one
+    may (or the part has no extent: written before rumi recorded it)."""
+    from .search import _box4326
+
+    if not ext:
+        return True
+    for item in filters:
+        kind = item[0]
+        if kind == "bbox" and item[1] is not None:
+            w, s, e, n = _box4326(item[1], item[2])
+            xmin, ymin, xmax, ymax = (ext.get(f"bbox.{k}") or [None, None] for k in ("xmin", "ymin", "xmax", "ymax"))
+            if None in (xmin[0], ymin[0], xmax[1], ymax[1]):
+                return False  # no row has a bbox
+            if xmin[0] > e or xmax[1] < w or ymin[0] > n or ymax[1] < s:
+                return False
+        elif kind == "time" and item[1] is not None:
+            a, b = (None if v is None else v * 1_000_000 for v in item[1])
+            dt, st, en = ext.get("datetime"), ext.get("start_datetime"), ext.get("end_datetime")
+            one = dt is not None and (a is None or dt[1] >= a) and (b is None or dt[0] <= b)
+            span = st is not None and en is not None and (b is None or st[0] <= b) and (a is None or en[1] >= a)
+            if not (one or span):
+                return False
+        elif kind == "crs":
+            c = ext.get("proj:code")
+            if c is None or not c[0] <= item[1] <= c[1]:
+                return False
+    return True
+
+
 def _part_name() -> str:
     now = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
     return f"part-{now}-{uuid.uuid4().hex}"
@@ -128,7 +178,9 @@ def write_part(fs: Any, root: str, table: Any, blobs: Sequence[bytes | None] | N
         table = table.append_column("rumi:header_offset", pa.array(offs, pa.int64(), mask=mask))
         table = table.append_column("rumi:header_size", pa.array(sizes, pa.int64(), mask=mask))
     table = table.cast(part_schema())
-    table = table.replace_schema_metadata(file_metadata(table))
+    md = file_metadata(table)
+    md[b"rumi:catalog"] = json.dumps({**json.loads(md[b"rumi:catalog"]), "extent": extent(table)}).encode()
+    table = table.replace_schema_metadata(md)
     sink = pa.BufferOutputStream()
     pq.write_table(
         table, sink, compression="zstd", row_group_size=rows_per_group, write_statistics=list(STAT_COLUMNS),
@@ -200,12 +252,22 @@ class Parts:
         self.schema = part_schema()
         self.paths = [p for p, _ in listed]
         self.sizes = [s for _, s in listed]
-        self.frags = [self._fragment(p, s) for p, s in listed]
+        self.frags = self._fragments(listed)
         self.rows = np.array([sum(rg.num_rows for rg in f.row_groups) for f in self.frags], np.int64)
+        self.extents = [_extent_of(f) for f in self.frags]
         self._headers: dict[int, Any] = {}
         self._lock = threading.Lock()
         #: row groups read by the searches so far (a counter for tests and benchmarks)
         self.groups_read = 0
+
+    def _fragments(self, listed: Sequence[tuple[str, int]]) -> list[Any]:
+        """The parts' fragments, their footers read concurrently (FOOTER_THREADS at once)."""
+        if len(listed) <= 1:
+            return [self._fragment(p, s) for p, s in listed]
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(min(FOOTER_THREADS, len(listed))) as ex:
+            return list(ex.map(lambda ps: self._fragment(*ps), listed))
 
     def _fragment(self, path: str, size: int) -> Any:
         frag = self.format.make_fragment(path, self.fs, file_size=size)
@@ -238,20 +300,25 @@ class Parts:
         known = dict(zip(self.paths, self.frags))
         new.paths = [p for p, _ in listed]
         new.sizes = [s for _, s in listed]
-        new.frags = [known[p] if p in known else self._fragment(p, s) for p, s in listed]
+        fresh = dict(zip([p for p, _ in listed if p not in known], self._fragments([(p, s) for p, s in listed if p not in known])))
+        new.frags = [known[p] if p in known else fresh[p] for p, _ in listed]
         new.rows = np.array([sum(rg.num_rows for rg in f.row_groups) for f in new.frags], np.int64)
+        new.extents = [_extent_of(f) for f in new.frags]
         new._headers = {}
         new._lock = threading.Lock()
         new.groups_read = 0
         return new
 
-    def read(self, expr: Any, columns: Sequence[str]) -> tuple[Any, np.ndarray[Any, Any]]:
+    def read(self, expr: Any, columns: Sequence[str], filters: Any = ()) -> tuple[Any, np.ndarray[Any, Any]]:
         """The rows that pass expr (a pyarrow.dataset expression, None: all), with columns (the
-        part schema's), and each row's part index. Only the row groups whose statistics may
+        part schema's), and each row's part index. The parts whose extents cannot match filters
+        (the search expr comes from) are skipped, then only the row groups whose statistics may
         match are read (pyarrow.dataset's push-down); their count is added to groups_read."""
         pa = deps().pa
         tables, part = [], []
         for k, frag in enumerate(self.frags):
+            if filters and not may_match(self.extents[k], filters):
+                continue
             sub = frag.subset(expr) if expr is not None else frag
             if sub is None or not sub.row_groups:
                 continue
@@ -302,3 +369,13 @@ class Parts:
         if len(data) != size:
             raise FormatError(f"{self.paths[k]}: the blob at {offset} holds {len(data)} of its {size} bytes")
         return data
+
+
+def _extent_of(frag: Any) -> dict[str, Any] | None:
+    """The extent recorded in a part's "rumi:catalog" metadata (None: none recorded)."""
+    md = frag.metadata.metadata or {}
+    try:
+        ext: dict[str, Any] | None = json.loads(md[b"rumi:catalog"]).get("extent")
+    except (KeyError, ValueError, AttributeError):
+        return None
+    return ext

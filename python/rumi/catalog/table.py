@@ -336,7 +336,7 @@ def _read_parts(parts: Parts, q: Query) -> tuple[Any, tuple[Any, Any, Any]]:
     pa = deps().pa
     sch = schema()
     cols = [n for n in parts.schema.names]
-    t, part = parts.read(pushdown(q), cols)
+    t, part = parts.read(pushdown(q), cols, q)
     if q:
         m = mask(t, q)
         t = t.filter(pa.array(m))
