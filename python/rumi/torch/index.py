@@ -31,14 +31,15 @@ from .labels import LabelIndex, dates, file_grid, plan_labels
 
 
 def as_catalog(src: Any, what: str) -> Catalog:
-    """A Catalog from a Catalog, a catalogue path (.parquet), a rumi file path/URL or a rumi.Dataset."""
+    """A Catalog from a Catalog, a catalogue path (.parquet), a partitioned catalogue's folder (a
+    local folder, or a path / URL ending with "/"), a rumi file path/URL or a rumi.Dataset."""
     if isinstance(src, Catalog):
         return src
     if isinstance(src, rumi.Dataset):
         src = src.path
     if isinstance(src, (str, os.PathLike)):
         s = os.fspath(src)
-        if s.endswith((".parquet", ".geoparquet")):
+        if s.endswith((".parquet", ".geoparquet", "/")) or os.path.isdir(s):
             return Catalog.open(s)
         import pyarrow as pa
 
