@@ -139,15 +139,7 @@ class Catalog:
         nodata: a number for every band of every file, or one per band (None for a band
         without); default: each file's PAM sidecar <file>.aux.xml (see rumi.catalog's notes)."""
         pa = deps().pa
-        items = _expand([srcs] if isinstance(srcs, (str, os.PathLike)) else list(srcs))
-        rows = []
-        for s in items:
-            try:
-                rows.append(describe(s, options=options, nodata=nodata))
-            except Exception as e:
-                if on_error != "skip":
-                    raise type(e)(f"{s}: {e}") if isinstance(e, (FormatError, RumiIOError)) else e
-                print(f"rumi-catalog: skipping {s}: {e}", file=sys.stderr)
+        rows = _describe_all(srcs, options, on_error, nodata)
         if not rows:
             raise ValueError("no rumi file to catalogue")
         if _is_folder(path):
@@ -180,16 +172,7 @@ class Catalog:
         if isinstance(srcs, pa.Table):
             table = srcs
         else:
-            items = _expand([srcs] if isinstance(srcs, (str, os.PathLike)) else list(srcs))
-            rows = []
-            for s in items:
-                try:
-                    rows.append(describe(s, options=options, nodata=nodata))
-                except Exception as e:
-                    if on_error != "skip":
-                        raise
-                    print(f"rumi-catalog: skipping {s}: {e}", file=sys.stderr)
-            table = pa.Table.from_pylist(rows, schema=schema())
+            table = pa.Table.from_pylist(_describe_all(srcs, options, on_error, nodata), schema=schema())
         write_parts(table, self._parts.url, options=self._parts.options)
         parts = self._parts.refreshed()
         return Catalog(None, self.path, (), ("parts", tuple(parts.names)), parts)
@@ -359,6 +342,20 @@ def _is_folder(path: str | os.PathLike[str]) -> bool:
     if s.endswith("/"):
         return True
     return Location.parse(s).scheme == "file" and os.path.isdir(s)
+
+
+def _describe_all(srcs: Any, options: dict[str, Any] | None, on_error: str, nodata: Any) -> list[dict[str, Any]]:
+    """The catalogue rows of srcs (paths, URLs, folders, glob patterns: _expand): a file that
+    fails is an error naming it, or with on_error='skip' a warning and left out."""
+    rows = []
+    for s in _expand([srcs] if isinstance(srcs, (str, os.PathLike)) else list(srcs)):
+        try:
+            rows.append(describe(s, options=options, nodata=nodata))
+        except Exception as e:
+            if on_error != "skip":
+                raise type(e)(f"{s}: {e}") if isinstance(e, (FormatError, RumiIOError)) else e
+            print(f"rumi-catalog: skipping {s}: {e}", file=sys.stderr)
+    return rows
 
 
 def _expand(items: Sequence[str | os.PathLike[str]]) -> list[str]:
