@@ -1,5 +1,24 @@
-"""Time-series chip benchmark (issue 35): [T, C, H, W] chips of a Cube read by rumi and by its
-peers, each set up as a demanding user would, all in one run:
+"""Time-series chip benchmark (issues 35 and 41): [T, C, H, W] chips of a Cube read by rumi and by
+its peers, each set up as a demanding user would, all in one run. Two suites (--suite):
+
+"zarr" (issue 41; no torch needed): rumi against Zarr v3 at its fastest and at its smallest, in
+one process. The data: the synthetic year below at the issue's size (T = 48, 3 bands,
+1024 x 1024; --quick: 24 x 3 x 512 x 512; --dates/--bands/--pixels). Zarr chains: blosc-zstd and
+blosc-lz4 with byte shuffle at Blosc's default level (what a speed-minded user picks), each with
+chunks (T, C, 256, 256) unsharded and sharded (shards (T, C, 1024, 1024)), blosc-zstd also with
+inner chunks (8, C, 256, 256), and the smallest of ZARR_CHAINS on the data (what a size-minded
+user picks) unsharded and sharded. Zarr is read as a speed-minded user would: zarr.open_array
+kept open, arr[:, :, r:r+256, c:c+256], zarr's default concurrency (printed); rumi through
+rumi.open(...) kept open, .read(window=) on its default threads, its decoded-frame cache off so
+that every chip decodes its frames as Zarr's does. Random unaligned 256 x 256 chips with every
+date and with a 12-date window, the peers interleaved (the order rotates every repetition);
+wall time and CPU time of the process (getrusage RUSAGE_SELF: every thread, zarr's event loop
+and rumi's decoders included); medians over the repetitions. Reported: each store's size,
+chips per second and per CPU-second, and rumi against the fastest Zarr store of the run (per
+CPU-second and per wall second, each its own fastest) and against the smallest one (size).
+Every store's pixels are checked against the source array.
+
+"loaders" (issue 35; torch, TorchGeo):
   - rumi: Cubes (T, B, Y, X) written by rumi.write / rumi.Writer with frame units 0, 9 and the
     cell units 3, 4 (tiles 256, and 512 for unit 9), read through rumi.torch.ChipDataset (all
     dates) and through a map-style dataset over rumi.Dataset kept open per process (all dates,
@@ -22,11 +41,12 @@ nginx behind bench/delay_proxy.py (--delay per request, requests and bytes count
 at 0 and 2 DataLoader workers. Figures: chips/s, chips per CPU-second (getrusage of the process
 and of its finished workers), requests and bytes per chip, store sizes.
 
+    target/py-venv/bin/python bench/timeseries_bench.py --suite zarr [--quick]   # needs zarr
     V=~/.cache/rumi/venvs/torchgeo-py3.12
-    PYTHONPATH=python $V/bin/python bench/timeseries_bench.py [--quick]
+    PYTHONPATH=python $V/bin/python bench/timeseries_bench.py [--quick]   # both suites
 
-Generated data is cached under build/ts-bench/ (--quick: T = 48, 1024 x 1024). Noisy on a
-shared 2-core machine: compare ratios measured in one run.
+Generated data and stores are cached under build/ts-bench/ (the loaders suite's --quick: T = 48,
+1024 x 1024). Noisy on a shared 2-core machine: compare ratios measured in one run.
 """
 
 from __future__ import annotations
@@ -47,11 +67,17 @@ from pathlib import Path
 
 import numpy as np
 import rasterio
-import torch
 from rasterio.windows import Window
 
 import rumi
-import rumi.torch as rt
+
+try:
+    import torch
+
+    _Sampler, _TorchDataset = torch.utils.data.Sampler, torch.utils.data.Dataset
+except ImportError:  # the zarr suite runs without torch; the loaders suite needs it
+    torch = None
+    _Sampler = _TorchDataset = object
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = Path(os.environ.get("RUMI_DATA_DIR", REPO.parent / "shared" / "data"))
@@ -61,6 +87,12 @@ SCENE = DATA / "landsat8_LC08_L1TP_224078_20200518_3band_uint16.tif"
 NDVI = DATA / "eolearn_s2_ndvi_68t_float32.tif"
 WINDOW = 12
 CRS = 32633
+
+
+def _cpu_self():
+    """CPU seconds of this process, every thread."""
+    s = resource.getrusage(resource.RUSAGE_SELF)
+    return s.ru_utime + s.ru_stime
 
 
 def _cpu():
@@ -128,22 +160,23 @@ def times_of(T, start="2023-01-01", every_h=None):
     return np.datetime64(start, "s") + step * np.arange(T)
 
 
-def make_raw(root, quick):
-    """The synthetic year as a raw (T, 4, S, S) uint16 memmap (cached), its times."""
-    T, S = (48, 1024) if quick else (192, 2048)
-    raw = root / f"s2year_{T}x{S}.u16"
+def make_raw(root, quick, shape=None):
+    """The synthetic year as a raw (T, B, S, S) uint16 memmap (cached; B <= 4: its first B bands),
+    its times. shape: (T, B, S), default (48, 4, 1024) with quick, else (192, 4, 2048)."""
+    T, B, S = shape or ((48, 4, 1024) if quick else (192, 4, 2048))
+    raw = root / (f"s2year_{T}x{S}.u16" if B == 4 else f"s2year_{T}x{B}x{S}.u16")
     if not raw.exists():
         t0 = time.perf_counter()
         gen = SyntheticYear(T, S)
         tmp = raw.with_suffix(".part")
-        mm = np.memmap(tmp, np.uint16, "w+", shape=(T, 4, S, S))
+        mm = np.memmap(tmp, np.uint16, "w+", shape=(T, B, S, S))
         for t in range(T):
-            mm[t] = gen.date(t)
+            mm[t] = gen.date(t)[:B]
         mm.flush()
         del mm
         tmp.rename(raw)
-        print(f"generated the synthetic year ({T} x 4 x {S} x {S}) in {time.perf_counter() - t0:.0f} s", flush=True)
-    return np.memmap(raw, np.uint16, "r", shape=(T, 4, S, S)), times_of(T)
+        print(f"generated the synthetic year ({T} x {B} x {S} x {S}) in {time.perf_counter() - t0:.0f} s", flush=True)
+    return np.memmap(raw, np.uint16, "r", shape=(T, B, S, S)), times_of(T)
 
 
 def ndvi():
@@ -173,8 +206,9 @@ ZARR_CHAINS = ("blosc-zstd-shuffle", "blosc-zstd-bitshuffle", "zstd", "delta-blo
 
 
 def _zarr_codecs(chain, dtype):
-    """(filters, serializer, compressors) of a chain: blosc's zstd at level 5 with byte or bit
-    shuffle, plain zstd, or numcodecs' delta (along the flattened chunk: x) before blosc."""
+    """(filters, serializer, compressors) of a chain: blosc's zstd or lz4 at Blosc's default level
+    (zarr's BloscCodec: 5) with byte or bit shuffle, plain zstd at level 5, or numcodecs' delta
+    (along the flattened chunk: x) before blosc."""
     import warnings
 
     from zarr.codecs import BloscCodec, BytesCodec, ZstdCodec
@@ -189,27 +223,33 @@ def _zarr_codecs(chain, dtype):
         chain = chain[len("delta-"):]
     if chain == "zstd":
         return filters, BytesCodec(), [ZstdCodec(level=5)]
-    return filters, BytesCodec(), [BloscCodec(cname="zstd", clevel=5, shuffle=chain.split("-")[-1])]
+    cname, shuffle = chain.split("-")[1], chain.split("-")[-1]
+    return filters, BytesCodec(), [BloscCodec(cname=cname, shuffle=shuffle)]
 
 
 def write_zarr(path, arr, tchunk, tile, chain, shard_px):
+    """A Zarr v3 array of arr: chunks (tchunk, B, tile, tile), in shards of (whole T, B, shard_px,
+    shard_px), or unsharded when shard_px is None."""
     import zarr
-    from zarr.codecs import ShardingCodec
 
     if path.exists():
         return
     T, B, Y, X = arr.shape
     chunk = (tchunk, B, tile, tile)
-    shard = (-(-T // tchunk) * tchunk, B, min(shard_px, -(-Y // tile) * tile), min(shard_px, -(-X // tile) * tile))
+    if shard_px is None:
+        shard, step = None, (None, None, 4 * tile, 4 * tile)
+    else:
+        shard = (-(-T // tchunk) * tchunk, B, min(shard_px, -(-Y // tile) * tile), min(shard_px, -(-X // tile) * tile))
+        step = shard
     t0, c0 = time.perf_counter(), _cpu()
     tmp = path.with_suffix(".part")
     shutil.rmtree(tmp, ignore_errors=True)
     filters, serializer, compressors = _zarr_codecs(chain, arr.dtype)
     z = zarr.create_array(store=str(tmp), shape=arr.shape, dtype=arr.dtype, shards=shard, chunks=chunk,
                           filters=filters, serializer=serializer, compressors=compressors, fill_value=0)
-    for r in range(0, Y, shard[2]):
-        for c in range(0, X, shard[3]):
-            z[:, :, r:r + shard[2], c:c + shard[3]] = np.asarray(arr[:, :, r:r + shard[2], c:c + shard[3]])
+    for r in range(0, Y, step[2]):
+        for c in range(0, X, step[3]):
+            z[:, :, r:r + step[2], c:c + step[3]] = np.asarray(arr[:, :, r:r + step[2], c:c + step[3]])
     tmp.rename(path)
     print(f"  wrote {path.name}: {time.perf_counter() - t0:.0f} s, {_cpu() - c0:.0f} CPU-s", flush=True)
 
@@ -244,7 +284,7 @@ def size_of(p):
 
 # -- readers ---------------------------------------------------------------------------------
 
-class Keys(torch.utils.data.Sampler):
+class Keys(_Sampler):
     def __init__(self, keys):
         self.keys = keys
 
@@ -255,7 +295,7 @@ class Keys(torch.utils.data.Sampler):
         return len(self.keys)
 
 
-class PerProcess(torch.utils.data.Dataset):
+class PerProcess(_TorchDataset):
     """A map-style dataset of [T, C, H, W] chips, key (r0, c0, t0, nt); what it opens is opened
     once per process (and never pickled)."""
 
@@ -365,7 +405,7 @@ def torchgeo_series(paths, env):
     return ds
 
 
-class TorchGeoQueries(torch.utils.data.Sampler):
+class TorchGeoQueries(_Sampler):
     """The benchmark's keys as TorchGeo GeoSlices (bounds in the CRS, the dates' interval)."""
 
     def __init__(self, keys, gt, times, size):
@@ -459,6 +499,8 @@ def measure(name, run, keys, workers, counter, rows, repeats, regime, mode, data
 
 def peers(stores, size, batch, remote_base=None, ng_root=None, cog_threads=8, env=None, which=None):
     """name -> (run(keys, workers) -> (chips/s, chips/CPU-s), modes it can read)."""
+    import rumi.torch as rt
+
     out = {}
     href = (lambda p: p if remote_base is None else remote_base + str(Path(p).relative_to(ng_root)))
     for name, (kind, path, extra) in stores.items():
@@ -517,11 +559,12 @@ def check_pixels(stores, arr, size):
         want = np.asarray(arr[t0:t0 + nt, :, r0:r0 + size, c0:c0 + size])
         for name, (kind, path, extra) in stores.items():
             if kind == "rumi":
-                got = RumiSeries(str(path), None, size, 1)[key]["image"].numpy()
+                ds = RumiSeries(str(path), None, size, 1)
             elif kind == "zarr":
-                got = ZarrSeries(str(path), size, 1)[key]["image"].numpy()
+                ds = ZarrSeries(str(path), size, 1)
             else:
-                got = CogSeries(path, size, 1, 2, {})[key]["image"].numpy()
+                ds = CogSeries(path, size, 1, 2, {})
+            got = ds.read(ds.handle(), *key)
             assert np.array_equal(got, want), (name, key)
     print("  pixels: every store reads the array's samples", flush=True)
 
@@ -560,6 +603,159 @@ def choose_zarr_chain(root, name, arr, tile):
     return best
 
 
+# -- the zarr suite: Zarr at its fastest and at its smallest (issue 41) ----------------------
+
+def zarr_suite_stores(root, name, arr, times, gt, crs, tiles, smallest):
+    """label -> (kind, path, note): rumi Cubes (frame unit 9, the Cube default; tiles `tiles`) and
+    the Zarr stores a speed-minded and a size-minded user would write."""
+    T, B, Y, X = arr.shape
+    st = {}
+    for tile in tiles:
+        p = root / f"{name}_u9_t{tile}.rumi"
+        write_rumi(p, arr, times, gt, crs, tile, 9, max(512, tile))
+        st[f"rumi t{tile}" + (" (defaults)" if tile == 256 else "")] = ("rumi", p, "unit 9, level 7, --graph auto")
+    for chain, tc, shard, role in (("blosc-zstd-shuffle", T, None, "fastest"),
+                                   ("blosc-zstd-shuffle", T, 1024, "fastest"),
+                                   ("blosc-zstd-shuffle", 8, 1024, "fastest"),
+                                   ("blosc-lz4-shuffle", T, None, "fastest"),
+                                   ("blosc-lz4-shuffle", T, 1024, "fastest"),
+                                   (smallest, T, None, "smallest"),
+                                   (smallest, T, 1024, "smallest")):
+        if tc > T:
+            continue
+        s = f"_s{shard}" if shard else ""
+        p = root / f"{name}_zarr_{chain}_c{tc}_t256{s}.zarr"
+        write_zarr(p, arr, tc, 256, chain, shard)
+        chunk = f"({'T' if tc == T else tc},C,256,256)"
+        sp = shard and min(shard, -(-Y // 256) * 256)
+        label = f"zarr {chain} {chunk}" + (f" in (T,C,{sp},{sp})" if shard else "")
+        st[label] = ("zarr", p, role)
+    return st
+
+
+def zarr_suite_open(kind, path):
+    """(handle, read(handle, r0, c0, t0, nt, size) -> array): each store opened once, as a user
+    who wants speed would."""
+    if kind == "rumi":
+        ds = rumi.open(str(path))  # its .header sidecar; default threads (the CPU count)
+        ds.set_cache_bytes(0)  # every chip decodes its frames, as Zarr's reads do
+
+        def read(h, r0, c0, t0, nt, size):
+            t = None if nt == h.shape[0] else slice(t0, t0 + nt)
+            return h.read(t=t, window=(r0, c0, size, size))
+
+        return ds, read
+    import zarr
+
+    z = zarr.open_array(str(path), mode="r")
+
+    def read(h, r0, c0, t0, nt, size):
+        if nt == h.shape[0]:
+            return h[:, :, r0:r0 + size, c0:c0 + size]
+        return h[t0:t0 + nt, :, r0:r0 + size, c0:c0 + size]
+
+    return z, read
+
+
+def zarr_suite(args, root):
+    import warnings
+
+    import zarr
+
+    warnings.filterwarnings("ignore", message="Numcodecs codecs are not in the Zarr version 3 specification")
+    T, B, S = (args.dates or (24 if args.quick else 48), args.bands or 3, args.pixels or (512 if args.quick else 1024))
+    size, window = 256, min(WINDOW, T)
+    print(f"zarr suite: zarr {zarr.__version__} (async.concurrency {zarr.config.get('async.concurrency')}, "
+          f"threading.max_workers {zarr.config.get('threading.max_workers')}: the defaults)", flush=True)
+    arr, times = make_raw(root, args.quick, (T, B, S))
+    gt, crs = (500000.0, 10.0, 0.0, 5000000.0, 0.0, -10.0), CRS
+    print(f"s2year: {T} x {B} x {S} x {S} {arr.dtype}, {arr.nbytes / 2**20:.0f} MiB raw", flush=True)
+    t0 = time.perf_counter()
+    smallest = choose_zarr_chain(root, f"s2year_{T}x{B}x{S}", arr, 256)
+    stores = zarr_suite_stores(root, f"s2year_{T}x{B}x{S}", arr, times, gt, crs, args.rumi_tiles, smallest)
+    print(f"  stores ready in {time.perf_counter() - t0:.0f} s", flush=True)
+    rng = np.random.default_rng(41)
+    modes = {"all": draw_keys(rng, args.zarr_chips, T, S, S, size, False)}
+    if window < T:
+        modes["w12"] = draw_keys(rng, args.zarr_window_chips, T, S, S, size, True)
+    # open each store once; its pixels checked (one all-date chip and one window, also the warm-up)
+    opened = {}
+    for label, (kind, path, _) in stores.items():
+        h, read = zarr_suite_open(kind, path)
+        for r0, c0, t0_, nt in draw_keys(np.random.default_rng(7), 2, T, S, S, size, False) + \
+                draw_keys(np.random.default_rng(8), 1, T, S, S, size, True):
+            got = read(h, r0, c0, t0_, nt, size)
+            want = np.asarray(arr[t0_:t0_ + nt, :, r0:r0 + size, c0:c0 + size])
+            assert got.dtype == want.dtype and np.array_equal(got, want), (label, (r0, c0, t0_, nt))
+        opened[label] = (h, read)
+    threads = {h.threads for h, _ in opened.values() if isinstance(h, rumi.Dataset)}
+    print(f"  pixels: every store reads the array's samples; rumi decodes on {threads} threads (its default)",
+          flush=True)
+    labels = list(stores)
+    res = {(m, l): [] for m in modes for l in labels}
+    for rep in range(args.zarr_repeats):
+        for mode, keys in modes.items():
+            order = labels[rep % len(labels):] + labels[:rep % len(labels)]
+            for label in order:
+                h, read = opened[label]
+                wall0, cpu0 = time.perf_counter(), _cpu_self()
+                for r0, c0, t0_, nt in keys:
+                    read(h, r0, c0, t0_, nt, size)
+                wall, cpu = time.perf_counter() - wall0, _cpu_self() - cpu0
+                res[(mode, label)].append((len(keys) / wall, len(keys) / max(cpu, 1e-9)))
+        print(f"  repetition {rep + 1}/{args.zarr_repeats} done, load average {os.getloadavg()[0]:.2f}", flush=True)
+    raw = arr.nbytes
+    rows = []
+    for label in labels:
+        kind, path, note = stores[label]
+        # rumi: the file and its header blob sidecar
+        nbytes = size_of(path) + (size_of(str(path) + ".header") if kind == "rumi" else 0)
+        row = dict(store=label, kind=kind, role=note, bytes=nbytes)
+        for mode in modes:
+            v = res[(mode, label)]
+            row[mode] = dict(chips_s=statistics.median(a for a, _ in v), chips_cpu_s=statistics.median(b for _, b in v),
+                             chips=len(modes[mode]), repeats=len(v), each_s=[a for a, _ in v],
+                             each_cpu_s=[b for _, b in v])
+        rows.append(row)
+    zr = [r for r in rows if r["kind"] == "zarr"]
+    smallest_zarr = min(zr, key=lambda r: r["bytes"])
+    fastest = {(m, k): max(zr, key=lambda r: r[m][k]) for m in modes for k in ("chips_s", "chips_cpu_s")}
+    mode_name = {"all": "all dates", "w12": f"{window}-date window"}
+    cols = [("store", lambda r: r["store"]), ("MiB", lambda r: f"{r['bytes'] / 2**20:.1f}"),
+            ("raw / size", lambda r: f"{raw / r['bytes']:.3f}")]
+    for m in modes:
+        cols += [(f"{mode_name[m]}: chips/s", lambda r, m=m: f"{r[m]['chips_s']:.2f}"),
+                 ("chips/CPU-s", lambda r, m=m: f"{r[m]['chips_cpu_s']:.2f}"),
+                 ("CPU / wall", lambda r, m=m: f"{r[m]['chips_s'] / r[m]['chips_cpu_s']:.2f}")]
+    table(rows, f"rumi and Zarr v3, {T} x {B} x {S} x {S} uint16, {len(modes['all'])} all-date chips"
+          + (f" and {len(modes['w12'])} windows" if "w12" in modes else "")
+          + f", median of {args.zarr_repeats}", cols)
+    print()
+    for m in modes:
+        for k, what in (("chips_cpu_s", "per CPU-second"), ("chips_s", "per wall second")):
+            print(f"fastest Zarr, {mode_name[m]}, {what}: {fastest[(m, k)]['store']} ({fastest[(m, k)][m][k]:.2f})")
+    print(f"smallest Zarr: {smallest_zarr['store']} ({smallest_zarr['bytes'] / 2**20:.1f} MiB)")
+    ratios = []
+    for r in rows:
+        if r["kind"] != "rumi":
+            continue
+        q = dict(store=r["store"], size=smallest_zarr["bytes"] / r["bytes"])
+        for m in modes:
+            for k in ("chips_cpu_s", "chips_s"):
+                q[f"{m}_{k}"] = r[m][k] / fastest[(m, k)][m][k]
+        ratios.append(q)
+    rcols = [("rumi", lambda q: q["store"])]
+    for m in modes:
+        rcols += [(f"{mode_name[m]}: / fastest Zarr per CPU-s", lambda q, m=m: f"{q[f'{m}_chips_cpu_s']:.2f}x"),
+                  ("per wall-s", lambda q, m=m: f"{q[f'{m}_chips_s']:.2f}x")]
+    rcols.append(("smallest Zarr size / rumi size", lambda q: f"{q['size']:.3f}x"))
+    table(ratios, "rumi against the fastest Zarr store (each figure its own fastest) and the smallest", rcols)
+    out = root / f"zarr_suite_{T}x{B}x{S}.json"
+    out.write_text(json.dumps(dict(shape=[T, B, S, S], rows=rows, ratios=ratios, smallest=smallest_zarr["store"],
+                                   fastest={f"{m} {k}": v["store"] for (m, k), v in fastest.items()}), indent=1))
+    print(f"\nload average at the end: {os.getloadavg()[0]:.2f}; results in {out}", flush=True)
+
+
 def table(rows, title, cols):
     print(f"\n#### {title}\n")
     print("| " + " | ".join(c for c, _ in cols) + " |")
@@ -582,15 +778,38 @@ def main():
     ap.add_argument("--datasets", default="ndvi,s2year")
     ap.add_argument("--regimes", default="local,remote")
     ap.add_argument("--root", default=str(REPO / "build" / "ts-bench"))
+    ap.add_argument("--suite", default="zarr,loaders", help="zarr (issue 41, no torch), loaders (issue 35), or both")
+    ap.add_argument("--dates", type=int, help="zarr suite: T (default 48; --quick 24)")
+    ap.add_argument("--bands", type=int, help="zarr suite: bands, at most 4 (default 3)")
+    ap.add_argument("--pixels", type=int, help="zarr suite: rows = columns (default 1024; --quick 512)")
+    ap.add_argument("--rumi-tiles", type=lambda s: [int(v) for v in s.split(",")], default=[256],
+                    help="zarr suite: rumi tile sizes (frame unit 9)")
+    ap.add_argument("--zarr-chips", type=int, help="zarr suite: all-date chips per repetition (default 40; --quick 8)")
+    ap.add_argument("--zarr-window-chips", type=int, help="zarr suite: windows per repetition (default 40; --quick 8)")
+    ap.add_argument("--zarr-repeats", type=int, help="zarr suite: repetitions (default 3; --quick 1)")
     args = ap.parse_args()
+    args.zarr_chips = args.zarr_chips or (8 if args.quick else 40)
+    args.zarr_window_chips = args.zarr_window_chips or (8 if args.quick else 40)
+    args.zarr_repeats = args.zarr_repeats or (1 if args.quick else 3)
     root = Path(args.root) / ("quick" if args.quick else "full")
     root.mkdir(parents=True, exist_ok=True)
+    print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at start; "
+          f"rasterio {rasterio.__version__} (GDAL {rasterio.__gdal_version__})", flush=True)
+    suites = args.suite.split(",")
+    if "zarr" in suites:
+        zarr_suite(args, root)
+    if "loaders" in suites:
+        if torch is None:
+            print("loaders suite skipped: no torch in this Python (run it in the TorchGeo venv)", flush=True)
+        else:
+            loaders_suite(args, root)
+
+
+def loaders_suite(args, root):
     import torchgeo
     import zarr
 
-    print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at start; torch {torch.__version__}, "
-          f"rasterio {rasterio.__version__} (GDAL {rasterio.__gdal_version__}), torchgeo {torchgeo.__version__}, "
-          f"zarr {zarr.__version__}", flush=True)
+    print(f"loaders suite: torch {torch.__version__}, torchgeo {torchgeo.__version__}, zarr {zarr.__version__}", flush=True)
     rows, sizes = [], []
     for dsname in args.datasets.split(","):
         t0 = time.perf_counter()
