@@ -4,7 +4,7 @@
 # dpkg-dev for the Debian package (scripts/build-deb.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/apt-install.sh libgdal-dev gdal-bin python3-gdal python3-numpy python3-pytest cmake g++ clang libclang-dev \
+scripts/apt-install.sh libgdal-dev gdal-bin python3-gdal python3-rasterio python3-numpy python3-pytest cmake g++ clang libclang-dev \
   pkg-config binutils curl ca-certificates dpkg-dev
 command -v cargo >/dev/null || { echo "cargo not found: install Rust with rustup (https://rustup.rs)"; exit 1; }
 rustup component add rustfmt clippy >/dev/null 2>&1 || true

@@ -158,17 +158,6 @@ CPLErr RUMIRasterBand::IReadBlock(int nBlockXOff, int nBlockYOff, void *pImage)
 CPLErr RUMIDataset::ReadWindow(int nXOff, int nYOff, int nXSize, int nYSize, void *pData, int nBandCount,
                                const int *panBandMap, GSpacing nPixelSpace, GSpacing nLineSpace, GSpacing nBandSpace)
 {
-    /* GDAL 3.6's RasterIO lets a window at a negative offset through (GTiff then clamps it row
-       by row): an unsigned cast would read another window, so it is refused here, in GDAL's words */
-    if (nXOff < 0 || nYOff < 0 || nXSize < 0 || nYSize < 0 || nXOff > nRasterXSize - nXSize ||
-        nYOff > nRasterYSize - nYSize)
-    {
-        CPLError(CE_Failure, CPLE_IllegalArg,
-                 "RUMI: Access window out of range in RasterIO(). Requested (%d,%d) of size %dx%d on raster of "
-                 "%dx%d.",
-                 nXOff, nYOff, nXSize, nYSize, nRasterXSize, nRasterYSize);
-        return CE_Failure;
-    }
     try
     {
         std::vector<rumi_plane> asPlanes;
