@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import builtins
+import io
 import math
 import os
 import threading
@@ -702,9 +702,6 @@ _OTHER_FORMATS = ((b"II*\x00", "a TIFF (GeoTIFF, COG)"), (b"MM\x00*", "a TIFF (G
                   (b"CDF", "a netCDF file"), (b"PAR1", "a Parquet file"), (b"\x89PNG", "a PNG image"))
 
 
-builtins_open = builtins.open
-
-
 def _naming(e: RumiError, src: str) -> RumiError:
     """An error of opening `src` that names it: the path first when the core's message does
     not; a folder, an empty file or another format said in words."""
@@ -716,7 +713,7 @@ def _naming(e: RumiError, src: str) -> RumiError:
         elif os.path.isfile(src) and os.path.getsize(src) == 0:
             what = "is empty (0 bytes), not a rumi file"
         elif os.path.isfile(src):
-            with builtins_open(src, "rb") as f:
+            with io.open(src, "rb") as f:
                 head = f.read(8)
             kind = next((k for magic, k in _OTHER_FORMATS if head.startswith(magic)), None)
             if kind is not None:

@@ -119,8 +119,7 @@ def gdal_texts(nodata: Any, dtype: np.dtype[Any], bands: int, times: int) -> lis
             if f not in (0.0, 1.0):
                 raise ValueError(f"nodata[{i}] = {v!r} is not a bool value (0 or 1)")
             out.append(str(int(f)))
-        elif math.isfinite(f) and _float_nearest(dtype, f) != f:
-            g = _float_nearest(dtype, f)
+        elif math.isfinite(f) and (g := _float_nearest(dtype, f)) != f:
             raise ValueError(
                 f"nodata[{i}] = {v!r} is not a {dtype} value: the samples cannot take it"
                 + (f" (the nearest is {g!r})" if math.isfinite(g) else " (beyond the type's range)")
@@ -148,13 +147,11 @@ def _float_nearest(dtype: np.dtype[Any], f: float) -> float:
     return g
 
 
-def valid_mask(a: np.ndarray[Any, Any], nd: float, gdal: bool = True) -> np.ndarray[Any, Any]:
-    """True where the samples of a are not the nodata value nd (NaN nodata: not NaN); complex
-    samples by their real part, as GDAL's nodata mask band and rasterio's masked reads. By
-    GDAL's rule (`gdal`, the default: every surface of the package masks as rasterio,
-    rioxarray's masked=True and the plugin do, all through GDAL's nodata mask band) floats
-    within GDAL's tolerance of nd are nodata too (ARE_REAL_EQUAL: |a - nd| < 2 * float32
-    epsilon * |a + nd|); gdal=False: only equal samples."""
+def valid_mask(a: np.ndarray[Any, Any], nd: float) -> np.ndarray[Any, Any]:
+    """True where the samples of a are not the nodata value nd (NaN nodata: not NaN), by the
+    rule of GDAL's nodata mask band, which rasterio's, rioxarray's masked=True and the plugin's
+    masked reads all follow: complex samples by their real part, floats within GDAL's tolerance
+    of nd too (ARE_REAL_EQUAL: |a - nd| < 2 * float32 epsilon * |a + nd|)."""
     if a.dtype.kind not in "biufc":  # float16/bfloat16/float8 (ml_dtypes): compare as float32
         a = a.astype(np.float32)
     if a.dtype.kind == "c":  # GDAL's nodata mask (and so rasterio's) compares the real part only
@@ -168,8 +165,6 @@ def valid_mask(a: np.ndarray[Any, Any], nd: float, gdal: bool = True) -> np.ndar
         return np.asarray(a != a.dtype.type(int(nd)))
     if a.dtype.kind == "b":
         return np.asarray(a != bool(nd))
-    if not gdal:
-        return np.asarray(a != a.dtype.type(nd))
     if a.dtype.itemsize < 4:  # float16: GDAL compares it promoted to float32 (PROMOTE=FLOAT32)
         a = a.astype(np.float32)
     v = a.dtype.type(nd)
