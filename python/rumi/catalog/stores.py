@@ -105,9 +105,12 @@ def http_range(url: str, offset: int, length: int) -> bytes:
     req = urllib.request.Request(url, headers={"Range": f"bytes={offset}-{offset + length - 1}"})
     try:
         with urllib.request.urlopen(req, timeout=60) as r:
+            if r.status == 200:  # the whole object: never downloaded to keep a slice of it
+                raise RumiIOError(
+                    f"{url}: the server does not support HTTP Range requests (it answered a ranged GET with the "
+                    "whole object, status 200, not 206): serve the catalogue from a server that does (nginx, S3)"
+                )
             data: bytes = r.read()
-            if r.status == 200:  # the server ignored the range
-                data = data[offset : offset + length]
             return data
     except urllib.error.HTTPError as e:
         raise RumiIOError(f"{url}: HTTP {e.code}") from None
@@ -116,17 +119,9 @@ def http_range(url: str, offset: int, length: int) -> bytes:
 
 
 def http_size(url: str) -> int | None:
-    """The size of url (one HEAD); None when it does not exist."""
-    req = urllib.request.Request(url, method="HEAD")
-    try:
-        with urllib.request.urlopen(req, timeout=60) as r:
-            return int(r.headers["Content-Length"])
-    except urllib.error.HTTPError as e:
-        if e.code == 404:
-            return None
-        raise RumiIOError(f"{url}: HTTP {e.code}") from None
-    except urllib.error.URLError as e:
-        raise RumiIOError(f"{url}: {e.reason}") from None
+    """The size of url, None when it does not exist (one HEAD, through rumi's object store:
+    rumi.Location.size)."""
+    return Location.parse(url).size()
 
 
 def _handler_base() -> Any:
