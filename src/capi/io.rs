@@ -52,6 +52,10 @@ pub(crate) struct CallbackSource {
     prefix: Vec<u8>,
     /// the host says each request is a round trip (GDAL: a path VSIIsLocal calls not local)
     remote: bool,
+    /// the size the host reported first: a rumi file is never changed in place (a rewrite
+    /// replaces it by a rename), so one query serves the open's checks and every read after
+    /// (GDAL's size of a local file is a seek to the end that reads its last block again)
+    size: std::sync::OnceLock<u64>,
 }
 
 // SAFETY: the `rumi_io` contract requires the callbacks to be thread-safe and `ctx` to outlive
@@ -116,7 +120,7 @@ impl CallbackSource {
             // SAFETY: the caller guarantees `prefix_len` readable bytes at `prefix`.
             unsafe { std::slice::from_raw_parts(io.prefix, io.prefix_len) }.to_vec()
         };
-        Ok(CallbackSource { io, prefix, remote: false })
+        Ok(CallbackSource { io, prefix, remote: false, size: std::sync::OnceLock::new() })
     }
 
     /// Marks a source whose requests each cost a round trip ([`RangeRead::latency_bound`]).
@@ -199,11 +203,14 @@ impl RangeRead for CallbackSource {
     }
 
     fn size(&self) -> io::Result<u64> {
+        if let Some(&known) = self.size.get() {
+            return Ok(known);
+        }
         let size = self.io.size.ok_or_else(|| io::Error::other("rumi_io.size is NULL"))?;
         let mut out = 0u64;
         // SAFETY: `out` is a valid u64 to write; `ctx` is valid while the dataset lives.
         let code = unsafe { size(self.io.ctx, &mut out) };
         io_result(code, "querying the source size")?;
-        Ok(out)
+        Ok(*self.size.get_or_init(|| out))
     }
 }

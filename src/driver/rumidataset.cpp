@@ -475,13 +475,14 @@ char **RUMIRasterBand::GetMetadataDomainList()
 /* The files beside osPath, as GDALOpenInfo::GetSiblingFiles lists them for a plain file name
    (GDAL gives a RUMI:"..." name none): with GDAL_DISABLE_READDIR_ON_OPEN=EMPTY_DIR only the
    file itself, so that neither the sidecar blob nor .aux.xml/.ovr is probed (over /vsicurl/,
-   a HEAD each); with TRUE none (NULL: probe each); otherwise the directory's listing. */
+   a HEAD each); with TRUE, and for a local file, none (NULL: probe each: a stat costs less
+   than listing a folder of many files at every open); otherwise the directory's listing. */
 static char **SiblingFiles(const std::string &osPath)
 {
     const char *pszOption = CPLGetConfigOption("GDAL_DISABLE_READDIR_ON_OPEN", "NO");
     if (EQUAL(pszOption, "EMPTY_DIR"))
         return CSLAddString(nullptr, CPLGetFilename(osPath.c_str()));
-    if (CPLTestBool(pszOption))
+    if (CPLTestBool(pszOption) || VSIIsLocal(osPath.c_str()))
         return nullptr;
     char **papszFiles = VSISiblingFiles(osPath.c_str());
     if (papszFiles != nullptr)
@@ -581,7 +582,8 @@ std::shared_ptr<RUMIFile> RUMIFile::Open(GDALOpenInfo *poOpenInfo, int &nTime, C
     poFile->osPath = oReq.osPath;
     poFile->nThreads = oReq.sOptions.threads;
 
-    aosSiblings.Assign(oReq.bPrefixed ? SiblingFiles(oReq.osPath) : CSLDuplicate(poOpenInfo->GetSiblingFiles()),
+    aosSiblings.Assign(oReq.bPrefixed || VSIIsLocal(oReq.osPath.c_str()) ? SiblingFiles(oReq.osPath)
+                                                                     : CSLDuplicate(poOpenInfo->GetSiblingFiles()),
                        TRUE);
     /* the header blob policy (HEADER=, else a sidecar, ignored with a warning when it does
        not match) and the reads through fp, which Rust takes over, are rumi_gdal_open's */

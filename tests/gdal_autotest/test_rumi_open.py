@@ -6,6 +6,7 @@ import os
 import shutil
 import struct
 import subprocess
+import sys
 import zipfile
 
 import numpy as np
@@ -181,13 +182,18 @@ def test_sidecar_that_is_a_directory_is_ignored(tmp_path):
     assert_sidecar_ignored(path, data, "cannot read the header blob")
 
 
-def test_unreadable_sidecar_is_ignored(tmp_path):
-    """A dangling symbolic link: listed beside the file, but not readable."""
+def test_dangling_sidecar_is_no_sidecar(tmp_path):
+    """A dangling symbolic link as the sidecar: a local open probes the sidecar with a stat
+    (it lists no folder), which finds no file there, so the file opens validated, as without
+    a sidecar, with its pixels."""
     path = tmp_path / "s.rumi"
     data = sample_array("uint16", 1, 2, H, W)
     make_rumi(path, data, "uint16", tile=TILE)
     (tmp_path / "s.rumi.header").symlink_to(tmp_path / "gone.header")
-    assert_sidecar_ignored(path, data, "cannot read the header blob")
+    ds, warnings = open_collecting_warnings(path)
+    assert warnings == []
+    assert ds.GetMetadataItem("OPEN_MODE", "RUMI") == "VALIDATED"
+    np.testing.assert_array_equal(ds.ReadAsArray().reshape(data.shape), data)
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root reads files whatever their permissions")
@@ -473,3 +479,48 @@ def test_malformed_random_bytes_never_crash(tmp_path, good):
     lines = out.stdout.splitlines()
     assert len(lines) == 24
     assert all(line == "OK" or "FAILED" in line for line in lines)
+
+
+# ---- an open does what the blob and the fixed IFD require, and no more ------------------------
+
+OPENS = """
+import sys
+from osgeo import gdal
+gdal.UseExceptions()
+for _ in range(int(sys.argv[2])):
+    ds = gdal.Open(sys.argv[1])
+    assert ds.GetMetadataItem("OPEN_MODE", "RUMI") == "STATELESS"
+    ds = None
+"""
+
+
+def syscalls_of_opens(path, n):
+    """{system call: successful calls} of a process that opens `path` n times through GDAL
+    (PAM on)."""
+    out = path.parent / f"strace.{n}"
+    subprocess.run(["strace", "-f", "-c", "-U", "name,calls,errors", "-o", str(out), sys.executable, "-c", OPENS,
+                    str(path), str(n)], check=True, env={**os.environ, "GDAL_PAM_ENABLED": "YES"})
+    counts = {}
+    for line in out.read_text().splitlines():
+        parts = line.split()
+        if len(parts) in (2, 3) and all(p.isdigit() for p in parts[1:]):
+            counts[parts[0]] = int(parts[1]) - (int(parts[2]) if len(parts) == 3 else 0)
+    return counts
+
+
+@pytest.mark.skipif(shutil.which("strace") is None, reason="strace is not installed (scripts/install-deps.sh installs it)")
+def test_local_open_lists_no_folder_and_sizes_the_file_once(tmp_path):
+    """A local open finds the sidecar blob (and .aux.xml) by a stat, not by listing the folder
+    (GDAL's sibling list read the whole folder at every open: 8x a GTiff open in a folder of
+    10,000 files), and asks the file's size once (each query is a seek to the end that reads
+    the file's last block). Counted as the system calls that 20 more opens add."""
+    path = tmp_path / "s.rumi"
+    make_rumi(path, sample_array("uint16", 1, 2, H, W), "uint16", tile=TILE, header=f"{path}.header")
+    for i in range(300):
+        (tmp_path / f"other{i}.txt").write_bytes(b"")
+    one, more = syscalls_of_opens(path, 1), syscalls_of_opens(path, 21)
+    added = {k: (more.get(k, 0) - one.get(k, 0)) / 20 for k in set(one) | set(more)}
+    assert added.get("getdents64", 0) == 0, added
+    # the file and its blob opened (PAM's probes of .aux.xml and .aux find nothing)
+    assert added.get("openat", 0) == 2, added
+    assert added.get("read", 0) <= 5, added
