@@ -579,3 +579,16 @@ def test_remote_file_changed_since_cataloguing_fails_after_the_first_read(files,
     ds = rt.ChipDataset(cat, size=32, verify_size=False)
     with pytest.raises(rumi.FormatError, match="does not describe"):
         ds[(0, 0, 0)]
+
+
+def test_a_rumi_file_is_a_dataset_as_its_catalogue_is(files):
+    """ChipDataset of a rumi file path (or a Dataset) reads what the file's one-row catalogue
+    reads (it was a pyarrow "Parquet magic bytes not found" error)."""
+    path, array = files["a"]
+    keys = [(0, 0, 0), (0, 5, 7)]
+    for src in (str(path), path, rumi.open(path)):
+        ds = rt.ChipDataset(src, size=32)
+        assert ds.num_files == 1
+        img = ds.__getitems__(keys)["image"].numpy()
+        for k, (_, r0, c0) in enumerate(keys):
+            np.testing.assert_array_equal(img[k], array[:, :, r0:r0 + 32, c0:c0 + 32])

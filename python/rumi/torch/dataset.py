@@ -151,8 +151,7 @@ class ChipDataset(torch.utils.data.Dataset):
         keep_cache: bool = True,
         cache_bytes: int | None = None,
     ) -> None:
-        if isinstance(catalog, (str, os.PathLike)):
-            catalog = Catalog.open(catalog)
+        catalog = as_catalog(catalog, "catalog")
         if crs is not None:
             catalog = catalog.filter_crs(crs if isinstance(crs, str) else f"EPSG:{int(crs)}")
         if on_missing not in ("skip", "raise"):
