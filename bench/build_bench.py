@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import shutil
 import sys
@@ -351,6 +352,300 @@ def encode_only(want, times):
     return out
 
 
+# --- planning at scale (issue 40, item 4): rumi.plan_build over a stac-geoparquet table -------
+#
+# A Sentinel-2 L2A-like table as Earth Search v1 serves it (assets of the 12 bands, SCL, AOT,
+# WVP, the true-colour image, thumbnail and metadata; the projection extension per asset, the
+# raster and eo extensions; about 50 properties): 100 MGRS-like tiles of 109.8 km (UTM zones 32
+# and 33, 5 x 10 tiles each, 100 km apart, so neighbours overlap by 9.8 km), each acquired on
+# 3 of every 11 days (about 100 dates a year, a tile column's dates shifted as relative orbits
+# are), at about 10:30 solar time with milliseconds (real items carry them), a third of the
+# footprints cut diagonally (the swath's edge). N items: the first N acquisitions from
+# 2023-01-01 on (10 k: a year; 50 k: five). Planning never opens a source: the items give
+# every band's sample type and nodata, and the hrefs point at no reachable server.
+
+
+S2_ASSETS = {  # key -> (band name, common name, resolution m, centre µm, width µm)
+    "coastal": ("B01", "coastal", 60, 0.443, 0.027), "blue": ("B02", "blue", 10, 0.49, 0.098),
+    "green": ("B03", "green", 10, 0.56, 0.045), "red": ("B04", "red", 10, 0.665, 0.038),
+    "rededge1": ("B05", "rededge", 20, 0.704, 0.019), "rededge2": ("B06", "rededge", 20, 0.74, 0.018),
+    "rededge3": ("B07", "rededge", 20, 0.783, 0.028), "nir": ("B08", "nir", 10, 0.842, 0.145),
+    "nir08": ("B8A", "nir08", 20, 0.865, 0.033), "nir09": ("B09", "nir09", 60, 0.945, 0.026),
+    "swir16": ("B11", "swir16", 20, 1.61, 0.143), "swir22": ("B12", "swir22", 20, 2.19, 0.242),
+}
+S2_ZONES = (32, 33)
+S2_COLS = range(1, 6)
+S2_ROWS = range(10)
+S2_SIDE = 109_800.0
+
+def s2_tiles():
+    import pyproj
+    out = []
+    for z in S2_ZONES:
+        to_ll = pyproj.Transformer.from_crs(32600 + z, 4326, always_xy=True)
+        for c in S2_COLS:
+            for r in S2_ROWS:
+                x0, y0 = 199_980.0 + 100_000 * c, 5_300_040.0 - 100_000 * r
+                k = np.linspace(0, 1, 5)[:-1]
+                xs = np.r_[x0 + k * S2_SIDE, np.full(4, x0 + S2_SIDE), x0 + S2_SIDE - k * S2_SIDE, np.full(4, x0), x0]
+                ys = np.r_[np.full(4, y0), y0 - k * S2_SIDE, np.full(4, y0 - S2_SIDE), y0 - S2_SIDE + k * S2_SIDE, y0]
+                lon, lat = to_ll.transform(xs, ys)
+                # a swath edge: the eastern part cut off diagonally (real data footprints)
+                cxs = np.array([x0, x0 + 0.7 * S2_SIDE, x0 + 0.4 * S2_SIDE, x0, x0])
+                cys = np.array([y0, y0, y0 - S2_SIDE, y0 - S2_SIDE, y0])
+                clon, clat = to_ll.transform(cxs, cys)
+                mid_lon, _ = to_ll.transform(x0 + S2_SIDE / 2, y0 - S2_SIDE / 2)
+                band = "TU"[int(to_ll.transform(x0, y0 - S2_SIDE / 2)[1] >= 48)]
+                sq = "ABCDEFGHJK"[c] + "LMNPQRSTUV"[r]
+                out.append(dict(zone=z, col=(z - 32) * 5 + c - 1, row=r, x0=x0, y0=y0, code=f"{z}{band}{sq}", band=band, sq=sq,
+                                ring=[[float(a), float(b)] for a, b in zip(lon, lat)],
+                                cut=[[float(a), float(b)] for a, b in zip(clon, clat)], lon=mid_lon))
+    return out
+
+def s2_item(t, day, k, rng, year):
+    """one Sentinel-2 L2A item as Earth Search v1 gives it"""
+    sat = "AB"[(day + t["col"]) % 2]
+    date = np.datetime64(f"{year}-01-01") + np.timedelta64(day, "D")
+    secs = 10.5 * 3600 - t["lon"] * 240 + t["row"] * 14.3 + rng.integers(0, 1000) / 1000
+    stamp = (date.astype("datetime64[ms]") + np.timedelta64(int(round(secs * 1000)), "ms"))
+    dt = str(stamp) + "Z"
+    ymd = str(date).replace("-", "")
+    iid = f"S2{sat}_{t['code']}_{ymd}_0_L2A"
+    base = f"https://sentinel-cogs.s3.us-west-2.amazonaws.com/sentinel-s2-l2a-cogs/{t['zone']}/{t['band']}/{t['sq']}/{year}/{int(str(date)[5:7])}/{iid}"
+    cut = (day + t["col"]) % 3 == 0
+    ring = t["cut"] if cut else t["ring"]
+    lons, lats = [p[0] for p in ring], [p[1] for p in ring]
+    cloud = float(rng.uniform(0, 100))
+    assets = {}
+    for key, (bname, common, res, cw, fw) in S2_ASSETS.items():
+        n = int(S2_SIDE // res)
+        assets[key] = {
+            "href": f"{base}/{bname}.tif", "type": "image/tiff; application=geotiff; profile=cloud-optimized",
+            "title": f"{common.capitalize()} ({bname}) - {res}m", "gsd": res,
+            "eo:bands": [{"name": bname, "common_name": common, "description": f"{common} band", "center_wavelength": cw,
+                          "full_width_half_max": fw}],
+            "proj:shape": [n, n], "proj:transform": [float(res), 0.0, t["x0"], 0.0, -float(res), t["y0"]],
+            "raster:bands": [{"nodata": 0, "data_type": "uint16", "bits_per_sample": 15, "spatial_resolution": res,
+                              "scale": 0.0001, "offset": -0.1}],
+            "roles": ["data", "reflectance"],
+        }
+    for key, res, dtype, title in (("scl", 20, "uint8", "Scene classification map (SCL)"), ("aot", 20, "uint16", "Aerosol optical thickness (AOT)"),
+                                   ("wvp", 20, "uint16", "Water vapour (WVP)")):
+        n = int(S2_SIDE // res)
+        assets[key] = {"href": f"{base}/{key.upper()}.tif", "type": "image/tiff; application=geotiff; profile=cloud-optimized",
+                       "title": title, "proj:shape": [n, n], "proj:transform": [float(res), 0.0, t["x0"], 0.0, -float(res), t["y0"]],
+                       "raster:bands": [{"nodata": 0, "data_type": dtype, "bits_per_sample": 8 if dtype == "uint8" else 15,
+                                         "spatial_resolution": res, "unit": "none"}], "roles": ["data"]}
+    assets["visual"] = {"href": f"{base}/TCI.tif", "type": "image/tiff; application=geotiff; profile=cloud-optimized",
+                        "title": "True color image", "proj:shape": [10980, 10980],
+                        "proj:transform": [10.0, 0.0, t["x0"], 0.0, -10.0, t["y0"]], "roles": ["visual"]}
+    assets["thumbnail"] = {"href": f"{base}/thumbnail.jpg", "type": "image/jpeg", "title": "Thumbnail image", "roles": ["thumbnail"]}
+    assets["granule_metadata"] = {"href": f"{base}/granule_metadata.xml", "type": "application/xml", "roles": ["metadata"]}
+    assets["tileinfo_metadata"] = {"href": f"{base}/tileinfo_metadata.json", "type": "application/json", "roles": ["metadata"]}
+    pct = rng.dirichlet(np.ones(6)) * 100
+    props = {
+        "datetime": dt, "created": f"{year + 1}-02-01T00:00:00.000Z", "updated": f"{year + 1}-02-01T00:00:00.000Z",
+        "platform": f"sentinel-2{sat.lower()}", "constellation": "sentinel-2", "instruments": ["msi"],
+        "eo:cloud_cover": cloud, "proj:epsg": 32600 + t["zone"], "mgrs:utm_zone": t["zone"],
+        "mgrs:latitude_band": t["band"], "mgrs:grid_square": t["sq"], "grid:code": f"MGRS-{t['code']}",
+        "view:sun_azimuth": float(rng.uniform(140, 170)), "view:sun_elevation": float(rng.uniform(20, 65)),
+        "s2:degraded_msi_data_percentage": 0.0, "s2:nodata_pixel_percentage": 33.3 if cut else 0.0,
+        "s2:saturated_defective_pixel_percentage": 0.0, "s2:dark_features_percentage": float(pct[0]),
+        "s2:cloud_shadow_percentage": float(pct[1]), "s2:vegetation_percentage": float(pct[2]),
+        "s2:not_vegetated_percentage": float(pct[3]), "s2:water_percentage": float(pct[4]),
+        "s2:unclassified_percentage": float(pct[5]), "s2:medium_proba_clouds_percentage": cloud / 3,
+        "s2:high_proba_clouds_percentage": cloud / 3, "s2:thin_cirrus_percentage": cloud / 3,
+        "s2:snow_ice_percentage": 0.0, "s2:product_type": "S2MSI2A", "s2:processing_baseline": "05.09",
+        "s2:product_uri": f"S2{sat}_MSIL2A_{ymd}T101559_N0509_R065_T{t['code']}_{ymd}T120000.SAFE",
+        "s2:generation_time": f"{date}T12:00:00.000000Z", "s2:datatake_id": f"GS2{sat}_{ymd}T101559_0{k:05d}_N05.09",
+        "s2:datatake_type": "INS-NOBS", "s2:datastrip_id": f"S2{sat}_OPER_MSI_L2A_DS_2BPS_{ymd}T120000_S{ymd}T101559_N05.09",
+        "s2:granule_id": f"S2{sat}_OPER_MSI_L2A_TL_2BPS_{ymd}T120000_A0{k:05d}_T{t['code']}_N05.09",
+        "s2:reflectance_conversion_factor": 1.0 + 0.03 * math.cos(2 * math.pi * day / 365),
+        "s2:sequence": "0", "processing:software": {"sentinel2-to-stac": "0.1.1"},
+        "earthsearch:s3_path": f"s3://sentinel-cogs/sentinel-s2-l2a-cogs/{t['zone']}/{t['band']}/{t['sq']}/{year}/{iid}",
+        "earthsearch:payload_id": f"roda-sentinel2/workflow-sentinel2-to-stac/{k:032x}", "earthsearch:boa_offset_applied": True,
+    }
+    return {
+        "type": "Feature", "stac_version": "1.0.0", "id": iid, "collection": "sentinel-2-l2a",
+        "stac_extensions": [
+            "https://stac-extensions.github.io/eo/v1.1.0/schema.json", "https://stac-extensions.github.io/projection/v1.1.0/schema.json",
+            "https://stac-extensions.github.io/raster/v1.1.0/schema.json", "https://stac-extensions.github.io/view/v1.0.0/schema.json",
+            "https://stac-extensions.github.io/grid/v1.0.0/schema.json", "https://stac-extensions.github.io/mgrs/v1.0.0/schema.json",
+            "https://stac-extensions.github.io/processing/v1.1.0/schema.json", "https://stac-extensions.github.io/file/v2.1.0/schema.json",
+        ],
+        "geometry": {"type": "Polygon", "coordinates": [ring]}, "bbox": [min(lons), min(lats), max(lons), max(lats)],
+        "properties": props, "assets": assets,
+        "links": [{"rel": "self", "type": "application/geo+json", "href": f"https://earth-search.aws.element84.com/v1/collections/sentinel-2-l2a/items/{iid}"},
+                  {"rel": "canonical", "href": f"s3://sentinel-cogs/sentinel-s2-l2a-cogs/{iid}/{iid}.json", "type": "application/json"},
+                  {"rel": "license", "href": "https://sentinel.esa.int/documents/247904/690755/Sentinel_Data_Legal_Notice"},
+                  {"rel": "parent", "type": "application/json", "href": "https://earth-search.aws.element84.com/v1/collections/sentinel-2-l2a"}],
+    }
+
+def s2_acquisitions(n):
+    tiles = s2_tiles()
+    k = 0
+    year = 2023
+    while True:
+        for day in range(365):
+            for t in tiles:
+                if (day + 2 * t["col"]) % 11 in (0, 4, 7):
+                    yield t, day, k, year
+                    k += 1
+                    if k == n:
+                        return
+        year += 1
+
+def make_s2_table(n, path, chunk=5000):
+    """The stac-geoparquet table of the first n acquisitions (row groups of chunk items)."""
+    import pyarrow as pa
+    import stac_geoparquet.arrow as sga
+    rng = np.random.default_rng(40)
+    tables = []
+    batch = []
+    for t, day, k, year in s2_acquisitions(n):
+        batch.append(s2_item(t, day, k, rng, year))
+        if len(batch) == chunk:
+            tables.append(sga.parse_stac_items_to_arrow(batch).read_all()); batch = []
+    if batch:
+        tables.append(sga.parse_stac_items_to_arrow(batch).read_all())
+    schema = tables[0].schema
+    table = pa.concat_tables([t.cast(schema) if t.schema != schema else t for t in tables])
+    sga.to_parquet(table, path)
+    return table
+
+
+PLAN_BANDS = ["blue", "green", "red", "nir"]
+PLAN_CRS = "EPSG:32633"
+
+
+def plan_table(work, n):
+    """The generated table of n items (cached in work)."""
+    path = Path(work) / f"s2-l2a-{n}.parquet"
+    if not path.exists():
+        t0 = time.perf_counter()
+        tmp = path.with_suffix(".tmp")
+        make_s2_table(n, tmp)
+        tmp.rename(path)
+        print(f"# {path.name}: {n} items written in {time.perf_counter() - t0:.1f} s, {path.stat().st_size / 1e6:.1f} MB",
+              flush=True)
+    return path
+
+
+def _plan_once(items_path, period, trace):
+    """One plan_build in this (fresh) process: the 100-tile table on a GridSpec of 2048 x 2048
+    cells at 10 m in EPSG:32633 (20.48 km), bands blue, green, red, nir, one file a cell and
+    period. Prints one JSON line: wall, CPU seconds of the process (every thread), peak RSS
+    (ru_maxrss) and RSS after the imports, tracemalloc's peak with --tracemalloc, the plan's
+    counts, and digests of its files (names and time steps; fingerprints) to compare two
+    versions' plans."""
+    import hashlib
+    import resource
+    import warnings
+
+    from odc.geo.gridspec import GridSpec
+
+    import rumi
+    from rumi._build import plan_build
+
+    def usage():
+        r = resource.getrusage(resource.RUSAGE_SELF)
+        return r.ru_utime + r.ru_stime, r.ru_maxrss * 1024
+
+    def rss():
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+    base = rss()
+    if trace:
+        import tracemalloc
+
+        tracemalloc.start()
+    cpu0, _ = usage()
+    t0 = time.perf_counter()
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        plan = plan_build(items_path, Path(items_path).parent / "plan-out", bands=PLAN_BANDS, crs=PLAN_CRS, resolution=10,
+                          tiles=GridSpec(PLAN_CRS, (2048, 2048), 10), time=period)
+    wall = time.perf_counter() - t0
+    cpu, peak = usage()
+    traced = tracemalloc.get_traced_memory()[1] if trace else None
+    shape = hashlib.sha256()
+    fps = hashlib.sha256()
+    for f in plan.files:
+        shape.update(f"{f.name} {plan.shape(f)} {f.time_range}\n".encode())
+        fps.update(f"{f.name} {f.fingerprint}\n".encode())
+    n = sum(len(f.items) for f in plan.files)
+    print(json.dumps({
+        "wall": wall, "cpu": cpu - cpu0, "peak": peak, "base": base, "traced": traced, "files": len(plan.files),
+        "empty": len(plan.empty), "items": len(plan.items), "item_refs": n, "steps": sum(f.steps for f in plan.files),
+        "raw": plan.raw_bytes(), "warnings": len(said), "files_sha": shape.hexdigest(), "fingerprints_sha": fps.hexdigest(),
+        "rumi": str(Path(rumi.__file__).parent),
+    }))
+
+
+def _watch(cmd, env, limit):
+    """Runs cmd, sampling its peak RSS (VmHWM) and CPU every 0.2 s; kills it after limit
+    seconds. (JSON it printed or None, sampled peak bytes, CPU s, wall s)."""
+    import subprocess
+
+    import psutil
+
+    t0 = time.perf_counter()
+    p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    ps = psutil.Process(p.pid)
+    hwm, cpu = 0, 0.0
+    while p.poll() is None:
+        try:
+            with open(f"/proc/{p.pid}/status") as f:
+                for line in f:
+                    if line.startswith("VmHWM:"):
+                        hwm = max(hwm, int(line.split()[1]) * 1024)
+            t = ps.cpu_times()
+            cpu = t.user + t.system
+        except (OSError, psutil.Error):
+            pass
+        if time.perf_counter() - t0 > limit:
+            p.kill()
+            p.wait()
+            return None, hwm, cpu, time.perf_counter() - t0
+        time.sleep(0.2)
+    out, err = p.communicate()
+    if p.returncode != 0:
+        sys.exit(f"{' '.join(cmd)}: {err[-4000:]}")
+    return json.loads(out.strip().splitlines()[-1]), hwm, cpu, time.perf_counter() - t0
+
+
+def run_plan(a):
+    """--plan: planning over generated tables of each --items size, in fresh processes, for
+    this checkout's rumi and each --rumi-path (e.g. a copy of an older python/rumi), one table."""
+    work = Path(a.plan_work)
+    work.mkdir(parents=True, exist_ok=True)
+    versions = ([] if a.skip_this else [("this", str(REPO / "python"))]) + [(Path(p).name or p, p) for p in a.rumi_path]
+    rows = []
+    print(f"# {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f}; time={a.period}; limit {a.limit:.0f} s a run", flush=True)
+    for n in [int(v) for v in a.items.split(",")]:
+        path = plan_table(work, n)
+        for label, root in versions:
+            env = dict(os.environ, PYTHONPATH=root)
+            cmd = [sys.executable, __file__, "--plan-once", str(path), "--period", a.period] + (["--tracemalloc"] if a.tracemalloc else [])
+            out, hwm, cpu, wall = _watch(cmd, env, a.limit)
+            row = {"items": n, "version": label, "path": root, "hwm": hwm, "killed": out is None, "wall_outside": wall,
+                   "cpu_outside": cpu, **(out or {})}
+            rows.append(row)
+            print(f"  {json.dumps(row)}", flush=True)
+    print("\n| items | rumi | files | item refs | plan wall s | CPU s | peak RSS MB | RSS after imports MB | tracemalloc peak MB | files sha | fingerprints sha |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        if r["killed"]:
+            print(f"| {r['items']} | {r['version']} | - | - | > {r['wall_outside']:.0f} (stopped) | > {r['cpu_outside']:.0f} | "
+                  f">= {r['hwm'] / 1e6:.0f} | - | - | - | - |")
+            continue
+        tm = "-" if r["traced"] is None else f"{r['traced'] / 1e6:.0f}"
+        print(f"| {r['items']} | {r['version']} | {r['files']} | {r['item_refs']} | {r['wall']:.2f} | {r['cpu']:.2f} | "
+              f"{r['peak'] / 1e6:.0f} | {r['base'] / 1e6:.0f} | {tm} | {r['files_sha'][:10]} | {r['fingerprints_sha'][:10]} |")
+    if a.json:
+        Path(a.json).write_text(json.dumps(rows, indent=1))
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", default=os.environ.get("RUMI_DATA_DIR", str(REPO.parent / "shared" / "data")))
@@ -365,7 +660,22 @@ def main():
     ap.add_argument("--modes", nargs="+", default=["local", "cluster"], help="--year: local, cluster")
     ap.add_argument("--year-work", default=str(REPO / "build" / "year-bench"), help="--year: COGs (cached) and outputs")
     ap.add_argument("--year-once", nargs=3, metavar=("MODE", "ITEMS", "OUT"), help=argparse.SUPPRESS)
+    ap.add_argument("--plan", action="store_true", help="instead: plan_build over generated Sentinel-2-like stac-geoparquet "
+                    "tables of --items items, each plan in a fresh process (wall, CPU, peak RSS)")
+    ap.add_argument("--items", default="10000,50000", help="--plan: table sizes, comma-separated")
+    ap.add_argument("--period", default="P1Y", help="--plan: time= of the plan (P1Y: a file a cell and year)")
+    ap.add_argument("--plan-work", default=str(REPO / "build" / "plan-bench"), help="--plan: the tables (cached)")
+    ap.add_argument("--rumi-path", nargs="*", default=[], help="--plan: also plan with the rumi package under each "
+                    "folder (PYTHONPATH), e.g. a copy of an earlier python/")
+    ap.add_argument("--skip-this", action="store_true", help="--plan: only the --rumi-path versions")
+    ap.add_argument("--limit", type=float, default=3600, help="--plan: stop a plan after this many seconds")
+    ap.add_argument("--tracemalloc", action="store_true", help="--plan: also trace Python allocations (slower)")
+    ap.add_argument("--plan-once", metavar="ITEMS", help=argparse.SUPPRESS)
     a = ap.parse_args()
+    if a.plan_once:
+        return _plan_once(a.plan_once, a.period, a.tracemalloc)
+    if a.plan:
+        return run_plan(a)
     if a.year_once:
         return _year_once(a.year_once[0], a.year_once[1], a.year_once[2], a.workers[-1])
     if a.year:
