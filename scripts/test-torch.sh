@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Catalogue + PyTorch loader tests: python/tests/test_catalog.py, test_torch.py and
-# test_torch_train.py in a venv of the pyenv python3 (3.11) with the package's [torch] extra (and
-# torchdata), test_torchgeo.py in a python 3.12 venv with [torchgeo]. Prints step durations.
+# Catalogue + PyTorch loader tests: python/tests/test_catalog.py, test_torch.py, test_torch_train.py
+# and test_torch_scale.py (sharded datasets; torchrun with gloo at 4 then 2 ranks: ~45 s of it) in
+# a venv of the pyenv python3 (3.11) with the package's [torch] extra (and torchdata),
+# test_torchgeo.py in a python 3.12 venv with [torchgeo]. Prints step durations.
 #
 # torch from PyPI is the CUDA build (~5 GB installed with its nvidia-* dependencies; it runs on the
 # CPU here, and PyPI has no CPU-only wheel). It is installed once into a venv kept in the cache
@@ -55,10 +56,10 @@ step "pip install rumi[torch] (the wheel)" install_rumi "$VENV" torch
 run_tests() {
   (cd python/tests && RUMI_PY_STRICT=1 RUMI_PYTHON="$VENV/bin/python" \
     "$VENV/bin/python" -m pytest -q -ra -p no:cacheprovider --rootdir=. "$@" test_catalog.py test_torch.py test_torch_train.py \
-    differential/test_diff_torch.py)
+    test_torch_scale.py differential/test_diff_torch.py)
 }
 rc=0
-step "pytest test_catalog.py test_torch.py test_torch_train.py" run_tests "$@" || rc=$?
+step "pytest test_catalog.py test_torch.py test_torch_train.py test_torch_scale.py" run_tests "$@" || rc=$?
 # the PyTorch examples of README.md and docs/*.md, run as written (python/tests/test_readme.py)
 run_readme() { (cd python/tests && RUMI_PY_STRICT=1 "$VENV/bin/python" -m pytest -q -ra -p no:cacheprovider --rootdir=. \
                  test_readme.py -k "torch and not torchgeo"); }

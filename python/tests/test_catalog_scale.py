@@ -420,3 +420,39 @@ def test_parts_pruned_by_their_extent_and_parts_without_one(folder, rows):
     assert cat._parts.extents[1] is None
     for qq in QUERIES[:4]:
         assert set(cat.search(**qq).column("id")) == brute(rows, **qq)
+
+
+@pytest.mark.parametrize("q", QUERIES[:4], ids=[str(i) for i in range(4)])
+def test_deferred_search_reads_shard_by_shard(folder, rows, q):
+    """search(defer=True) reads nothing; its shards are the row groups that may match (from the
+    footers), and read_shard gives each one's matching rows with their blobs' places: together,
+    the eager search's rows; the same selection read whole (len, table, row) agrees."""
+    cat = Catalog.open(folder)
+    sel = cat.search(**q, defer=True)
+    shards = sel.shards()
+    assert cat.groups_read == 0 and len(shards) < cat.num_groups and len(set(shards)) == len(shards)
+    by_id = dict(zip(rows.column("id").to_pylist(), rows.column("rumi:header").to_pylist()))
+    got = []
+    for s in shards:
+        sr = sel.read_shard(s, ["id", "rumi:header"])
+        assert sr.header is None and sr.table.column_names == ["id"]
+        part, off, size = sr.refs
+        assert np.all(part == s[0]) and list(sr.pos) == sorted(sr.pos)
+        for i, fid in enumerate(sr.table.column("id").to_pylist()):
+            blob = sel.headers.read(int(part[i]), int(off[i]) if size[i] >= 0 else None, int(size[i]) if size[i] >= 0 else None)
+            assert blob == by_id[fid]
+            got.append(fid)
+    assert cat.groups_read == len(shards)
+    eager = cat.search(**q).column("id")
+    assert got == eager and set(got) == brute(rows, **q)
+    # read whole when asked: len, its rows, a search of it stays deferred, pickles deferred
+    assert len(sel) == len(eager) and sel.column("id") == eager
+    assert sel.row(0)["rumi:header"] == by_id[eager[0]]
+    again = pickle.loads(pickle.dumps(cat.search(**q, defer=True)))
+    assert again._table is None and again.column("id") == eager
+    assert cat.search(**q, defer=True).filter_crs("EPSG:4326")._table is None
+    # rows in memory: shards are runs of rows
+    mem = Catalog(rows)
+    assert mem.shards() == [(-1, s) for s in range(0, rows.num_rows, parts_mod.ROWS_PER_GROUP)]
+    sr = mem.read_shard(mem.shards()[0], ["id"])
+    assert sr.refs is None and sr.header.to_pylist() == rows.column("rumi:header").to_pylist()[:parts_mod.ROWS_PER_GROUP]

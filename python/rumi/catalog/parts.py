@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+import os
 import threading
 import uuid
 from typing import Any, Sequence
@@ -255,8 +256,7 @@ class Parts:
         self.frags = self._fragments(listed)
         self.rows = np.array([sum(rg.num_rows for rg in f.row_groups) for f in self.frags], np.int64)
         self.extents = [_extent_of(f) for f in self.frags]
-        self._headers: dict[int, Any] = {}
-        self._lock = threading.Lock()
+        self.headers = Headers(url, options, self.names, self.fs, self.root)
         #: row groups read by the searches so far (a counter for tests and benchmarks)
         self.groups_read = 0
 
@@ -304,8 +304,7 @@ class Parts:
         new.frags = [known[p] if p in known else fresh[p] for p, _ in listed]
         new.rows = np.array([sum(rg.num_rows for rg in f.row_groups) for f in new.frags], np.int64)
         new.extents = [_extent_of(f) for f in new.frags]
-        new._headers = {}
-        new._lock = threading.Lock()
+        new.headers = Headers(self.url, self.options, new.names, self.fs, self.root)
         new.groups_read = 0
         return new
 
@@ -330,6 +329,18 @@ class Parts:
         if not tables:
             return self.schema.empty_table().select(list(columns)), np.zeros(0, np.int32)
         return pa.concat_tables(tables), np.concatenate(part)
+
+    def groups(self, expr: Any, filters: Any = ()) -> list[tuple[int, int]]:
+        """(part, row group id) of the row groups a search's expr (None: all) may match, in
+        the parts' order: what `read` would read, from the footers alone."""
+        out = []
+        for k, frag in enumerate(self.frags):
+            if filters and not may_match(self.extents[k], filters):
+                continue
+            sub = frag.subset(expr) if expr is not None else frag
+            if sub is not None:
+                out += [(k, rg.id) for rg in sub.row_groups]
+        return out
 
     def read_column(self, name: str) -> Any:
         """One column of every row, part by part."""
@@ -358,16 +369,44 @@ class Parts:
 
     def header(self, k: int, offset: int | None, size: int | None) -> bytes | None:
         """The blob of a row of part k (one range read of its .headers file)."""
+        return self.headers.read(k, offset, size)
+
+
+class Headers:
+    """The .headers files beside a partitioned catalogue's parts (part k: names[k]), each opened
+    when a blob of it is first read. Pickles as the folder, its options and the part names:
+    what a process needs to open the files of a catalogue's rows without its footers."""
+
+    def __init__(self, url: str, options: dict[str, Any] | None, names: Sequence[str], fs: Any = None,
+                 root: str | None = None) -> None:
+        self.url, self.options, self.names = url, options, list(names)
+        self._fs, self._root = fs, root
+        self._files: dict[int, Any] = {}
+        self._lock = threading.Lock()
+        self._pid = os.getpid()
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"url": self.url, "options": self.options, "names": self.names}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(state["url"], state["options"], state["names"])  # type: ignore[misc]
+
+    def read(self, k: int, offset: int | None, size: int | None) -> bytes | None:
+        """The blob at offset, size bytes, of part k's .headers file (None without one)."""
         if offset is None or size is None or size < 0:
             return None
         with self._lock:
-            f = self._headers.get(k)
+            if self._pid != os.getpid():  # a forked child: its own files
+                self._files, self._pid = {}, os.getpid()
+            f = self._files.get(k)
             if f is None:
-                f = self.fs.open_input_file(self.paths[k][: -len(".parquet")] + HEADERS)
-                self._headers[k] = f
+                if self._fs is None:
+                    self._fs, self._root = store(self.url, self.options)
+                f = self._fs.open_input_file(f"{self._root}/{self.names[k][: -len('.parquet')]}{HEADERS}")
+                self._files[k] = f
         data = bytes(f.read_at(size, offset))
         if len(data) != size:
-            raise FormatError(f"{self.paths[k]}: the blob at {offset} holds {len(data)} of its {size} bytes")
+            raise FormatError(f"{self.url}/{self.names[k]}: the blob at {offset} holds {len(data)} of its {size} bytes")
         return data
 
 

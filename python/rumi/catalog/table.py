@@ -7,16 +7,28 @@ import os
 import sys
 
 import numpy as np
-from typing import Any, Sequence
+from typing import Any, NamedTuple, Sequence
 
 from .._dataset import Dataset
 from .._errors import FormatError, RumiIOError
 from .._location import Location
 from .rows import describe, open_row
 from .columns import OPTIONAL_COLUMNS, deps, file_metadata, schema
-from .parts import REF_COLUMNS, Parts, write_parts
+from .parts import REF_COLUMNS, ROWS_PER_GROUP, Headers, Parts, write_parts
 from .search import Query, apply, crs_query, mask, pushdown, query
 from .vrt import write_vrt
+
+class ShardRows(NamedTuple):
+    """A shard's rows (Catalog.read_shard): `table` (the columns asked for), `pos` (each row's
+    position in its shard: its row group's row, or the run's), and the blobs: `header` (the
+    rumi:header column of rows in memory, or None) or `refs` ((part, offset, size) arrays of a
+    partitioned catalogue's rows: Catalog.headers reads them; size -1: no blob)."""
+
+    table: Any
+    pos: Any
+    header: Any
+    refs: Any
+
 
 #: what identifies the catalogue file a Catalog was opened from: (size, mtime in ns), the
 #: mtime None for a URL; a partitioned catalogue's: ("parts", its part files' names)
@@ -102,7 +114,7 @@ class Catalog:
         stay beside: its rumi:header column is null; row() and dataset() read them)."""
         if self._table is None:
             assert self._parts is not None
-            self._table, self._refs = _read_parts(self._parts, ())
+            self._table, self._refs = _read_parts(self._parts, self._query)
         return self._table
 
     @property
@@ -182,12 +194,13 @@ class Catalog:
         if self.path is None:
             return (Catalog, (self.table, None, self._query, None))
         if self._parts is not None:
-            return (_reopen_parts, (self.path, self._parts.options, tuple(self._parts.names), self._query))
+            deferred = self._table is None and bool(self._query)
+            return (_reopen_parts, (self.path, self._parts.options, tuple(self._parts.names), self._query, deferred))
         return (_reopen, (self.path, self._stamp, self._query))
 
     # -- rows ----------------------------------------------------------------------------
     def __len__(self) -> int:
-        if self._table is None and self._parts is not None:
+        if self._table is None and self._parts is not None and not self._query:
             return self._parts.num_rows
         return int(self.table.num_rows)
 
@@ -196,7 +209,7 @@ class Catalog:
 
     def column(self, name: str) -> list[Any]:
         """The values of a column, one per row."""
-        if self._table is None and self._parts is not None and name != "rumi:header":
+        if self._table is None and self._parts is not None and not self._query and name != "rumi:header":
             return list(self._parts.read_column(name).to_pylist())
         values: list[Any] = self.table.column(name).to_pylist()
         return values
@@ -218,13 +231,13 @@ class Catalog:
     def _part_row(self, i: int) -> dict[str, Any]:
         parts = self._parts
         assert parts is not None
-        if self._table is None:  # the whole folder, unread: only row i's row group
+        if self._table is None and not self._query:  # the whole folder, unread: only row i's row group
             k, rg, j = parts.locate(i)
             g = parts.group(k, rg, parts.schema.names)
             one = g.slice(j, 1).to_pylist()[0]
             one["rumi:header"] = parts.header(k, one.pop("rumi:header_offset"), one.pop("rumi:header_size"))
             return _in_schema_order(one)
-        n = int(self._table.num_rows)
+        n = int(self.table.num_rows)
         if not -n <= i < n:
             raise IndexError(f"row {i} of a catalogue of {n} rows")
         i %= n
@@ -246,6 +259,51 @@ class Catalog:
         differs from the catalogued one raises FormatError (never decoded)."""
         return open_row(self.row(i), options=options, verify_size=verify_size)
 
+    # -- shards: the pieces a reader reads alone -------------------------------------------
+    def shards(self) -> list[tuple[int, int]]:
+        """The pieces of the selection that a process can read alone, in the catalogue's order
+        and the same in every process: a partitioned catalogue opened whole or searched with
+        defer=True: (part, row group) of the row groups whose statistics may match the search
+        (from the footers; no row read); rows in memory (a single file, a search already read):
+        (-1, first row) of runs of ROWS_PER_GROUP rows."""
+        if self._parts is not None and self._table is None:
+            return self._parts.groups(pushdown(self._query), self._query)
+        return [(-1, s) for s in range(0, int(self.table.num_rows), ROWS_PER_GROUP)]
+
+    def read_shard(self, shard: tuple[int, int], columns: Sequence[str] | None = None) -> ShardRows:
+        """The rows of a shard (see shards) that pass the search: the catalogue columns asked for
+        (default all; rumi:header is never read from a partitioned catalogue: its blobs' places
+        are in `refs`), each row's position in the shard, and where its blob lies."""
+        cols = list(schema().names if columns is None else columns)
+        k, first = shard
+        if k >= 0:
+            parts = self._parts
+            assert parts is not None and self._table is None
+            need = list(dict.fromkeys([c for c in cols if c != "rumi:header"] + list(REF_COLUMNS)
+                                      + (list(parts.schema.names) if self._query else [])))
+            t = parts.group(k, first, need)
+            pos = np.arange(t.num_rows, dtype=np.int64)
+            if self._query:
+                m = mask(t, self._query)
+                t, pos = t.filter(deps().pa.array(m)), pos[m]
+            off = np.asarray(t.column("rumi:header_offset").fill_null(-1).to_numpy(zero_copy_only=False), np.int64)
+            size = np.asarray(t.column("rumi:header_size").fill_null(-1).to_numpy(zero_copy_only=False), np.int64)
+            return ShardRows(t.select([c for c in cols if c != "rumi:header"]), pos, None,
+                             (np.full(len(pos), k, np.int32), off, size))
+        t = self.table.slice(first, ROWS_PER_GROUP)
+        pos = np.arange(t.num_rows, dtype=np.int64)
+        refs = None
+        if self._refs is not None:
+            refs = tuple(np.asarray(r[first:first + t.num_rows]) for r in self._refs)
+        header = t.column("rumi:header") if "rumi:header" in t.column_names else None
+        return ShardRows(t.select([c for c in cols if c != "rumi:header"]), pos, header, refs)
+
+    @property
+    def headers(self) -> Headers | None:
+        """Where a partitioned catalogue's blobs lie (picklable; None for a single file): the
+        `refs` of read_shard read through it."""
+        return None if self._parts is None else self._parts.headers
+
     def to_geopandas(self) -> Any:
         """The rows as a GeoDataFrame (geopandas >= 1.0)."""
         import geopandas as gpd
@@ -261,20 +319,27 @@ class Catalog:
         crs: str | int | None = None,
         time: Any = None,
         bands: Sequence[str] | None = None,
+        *,
+        defer: bool = False,
     ) -> Catalog:
         """Rows that intersect bbox (west, south, east, north; EPSG:4326 unless crs names
         another CRS), whose time coordinates meet time (an instant or a (start, end) pair,
-        inclusive) and that hold every band text in bands."""
-        return self._select(query(bbox, crs, time, bands))
+        inclusive) and that hold every band text in bands. defer=True (a partitioned catalogue
+        opened whole): no row is read now; the selection reads its rows when first asked
+        (len, table, row), or a shard at a time (shards, read_shard: what each rank of
+        rumi.torch's sharded ChipDataset reads)."""
+        return self._select(query(bbox, crs, time, bands), defer)
 
     def filter_crs(self, crs: str | int) -> Catalog:
         """Rows whose CRS is crs ('EPSG:n' or n)."""
         return self._select(crs_query(crs))
 
-    def _select(self, q: Query) -> Catalog:
+    def _select(self, q: Query, defer: bool = False) -> Catalog:
         if self._parts is not None:
             if self._table is None:  # push the search down to the part files
-                table, refs = _read_parts(self._parts, q)
+                if defer or self._query:  # a deferred selection's searches are deferred too
+                    return Catalog(None, self.path, self._query + q, self._stamp, self._parts)
+                table, refs = _read_parts(self._parts, self._query + q)
                 return Catalog(table, self.path, self._query + q, self._stamp, self._parts, refs)
             m = mask(self._table, q)
             idx = np.flatnonzero(m)
@@ -305,12 +370,13 @@ def _reopen(path: str, stamp: Stamp | None, query: Query) -> Catalog:
     return cat
 
 
-def _reopen_parts(path: str, options: dict[str, Any] | None, names: tuple[str, ...], query: Query) -> Catalog:
+def _reopen_parts(path: str, options: dict[str, Any] | None, names: tuple[str, ...], query: Query,
+                  deferred: bool = False) -> Catalog:
     """A pickled partitioned Catalog in the worker: the same part files (FormatError when one is
-    gone; parts appended since are not part of it), the search replayed."""
+    gone; parts appended since are not part of it), the search replayed (deferred: again deferred)."""
     parts = Parts(path, options, names)
     cat = Catalog(None, path, (), ("parts", names), parts)
-    return cat._select(query) if query else cat
+    return cat._select(query, deferred) if query else cat
 
 
 def _read_parts(parts: Parts, q: Query) -> tuple[Any, tuple[Any, Any, Any]]:

@@ -36,6 +36,21 @@ def summary_covers(index: ChipIndex, j: int) -> bool:
     return True
 
 
+def summaries_cover(index: ChipIndex) -> Array:
+    """summary_covers of every file at once (bool array; vectorised over the index's columns)."""
+    nd_val, nd_has = np.asarray(index.cols["nd_val"]), np.asarray(index.cols["nd_has"])
+    sm_val, sm_has = np.asarray(index.cols["sm_val"]), np.asarray(index.cols["sm_has"])
+    sm_known = np.asarray(index.cols["sm_known"])
+    vals = np.unique(nd_val[nd_has])
+    never = {float(v) for v in vals if never_sample(float(v), index.encoding)}
+    need = nd_has & ~np.isin(nd_val, list(never)) if never else nd_has.copy()
+    if any(math.isnan(v) for v in never):
+        need &= ~np.isnan(nd_val)
+    same = sm_known[:, None] & sm_has & ((sm_val == nd_val) | (np.isnan(sm_val) & np.isnan(nd_val)))
+    out: Array = ~(need & ~same).any(axis=1)
+    return out
+
+
 def min_valid_error(index: ChipIndex, min_valid: float | None) -> RequestError | None:
     """The RequestError that min_valid meets on this index (nodata unknown, or no valid
     summary recorded for the nodata in use), or None."""
@@ -46,9 +61,9 @@ def min_valid_error(index: ChipIndex, min_valid: float | None) -> RequestError |
         "Without nodata every chip would pass as valid")
     if err is not None:
         return err
-    stale = [j for j in range(index.num_files) if not summary_covers(index, j)]
-    if stale:
-        j = stale[0]
+    stale = np.flatnonzero(~summaries_cover(index))
+    if len(stale):
+        j = int(stale[0])
         had = index.summary_of[j]
         return RequestError(
             f"{mv} bounds a chip's valid fraction from the catalogue's per-tile summary "

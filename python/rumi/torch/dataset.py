@@ -26,11 +26,12 @@ from rumi.catalog import Catalog
 
 from . import constraints, shared
 from .dtypes import Array, as_torch_dtype, cast_check, torch_dtype
-from .index import ChipIndex, IndexSpec, as_catalog
+from .index import ChipIndex, IndexSpec, Sharding, as_catalog
 from .labels import LabelIndex, LabelMatch, read_label
 from .loader import ReadAheadLoader, Samples, collate, gpu_defaults
 from .readers import DEFAULT_CACHE_BYTES, ReaderPool, host
 from .samplers import Key
+from .streams import place
 
 #: what to type instead of DataLoader(ds) / DataLoader(ds, shuffle=True) (both run as written)
 USE_A_SAMPLER = (
@@ -150,6 +151,9 @@ class ChipDataset(torch.utils.data.Dataset):
         verify_size: bool = True,
         keep_cache: bool = True,
         cache_bytes: int | None = None,
+        streams: int | None = None,
+        rank: int | None = None,
+        world_size: int | None = None,
     ) -> None:
         catalog = as_catalog(catalog, "catalog")
         if crs is not None:
@@ -160,7 +164,7 @@ class ChipDataset(torch.utils.data.Dataset):
             raise ValueError(f"time_steps must be 'newest' or 'random', not {time_steps!r}")
         if max_steps is not None and (isinstance(max_steps, bool) or int(max_steps) < 1):
             raise ValueError(f"max_steps must be an integer >= 1, not {max_steps!r}")
-        self.catalog = catalog
+        self._catalog = catalog
         self.labels = as_catalog(labels, "labels") if labels is not None else None
         self.label_bands = list(label_bands) if label_bands is not None else None
         self.on_missing = on_missing
@@ -187,7 +191,14 @@ class ChipDataset(torch.utils.data.Dataset):
                          max_steps=self.max_steps, time_steps=time_steps, align_time=self.align_time, seed=self.seed,
                          nodata=nodata, label_bands=None if self.label_bands is None else tuple(self.label_bands),
                          on_missing=on_missing)
-        self.index: ChipIndex = ChipIndex.plan(catalog, self.labels, spec)
+        sharding = None
+        if streams is not None:
+            r, w = place(rank, world_size)
+            sharding = Sharding(int(streams), r, w)
+        elif rank is not None or world_size is not None:
+            raise ValueError("rank and world_size place a sharded dataset (streams=C): without streams every rank "
+                             "plans every file (give the samplers rank= and world_size=)")
+        self.index: ChipIndex = ChipIndex.plan(catalog, self.labels, spec, sharding)
         index = self.index
         self.image_cast = cast_check(index.encoding, self.dtype, "dtype")
         err = None if not self.return_valid else index.nodata_unknown(
@@ -203,8 +214,26 @@ class ChipDataset(torch.utils.data.Dataset):
         self.readers = ReaderPool(files=files, options=options, verify_size=verify_size, threads=self.threads,
                                   cache_bytes=self.cache_bytes, max_in_flight=self.max_in_flight)
 
+    @property
+    def catalog(self) -> Catalog:
+        """The catalogue (selection) the chips come from (in a DataLoader worker, unpickled when
+        first asked for: the worker reads files through the index alone)."""
+        c = self.__dict__.get("_catalog")
+        return c if c is not None else self.index.catalog
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state.pop("_catalog", None)  # the index carries it, unpickled only when asked for
+        return state
+
+    @property
+    def sharding(self) -> Sharding | None:
+        """This rank's place in a sharded dataset (streams=), or None: every file planned."""
+        return self.index.sharding
+
     # -- the index's columns, as before it had its own type ----------------------------------
     rows = _column("rows", "dataset file j -> catalogue row")
+    fid = _column("fid", "dataset file j -> its id in the selection, the same in every process (shard << 32 | position)")
     ids = _column("ids", "the files' ids")
     hrefs = _column("hrefs", "the files' locations")
     shapes = _column("shapes", "the files' (T, B, Y, X)")
@@ -345,7 +374,7 @@ class ChipDataset(torch.utils.data.Dataset):
         """The open reader of ("img", j) or ("lbl", l) in this process."""
         kind, k = key
         if kind == "img":
-            return self.readers.reader(key, lambda: self.catalog.row(self.index.rows[k]))
+            return self.readers.reader(key, lambda: self.index.row(k))
         labels = self.labels
         assert labels is not None
         return self.readers.reader(key, lambda: labels.row(k))

@@ -2,18 +2,37 @@
 frozen, and the one thing samplers and the dataset share (as TorchGeo's datasets and samplers
 share only the dataset's index).
 
-One entry per file the chips come from (dataset file j: catalogue row rows[j]): its id,
-location, shape (T, B, Y, X), tile shape, Grid, the band and time step indices read, those
-steps' times, nodata of the bands read and the catalogue's valid summary; the label files and
-where each lies on each image file (labels.LabelIndex). An index pickles as its recipe (the
-catalogues, whose pickles carry their path and search, and the IndexSpec) and is planned again
-where it is unpickled: a DataLoader worker under spawn gets a few hundred bytes, not the rows."""
+Columnar (rumi.torch.columns): one value or row per dataset file j, in numpy arrays. These are the
+catalogue row, the file's global id (`fid`: shard << 32 | position in the shard, the same in every
+process), its shard, shape (T, B, Y, X), tile shape, transform, CRS, the indices of the bands read,
+the time steps read and their times (ragged), the nodata of the bands read, the catalogue's
+packed valid summary (ragged), its id and location (UTF-8, ragged), its size, and where its header
+blob lies. The blob is either inline (ragged bytes: a single-file catalogue) or a (part, offset,
+size) reference into a partitioned catalogue's .headers files. The accessors (`ids`, `grids`,
+`nodata`, `valid_q` ...) give one file's values as the users of the index read them.
+
+Planning reads the catalogue a shard at a time (rumi.Catalog.shards / read_shard: a partitioned
+catalogue's row groups, or runs of rows in memory), vectorised over each shard's Arrow columns.
+Past columns.SPILL_BYTES, the columns go to a folder of memory-mapped files. A million files
+are planned without holding their rows.
+
+Sharded (`streams=C`, rumi.torch.streams): rank r of w plans only the shards of the streams it
+reads. These are the shards s = r (mod gcd(w, C)): it reads no other row group. The batch's time
+dimension T and the checks that need every rank (an empty stream) are agreed with an all_reduce
+when torch.distributed is initialised.
+
+Pickling (DataLoader workers under spawn or forkserver): an index pickles as a reference to its
+columns' folder. A folder is written once, on the first pickle of an index held in memory. The
+worker maps the columns: it plans nothing, reads no catalogue row, and shares the pages with every
+other process on the machine. The folder belongs to the process that wrote it and is removed when
+that process's index is collected. An index unpickled after its folder is gone is planned again
+from its recipe (the catalogue's pickle, its path and search), with a warning."""
 
 from __future__ import annotations
 
 import functools
-
 import os
+import pickle
 import warnings
 from dataclasses import dataclass
 from typing import Any, Sequence
@@ -24,10 +43,20 @@ import rumi
 from rumi import Grid, RequestError
 from rumi._dtypes import TORCH_TYPES
 from rumi._nodata import Nodata, normalize
-from rumi.catalog import Catalog, describe, norm_time, schema, time_indices, time_seconds, unpack_valid
+from rumi.catalog import Catalog, describe, norm_time, schema, unpack_valid
 
+from . import columns as C
 from .dtypes import Array
-from .labels import LabelIndex, dates, file_grid, plan_labels
+from .labels import LabelIndex, dates, plan_labels
+from .streams import Streams
+
+#: the catalogue columns planning reads
+PLAN_COLUMNS = ("id", "geometry", "proj:code", "proj:transform", "location", "rumi:bands", "rumi:times", "rumi:time_ends",
+                "rumi:dtype", "rumi:shape", "rumi:tile_shape", "rumi:file_size", "rumi:nodata", "rumi:valid", "rumi:header")
+#: unpacked valid summaries kept per process (each a few KB)
+VALID_CACHE = 4096
+#: indexes planned in this process (a counter: a DataLoader worker must plan none)
+planned = 0
 
 
 def as_catalog(src: Any, what: str) -> Catalog:
@@ -74,45 +103,136 @@ class IndexSpec:
     on_missing: str = "skip"
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True)
+class Sharding:
+    """A sharded plan: this rank's place and the streams asked for (rumi.torch.streams)."""
+
+    streams: int
+    rank: int
+    world: int
+
+
+class _Pickled:
+    """An object carried as its pickle, unpickled when first asked for (a catalogue in a worker:
+    replaying its search is needed only to plan again)."""
+
+    def __init__(self, obj: Any) -> None:
+        self._obj: Any = obj
+        self._data: bytes | None = None
+
+    def get(self) -> Any:
+        if self._obj is None and self._data is not None:
+            self._obj = pickle.loads(self._data)
+        return self._obj
+
+    def __getstate__(self) -> bytes:
+        return self._data if self._data is not None else pickle.dumps(self._obj)
+
+    def __setstate__(self, data: bytes) -> None:
+        self._obj, self._data = None, data
+
+
 class ChipIndex:
-    """The planned chip index (see the module's notes). Columns are lists indexed by dataset file j."""
+    """The planned chip index (see the module's notes): columns per dataset file j."""
 
-    catalog: Catalog
-    labels: Catalog | None
-    spec: IndexSpec
-    encoding: str
-    T: int
-    band_names: list[str]
-    rows: list[int]
-    ids: list[str]
-    hrefs: list[str]
-    shapes: list[list[int]]
-    tiles: list[tuple[int, int]]
-    transforms: list[list[float] | None]
-    codes: list[str | None]
-    grids: list[Grid | None]
-    band_idx: list[list[int]]
-    time_idx: list[list[int]]
-    file_times: list[Array]
-    step_times: list[dict[int, int]]
-    nodata: list[Nodata | None]
-    valid_q: list[Array | None]
-    summary_of: list[Nodata | None]
-    label: LabelIndex | None
+    def __init__(self, cols: dict[str, Array], meta: dict[str, Any], catalog: _Pickled, labels: Catalog | None,
+                 folder: C.Folder | None = None, where: tuple[str, str] | None = None) -> None:
+        self.cols = cols
+        self.meta = meta
+        self.spec: IndexSpec = meta["spec"]
+        self.encoding: str = meta["encoding"]
+        self.T: int = meta["T"]
+        self.band_names: list[str] = meta["band_names"]
+        self.label: LabelIndex | None = meta["label"]
+        self.streams: Streams | None = meta["streams"]
+        self.sharding: Sharding | None = meta["sharding"]
+        self.headers = meta["headers"]
+        self._catalog = catalog
+        self.labels = labels
+        self._folder = folder
+        self._where = where if folder is None else (folder.path, folder.token)
+        n = len(cols["rows"])
+        self.num_files = n
+        self._valid_cache: dict[int, Array | None] = {}
+        cn = meta["code_names"]
+        code, tr = cols["code"], cols["transform"]
+        self.ids = C.Strings(cols["id.off"], cols["id"])
+        self.hrefs = C.Strings(cols["href.off"], cols["href"])
+        self.codes = C.PerFile(n, lambda j: cn[code[j]] if code[j] >= 0 else None)
+        self.transforms = C.PerFile(n, lambda j: None if np.isnan(tr[j, 0]) else [float(v) for v in tr[j]])
+        self.grids = C.PerFile(n, self.grid)
+        self.band_idx = C.PerFile(n, lambda j: [int(v) for v in cols["band_idx"][j]])
+        self.time_idx = C.Ragged(cols["steps.off"], cols["steps"], lambda v: [int(x) for x in v])
+        self.file_times = C.Ragged(cols["steps.off"], cols["step_s"], np.asarray)
+        self.times = C.Ragged(cols["steps.off"], cols["step_s"], lambda v: np.asarray(v).astype("datetime64[s]"))
+        self.step_times = C.PerFile(n, lambda j: dict(zip(self.time_idx[j], (int(x) for x in self.file_times[j]))))
+        self.nodata = C.PerFile(n, lambda j: self._bands_nodata(j, "nd"))
+        self.summary_of = C.PerFile(n, lambda j: self._bands_nodata(j, "sm"))
+        self.valid_q = C.PerFile(n, self._valid)
 
+    # -- planning and pickling ---------------------------------------------------------------
     @staticmethod
-    def plan(catalog: Catalog, labels: Catalog | None, spec: IndexSpec) -> ChipIndex:
+    def plan(catalog: Catalog, labels: Catalog | None, spec: IndexSpec, sharding: Sharding | None = None) -> ChipIndex:
         """The index of the files of `catalog` that hold a chip of spec.size and a time step in
-        spec.time, and of the label files `labels` (RequestError when none does)."""
-        return _plan(catalog, labels, spec)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (ChipIndex.plan, (self.catalog, self.labels, self.spec))
+        spec.time, and of the label files `labels` (RequestError when none does); sharded: only
+        the shards of this rank's streams."""
+        return _plan(catalog, labels, spec, sharding)
 
     @property
-    def num_files(self) -> int:
-        return len(self.rows)
+    def catalog(self) -> Catalog:
+        """The catalogue planned from (in a worker, unpickled when first asked for)."""
+        cat: Catalog = self._catalog.get()
+        return cat
+
+    def share(self) -> tuple[str, str]:
+        """(folder, token) of the columns on disk, written now if they are held in memory."""
+        if self._where is None:
+            self._folder = C.save(self.cols)
+            self._where = (self._folder.path, self._folder.token)
+            self.cols = C.load(*self._where)  # the mapped pages, shared with the workers
+            self.__init__(self.cols, self.meta, self._catalog, self.labels, self._folder)  # type: ignore[misc]
+        return self._where
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        path, token = self.share()
+        return (_attach, (path, token, self.meta, self._catalog, self.labels))
+
+    # -- per file ---------------------------------------------------------------------------
+    @property
+    def rows(self) -> Array:
+        """Per file, its catalogue row (its position in the catalogue selection planned; sharded:
+        in this rank's shards)."""
+        return self.cols["rows"]
+
+    @property
+    def fid(self) -> Array:
+        """Per file, its id in the selection, the same in every process: shard << 32 | position."""
+        return self.cols["fid"]
+
+    @property
+    def shard(self) -> Array:
+        """Per file, its shard (rumi.Catalog.shards, numbered in catalogue order)."""
+        return self.cols["shard"]
+
+    @property
+    def shapes(self) -> Array:
+        """(n, 4) int64: each file's (T, B, Y, X)."""
+        return self.cols["shape"]
+
+    @property
+    def tiles(self) -> Array:
+        """(n, 2) int64: each file's tile shape."""
+        return self.cols["tile"]
+
+    @property
+    def sizes(self) -> Array:
+        """Per file, its catalogued size in bytes (-1: not recorded)."""
+        return self.cols["size"]
+
+    @property
+    def num_shards(self) -> int:
+        """The shards of the selection (all of them, planned here or not)."""
+        return int(self.meta["num_shards"])
 
     @property
     def size(self) -> tuple[int, int]:
@@ -122,28 +242,63 @@ class ChipIndex:
     def B(self) -> int:
         return len(self.band_names)
 
-    @property
-    def times(self) -> list[Array]:
-        """Per file, its selected times as datetime64[s]."""
-        return [ft.astype("datetime64[s]") for ft in self.file_times]
+    def grid(self, j: int) -> Grid | None:
+        """File j's Grid (None without georeferencing)."""
+        t = self.transforms[j]
+        return _grid(self.codes[j], None if t is None else tuple(t), (int(self.shapes[j][2]), int(self.shapes[j][3])))
+
+    def _bands_nodata(self, j: int, kind: str) -> Nodata | None:
+        if not self.cols[kind + "_known"][j]:
+            return None
+        return [float(v) if h else None for v, h in zip(self.cols[kind + "_val"][j], self.cols[kind + "_has"][j])]
+
+    def _valid(self, j: int) -> Array | None:
+        """File j's valid summary, unpacked (rumi.catalog.unpack_valid), cached."""
+        if j in self._valid_cache:
+            return self._valid_cache[j]
+        a, b = int(self.cols["valid.off"][j]), int(self.cols["valid.off"][j + 1])
+        q = None
+        if self.cols["valid_has"][j]:
+            q = unpack_valid(bytes(self.cols["valid"][a:b]), [int(v) for v in self.shapes[j]],
+                             [int(v) for v in self.tiles[j]])
+        if len(self._valid_cache) >= VALID_CACHE:
+            self._valid_cache.pop(next(iter(self._valid_cache)))
+        self._valid_cache[j] = q
+        return q
+
+    def row(self, j: int) -> dict[str, Any]:
+        """What rumi.catalog.open_row needs of file j: its location, size and header blob (read
+        from beside a partitioned catalogue's part: one range)."""
+        href = self.hrefs[j]
+        size = int(self.sizes[j])
+        if "blob_ref" in self.cols:
+            k, off, n = (int(v) for v in self.cols["blob_ref"][j])
+            blob = self.headers.read(k, off if n >= 0 else None, n if n >= 0 else None)
+        elif self.cols["blob_has"][j]:
+            blob = bytes(self.cols["blob"][int(self.cols["blob.off"][j]):int(self.cols["blob.off"][j + 1])])
+        else:
+            blob = None
+        return {"assets": {"data": {"href": href}}, "location": href, "rumi:file_size": None if size < 0 else size,
+                "rumi:header": blob}
 
     def steps_of(self, j: int, r0: int, c0: int) -> list[int]:
         """The file's time step indices chip (j, r0, c0) reads (max_steps, time_steps)."""
         steps = self.time_idx[j]
         k = self.spec.max_steps
         if k is None or len(steps) <= k:
-            return steps
-        if self.spec.time_steps == "newest":
-            order = np.argsort(self.file_times[j], kind="stable")[-k:]
-        else:
-            rng = np.random.default_rng([self.spec.seed, j, r0, c0])
-            order = rng.choice(len(steps), size=k, replace=False)
+            return list(steps)
         ft = self.file_times[j]
+        if self.spec.time_steps == "newest":
+            order = np.argsort(ft, kind="stable")[-k:]
+        else:  # seeded by the file's id, the same in every process and at any world size
+            rng = np.random.default_rng([self.spec.seed, int(self.fid[j]), r0, c0])
+            order = rng.choice(len(steps), size=k, replace=False)
         return [steps[p] for p in sorted(order, key=lambda p: (ft[p], p))]
 
     def steps_count(self, j: int) -> int:
         """The number of time steps each chip of file j reads."""
-        n = len(self.time_idx[j])
+        off = self.cols["steps.off"]
+        n = int(off[j + 1] - off[j])
         return n if self.spec.max_steps is None else min(n, self.spec.max_steps)
 
     def times_of(self, j: int, steps: Sequence[int]) -> Array:
@@ -151,24 +306,21 @@ class ChipIndex:
         t_of = self.step_times[j]
         return np.array([t_of[t] for t in steps], dtype="int64").astype("datetime64[s]")
 
-    @functools.cached_property
-    def affines(self) -> list[tuple[float, float, float, float, float, float] | None]:
+    @property
+    def affines(self) -> C.PerFile:
         """Per file, its grid's transform as 6 floats (None: no georeferencing)."""
-        out: list[tuple[float, float, float, float, float, float] | None] = []
-        for g in self.grids:
-            t = None if g is None else g.transform
-            out.append(None if t is None else (float(t.a), float(t.b), float(t.c), float(t.d), float(t.e), float(t.f)))
-        return out
+        tr = self.cols["transform"]
+        return C.PerFile(self.num_files, lambda j: None if np.isnan(tr[j, 0]) else tuple(float(v) for v in tr[j]))
 
     def bounds(self, j: int, r0: int, c0: int) -> tuple[float, float, float, float]:
         """(left, bottom, right, top) of the chip at (r0, c0) of file j, in its CRS: the float
         operations of Grid.window_bounds (the window's transform, then its corners), without
         its objects (a batch asks for every chip's)."""
-        t = self.affines[j]
-        if t is None:
+        t = self.cols["transform"][j]
+        if np.isnan(t[0]):
             raise RequestError(f"file {self.ids[j]} has no georeferencing: its chips have no bounds")
         h, w = self.spec.size
-        sa, sb, sc, sd, se, sf = t
+        sa, sb, sc, sd, se, sf = (float(v) for v in t)
         # transform @ translation(c0, r0), as affine composes them
         a, b, c = sa * 1.0 + sb * 0.0, sa * 0.0 + sb * 1.0, sa * c0 + sb * r0 + sc
         d, e, f = sd * 1.0 + se * 0.0, sd * 0.0 + se * 1.0, sd * c0 + se * r0 + sf
@@ -179,104 +331,367 @@ class ChipIndex:
 
     def nodata_unknown(self, what: str, fix: str) -> RequestError | None:
         """The error of `what` (which needs nodata) when some file's nodata is not known, or None."""
-        unknown = [j for j, nd in enumerate(self.nodata) if nd is None]
-        if not unknown:
+        unknown = np.flatnonzero(~np.asarray(self.cols["nd_known"]))
+        if not len(unknown):
             return None
         return RequestError(
             f"{what} needs the nodata of the bands read, and none is known for {self.files_text(unknown)}: the "
             f"catalogue has no rumi:nodata for {self.band_names} there (the files had no .aux.xml sidecar with a "
             f"NoDataValue when it was built). {fix}")
 
-    def files_text(self, js: Sequence[int]) -> str:
+    def files_text(self, js: Any) -> str:
         """"n of the N files (a, b, c ...)" for messages."""
         shown = ", ".join(self.ids[j] for j in js[:3]) + (" ..." if len(js) > 3 else "")
-        return f"{len(js)} of the {len(self.rows)} files ({shown})"
+        return f"{len(js)} of the {self.num_files} files ({shown})"
 
 
-def _plan(catalog: Catalog, labels: Catalog | None, spec: IndexSpec) -> ChipIndex:
-    t = catalog.table
-    n = t.num_rows
-    if n == 0:
-        raise RequestError("the catalogue selection is empty: no chips")
-    shapes = t.column("rumi:shape").to_pylist()
-    bands = t.column("rumi:bands").to_pylist()
-    times = time_seconds(t)
-    ends = time_seconds(t, "rumi:time_ends")
-    dtypes = t.column("rumi:dtype").to_pylist()
-    ids = t.column("id").to_pylist()
-    h, w = spec.size
-    keep: list[int] = []
-    small = 0
-    names = list(spec.bands) if spec.bands is not None else bands[0]
-    window = norm_time(spec.time)
-    band_idx: list[list[int]] = []
-    time_idx: list[list[int]] = []
-    for i in range(n):
-        T, B, Y, X = shapes[i]
-        if Y < h or X < w:
-            small += 1
-            continue
-        try:
-            bi = [bands[i].index(b) for b in names]
-        except ValueError:
-            raise RequestError(f"row {i} ({ids[i]}) lacks some of the bands {names}") from None
-        steps = list(range(T)) if window is None else time_indices(times[i] or [], ends[i], window)
-        if not steps:
-            continue  # no time step in the window: not part of this dataset
-        keep.append(i)
-        band_idx.append(bi)
-        time_idx.append(steps)
-    if small:
-        warnings.warn(f"rumi.torch: {small} files smaller than {h}x{w} pixels are left out", RuntimeWarning, stacklevel=4)
-    if not keep and small:
-        raise RequestError(f"no file of the selection holds a {h}x{w} chip")
-    if not keep:
-        raise RequestError(f"no file of the selection has a time step in {spec.time}")
-    file_times = [np.array([(times[i] or [])[k] for k in steps], dtype="int64") for i, steps in zip(keep, time_idx)]
-    if spec.align_time:
-        ref = list(file_times[0])
-        for i, ft in zip(keep, file_times):
-            if list(ft) != ref:
+@functools.lru_cache(maxsize=4096)
+def _grid(code: str | None, transform: tuple[float, ...] | None, shape: tuple[int, int]) -> Grid | None:
+    """A file's Grid from its CRS, transform and (Y, X) (None without georeferencing); cached."""
+    if code is None or transform is None:
+        return None
+    return Grid.from_affine(code, transform, shape)
+
+
+def _attach(path: str, token: str, meta: dict[str, Any], catalog: _Pickled, labels: Catalog | None) -> ChipIndex:
+    """An index unpickled: its columns mapped from the folder (planned again from the recipe,
+    with a warning, when the folder is gone)."""
+    try:
+        cols = C.load(path, token)
+    except (OSError, ValueError) as e:
+        warnings.warn(f"rumi.torch: the chip index's columns at {path} are gone ({e}): planning it again from its "
+                      "catalogue", RuntimeWarning, stacklevel=2)
+        return _plan(catalog.get(), labels, meta["spec"], meta["sharding"])
+    return ChipIndex(cols, meta, catalog, labels, None, (path, token))
+
+
+# -- planning ---------------------------------------------------------------------------------
+def _allreduce_max(values: list[int], sharding: Sharding | None) -> list[int]:
+    """values, each the largest over the ranks when the plan is sharded under an initialised
+    torch.distributed process group of its world size (else as they are)."""
+    if sharding is None or sharding.world == 1:
+        return values
+    import torch
+
+    d = torch.distributed
+    if not (d.is_available() and d.is_initialized()) or d.get_world_size() != sharding.world:
+        return values
+    t = torch.tensor(values, dtype=torch.int64)
+    d.all_reduce(t, op=d.ReduceOp.MAX)
+    return [int(v) for v in t.tolist()]
+
+
+def _list(col: Any) -> tuple[Array, Any]:
+    """(lengths, flattened values as an Arrow array) of a list column (a null list: length 0)."""
+    import pyarrow.compute as pc
+
+    arr = col.combine_chunks() if hasattr(col, "combine_chunks") else col
+    lengths = np.asarray(pc.list_value_length(arr).fill_null(0).to_numpy(zero_copy_only=False), np.int64)
+    return lengths, pc.list_flatten(arr)
+
+
+def _np(a: Any, dtype: Any, fill: Any = 0) -> Array:
+    """An Arrow array (or chunked array) as numpy, nulls as fill."""
+    if a.null_count:
+        a = a.fill_null(fill)
+    return np.asarray(a.to_numpy(zero_copy_only=False), dtype)
+
+
+def _bytes(col: Any) -> tuple[Array, Array, Array]:
+    """(offsets, bytes, valid) of a string/binary column."""
+    import pyarrow as pa
+
+    arr = col.combine_chunks() if hasattr(col, "combine_chunks") else col
+    odt: Any = np.int64 if pa.types.is_large_string(arr.type) or pa.types.is_large_binary(arr.type) else np.int32
+    n = len(arr)
+    bufs = arr.buffers()
+    off = np.frombuffer(bufs[1], odt, count=n + 1, offset=arr.offset * np.dtype(odt).itemsize).astype(np.int64) if n else np.zeros(1, np.int64)
+    data = np.frombuffer(bufs[2], np.uint8) if len(bufs) > 2 and bufs[2] is not None else np.zeros(0, np.uint8)
+    valid = np.asarray(arr.is_valid().to_numpy(zero_copy_only=False), bool)
+    return off, data, valid
+
+
+def _first_bands(catalog: Catalog, shards: list[tuple[int, int]]) -> list[str]:
+    """Every band of the selection's first file (the default `bands`)."""
+    for s in shards:
+        t = catalog.read_shard(s, ["rumi:bands"]).table
+        if t.num_rows:
+            return list(t.column("rumi:bands")[0].as_py())
+    raise RequestError("the catalogue selection is empty: no chips")
+
+
+class _Planner:
+    """The plan's state across shards: the columns built, the rows seen, what the checks need."""
+
+    def __init__(self, spec: IndexSpec, names: list[str] | None, labels: bool) -> None:
+        self.spec = spec
+        self.names: list[str] = []
+        self.named = False
+        self.over: Nodata | None = None
+        if names is not None:
+            self._names(names)
+        self.window = norm_time(spec.time)
+        self.b = C.Builder()
+        self.seen = 0  # rows seen (catalogue rows, before this plan's own filters)
+        self.small = 0
+        self.kept = 0
+        self.encodings: set[str] = set()
+        self.code_names: list[str] = []
+        self.code_of: dict[str, int] = {}
+        self.band_of: dict[tuple[str, ...], list[int] | None] = {}
+        self.max_steps_seen = 0
+        self.ref_times: list[int] | None = None
+        self.ref_id = ""
+        self.geoms: list[Any] | None = [] if labels else None
+        self.blob_kind: str | None = None
+
+    def _names(self, names: list[str]) -> None:
+        self.names, self.named = names, True
+        self.over = nodata_override(self.spec.nodata, names)
+
+    def add(self, shard_no: int, sr: Any) -> None:
+        """Plans the rows of one shard (Catalog.read_shard's ShardRows)."""
+        import pyarrow as pa
+
+        t = sr.table
+        n = t.num_rows
+        first = self.seen
+        self.seen += n
+        if n == 0:
+            return
+        if not self.named:  # the default bands: every band of the selection's first file
+            self._names(list(t.column("rumi:bands")[0].as_py()))
+        h, w = self.spec.size
+        sl, sv = _list(t.column("rumi:shape"))
+        if not (sl == 4).all():
+            raise RequestError(f"rumi:shape of some rows has not 4 values ({sorted(set(sl.tolist()))})")
+        shapes = _np(sv, np.int64).reshape(n, 4)
+        fits = (shapes[:, 2] >= h) & (shapes[:, 3] >= w)
+        self.small += int((~fits).sum())
+        # bands: each distinct list once
+        bands = t.column("rumi:bands").to_pylist()
+        ids_off, ids_data, _ = _bytes(t.column("id"))
+        bi = np.zeros((n, len(self.names)), np.int32)
+        for i in np.flatnonzero(fits):
+            key = tuple(bands[i] or ())
+            got = self.band_of.get(key, ())
+            if got == ():
+                try:
+                    got = [key.index(b) for b in self.names]
+                except ValueError:
+                    got = None
+                self.band_of[key] = got
+            if got is None:
+                rid = bytes(ids_data[ids_off[i]:ids_off[i + 1]]).decode()
+                raise RequestError(f"row {first + i} ({rid}) lacks some of the bands {self.names}")
+            bi[i] = got
+        # time steps in the window
+        tl, tv = _list(t.column("rumi:times"))
+        secs = _np(tv.cast(pa.int64()), np.int64) // 1_000_000
+        el, ev = _list(t.column("rumi:time_ends"))
+        toff = np.zeros(n + 1, np.int64)
+        np.cumsum(tl, out=toff[1:])
+        ends = secs.copy()
+        if len(ev):
+            eoff = np.zeros(n + 1, np.int64)
+            np.cumsum(el, out=eoff[1:])
+            esecs = _np(ev.cast(pa.int64()), np.int64) // 1_000_000
+            has = el == tl
+            row_of = np.repeat(np.arange(n), tl)
+            pos = np.arange(len(secs)) - toff[row_of]
+            m = has[row_of]
+            ends[m] = esecs[eoff[row_of[m]] + pos[m]]
+        ok = np.ones(len(secs), bool)
+        if self.window is not None:
+            lo, hi = self.window
+            if lo is not None:
+                ok &= ends >= lo
+            if hi is not None:
+                ok &= secs <= hi
+        row_of = np.repeat(np.arange(n), tl)
+        counts = np.bincount(row_of[ok], minlength=n)
+        keep = np.flatnonzero(fits & (counts > 0))
+        if not len(keep):
+            return
+        kset = np.zeros(n, bool)
+        kset[keep] = True
+        sel = ok & kset[row_of]
+        steps = (np.arange(len(secs)) - toff[row_of])[sel].astype(np.int32)
+        step_s = secs[sel]
+        kc = counts[keep]
+        self.max_steps_seen = max(self.max_steps_seen, int(kc.max()))
+        if self.spec.align_time:
+            self._check_aligned(keep, kc, step_s, ids_off, ids_data)
+        # sample types
+        import pyarrow.compute as pc
+
+        idx = pa.array(keep)
+        self.encodings |= set(pc.unique(t.column("rumi:dtype").take(idx)).to_pylist())
+        # tiles, transforms, CRS, sizes
+        tsl, tsv = _list(t.column("rumi:tile_shape"))
+        tiles = _np(tsv, np.int64).reshape(-1, 2) if (tsl == 2).all() else None
+        if tiles is None:
+            raise RequestError("rumi:tile_shape of some rows has not 2 values")
+        trl, trv = _list(t.column("proj:transform"))
+        troff = np.zeros(n + 1, np.int64)
+        np.cumsum(trl, out=troff[1:])
+        trvals = _np(trv, np.float64, np.nan)
+        tr = np.full((len(keep), 6), np.nan)
+        six = trl[keep] >= 6
+        if six.any():
+            base = troff[keep[six]]
+            tr[six] = trvals[base[:, None] + np.arange(6)]
+        codes = t.column("proj:code").take(idx).to_pylist()
+        code = np.array([self._code(c) for c in codes], np.int32)
+        size = _np(t.column("rumi:file_size").take(idx), np.int64, -1)
+        # nodata of the bands read and the valid summary
+        B = len(self.names)
+        nl, nv = _list(t.column("rumi:nodata"))
+        nd_row_known = _np(t.column("rumi:nodata").is_valid(), bool)[keep]
+        noff = np.zeros(n + 1, np.int64)
+        np.cumsum(nl, out=noff[1:])
+        nvals = _np(nv, np.float64, np.nan)
+        nvalid = _np(nv.is_valid(), bool) if len(nv) else np.zeros(0, bool)
+        pos = noff[keep][:, None] + bi[keep]
+        inside = bi[keep] < nl[keep][:, None]
+        pos = np.where(inside, pos, 0)
+        cat_val = np.where(inside, nvals[pos] if len(nvals) else np.nan, np.nan)
+        cat_has = inside & (nvalid[pos] if len(nvalid) else False) & nd_row_known[:, None]
+        voff, vdata, vvalid = _bytes(t.column("rumi:valid"))
+        v_has = vvalid[keep]
+        if self.over is not None:
+            nd_val = np.tile(np.array([np.nan if v is None else v for v in self.over], float), (len(keep), 1))
+            nd_has = np.tile(np.array([v is not None for v in self.over]), (len(keep), 1))
+        else:
+            nd_val, nd_has = cat_val, cat_has
+        nd_known = nd_has.any(axis=1) & (nd_row_known if self.over is None else True)
+        sm_known = v_has & nd_row_known
+        # the columns
+        b = self.b
+        b.add("rows", first + keep)
+        b.add("shard", np.full(len(keep), shard_no, np.int32))
+        b.add("fid", (np.int64(shard_no) << 32) + np.asarray(sr.pos, np.int64)[keep])
+        b.add("shape", shapes[keep])
+        b.add("tile", tiles[keep])
+        b.add("transform", tr)
+        b.add("code", code)
+        b.add("size", size)
+        b.add("band_idx", bi[keep].reshape(len(keep), B))
+        b.add_ragged("steps", kc, steps)
+        b.add("step_s", step_s)
+        b.add("nd_val", nd_val.reshape(len(keep), B))
+        b.add("nd_has", nd_has.reshape(len(keep), B))
+        b.add("nd_known", np.broadcast_to(nd_known, (len(keep),)))
+        b.add("sm_val", cat_val.reshape(len(keep), B))
+        b.add("sm_has", cat_has.reshape(len(keep), B))
+        b.add("sm_known", sm_known)
+        b.add_ragged("valid", *C.take_ragged(voff, vdata, keep))
+        b.add("valid_has", v_has)
+        b.add_ragged("id", *C.take_ragged(ids_off, ids_data, keep))
+        hoff, hdata, _ = _bytes(t.column("location"))
+        b.add_ragged("href", *C.take_ragged(hoff, hdata, keep))
+        if sr.refs is not None:
+            self._blob_kind("refs")
+            part, off, sz = sr.refs
+            b.add("blob_ref", np.stack([np.asarray(part, np.int64)[keep], np.asarray(off, np.int64)[keep],
+                                        np.asarray(sz, np.int64)[keep]], 1))
+        else:
+            self._blob_kind("inline")
+            if sr.header is not None:
+                boff, bdata, bvalid = _bytes(sr.header)
+            else:
+                boff, bdata, bvalid = np.zeros(n + 1, np.int64), np.zeros(0, np.uint8), np.zeros(n, bool)
+            b.add_ragged("blob", *C.take_ragged(boff, bdata, keep))
+            b.add("blob_has", bvalid[keep])
+        if self.geoms is not None:
+            self.geoms += t.column("geometry").take(idx).to_pylist()
+        self.kept += len(keep)
+
+    def _blob_kind(self, kind: str) -> None:
+        if self.blob_kind not in (None, kind):
+            raise RequestError("the catalogue's shards keep their header blobs in two ways")  # pragma: no cover
+        self.blob_kind = kind
+
+    def _code(self, c: str | None) -> int:
+        if c is None:
+            return -1
+        k = self.code_of.get(c)
+        if k is None:
+            k = self.code_of[c] = len(self.code_names)
+            self.code_names.append(c)
+        return k
+
+    def _check_aligned(self, keep: Array, kc: Array, step_s: Array, ids_off: Array, ids_data: Array) -> None:
+        off = np.zeros(len(kc) + 1, np.int64)
+        np.cumsum(kc, out=off[1:])
+        for r, i in enumerate(keep):
+            ft = [int(v) for v in step_s[off[r]:off[r + 1]]]
+            rid = bytes(ids_data[ids_off[i]:ids_off[i + 1]]).decode()
+            if self.ref_times is None:
+                self.ref_times, self.ref_id = ft, rid
+            elif ft != self.ref_times:
                 raise RequestError(
-                    f"align_time: the files' time axes differ in the time selection: {ids[keep[0]]} has "
-                    f"{dates(ref)}, {ids[i]} has {dates(list(ft))}")
-    kd = {dtypes[i] for i in keep}
-    if len(kd) != 1:
-        raise RequestError(f"the files have different sample types {sorted(kd)}: one ChipDataset per type")
-    encoding = kd.pop()
+                    f"align_time: the files' time axes differ in the time selection: {self.ref_id} has "
+                    f"{dates(self.ref_times)}, {rid} has {dates(ft)}")
+
+
+def _plan(catalog: Catalog, labels: Catalog | None, spec: IndexSpec, sharding: Sharding | None = None) -> ChipIndex:
+    global planned
+    planned += 1
+    shards = catalog.shards()
+    streams = None if sharding is None else Streams.of(sharding.streams, len(shards))
+    mine = range(len(shards)) if streams is None or sharding is None else streams.shards_of(sharding.rank, sharding.world)
+    # the default bands are the selection's first file's: a sharded rank reads the first shards for them
+    names = list(spec.bands) if spec.bands is not None else None if sharding is None else _first_bands(catalog, shards)
+    p = _Planner(spec, names, labels is not None)
+    cols = [c for c in PLAN_COLUMNS if labels is not None or c != "geometry"]
+    for s in mine:
+        p.add(int(s), catalog.read_shard(shards[int(s)], cols))
+    h, w = spec.size
+    if p.small:
+        warnings.warn(f"rumi.torch: {p.small} files smaller than {h}x{w} pixels are left out", RuntimeWarning, stacklevel=4)
+    per_stream = np.zeros(0, np.int64)
+    out, folder = p.b.finish() if p.kept else ({}, None)
+    if streams is not None and sharding is not None and p.kept:
+        read = streams.read_by(sharding.rank, sharding.world)
+        per_stream = np.bincount(streams.stream_of(out["shard"]), minlength=streams.count)[read]
+    # the checks every rank must agree on: the longest selection (T), an empty rank, an empty stream
+    empty_stream = int(streams is not None and p.kept > 0 and bool((per_stream == 0).any()))
+    most, no_file, any_empty = _allreduce_max([p.max_steps_seen, int(p.kept == 0), empty_stream], sharding)
+    if p.kept == 0:
+        if p.seen == 0 and sharding is None:
+            raise RequestError("the catalogue selection is empty: no chips")
+        where = "" if sharding is None else f" read by rank {sharding.rank} of {sharding.world} (shards {_shards_text(mine)})"
+        if p.small and p.small == p.seen:
+            raise RequestError(f"no file of the selection{where} holds a {h}x{w} chip")
+        if p.seen and spec.time is not None:
+            raise RequestError(f"no file of the selection{where} has a time step in {spec.time}")
+        raise RequestError(f"the catalogue selection{where} is empty: no chips")
+    if any_empty or no_file:
+        assert streams is not None and sharding is not None
+        here = [int(c) for c in streams.read_by(sharding.rank, sharding.world)[per_stream == 0]]
+        raise RequestError(
+            f"streams={sharding.streams}: some of the {streams.count} streams have no file with a chip (stream c is "
+            f"shards c, c + {streams.count}, ... of the selection's {streams.shards}; "
+            + (f"on this rank, streams {here}" if here else "on another rank") + "): use fewer streams")
+    if len(p.encodings) != 1:
+        raise RequestError(f"the files have different sample types {sorted(p.encodings)}: one ChipDataset per type")
+    encoding = next(iter(p.encodings))
     if encoding not in TORCH_TYPES:
         raise RequestError(f"{encoding} samples have no torch dtype")
-    tiles = t.column("rumi:tile_shape").to_pylist()
-    trs = t.column("proj:transform").to_pylist()
-    codes = t.column("proj:code").to_pylist()
-    hrefs = t.column("location").to_pylist()
-    counts = [len(s) for s in time_idx]
-    T = max(counts) if spec.max_steps is None else min(max(counts), spec.max_steps)
-    # nodata of the selected bands (nodata= or the catalogue's) and each file's valid summary
-    # (rumi.catalog), with the nodata that summary was recorded for
-    nds = t.column("rumi:nodata").to_pylist() if "rumi:nodata" in t.column_names else [None] * n
-    vals = t.column("rumi:valid").to_pylist() if "rumi:valid" in t.column_names else [None] * n
-    over = nodata_override(spec.nodata, names)
-    nodata: list[Nodata | None] = []
-    valid_q: list[Array | None] = []
-    summary_of: list[Nodata | None] = []
-    for j, i in enumerate(keep):
-        row_nd = nds[i]
-        cat_nd = None if row_nd is None else [row_nd[b] for b in band_idx[j]]
-        nd = over if over is not None else cat_nd
-        nodata.append(None if nd is None or all(v is None for v in nd) else nd)
-        valid_q.append(unpack_valid(vals[i], shapes[i], tiles[i]) if vals[i] is not None else None)
-        summary_of.append(cat_nd if vals[i] is not None else None)
-    kshapes = [shapes[i] for i in keep]
-    grids = [file_grid(codes[i], trs[i], shapes[i][2:]) for i in keep]
-    kids = [ids[i] for i in keep]
-    label = None
+    T = most if spec.max_steps is None else min(most, spec.max_steps)
+    headers = catalog.headers if p.blob_kind == "refs" else None
+    meta: dict[str, Any] = dict(spec=spec, encoding=encoding, T=T, band_names=list(p.names), label=None, streams=streams,
+                sharding=sharding, headers=headers, code_names=p.code_names, num_shards=len(shards))
+    index = ChipIndex(out, meta, _Pickled(catalog), labels, folder)
     if labels is not None:
-        label = plan_labels(labels, spec.label_bands, catalog, keep, kids, kshapes, grids, file_times, T)
-    return ChipIndex(
-        catalog=catalog, labels=labels, spec=spec, encoding=encoding, T=T, band_names=list(names), rows=keep,
-        ids=kids, hrefs=[hrefs[i] for i in keep], shapes=kshapes, tiles=[(int(tiles[i][0]), int(tiles[i][1])) for i in keep],
-        transforms=[trs[i] for i in keep], codes=[codes[i] for i in keep], grids=grids, band_idx=band_idx,
-        time_idx=time_idx, file_times=file_times,
-        step_times=[dict(zip(steps, (int(x) for x in ft))) for steps, ft in zip(time_idx, file_times)],
-        nodata=nodata, valid_q=valid_q, summary_of=summary_of, label=label)
+        assert p.geoms is not None
+        meta["label"] = plan_labels(labels, spec.label_bands, p.geoms, list(index.ids), index.shapes.tolist(),
+                                    list(index.grids), list(index.file_times), T)
+        index.label = meta["label"]
+    return index
+
+
+def _shards_text(shards: Any) -> str:
+    s = [int(v) for v in shards]
+    return ", ".join(map(str, s[:4])) + (" ..." if len(s) > 4 else "")

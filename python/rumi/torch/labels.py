@@ -141,11 +141,11 @@ class LabelIndex:
             v[1:len(ts)] = v[0]
 
 
-def plan_labels(labels: Catalog, label_bands: Sequence[str] | None, images: Catalog, image_rows: list[int],
-                ids: list[str], shapes: list[list[int]], grids: list[Grid | None], file_times: list[Array],
-                T: int) -> LabelIndex:
-    """The label files of `labels` and where each lies on the image files (catalogue rows
-    image_rows of `images`, with their ids, shapes, grids and selected times)."""
+def plan_labels(labels: Catalog, label_bands: Sequence[str] | None, image_geoms: Sequence[bytes | None],
+                ids: Sequence[str], shapes: Sequence[Sequence[int]], grids: Sequence[Grid | None],
+                file_times: Sequence[Array], T: int) -> LabelIndex:
+    """The label files of `labels` and where each lies on the image files (their footprints'
+    WKB, ids, shapes, grids and selected times)."""
     lt = labels.table
     if lt.num_rows == 0:
         raise RequestError("the label catalogue is empty")
@@ -179,10 +179,10 @@ def plan_labels(labels: Catalog, label_bands: Sequence[str] | None, images: Cata
     import shapely
 
     lgeom = [shapely.from_wkb(g) if g is not None else None for g in lt.column("geometry").to_pylist()]
-    igeom = [shapely.from_wkb(g) if g is not None else None for g in images.table.column("geometry").to_pylist()]
-    matches: list[list[LabelMatch]] = [[] for _ in image_rows]
-    for j, row in enumerate(image_rows):
-        gi, grid = igeom[row], grids[j]
+    igeom = [shapely.from_wkb(g) if g is not None else None for g in image_geoms]
+    matches: list[list[LabelMatch]] = [[] for _ in ids]
+    for j in range(len(ids)):
+        gi, grid = igeom[j], grids[j]
         if grid is None:
             raise RequestError(
                 f"image file {ids[j]} has no CRS ({grid_text(None, shapes[j][2:])}): labels cannot be placed on it")

@@ -14,6 +14,7 @@ from typing import Any, Iterable, Iterator
 import torch
 
 from . import shared
+from .samplers import ChipSampler
 
 
 class Samples(list):  # type: ignore[type-arg]
@@ -175,6 +176,10 @@ class ReadAheadLoader(torch.utils.data.DataLoader):
     def state_dict(self) -> dict[str, Any]:
         """The sampler's state (seed, epoch, ...) and the samples delivered in this epoch."""
         s = self.sampler
+        if isinstance(s, ChipSampler):  # its state at the delivered keys (not the ones read ahead)
+            sd = s.state_dict(yielded=self._delivered)
+            sd["samples_delivered"] = sd["yielded"]
+            return sd
         sd = dict(s.state_dict()) if hasattr(s, "state_dict") else {}
         sd["samples_delivered"] = self._delivered
         return sd
@@ -202,6 +207,8 @@ class ReadAheadLoader(torch.utils.data.DataLoader):
             if skip:
                 self._delivered = skip
                 return self._count(self._plain_skip(skip))
+        elif isinstance(self.sampler, ChipSampler):
+            self._delivered = 0  # counted from where the sampler starts (its state_dict adds that)
         else:
             self._delivered = getattr(self.sampler, "start", 0)
         if self.num_workers > 0 or self.read_ahead == 0 or self.batch_sampler is None:

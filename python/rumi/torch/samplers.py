@@ -1,8 +1,17 @@
 """Chip samplers: (file, row_off, col_off) keys of a ChipDataset, drawn from its chip index
-alone (`dataset.index`; the constraints of rumi.torch.constraints, no pixel read). A sampler's
-global sequence depends only on the index, its seed and epoch; rank r of w takes keys r, r + w,
-... (so 1, 2 and 4 ranks see the same sequence, split differently); state_dict() /
-load_state_dict() resume an epoch."""
+alone (`dataset.index`; the constraints of rumi.torch.constraints, no pixel read).
+
+An epoch is a global sequence of keys that depends only on the index, the seed and the epoch.
+Rank r of w takes its positions r, r + w, ... so 1, 2 and 4 ranks see the same sequence, split
+differently. state_dict() / load_state_dict() resume an epoch at another world size too (the
+keys taken are a prefix of the sequence: rumi.torch.streams.positions).
+
+The order is a full permutation of the epoch's keys (the default), or, with `streams=C` (or a
+dataset planned with streams=), C streams interleaved. Each stream is its shards' files a block
+of `block` files at a time, in a shuffled order, with the keys of a block shuffled among
+themselves. This keeps each rank's reads within its own shards and the chips that share frames
+together in time (rumi.torch.streams), so an epoch fetches each byte about once across the
+cluster."""
 
 from __future__ import annotations
 
@@ -15,26 +24,21 @@ import torch
 from . import constraints
 from .dtypes import Array
 from .index import ChipIndex
+from .streams import Streams, place, positions
 
 if TYPE_CHECKING:
     from .dataset import ChipDataset
 
 #: a sample: dataset file j, pixel row and column offset of the chip
 Key = tuple[int, int, int]
+#: files per shuffle block of a stream (see the module's notes)
+DEFAULT_BLOCK = 4
+#: keys converted to Python at once while iterating
+CHUNK = 4096
 
 
 def _dist(rank: int | None, world: int | None) -> tuple[int, int]:
-    if rank is None or world is None:
-        d = torch.distributed
-        if d.is_available() and d.is_initialized():
-            rank = d.get_rank() if rank is None else rank
-            world = d.get_world_size() if world is None else world
-        else:
-            rank, world = rank or 0, world or 1
-    assert rank is not None and world is not None
-    if not 0 <= rank < world:
-        raise ValueError(f"rank {rank} is outside 0..{world - 1}")
-    return rank, world
+    return place(rank, world)
 
 
 class ChipSampler(torch.utils.data.Sampler):
@@ -42,93 +46,186 @@ class ChipSampler(torch.utils.data.Sampler):
     rank r of w takes keys r, r + w, r + 2w, ... of its first len // w * w. min_valid: only
     chips whose valid fraction the catalogue's summary guarantees (no pixel read); with labels
     and on_missing="skip", only chips with labels. Either that no chip can meet is an error
-    here, at construction."""
+    here, at construction. streams / block: the order (see the module's notes; a dataset
+    planned with streams= sets them, and its rank and world size)."""
 
     def __init__(self, dataset: ChipDataset, rank: int | None = None, world_size: int | None = None,
-                 min_valid: float | None = None, seed: int = 0) -> None:
+                 min_valid: float | None = None, seed: int = 0, streams: int | None = None,
+                 block: int | None = None) -> None:
         self.ds = dataset
         self.index: ChipIndex = dataset.index
-        self.rank, self.world = _dist(rank, world_size)
+        sh = self.index.sharding
+        if sh is not None:
+            if (rank is not None and rank != sh.rank) or (world_size is not None and world_size != sh.world):
+                raise ValueError(f"the dataset was planned for rank {sh.rank} of {sh.world} (its streams' files only): "
+                                 f"a sampler of it cannot be rank {rank} of {world_size}")
+            if streams is not None and int(streams) != sh.streams:
+                raise ValueError(f"the dataset was planned with streams={sh.streams}, not {streams}")
+            self.rank, self.world = sh.rank, sh.world
+            self.streams: Streams | None = self.index.streams
+        else:
+            self.rank, self.world = _dist(rank, world_size)
+            self.streams = None if streams is None else Streams.of(streams, self.index.num_shards)
+        if block is not None and (isinstance(block, bool) or int(block) < 1):
+            raise ValueError(f"block must be a number of files >= 1, not {block!r}")
+        self.block = DEFAULT_BLOCK if block is None else int(block)
         self.epoch = 0
         self.seed = int(seed)
         if min_valid is not None and not 0.0 <= float(min_valid) <= 1.0:
             raise ValueError(f"min_valid must be in [0, 1], not {min_valid!r}")
         self.min_valid = None if min_valid is None else float(min_valid)
-        self.start = 0  # where the next iteration starts in this rank's share (load_state_dict)
+        self._resume = 0  # the global position the next iteration starts at (load_state_dict)
+        self._base = 0  # the global position the current iteration started at
         self._yielded = 0
-        self._cache: tuple[tuple[int, int], list[Key]] | None = None
+        self._cache: dict[Any, Any] = {}
+        self._feasible: dict[int, Array] = {}
+        self._files: dict[int, Array] = {}
         if self.min_valid:
             err = constraints.min_valid_error(self.index, self.min_valid)
             if err is not None:
                 raise err
         self.constrained = bool(self.min_valid) or constraints.skips_unlabelled(self.index)
-        self.feasible: list[Array] = []
         if self.constrained:
-            self.feasible = [constraints.feasible(self.index, j, self.min_valid) for j in range(self.index.num_files)]
-            if not any(len(f) for f in self.feasible):
-                raise constraints.no_chip_error(self.index, self.min_valid)
+            groups = [self.files_of(int(c)) for c in self.my_streams()] if self.streams is not None else \
+                [np.arange(self.index.num_files)]
+            for files in groups:
+                if not any(len(self.feasible(int(j))) for j in files):
+                    raise constraints.no_chip_error(self.index, self.min_valid)
 
+    # -- the index's files ------------------------------------------------------------------
+    def feasible(self, j: int) -> Array:
+        """(n, 2) lattice offsets of file j whose chips meet the constraints (computed when first
+        asked for: a million files are not all visited)."""
+        f = self._feasible.get(j)
+        if f is None:
+            f = self._feasible[j] = constraints.feasible(self.index, j, self.min_valid)
+        return f
+
+    def my_streams(self) -> Array:
+        """The streams this rank reads (streams order only)."""
+        assert self.streams is not None
+        return self.streams.read_by(self.rank, self.world)
+
+    def files_of(self, c: int) -> Array:
+        """The dataset files of stream c, in catalogue order."""
+        f = self._files.get(c)
+        if f is None:
+            assert self.streams is not None
+            f = self._files[c] = np.flatnonzero(self.streams.stream_of(np.asarray(self.index.shard)) == c)
+        return f
+
+    # -- the epoch ---------------------------------------------------------------------------
     def set_epoch(self, epoch: int) -> None:
         self.epoch = int(epoch)
 
-    def all_keys(self) -> list[Key]:  # pragma: no cover - abstract
-        """Every key of the epoch, all ranks together."""
+    def epoch_keys(self) -> Array:  # pragma: no cover - abstract
+        """(n, 3) int64: every key of the epoch, all ranks together (full-permutation order)."""
         raise NotImplementedError
 
-    def _global(self) -> list[Key]:
-        if self._cache is None or self._cache[0] != (self.seed, self.epoch):
-            self._cache = ((self.seed, self.epoch), self.all_keys())
-        return self._cache[1]
+    def stream_length(self) -> int:  # pragma: no cover - abstract
+        """Keys per stream and epoch (streams order)."""
+        raise NotImplementedError
 
-    def _keys(self) -> list[Key]:
-        keys = self._global()
-        # equal share per rank (the tail that does not divide is dropped), no key on two ranks
-        n = len(keys) // self.world * self.world
-        return keys[self.rank:n:self.world]
+    def stream_keys(self, c: int) -> Array:  # pragma: no cover - abstract
+        """(stream_length(), 3) int64: stream c's keys of the epoch (streams order)."""
+        raise NotImplementedError
+
+    def _cached(self, key: Any, make: Any) -> Any:
+        k = (self.seed, self.epoch, key)
+        if k not in self._cache:
+            if len(self._cache) > 64:
+                self._cache.clear()
+            self._cache[k] = make()
+        return self._cache[k]
+
+    def epoch_length(self) -> int:
+        """Keys in the epoch, all ranks together."""
+        if self.streams is None:
+            return len(self._cached("all", self.epoch_keys))
+        return self.stream_length() * self.streams.count
+
+    def keys_at(self, pos: Array) -> Array:
+        """(len(pos), 3) int64: the keys at global positions pos of the epoch."""
+        pos = np.asarray(pos, np.int64)
+        if self.streams is None:
+            out: Array = self._cached("all", self.epoch_keys)[pos]
+            return out
+        C = self.streams.count
+        out = np.empty((len(pos), 3), np.int64)
+        cs, ks = pos % C, pos // C
+        for c in np.unique(cs):
+            m = cs == c
+            out[m] = self._cached(("stream", int(c)), lambda: self.stream_keys(int(c)))[ks[m]]
+        return out
+
+    def all_keys(self) -> list[Key]:
+        """Every key of the epoch, all ranks together, in order."""
+        return [(int(j), int(r), int(c)) for j, r, c in self.keys_at(np.arange(self.epoch_length()))]
+
+    def _global(self) -> list[Key]:
+        return self.all_keys()
 
     def __iter__(self) -> Iterator[Key]:
-        keys = self._keys()
-        start, self.start = self.start, 0
-        self._yielded = start
-        for k in keys[start:]:
-            self._yielded += 1
-            yield k
+        start, self._resume = self._resume, 0
+        self._base, self._yielded = start, 0
+        pos = positions(self.epoch_length(), start, self.rank, self.world)
+        for k in range(0, len(pos), CHUNK):
+            for j, r, c in self.keys_at(np.asarray(pos[k:k + CHUNK])).tolist():
+                self._yielded += 1
+                yield (j, r, c)
 
     def __len__(self) -> int:
-        return len(self._global()) // self.world
+        return self.epoch_length() // self.world
 
-    def state_dict(self) -> dict[str, Any]:
+    @property
+    def start(self) -> int:
+        """The global position the next (or current) iteration starts at."""
+        return self._resume or self._base
+
+    def state_dict(self, yielded: int | None = None) -> dict[str, Any]:
         """seed, epoch, rank, world_size and the keys this rank's iterator gave in the epoch
-        (the loader's state_dict counts the delivered ones instead)."""
-        return {"seed": self.seed, "epoch": self.epoch, "rank": self.rank, "world_size": self.world,
-                "yielded": self._yielded}
+        (`yielded`; the loader's state_dict passes the delivered ones instead). After a resume at
+        a global position that is not a multiple of the world size, `offset` holds that position
+        and `yielded` counts from it."""
+        y = self._yielded if yielded is None else int(yielded)
+        st: dict[str, Any] = {"seed": self.seed, "epoch": self.epoch, "rank": self.rank, "world_size": self.world}
+        base = self._resume or self._base
+        if base % self.world == 0:
+            st["yielded"] = base // self.world + y
+        else:
+            st["yielded"], st["offset"] = y, base
+        return st
 
     def load_state_dict(self, state: dict[str, Any]) -> None:
-        """Resume: the next iteration starts at key `yielded` of this rank's share of `epoch`.
-        A state saved with another world size resumes at the same place of the global sequence."""
+        """Resume: the next iteration starts after the keys the saved state's ranks took, which
+        are the first offset + yielded x world_size of the epoch's sequence, at this sampler's
+        world size (rumi.torch.streams.positions)."""
         self.seed = int(state.get("seed", self.seed))
         self.epoch = int(state.get("epoch", self.epoch))
         y = int(state.get("yielded", 0))
         w = int(state.get("world_size", self.world))
-        if w != self.world:  # global position of the saved rank's next key, in this world's shares
-            y = -(-(y * w) // self.world)
-        self.start = y
-        self._yielded = y
+        self._resume = self._base = int(state.get("offset", 0)) + y * w
+        self._yielded = 0
 
-    def _grid_keys(self, j: int, ys: Iterable[int], xs: Iterable[int]) -> list[Key]:
-        """The chips of file j at rows ys x columns xs that meet the constraints."""
+    # -- keys of files ---------------------------------------------------------------------
+    def _grid_keys(self, j: int, ys: Iterable[int], xs: Iterable[int]) -> Array:
+        """(n, 3) keys of file j at rows ys x columns xs that meet the constraints."""
         rows, cols = (v.ravel() for v in np.meshgrid(np.asarray(list(ys), np.int64), np.asarray(list(xs), np.int64),
                                                      indexing="ij"))
         if self.constrained:
             ok = constraints.chip_ok(self.index, j, rows, cols, self.min_valid)
             rows, cols = rows[ok], cols[ok]
-        return [(j, int(r), int(c)) for r, c in zip(rows, cols)]
+        return np.stack([np.full(len(rows), j, np.int64), rows, cols], 1)
 
-    def _shuffled(self, out: list[Key], shuffle: bool) -> list[Key]:
+    def _shuffled(self, out: Array, shuffle: bool) -> Array:
         if shuffle:
             rng = np.random.default_rng([self.seed, self.epoch])
-            out = [out[i] for i in rng.permutation(len(out))]
+            out = out[rng.permutation(len(out))]
         return out
+
+    def _blocks_of(self, files: Array) -> Array:
+        """Each of a stream's files' block number."""
+        return np.arange(len(files)) // self.block
 
 
 def _check_length(length: Any) -> int:
@@ -137,62 +234,107 @@ def _check_length(length: Any) -> int:
     return int(length)
 
 
+def _keys(js: Array, r0: Array, c0: Array) -> Array:
+    return np.stack([np.asarray(js, np.int64), np.asarray(r0, np.int64), np.asarray(c0, np.int64)], 1).reshape(-1, 3)
+
+
 class RandomChipSampler(ChipSampler):
     """length chips at random positions: a file drawn with probability proportional to its
     area, then a uniform offset. Deterministic for a seed (and epoch, see set_epoch). With
-    min_valid (or labels), files without a chip that meets it are left out, and an offset that
-    fails is redrawn (up to 63 times, then one of the file's lattice offsets that meet it, see
-    rumi.torch.constraints.lattice): every key meets the constraints, decided without reading
-    pixels.
+    min_valid (or labels), files without a chip that meets it are never drawn (one drawn is
+    drawn again), and an offset that fails is redrawn (up to 63 times, then one of the file's
+    lattice offsets that meet it, see rumi.torch.constraints.lattice): every key meets the
+    constraints, decided without reading pixels.
 
     align: where the offsets may fall. False (default): any pixel. True: the files' tile grid,
     so that a chip whose size is a multiple of the tile size decodes only its own tiles (a
     random 256 x 256 chip of 128 x 128 tiles decodes 4 frames instead of 9, of 256 x 256 tiles
     1 instead of 4: decoded bytes = the chip's bytes). An integer k: multiples of k pixels.
     Aligned chips are fewer distinct crops ((Y - h) // step + 1 offsets per axis), the price of
-    the decode they save; where the augmentation needs every offset, leave it False."""
+    the decode they save; where the augmentation needs every offset, leave it False.
+
+    streams=C: each stream draws length // C chips from its own files (by area within them), a
+    block of files at a time (see the module's notes); the epoch has length // C * C keys."""
 
     def __init__(
         self, dataset: ChipDataset, length: int, seed: int = 0, rank: int | None = None, world_size: int | None = None,
-        min_valid: float | None = None, align: bool | int = False,
+        min_valid: float | None = None, align: bool | int = False, streams: int | None = None, block: int | None = None,
     ) -> None:
-        super().__init__(dataset, rank, world_size, min_valid, seed)
+        super().__init__(dataset, rank, world_size, min_valid, seed, streams, block)
         self.length = _check_length(length)
         if not isinstance(align, (bool, int, np.integer)) or (not isinstance(align, bool) and int(align) < 1):
             raise ValueError(f"align must be True, False or a step in pixels >= 1, not {align!r}")
         self.align = align if isinstance(align, bool) else int(align)
+        if self.streams is not None and 0 < self.length < self.streams.count:
+            raise ValueError(f"length {self.length} is less than one chip per stream ({self.streams.count} streams)")
 
     def steps(self, j: int) -> tuple[int, int]:
         """(row, column) step of file j's offsets (1: any pixel; see align)."""
-        if self.align is False:
-            return (1, 1)
-        if self.align is True:
-            th, tw = self.index.tiles[j]
-            return (int(th), int(tw))
-        return (int(self.align), int(self.align))
+        s = self._steps(np.array([j]))
+        return (int(s[0, 0]), int(s[0, 1]))
 
-    def all_keys(self) -> list[Key]:
-        index = self.index
+    def _steps(self, js: Array) -> Array:
+        """(len(js), 2) row and column steps of the files' offsets."""
+        if self.align is False:
+            return np.ones((len(js), 2), np.int64)
+        if self.align is True:
+            return np.asarray(self.index.tiles, np.int64)[js].reshape(-1, 2)
+        return np.full((len(js), 2), int(self.align), np.int64)
+
+    def epoch_keys(self) -> Array:
         rng = np.random.default_rng([self.seed, self.epoch])
+        return self._draw(np.arange(self.index.num_files), self.length, rng)
+
+    def stream_length(self) -> int:
+        assert self.streams is not None
+        return self.length // self.streams.count
+
+    def stream_keys(self, c: int) -> Array:
+        files = self.files_of(c)
+        L = self.stream_length()
+        rng = np.random.default_rng([self.seed, self.epoch, c])
+        keys = self._draw(files, L, rng)
+        # the stream's files a block at a time: blocks in a random order, their keys shuffled
+        block = np.empty(self.index.num_files, np.int64)
+        block[files] = self._blocks_of(files)
+        nb = int(block[files].max()) + 1 if len(files) else 0
+        rank_of = rng.permutation(nb)
+        order = np.lexsort((rng.random(len(keys)), rank_of[block[keys[:, 0]]]))
+        out: Array = keys[order]
+        return out
+
+    def _draw(self, files: Array, count: int, rng: np.random.Generator) -> Array:
+        """count keys drawn from files (files by area, offsets uniform; the constraints met)."""
+        index = self.index
+        if count == 0:
+            return np.zeros((0, 3), np.int64)
         h, w = index.size
-        area = np.array([(s[2] - h + 1) * (s[3] - w + 1) for s in index.shapes], dtype=float)
-        if self.constrained:
-            area = area * np.array([len(f) > 0 for f in self.feasible])
-        js = rng.choice(len(area), size=self.length, p=area / area.sum())
-        ys = rng.random(self.length)
-        xs = rng.random(self.length)
-        Ys = np.array([index.shapes[j][2] for j in js], np.int64)
-        Xs = np.array([index.shapes[j][3] for j in js], np.int64)
-        step = np.array([self.steps(int(j)) for j in js], np.int64).reshape(-1, 2)
+        shapes = np.asarray(index.shapes, np.int64)
+        area = ((shapes[files, 2] - h + 1) * (shapes[files, 3] - w + 1)).astype(float)
+        js = files[rng.choice(len(area), size=count, p=area / area.sum())]
+        if self.constrained:  # files with no chip that meets the constraints: drawn again among the others
+            while True:
+                bad = np.array([j for j in np.unique(js) if not len(self.feasible(int(j)))], np.int64)
+                if not len(bad):
+                    break
+                area[np.isin(files, bad)] = 0.0
+                if not area.sum():  # pragma: no cover - the constructor found a file with one
+                    raise constraints.no_chip_error(index, self.min_valid)
+                again = np.isin(js, bad)
+                js[again] = files[rng.choice(len(area), size=int(again.sum()), p=area / area.sum())]
+        ys = rng.random(count)
+        xs = rng.random(count)
+        Ys, Xs = shapes[js, 2], shapes[js, 3]
+        step = self._steps(js)
         Sy, Sx = step[:, 0], step[:, 1]
         Py, Px = (Ys - h) // Sy + 1, (Xs - w) // Sx + 1  # offsets per axis (Ys - h + 1 when not aligned)
         r0 = (ys * Py).astype(np.int64) * Sy
         c0 = (xs * Px).astype(np.int64) * Sx
-        if self.constrained and self.length:
+        if self.constrained:
             extra = 63
-            ey = (rng.random((self.length, extra)) * Py[:, None]).astype(np.int64) * Sy[:, None]
-            ex = (rng.random((self.length, extra)) * Px[:, None]).astype(np.int64) * Sx[:, None]
-            fb = rng.random(self.length)
+            ey = (rng.random((count, extra)) * Py[:, None]).astype(np.int64) * Sy[:, None]
+            ex = (rng.random((count, extra)) * Px[:, None]).astype(np.int64) * Sx[:, None]
+            fb = rng.random(count)
             for j in np.unique(js):
                 sel = np.flatnonzero(js == j)
                 cand_r = np.concatenate([r0[sel, None], ey[sel]], 1)
@@ -204,19 +346,103 @@ class RandomChipSampler(ChipSampler):
                 c0[sel] = np.where(has, cand_c[np.arange(len(sel)), first], 0)
                 miss = sel[~has]
                 if len(miss):
-                    F = self.feasible[int(j)]
+                    F = self.feasible(int(j))
                     sy, sx = self.steps(int(j))
                     on = (F[:, 0] % sy == 0) & (F[:, 1] % sx == 0)
                     F = F[on] if on.any() else F  # aligned lattice offsets where some meet the constraints
                     pick = (fb[miss] * len(F)).astype(np.int64)
                     r0[miss], c0[miss] = F[pick, 0], F[pick, 1]
-        return [(int(j), int(r), int(c)) for j, r, c in zip(js, r0, c0)]
+        return _keys(js, r0, c0)
 
 
-class GridChipSampler(ChipSampler):
+class _EveryChip(ChipSampler):
+    """Samplers of every chip of a set of offsets per file (GridChipSampler, TileChipSampler).
+    With streams, a stream's epoch is `length` // C keys (default: all streams' chips // C) of
+    its passes over its chips, each pass its blocks in a random order (shuffle) and each block's
+    keys shuffled; a stream with fewer chips starts another pass, one with more goes on where it
+    stopped in the next epoch."""
+
+    shuffle: bool = False
+    length: int | None = None
+
+    def offsets(self, j: int) -> tuple[Any, Any]:  # pragma: no cover - abstract
+        """The row and column offsets of file j's chips."""
+        raise NotImplementedError
+
+    def epoch_keys(self) -> Array:
+        out = [self._grid_keys(j, *self.offsets(j)) for j in range(self.index.num_files)]
+        return self._shuffled(np.concatenate(out) if out else np.zeros((0, 3), np.int64), self.shuffle)
+
+    def _stream_chips(self, c: int) -> tuple[Array, Array]:
+        """(keys in file order, each key's block) of stream c (computed once)."""
+        k = ("chips", c)
+        if k not in self._cache:
+            files = self.files_of(c)
+            keys = [self._grid_keys(int(j), *self.offsets(int(j))) for j in files]
+            blocks = [np.full(len(x), b, np.int64) for x, b in zip(keys, self._blocks_of(files))]
+            self._cache[k] = (np.concatenate(keys) if keys else np.zeros((0, 3), np.int64),
+                              np.concatenate(blocks) if blocks else np.zeros(0, np.int64))
+        out: tuple[Array, Array] = self._cache[k]
+        return out
+
+    def stream_length(self) -> int:
+        assert self.streams is not None
+        C = self.streams.count
+        if self.length is not None:
+            return self.length // C
+        k = ("length",)
+        if k not in self._cache:
+            counts = np.zeros(C, np.int64)
+            mine = self.my_streams()
+            for c in mine:
+                counts[c] = len(self._stream_chips(int(c))[0])
+            if len(mine) < C:
+                agreed = _max_over_ranks(counts, self.world)
+                if agreed is None:
+                    raise ValueError(
+                        f"this rank reads {len(mine)} of the {C} streams and torch.distributed is not initialised: "
+                        "give length= (the epoch's keys, all ranks together)")
+                counts = agreed
+            self._cache[k] = max(1, int(counts.sum()) // C)
+        return int(self._cache[k])
+
+    def stream_keys(self, c: int) -> Array:
+        keys, blocks = self._stream_chips(c)
+        M = len(keys)
+        if M == 0:
+            raise ValueError(f"stream {c} has no chip (files {self.files_of(c)[:3].tolist()} ...): use fewer streams")
+        L = self.stream_length()
+        a, b = self.epoch * L, (self.epoch + 1) * L
+        out = [self._pass(c, q, keys, blocks)[max(a, q * M) - q * M:min(b, (q + 1) * M) - q * M]
+               for q in range(a // M, (b - 1) // M + 1)]
+        return np.concatenate(out)
+
+    def _pass(self, c: int, q: int, keys: Array, blocks: Array) -> Array:
+        """Pass q over stream c's chips: its blocks in a random order, the keys of each shuffled."""
+        if not self.shuffle:
+            return keys
+        rng = np.random.default_rng([self.seed, c, q])
+        rank_of = rng.permutation(int(blocks.max()) + 1)
+        out: Array = keys[np.lexsort((rng.random(len(keys)), rank_of[blocks]))]
+        return out
+
+
+def _max_over_ranks(counts: Array, world: int) -> Array | None:
+    """counts, elementwise the largest over the ranks (None without an initialised process group
+    of that world size)."""
+    d = torch.distributed
+    if not (d.is_available() and d.is_initialized()) or d.get_world_size() != world:
+        return None
+    t = torch.from_numpy(np.ascontiguousarray(counts, np.int64))
+    d.all_reduce(t, op=d.ReduceOp.MAX)
+    out: Array = t.numpy()
+    return out
+
+
+class GridChipSampler(_EveryChip):
     """Every chip of a grid of stride pixels (default: the chip size) over each file, the last
     row and column moved in to end at the file's edge (with min_valid or labels: those that meet
-    them). shuffle with a seed for a random order."""
+    them). shuffle with a seed for a random order. streams / block / length: see _EveryChip."""
 
     def __init__(
         self,
@@ -227,47 +453,46 @@ class GridChipSampler(ChipSampler):
         min_valid: float | None = None,
         shuffle: bool = False,
         seed: int = 0,
+        streams: int | None = None,
+        block: int | None = None,
+        length: int | None = None,
     ) -> None:
         h, w = dataset.index.size
         sy, sx = (h, w) if stride is None else ((int(stride),) * 2 if np.isscalar(stride) else tuple(stride))  # type: ignore[arg-type]
         self.stride = (int(sy), int(sx))
         self.shuffle = bool(shuffle)
-        super().__init__(dataset, rank, world_size, min_valid, seed)
-        if self.constrained and not self._global():
+        self.length = None if length is None else _check_length(length)
+        super().__init__(dataset, rank, world_size, min_valid, seed, streams, block)
+        if self.constrained and not self.epoch_length():
             raise constraints.no_chip_error(self.index, self.min_valid)
 
-    def all_keys(self) -> list[Key]:
+    def offsets(self, j: int) -> tuple[Any, Any]:
         h, w = self.index.size
         sy, sx = self.stride
-        out: list[Key] = []
-        for j, (_, _, Y, X) in enumerate(self.index.shapes):
-            ys = sorted(set(list(range(0, Y - h + 1, sy)) + [Y - h]))
-            xs = sorted(set(list(range(0, X - w + 1, sx)) + [X - w]))
-            out += self._grid_keys(j, ys, xs)
-        return self._shuffled(out, self.shuffle)
+        _, _, Y, X = (int(v) for v in self.index.shapes[j])
+        return (sorted(set(list(range(0, Y - h + 1, sy)) + [Y - h])), sorted(set(list(range(0, X - w + 1, sx)) + [X - w])))
 
 
-class TileChipSampler(ChipSampler):
+class TileChipSampler(_EveryChip):
     """Chips aligned with the files' tiles: every position on the tile grid where a chip fits
     whole (a chip of the tile size then reads exactly one frame: one request). shuffle with a
-    seed for a random order."""
+    seed for a random order. streams / block / length: see _EveryChip."""
 
     def __init__(
         self, dataset: ChipDataset, shuffle: bool = False, seed: int = 0, rank: int | None = None,
-        world_size: int | None = None, min_valid: float | None = None,
+        world_size: int | None = None, min_valid: float | None = None, streams: int | None = None,
+        block: int | None = None, length: int | None = None,
     ) -> None:
         self.shuffle = shuffle
-        super().__init__(dataset, rank, world_size, min_valid, seed)
-        if self.constrained and not self._global():
+        self.length = None if length is None else _check_length(length)
+        super().__init__(dataset, rank, world_size, min_valid, seed, streams, block)
+        if self.constrained and not self.epoch_length():
             raise constraints.no_chip_error(self.index, self.min_valid)
 
-    def all_keys(self) -> list[Key]:
+    def offsets(self, j: int) -> tuple[Any, Any]:
         h, w = self.index.size
-        out: list[Key] = []
-        for j, (_, _, Y, X) in enumerate(self.index.shapes):
-            th, tw = self.index.tiles[j]
-            sy = th * max(1, math.ceil(h / th))
-            sx = tw * max(1, math.ceil(w / tw))
-            out += self._grid_keys(j, range(0, Y - h + 1, min(sy, th) if h <= th else sy),
-                                   range(0, X - w + 1, min(sx, tw) if w <= tw else sx))
-        return self._shuffled(out, self.shuffle)
+        _, _, Y, X = (int(v) for v in self.index.shapes[j])
+        th, tw = (int(v) for v in self.index.tiles[j])
+        sy = th * max(1, math.ceil(h / th))
+        sx = tw * max(1, math.ceil(w / tw))
+        return (range(0, Y - h + 1, min(sy, th) if h <= th else sy), range(0, X - w + 1, min(sx, tw) if w <= tw else sx))
