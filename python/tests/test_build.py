@@ -460,8 +460,8 @@ def test_plan_gives_cells_time_steps_and_bytes_without_reading_a_source(tmp_path
     # cells are 5120 m: a and b (x 500000..510000) touch columns 97..99, c (505000..515000) 98..100
     assert {f.cell.split("_")[0] for f in may} == {"x97", "x98", "x99"}
     assert {f.cell.split("_")[0] for f in june} == {"x98", "x99", "x100"}
-    assert all(f.items == (0, 1) and f.steps == 2 and f.time_range == "P1M" for f in may)
-    assert all(f.items == (2,) and f.steps == 1 for f in june)
+    assert all(tuple(f.items) == (0, 1) and f.steps == 2 and f.time_range == "P1M" for f in may)
+    assert all(tuple(f.items) == (2,) and f.steps == 1 for f in june)
     assert plan.to_build == plan.files and plan.to_skip == () and len({f.fingerprint for f in plan.files}) == 18
     assert all(plan.shape(f) == (f.steps, 3, 512, 512) for f in plan.files)
     assert plan.itemsize == 2 and plan.raw_bytes() == (9 * 2 + 9 * 1) * 3 * 512 * 512 * 2

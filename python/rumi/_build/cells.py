@@ -1,6 +1,6 @@
-"""The units of a build: the cells of a tiling (odc-geo GeoBoxes over the items' footprints),
-the time ranges a time step falls in, and odc.stac.load's grouping of items into time steps.
-Pure: no source file is read."""
+"""The units of a build: the cells of a tiling (odc-geo GeoBoxes over the items' footprints)
+and the time ranges a time step falls in (odc.stac.load's grouping of items into time steps is
+plan._Steps). Pure: no source file is read."""
 
 from __future__ import annotations
 
@@ -78,16 +78,23 @@ def output_crs(tiles: Any, crs: Any, resolution: Any) -> Any:
     return out
 
 
-def union_geobox(odc_stac: Any, parsed: Sequence[Any], bands: Sequence[str], crs: Any, resolution: Any, anchor: Any) -> Any:
-    """The GeoBox odc.stac.load picks for all the items at crs and resolution."""
-    gbox = odc_stac.output_geobox(list(parsed), bands=list(bands), crs=crs, resolution=resolution, anchor=anchor)
-    if gbox is None:
+def union_geobox(footprints: Sequence[Any], crs: Any, resolution: Any, anchor: Any) -> Any:
+    """The GeoBox odc.stac.load picks for all the items at crs and resolution (its
+    output_geobox: the bounding box of the items' footprints in crs, snapped at resolution and
+    anchor, the pixel edges by default), from the items' distinct footprints in crs."""
+    from odc.geo import AnchorEnum
+    from odc.geo.geobox import GeoBox
+    from odc.geo.geom import bbox_union
+
+    if not footprints:
         raise ValueError("odc-stac cannot find the items' grid: give crs= and resolution=")
-    return gbox
+    return GeoBox.from_bbox(bbox_union(g.boundingbox for g in footprints), resolution=resolution,
+                            anchor=AnchorEnum.EDGE if anchor is None else anchor)
 
 
 def cells(tiles: Any, union: Any, crs: Any, resolution: Any, anchor: Any, geoms: Sequence[Any]) -> list[tuple[str, Any]]:
-    """[(name, GeoBox)] of the tiling over the items' footprints (geoms in crs)."""
+    """[(name, GeoBox)] of the tiling over the items' footprints (geoms in crs: the distinct
+    ones are enough)."""
     from odc.geo.geobox import GeoBox, GeoboxTiles
     from odc.geo.gridspec import GridSpec
 
@@ -249,35 +256,3 @@ def whole_second(t: Any) -> np.datetime64:
     """t rounded to the nearest second as rumi's writers round it (rumi._times), without a
     warning: a build warns once for all its times."""
     return np.datetime64(rounded_seconds(np.datetime64(t, "ns"))[0], "s")
-
-
-# --- grouping (odc.stac.load's, through ParsedItem's public API) ------------------------------
-
-
-def _group_key(groupby: Any, lon: float) -> Callable[[Any, Any, int], Any]:
-    if callable(groupby):
-        return groupby  # type: ignore[no-any-return]
-    if groupby == "time":
-        return lambda item, p, i: p.nominal_datetime
-    if groupby == "solar_day":
-        return lambda item, p, i: p.solar_date_at(lon).date()
-    if groupby in ("id", None):
-        return lambda item, p, i: i
-    return lambda item, p, i: item.properties.get(groupby, None)
-
-
-def groups(items: Sequence[Any], parsed: Sequence[Any], idx: Sequence[int], groupby: Any, lon: float) -> list[list[int]]:
-    """Groups of item indices (into items) as odc.stac.load forms them for a load of the items
-    idx: sorted by (group key, time, id), runs of one key."""
-    key = _group_key(groupby, lon)
-    local = list(idx)
-    keys = {i: key(items[i], parsed[i], k) for k, i in enumerate(local)}
-    order = sorted(local, key=lambda i: (keys[i], parsed[i].nominal_datetime, parsed[i].id))
-    out: list[list[int]] = []
-    for i in order:
-        if out and keys[out[-1][0]] == keys[i]:
-            out[-1].append(i)
-        else:
-            out.append([i])
-    return out
-

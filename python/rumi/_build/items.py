@@ -144,9 +144,7 @@ def output_itemsize(parsed: Sequence[Any], bands: Sequence[str], dtype: Any) -> 
     """Bytes per sample of the output as odc-stac types it: dtype=, else the largest of the
     bands' types in the items' metadata (float32 for a band without one). An estimate for a
     plan: the load decides."""
-    if dtype is not None:
-        return int(np.dtype(dtype).itemsize)
-    size = 0
+    kinds = []
     for b in bands:
         kind: Any = None
         for p in parsed:
@@ -156,6 +154,16 @@ def output_itemsize(parsed: Sequence[Any], bands: Sequence[str], dtype: Any) -> 
                 continue
             if kind:
                 break
+        kinds.append(kind)
+    return itemsize_of(kinds, dtype)
+
+
+def itemsize_of(kinds: Sequence[Any], dtype: Any) -> int:
+    """output_itemsize from each band's first sample type in the items (None: none given)."""
+    if dtype is not None:
+        return int(np.dtype(dtype).itemsize)
+    size = 0
+    for kind in kinds:
         try:
             size = max(size, np.dtype(kind or "float32").itemsize)
         except TypeError:
@@ -172,6 +180,13 @@ def source_nodata(
     own, read from its header (8 files at a time, each once) as odc-stac reads it when it masks
     that file. A file without nodata is left out, and so is one that cannot be opened (its load
     fails with its own error)."""
+    return probe_nodata(nodata_files(parsed, bands, dtype, patch_url))
+
+
+def nodata_files(
+    parsed: Sequence[Any], bands: Sequence[str], dtype: Any, patch_url: Callable[[str], str] | None
+) -> dict[tuple[int, str], tuple[str, int]]:
+    """(item index, band) -> (href, band index) of the files source_nodata reads."""
     todo: dict[tuple[int, str], tuple[str, int]] = {}
     for i, p in enumerate(parsed):
         for b in bands:
@@ -190,6 +205,11 @@ def source_nodata(
                 continue
             uri = patch_url(src.uri) if patch_url else src.uri
             todo[(i, b)] = (uri, int(src.band or 1))
+    return todo
+
+
+def probe_nodata(todo: Mapping[tuple[int, str], tuple[str, int]]) -> dict[tuple[int, str], tuple[float, str]]:
+    """source_nodata's reads: each file of todo once, 8 at a time."""
     if not todo:
         return {}
     import rasterio  # type: ignore[import-untyped,unused-ignore]
@@ -199,7 +219,7 @@ def source_nodata(
         try:
             with rasterio.Env(**PROBE_ENV), rasterio.open(uri) as f:
                 v = f.nodatavals[bidx - 1]
-        except Exception:  # noqa: BLE001 (see above)
+        except Exception:  # noqa: BLE001 (see source_nodata)
             return None
         return None if v is None else float(v)
 

@@ -12,9 +12,11 @@ each, their fingerprints, and which are built and which are up to date.
 
 from __future__ import annotations
 
+import dataclasses
 import time as _time
 import types
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
@@ -24,8 +26,9 @@ from .. import _rumi
 from .._times import caller_level
 from .._write import WriteOptions
 from . import cells as _cells
+from . import index as _index
 from . import items as _items
-from .destination import Destination, fingerprint
+from .destination import Destination, fingerprint_texts
 
 #: files listed one by one in BuildPlan.describe()
 SHOWN = 20
@@ -45,7 +48,7 @@ class LoadOptions:
     patch_url: Callable[[str], str] | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class PlannedFile:
     """One file of a build: a cell of the tiling and a range of time, built from some items."""
 
@@ -53,10 +56,11 @@ class PlannedFile:
     cell: str  #: the cell's name
     geobox: Any  #: its grid (an odc-geo GeoBox)
     time_range: str  #: the range's spec: "" (one range), a period ("P1M") or "start/end"
-    items: tuple[int, ...]  #: indices into BuildPlan.items, increasing
-    steps: int  #: its time steps (odc.stac.load's groups of its items)
+    items: np.ndarray[Any, Any]  #: indices into BuildPlan.items (int64, increasing): the items whose footprints overlap the cell, in its time steps
+    steps: int  #: its time steps (odc.stac.load's groups with an item overlapping the cell)
     fingerprint: str  #: SHA-256 of what it is built from (the manifest's)
     up_to_date: bool  #: the manifest records this fingerprint and the file matches it: skipped
+    times: np.ndarray[Any, Any] | None = None  #: datetime64[s]: each time step's time as stored (its group's earliest item, odc-stac's)
 
 
 @dataclass(frozen=True, repr=False)
@@ -64,8 +68,8 @@ class BuildPlan:
     """What a build does, decided without loading a pixel (plan_build); run_plan does it. `print(plan)` (describe()) says it in a few lines."""
 
     dest: Destination
-    items: tuple[Any, ...]  #: the pystac Items
-    parsed: tuple[Any, ...]  #: odc-stac's ParsedItems of them
+    items: _index.ItemSource  #: the STAC items by index (pystac Items, read when asked for)
+    index: _index.ItemIndex  #: what planning read of each item (ids, times, footprints, records)
     bands: tuple[str, ...]
     epsg: int  #: the output CRS
     files: tuple[PlannedFile, ...]  #: every file of the build, in build order
@@ -111,7 +115,7 @@ class BuildPlan:
         ]
         rows = []
         for f in self.files[:limit]:
-            ids = ", ".join(str(self.items[i].id) for i in f.items[:4]) + (", ..." if len(f.items) > 4 else "")
+            ids = ", ".join(self.index.ids[i] for i in f.items[:4]) + (", ..." if len(f.items) > 4 else "")
             shape = "x".join(str(v) for v in self.shape(f))
             rows.append(f"  {'skip ' if f.up_to_date else 'build'} {f.name}  {shape}  {f.fingerprint[:12]}  {ids}")
         if len(self.files) > limit:
@@ -151,8 +155,13 @@ def plan_build(
 ) -> BuildPlan:
     """The plan of rumi.build with these arguments (see there): reads the items, the source
     files' headers where the items give no nodata, and the destination's manifest, sizes and
-    header sidecars; loads no pixel and writes nothing. Raises ValueError on bad input."""
-    odc_stac, _, _ = _items.deps()
+    header sidecars; loads no pixel and writes nothing. Raises ValueError on bad input.
+
+    Memory and time grow with the items and the files, not with their product: a stac-geoparquet
+    table is read by record batches into one compact row per item (index.py), items are grouped
+    into time steps once (per solar-day offset), and each cell takes the items whose footprints
+    overlap it (a footprint per distinct grid)."""
+    _items.deps()
     t0 = _time.perf_counter()
     out_dest = Destination.parse(dest, storage_options)
     band_list = [bands] if isinstance(bands, str) else list(bands)
@@ -163,38 +172,33 @@ def plan_build(
     out_crs = _cells.output_crs(tiles, crs, resolution)
     in_range = _cells.time_ranges(time)
 
-    item_list = _items.load_items(items)
-    try:
-        parsed = list(odc_stac.parse_items(item_list, cfg=stac_cfg))
-    except Exception as e:
-        raise ValueError(f"odc-stac cannot read the items: {e}") from None
-    _items.check_bands(parsed, band_list)
-    if dtype is None and stac_cfg is None and (untyped := _items.untyped_bands(item_list, parsed, band_list)):
-        have = _items.file_dtype(parsed[0], untyped[0], patch_url)
-        hint = f" (the first item's {untyped[0]} is {have})" if have else ""
+    source = _index.source_of(items)
+    index = _index.index_items(source, band_list, out_crs, dtype=dtype, groupby=groupby, stac_cfg=stac_cfg,
+                               nodata_given=nodata is not None, patch_url=patch_url)
+    _items.check_bands(list(index.first.values()), band_list)
+    if dtype is None and stac_cfg is None and index.untyped:
+        first = next(iter(index.first.values()))
+        have = _items.file_dtype(first, index.untyped[0], patch_url)
+        hint = f" (the first item's {index.untyped[0]} is {have})" if have else ""
         warnings.warn(
-            f"rumi.build: the items give no sample type for bands {', '.join(untyped)} (no raster:bands "
+            f"rumi.build: the items give no sample type for bands {', '.join(index.untyped)} (no raster:bands "
             f"data_type), so odc-stac loads them as float32 with NaN for nodata{hint}: pass dtype= "
             f"(rumi-build --dtype) to keep the files' type, e.g. dtype={have or 'uint16'!r}",
             UserWarning, stacklevel=caller_level(),
         )
     # the files' own nodata where the items give none: read before anything is written, so that
     # a value the output type cannot hold is refused here, by name
-    src_nodata = _items.source_nodata(parsed, band_list, dtype, patch_url) if nodata is None else {}
+    src_nodata = _items.probe_nodata(index.nodata_todo) if nodata is None else {}
     if dtype is not None and np.dtype(dtype).kind in "iu":
         for (_, b), (v, href) in src_nodata.items():
             if not _items.holds(dtype, v):
                 raise _items.unholdable(b, v, href, dtype)
-    geoms = []
-    for it, p in zip(item_list, parsed):
-        g = p.safe_geometry(out_crs)
-        if g is None or g.is_empty:
-            raise ValueError(f"item {it.id!r} has no footprint (no geometry and no projection extension)")
-        geoms.append(g)
+    if index.no_footprint is not None:
+        raise ValueError(f"item {index.no_footprint!r} has no footprint (no geometry and no projection extension)")
     union = None
     if tiles is None or not _cells.grid_given(tiles):
-        union = _cells.union_geobox(odc_stac, parsed, band_list, out_crs, resolution, anchor)
-    cell_list = _cells.cells(tiles, union, out_crs, resolution, anchor, geoms)
+        union = _cells.union_geobox(index.footprints, out_crs, resolution, anchor)
+    cell_list = _cells.cells(tiles, union, out_crs, resolution, anchor, index.footprints)
     names = [_cells.safe_name(n) for n, _ in cell_list]
     if len(set(names)) != len(names):
         raise ValueError(f"tiles: cell names repeat ({sorted({n for n in names if names.count(n) > 1})[:5]})")
@@ -210,28 +214,37 @@ def plan_build(
     manifest = out_dest.read_manifest()
     files: list[PlannedFile] = []
     empty: list[str] = []
-    rounded: dict[str, dict[str, str]] = {}  # file -> {time as the items give it: as stored}
-    import shapely
-
-    tree = shapely.STRtree([g.geom for g in geoms])  # the footprints in the cells' CRS
+    fractions: dict[str, np.ndarray[Any, Any]] = {}  # file -> its time steps' given times with a fraction of a second
+    steps = _Steps(index, groupby, in_range)
+    cover = _Cover(index.footprints, index.fp)
     for (_, gbox), fname in zip(cell_list, names):
         ext = gbox.extent.to_crs(out_crs) if gbox.crs != out_crs else gbox.extent
-        near = tree.query(ext.geom, predicate="intersects")
-        touching = {int(i) for i in near if shapely.intersection(geoms[int(i)].geom, ext.geom).area > 0}
-        if not touching:
+        touching = cover.items(ext.geom)
+        if touching.size == 0:
             empty.append(fname)
             continue
-        jobs = _cell_files(fname, gbox, touching, item_list, parsed, groupby, in_range, rounded)
+        ((lon, _),) = gbox.extent.centroid.to_crs("epsg:4326").points
         grid = [[float(v) for v in list(gbox.affine)[:6]], [int(v) for v in gbox.shape]]
-        for out, (rspec, ii, steps) in jobs.items():
-            records = [_items.item_record(item_list[i], band_list, parsed[i]) for i in ii]
-            fp = fingerprint(records, dict(params, geobox=grid, range=rspec))
-            done = out in manifest and out_dest.up_to_date(out, manifest[out], fp)
-            if not done:
-                manifest.pop(out, None)
-            files.append(PlannedFile(out, fname, gbox, rspec, tuple(sorted(ii)), steps, fp, done))
+        for out, rspec, ii, times, outside, given in steps.files(fname, touching, lon, in_range is None):
+            extra = {"times": [str(t) for t in times]} if outside else {}
+            fp = fingerprint_texts([index.records[i] for i in ii[np.argsort(index.rank[ii], kind="stable")]],
+                                   dict(params, geobox=grid, range=rspec, **extra))
+            files.append(PlannedFile(out, fname, gbox, rspec, ii, len(times), fp, False, times))
+            if given.size:
+                fractions[out] = given
+    done = _up_to_date(out_dest, manifest, files)
+    files = [dataclasses.replace(f, up_to_date=True) if f.name in done else f for f in files]
+    for f in files:
+        if not f.up_to_date:
+            manifest.pop(f.name, None)
 
-    changed = {k: v for f in files if not f.up_to_date for k, v in rounded.get(f.name, {}).items()}
+    changed: dict[str, str] = {}
+    fracs = [fractions[f.name] for f in files if not f.up_to_date and f.name in fractions]
+    if fracs:
+        us = np.unique(np.concatenate(fracs))
+        q, r = np.divmod(us, 1_000_000)
+        stored = (q + (2 * r >= 1_000_000)).astype("datetime64[s]")
+        changed = dict(zip(map(str, us.astype("datetime64[us]")), map(str, stored)))
     if changed:
         shown = ", ".join(f"{k} -> {v}" for k, v in sorted(changed.items())[:5])
         more = f" and {len(changed) - 5} more" if len(changed) > 5 else ""
@@ -241,36 +254,151 @@ def plan_build(
             UserWarning, stacklevel=caller_level(),
         )
     return BuildPlan(
-        dest=out_dest, items=tuple(item_list), parsed=tuple(parsed), bands=tuple(band_list), epsg=int(out_crs.epsg),
+        dest=out_dest, items=source, index=index, bands=tuple(band_list), epsg=int(out_crs.epsg),
         files=tuple(files), empty=tuple(empty),
         load=LoadOptions(groupby, chunks, nodata, dtype, resampling, stac_cfg, patch_url),
         write=WriteOptions(tile=tile, frame_unit=frame_unit, level=level, threads=threads, options=storage_options),
         manifest=types.MappingProxyType(manifest), source_nodata=types.MappingProxyType(src_nodata),
         rounded=types.MappingProxyType(dict(sorted(changed.items()))),
-        itemsize=_items.output_itemsize(parsed, band_list, dtype), seconds=_time.perf_counter() - t0,
+        itemsize=index.itemsize, seconds=_time.perf_counter() - t0,
     )
 
 
-def _cell_files(
-    fname: str, gbox: Any, touching: set[int], item_list: Sequence[Any], parsed: Sequence[Any], groupby: Any,
-    in_range: _cells.RangeOf | None, rounded: dict[str, dict[str, str]],
-) -> dict[str, tuple[str, list[int], int]]:
-    """The files of one cell: file name -> (range spec, item indices, time steps), made of the
-    whole groups (odc.stac.load's, for a load over this cell) with an item touching it, each in
-    the range of its stored time; times with a fraction of a second noted in rounded."""
-    ((lon, _),) = gbox.extent.centroid.to_crs("epsg:4326").points
-    jobs: dict[str, tuple[str, list[int], int]] = {}
-    for grp in _cells.groups(item_list, parsed, range(len(item_list)), groupby, lon):
-        if not touching.intersection(grp):
-            continue
-        given = np.datetime64(parsed[grp[0]].nominal_datetime.replace(tzinfo=None), "us")
-        t = _cells.whole_second(given)  # the time the file stores, so its range is the stored time's
-        rng = ("", "") if in_range is None else in_range(t)
-        if rng is None:
-            continue
-        out = f"{fname}.rumi" if in_range is None else f"{fname}_{rng[0]}.rumi"
-        spec, ii, steps = jobs.get(out, (rng[1], [], 0))
-        jobs[out] = (spec, ii + grp, steps + 1)
-        if t != given:
-            rounded.setdefault(out, {})[str(given)] = str(t)
-    return jobs
+def _up_to_date(dest: Destination, manifest: Mapping[str, Any], files: Sequence[PlannedFile]) -> set[str]:
+    """The names of the files the manifest records with their fingerprint and that match it
+    (Destination.up_to_date: a size and a header read each, 16 files at a time)."""
+    todo = [f for f in files if f.name in manifest]
+    if not todo:
+        return set()
+
+    def check(f: PlannedFile) -> bool:
+        return dest.up_to_date(f.name, manifest[f.name], f.fingerprint)
+
+    if len(todo) < 4:
+        ok = [check(f) for f in todo]
+    else:
+        with ThreadPoolExecutor(16) as ex:
+            ok = list(ex.map(check, todo))
+    return {f.name for f, good in zip(todo, ok) if good}
+
+
+class _Cover:
+    """The items whose footprints overlap a cell with an area (a footprint per distinct grid:
+    each is tested once per cell, then its items are taken together)."""
+
+    def __init__(self, footprints: Sequence[Any], fp: np.ndarray[Any, Any]) -> None:
+        import shapely
+
+        self.shapely = shapely
+        self.geoms = np.array([g.geom for g in footprints], dtype=object)
+        self.tree = shapely.STRtree(self.geoms)
+        self.order = np.argsort(fp, kind="stable")
+        self.bounds = np.searchsorted(fp[self.order], np.arange(len(footprints) + 1))
+
+    def items(self, cell: Any) -> np.ndarray[Any, Any]:
+        near = self.tree.query(cell, predicate="intersects")
+        if near.size == 0:
+            return np.zeros(0, dtype=np.int64)
+        near = near[self.shapely.area(self.shapely.intersection(self.geoms[near], cell)) > 0]
+        if near.size == 0:
+            return np.zeros(0, dtype=np.int64)
+        parts = [self.order[self.bounds[k]:self.bounds[k + 1]] for k in near]
+        return np.sort(np.concatenate(parts)).astype(np.int64)
+
+
+class _Steps:
+    """odc.stac.load's time steps (groups of items) for a load over a cell, and the files of a
+    cell (a range of time each): the groups of all the items are formed once (per solar-day
+    offset for "solar_day"), as odc-stac's _group_items forms them (sorted by group key, time,
+    id; a run of one key a group); a cell's files hold its overlapping items, grouped, and each
+    time step keeps its group's time (the group's first item's, which may lie outside the cell)."""
+
+    def __init__(self, index: _index.ItemIndex, groupby: Any, in_range: _cells.RangeOf | None) -> None:
+        self.index, self.groupby, self.in_range = index, groupby, in_range
+        n = len(index)
+        ids = np.array(index.ids, dtype=object)
+        self.id_rank = np.empty(n, dtype=np.int64)
+        self.id_rank[np.argsort(ids, kind="stable")] = np.arange(n)
+        self.utc = index.utc.astype(np.int64)
+        self.wall = index.wall.astype(np.int64)
+        q, r = np.divmod(self.wall, 1_000_000)
+        self.stored = q + (2 * r >= 1_000_000)  # whole seconds as every rumi writer rounds (rumi._times)
+        self._groups: dict[Any, tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any]]] = {}
+        self._range: dict[int, tuple[str, str] | None] = {}
+
+    def groups(self, lon: float) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+        """(group of each item, place of each item in the groups' order, first item of each
+        group) for a load over a cell whose centre is at longitude lon."""
+        g = self.groupby
+        offset = int(lon / 15) * 3600 * 1_000_000 if g == "solar_day" else 0  # odc-stac's solar time
+        key_of = offset if g == "solar_day" else None
+        if key_of in self._groups:
+            return self._groups[key_of]
+        n = len(self.index)
+        if g == "solar_day":
+            key = (self.wall + offset) // 86_400_000_000
+            order = np.lexsort((self.id_rank, self.utc, key))
+            new = np.r_[True, key[order][1:] != key[order][:-1]] if n else np.zeros(0, bool)
+        elif g == "time":
+            order = np.lexsort((self.id_rank, self.utc))
+            new = np.r_[True, self.utc[order][1:] != self.utc[order][:-1]] if n else np.zeros(0, bool)
+        elif g in ("id", None):
+            order = np.arange(n)
+            new = np.ones(n, bool)
+        else:
+            keys = self.index.keys
+            assert keys is not None
+            order = np.array(sorted(range(n), key=lambda i: (keys[i], self.utc[i], self.id_rank[i])), dtype=np.int64)
+            # a run of one key is a group: an item joins the group whose first item's key it equals
+            new = np.zeros(n, bool)
+            head = -1
+            for k in range(n):
+                if head < 0 or not keys[order[head]] == keys[order[k]]:
+                    new[k], head = True, k
+        gid_sorted = np.cumsum(new) - 1
+        gid = np.empty(n, dtype=np.int64)
+        gid[order] = gid_sorted
+        pos = np.empty(n, dtype=np.int64)
+        pos[order] = np.arange(n)
+        first = order[np.flatnonzero(new)]
+        self._groups[key_of] = (gid, pos, first)
+        return gid, pos, first
+
+    def range_of(self, stored: int) -> tuple[str, str] | None:
+        r = self._range.get(stored, ())
+        if r == ():
+            r = self._range[stored] = ("", "") if self.in_range is None else self.in_range(np.datetime64(stored, "s"))
+        return r  # type: ignore[return-value]
+
+    def files(self, fname: str, touching: np.ndarray[Any, Any], lon: float, one_range: bool) -> list[
+            tuple[str, str, np.ndarray[Any, Any], np.ndarray[Any, Any], bool, np.ndarray[Any, Any]]]:
+        """The files of the cell fname whose overlapping items are touching: (file name, range
+        spec, its items (increasing), its time steps' stored times (datetime64[s]), whether a
+        step's time comes from an item outside the file, the given times with a fraction of a
+        second (microseconds since 1970)), in the order of their first time step."""
+        gid, pos, first = self.groups(lon)
+        t = touching[np.argsort(pos[touching], kind="stable")]
+        g = gid[t]
+        ug, at, inv = np.unique(g, return_index=True, return_inverse=True)
+        head = first[ug]  # each group's first item (odc-stac's time of the step)
+        stored = self.stored[head]
+        own = self.stored[t[at]]  # the time odc-stac gives the step from the file's items alone
+        outs: dict[str, list[int]] = {}
+        spec: dict[str, str] = {}
+        for k, s in enumerate(stored.tolist()):
+            rng = self.range_of(s)
+            if rng is None:
+                continue
+            out = f"{fname}.rumi" if one_range else f"{fname}_{rng[0]}.rumi"
+            outs.setdefault(out, []).append(k)
+            spec.setdefault(out, rng[1])
+        result = []
+        for out, ks in outs.items():
+            kk = np.array(ks, dtype=np.int64)
+            mask = np.zeros(len(ug), bool)
+            mask[kk] = True
+            ii = np.sort(t[mask[inv.reshape(-1)]])
+            given = self.wall[head[kk]]
+            frac = given[given % 1_000_000 != 0]
+            result.append((out, spec[out], ii, stored[kk].astype("datetime64[s]"), bool((stored[kk] != own[kk]).any()), frac))
+        return result

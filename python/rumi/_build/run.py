@@ -103,7 +103,7 @@ def block_chunks(
     return out, None  # not whole tile rows: to_rumi's own blocks
 
 
-def _cell_nodata(plan: BuildPlan, xx: Any, ii: Sequence[int]) -> list[Any]:
+def _cell_nodata(plan: BuildPlan, xx: Any, ii: Sequence[int] | np.ndarray[Any, Any]) -> list[Any]:
     """Per band, the cell's nodata: odc-stac's (nodata=, raster:bands), else NaN for a
     floating-point output (odc-stac's fill, onto which it maps the files' nodata), else the
     first of the cell's files' own."""
@@ -140,7 +140,7 @@ def build_file(plan: BuildPlan, f: PlannedFile, say: Callable[[str], None]) -> d
     odc_stac, _, _ = _items.deps()
     t1 = _time.perf_counter()
     lo, bands, gbox = plan.load, list(plan.bands), f.geobox
-    items = [plan.items[i] for i in f.items]
+    items = plan.items.take(f.items)  # read again from the source (a table: by row group)
 
     def load(ch: Mapping[str, Any], bands: Sequence[str] = bands, fill: Any = lo.nodata) -> Any:
         return odc_stac.load(
@@ -166,7 +166,13 @@ def build_file(plan: BuildPlan, f: PlannedFile, say: Callable[[str], None]) -> d
         again = load(ch, bs, v)
         xx = xx.assign({b: again[b] for b in bs})
     da, dims = _cube(xx, bands)
-    times = [whole_second(v) for v in xx["time"].values]
+    if f.times is None:
+        times = [whole_second(v) for v in xx["time"].values]
+    else:  # each step's group's time (its earliest item may lie outside the cell: not loaded)
+        if xx.sizes["time"] != len(f.times):
+            raise RuntimeError(f"{f.name}: odc-stac made {xx.sizes['time']} time steps of the file's items, "
+                               f"the plan {len(f.times)}")
+        times = [np.datetime64(t, "s") for t in f.times]
     write = dataclasses.replace(plan.write, nodata=_per_band(nds))
     # the one place a file is written: block by block of tile rows, one task per block on the
     # active scheduler, atomically with its sidecars (.header; .aux.xml with nodata)
@@ -188,7 +194,7 @@ def _failure(plan: BuildPlan, f: PlannedFile, e: BaseException) -> str:
     """A failed file's message: the error, and its hrefs that GDAL cannot open."""
     msg = f"{type(e).__name__}: {e}"
     try:
-        hs = [h for i in f.items for h in _items.hrefs(plan.parsed[i], plan.bands) if h]
+        hs = [h for i in f.items for h in plan.index.hrefs(int(i)) if h]
         patch = plan.load.patch_url
         bad = _items.unreachable([patch(h) for h in hs] if patch else hs)
     except (ImportError, OSError, ValueError, RuntimeError):  # a courtesy: never hide the error itself
