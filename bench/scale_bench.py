@@ -413,10 +413,19 @@ def main() -> None:
     ap.add_argument("--s3-max-rows", type=int, default=10_000_000, help="largest catalogue also measured over S3")
     ap.add_argument("--delay", type=float, default=0.02, help="seconds added per S3 request")
     ap.add_argument("--keep", action="store_true", help="keep the catalogues")
+    ap.add_argument("--loader", action="store_true", help="also the loader half (bench/scale_loader.py; needs torch)")
+    ap.add_argument("--only-loader", action="store_true", help="only the loader half")
+    ap.add_argument("--loader-rows", type=int, default=1_000_000, help="files the loader half's ChipDataset selects")
+    ap.add_argument("--ranks", default="1,2,4", help="world sizes run with torchrun (gloo)")
     a = ap.parse_args()
     sizes = [20_000] if a.quick else [int(x) for x in a.rows.split(",")]
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
+    if a.loader or a.only_loader:
+        rows = 20_000 if a.quick else a.loader_rows
+        loader_half(out, rows, tuple(int(x) for x in a.ranks.split(",")), keep=a.keep)
+        if a.only_loader:
+            return
     results = []
     moto = None if a.no_s3 else Moto(out)
     try:
@@ -446,6 +455,72 @@ def main() -> None:
         if moto is not None:
             moto.stop()
     print(table_md(results))
+
+
+def loader_half(out: Path, rows: int, worlds: tuple[int, ...], keep: bool = False) -> None:
+    """The loader half (bench/scale_loader.py): a ChipDataset over `rows` files in one process
+    (0 and 2 workers), ranks under torchrun, egress and shuffle quality; loader.json and tables."""
+    import scale_loader as sl
+
+    py = sl.torch_python()
+    work = out / "loader"
+    work.mkdir(parents=True, exist_ok=True)
+    print(f"[loader] real files, a catalogue of {rows:,} rows ...", file=sys.stderr, flush=True)
+    real = sl.write_real(work / "real", sl.EGRESS_FILES)
+    folder = work / f"chips-{rows}"
+    shutil.rmtree(folder, ignore_errors=True)
+    res: dict = {"write": sl.write_chip_catalogue(folder, rows, real[:sl.REAL]), "imports": sl.imports_baseline(py)}
+    url = str(folder) + "/"
+    runs = [("0 workers", dict(workers=0)), ("2 workers (fork)", dict(workers=2, method="fork")),
+            ("2 workers (spawn)", dict(workers=2, method="spawn")), ("0 workers, no streams", dict(workers=0, streams=None))]
+    res["one"] = {}
+    for name, kw in runs:
+        print(f"[loader] ChipDataset, {name} ...", file=sys.stderr, flush=True)
+        res["one"][name] = sl.measure_dataset(py, url, **kw)
+    print(f"[loader] torchrun at {worlds} ranks ...", file=sys.stderr, flush=True)
+    res["ranks"] = sl.measure_ranks(py, url, work, worlds)
+    print("[loader] egress and shuffle quality ...", file=sys.stderr, flush=True)
+    res["egress"] = sl.measure_egress(py, work, real)
+    (out / "loader.json").write_text(json.dumps(res, indent=1))
+    print(loader_md(res))
+    if not keep:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def loader_md(res: dict) -> str:
+    """The loader half's tables (Markdown)."""
+    imp = res["imports"]
+    w = res["write"]
+    lines = [f"ChipDataset over {w['rows']:,} files ({w['parts']} parts, {w['parquet_mb']:.0f} MB of Parquet); "
+             f"imports: {imp['imports_rss_mb']:.0f} MB RSS, of which torch {imp['torch_rss_mb']:.0f} MB", "",
+             "| run | plan (s, CPU s) | groups read | index in a folder | plan RSS MB | first batch (s, CPU s) | next batch (s) | RSS MB (added) | peak MB | worker USS MB (after 10 batches) |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    for name, r in res["one"].items():
+        uss = ", ".join(f"{a:.0f} ({b:.0f})" for a, b in zip(r.get("worker_uss_mb", []), r.get("worker_uss_after_10_mb", []))) or "-"
+        lines.append(f"| {name} | {r['plan_s']:.1f}, {r['plan_cpu_s']:.1f} | {r['groups_read']} / {r['groups']} | {r['spilled']} | "
+                     f"{r['plan_rss_mb']:.0f} | {r['first_batch_s']:.1f}, {r['first_cpu_s']:.1f} | {r['next_batch_s']:.2f} | "
+                     f"{r['rss_mb']:.0f} ({r['added_rss_mb']:.0f}) | {r['peak_rss_mb']:.0f} | {uss} |")
+    lines += ["", "| ranks | rank | files planned | shards / all | row groups read | plan (s) | first batch (s) | RSS MB (added) | CPU s | same order | resume exact |",
+              "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for wsz, x in sorted((k, v) for k, v in res["ranks"].items() if k != "checks"):
+        c = res["ranks"]["checks"][wsz]
+        for q in x["ranks"]:
+            lines.append(f"| {wsz} | {q['rank']} | {q['files']:,} | {q['shards']} / {q['num_shards']} | {q['groups_read']} / {q['groups']} | "
+                         f"{q['plan_s']:.1f} | {q['first_batch_s']:.1f} | {q['rss_mb']:.0f} ({q['added_rss_mb']:.0f}) | {q['cpu_s']:.1f} | "
+                         f"{c['same_order']} ({c['compared']} keys) | {c.get('resume_exact', '-')} |")
+    e = res["egress"]
+    lines += ["", f"Egress: {e['epoch']:,} chips of 192 x 192 (stride 160) over 64 files, cache 128 MB a process, "
+              f"{e['distinct_frame_bytes'] / 1e6:.0f} MB of distinct frames", "",
+              "| order | ranks | bytes fetched (MB) | fetched / distinct | read (s) |", "|---|---|---|---|---|"]
+    for k in ("full-1", "full-2", "streams-1", "streams-2"):
+        order, ranks = k.split("-")
+        lines.append(f"| {'full permutation' if order == 'full' else 'streams=4, blocks of 1 file'} | {ranks} | "
+                     f"{e[k]['fetched'] / 1e6:.0f} | {e[k]['egress']:.2f} | {e['read_s'][k]:.1f} |")
+    q = e["quality"]
+    lines += ["", f"Shuffle quality (windows of 256 global keys, against a full permutation of the same keys): "
+              f"{q['files_per_window']:.1f} distinct files a window ({q['files_per_window_full']:.1f} for the full permutation, "
+              f"{q['files_ratio']:.2f} of it); mean distance between a window's files {q['spread_ratio']:.2f} of the full permutation's"]
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

@@ -344,3 +344,19 @@ def test_torchrun_gloo_ranks_read_their_shards_and_resume_at_another_world_size(
         n = len(whole) // 2 * 2
         assert sorted(first + rest) == sorted(whole[:n]) and len(first + rest) == n, kind
         assert [tuple(two[k % 2][kind]["keys"][k // 2]) for k in range(n - 24)] == whole[24:n], kind
+
+
+def test_the_frame_budget_goes_to_the_batches_files(coll):
+    """The decoded-frame budget is shared by the files of the latest 4 batches (not by every
+    file of the dataset): a chip read again by the next batch is served from memory, a file
+    last read 4 batches back has lost its frames."""
+    ds = rt.ChipDataset(coll["single"], size=32, time=WINDOW, cache_bytes=64 << 10)  # 4 KiB per file if split 16 ways
+    frames = 3 * 2  # the chip's tile, every step and band: 2 KiB each
+    first = ds.__getitems__([(0, 0, 0)])["stats"]
+    assert (first["decoded"], first["cache_hits"]) == (frames, 0)
+    again = ds.__getitems__([(0, 0, 0)])["stats"]
+    assert (again["decoded"], again["cache_hits"], again["bytes_fetched"]) == (0, frames, 0)
+    for j in (1, 2, 3, 4):
+        ds.__getitems__([(j, 0, 0)])
+    later = ds.__getitems__([(0, 0, 0)])["stats"]
+    assert (later["decoded"], later["cache_hits"]) == (frames, 0)

@@ -279,12 +279,13 @@ class Catalog:
         if k >= 0:
             parts = self._parts
             assert parts is not None and self._table is None
+            active = tuple(f for f in self._query if f[0] == "crs" or f[1] is not None)  # filters that test rows
             need = list(dict.fromkeys([c for c in cols if c != "rumi:header"] + list(REF_COLUMNS)
-                                      + (list(parts.schema.names) if self._query else [])))
+                                      + (list(parts.schema.names) if active else [])))
             t = parts.group(k, first, need)
             pos = np.arange(t.num_rows, dtype=np.int64)
-            if self._query:
-                m = mask(t, self._query)
+            if active:
+                m = mask(t, active)
                 t, pos = t.filter(deps().pa.array(m)), pos[m]
             off = np.asarray(t.column("rumi:header_offset").fill_null(-1).to_numpy(zero_copy_only=False), np.int64)
             size = np.asarray(t.column("rumi:header_size").fill_null(-1).to_numpy(zero_copy_only=False), np.int64)

@@ -426,6 +426,7 @@ class ChipDataset(torch.utils.data.Dataset):
                 labels.setdefault(m.label, []).append((i, r0, c0, m))
             stats.fields["bytes_needed"] += int(mper.nbytes)
         stats.fields["files"] = len(images) + len(labels)
+        self.readers.use([("img", j) for j in images] + [("lbl", l) for l in labels])
         # one read per file: (method, its arguments)
         reads: list[tuple[Callable[..., None], tuple[Any, ...]]] = [
             (self._read_images, (j, items, steps, per, stats)) for j, items in images.items()]

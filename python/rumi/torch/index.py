@@ -468,12 +468,16 @@ class _Planner:
         shapes = _np(sv, np.int64).reshape(n, 4)
         fits = (shapes[:, 2] >= h) & (shapes[:, 3] >= w)
         self.small += int((~fits).sum())
-        # bands: each distinct list once
-        bands = t.column("rumi:bands").to_pylist()
+        # bands: each distinct list once (the lists joined, dictionary-encoded)
+        import pyarrow.compute as pc
+
         ids_off, ids_data, _ = _bytes(t.column("id"))
-        bi = np.zeros((n, len(self.names)), np.int32)
-        for i in np.flatnonzero(fits):
-            key = tuple(bands[i] or ())
+        joined = pc.dictionary_encode(pc.binary_join(t.column("rumi:bands"), "\x1f").fill_null("")).combine_chunks()
+        which = _np(joined.indices, np.int64)
+        table = np.zeros((len(joined.dictionary), len(self.names)), np.int32)
+        missing = np.zeros(len(joined.dictionary), bool)
+        for k, text in enumerate(joined.dictionary.to_pylist()):
+            key = tuple(text.split("\x1f")) if text else ()
             got = self.band_of.get(key, ())
             if got == ():
                 try:
@@ -482,9 +486,15 @@ class _Planner:
                     got = None
                 self.band_of[key] = got
             if got is None:
-                rid = bytes(ids_data[ids_off[i]:ids_off[i + 1]]).decode()
-                raise RequestError(f"row {first + i} ({rid}) lacks some of the bands {self.names}")
-            bi[i] = got
+                missing[k] = True
+            else:
+                table[k] = got
+        bad = np.flatnonzero(fits & missing[which])
+        if len(bad):
+            i = int(bad[0])
+            rid = bytes(ids_data[ids_off[i]:ids_off[i + 1]]).decode()
+            raise RequestError(f"row {first + i} ({rid}) lacks some of the bands {self.names}")
+        bi = table[which]
         # time steps in the window
         tl, tv = _list(t.column("rumi:times"))
         secs = _np(tv.cast(pa.int64()), np.int64) // 1_000_000
@@ -523,8 +533,6 @@ class _Planner:
         if self.spec.align_time:
             self._check_aligned(keep, kc, step_s, ids_off, ids_data)
         # sample types
-        import pyarrow.compute as pc
-
         idx = pa.array(keep)
         self.encodings |= set(pc.unique(t.column("rumi:dtype").take(idx)).to_pylist())
         # tiles, transforms, CRS, sizes
@@ -541,8 +549,9 @@ class _Planner:
         if six.any():
             base = troff[keep[six]]
             tr[six] = trvals[base[:, None] + np.arange(6)]
-        codes = t.column("proj:code").take(idx).to_pylist()
-        code = np.array([self._code(c) for c in codes], np.int32)
+        cd = pc.dictionary_encode(t.column("proj:code").take(idx)).combine_chunks()
+        glob = np.array([self._code(c) for c in cd.dictionary.to_pylist()] + [-1], np.int32)
+        code = glob[_np(cd.indices, np.int64, len(cd.dictionary))]
         size = _np(t.column("rumi:file_size").take(idx), np.int64, -1)
         # nodata of the bands read and the valid summary
         B = len(self.names)

@@ -1,7 +1,14 @@
 """Open readers per process: a pool of rumi.Datasets opened from catalogue rows (their header
 blobs: no request but the frames), the least recently used closed beyond a quarter of the
-process's file-descriptor limit, each with an equal share of a decoded-frame budget; the thread
-pool and per-host limits of concurrent reads. Shared by ChipDataset and rumi.torchgeo.
+process's file-descriptor limit, each with a share of a decoded-frame budget; the thread pool
+and per-host limits of concurrent reads. Shared by ChipDataset and rumi.torchgeo.
+
+The budget: each reader gets an equal share (budget / min(open limit, files)) until the pool
+learns which files a batch reads (`use`, called by ChipDataset for every batch). From then on,
+the readers of the HOT_BATCHES latest batches share the whole budget between them, and the
+others' caches are emptied. A sampler that keeps a block of files together (streams=) thus has
+its few files' frames cached whole. Under a full permutation, the budget is spread over the
+batch's files, as before.
 
 A pool pickles as its settings: readers, threads and semaphores are per process (a forked
 child, whose pid differs, opens its own)."""
@@ -23,6 +30,9 @@ from rumi.catalog import open_row
 
 #: the decoded-frame budget per process that ChipDataset's readers share by default (keep_cache)
 DEFAULT_CACHE_BYTES = 512 << 20
+#: the budget goes to the readers of this many latest batches (use): the one being read and those
+#: read ahead of it (ChipDataset.loader reads 2 ahead) and behind it
+HOT_BATCHES = 4
 
 
 def host(href: str) -> str:
@@ -79,6 +89,10 @@ class ReaderPool:
         self._pool: ThreadPoolExecutor | None = None
         self._sems: dict[str, threading.Semaphore] = {}
         self._max_open: int | None = None
+        self._hot: dict[Hashable, None] = {}  # the readers of the latest batches (use)
+        self._recent: collections.deque[list[Hashable]] = collections.deque(maxlen=HOT_BATCHES - 1)
+        self._share: int | None = None
+        self._gave: dict[int, int] = {}  # id of an open reader -> the cache bytes it was given
 
     def __getstate__(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in ("files", "options", "verify_size", "threads", "cache_bytes", "max_in_flight")}
@@ -94,6 +108,8 @@ class ReaderPool:
             self._readers = collections.OrderedDict()
             self._pool = None
             self._sems = {}
+            self._hot, self._share, self._gave = {}, None, {}
+            self._recent = collections.deque(maxlen=HOT_BATCHES - 1)
             self._pid = pid
 
     def reader(self, key: Hashable, row: Callable[[], dict[str, Any]]) -> rumi.Dataset:
@@ -108,11 +124,14 @@ class ReaderPool:
         # opened outside the lock: files of a batch open (and size-check) concurrently
         r = open_row(entry, options=self.options, verify_size=self.verify_size, threads=self.threads)
         if self.cache_bytes is not None:
-            r.set_cache_bytes(self.cache_share())
+            self._give(r, self._share if self._share is not None and key in self._hot else self.cache_share())
         with self._lock:
-            r = self._readers.setdefault(key, r)
+            mine, r = r, self._readers.setdefault(key, r)
+            if r is not mine:  # another thread opened it first
+                self._gave.pop(id(mine), None)
             while len(self._readers) > self.max_open():
-                self._readers.popitem(last=False)  # the least recently used reader and its cache
+                _, old = self._readers.popitem(last=False)  # the least recently used reader and its cache
+                self._gave.pop(id(old), None)
             return r
 
     def max_open(self) -> int:
@@ -126,11 +145,36 @@ class ReaderPool:
         max_open() readers are open, so the process never holds more than cache_bytes)."""
         return (self.cache_bytes or 0) // max(1, min(self.max_open(), self.files))
 
+    def use(self, keys: Any) -> None:
+        """The readers (keys) a batch reads: they and those of the HOT_BATCHES - 1 batches before
+        share the decoded-frame budget equally; every other open reader's cache is emptied (see
+        the module's notes)."""
+        if self.cache_bytes is None:
+            return
+        keys = list(dict.fromkeys(keys))
+        with self._lock:
+            self._this_process()
+            hot = dict.fromkeys(keys + [k for b in reversed(self._recent) for k in b])
+            self._recent.append(keys)
+            share = self.cache_bytes // max(1, len(hot))
+            first = self._share is None
+            for k, r in self._readers.items():
+                if k in hot:
+                    if first or share != self._share or k not in self._hot:
+                        self._give(r, share)
+                elif first or k in self._hot:
+                    self._give(r, 0)
+            self._hot, self._share = hot, share
+
     def drop_caches(self, readers: Any) -> None:
         """Empties the decoded-frame caches of readers (a batch served by no earlier one)."""
         for r in readers:
             r.set_cache_bytes(0)
-            r.set_cache_bytes(self.cache_share())
+            r.set_cache_bytes(self._gave.get(id(r), self.cache_share()))
+
+    def _give(self, r: rumi.Dataset, n: int) -> None:
+        r.set_cache_bytes(n)
+        self._gave[id(r)] = n
 
     def executor(self) -> ThreadPoolExecutor:
         """This process's thread pool for reads of several files at once."""
