@@ -385,7 +385,7 @@ def _plan_once(items_path, period, trace):
     """One plan_build in this (fresh) process: the 100-tile table on a GridSpec of 2048 x 2048
     cells at 10 m in EPSG:32633 (20.48 km), bands blue, green, red, nir, one file a cell and
     period. Prints one JSON line: wall, CPU seconds of the process (every thread), peak RSS
-    (ru_maxrss) and RSS after the imports, tracemalloc's peak with --tracemalloc, the plan's
+    (VmHWM) and RSS before planning (rumi and odc-geo imported), tracemalloc's peak with --tracemalloc, the plan's
     counts, and digests of its files (names and time steps; fingerprints) to compare two
     versions' plans."""
     import hashlib
@@ -398,8 +398,12 @@ def _plan_once(items_path, period, trace):
     from rumi._build import plan_build
 
     def usage():
+        # the peak is this program's VmHWM: getrusage's ru_maxrss keeps the parent's size at the
+        # fork (the table generator's, when it ran in the parent)
         r = resource.getrusage(resource.RUSAGE_SELF)
-        return r.ru_utime + r.ru_stime, r.ru_maxrss * 1024
+        with open("/proc/self/status") as f:
+            hwm = next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmHWM:"))
+        return r.ru_utime + r.ru_stime, hwm
 
     def rss():
         with open("/proc/self/statm") as f:
@@ -430,6 +434,8 @@ def _plan_once(items_path, period, trace):
         "empty": len(plan.empty), "items": len(plan.items), "item_refs": n, "steps": sum(f.steps for f in plan.files),
         "raw": plan.raw_bytes(), "warnings": len(said), "files_sha": shape.hexdigest(), "fingerprints_sha": fps.hexdigest(),
         "rumi": str(Path(rumi.__file__).parent),
+        "index": "-" if not hasattr(plan, "index") else ("columns" if plan.index.fast else "parsed"),
+        "footprints": len(plan.index.footprints) if hasattr(plan, "index") else None,
     }))
 
 
@@ -483,16 +489,17 @@ def run_plan(a):
                    "cpu_outside": cpu, **(out or {})}
             rows.append(row)
             print(f"  {json.dumps(row)}", flush=True)
-    print("\n| items | rumi | files | item refs | plan wall s | CPU s | peak RSS MB | RSS after imports MB | tracemalloc peak MB | files sha | fingerprints sha |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("\n| items | rumi | files | item refs | plan wall s | CPU s | peak RSS MB | RSS before planning MB | tracemalloc peak MB | path | files sha | fingerprints sha |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         if r["killed"]:
             print(f"| {r['items']} | {r['version']} | - | - | > {r['wall_outside']:.0f} (stopped) | > {r['cpu_outside']:.0f} | "
-                  f">= {r['hwm'] / 1e6:.0f} | - | - | - | - |")
+                  f">= {r['hwm'] / 1e6:.0f} | - | - | - | - | - |")
             continue
         tm = "-" if r["traced"] is None else f"{r['traced'] / 1e6:.0f}"
         print(f"| {r['items']} | {r['version']} | {r['files']} | {r['item_refs']} | {r['wall']:.2f} | {r['cpu']:.2f} | "
-              f"{r['peak'] / 1e6:.0f} | {r['base'] / 1e6:.0f} | {tm} | {r['files_sha'][:10]} | {r['fingerprints_sha'][:10]} |")
+              f"{r['peak'] / 1e6:.0f} | {r['base'] / 1e6:.0f} | {tm} | {r['index']} | {r['files_sha'][:10]} | "
+              f"{r['fingerprints_sha'][:10]} |")
     if a.json:
         Path(a.json).write_text(json.dumps(rows, indent=1))
 

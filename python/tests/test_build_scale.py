@@ -165,7 +165,7 @@ def test_grid_plans_equal_the_reference(tmp_path, time, groupby):
     """Sentinel-2-like items over 100 tiles in two UTM zones (milliseconds in their times; a
     solar day's group spans tiles far apart) on a GridSpec of 40.96 km cells in EPSG:32633: the
     plan equals the reference's under calendar periods, explicit ranges, and every grouping."""
-    _, items = s2_items(260)
+    _, items = s2_items(200)
     grid = GridSpec("EPSG:32633", (4096, 4096), 10)
     with pytest.warns(UserWarning, match="fraction of a second"):
         plan = plan_build(items, tmp_path / "o", bands=S2, tiles=grid, time=time, groupby=groupby)
@@ -322,3 +322,25 @@ def test_a_step_whose_time_comes_from_outside_its_cell_keeps_that_time(stac, tmp
 
 
 from test_build import stac  # noqa: E402,F401  (the COGs behind nginx)
+
+
+def test_hrefs_from_the_columns_are_pystacs_absolute_hrefs():
+    """The columns' band hrefs are what pystac's Asset.get_absolute_href gives (a URL as it is,
+    whatever the item's self link); a relative href or a local path is left to the parser."""
+    import datetime as dt
+
+    import pyarrow as pa
+
+    urls = ["https://a.b/c/d.tif", "s3://bucket/k.tif", "s3:///x.tif", "HTTP://a/b.tif", "http://a/b.tif?x=1", "http://h",
+            "http://h/a b.tif", "gs://b/p%20q.tif", "https://h/a/../b.tif"]
+    item = pystac.Item("x", None, None, dt.datetime(2020, 1, 1), {})
+    item.set_self_href("https://example.com/items/x.json")
+    want = []
+    for k, u in enumerate(urls):
+        item.add_asset(f"a{k}", pystac.Asset(href=u))
+        want.append(item.assets[f"a{k}"].get_absolute_href())
+    assert I._absolute_all(pa.array(urls), urls) == want
+    assert want == urls
+    for local in ("/data/x.tif", "file:///data/x.tif", "FILE://data/x.tif", "x.tif", "../x.tif", "http://h\\x.tif"):
+        with pytest.raises(I._Unsupported):
+            I._absolute_all(pa.array([local]), [local])

@@ -491,19 +491,19 @@ def _iso_column(col: Any, what: str) -> list[str | None]:
     raise _Unsupported(f"{what} of type {t}")
 
 
-def _absolute(href: Any) -> str:
-    """pystac's Asset.get_absolute_href of an href with a scheme other than file: (a URL,
-    absolute whatever the item's self link); refused otherwise (relative hrefs and local paths
-    depend on where the item lies: those items are parsed one by one)."""
-    from pystac.utils import make_posix_style, safe_urlparse
-    from urllib.parse import urlunparse
+def _absolute_all(column: Any, hrefs: list[Any]) -> list[str]:
+    """pystac's Asset.get_absolute_href of each href of a string column (its Python list given):
+    an href with a scheme other than file: is absolute whatever the item's self link, and given
+    back as it is; any other (a relative href, a local path) depends on that link, and one with a
+    backslash is changed by pystac: refused (the items are then parsed one by one)."""
+    import pyarrow.compute as pc
 
-    if not isinstance(href, str):
-        raise _Unsupported("an asset without href")
-    parsed = safe_urlparse(make_posix_style(href))
-    if parsed.scheme in ("", "file"):
+    url = pc.fill_null(pc.match_substring_regex(column, r"^[A-Za-z][A-Za-z0-9+.\-]+://"), False)
+    url = pc.and_(url, pc.invert(pc.match_substring_regex(column, "^file:", ignore_case=True)))
+    url = pc.and_(url, pc.invert(pc.match_substring(column, "\\")))  # pystac makes \ into / (make_posix_style)
+    if not url.to_numpy(zero_copy_only=False).all():
         raise _Unsupported("an href that is not a URL")
-    return str(urlunparse(parsed))
+    return hrefs
 
 
 def _times_us(col: Any) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
@@ -619,15 +619,16 @@ def _index_table(source: TableSource, bands: Sequence[str], crs: Any, *, dtype: 
         updated = _iso_column(batch.column("updated"), "updated") if "updated" in names else [None] * n
         asset_cols = {f.name: c for f, c in zip(assets.type, assets.flatten())}
 
-        def leaf(asset: str, name: str) -> list[Any]:
+        def leaf(asset: str, name: str) -> Any:
             a = asset_cols[asset]
             j = a.type.get_field_index(name)
-            return a.flatten()[j].to_pylist() if j >= 0 else [None] * n
+            return a.flatten()[j] if j >= 0 else pa.nulls(n, pa.string())
 
-        hrefs_of = {a: leaf(a, "href") for a in {x[0] for x in band_assets if x is not None} | set(pairs_keys)}
-        sums = {a: leaf(a, "file:checksum") for a in pairs_keys}
-        absolute = {a: [_absolute(h) for h in hrefs_of[a]] for a in {x[0] for x in band_assets if x is not None}}
-        uris = [absolute[x[0]] if x is not None else [None] * n for x in band_assets]
+        # URLs: the href as pystac gives it, absolute whatever the item's self link
+        hrefs_of = {a: _absolute_all(leaf(a, "href"), leaf(a, "href").to_pylist())
+                    for a in {x[0] for x in band_assets if x is not None} | set(pairs_keys)}
+        sums = {a: leaf(a, "file:checksum").to_pylist() for a in pairs_keys}
+        uris = [hrefs_of[x[0]] if x is not None else [None] * n for x in band_assets]
         keys = None
         if rows.keys is not None:
             keys = batch.column(groupby).to_pylist() if groupby in names else [None] * n
@@ -662,7 +663,7 @@ def _index_table(source: TableSource, bands: Sequence[str], crs: Any, *, dtype: 
             x = band_assets[list(bands).index(b)]
             if x is not None:
                 for r in range(n):
-                    uri = absolute[x[0]][r]
+                    uri = hrefs_of[x[0]][r]
                     rows.nodata_todo[(start + r, b)] = (patch_url(uri) if patch_url else uri, bidx)
         start += n
         pa.default_memory_pool().release_unused()  # the batch is gone: hand its pages back
