@@ -471,8 +471,10 @@ def loader_half(out: Path, rows: int, worlds: tuple[int, ...], keep: bool = Fals
     shutil.rmtree(folder, ignore_errors=True)
     res: dict = {"write": sl.write_chip_catalogue(folder, rows, real[:sl.REAL]), "imports": sl.imports_baseline(py)}
     url = str(folder) + "/"
-    runs = [("0 workers", dict(workers=0)), ("2 workers (fork)", dict(workers=2, method="fork")),
-            ("2 workers (spawn)", dict(workers=2, method="spawn")), ("0 workers, no streams", dict(workers=0, streams=None))]
+    runs = [("0 workers", dict(workers=0)), ("0 workers, no streams", dict(workers=0, streams=None)),
+            ("2 workers (fork)", dict(workers=2, method="fork")),
+            ("2 workers (fork), 64 x 64 chips", dict(workers=2, method="fork", size=64)),
+            ("2 workers (spawn), 64 x 64 chips", dict(workers=2, method="spawn", size=64))]
     res["one"] = {}
     for name, kw in runs:
         print(f"[loader] ChipDataset, {name} ...", file=sys.stderr, flush=True)
@@ -492,13 +494,13 @@ def loader_md(res: dict) -> str:
     imp = res["imports"]
     w = res["write"]
     lines = [f"ChipDataset over {w['rows']:,} files ({w['parts']} parts, {w['parquet_mb']:.0f} MB of Parquet); "
-             f"imports: {imp['imports_rss_mb']:.0f} MB RSS, of which torch {imp['torch_rss_mb']:.0f} MB", "",
-             "| run | plan (s, CPU s) | groups read | index in a folder | plan RSS MB | first batch (s, CPU s) | next batch (s) | RSS MB (added) | peak MB | worker USS MB (after 10 batches) |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+             f"imports: {imp['imports_rss_mb']:.0f} MB RSS ({imp['imports_uss_mb']:.0f} MB USS), of which torch {imp['torch_rss_mb']:.0f} MB", "",
+             "| run | plan (s, CPU s) | groups read | index in a folder | plan RSS MB | first batch (s, CPU s) | batch MB | next batch (s) | RSS MB (added) | peak MB | worker USS MB (after 10 batches) |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     for name, r in res["one"].items():
         uss = ", ".join(f"{a:.0f} ({b:.0f})" for a, b in zip(r.get("worker_uss_mb", []), r.get("worker_uss_after_10_mb", []))) or "-"
         lines.append(f"| {name} | {r['plan_s']:.1f}, {r['plan_cpu_s']:.1f} | {r['groups_read']} / {r['groups']} | {r['spilled']} | "
-                     f"{r['plan_rss_mb']:.0f} | {r['first_batch_s']:.1f}, {r['first_cpu_s']:.1f} | {r['next_batch_s']:.2f} | "
+                     f"{r['plan_rss_mb']:.0f} | {r['first_batch_s']:.1f}, {r['first_cpu_s']:.1f} | {r['batch_mb']:.0f} | {r['next_batch_s']:.2f} | "
                      f"{r['rss_mb']:.0f} ({r['added_rss_mb']:.0f}) | {r['peak_rss_mb']:.0f} | {uss} |")
     lines += ["", "| ranks | rank | files planned | shards / all | row groups read | plan (s) | first batch (s) | RSS MB (added) | CPU s | same order | resume exact |",
               "|---|---|---|---|---|---|---|---|---|---|---|"]

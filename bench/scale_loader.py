@@ -191,14 +191,14 @@ def cpu_all():
 import numpy, pyarrow, pyarrow.dataset, shapely, pyproj, torch
 import rumi, rumi.torch as rt
 out = dict(base_rss_mb=rss() / 1e6)
-workers, streams, length = {workers!r}, {streams!r}, {length!r}
+workers, streams, length, size = {workers!r}, {streams!r}, {length!r}, {size!r}
 if workers:
     import multiprocessing as mp
     mp.set_start_method({method!r}, force=True)
 r0, c0, t0 = rss(), cpu_all(), time.perf_counter()
 cat = rumi.Catalog.open({url!r})
 sel = cat.search(defer=True)
-ds = rt.ChipDataset(sel, size=256, bands={bands!r}, streams=streams, rank=0 if streams else None, world_size=1 if streams else None)
+ds = rt.ChipDataset(sel, size=size, bands={bands!r}, streams=streams, rank=0 if streams else None, world_size=1 if streams else None)
 out.update(plan_s=time.perf_counter() - t0, plan_cpu_s=cpu_all() - c0, plan_rss_mb=(rss() - r0) / 1e6, files=ds.num_files,
            groups_read=cat.groups_read, groups=cat.num_groups, spilled=type(ds.index.cols["rows"]).__name__ == "memmap")
 t1 = time.perf_counter()
@@ -207,7 +207,8 @@ out["sampler_s"] = time.perf_counter() - t1
 loader = ds.loader(s, batch_size=16, num_workers=workers, pin_memory=False)
 it = iter(loader)
 b = next(it)
-out.update(first_batch_s=time.perf_counter() - t0, first_cpu_s=cpu_all() - c0, rss_mb=rss() / 1e6, added_rss_mb=(rss() - r0) / 1e6)
+out.update(first_batch_s=time.perf_counter() - t0, first_cpu_s=cpu_all() - c0, rss_mb=rss() / 1e6, added_rss_mb=(rss() - r0) / 1e6,
+           batch_mb=b["image"].numel() * b["image"].element_size() / 1e6, size=size)
 kids = proc.children(recursive=True)
 if workers:
     info = [c.memory_full_info() for c in kids]
@@ -225,8 +226,8 @@ print("RESULT " + json.dumps(out))
 
 
 def measure_dataset(python: str, url: str, *, workers: int = 0, method: str = "fork", streams: int | None = 4,
-                    length: int = 1_000_000) -> dict:
-    code = CHILD.format(py=PY, url=url, workers=workers, method=method, streams=streams, length=length, bands=BANDS)
+                    length: int = 1_000_000, size: int = 256) -> dict:
+    code = CHILD.format(py=PY, url=url, workers=workers, method=method, streams=streams, length=length, bands=BANDS, size=size)
     r = subprocess.run([python, "-c", code], capture_output=True, text=True, timeout=3600)
     if r.returncode:
         raise SystemExit(f"measuring the dataset failed:\n{r.stderr[-3000:]}")
@@ -234,14 +235,14 @@ def measure_dataset(python: str, url: str, *, workers: int = 0, method: str = "f
 
 
 def imports_baseline(python: str) -> dict:
-    """RSS of a process that imported what the measurements import (torch's CUDA build alone is
-    most of it), and torch alone."""
+    """RSS and USS of a process that imported what the measurements import (torch's CUDA build
+    alone is most of it: a spawned DataLoader worker imports it again), and of torch alone."""
     code = ("import psutil, sys; sys.path.insert(0, %r); import numpy, pyarrow, pyarrow.dataset, shapely, pyproj, torch; "
-            "import rumi, rumi.torch; print(psutil.Process().memory_info().rss / 1e6)" % PY)
-    all_ = float(subprocess.run([python, "-c", code], capture_output=True, text=True, check=True).stdout)
+            "import rumi, rumi.torch; i = psutil.Process().memory_full_info(); print(i.rss / 1e6, i.uss / 1e6)" % PY)
+    rss, uss = (float(v) for v in subprocess.run([python, "-c", code], capture_output=True, text=True, check=True).stdout.split())
     torch_only = float(subprocess.run([python, "-c", "import psutil, torch; print(psutil.Process().memory_info().rss / 1e6)"],
                                       capture_output=True, text=True, check=True).stdout)
-    return {"imports_rss_mb": all_, "torch_rss_mb": torch_only}
+    return {"imports_rss_mb": rss, "imports_uss_mb": uss, "torch_rss_mb": torch_only}
 
 
 # -- 2. ranks under torchrun -------------------------------------------------------------------------

@@ -125,6 +125,19 @@ class Builder:
         return load(folder.path, folder.token), folder
 
 
+def trim() -> None:
+    """Gives the C heap's free pages back to the system (glibc's malloc_trim): a plan's
+    temporary arrays leave the heap fragmented (measured at a million files: 80 MB of RSS)."""
+    import ctypes
+    import sys
+
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL("libc.so.6").malloc_trim(0)
+        except (OSError, AttributeError):  # pragma: no cover - not glibc
+            pass
+
+
 def _write(path: str, name: str, a: Array) -> None:
     with open(os.path.join(path, name + ".bin"), "wb") as f:
         f.write(np.ascontiguousarray(a).tobytes())

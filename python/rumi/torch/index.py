@@ -698,6 +698,9 @@ def _plan(catalog: Catalog, labels: Catalog | None, spec: IndexSpec, sharding: S
         meta["label"] = plan_labels(labels, spec.label_bands, p.geoms, list(index.ids), index.shapes.tolist(),
                                     list(index.grids), list(index.file_times), T)
         index.label = meta["label"]
+    if folder is not None:  # a large plan: its temporaries' heap pages back to the system
+        del p
+        C.trim()
     return index
 
 
