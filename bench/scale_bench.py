@@ -5,6 +5,7 @@ behind a proxy adding 20 ms per request, requests counted).
 
     target/py-venv/bin/python bench/scale_bench.py --rows 100000,1000000,10000000
     target/py-venv/bin/python bench/scale_bench.py --quick          # 20 k rows, a minute
+    target/py-venv/bin/python bench/scale_bench.py --only-build     # rumi.build planning, 10 k and 50 k items
 
 Rows: one-year Cubes of Sentinel-2-like tiles (2048 x 2048 cells of 10 m, 4 bands, 128 x 128
 tiles: 256 tiles a band) on a tiling of the land (20.48 km cells of a global grid whose columns
@@ -417,6 +418,10 @@ def main() -> None:
     ap.add_argument("--only-loader", action="store_true", help="only the loader half")
     ap.add_argument("--loader-rows", type=int, default=1_000_000, help="files the loader half's ChipDataset selects")
     ap.add_argument("--ranks", default="1,2,4", help="world sizes run with torchrun (gloo)")
+    ap.add_argument("--build", action="store_true", help="also rumi.build's planning over stac-geoparquet tables "
+                    "(bench/build_bench.py --plan)")
+    ap.add_argument("--only-build", action="store_true", help="only the build planning")
+    ap.add_argument("--build-items", default="10000,50000", help="items of the build tables, comma-separated")
     a = ap.parse_args()
     sizes = [20_000] if a.quick else [int(x) for x in a.rows.split(",")]
     out = Path(a.out)
@@ -425,6 +430,10 @@ def main() -> None:
         rows = 20_000 if a.quick else a.loader_rows
         loader_half(out, rows, tuple(int(x) for x in a.ranks.split(",")), keep=a.keep)
         if a.only_loader:
+            return
+    if a.build or a.only_build:
+        build_part(out, "10000" if a.quick else a.build_items)
+        if a.only_build:
             return
     results = []
     moto = None if a.no_s3 else Moto(out)
@@ -455,6 +464,20 @@ def main() -> None:
         if moto is not None:
             moto.stop()
     print(table_md(results))
+
+
+def build_part(out: Path, items: str) -> None:
+    """Issue 40, item 4: rumi.plan_build over generated Sentinel-2 L2A-like stac-geoparquet
+    tables of `items` rows, each plan in a fresh process (bench/build_bench.py --plan: wall,
+    CPU, peak RSS); build.json and a table."""
+    import types
+
+    import build_bench
+
+    print(f"[build] plan_build over tables of {items} items ...", file=sys.stderr, flush=True)
+    build_bench.run_plan(types.SimpleNamespace(
+        plan_work=str(out / "build"), items=items, period="P1Y", rumi_path=[], skip_this=False, limit=3600.0,
+        tracemalloc=False, json=str(out / "build.json")))
 
 
 def loader_half(out: Path, rows: int, worlds: tuple[int, ...], keep: bool = False) -> None:
