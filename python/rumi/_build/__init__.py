@@ -13,8 +13,12 @@ Plan, then run
     plan_build(items, dest, ...) decides every file from the items and the destination's manifest
     without loading a pixel (plan.py: a BuildPlan, printable); run_plan(plan) loads and writes
     them (run.py); build(...) is both. The modules by job: items.py (the STAC items and what
-    odc-stac makes of them), cells.py (cells, time ranges, grouping), destination.py (the
-    destination, its manifest, the catalogue), plan.py, run.py, cli.py.
+    odc-stac makes of them), index.py (one compact row per item, what planning reads of them: a
+    stac-geoparquet table read by record batches; the items read again by index when a file is
+    built), cells.py (cells, time ranges), destination.py (the destination, its manifest, the
+    catalogue), plan.py (the plan; odc-stac's grouping into time steps), run.py, cli.py.
+    Planning grows with the items and the files, not their product: 10 k Sentinel-2 items over
+    a year plan in about 5 s and 0.4 GB, 50 k in 15 s and 0.55 GB (docs/scaling.md).
 
 Cells
     tiles=None: one cell, the GeoBox odc.stac.load picks for all items at crs/resolution (anchor=).
@@ -25,6 +29,9 @@ Cells
         (anchor=), named after a "name" or "id" column if there is one, else the index.
     tiles={name: GeoBox}: the given cells.
     A cell gets the items whose footprint overlaps it (area > 0); a cell with none is not built.
+    A file holds those of its time steps' items (odc.stac.load over all the items loads no
+    other there); each time step keeps its group's time (the group's earliest item, which may
+    lie outside the cell), as that load gives it.
 
 Time ranges (time=)
     None: one range (every time step). A period: "P1Y", "P3M", "P1M", "P2W", "P1D" (ISO 8601;
@@ -57,8 +64,9 @@ Files
     dest/{cell}.rumi (time=None) or dest/{cell}_{range}.rumi, with their .header sidecars (and
     .aux.xml for nodata); dest/rumi-build.json (the manifest: per file, a fingerprint of what it
     was built from -- the ids, collections, datetimes, "updated" properties and band hrefs of its
-    items, and every parameter that changes pixels -- with the file's size and the SHA-256 of
-    its header blob); dest/catalog.parquet (rumi.Catalog of the files of this build).
+    items, its time steps' times when one comes from an item outside the cell, and every
+    parameter that changes pixels -- with the file's size and the SHA-256 of its header blob);
+    dest/catalog.parquet (rumi.Catalog of the files of this build).
 
 Re-running
     A file whose fingerprint, size and header blob match the manifest is skipped (not read, not
