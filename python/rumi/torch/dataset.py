@@ -329,7 +329,7 @@ class ChipDataset(torch.utils.data.Dataset):
         n = self.index.num_files
         if not 0 <= j < n:
             raise IndexError(f"file {j} is outside 0..{n - 1} (ds.num_files = {n})")
-        _, _, Y, X = self.index.shapes[j]
+        _, _, Y, X = self.index.info(j).shape
         h, w = self.size
         if not (0 <= r0 <= Y - h and 0 <= c0 <= X - w):
             raise IndexError(f"chip at ({r0}, {c0}) of {h}x{w} is outside file {j} ({Y}x{X})")
@@ -456,7 +456,7 @@ class ChipDataset(torch.utils.data.Dataset):
             batch["valid"] = valid
         batch.update(
             bounds=[index.bounds(j, r0, c0) for j, r0, c0 in keys],
-            crs=[index.codes[j] for j, _, _ in keys],
+            crs=[index.info(j).code for j, _, _ in keys],
             time=[index.times_of(j, steps[i]) for i, (j, _, _) in enumerate(keys)],
             key=keys,
             stats=stats.fields,
@@ -471,7 +471,7 @@ class ChipDataset(torch.utils.data.Dataset):
         """File j's chips, in row order, into their rows of per (the batch's uint8 view)."""
         r = self._reader(("img", j))
         sem = self.readers.semaphore(host(self.index.hrefs[j]))
-        bs = self.index.band_idx[j]
+        bs = self.index.info(j).bands
         self._fresh_cache(r)
         h, w = self.size
         for i, r0, c0 in sorted(items, key=lambda x: (x[1], x[2])):
@@ -533,7 +533,7 @@ class ChipDataset(torch.utils.data.Dataset):
         for j, items in images.items():
             r = self._reader(("img", j))
             readers.append(r)
-            bs = index.band_idx[j]
+            bs = index.info(j).bands
             for i, r0, c0 in items:
                 if steps[i]:
                     jobs.append((r, 0, steps[i], bs, r0, c0, h, w, i * per.shape[1]))

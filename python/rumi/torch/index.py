@@ -55,6 +55,8 @@ PLAN_COLUMNS = ("id", "geometry", "proj:code", "proj:transform", "location", "ru
                 "rumi:dtype", "rumi:shape", "rumi:tile_shape", "rumi:file_size", "rumi:nodata", "rumi:valid", "rumi:header")
 #: unpacked valid summaries kept per process (each a few KB)
 VALID_CACHE = 4096
+#: files whose values a batch reads (FileInfo) kept as Python objects per process
+INFO_CACHE = 65536
 #: indexes planned in this process (a counter: a DataLoader worker must plan none)
 planned = 0
 
@@ -112,6 +114,19 @@ class Sharding:
     world: int
 
 
+@dataclass(frozen=True)
+class FileInfo:
+    """What a batch reads of one file, as Python values (ChipIndex.info; cached)."""
+
+    shape: tuple[int, int, int, int]
+    bands: list[int]
+    steps: list[int]
+    times: Array
+    step_s: dict[int, int]
+    affine: tuple[float, ...] | None
+    code: str | None
+
+
 class _Pickled:
     """An object carried as its pickle, unpickled when first asked for (a catalogue in a worker:
     replaying its search is needed only to plan again)."""
@@ -154,6 +169,7 @@ class ChipIndex:
         n = len(cols["rows"])
         self.num_files = n
         self._valid_cache: dict[int, Array | None] = {}
+        self._info: dict[int, FileInfo] = {}
         cn = meta["code_names"]
         code, tr = cols["code"], cols["transform"]
         self.ids = C.Strings(cols["id.off"], cols["id"])
@@ -242,6 +258,25 @@ class ChipIndex:
     def B(self) -> int:
         return len(self.band_names)
 
+    def info(self, j: int) -> FileInfo:
+        """File j's values that a batch reads, as Python values (cached: INFO_CACHE files)."""
+        f = self._info.get(j)
+        if f is None:
+            c = self.cols
+            a, b = int(c["steps.off"][j]), int(c["steps.off"][j + 1])
+            steps = [int(v) for v in c["steps"][a:b]]
+            times = np.asarray(c["step_s"][a:b])
+            tr = c["transform"][j]
+            code = int(c["code"][j])
+            f = FileInfo(tuple(int(v) for v in c["shape"][j]), [int(v) for v in c["band_idx"][j]],  # type: ignore[arg-type]
+                         steps, times, dict(zip(steps, (int(v) for v in times))),
+                         None if np.isnan(tr[0]) else tuple(float(v) for v in tr),
+                         self.meta["code_names"][code] if code >= 0 else None)
+            if len(self._info) >= INFO_CACHE:
+                self._info.pop(next(iter(self._info)))
+            self._info[j] = f
+        return f
+
     def grid(self, j: int) -> Grid | None:
         """File j's Grid (None without georeferencing)."""
         t = self.transforms[j]
@@ -283,11 +318,12 @@ class ChipIndex:
 
     def steps_of(self, j: int, r0: int, c0: int) -> list[int]:
         """The file's time step indices chip (j, r0, c0) reads (max_steps, time_steps)."""
-        steps = self.time_idx[j]
+        f = self.info(j)
+        steps = f.steps
         k = self.spec.max_steps
         if k is None or len(steps) <= k:
-            return list(steps)
-        ft = self.file_times[j]
+            return steps
+        ft = f.times
         if self.spec.time_steps == "newest":
             order = np.argsort(ft, kind="stable")[-k:]
         else:  # seeded by the file's id, the same in every process and at any world size
@@ -303,7 +339,7 @@ class ChipIndex:
 
     def times_of(self, j: int, steps: Sequence[int]) -> Array:
         """datetime64[s] times of file j's steps."""
-        t_of = self.step_times[j]
+        t_of = self.info(j).step_s
         return np.array([t_of[t] for t in steps], dtype="int64").astype("datetime64[s]")
 
     @property
@@ -316,11 +352,11 @@ class ChipIndex:
         """(left, bottom, right, top) of the chip at (r0, c0) of file j, in its CRS: the float
         operations of Grid.window_bounds (the window's transform, then its corners), without
         its objects (a batch asks for every chip's)."""
-        t = self.cols["transform"][j]
-        if np.isnan(t[0]):
+        t = self.info(j).affine
+        if t is None:
             raise RequestError(f"file {self.ids[j]} has no georeferencing: its chips have no bounds")
         h, w = self.spec.size
-        sa, sb, sc, sd, se, sf = (float(v) for v in t)
+        sa, sb, sc, sd, se, sf = t
         # transform @ translation(c0, r0), as affine composes them
         a, b, c = sa * 1.0 + sb * 0.0, sa * 0.0 + sb * 1.0, sa * c0 + sb * r0 + sc
         d, e, f = sd * 1.0 + se * 0.0, sd * 0.0 + se * 1.0, sd * c0 + se * r0 + sf
