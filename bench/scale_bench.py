@@ -6,6 +6,8 @@ behind a proxy adding 20 ms per request, requests counted).
     target/py-venv/bin/python bench/scale_bench.py --rows 100000,1000000,10000000
     target/py-venv/bin/python bench/scale_bench.py --quick          # 20 k rows, a minute
     target/py-venv/bin/python bench/scale_bench.py --only-build     # rumi.build planning, 10 k and 50 k items
+    ~/.cache/rumi/venvs/torch-py3.11/bin/python bench/scale_bench.py --only-loader   # the chip loader: 1 M files,
+        # torchrun at 1, 2, 4 ranks, egress and shuffle quality (bench/scale_loader.py; needs torch)
 
 Rows: one-year Cubes of Sentinel-2-like tiles (2048 x 2048 cells of 10 m, 4 bands, 128 x 128
 tiles: 256 tiles a band) on a tiling of the land (20.48 km cells of a global grid whose columns
@@ -525,14 +527,15 @@ def loader_md(res: dict) -> str:
         lines.append(f"| {name} | {r['plan_s']:.1f}, {r['plan_cpu_s']:.1f} | {r['groups_read']} / {r['groups']} | {r['spilled']} | "
                      f"{r['plan_rss_mb']:.0f} | {r['first_batch_s']:.1f}, {r['first_cpu_s']:.1f} | {r['batch_mb']:.0f} | {r['next_batch_s']:.2f} | "
                      f"{r['rss_mb']:.0f} ({r['added_rss_mb']:.0f}) | {r['peak_rss_mb']:.0f} | {uss} |")
-    lines += ["", "| ranks | rank | files planned | shards / all | row groups read | plan (s) | first batch (s) | RSS MB (added) | CPU s | same order | resume exact |",
-              "|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines += ["", "| ranks | rank | files planned | shards / all | row groups read | plan (s) | first batch (s) | RSS MB (added) | CPU s | "
+              "batches' files in own shards | same order | resume exact |",
+              "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for wsz, x in sorted((k, v) for k, v in res["ranks"].items() if k != "checks"):
         c = res["ranks"]["checks"][wsz]
         for q in x["ranks"]:
             lines.append(f"| {wsz} | {q['rank']} | {q['files']:,} | {q['shards']} / {q['num_shards']} | {q['groups_read']} / {q['groups']} | "
                          f"{q['plan_s']:.1f} | {q['first_batch_s']:.1f} | {q['rss_mb']:.0f} ({q['added_rss_mb']:.0f}) | {q['cpu_s']:.1f} | "
-                         f"{c['same_order']} ({c['compared']} keys) | {c.get('resume_exact', '-')} |")
+                         f"{c['batch_shards_own']} | {c['same_order']} ({c['compared']} keys) | {c.get('resume_exact', '-')} |")
     e = res["egress"]
     lines += ["", f"Egress: {e['epoch']:,} chips of 192 x 192 (stride 160) over 64 files, cache 128 MB a process, "
               f"{e['distinct_frame_bytes'] / 1e6:.0f} MB of distinct frames", "",

@@ -273,7 +273,7 @@ class ChipIndex:
                          None if np.isnan(tr[0]) else tuple(float(v) for v in tr),
                          self.meta["code_names"][code] if code >= 0 else None)
             if len(self._info) >= INFO_CACHE:
-                self._info.pop(next(iter(self._info)))
+                self._info = {}  # a new dict, not a walk of one that read-ahead threads may be filling
             self._info[j] = f
         return f
 
@@ -297,7 +297,7 @@ class ChipIndex:
             q = unpack_valid(bytes(self.cols["valid"][a:b]), [int(v) for v in self.shapes[j]],
                              [int(v) for v in self.tiles[j]])
         if len(self._valid_cache) >= VALID_CACHE:
-            self._valid_cache.pop(next(iter(self._valid_cache)))
+            self._valid_cache = {}
         self._valid_cache[j] = q
         return q
 

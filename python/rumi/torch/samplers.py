@@ -291,6 +291,9 @@ class RandomChipSampler(ChipSampler):
 
     def stream_keys(self, c: int) -> Array:
         files = self.files_of(c)
+        if not len(files):
+            raise ValueError(f"stream {c} of {self.streams.count if self.streams else 0} has no file with a chip: use fewer "
+                             "streams")
         L = self.stream_length()
         rng = np.random.default_rng([self.seed, self.epoch, c])
         keys = self._draw(files, L, rng)
