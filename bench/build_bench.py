@@ -203,15 +203,20 @@ def _year_once(mode, items_path, out, workers):
     wall = time.perf_counter() - t0
     cpu = sum(sum(p.cpu_times()[:2]) - c for p, c in zip(procs, cpu0))
     workers_peak = list(client.run(peak).values()) if client else []
+    build_peak = peak()  # before the checksum below (a whole-file read once made it the file's size)
     name = cat.report.written[0]
     path = Path(out) / name
-    sha = hashlib.sha256(path.read_bytes()).hexdigest()
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        while chunk := f.read(1 << 24):
+            h.update(chunk)
+    sha = h.hexdigest()
     manifest = json.loads((Path(out) / "rumi-build.json").read_text())["files"]
     with rumi.open(str(path)) as ds:
         shape = ds.shape
     if client is not None:
         client.close()
-    print(json.dumps({"mode": mode, "wall": wall, "cpu": cpu, "peak": peak(), "base": base, "workers_peak": workers_peak,
+    print(json.dumps({"mode": mode, "wall": wall, "cpu": cpu, "peak": build_peak, "base": base, "workers_peak": workers_peak,
                       "bytes": path.stat().st_size, "raw": cat.report.raw_bytes, "sha256": sha, "shape": list(shape),
                       "chunks": manifest.get(name, {}).get("chunks")}))
 
