@@ -12,7 +12,9 @@
 #  - the errors a user meets: rumi.gdal.register() without rumi-gdal, rumi-gdal in a rasterio of
 #    another GDAL line (Debian's python3-rasterio, GDAL 3.6), the wheel on Python 3.10, a CPU
 #    without x86-64-v2 (qemu-user's Core 2; and an x86-64-v2 CPU without AVX reads and writes);
-#  - the Debian package: `apt-get install ./dist/gdal-plugin-rumi_*.deb` (timed), then with
+#  - the aarch64 wheels and arm64 .deb under qemu-user with Debian's arm64 Python and GDAL:
+#    scripts/test-artifacts-aarch64.sh (RUMI_ARTIFACTS_SKIP_AARCH64=1 leaves them out);
+#  - the Debian package: `apt-get install ./dist/gdal-plugin-rumi_*_amd64.deb` (timed), then with
 #    GDAL_DRIVER_PATH unset: `rumi convert`, `gdalinfo -checksum` and gdal_translate against the
 #    GeoTIFF source, Debian's rasterio, QGIS (identify() values); `apt-get remove` leaves GDAL's plugin folder as it was.
 # cargo, rustc, cc, gcc, g++, clang and zig are replaced on PATH by stubs that record any call:
@@ -35,7 +37,7 @@ secs() { python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]
 
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
 rumi_whl=$repo/dist/rumi-$version-cp311-abi3-manylinux_2_28_x86_64.whl
-gdal_whl=$(ls "$repo"/dist/rumi_gdal-"$version"-py3-none-*.whl 2>/dev/null | head -1 || true)
+gdal_whl=$(ls "$repo"/dist/rumi_gdal-"$version"-py3-none-*_x86_64.whl 2>/dev/null | head -1 || true)
 deb=$repo/dist/gdal-plugin-rumi_${version}-1_$(dpkg --print-architecture).deb
 [ -f "$rumi_whl" ] || die "$rumi_whl is missing: run scripts/build-wheels.sh first"
 [ -n "$gdal_whl" ] || die "dist/rumi_gdal-$version-*.whl is missing: run scripts/build-wheels.sh first"
@@ -67,7 +69,8 @@ queried=$work/compilers-queried.log
 mkdir -p "$shadow"
 : >"$called"; : >"$queried"
 # pip asks `rustc --version` for its User-Agent (a query, not a build): queries are recorded apart
-for c in cargo rustc rustup cc c++ gcc g++ clang clang++ zig x86_64-linux-gnu-gcc x86_64-linux-gnu-g++; do
+for c in cargo rustc rustup cc c++ gcc g++ clang clang++ zig x86_64-linux-gnu-gcc x86_64-linux-gnu-g++ \
+         aarch64-linux-gnu-gcc aarch64-linux-gnu-g++; do
   cat >"$shadow/$c" <<EOF
 #!/bin/sh
 caller=\$(tr '\\000\\n' '  ' </proc/\$PPID/cmdline | cut -c1-200)
@@ -187,6 +190,14 @@ out=$(cd "$work" && qemu-x86_64 -cpu Nehalem "$work/venv-3.11/bin/python" -c "$c
 out=$(cd "$work" && qemu-x86_64 -cpu core2duo "$work/venv-old-cpu/bin/python" -c "$cpu_check" 2>&1 | tail -2)
 grep -q "this CPU lacks sse4.1, sse4.2, popcnt (x86-64-v2)" <<<"$out" && echo "  ok: on an emulated Core 2: $out" \
   || bad "on an emulated Core 2, expected rumi's x86-64-v2 error: $out"
+
+if [ "${RUMI_ARTIFACTS_SKIP_AARCH64:-0}" != 1 ]; then
+  stamp "the aarch64 artefacts under qemu-user (scripts/test-artifacts-aarch64.sh)"
+  t=$(date +%s.%N)
+  # the x86-64 venv of Python 3.11 (rumi, rumi-gdal, rasterio 1.4) writes and reads the files compared
+  scripts/test-artifacts-aarch64.sh "$work" "$work/venv-3.11/bin/python" || bad "the aarch64 artefacts (above)"
+  figure "aarch64 artefacts under emulation (test-artifacts-aarch64.sh)" "$(secs "$t") s"
+fi
 
 if [ "$skip_deb" != 1 ]; then
   stamp "the Debian package: apt-get install, GDAL tools and Debian's rasterio with no GDAL_DRIVER_PATH, apt-get remove"

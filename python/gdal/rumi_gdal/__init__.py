@@ -77,7 +77,7 @@ def register() -> Path:
     if _registered is not None:
         return _registered
     if not sys.platform.startswith("linux"):
-        raise PluginError(f"rumi-gdal's plugins are for Linux x86-64; this is {sys.platform}")
+        raise PluginError(f"rumi-gdal's plugins are for Linux (x86-64, aarch64); this is {sys.platform}")
     try:
         import rasterio
         from rasterio import _base  # noqa: F401  (loads libgdal)

@@ -1,5 +1,5 @@
 """The few ELF facts register() needs: a shared object's SONAME and DT_NEEDED names, and a copy of
-a plugin whose libgdal DT_NEEDED names another build of the same GDAL (x86-64 ELF64 only)."""
+a plugin whose libgdal DT_NEEDED names another build of the same GDAL (little-endian ELF64: x86-64 and aarch64)."""
 
 from __future__ import annotations
 
