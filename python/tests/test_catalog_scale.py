@@ -456,3 +456,28 @@ def test_deferred_search_reads_shard_by_shard(folder, rows, q):
     assert mem.shards() == [(-1, s) for s in range(0, rows.num_rows, parts_mod.ROWS_PER_GROUP)]
     sr = mem.read_shard(mem.shards()[0], ["id"])
     assert sr.refs is None and sr.header.to_pylist() == rows.column("rumi:header").to_pylist()[:parts_mod.ROWS_PER_GROUP]
+
+
+def test_footers_kept_are_bounded_and_searches_read_them_again(rows, tmp_path, monkeypatch):
+    """A process keeps the footers (statistics, about 20 KB of memory per row group: 490 MB at
+    100 M rows) of at most FOOTERS_KEPT parts: open keeps each part's rows per row group and
+    extent only; a search, a row and the whole column read the footers they need again, with
+    the same results as when every footer was kept."""
+    d = tmp_path / "many"
+    write_parts(rows, str(d), rows_per_group=32, rows_per_part=400)
+    nparts = len([n for n in os.listdir(d) if n.endswith(".parquet")])
+    assert nparts >= 8
+    kept_all = Catalog.open(d)
+    monkeypatch.setattr(parts_mod, "FOOTERS_KEPT", 2)
+    cat = Catalog.open(d)
+    assert len(cat._parts._kept) == 2 and cat.num_groups == kept_all.num_groups
+    for q in QUERIES:
+        got = cat.search(**q)
+        assert set(got.column("id")) == brute(rows, **q)
+        assert got.column("id") == kept_all.search(**q).column("id")
+        assert len(cat._parts._kept) <= 2
+    by_id = {r["id"]: r for r in rows.to_pylist()}
+    for i in (0, 401, 1999, len(cat) - 1):
+        assert cat.row(i) == kept_all.row(i) == by_id[cat.row(i)["id"]]
+    assert sorted(cat.column("id")) == sorted(by_id)
+    assert len(cat._parts._kept) <= 2

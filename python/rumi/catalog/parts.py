@@ -10,9 +10,11 @@ the bbox covering (bbox.xmin ... bbox.ymax), the time columns and proj:code only
 footer), so a search's filter skips, through pyarrow.dataset's predicate push-down, every part
 and row group whose statistics cannot match, and reads only the columns asked for.
 
-Opening lists the folder (http(s): its `_parts.json`) and reads each part's footer once (the
-fragments, with their statistics, are cached by the Catalog and its searches); searching reads
-the row groups that may match; a blob is read (one range) only when a row is opened. Appending
+Opening lists the folder (http(s): its `_parts.json`) and reads each part's footer once, keeping
+of it only its rows per row group and its extent (a footer's statistics take about 63 KB of
+memory per row group: 1.5 GB per process at 100 M rows); searching reads again the footers of
+the parts whose extent may match (the last FOOTERS_KEPT stay cached) and, through pyarrow's
+push-down, the row groups that may match; a blob is read (one range) only when a row is opened. Appending
 writes new part files (the blobs first), never rewrites one, under names no two writers share.
 """
 
@@ -41,6 +43,8 @@ HILBERT_BITS = 16
 STAT_COLUMNS = ("datetime", "start_datetime", "end_datetime", "bbox.xmin", "bbox.ymin", "bbox.xmax", "bbox.ymax", "proj:code")
 #: footers read at once when a catalogue opens (object stores: one or two requests each)
 FOOTER_THREADS = 16
+#: parts whose footers (fragments with statistics) stay in memory after a search used them
+FOOTERS_KEPT = 8
 REF_COLUMNS = ("rumi:header_offset", "rumi:header_size")
 HEADERS = ".headers"
 
@@ -234,8 +238,10 @@ def write_listing(url: str, options: dict[str, Any] | None = None) -> str:
 
 
 class Parts:
-    """The part files of a partitioned catalogue: their fragments with footers (statistics)
-    read once at open, shared by every Catalog searched from it, and the open .headers files."""
+    """The part files of a partitioned catalogue: their rows per row group and extents, read
+    from the footers at open and shared by every Catalog searched from it; the footers
+    themselves (fragments with statistics) of the last FOOTERS_KEPT parts a search used; the
+    open .headers files."""
 
     def __init__(self, url: str, options: dict[str, Any] | None = None, names: Sequence[str] | None = None) -> None:
         import pyarrow.dataset as ds
@@ -253,21 +259,48 @@ class Parts:
         self.schema = part_schema()
         self.paths = [p for p, _ in listed]
         self.sizes = [s for _, s in listed]
-        self.frags = self._fragments(listed)
-        self.rows = np.array([sum(rg.num_rows for rg in f.row_groups) for f in self.frags], np.int64)
-        self.extents = [_extent_of(f) for f in self.frags]
+        self._kept: dict[str, Any] = {}
+        self._kept_lock = threading.Lock()
+        self.group_rows, self.extents = self._summaries(listed)
+        self.rows = np.array([int(g.sum()) for g in self.group_rows], np.int64)
         self.headers = Headers(url, options, self.names, self.fs, self.root)
         #: row groups read by the searches so far (a counter for tests and benchmarks)
         self.groups_read = 0
 
-    def _fragments(self, listed: Sequence[tuple[str, int]]) -> list[Any]:
-        """The parts' fragments, their footers read concurrently (FOOTER_THREADS at once)."""
-        if len(listed) <= 1:
-            return [self._fragment(p, s) for p, s in listed]
-        from concurrent.futures import ThreadPoolExecutor
+    def _summaries(self, listed: Sequence[tuple[str, int]]) -> tuple[list[Any], list[Any]]:
+        """Each part's rows per row group and extent, its footer read (FOOTER_THREADS at once)
+        and let go (but the last FOOTERS_KEPT)."""
 
-        with ThreadPoolExecutor(min(FOOTER_THREADS, len(listed))) as ex:
-            return list(ex.map(lambda ps: self._fragment(*ps), listed))
+        def one(ps: tuple[str, int]) -> tuple[Any, Any]:
+            frag = self._fragment(*ps)
+            self._keep(ps[0], frag)
+            return np.array([rg.num_rows for rg in frag.row_groups], np.int64), _extent_of(frag)
+
+        if len(listed) <= 1:
+            out = [one(ps) for ps in listed]
+        else:
+            from concurrent.futures import ThreadPoolExecutor
+
+            with ThreadPoolExecutor(min(FOOTER_THREADS, len(listed))) as ex:
+                out = list(ex.map(one, listed))
+        return [g for g, _ in out], [e for _, e in out]
+
+    def _keep(self, path: str, frag: Any) -> None:
+        with self._kept_lock:
+            self._kept.pop(path, None)
+            self._kept[path] = frag
+            while len(self._kept) > FOOTERS_KEPT:
+                del self._kept[next(iter(self._kept))]
+
+    def frag(self, k: int) -> Any:
+        """Part k's fragment with its footer (statistics): kept, else read again."""
+        path = self.paths[k]
+        with self._kept_lock:
+            frag = self._kept.get(path)
+        if frag is None:
+            frag = self._fragment(path, self.sizes[k])
+        self._keep(path, frag)
+        return frag
 
     def _fragment(self, path: str, size: int) -> Any:
         frag = self.format.make_fragment(path, self.fs, file_size=size)
@@ -290,20 +323,22 @@ class Parts:
 
     @property
     def num_groups(self) -> int:
-        return sum(len(f.row_groups) for f in self.frags)
+        return sum(len(g) for g in self.group_rows)
 
     def refreshed(self) -> Parts:
         """The same folder listed again: the parts known keep their cached fragments."""
         new = Parts.__new__(Parts)
         new.__dict__.update(self.__dict__)
+        new._kept, new._kept_lock = dict(self._kept), threading.Lock()
         listed = list_parts(self.fs, self.root)
-        known = dict(zip(self.paths, self.frags))
+        known = {p: (g, e) for p, g, e in zip(self.paths, self.group_rows, self.extents)}
+        added = [(p, s) for p, s in listed if p not in known]
+        known.update(zip([p for p, _ in added], zip(*new._summaries(added))))
         new.paths = [p for p, _ in listed]
         new.sizes = [s for _, s in listed]
-        fresh = dict(zip([p for p, _ in listed if p not in known], self._fragments([(p, s) for p, s in listed if p not in known])))
-        new.frags = [known[p] if p in known else fresh[p] for p, _ in listed]
-        new.rows = np.array([sum(rg.num_rows for rg in f.row_groups) for f in new.frags], np.int64)
-        new.extents = [_extent_of(f) for f in new.frags]
+        new.group_rows = [known[p][0] for p in new.paths]
+        new.extents = [known[p][1] for p in new.paths]
+        new.rows = np.array([int(g.sum()) for g in new.group_rows], np.int64)
         new.headers = Headers(self.url, self.options, new.names, self.fs, self.root)
         new.groups_read = 0
         return new
@@ -315,9 +350,10 @@ class Parts:
         match are read (pyarrow.dataset's push-down); their count is added to groups_read."""
         pa = deps().pa
         tables, part = [], []
-        for k, frag in enumerate(self.frags):
+        for k in range(len(self.paths)):
             if filters and not may_match(self.extents[k], filters):
                 continue
+            frag = self.frag(k)
             sub = frag.subset(expr) if expr is not None else frag
             if sub is None or not sub.row_groups:
                 continue
@@ -334,9 +370,10 @@ class Parts:
         """(part, row group id) of the row groups a search's expr (None: all) may match, in
         the parts' order: what `read` would read, from the footers alone."""
         out = []
-        for k, frag in enumerate(self.frags):
+        for k in range(len(self.paths)):
             if filters and not may_match(self.extents[k], filters):
                 continue
+            frag = self.frag(k)
             sub = frag.subset(expr) if expr is not None else frag
             if sub is not None:
                 out += [(k, rg.id) for rg in sub.row_groups]
@@ -345,7 +382,7 @@ class Parts:
     def read_column(self, name: str) -> Any:
         """One column of every row, part by part."""
         pa = deps().pa
-        cols = [f.to_table(schema=self.schema, columns=[name]).column(0) for f in self.frags]
+        cols = [self.frag(k).to_table(schema=self.schema, columns=[name]).column(0) for k in range(len(self.paths))]
         return pa.chunked_array([c for col in cols for c in col.chunks], type=self.schema.field(name).type)
 
     def locate(self, i: int) -> tuple[int, int, int]:
@@ -356,16 +393,13 @@ class Parts:
         i %= n
         k = int(np.searchsorted(np.cumsum(self.rows), i, side="right"))
         i -= int(self.rows[:k].sum())
-        for rg in self.frags[k].row_groups:
-            if i < rg.num_rows:
-                return k, rg.id, i
-            i -= rg.num_rows
-        raise IndexError(i)  # pragma: no cover - rows sum to the groups' rows
+        g = int(np.searchsorted(np.cumsum(self.group_rows[k]), i, side="right"))
+        return k, g, i - int(self.group_rows[k][:g].sum())
 
     def group(self, k: int, rg: int, columns: Sequence[str]) -> Any:
         """Row group rg of part k (columns of the part schema)."""
         self.groups_read += 1
-        return self.frags[k].subset(row_group_ids=[rg]).to_table(schema=self.schema, columns=list(columns))
+        return self.frag(k).subset(row_group_ids=[rg]).to_table(schema=self.schema, columns=list(columns))
 
     def header(self, k: int, offset: int | None, size: int | None) -> bytes | None:
         """The blob of a row of part k (one range read of its .headers file)."""
