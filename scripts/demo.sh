@@ -26,7 +26,7 @@ fi
 
 # The Debian package puts gdal_RUMI.so into GDAL's default plugin folder (GDAL_DRIVER_PATH, when
 # set, replaces that folder: unset here so that the installed plugin is the one GDAL loads)
-RUMI_SKIP_BUILD=1 scripts/build-deb.sh
+RUMI_SKIP_BUILD=1 RUMI_DEB_ARCHS=$(dpkg --print-architecture) scripts/build-deb.sh   # this machine's package only
 $SUDO apt-get install -y -q ./dist/gdal-plugin-rumi_*_"$(dpkg --print-architecture)".deb >/dev/null
 unset GDAL_DRIVER_PATH
 gdalinfo -checksum "$work/L7_ETMs.rumi"
