@@ -480,8 +480,8 @@ def _iso_column(col: Any, what: str) -> list[str | None]:
 
     t = col.type
     if pa.types.is_timestamp(t):
-        if t.tz is None:
-            raise _Unsupported(f"{what} without a time zone")
+        if t.tz is None or t.unit == "ns":  # (pystac keeps microseconds: nanoseconds are its parser's to round)
+            raise _Unsupported(f"{what} of type {t}")
         v = col.cast(pa.timestamp("us", tz=t.tz)).cast(pa.int64()).to_numpy(zero_copy_only=False)
         valid = col.is_valid().to_numpy(zero_copy_only=False)
         text = np.datetime_as_string(v.astype("datetime64[us]"), unit="us")
@@ -514,7 +514,7 @@ def _times_us(col: Any) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
     t = col.type
     if pa.types.is_null(t):
         return np.zeros(len(col), np.int64), np.zeros(len(col), bool)
-    if not pa.types.is_timestamp(t) or t.tz is None:
+    if not pa.types.is_timestamp(t) or t.tz is None or t.unit == "ns":
         raise _Unsupported(f"time column of type {t}")
     v = col.cast(pa.timestamp("us", tz=t.tz)).cast(pa.int64())
     valid = v.is_valid().to_numpy(zero_copy_only=False)
