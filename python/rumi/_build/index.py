@@ -81,8 +81,9 @@ def _pystac_item(d: Mapping[str, Any], where: str) -> Any:
 
 
 class TableSource(ItemSource):
-    """A stac-geoparquet file's items, read from it by row group when asked for (never all at
-    once): take() reads each row group that holds a wanted row once."""
+    """A stac-geoparquet file's items, read from it when asked for (never all at once): take()
+    streams each row group that holds a wanted row once, by record batches, up to its last
+    wanted row."""
 
     def __init__(self, path: str) -> None:
         import pyarrow.parquet as pq
@@ -101,6 +102,7 @@ class TableSource(ItemSource):
         return self.take([i])[0]
 
     def take(self, indices: Sequence[int] | np.ndarray[Any, Any]) -> list[Any]:
+        import pyarrow as pa
         import pyarrow.parquet as pq
         import stac_geoparquet.arrow
 
@@ -113,10 +115,19 @@ class TableSource(ItemSource):
         out: list[Any] = [None] * len(idx)
         pf = pq.ParquetFile(self.path)
         for g in np.unique(groups):
+            # the row group streamed by record batches (a row group may hold 65,536 items)
             at = np.flatnonzero(groups == g)
-            table = pf.read_row_group(int(g)).take(idx[at] - self._starts[g])
-            for k, d in zip(at, stac_geoparquet.arrow.stac_table_to_items(table)):
-                out[k] = _pystac_item(d, f"{self.path} row {int(idx[k])}")
+            local = idx[at] - self._starts[g]
+            first = 0
+            for batch in pf.iter_batches(batch_size=BATCH_ROWS, row_groups=[int(g)]):
+                inside = np.flatnonzero((local >= first) & (local < first + batch.num_rows))
+                if inside.size:
+                    table = pa.Table.from_batches([batch]).take(local[inside] - first)
+                    for k, d in zip(at[inside], stac_geoparquet.arrow.stac_table_to_items(table)):
+                        out[k] = _pystac_item(d, f"{self.path} row {int(idx[k])}")
+                first += batch.num_rows
+                if first > local.max():
+                    break
         return out
 
     def iter_items(self) -> Iterator[Any]:
