@@ -271,14 +271,15 @@ def test_row_groups_are_skipped_and_blobs_never_read(folder, rows, monkeypatch):
     c = Counting()
     c.install(monkeypatch)
     cat = Catalog.open(folder)
-    assert not any(p.endswith(".headers") for p in c.opened)  # open: footers only
-    footers = c.read_from(".parquet")
+    assert not any(p.endswith(".headers") for p in c.opened)  # open: no blob
+    assert c.read_from(".parquet") == 0  # and no footer: the parts' names carry their summaries
     files = [folder / n for n in os.listdir(folder) if n.endswith(".parquet")]
     total = sum(os.path.getsize(p) for p in files)
     tails = sum(pq.ParquetFile(p).metadata.serialized_size + 8 + (64 << 10) for p in files)  # a 64 KiB tail, then the rest
-    assert 0 < footers <= tails  # the files' tails: footers (and their statistics) only
     q = dict(bbox=(60.0, 20.0, 70.0, 30.0), time=("2021-01-01", "2021-12-31"))
     sel = cat.search(**q)
+    footers = c.read_from(".parquet")
+    assert 0 < footers <= tails / 2  # the footer of the one part (of 3) that may match
     assert set(sel.column("id")) == brute(rows, **q) and len(sel) > 0
     assert cat.groups_read <= cat.num_groups // 8, (cat.groups_read, cat.num_groups)  # > 87 % skipped (3000 rows; more on larger ones)
     assert not any(p.endswith(".headers") for p in c.opened)  # search: no blob
@@ -411,11 +412,18 @@ def test_parts_pruned_by_their_extent_and_parts_without_one(folder, rows):
     assert [parts_mod.may_match(e, query(time="2021-06")) for e in exts] == [False, True, False]
     assert [parts_mod.may_match(e, query(bbox=(200.0, 0.0, 210.0, 5.0))) for e in exts] == [False] * 3
     assert parts_mod.may_match(None, query(time="2021-06"))
-    # the 2021 part rewritten without its extent: the same search results
+    # the 2021 part rewritten without its extent, under a name without a summary (as rumi
+    # wrote parts before it named them with one): the same search results
     t = pq.read_table(folder / names[1])
     md = dict(t.schema.metadata)
     md[b"rumi:catalog"] = json.dumps({"version": "0.1.0"}).encode()
-    pq.write_table(t.replace_schema_metadata(md), folder / names[1], row_group_size=32)
+    old = names[1][: -len(".parquet")]
+    legacy = old.rsplit(".", 1)[0]
+    assert legacy != old and parts_mod.parse_summary(legacy + ".parquet") is None
+    pq.write_table(t.replace_schema_metadata(md), folder / (legacy + ".parquet"), row_group_size=32)
+    os.remove(folder / names[1])
+    if (folder / (old + ".headers")).exists():
+        os.rename(folder / (old + ".headers"), folder / (legacy + ".headers"))
     cat = Catalog.open(folder)
     assert cat._parts.extents[1] is None
     for qq in QUERIES[:4]:
@@ -460,9 +468,9 @@ def test_deferred_search_reads_shard_by_shard(folder, rows, q):
 
 def test_footers_kept_are_bounded_and_searches_read_them_again(rows, tmp_path, monkeypatch):
     """A process keeps the footers (statistics, about 20 KB of memory per row group: 490 MB at
-    100 M rows) of at most FOOTERS_KEPT parts: open keeps each part's rows per row group and
-    extent only; a search, a row and the whole column read the footers they need again, with
-    the same results as when every footer was kept."""
+    100 M rows) of at most FOOTERS_KEPT parts: open reads none (the names carry the parts' rows
+    per row group and extents); a search, a row and the whole column read the footers they
+    need, with the same results as when every footer was kept."""
     d = tmp_path / "many"
     write_parts(rows, str(d), rows_per_group=32, rows_per_part=400)
     nparts = len([n for n in os.listdir(d) if n.endswith(".parquet")])
@@ -470,7 +478,7 @@ def test_footers_kept_are_bounded_and_searches_read_them_again(rows, tmp_path, m
     kept_all = Catalog.open(d)
     monkeypatch.setattr(parts_mod, "FOOTERS_KEPT", 2)
     cat = Catalog.open(d)
-    assert len(cat._parts._kept) == 2 and cat.num_groups == kept_all.num_groups
+    assert len(cat._parts._kept) == 0 and cat.num_groups == kept_all.num_groups  # open: no footer
     for q in QUERIES:
         got = cat.search(**q)
         assert set(got.column("id")) == brute(rows, **q)
@@ -481,3 +489,33 @@ def test_footers_kept_are_bounded_and_searches_read_them_again(rows, tmp_path, m
         assert cat.row(i) == kept_all.row(i) == by_id[cat.row(i)["id"]]
     assert sorted(cat.column("id")) == sorted(by_id)
     assert len(cat._parts._kept) <= 2
+
+
+def test_part_names_carry_their_summaries(rows, tmp_path):
+    """Each part's name carries its rows per row group (those of its footer) and an extent
+    that holds the footer's (the bbox rounded outward to float32, times and proj:code exact),
+    so that opening reads no footer; names stay under 255 bytes."""
+    import json
+
+    d = tmp_path / "named"
+    write_parts(rows, str(d), rows_per_group=32, rows_per_part=700)
+    names = sorted(n for n in os.listdir(d) if n.endswith(".parquet"))
+    assert len(names) >= 5
+    for n in names:
+        assert len(n.encode()) < 255 and len((n[: -len(".parquet")] + ".headers").encode()) < 255
+        groups, ext = parts_mod.parse_summary(n)
+        meta = pq.ParquetFile(d / n).metadata
+        assert groups.tolist() == [meta.row_group(i).num_rows for i in range(meta.num_row_groups)]
+        stored = json.loads(pq.ParquetFile(d / n).schema_arrow.metadata[b"rumi:catalog"])["extent"]
+        for k in ("xmin", "ymin", "xmax", "ymax"):
+            lo, hi = ext[f"bbox.{k}"]
+            assert lo <= stored[f"bbox.{k}"][0] and hi >= stored[f"bbox.{k}"][1]
+        for k, side in (("xmin", 0), ("ymin", 0), ("xmax", 1), ("ymax", 1)):  # what a search reads
+            assert abs(ext[f"bbox.{k}"][side] - stored[f"bbox.{k}"][side]) < 1e-4
+        for k in ("datetime", "start_datetime", "end_datetime", "proj:code"):
+            assert ext[k] == stored[k], k
+    assert parts_mod.parse_summary("part-20261206T000000000000Z-" + "0" * 32 + ".parquet") is None
+    assert parts_mod.parse_summary("part-20261206T000000000000Z-" + "0" * 32 + ".sAAAA.parquet") is None
+    cat = Catalog.open(d)
+    for q in QUERIES:
+        assert set(cat.search(**q).column("id")) == brute(rows, **q)

@@ -1,7 +1,7 @@
 """A partitioned catalogue: a folder (local, s3:// or http(s)://) of GeoParquet part files in
 stac-geoparquet's conventions, searched where it lies.
 
-Layout: `part-<UTC time>-<random>.parquet` files, each a GeoParquet 1.1 file of the catalogue's
+Layout: `part-<UTC time>-<random>.<summary>.parquet` files, each a GeoParquet 1.1 file of the catalogue's
 columns but rumi:header, which lies beside it in `part-....headers` (the blobs end to end; the
 columns rumi:header_offset / rumi:header_size locate a row's blob there). Rows are grouped by the
 year of their first time (one year per part file), and in a part sorted along a Hilbert curve of
@@ -10,11 +10,14 @@ the bbox covering (bbox.xmin ... bbox.ymax), the time columns and proj:code only
 footer), so a search's filter skips, through pyarrow.dataset's predicate push-down, every part
 and row group whose statistics cannot match, and reads only the columns asked for.
 
-Opening lists the folder (http(s): its `_parts.json`) and reads each part's footer once, keeping
-of it only its rows per row group and its extent (a footer's statistics take about 63 KB of
-memory per row group: 1.5 GB per process at 100 M rows); searching reads again the footers of
-the parts whose extent may match (the last FOOTERS_KEPT stay cached) and, through pyarrow's
-push-down, the row groups that may match; a blob is read (one range) only when a row is opened. Appending
+A part's name carries its summary (`summary_token`): its rows, rows per row group and extent
+(the bbox covering rounded outward to float32, the times, proj:code), so that opening lists the
+folder (http(s): its `_parts.json`) and reads no footer (a part named without a summary, as
+rumi wrote them before, has its footer read at open instead); a search reads the footers of
+the parts whose extent may match (the last FOOTERS_KEPT stay cached: a footer's statistics
+take about 20 KB of memory per row group, 0.5-1 GB per process at 100 M rows if all were kept)
+and, through pyarrow's push-down, the row groups that may match; a blob is read (one range)
+only when a row is opened. Appending
 writes new part files (the blobs first), never rewrites one, under names no two writers share.
 """
 
@@ -151,9 +154,90 @@ def may_match(ext: dict[str, Any] | None, filters: Any) -> bool:
     return True
 
 
-def _part_name() -> str:
+def _part_name(summary: str = "") -> str:
     now = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
-    return f"part-{now}-{uuid.uuid4().hex}"
+    return f"part-{now}-{uuid.uuid4().hex}" + (f".{summary}" if summary else "")
+
+
+#: a part name's summary: version, rows, rows per group, the bbox covering (float32, rounded
+#: outward), then per time column min and max (int64 us; INT64_MIN: none), then proj:code's
+#: min and max (length-prefixed; length 255: none)
+_SUMMARY = "<BII4f6q"
+_NONE_TIME = -(2**63)
+#: a summary longer than this is not put in the name (names stay under 255 bytes)
+SUMMARY_MAX = 160
+
+
+def summary_token(rows: int, rows_per_group: int, ext: dict[str, Any]) -> str:
+    """A part's summary for its name (see the module's docstring): "" when it cannot be one."""
+    import base64
+    import struct
+
+    box = []
+    for k, side in (("xmin", 0), ("ymin", 0), ("xmax", 1), ("ymax", 1)):
+        v = ext.get(f"bbox.{k}")
+        if v is None:
+            box.append(float("nan"))
+            continue
+        f = np.float32(v[side])
+        if side == 0 and float(f) > v[0]:
+            f = np.nextafter(f, np.float32(-np.inf))
+        if side == 1 and float(f) < v[1]:
+            f = np.nextafter(f, np.float32(np.inf))
+        box.append(float(f))
+    times = []
+    for k in ("datetime", "start_datetime", "end_datetime"):
+        v = ext.get(k)
+        times += [_NONE_TIME, _NONE_TIME] if v is None else [int(v[0]), int(v[1])]
+    code = b""
+    for v in (ext.get("proj:code") or [None, None]):
+        b = b"" if v is None else str(v).encode()
+        if len(b) >= 255:
+            return ""
+        code += bytes([255 if v is None else len(b)]) + b
+    raw = struct.pack(_SUMMARY, 1, rows, rows_per_group, *box, *times) + code
+    tok = "s" + base64.urlsafe_b64encode(raw).decode().rstrip("=")
+    return tok if len(tok) <= SUMMARY_MAX else ""
+
+
+def parse_summary(name: str) -> tuple[np.ndarray[Any, Any], dict[str, Any]] | None:
+    """(rows per row group, extent) from a part's name (see summary_token); None when its name
+    carries no summary."""
+    import base64
+    import struct
+
+    stem = name.rsplit("/", 1)[-1][: -len(".parquet")]
+    tok = stem.rsplit(".", 1)[-1] if "." in stem else ""
+    if not tok.startswith("s"):
+        return None
+    try:
+        raw = base64.urlsafe_b64decode(tok[1:] + "=" * (-len(tok[1:]) % 4))
+        n = struct.calcsize(_SUMMARY)
+        version, rows, per, *vals = struct.unpack(_SUMMARY, raw[:n])
+        if version != 1 or per <= 0:
+            return None
+        ext: dict[str, Any] = {}
+        # each bbox field's range as one that holds it: [least xmin, greatest xmax] for xmin and
+        # xmax (what may_match reads is exact: xmin's min, xmax's max), the same for y
+        for k, lo, hi in (("xmin", 0, 2), ("xmax", 0, 2), ("ymin", 1, 3), ("ymax", 1, 3)):
+            ext[f"bbox.{k}"] = None if np.isnan(vals[lo]) or np.isnan(vals[hi]) else [vals[lo], vals[hi]]
+        for i, k in enumerate(("datetime", "start_datetime", "end_datetime")):
+            a, b = vals[4 + 2 * i], vals[5 + 2 * i]
+            ext[k] = None if a == _NONE_TIME else [a, b]
+        pos, codes = n, []
+        for _ in range(2):
+            ln = raw[pos]
+            codes.append(None if ln == 255 else raw[pos + 1 : pos + 1 + ln].decode())
+            pos += 1 + (0 if ln == 255 else ln)
+        if pos != len(raw):
+            return None
+    except (ValueError, struct.error, IndexError, UnicodeDecodeError):
+        return None
+    ext["proj:code"] = None if codes[0] is None else codes
+    groups = np.full(-(-rows // per), per, np.int64)
+    if rows % per:
+        groups[-1] = rows % per
+    return groups, ext
 
 
 def write_part(fs: Any, root: str, table: Any, blobs: Sequence[bytes | None] | None, *, rows_per_group: int = ROWS_PER_GROUP,
@@ -163,19 +247,17 @@ def write_part(fs: Any, root: str, table: Any, blobs: Sequence[bytes | None] | N
     rumi:header_offset / rumi:header_size instead keeps them (its blobs written beside by the
     caller, under the returned name with .headers for .parquet). Returns its path."""
     pa, pq, *_ = deps()
-    name = _part_name()
     n = table.num_rows
     offs = np.zeros(n, np.int64)
     sizes = np.full(n, -1, np.int64)
+    chunks = []
     if blobs is not None and any(b is not None for b in blobs):
         pos = 0
-        chunks = []
         for i, b in enumerate(blobs):
             if b is not None:
                 offs[i], sizes[i] = pos, len(b)
                 chunks.append(b)
                 pos += len(b)
-        put(fs, f"{root}/{name}{HEADERS}", b"".join(chunks), options)
     if "rumi:header" in table.column_names:
         table = table.drop_columns(["rumi:header"])
     if "rumi:header_offset" not in table.column_names:  # else: blobs already beside, as given
@@ -183,8 +265,12 @@ def write_part(fs: Any, root: str, table: Any, blobs: Sequence[bytes | None] | N
         table = table.append_column("rumi:header_offset", pa.array(offs, pa.int64(), mask=mask))
         table = table.append_column("rumi:header_size", pa.array(sizes, pa.int64(), mask=mask))
     table = table.cast(part_schema())
+    ext = extent(table)
+    name = _part_name(summary_token(n, rows_per_group, ext))
+    if chunks:  # the blobs first: a part is never listed before its blobs exist
+        put(fs, f"{root}/{name}{HEADERS}", b"".join(chunks), options)
     md = file_metadata(table)
-    md[b"rumi:catalog"] = json.dumps({**json.loads(md[b"rumi:catalog"]), "extent": extent(table)}).encode()
+    md[b"rumi:catalog"] = json.dumps({**json.loads(md[b"rumi:catalog"]), "extent": ext}).encode()
     table = table.replace_schema_metadata(md)
     sink = pa.BufferOutputStream()
     pq.write_table(
@@ -272,6 +358,9 @@ class Parts:
         and let go (but the last FOOTERS_KEPT)."""
 
         def one(ps: tuple[str, int]) -> tuple[Any, Any]:
+            named = parse_summary(ps[0])
+            if named is not None:
+                return named
             frag = self._fragment(*ps)
             self._keep(ps[0], frag)
             return np.array([rg.num_rows for rg in frag.row_groups], np.int64), _extent_of(frag)
