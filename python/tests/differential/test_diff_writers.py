@@ -195,6 +195,20 @@ def test_to_rumi_of_a_fine_grid_far_from_the_origin(scratch, how):
         assert np.allclose(tuple(ds.transform), tuple(src.transform), rtol=1e-12), f"{case}: transform {ds.transform!r}"
 
 
+def test_to_rumi_keeps_the_geotransform_odc_geo_would_derive(scratch):
+    """One column of 1 mm pixels at 8388609 m, read by rioxarray with odc-geo's accessor
+    imported: odc-geo derives the step from the y coordinates (-0.0010000001639), rio.to_raster
+    writes the array's GeoTransform (-0.001); to_rumi writes the GeoTransform, bit for bit
+    (found by the differential suite's random profile)."""
+    import odc.geo.xr  # noqa: F401  (registers da.odc, as odc-stac users have it)
+    from affine import Affine
+
+    case = Case(data=np.array([[[33], [215]]], np.uint8), transform=Affine(0.001, 0.0, 500000.0, 0.0, -0.001, 8388609.0), tile=8)
+    tif, out = _one(scratch, case, "rioxarray")
+    with rasterio.open(tif) as src, rumi.open(out) as ds:
+        assert tuple(ds.transform)[:6] == tuple(src.transform)[:6], f"{case}: transform {ds.transform!r}"
+
+
 @pytest.mark.parametrize("dtype,nodata", [
     pytest.param("float32", [-9999.0, None], marks=_xfail_known(
         "engine-nodatavals-none-as-nan",
