@@ -34,7 +34,8 @@ name=gdal-plugin-rumi
 
 # package ARCH MULTIARCH PLUGIN CLI STRIP [dpkg-shlibdeps options...]
 package() {
-  local arch=$1 multiarch=$2 plugin=$3 cli=$4 strip=$5 deb stage root depends gdal_pkg f
+  local arch=$1 multiarch=$2 plugin=$3 cli=$4 strip=$5 deb stage root depends gdal_pkg f t1
+  t1=$(date +%s)
   shift 5
   for f in "$plugin" "$cli"; do [ -f "$f" ] || die "$f is missing: cargo build --release first"; done
   deb=dist/${name}_${version}-1_${arch}.deb
@@ -85,7 +86,7 @@ EOF
   mkdir -p dist
   dpkg-deb --root-owner-group -Zxz --build "$root" "$deb.tmp" >/dev/null
   mv "$deb.tmp" "$deb"
-  echo "build-deb: $deb: $(du -h "$deb" | cut -f1) ($(stat -c %s "$deb") bytes), depends on $gdal_pkg; $(( $(date +%s) - t0 ))s"
+  echo "build-deb: $deb: $(du -h "$deb" | cut -f1) ($(stat -c %s "$deb") bytes), depends on $gdal_pkg; packaged in $(( $(date +%s) - t1 ))s"
   echo "  Depends: $depends"
   dpkg-deb --contents "$deb" | awk '{print "  " $3 "\t" $6}'
 }
@@ -93,6 +94,7 @@ EOF
 stages=()
 trap 'rm -rf "${stages[@]}"' EXIT
 for arch in $archs; do
+  ta=$(date +%s)
   if [ "$arch" = "$host_arch" ]; then
     if [ "${RUMI_SKIP_BUILD:-0}" != 1 ]; then
       cargo build --release --lib -p rumi-gdal
@@ -123,4 +125,6 @@ for arch in $archs; do
   else
     die "RUMI_DEB_ARCHS: '$arch' is neither this machine's architecture ($host_arch) nor arm64"
   fi
+  echo "build-deb: $arch: $(( $(date +%s) - ta ))s (build and package)"
 done
+echo "build-deb: done in $(( $(date +%s) - t0 ))s"

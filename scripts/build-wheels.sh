@@ -80,8 +80,10 @@ rumi_wheel() { # ARCH: x86_64 | aarch64
   echo "build-wheels: $whl: $(( size / 1000 )) kB, auditwheel: manylinux_2_28_$arch; $(( $(date +%s) - t ))s"
 }
 
+declare -A arch_s=()   # seconds spent per architecture (printed at the end: CI's budget)
+timed() { local arch=$1 t; shift; t=$(date +%s); "$@"; arch_s[$arch]=$(( ${arch_s[$arch]:-0} + $(date +%s) - t )); }
 if [[ " $what " == *" rumi "* ]]; then
-  for arch in $archs; do rumi_wheel "$arch"; done
+  for arch in $archs; do timed "$arch" rumi_wheel "$arch"; done
 fi
 
 # The aarch64 plugin for one rasterio series: the manylinux_2_28_aarch64 wheel for Python PYV (pip
@@ -205,7 +207,7 @@ EOF
 if [[ " $what " == *" gdal "* ]]; then
   stages=()
   trap 'rm -rf "${stages[@]}"' EXIT
-  for arch in $archs; do gdal_wheel "$arch"; done
+  for arch in $archs; do timed "$arch" gdal_wheel "$arch"; done
 fi
-stamp "build-wheels done"
+stamp "build-wheels done ($(for a in $archs; do printf '%s %ss, ' "$a" "${arch_s[$a]:-0}"; done | sed 's/, $//'))"
 ls -l dist/*.whl
