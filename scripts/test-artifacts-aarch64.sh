@@ -200,7 +200,7 @@ if [ "$skip_deb" != 1 ]; then
   stamp "the arm64 .deb over Debian's arm64 GDAL (unpacked into a copy of the packages), GDAL_DRIVER_PATH unset"
   sys=$work/system
   t=$(date +%s.%N)
-  cp -al "$ROOT" "$sys"
+  cp -al "$ROOT" "$sys" 2>/dev/null || { rm -rf "$sys"; cp -a "$ROOT" "$sys"; }   # a copy across file systems
   dpkg-deb -x "$deb" "$sys"
   figure "arm64 .deb unpacked ($(( $(stat -c %s "$deb") / 1000 )) kB; dpkg-deb -x, as apt would)" "$(secs "$t") s"
   # every dependency the package declares is met by the packages it was unpacked over
