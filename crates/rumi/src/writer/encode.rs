@@ -233,16 +233,25 @@ struct Block<'a> {
     xw: u32,
 }
 
-/// The candidates that made at least a tenth of the frames (`wins` = index of each frame's
-/// winner), or the most frequent one when none did.
+/// The candidates the rows between full evaluations try: every fast encoder (the predictors'
+/// graphs, cheap to try on a sample) and the slow encoders ([`Graph::slow_encoder`]) that made at
+/// least a tenth of the frames (`wins` = index of each frame's winner), in candidate order. Only
+/// slow encoders are ever dropped: a row whose frames all went to a slow graph (Landsat 8's
+/// first tile row, its flat margin of zeros: OpenZL's numeric graph) used to keep that graph
+/// alone, and the next three rows were written with it without a comparison (half of the
+/// scene's frames; they decode 1.5x slower than the left predictor's, for 0.3 % of size).
 fn keep_candidates(candidates: &[Graph], wins: impl Iterator<Item = usize>) -> Vec<Graph> {
     let mut n = vec![0usize; candidates.len()];
     for w in wins {
         n[w] += 1;
     }
     let total: usize = n.iter().sum();
-    let kept: Vec<Graph> =
-        candidates.iter().zip(&n).filter(|(_, &k)| k > 0 && k * 10 >= total).map(|(g, _)| *g).collect();
+    let kept: Vec<Graph> = candidates
+        .iter()
+        .zip(&n)
+        .filter(|(g, &k)| !g.slow_encoder() || (k > 0 && k * 10 >= total))
+        .map(|(g, _)| *g)
+        .collect();
     if !kept.is_empty() {
         return kept;
     }
@@ -286,13 +295,22 @@ mod tests {
     use crate::codec::Predictor;
 
     #[test]
-    fn auto_keeps_the_candidates_that_won_a_tenth_of_the_first_row() {
+    fn auto_keeps_the_fast_encoders_and_the_slow_ones_that_won_a_tenth_of_the_first_row() {
         let c = Graph::image_candidates(7);
-        // 20 frames: 15 gradient, 3 numeric, 2 left: left made a tenth, left+LZ none
-        let wins = [0usize; 15].into_iter().chain([3; 3]).chain([1; 2]);
+        assert!(!c[0].slow_encoder() && !c[1].slow_encoder() && c[2].slow_encoder() && c[3].slow_encoder());
+        // 20 frames: 15 gradient, 3 numeric, 1 left, 1 left+LZ: numeric made a tenth, left+LZ
+        // did not; left, a fast encoder, is kept with no win
+        let wins = [0usize; 15].into_iter().chain([3; 3]).chain([1, 2]);
         assert_eq!(keep_candidates(&c, wins), vec![c[0], c[1], c[3]]);
-        // a row with no frames keeps the first candidate
-        assert_eq!(keep_candidates(&c, std::iter::empty()), vec![c[0]]);
-        assert_eq!(keep_candidates(&c, [2usize].into_iter()), vec![Graph::Predict(Predictor::LeftLz)]);
+        // a row whose frames all went to a slow graph (Landsat 8's margin of zeros) keeps the
+        // fast encoders too: the next rows still compare them
+        assert_eq!(keep_candidates(&c, [3usize; 8].into_iter()), vec![c[0], c[1], c[3]]);
+        assert_eq!(keep_candidates(&c, [2usize].into_iter()), vec![c[0], c[1], Graph::Predict(Predictor::LeftLz)]);
+        // a row with no frames keeps the fast encoders
+        assert_eq!(keep_candidates(&c, std::iter::empty()), vec![c[0], c[1]]);
+        // only slow candidates: the most frequent winner, as before
+        let slow = [Graph::Predict(Predictor::LeftLz), Graph::Numeric(7)];
+        assert_eq!(keep_candidates(&slow, [1usize; 19].into_iter().chain([0])), vec![slow[1]]);
+        assert_eq!(keep_candidates(&slow, std::iter::empty()), vec![slow[0]]);
     }
 }
