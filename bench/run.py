@@ -498,8 +498,9 @@ def summary(res):
              "same run; decode 1T vs the fastest COG of similar size (file at most 1.25x rumi's).\n")
     L.append("| input | ratio: default / rec. vs best COG (target >= 1.0 int, >= 0.95 float) | decode 1T vs fastest "
              "similar COG: default / rec. (target >= 1.0) | driver overhead 1T, default (target <= 15 %) | "
-             "ALL/1T, default (target >= 1.7) | rec. setting |")
-    L.append("|---|---|---|---|---|---|")
+             "ALL/1T, default (target >= 1.7) | open + read vs fastest similar COG, default: cold window / "
+             "whole 1T (target >= 1.25); warm window (no open: no target) | rec. setting |")
+    L.append("|---|---|---|---|---|---|---|")
     for name, r in res["inputs"].items():
         F = Figures(r)
         d = next(f for f in F.rumis if f["label"] == "rumi-default")
@@ -515,6 +516,9 @@ def summary(res):
         L.append(f"| {name} | {mark(F.ratio(d) / F.best_cog_ratio, target)} / {mark(F.ratio(rec) / F.best_cog_ratio, target)} | "
                  f"{mark(F.dec(d) / F.dec(F.fastest_similar(d)), 1.0)} / {mark(F.dec(rec) / F.dec(F.fastest_similar(rec)), 1.0)} | "
                  f"{ovh} | {F.dec(d, 'ALL_CPUS') / F.dec(d):.2f} (busy threads {F.busy(d):.1f}) | "
+                 f"{mark(F.win(d, 'cold') / F.win(F.best_win_similar(d, 'cold'), 'cold'), 1.25)} / "
+                 f"{mark(F.dec(d) / F.dec(F.fastest_similar(d)), 1.25)} / "
+                 f"{F.win(d, 'warm') / F.win(F.best_win_similar(d, 'warm'), 'warm'):.2f} | "
                  f"`{rec['label']}`{' (' + rec['opts'] + ')' if rec.get('opts') else ''} |")
     http = [(n, h) for n, r in res["inputs"].items() for h in r.get("http", [])]
     if http:
@@ -707,6 +711,7 @@ def main():
     ap.add_argument("--fresh", action="store_true", help="remake the competitors too")
     ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "latest.md"))
     ap.add_argument("--report-only", action="store_true", help="rewrite the report from build/bench/results.json")
+    ap.add_argument("--results", help="with --report-only: the results.json to render (default build/bench/results.json)")
     ap.add_argument("--lean", action="store_true", help="rumi: only the default and the old default (numeric 7)")
     ap.add_argument("--anchors", metavar="PYTHON",
                     help="a Python with imagecodecs and tifffile: also run bench/anchors.py (JPEG-LS, JPEG-XL, JPEG 2000)")
@@ -714,7 +719,7 @@ def main():
     global LEAN
     LEAN = args.lean
     if args.report_only:
-        results = json.loads((BENCH / "results.json").read_text())
+        results = json.loads(Path(args.results or BENCH / "results.json").read_text())
         write_report(results, args)
         return
     reps = args.reps or (3 if args.quick else 4)
