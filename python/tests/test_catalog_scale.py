@@ -397,6 +397,29 @@ def test_s3_and_http_folders_search_alike(folder, rows, moto, nginx, monkeypatch
     assert set(s3cat.search(time=("2025-01-01", None)).column("id")) == {f"f{500_000 + k:06d}" for k in range(30)}
 
 
+def test_appending_to_a_published_folder_rewrites_its_listing(folder, rows, nginx):
+    """A folder published for http(s) readers (write_listing) keeps a listing that names every
+    part after an append, so a reader over https sees the appended rows (before, the stale
+    listing hid them without an error); a folder never published gets no listing."""
+    import json
+    import shutil
+
+    listing = folder / "_parts.json"
+    Catalog.open(str(folder)).append(gen_rows(10, seed=5, id0=600_000, year0=2026))
+    assert not listing.exists()
+    write_listing(str(folder))
+    before = json.loads(listing.read_text())
+    Catalog.open(str(folder)).append(gen_rows(20, seed=4, id0=700_000, year0=2027))
+    listed = sorted((e["name"], e["size"]) for e in json.loads(listing.read_text()))
+    assert listed == sorted((p.name, p.stat().st_size) for p in folder.glob("*.parquet"))
+    assert len(listed) > len(before)
+    shutil.copytree(folder, Path(nginx.root) / "published")
+    cat = Catalog.open(nginx.url("published/"))
+    assert len(cat) == rows.num_rows + 30
+    added = {f"f{600_000 + k:06d}" for k in range(10)} | {f"f{700_000 + k:06d}" for k in range(20)}
+    assert set(cat.column("id")) == set(rows.column("id").to_pylist()) | added
+
+
 def test_parts_pruned_by_their_extent_and_parts_without_one(folder, rows):
     """A part's "rumi:catalog" metadata records its extent; a search skips parts that cannot
     match before asking pyarrow about their row groups; a part without an extent (written

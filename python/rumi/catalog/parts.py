@@ -34,7 +34,7 @@ import numpy as np
 
 from .._errors import FormatError, RumiIOError
 from .columns import deps, file_metadata, schema
-from .stores import LISTING, list_parts, mkdir, put, store
+from .stores import LISTING, has_listing, list_parts, mkdir, put, store
 
 #: rows per row group: the unit a search skips or reads (statistics per group keep the footer small)
 ROWS_PER_GROUP = 4096
@@ -293,7 +293,10 @@ def write_parts(
     """Adds table's rows (the catalogue schema, rumi:header included or not) to the partitioned
     catalogue at url (a folder or an s3:// prefix; created when missing) as new part files: one
     or more per year of the rows' first times, sorted along the Hilbert curve of their bbox
-    centres then by time. Existing parts are never touched. Returns the new parts' paths."""
+    centres then by time. Existing parts are never touched; a folder published with a listing
+    for http(s) readers (write_listing) gets its listing written again, naming the new parts
+    too (two writers at once: the one that lists last names both's parts only if the other's
+    were written by then; run write_listing after both). Returns the new parts' paths."""
     fs, root = store(url, options)
     mkdir(fs, root)
     if table.num_rows == 0:
@@ -308,6 +311,8 @@ def write_parts(
             idx = grp[k : k + rows_per_part]
             sub = table.take(deps().pa.array(idx))
             out.append(write_part(fs, root, sub, None if blobs is None else [blobs[i] for i in idx], rows_per_group=rows_per_group, options=options))
+    if has_listing(fs, root):
+        write_listing(url, options)
     return out
 
 

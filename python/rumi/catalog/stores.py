@@ -223,6 +223,13 @@ def mkdir(fs: Any, path: str) -> None:
         os.makedirs(path, exist_ok=True)
 
 
+def has_listing(fs: Any, root: str) -> bool:
+    """True when the folder holds a listing for http(s) readers (rumi.catalog.write_listing)."""
+    import pyarrow.fs as pafs
+
+    return bool(fs.get_file_info(f"{root}/{LISTING}").type != pafs.FileType.NotFound)
+
+
 def list_parts(fs: Any, root: str, suffix: str = ".parquet") -> list[tuple[str, int]]:
     """(path, size) of the part files in the folder, sorted by name; http(s): from its listing."""
     import json
