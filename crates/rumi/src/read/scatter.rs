@@ -28,33 +28,47 @@ pub(crate) fn scatter(
         return Ok(());
     }
     let s = g.strides;
+    if req.output == Output::Native {
+        // source and destination offsets are affine in the row and column positions, so
+        // `put_grid` checks the corners once and copies every sample unchecked
+        let (y, x) = (req.rows.source(iy.start) - i64::from(y0), req.cols.source(ix.start) - i64::from(x0));
+        let (sy, sx) = ((s.y * bps) as isize, (s.x * bps) as isize);
+        let grids: Vec<Grid> = planes
+            .iter()
+            .map(|&p| {
+                let plane = req.planes[p];
+                let base = g.plane(plane.band, plane.time);
+                Grid {
+                    rows: iy.len(),
+                    n: ix.len(),
+                    bps,
+                    src: (
+                        (base * bps) as isize + y as isize * sy + x as isize * sx,
+                        req.rows.step as isize * sy,
+                        req.cols.step as isize * sx,
+                    ),
+                    dst: (
+                        origin
+                            + plane.offset
+                            + iy.start as isize * req.rows.spacing
+                            + ix.start as isize * req.cols.spacing,
+                        req.rows.spacing,
+                        req.cols.spacing,
+                    ),
+                }
+            })
+            .collect();
+        if !dst.put_pixels(frame, &grids)? {
+            for grid in grids {
+                dst.put_grid(frame, grid)?;
+            }
+        }
+        return Ok(());
+    }
     let mut converted = [0u8; 8];
     for &p in planes {
         let plane = req.planes[p];
         let base = g.plane(plane.band, plane.time);
-        if req.output == Output::Native {
-            // source and destination offsets are affine in the row and column positions, so
-            // `put_grid` checks the corners once and copies every sample unchecked
-            let (y, x) = (req.rows.source(iy.start) - i64::from(y0), req.cols.source(ix.start) - i64::from(x0));
-            let (sy, sx) = ((s.y * bps) as isize, (s.x * bps) as isize);
-            let grid = Grid {
-                rows: iy.len(),
-                n: ix.len(),
-                bps,
-                src: (
-                    (base * bps) as isize + y as isize * sy + x as isize * sx,
-                    req.rows.step as isize * sy,
-                    req.cols.step as isize * sx,
-                ),
-                dst: (
-                    origin + plane.offset + iy.start as isize * req.rows.spacing + ix.start as isize * req.cols.spacing,
-                    req.rows.spacing,
-                    req.cols.spacing,
-                ),
-            };
-            dst.put_grid(frame, grid)?;
-            continue;
-        }
         for i in iy.clone() {
             let y = (req.rows.source(i) - i64::from(y0)) as usize;
             let src_row = base + y * s.y;
@@ -126,24 +140,7 @@ impl<'a> Dst<'a> {
         if g.rows == 0 || g.n == 0 || g.bps == 0 {
             return Ok(());
         }
-        let (last_row, last) = ((g.rows - 1) as isize, (g.n - 1) as isize);
-        let at = |o: (isize, isize, isize), k: isize, e: isize| {
-            o.0.checked_add(k.checked_mul(o.1)?)?.checked_add(e.checked_mul(o.2)?)
-        };
-        let inside = |v: Option<isize>, len: usize| {
-            v.is_some_and(|v| v >= 0 && (v as usize).checked_add(g.bps).is_some_and(|e| e <= len))
-        };
-        let corners = [(0, 0), (0, last), (last_row, 0), (last_row, last)];
-        if !corners.iter().all(|&(k, e)| inside(at(g.src, k, e), frame.len()) && inside(at(g.dst, k, e), self.len)) {
-            return Err(Error::Usage(format!(
-                "{} rows of {} samples of {} bytes fall outside the {}-byte frame or the {}-byte buffer",
-                g.rows,
-                g.n,
-                g.bps,
-                frame.len(),
-                self.len
-            )));
-        }
+        self.check(frame, &g)?;
         let contiguous = g.src.2 == g.bps as isize && g.dst.2 == g.bps as isize;
         for k in 0..g.rows as isize {
             // SAFETY: offsets are affine in (row, sample) and the corners are checked, so every sample of row k is inside both buffers (see the Send/Sync note for exclusivity).
@@ -282,6 +279,133 @@ unsafe fn every_kth_plain<T: Copy, const K: usize>(src: *const u8, dst: *mut u8,
     }
 }
 
+impl Dst<'_> {
+    /// Checks that the four corner samples of grid `g` (not empty) lie inside `frame` and the
+    /// buffer: every sample does then, the offsets being affine in (row, sample).
+    fn check(&self, frame: &[u8], g: &Grid) -> Result<()> {
+        let (last_row, last) = ((g.rows - 1) as isize, (g.n - 1) as isize);
+        let at = |o: (isize, isize, isize), k: isize, e: isize| {
+            o.0.checked_add(k.checked_mul(o.1)?)?.checked_add(e.checked_mul(o.2)?)
+        };
+        let inside = |v: Option<isize>, len: usize| {
+            v.is_some_and(|v| v >= 0 && (v as usize).checked_add(g.bps).is_some_and(|e| e <= len))
+        };
+        let corners = [(0, 0), (0, last), (last_row, 0), (last_row, last)];
+        if !corners.iter().all(|&(k, e)| inside(at(g.src, k, e), frame.len()) && inside(at(g.dst, k, e), self.len)) {
+            return Err(Error::Usage(format!(
+                "{} rows of {} samples of {} bytes fall outside the {}-byte frame or the {}-byte buffer",
+                g.rows,
+                g.n,
+                g.bps,
+                frame.len(),
+                self.len
+            )));
+        }
+        Ok(())
+    }
+
+    /// Copies the four grids of one pixel-interleaved frame's four bands at once when they are
+    /// its consecutive samples (a frame of 4 samples per pixel: NAIP's and Sentinel-2's units
+    /// 2), 8- or 16-bit, each into adjacent output samples of its own, non-overlapping stretch of
+    /// the buffer; false (nothing copied) otherwise, or without SSSE3/SSE4.1. Each pixel is read
+    /// once instead of once per band ([`pixels4`]).
+    fn put_pixels(&self, frame: &[u8], grids: &[Grid]) -> Result<bool> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let [g0, ..] = grids else { return Ok(false) };
+            let w = g0.bps as isize;
+            let fits = grids.len() == 4
+                && matches!(g0.bps, 1 | 2)
+                && g0.rows > 0
+                && g0.n > 0
+                && grids.iter().enumerate().all(|(b, g)| {
+                    (g.rows, g.n, g.bps, g.src.1, g.src.2, g.dst.2) == (g0.rows, g0.n, g0.bps, g0.src.1, 4 * w, w)
+                        && g.src.0 == g0.src.0 + b as isize * w
+                });
+            let simd = std::arch::is_x86_feature_detected!("ssse3") && std::arch::is_x86_feature_detected!("sse4.1");
+            if !(fits && simd) {
+                return Ok(false);
+            }
+            for g in grids {
+                self.check(frame, g)?;
+            }
+            // the four destinations' byte spans (first to last sample) must not overlap, so that
+            // writing them together leaves what writing them one after another would
+            let span = |g: &Grid| {
+                let ends = [g.dst.0, g.dst.0 + (g.rows as isize - 1) * g.dst.1];
+                (ends[0].min(ends[1]), ends[0].max(ends[1]) + g.n as isize * w)
+            };
+            let spans: Vec<(isize, isize)> = grids.iter().map(span).collect();
+            if spans.iter().enumerate().any(|(i, a)| spans[i + 1..].iter().any(|b| a.0 < b.1 && b.0 < a.1)) {
+                return Ok(false);
+            }
+            for k in 0..g0.rows as isize {
+                // SAFETY: the corners of the four grids are checked, so each row's n pixels of 4
+                // samples (band 0's first sample to band 3's last) lie in the frame and each
+                // band's n samples in the buffer; the destinations do not overlap (see the
+                // Send/Sync note for other threads); the CPU has SSSE3 and SSE4.1 (checked).
+                unsafe {
+                    let src = frame.as_ptr().offset(g0.src.0 + k * g0.src.1);
+                    let to = [0, 1, 2, 3].map(|b| self.ptr.offset(grids[b].dst.0 + k * grids[b].dst.1));
+                    if w == 1 {
+                        pixels4::<1>(src, to, g0.n);
+                    } else {
+                        pixels4::<2>(src, to, g0.n);
+                    }
+                }
+            }
+            Ok(true)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (frame, grids);
+            Ok(false)
+        }
+    }
+}
+
+/// Splits `n` pixels of 4 samples of `W` bytes (1 or 2) at `src` into 4 runs of `n` samples at
+/// `dst`: 64 source bytes at a time, each 16-byte load shuffled so that each band's samples form
+/// one 32-bit lane (`pshufb`), the four loads' lanes then transposed (`unpack`); the last pixels
+/// one by one.
+///
+/// # Safety
+/// `src` holds `4 * n * W` bytes, each `dst[b]` `n * W`; none of them overlap; the CPU has
+/// SSSE3 and SSE4.1.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "ssse3,sse4.1")]
+unsafe fn pixels4<const W: usize>(src: *const u8, dst: [*mut u8; 4], n: usize) {
+    use std::arch::x86_64::{
+        _mm_loadu_si128, _mm_shuffle_epi8, _mm_storeu_si128, _mm_unpackhi_epi32, _mm_unpackhi_epi64,
+        _mm_unpacklo_epi32, _mm_unpacklo_epi64,
+    };
+    const BYTES: [u8; 16] = [0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15];
+    const WORDS: [u8; 16] = [0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15];
+    let per = 16 / W;
+    let mut e = 0;
+    // SAFETY: block e reads source bytes 4 * W * e .. 4 * W * (e + per) and writes bytes
+    // W * e .. W * (e + per) of each destination, all inside by the contract (e + per <= n).
+    unsafe {
+        let m = _mm_loadu_si128(if W == 1 { BYTES.as_ptr() } else { WORDS.as_ptr() }.cast());
+        while e + per <= n {
+            let s = src.add(4 * W * e);
+            let a = [0, 16, 32, 48].map(|o| _mm_shuffle_epi8(_mm_loadu_si128(s.add(o).cast()), m));
+            let (t0, t1) = (_mm_unpacklo_epi32(a[0], a[1]), _mm_unpackhi_epi32(a[0], a[1]));
+            let (t2, t3) = (_mm_unpacklo_epi32(a[2], a[3]), _mm_unpackhi_epi32(a[2], a[3]));
+            _mm_storeu_si128(dst[0].add(W * e).cast(), _mm_unpacklo_epi64(t0, t2));
+            _mm_storeu_si128(dst[1].add(W * e).cast(), _mm_unpackhi_epi64(t0, t2));
+            _mm_storeu_si128(dst[2].add(W * e).cast(), _mm_unpacklo_epi64(t1, t3));
+            _mm_storeu_si128(dst[3].add(W * e).cast(), _mm_unpackhi_epi64(t1, t3));
+            e += per;
+        }
+        for e in e..n {
+            for (b, d) in dst.iter().enumerate() {
+                std::ptr::copy_nonoverlapping(src.add(W * (4 * e + b)), d.add(W * e), W);
+            }
+        }
+    }
+}
+
 /// Copies `n` samples of `size_of::<T>()` bytes from `src` to `dst`, `from` and `to` bytes apart.
 ///
 /// # Safety
@@ -340,6 +464,63 @@ mod tests {
             check::<u8>(k);
             check::<u16>(k);
             check::<u32>(k);
+        }
+    }
+
+    /// The four bands of a pixel-interleaved frame copied together give what four grid copies
+    /// give, for 8- and 16-bit samples, rows of 1-40 pixels (the vector blocks and the tail),
+    /// rows read backwards; bands out of order, or destinations that overlap, are left to the
+    /// grid copies.
+    #[test]
+    fn four_bands_at_once_copy_what_four_grids_copy() {
+        for w in [1usize, 2] {
+            for n in [1usize, 7, 8, 15, 16, 17, 33, 40] {
+                for rows in [1usize, 3] {
+                    let row_bytes = (n + 3) * 4 * w;
+                    let frame: Vec<u8> = (0..rows * row_bytes + 64).map(|i| (i * 37 + 11) as u8).collect();
+                    let plane = (rows * n * w) as isize;
+                    let grid = |b: usize, backwards: bool| Grid {
+                        rows,
+                        n,
+                        bps: w,
+                        src: (((3 * 4 + b) * w) as isize, row_bytes as isize, (4 * w) as isize),
+                        dst: if backwards {
+                            (
+                                b as isize * plane + (rows as isize - 1) * (n * w) as isize,
+                                -((n * w) as isize),
+                                w as isize,
+                            )
+                        } else {
+                            (b as isize * plane, (n * w) as isize, w as isize)
+                        },
+                    };
+                    for backwards in [false, true] {
+                        let grids: Vec<Grid> = (0..4).map(|b| grid(b, backwards)).collect();
+                        let (mut a, mut b) = (vec![0u8; 4 * plane as usize], vec![0u8; 4 * plane as usize]);
+                        let together = Dst::new(&mut a).put_pixels(&frame, &grids).unwrap();
+                        #[cfg(target_arch = "x86_64")]
+                        assert_eq!(together, std::is_x86_feature_detected!("ssse3"));
+                        if !together {
+                            continue;
+                        }
+                        for g in &grids {
+                            Dst::new(&mut b).put_grid(&frame, *g).unwrap();
+                        }
+                        assert_eq!(a, b, "{w}-byte samples, {n} pixels, {rows} rows, backwards {backwards}");
+                    }
+                    let swapped: Vec<Grid> = [1, 0, 2, 3].iter().map(|&b| grid(b, false)).collect();
+                    let mut a = vec![0u8; 4 * plane as usize];
+                    assert!(!Dst::new(&mut a).put_pixels(&frame, &swapped).unwrap());
+                    let mut overlapping: Vec<Grid> = (0..4).map(|b| grid(b, false)).collect();
+                    overlapping[3].dst.0 = overlapping[2].dst.0;
+                    assert!(!Dst::new(&mut a).put_pixels(&frame, &overlapping).unwrap());
+                    let mut outside: Vec<Grid> = (0..4).map(|b| grid(b, false)).collect();
+                    outside[3].dst.0 = 4 * plane;
+                    let before = a.clone();
+                    assert!(Dst::new(&mut a).put_pixels(&frame, &outside).is_err() || !cfg!(target_arch = "x86_64"));
+                    assert_eq!(a, before, "nothing is written when a grid falls outside");
+                }
+            }
         }
     }
 
