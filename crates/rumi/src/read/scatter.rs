@@ -1,6 +1,8 @@
 //! The copy kernels: a decoded frame's samples straight into the caller's buffer at the
 //! request's spacings (one bounds check of the four corners per plane and frame, then memcpy
-//! runs or typed strided loops), converted per sample only for [`Output::Float32`].
+//! runs or typed strided loops; pixel-interleaved frames with vector shuffles: the four bands of
+//! 4-sample pixels together, one band of 2-4 sample pixels with its stride as a constant),
+//! converted per sample only for [`Output::Float32`].
 
 use std::marker::PhantomData;
 
