@@ -115,8 +115,6 @@ def year_table(tiles: Tiles, idx: np.ndarray, year: int, rng: np.random.Generato
     tiles idx for one year; also each row's blob size."""
     import pyarrow as pa
 
-    from rumi.catalog.parts import part_schema
-
     n = len(idx)
     ts = pa.timestamp("us", tz="UTC")
     T = rng.integers(20, 77, n)
@@ -131,40 +129,60 @@ def year_table(tiles: Tiles, idx: np.ndarray, year: int, rng: np.random.Generato
     times = pa.ListArray.from_arrays(pa.array(off.astype(np.int32)), pa.array(secs * 1_000_000, ts))
     start = secs[off[:-1]] * 1_000_000
     end = secs[off[1:] - 1] * 1_000_000
-    wkb = tiles.wkb[idx]
-    geom = pa.Array.from_buffers(pa.binary(), n, [None, pa.py_buffer((np.arange(n + 1) * 93).astype(np.int32)), pa.py_buffer(wkb.tobytes())])
-    bb = tiles.bbox[idx]
-    bbox = pa.StructArray.from_arrays([pa.array(bb[:, k]) for k in range(4)], ["xmin", "ymin", "xmax", "ymax"])
     codes = np.array([f"EPSG:{c}" for c in tiles.code[idx]], object)
     # the cell's UTM transform (x0, y0 of a 20.48 km grid in the zone: synthetic but distinct)
     x0 = 100000.0 + (idx % 40) * 20480.0
     y0_ = 1000000.0 + (idx // 40 % 400) * 20480.0
     tr = np.stack([np.full(n, 10.0), np.zeros(n), x0, np.zeros(n), np.full(n, -10.0), y0_], 1).ravel()
-    six = pa.array((np.arange(n + 1) * 6).astype(np.int32))
-    two = pa.array((np.arange(n + 1) * 2).astype(np.int32))
-    four = pa.array((np.arange(n + 1) * 4).astype(np.int32))
-    ids = [f"T{t:06d}_{year}" for t in idx]
     hrefs = pa.array([f"s3://cubes/s2/{year}/T{t:06d}.rumi" for t in idx])
-    assets = pa.StructArray.from_arrays(
-        [pa.StructArray.from_arrays([hrefs, pa.array(np.full(n, "application/x-rumi", object)),
-                                     pa.ListArray.from_arrays(pa.array(np.arange(n + 1, dtype=np.int32)), pa.array(np.full(n, "data", object)))],
-                                    ["href", "type", "roles"])], ["data"])
     shape = np.stack([T, np.full(n, 4), np.full(n, 2048), np.full(n, 2048)], 1).ravel()
     valid = np.full(n * 1024, 255, np.uint8)
     valid[rng.integers(0, n * 1024, n * 51)] = rng.integers(0, 255, n * 51, dtype=np.uint8)  # ~5 % of tiles with nodata
     blob = (32 + T * 4 * 256 * BYTES_PER_FRAME).astype(np.int64)
     boff = np.zeros(n, np.int64)
     np.cumsum(blob[:-1], out=boff[1:])
+    table = part_rows(tiles, idx, year=year, hrefs=hrefs, times=times, start=start, end=end, codes=codes, transforms=tr,
+                      shapes=shape, tile=128, file_sizes=T * 4 * 256 * 40_000 + blob, valid=valid,
+                      header_offsets=boff, header_sizes=blob)
+    return table, int(blob.sum())
+
+
+def part_rows(tiles: Tiles, idx: np.ndarray, *, year: int, hrefs, times, start: np.ndarray, end: np.ndarray,
+              codes: np.ndarray, transforms: np.ndarray, shapes: np.ndarray, tile: int, file_sizes: np.ndarray,
+              valid: np.ndarray, header_offsets: np.ndarray, header_sizes: np.ndarray):
+    """Catalogue rows (part schema) of the tiles idx in one year around their per-row values
+    (hrefs, times and start/end in microseconds, CRS codes, flat transforms and (T, B, Y, X)
+    shapes, file sizes, validity bytes, blob offsets and sizes); the rest is what every scale
+    bench shares: footprints, assets, four uint16 bands of instants, nodata 0. Used by this
+    bench and bench/scale_loader.py."""
+    import pyarrow as pa
+
+    from rumi.catalog.parts import part_schema
+
+    n = len(idx)
+    ts = pa.timestamp("us", tz="UTC")
+    geom = pa.Array.from_buffers(pa.binary(), n, [None, pa.py_buffer((np.arange(n + 1) * 93).astype(np.int32)), pa.py_buffer(tiles.wkb[idx].tobytes())])
+    bb = tiles.bbox[idx]
+    bbox = pa.StructArray.from_arrays([pa.array(bb[:, k]) for k in range(4)], ["xmin", "ymin", "xmax", "ymax"])
+    two = pa.array((np.arange(n + 1) * 2).astype(np.int32))
+    four = pa.array((np.arange(n + 1) * 4).astype(np.int32))
+    six = pa.array((np.arange(n + 1) * 6).astype(np.int32))
+    assets = pa.StructArray.from_arrays(
+        [pa.StructArray.from_arrays([hrefs, pa.array(np.full(n, "application/x-rumi", object)),
+                                     pa.ListArray.from_arrays(pa.array(np.arange(n + 1, dtype=np.int32)), pa.array(np.full(n, "data", object)))],
+                                    ["href", "type", "roles"])], ["data"])
+    shapes = np.asarray(shapes, np.int64)
+    per_row = len(valid) // n
     cols = {
-        "id": pa.array(ids),
+        "id": pa.array([f"T{t:06d}_{year}" for t in idx]),
         "datetime": pa.nulls(n, ts),
         "start_datetime": pa.array(start, ts),
         "end_datetime": pa.array(end, ts),
         "geometry": geom,
         "bbox": bbox,
         "proj:code": pa.array(codes, pa.string()),
-        "proj:transform": pa.ListArray.from_arrays(six, pa.array(tr)),
-        "proj:shape": pa.ListArray.from_arrays(two, pa.array(np.full(2 * n, 2048, np.int64))),
+        "proj:transform": pa.ListArray.from_arrays(six, pa.array(transforms)),
+        "proj:shape": pa.ListArray.from_arrays(two, pa.array(shapes.reshape(n, 4)[:, 2:].ravel())),
         "assets": assets,
         "location": hrefs,
         "rumi:bands": pa.ListArray.from_arrays(four, pa.array(np.tile(np.array(BANDS, object), n), pa.string())),
@@ -172,18 +190,18 @@ def year_table(tiles: Tiles, idx: np.ndarray, year: int, rng: np.random.Generato
         "rumi:times": times,
         "rumi:time_ends": pa.nulls(n, pa.list_(ts)),
         "rumi:dtype": pa.array(np.full(n, "uint16", object), pa.string()),
-        "rumi:shape": pa.ListArray.from_arrays(four, pa.array(shape.astype(np.int64))),
+        "rumi:shape": pa.ListArray.from_arrays(four, pa.array(shapes)),
         "rumi:frame_unit": pa.array(np.ones(n, np.int32)),
-        "rumi:tile_shape": pa.ListArray.from_arrays(two, pa.array(np.full(2 * n, 128, np.int32))),
-        "rumi:file_size": pa.array((T * 4 * 256 * 40_000 + blob).astype(np.int64)),
+        "rumi:tile_shape": pa.ListArray.from_arrays(two, pa.array(np.full(2 * n, tile, np.int32))),
+        "rumi:file_size": pa.array(np.asarray(file_sizes, np.int64)),
         "rumi:crs_type": pa.array(np.full(n, "projected", object), pa.string()),
         "rumi:nodata": pa.ListArray.from_arrays(four, pa.array(np.zeros(4 * n))),
-        "rumi:valid": pa.Array.from_buffers(pa.binary(), n, [None, pa.py_buffer((np.arange(n + 1) * 1024).astype(np.int32)), pa.py_buffer(valid.tobytes())]),
-        "rumi:header_offset": pa.array(boff),
-        "rumi:header_size": pa.array(blob),
+        "rumi:valid": pa.Array.from_buffers(pa.binary(), n, [None, pa.py_buffer((np.arange(n + 1) * per_row).astype(np.int32)), pa.py_buffer(valid.tobytes())]),
+        "rumi:header_offset": pa.array(np.asarray(header_offsets, np.int64)),
+        "rumi:header_size": pa.array(np.asarray(header_sizes, np.int64)),
     }
     sch = part_schema()
-    return pa.Table.from_arrays([cols[f.name] for f in sch], schema=sch), int(blob.sum())
+    return pa.Table.from_arrays([cols[f.name] for f in sch], schema=sch)
 
 
 def plan(rows: int) -> tuple[int, int]:

@@ -92,8 +92,7 @@ def chip_table(tiles, idx: np.ndarray, year: int, real: list[dict], blob_off: np
     """Catalogue rows (part schema) of tiles idx in one year, row i naming real file i mod 16
     (its shape, times shifted to the year, size, blob beside: offset blob_off[k])."""
     import pyarrow as pa
-
-    from rumi.catalog.parts import part_schema
+    import scale_bench as sb
 
     n = len(idx)
     k = idx % len(real)
@@ -102,53 +101,17 @@ def chip_table(tiles, idx: np.ndarray, year: int, real: list[dict], blob_off: np
     secs = np.array([r["times"] for r in real], np.int64)[k] + shift  # (n, CT)
     off = (np.arange(n + 1) * CT).astype(np.int32)
     times = pa.ListArray.from_arrays(pa.array(off), pa.array(secs.ravel() * 1_000_000, ts))
-    wkb = tiles.wkb[idx]
-    geom = pa.Array.from_buffers(pa.binary(), n, [None, pa.py_buffer((np.arange(n + 1) * 93).astype(np.int32)), pa.py_buffer(wkb.tobytes())])
-    bb = tiles.bbox[idx]
-    bbox = pa.StructArray.from_arrays([pa.array(bb[:, j]) for j in range(4)], ["xmin", "ymin", "xmax", "ymax"])
-    hrefs = pa.array(np.array([r["path"] for r in real], object)[k], pa.string())
-    assets = pa.StructArray.from_arrays(
-        [pa.StructArray.from_arrays([hrefs, pa.array(np.full(n, "application/x-rumi", object)),
-                                     pa.ListArray.from_arrays(pa.array(np.arange(n + 1, dtype=np.int32)), pa.array(np.full(n, "data", object)))],
-                                    ["href", "type", "roles"])], ["data"])
-    two = pa.array((np.arange(n + 1) * 2).astype(np.int32))
-    four = pa.array((np.arange(n + 1) * 4).astype(np.int32))
-    six = pa.array((np.arange(n + 1) * 6).astype(np.int32))
     x0 = 500000.0 + 5120.0 * (k % 8)
     y0 = 5100000.0 - 5120.0 * (k // 8)
     tr = np.stack([np.full(n, 10.0), np.zeros(n), x0, np.zeros(n), np.full(n, -10.0), y0], 1).ravel()
-    ntile = CB * (CY // CTILE) ** 2
-    valid = np.full(n * ntile, 255, np.uint8)
     sizes = np.array([len(r["blob"]) for r in real], np.int64)
-    cols = {
-        "id": pa.array([f"T{t:06d}_{year}" for t in idx]),
-        "datetime": pa.nulls(n, ts),
-        "start_datetime": pa.array(secs[:, 0] * 1_000_000, ts),
-        "end_datetime": pa.array(secs[:, -1] * 1_000_000, ts),
-        "geometry": geom,
-        "bbox": bbox,
-        "proj:code": pa.array(np.full(n, "EPSG:32633", object), pa.string()),
-        "proj:transform": pa.ListArray.from_arrays(six, pa.array(tr)),
-        "proj:shape": pa.ListArray.from_arrays(two, pa.array(np.full(2 * n, CY, np.int64))),
-        "assets": assets,
-        "location": hrefs,
-        "rumi:bands": pa.ListArray.from_arrays(four, pa.array(np.tile(np.array(BANDS, object), n), pa.string())),
-        "rumi:time_kind": pa.array(np.full(n, "instant", object), pa.string()),
-        "rumi:times": times,
-        "rumi:time_ends": pa.nulls(n, pa.list_(ts)),
-        "rumi:dtype": pa.array(np.full(n, "uint16", object), pa.string()),
-        "rumi:shape": pa.ListArray.from_arrays(four, pa.array(np.tile(np.array([CT, CB, CY, CY], np.int64), n))),
-        "rumi:frame_unit": pa.array(np.ones(n, np.int32)),
-        "rumi:tile_shape": pa.ListArray.from_arrays(two, pa.array(np.full(2 * n, CTILE, np.int32))),
-        "rumi:file_size": pa.array(np.array([r["size"] for r in real], np.int64)[k]),
-        "rumi:crs_type": pa.array(np.full(n, "projected", object), pa.string()),
-        "rumi:nodata": pa.ListArray.from_arrays(four, pa.array(np.zeros(4 * n))),
-        "rumi:valid": pa.Array.from_buffers(pa.binary(), n, [None, pa.py_buffer((np.arange(n + 1) * ntile).astype(np.int32)), pa.py_buffer(valid.tobytes())]),
-        "rumi:header_offset": pa.array(blob_off[k]),
-        "rumi:header_size": pa.array(sizes[k]),
-    }
-    sch = part_schema()
-    return pa.Table.from_arrays([cols[f.name] for f in sch], schema=sch)
+    return sb.part_rows(tiles, idx, year=year, hrefs=pa.array(np.array([r["path"] for r in real], object)[k], pa.string()),
+                        times=times, start=secs[:, 0] * 1_000_000, end=secs[:, -1] * 1_000_000,
+                        codes=np.full(n, "EPSG:32633", object), transforms=tr,
+                        shapes=np.tile(np.array([CT, CB, CY, CY], np.int64), n), tile=CTILE,
+                        file_sizes=np.array([r["size"] for r in real], np.int64)[k],
+                        valid=np.full(n * CB * (CY // CTILE) ** 2, 255, np.uint8),
+                        header_offsets=blob_off[k], header_sizes=sizes[k])
 
 
 def write_chip_catalogue(folder: Path, rows: int, real: list[dict]) -> dict:
