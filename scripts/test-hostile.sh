@@ -6,14 +6,40 @@
 #   scripts/test-hostile.sh               # every case; under a minute
 #   scripts/test-hostile.sh --valgrind    # the gdalinfo cases under valgrind --error-exitcode=99
 #                                         # (every 3rd case; RUMI_HOSTILE_VALGRIND_SUBSET=all
-#                                         # for every case, slow)
+#                                         # for every case, slow), one pytest process per core
+#                                         # (RUMI_HOSTILE_JOBS=n: n processes; valgrind runs each
+#                                         # process on one core)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 need=(time)
 [ "${1:-}" != "--valgrind" ] || need+=(valgrind)
 scripts/apt-install.sh "${need[@]}"
-if [ "${1:-}" = "--valgrind" ]; then
-  export RUMI_HOSTILE_VALGRIND=1
-  shift
+if [ "${1:-}" != "--valgrind" ]; then
+  exec /usr/bin/python3 -m pytest -q -p no:cacheprovider tests/hostile "$@"
 fi
-exec /usr/bin/python3 -m pytest -q -p no:cacheprovider tests/hostile "$@"
+shift
+export RUMI_HOSTILE_VALGRIND=1
+jobs=${RUMI_HOSTILE_JOBS:-$(nproc)}
+if [ "$jobs" -le 1 ]; then
+  exec /usr/bin/python3 -m pytest -q -p no:cacheprovider tests/hostile "$@"
+fi
+# the build once, then n processes, each its share of the cases (RUMI_HOSTILE_SHARD=k/n), their
+# output printed whole, one after the other; any failure fails the run
+if [ "${RUMI_SKIP_BUILD:-0}" != 1 ]; then
+  cargo build --release --bin rumi --lib --example make_fixture
+fi
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+pids=()
+for ((k = 0; k < jobs; k++)); do
+  RUMI_SKIP_BUILD=1 RUMI_HOSTILE_SHARD="$k/$jobs" /usr/bin/python3 -m pytest -q -p no:cacheprovider \
+    tests/hostile "$@" >"$logs/$k.log" 2>&1 &
+  pids+=($!)
+done
+rc=0
+for ((k = 0; k < jobs; k++)); do
+  wait "${pids[$k]}" || rc=1
+  echo "-- share $k of $jobs"
+  cat "$logs/$k.log"
+done
+exit $rc

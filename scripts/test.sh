@@ -25,7 +25,8 @@ fi
 step "malformed-file corpus through rumi validate and gdalinfo (tests/hostile)"
 scripts/test-hostile.sh
 if [ "${RUMI_SKIP_VALGRIND:-0}" != 1 ]; then
-  # every gdalinfo case of the corpus under valgrind: any memory error fails (about 16 min)
+  # every gdalinfo case of the corpus under valgrind, one process per core: any memory error
+  # fails (about 12 min on one core)
   step "malformed-file corpus under valgrind (RUMI_SKIP_VALGRIND=1 skips it)"
   RUMI_HOSTILE_VALGRIND_SUBSET=all scripts/test-hostile.sh --valgrind
 fi

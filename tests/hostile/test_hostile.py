@@ -13,6 +13,8 @@ every array), validated and stateless, each in its own process, asserting:
 RUMI_HOSTILE_VALGRIND=1 (scripts/test-hostile.sh --valgrind) runs the gdalinfo processes under
 `valgrind --error-exitcode=99` instead (no address-space limit: valgrind needs its own), on
 the subset RUMI_HOSTILE_VALGRIND_SUBSET selects ("all", or every k-th case, default 3).
+RUMI_HOSTILE_SHARD=k/n keeps the k-th of n shares of the GDAL cases (test-hostile.sh --valgrind
+runs one share per core).
 """
 
 import os
@@ -31,6 +33,9 @@ TIMEOUT = 300 if VALGRIND else 60  # seconds: a hang, not a slow machine
 AS_VALIDATE = 1 << 30  # bytes of address space for `rumi validate`
 AS_GDAL = 2 << 30  # gdalinfo maps GDAL, PROJ and their data
 SUBSET = os.environ.get("RUMI_HOSTILE_VALGRIND_SUBSET", "3")
+# "k/n": this process runs the k-th of n shares of the GDAL cases (scripts/test-hostile.sh runs
+# one process per core; valgrind runs a process on one core)
+SHARD = tuple(int(x) for x in os.environ.get("RUMI_HOSTILE_SHARD", "0/1").split("/"))
 
 CASES = STATE["cases"]
 # lines gdalinfo itself prints around a driver's errors
@@ -80,7 +85,7 @@ def gdal_cases():
         if c["gdal"] is not None:
             out.append(pytest.param(c, "validated", id=f"{c['name']}-validated"))
         out.append(pytest.param(c, "stateless", id=f"{c['name']}-stateless"))
-    return out
+    return out[SHARD[0]::SHARD[1]]
 
 
 @pytest.mark.parametrize("case,mode", gdal_cases())
