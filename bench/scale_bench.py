@@ -172,7 +172,7 @@ def part_rows(tiles: Tiles, idx: np.ndarray, *, year: int, hrefs, times, start: 
                                      pa.ListArray.from_arrays(pa.array(np.arange(n + 1, dtype=np.int32)), pa.array(np.full(n, "data", object)))],
                                     ["href", "type", "roles"])], ["data"])
     shapes = np.asarray(shapes, np.int64)
-    per_row = len(valid) // n
+    per_row = len(valid) // n if n else 0  # validity bytes a row
     cols = {
         "id": pa.array([f"T{t:06d}_{year}" for t in idx]),
         "datetime": pa.nulls(n, ts),
