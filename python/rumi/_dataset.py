@@ -17,6 +17,7 @@ from ._dtypes import Array, Tensor, numpy_dtype
 from ._errors import FormatError, LimitError, RequestError, RumiError, RumiIOError
 from ._grid import BoundingBox, Grid
 from ._location import Location
+from ._scale import Scaling
 from ._window import Window, WindowLike, window_bounds, window_offsets
 
 if TYPE_CHECKING:
@@ -108,6 +109,7 @@ class Dataset:
         self._native: _rumi.NativeReader | None = native
         self._pid = os.getpid()
         self._nodata: tuple[float | None, ...] | None = None
+        self._scaling: Scaling | None = None
         self._info: _rumi.Info = native.info()
         i = self._info
         self._shape = (i.times, i.bands, i.length, i.width)
@@ -354,6 +356,33 @@ class Dataset:
     def nodata(self) -> float | None:
         """The first band's nodata value, or None (rasterio's `nodata`); `nodatavals` has every band's."""
         return self.nodatavals[0] if self.nodatavals else None
+
+    @property
+    def scaling(self) -> Scaling:
+        """Per band scale, offset and unit (rumi._scale.Scaling: rasterio's defaults 1.0, 0.0, None
+        where none is recorded), from the PAM sidecar `<path>.aux.xml` that every rumi writer
+        given them writes (the format has no such field: samples are stored raw; a value is
+        `raw * scale + offset` in `unit`). Read once, on first use."""
+        if self._scaling is None:
+            from ._scale import read
+
+            self._scaling = read(self._src, self.shape[1], options=self._options) or Scaling.none(self.shape[1])
+        return self._scaling
+
+    @property
+    def scales(self) -> tuple[float, ...]:
+        """Per band, its scale (1.0: none), as rasterio's `scales`: a value is `raw * scale + offset`."""
+        return self.scaling.scales
+
+    @property
+    def offsets(self) -> tuple[float, ...]:
+        """Per band, its offset (0.0: none), as rasterio's `offsets`."""
+        return self.scaling.offsets
+
+    @property
+    def units(self) -> tuple[str | None, ...]:
+        """Per band, the unit of its values (None: none), as rasterio's `units`."""
+        return self.scaling.units
 
     @property
     def count(self) -> int:

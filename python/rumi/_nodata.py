@@ -3,30 +3,25 @@
 rumi files have no nodata field (spec: "Sample encodings"); every writer that knows nodata keeps
 it where GDAL readers look, the PAM sidecar `<file>.aux.xml` (beside a local file or an object),
 with one `PAMRasterBand` per GDAL band (`t * B + b + 1` when a Cube is opened whole). This
-module reads that sidecar (`pam_nodata`, behind `Dataset.nodatavals`, the catalogue and the xarray
+module reads its nodata (`pam_nodata`, through `_pam`, the core's PAM reader; behind `Dataset.nodatavals`, the catalogue and the xarray
 engine), normalises what users pass as `nodata=` (`normalize`, `gdal_texts`) and tests samples
 against a value (`valid_mask`)."""
 
 from __future__ import annotations
 
 import math
-import xml.etree.ElementTree as ET
 from typing import Any, Sequence
 
 import numpy as np
 
+from . import _pam
 from ._errors import FormatError
-from ._location import Location
 
 #: the PAM sidecar's suffix (the core's rumi::pam::AUX_SUFFIX)
-AUX_SUFFIX = ".aux.xml"
+AUX_SUFFIX = _pam.AUX_SUFFIX
 
 #: per band, a nodata value or None (no nodata in that band)
 Nodata = list[float | None]
-
-
-def _sidecar_text(src: str, options: dict[str, Any] | None) -> bytes | None:
-    return Location.parse(src).sidecar(AUX_SUFFIX).read(options, missing_ok=True)
 
 
 def pam_nodata(src: str, bands: int, *, options: dict[str, Any] | None = None) -> Nodata | None:
@@ -34,38 +29,22 @@ def pam_nodata(src: str, bands: int, *, options: dict[str, Any] | None = None) -
     rumi.write, rumi.Writer, rumi.to_rumi, rumi.build, `rumi convert` and `rumi stack`, or by
     GDAL), or None when there is no sidecar or it records none. Its bands are GDAL's
     (t * B + b + 1); band b takes the first time step's value (they are equal when a rumi writer
-    wrote them; a band whose values differ between time steps is a FormatError naming it)."""
-    text = _sidecar_text(src, options)
-    if text is None:
+    wrote them; a band whose values differ between time steps is a FormatError naming it).
+    The sidecar is read by the core's PAM reader (rumi._pam.read)."""
+    entries = _pam.read(src, options=options)
+    if entries is None:
         return None
     aux = src + AUX_SUFFIX
-    try:
-        root = ET.fromstring(text)
-    except ET.ParseError as e:
-        raise FormatError(f"{aux}: not a GDAL PAM sidecar ({e})") from None
-    if root.tag != "PAMDataset":
-        raise FormatError(f"{aux}: not a GDAL PAM sidecar (root element <{root.tag}>)")
-    out: Nodata = [None] * bands
-    for el in root.findall("PAMRasterBand"):
-        nd = el.find("NoDataValue")
-        if nd is None or nd.text is None:
-            continue
+
+    def value(e: _pam.PamBand) -> float | None:
+        if e.nodata is None:
+            return None
         try:
-            n = int(el.get("band", ""))
-            v = float(nd.text.strip())
+            return float(e.nodata)
         except ValueError:
-            raise FormatError(f"{aux}: band {el.get('band')!r} has nodata {nd.text!r}, not a number") from None
-        if n < 1:
-            raise FormatError(f"{aux}: band numbers start at 1, found {n}")
-        b = (n - 1) % bands
-        prev = out[b]
-        if prev is None:
-            out[b] = v
-        elif not (prev == v or (math.isnan(prev) and math.isnan(v))):
-            raise FormatError(
-                f"{aux}: band {b} has nodata {prev!r} at one time step and {v!r} at another; "
-                "give one value per band (e.g. Catalog.build(..., nodata=))"
-            )
+            raise FormatError(f"{aux}: a band has nodata {e.nodata!r}, not a number") from None
+
+    out = _pam.per_band(src, entries, bands, "nodata", value)
     return out if any(v is not None for v in out) else None
 
 

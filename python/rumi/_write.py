@@ -18,6 +18,7 @@ from ._dtypes import encoding_of, numpy_dtype
 from ._errors import FormatError, RequestError
 from ._grid import affine_of
 from ._nodata import Nodata, encode_masked, gdal_texts, normalize
+from . import _scale
 from ._times import as_datetime64, parse_times
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -237,7 +238,7 @@ class Writer:
     no object and no pending multipart upload). shape: (T, B, Y, X) or (B, Y, X). dtype: the
     sample type. bands, times, crs, transform, tile, frame_unit, level, pixel_is_point: as
     rumi.write. nodata: one value or one per band, for GDAL readers (the .aux.xml sidecar).
-    options: object-storage options (as rumi.open). force: remove GDAL's derived sidecars of
+    scales, offsets, units: as rumi.write. options: object-storage options (as rumi.open). force: remove GDAL's derived sidecars of
     an existing dest (see rumi.write)."""
 
     def __init__(
@@ -259,6 +260,9 @@ class Writer:
         options: dict[str, Any] | None = None,
         geotransform: Any = None,
         force: bool = False,
+        scales: Any = None,
+        offsets: Any = None,
+        units: Any = None,
     ) -> None:
         self.spec = WriteSpec.make(
             shape, dtype, bands=bands, times=times, crs=crs, transform=transform, tile=tile,
@@ -269,15 +273,21 @@ class Writer:
         nodata_texts = gdal_texts(nodata, self.spec.dtype, self.spec.shape[1], self.spec.shape[0])
         #: one nodata value (or None) per band: what masked samples are stored as
         self.nodata = normalize(nodata, self.spec.shape[1], f"rumi.Writer {self.dest}")
-        #: the .aux.xml text (None: no nodata), for writers that assemble the file elsewhere
+        T, B = self.spec.shape[0], self.spec.shape[1]
+        #: per band scale, offset and unit (rumi._scale.Scaling; None: none), for GDAL readers
+        self.scaling = _scale.normalize(scales, offsets, units, B, f"rumi.Writer {self.dest}")
+        lists = _scale.pam_lists(self.scaling, T)
+        has_nodata = bool(nodata_texts) and any(v is not None for v in nodata_texts or [])
+        #: the .aux.xml text (None: no nodata, scale, offset or unit), for writers that assemble
+        #: the file elsewhere
         self.aux = (
-            _rumi.pam_render(self.spec.shape[1], nodata_texts)
-            if nodata_texts and any(v is not None for v in nodata_texts) else None
+            _rumi.pam_render(B, nodata_texts or [None] * (T * B), *(lists or (None, None, None)))
+            if has_nodata or lists else None
         )
         self.options = options
         try:
             self._native = _rumi.NativeWriter(
-                self.dest, self.spec.native(), self.spec.level, self.threads, nodata_texts, options, bool(force)
+                self.dest, self.spec.native(), self.spec.level, self.threads, None, options, bool(force), self.aux
             )
         except FormatError as e:
             raise RequestError(f"rumi.Writer {self.dest}: {_bare(e)}") from None
@@ -386,6 +396,9 @@ def write(
     options: dict[str, Any] | None = None,
     geotransform: Any = None,
     force: bool = False,
+    scales: Any = None,
+    offsets: Any = None,
+    units: Any = None,
 ) -> bytes:
     """Writes data ((B, Y, X) or (T, B, Y, X) numpy array) to path (or s3://bucket/key) and its
     <path>.header sidecar, atomically (nothing is left on failure). Returns the header blob.
@@ -402,12 +415,18 @@ def write(
     middle tile row encodes at least 3 % smaller that way (bands that share their texture, such
     as NAIP or Sentinel-2's visible bands), as rumi convert does.
     nodata: one value or one per band, recorded for GDAL readers in <path>.aux.xml.
+    scales, offsets, units: rasterio's (one value per band, or one for all; None: none): the
+    stored samples are raw, a value is `raw * scale + offset` in `unit`; recorded for GDAL
+    readers in <path>.aux.xml (`<Scale>`, `<Offset>`, `<UnitType>`), reported by
+    Dataset.scales/offsets/units, gdalinfo and rasterio, and applied by the xarray engine with
+    mask_and_scale=True. A scale or offset that is not a finite number is a ValueError.
     level: OpenZL compression level (default 7) of the numeric candidate of the default graph
     (auto: per frame, the image predictors or OpenZL's numeric graph, as `rumi convert`); 0
     leaves the numeric graph out (faster to encode and decode; larger on categorical rasters).
     pixel_is_point: record PixelIsPoint.
     A rewrite replaces the file and its sidecars, as `rumi convert` does: the old .header and
-    rumi's own nodata .aux.xml go; sidecars GDAL derived from the old pixels (gdaladdo's .ovr,
+    rumi's own .aux.xml goes (pass nodata=, scales=, offsets=, units= again to keep
+    them: ds.nodatavals, ds.scales... of the rumi.Dataset read); sidecars GDAL derived from the old pixels (gdaladdo's .ovr,
     saved statistics, .msk) make it a RequestError naming them, unless force=True removes them.
     data may be a numpy masked array: its masked samples are stored as their band's nodata
     (rasterio's write does the same); a masked sample in a band without nodata is a ValueError.
@@ -439,6 +458,7 @@ def write(
         path, shape=data.shape, dtype=data.dtype, bands=bands, times=times, crs=crs, transform=transform,
         tile=tile, nodata=nodata, frame_unit=frame_unit, level=level, pixel_is_point=pixel_is_point,
         threads=threads, options=options, geotransform=geotransform, force=force,
+        scales=scales, offsets=offsets, units=units,
     ) as w:
         w.write(data, row=0)
     assert w.blob is not None

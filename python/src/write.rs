@@ -17,7 +17,7 @@ use rumi::codec::Graph;
 use rumi::commit::{commit_pair, with_suffix, Staged};
 use rumi::format::{GeoTransform, Georef, ModelType, RasterType, TimeAxis, TimeKind, Trailer};
 use rumi::open::HEADER_SUFFIX;
-use rumi::pam::{self, Nodata, AUX_SUFFIX};
+use rumi::pam::{self, BandPam, Nodata, Pam, AUX_SUFFIX};
 use rumi::{EncodedRows, EncodedTiles, Error, ImageSpec, Writer};
 
 use crate::{encoding_from, py_err, raise, store};
@@ -274,11 +274,44 @@ pub fn parts_abort(py: Python<'_>, url: String, id: String, options: Option<&Bou
     py.detach(move || rumi::store::Parts { url, id }.abort(&opts)).map_err(io)
 }
 
-/// `pam_render(bands, values) -> str`: the `.aux.xml` text giving GDAL band `i + 1` (of T*B)
-/// the nodata `values[i]` (text GDAL parses; None: none).
+/// `pam_render(bands, values, scales=None, offsets=None, units=None) -> str`: the `.aux.xml`
+/// text giving GDAL band `i + 1` (of T*B) the nodata `values[i]` (text GDAL parses; None:
+/// none), the scale `scales[i]`, offset `offsets[i]` and unit `units[i]` (None: none). A scale
+/// or offset that is not finite is a ValueError naming its band.
 #[pyfunction]
-pub fn pam_render(bands: usize, values: Vec<Option<String>>) -> String {
-    Nodata { bands, values }.render()
+#[pyo3(signature = (bands, values, scales=None, offsets=None, units=None))]
+pub fn pam_render(
+    bands: usize,
+    values: Vec<Option<String>>,
+    scales: Option<Vec<Option<f64>>>,
+    offsets: Option<Vec<Option<f64>>>,
+    units: Option<Vec<Option<String>>>,
+) -> PyResult<String> {
+    let n = values.len();
+    for (what, len) in [
+        ("scales", scales.as_ref().map(Vec::len)),
+        ("offsets", offsets.as_ref().map(Vec::len)),
+        ("units", units.as_ref().map(Vec::len)),
+    ] {
+        if len.is_some_and(|l| l != n) {
+            return Err(PyValueError::new_err(format!("pam_render: {what} has {len:?} entries, values {n}")));
+        }
+    }
+    let at = |v: &Option<Vec<Option<f64>>>, i: usize| v.as_ref().and_then(|v| v[i]);
+    let values = values
+        .into_iter()
+        .enumerate()
+        .map(|(i, nodata)| BandPam {
+            nodata,
+            scale: at(&scales, i),
+            offset: at(&offsets, i),
+            unit: units.as_ref().and_then(|u| u[i].clone()),
+            ..BandPam::default()
+        })
+        .collect();
+    let pam = Pam { bands, values };
+    pam.check().map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok(pam.render())
 }
 
 /// `pam_nodata(text) -> [(gdal_band, value)] | None`: the nodata values of a `.aux.xml` that
@@ -286,6 +319,23 @@ pub fn pam_render(bands: usize, values: Vec<Option<String>>) -> String {
 #[pyfunction]
 pub fn pam_nodata(text: &str) -> Option<Vec<(u32, String)>> {
     pam::is_ours(text).then(|| pam::top_level_nodata(text))
+}
+
+/// One band of a PAM sidecar as `pam_parse` gives it: (GDAL band number from 1, nodata text,
+/// scale, offset, unit), None where the sidecar records none.
+type ParsedBand = (u32, Option<String>, Option<f64>, Option<f64>, Option<String>);
+
+/// `pam_parse(data: bytes) -> [(gdal_band, nodata, scale, offset, unit)]`: what a PAM sidecar
+/// (rumi's or one GDAL saved) records of the whole file's bands (`rumi::pam::parse`: the
+/// `Subdataset` entries of a Cube's time steps are skipped). Not UTF-8, not XML, not a
+/// `<PAMDataset>`, a scale or offset that is not a finite number, or one without the other:
+/// ValueError naming the problem.
+#[pyfunction]
+pub fn pam_parse(data: &[u8]) -> PyResult<Vec<ParsedBand>> {
+    let text = std::str::from_utf8(data)
+        .map_err(|e| PyValueError::new_err(format!("not a GDAL PAM sidecar: not UTF-8 text ({e})")))?;
+    let bands = pam::parse(text).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok(bands.into_iter().map(|(n, b)| (n, b.nodata, b.scale, b.offset, b.unit)).collect())
 }
 
 enum Target {
@@ -303,8 +353,9 @@ struct Open {
     force: bool,
 }
 
-/// `NativeWriter(dest, spec, level, threads, nodata=None, options=None, force=False)`: a rumi
-/// file being written block by block (see `rumi.Writer`). Rewriting a local file follows the
+/// `NativeWriter(dest, spec, level, threads, nodata=None, options=None, force=False, aux=None)`:
+/// a rumi file being written block by block (see `rumi.Writer`); its `.aux.xml` is `aux` (what
+/// `pam_render` gave) or else renders the `nodata` texts. Rewriting a local file follows the
 /// core's `plan_rewrite` (as `rumi convert`): GDAL's derived sidecars of the old file
 /// (overviews, statistics, masks) refuse the write, naming them, unless `force`.
 #[pyclass(module = "rumi._rumi")]
@@ -338,7 +389,7 @@ impl NativeWriter {
 #[pymethods]
 impl NativeWriter {
     #[new]
-    #[pyo3(signature = (dest, spec, level, threads, nodata=None, options=None, force=false))]
+    #[pyo3(signature = (dest, spec, level, threads, nodata=None, options=None, force=false, aux=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -349,10 +400,12 @@ impl NativeWriter {
         nodata: Option<Vec<Option<String>>>,
         options: Option<&Bound<'_, PyDict>>,
         force: bool,
+        aux: Option<String>,
     ) -> PyResult<Self> {
         let spec = spec_from(spec)?;
         let bands = usize::from(spec.bands);
-        let aux = nodata.map(|values| Nodata { bands, values }).filter(|n| !n.is_empty()).map(|n| n.render());
+        let aux =
+            aux.or_else(|| nodata.map(|values| Nodata { bands, values }).filter(|n| !n.is_empty()).map(|n| n.render()));
         let pool = rumi::pool::get(threads).map_err(py_err)?;
         let (target, file, spool) = if rumi::store::is_url(&dest) {
             let options = store::options_from(options)?;
