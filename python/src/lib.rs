@@ -15,7 +15,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
 use rumi::format::{GeoTransform, Georef, ModelType, NumpyType, RasterType, SampleEncoding, TimeKind, TimeStep};
-use rumi::open::{BlobCheck, HeaderBlob, OpenOptions, StaleSidecar};
+use rumi::open::{sidecar_name, BlobCheck, HeaderBlob, OpenOptions, StaleSidecar};
 use rumi::store::Source;
 use rumi::RangeRead;
 use rumi::Reader;
@@ -164,8 +164,13 @@ impl NativeReader {
         py.detach(move || {
             let blob = match header {
                 Some(bytes) => HeaderBlob::Explicit { name: header_name.unwrap_or_else(|| "(bytes)".into()), bytes },
-                // a sidecar there but unreadable (a dangling link, a folder) is warned about
-                None if sidecar && local => rumi::open::local_sidecar(&location),
+                None if sidecar && local => {
+                    let name = sidecar_name(&location);
+                    match std::fs::read(&name) {
+                        Ok(bytes) => HeaderBlob::Sidecar { name, bytes },
+                        Err(_) => HeaderBlob::None,
+                    }
+                }
                 None => HeaderBlob::None,
             };
             let src = Source::open(&location, &opts).map_err(|e| raise("RumiIOError", e.to_string()))?;
@@ -457,21 +462,6 @@ fn object_size(py: Python<'_>, url: String, options: Option<&Bound<'_, PyDict>>)
     py.detach(move || rumi::store::head(&url, &opts)).map_err(|e| raise("RumiIOError", e.to_string()))
 }
 
-/// `object_stat(url, options=None) -> (int, str | None) | None`: an object's size and the
-/// store's identity of its content (ETag, else Last-Modified), None when missing (one HEAD).
-#[pyfunction]
-#[pyo3(signature = (url, options=None))]
-fn object_stat(
-    py: Python<'_>,
-    url: String,
-    options: Option<&Bound<'_, PyDict>>,
-) -> PyResult<Option<(u64, Option<String>)>> {
-    let opts = store::options_from(options)?;
-    py.detach(move || rumi::store::stat(&url, &opts))
-        .map(|s| s.map(|s| (s.size, s.identity)))
-        .map_err(|e| raise("RumiIOError", e.to_string()))
-}
-
 /// `put_object(location, data, options=None)`: writes a (small) file or object whole or not at
 /// all: an object in one PUT (S3 and S3-compatible endpoints), a local file through the core's
 /// commit (an anonymous temporary file beside it, fsynced, renamed into place, the folder
@@ -523,7 +513,6 @@ fn _rumi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(spare::spare_buffer, m)?)?;
     m.add_function(wrap_pyfunction!(fetch_object, m)?)?;
     m.add_function(wrap_pyfunction!(object_size, m)?)?;
-    m.add_function(wrap_pyfunction!(object_stat, m)?)?;
     m.add_function(wrap_pyfunction!(put_object, m)?)?;
     m.add_function(wrap_pyfunction!(encodings, m)?)?;
     m.add_function(wrap_pyfunction!(gdal_types, m)?)?;
