@@ -14,7 +14,7 @@ import pytest
 from osgeo import gdal
 
 import rumi_util
-from rumi_util import make_rumi, sample_array
+from rumi_util import config_option, make_rumi, sample_array
 
 W, H, TILE = 37, 29, (16, 8)
 
@@ -182,18 +182,21 @@ def test_sidecar_that_is_a_directory_is_ignored(tmp_path):
     assert_sidecar_ignored(path, data, "cannot read the header blob")
 
 
-def test_dangling_sidecar_is_no_sidecar(tmp_path):
+@pytest.mark.parametrize("readdir", ["TRUE", "FALSE"])
+def test_dangling_sidecar_is_ignored_with_a_warning(tmp_path, readdir):
     """A dangling symbolic link as the sidecar: a local open probes the sidecar with a stat
-    (it lists no folder), which finds no file there, so the file opens validated, as without
-    a sidecar, with its pixels."""
+    (TRUE: it lists no folder), which follows the link and finds nothing; the link is still an
+    unusable sidecar, and the open warns as for the other unusable ones (it once said nothing),
+    naming the link's target, and opens the file validated with its pixels."""
     path = tmp_path / "s.rumi"
     data = sample_array("uint16", 1, 2, H, W)
     make_rumi(path, data, "uint16", tile=TILE)
     (tmp_path / "s.rumi.header").symlink_to(tmp_path / "gone.header")
-    ds, warnings = open_collecting_warnings(path)
-    assert warnings == []
-    assert ds.GetMetadataItem("OPEN_MODE", "RUMI") == "VALIDATED"
-    np.testing.assert_array_equal(ds.ReadAsArray().reshape(data.shape), data)
+    with config_option("GDAL_DISABLE_READDIR_ON_OPEN", readdir):
+        assert_sidecar_ignored(path, data, "cannot read the header blob")
+        if readdir == "TRUE":
+            _, warnings = open_collecting_warnings(path)
+            assert f"symbolic link to '{tmp_path / 'gone.header'}', which does not exist" in warnings[0], warnings
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root reads files whatever their permissions")

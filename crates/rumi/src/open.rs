@@ -27,6 +27,41 @@ pub fn sidecar_name(file: &str) -> String {
     format!("{file}{HEADER_SUFFIX}")
 }
 
+/// The sidecar `<file>.header` of a file on the local file system: [`HeaderBlob::None`] when
+/// nothing has that name, its bytes, or [`HeaderBlob::Unreadable`] when something there cannot
+/// be read ([`unreadable_sidecar`]).
+pub fn local_sidecar(file: &str) -> HeaderBlob {
+    let name = sidecar_name(file);
+    match std::fs::read(&name) {
+        Ok(bytes) => HeaderBlob::Sidecar { name, bytes },
+        Err(e) => match unreadable_sidecar(&name, Some(&e)) {
+            Some(why) => HeaderBlob::Unreadable { name, why },
+            None => HeaderBlob::None,
+        },
+    }
+}
+
+/// Why the local sidecar `name`, which a host could not read (`err`, when it has one) or did
+/// not find with a `stat` (which follows links), is still a sidecar the open must warn about:
+/// a symbolic link to a missing file, or something there that cannot be read. `None` when
+/// nothing has that name: no sidecar.
+pub fn unreadable_sidecar(name: &str, err: Option<&std::io::Error>) -> Option<String> {
+    let meta = std::fs::symlink_metadata(name).ok()?;
+    if meta.file_type().is_symlink() && std::fs::metadata(name).is_err() {
+        let target = std::fs::read_link(name).map(|t| t.display().to_string()).unwrap_or_default();
+        return Some(format!(
+            "cannot read the header blob '{name}': it is a symbolic link to '{target}', which does not exist"
+        ));
+    }
+    let why = err.map_or_else(|| "unreadable".to_string(), |e| e.to_string());
+    Some(format!("cannot read the header blob '{name}': {why}"))
+}
+
+/// The warning of an open that ignores the unreadable sidecar `name` of `file` (`why`).
+pub fn unreadable_warning(file: &str, name: &str, why: &str) -> String {
+    format!("{file}: ignoring the sidecar header blob {name} ({why}); opening the file by parsing it")
+}
+
 /// The largest header blob `limits` allow, in bytes: the 32-byte fixed part and a 32-bit count
 /// for each of `max_frames` frames (at most 2^40), so that a host reading a blob before it is
 /// parsed allocates no more than the frame limit implies.
@@ -43,6 +78,9 @@ pub enum HeaderBlob {
     Explicit { name: String, bytes: Vec<u8> },
     /// The sidecar the host found beside the file: ignored (or refused) when stale.
     Sidecar { name: String, bytes: Vec<u8> },
+    /// A sidecar that is there but cannot be read (`why`: a symbolic link to a missing file, a
+    /// folder, no permission, too large): ignored with a warning (or refused) as a stale one.
+    Unreadable { name: String, why: String },
 }
 
 /// What a sidecar that does not match its file does.
@@ -104,6 +142,15 @@ pub fn open<R: RangeRead>(src: R, file: &str, header: HeaderBlob, opts: &OpenOpt
         }
         HeaderBlob::Explicit { name, bytes } => (name, bytes, true),
         HeaderBlob::Sidecar { name, bytes } => (name, bytes, false),
+        HeaderBlob::Unreadable { name, why } if opts.stale_sidecar == StaleSidecar::Warn => {
+            let warning = unreadable_warning(file, &name, &why);
+            let reader = Reader::open(src, opts.limits)?;
+            return Ok(Opened { reader, blob: None, warning: Some(warning) });
+        }
+        HeaderBlob::Unreadable { name, why } => {
+            let source = Box::new(Error::Io(std::io::Error::other(why)));
+            return Err(Error::HeaderBlob { blob: name, file: file.to_string(), source });
+        }
     };
     // checked through a borrowed source first, so that a stale sidecar leaves `src` to parse
     match check(&src, &bytes, opts) {

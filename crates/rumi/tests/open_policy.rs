@@ -104,3 +104,33 @@ fn sidecar_names_and_blob_bound() {
     let l = rumi::Limits { max_frames: 10, ..Default::default() };
     assert_eq!(rumi::open::max_blob_bytes(&l), 32 + 40);
 }
+
+/// A local sidecar that is there but cannot be read (a dangling symbolic link, a folder) is
+/// `HeaderBlob::Unreadable`: ignored with a warning naming why, or refused; nothing there is
+/// no sidecar.
+#[test]
+fn an_unreadable_local_sidecar_is_ignored_with_a_warning_or_refused() {
+    let ((file, blob), _) = pair();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("a.rumi");
+    std::fs::write(&path, &file).unwrap();
+    let path = path.to_str().unwrap();
+    assert!(matches!(rumi::open::local_sidecar(path), HeaderBlob::None));
+    std::os::unix::fs::symlink(dir.path().join("gone.header"), format!("{path}.header")).unwrap();
+    let found = rumi::open::local_sidecar(path);
+    let HeaderBlob::Unreadable { name, why } = &found else { panic!("{found:?}") };
+    assert_eq!(name, &format!("{path}.header"));
+    let gone = dir.path().join("gone.header");
+    assert!(why.ends_with(&format!("symbolic link to '{}', which does not exist", gone.display())), "{why}");
+    let opts = OpenOptions { check: BlobCheck::SizeAndTrailer, ..Default::default() };
+    let o = open(file.as_slice(), path, found.clone(), &opts).unwrap();
+    assert_eq!((o.blob, o.reader.blob().to_bytes().unwrap()), (None, blob));
+    let w = o.warning.expect("a warning");
+    assert!(w.starts_with(&format!("{path}: ignoring the sidecar header blob {path}.header (cannot read")), "{w}");
+    let strict = OpenOptions { stale_sidecar: StaleSidecar::Error, ..opts };
+    let e = open(file.as_slice(), path, found, &strict).err().expect("refused");
+    assert!(matches!(e, Error::HeaderBlob { .. }) && e.to_string().contains("symbolic link"), "{e}");
+    std::fs::remove_file(format!("{path}.header")).unwrap();
+    std::fs::create_dir(format!("{path}.header")).unwrap();
+    assert!(matches!(rumi::open::local_sidecar(path), HeaderBlob::Unreadable { .. }));
+}

@@ -82,16 +82,25 @@ unsafe fn open_by_policy(
     limits: Limits,
 ) -> (Result<Opened, c_int>, Option<String>) {
     let explicit = header.is_some();
+    let file = path.to_string_lossy();
+    // a local path GDAL probed with a stat (no sibling list), which follows links: a dangling
+    // link as the sidecar is still a sidecar the open warns about (rumi::open)
+    let probed = siblings.is_null() && !file.starts_with("/vsi") && vsi::is_local(path);
     let header = match header {
         Some(h) if h.is_empty() || h.to_bytes().eq_ignore_ascii_case(b"NONE") => None,
         Some(h) => Some(h.to_owned()),
         // SAFETY: the caller guarantees `siblings` is NULL or a valid list.
         None => unsafe { vsi::sidecar(path, siblings) },
     };
-    let file = path.to_string_lossy();
-    let mut warning = None;
     // the blob's bytes, read through VSI; the policy itself is the core's (rumi::open)
     let blob = match &header {
+        None if !explicit && probed => {
+            let name = rumi::open::sidecar_name(&file);
+            match rumi::open::unreadable_sidecar(&name, None) {
+                Some(why) => HeaderBlob::Unreadable { name, why },
+                None => HeaderBlob::None,
+            }
+        }
         None => HeaderBlob::None,
         Some(h) => {
             let name = h.to_string_lossy().into_owned();
@@ -108,14 +117,15 @@ unsafe fn open_by_policy(
                         set_error(&why);
                         return (Err(RUMI_ERR_IO), None);
                     }
-                    warning = Some(format!(
-                        "{file}: ignoring the sidecar header blob {name}, which does not match the file ({why}); \
-                         opening the file by parsing it"
-                    ));
-                    HeaderBlob::None
+                    HeaderBlob::Unreadable { name, why }
                 }
             }
         }
+    };
+    // said also when the open that follows fails
+    let unreadable = match &blob {
+        HeaderBlob::Unreadable { name, why } => Some(rumi::open::unreadable_warning(&file, name, why)),
+        _ => None,
     };
     let opts = OpenOptions { limits, stale_sidecar: StaleSidecar::Warn, check: BlobCheck::Prefix(prefix) };
     // /vsicurl/, /vsis3/...: each request a round trip (the read path then makes fewer of them)
@@ -127,7 +137,7 @@ unsafe fn open_by_policy(
         Ok(o) => {
             let stateless = o.blob.is_some();
             let ds = rumi_dataset::new(o.reader, stateless);
-            (Ok((ds, header.filter(|_| stateless))), o.warning.or(warning))
+            (Ok((ds, header.filter(|_| stateless))), o.warning)
         }
         Err(e) => {
             let code = code_of(&e);
@@ -135,7 +145,7 @@ unsafe fn open_by_policy(
                 Error::HeaderBlob { .. } => set_error(&error_text(&e)),
                 _ => set_error(&format!("{file}: {}", error_text(&e))),
             }
-            (Err(code), warning)
+            (Err(code), unreadable)
         }
     }
 }
