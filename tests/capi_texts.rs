@@ -97,7 +97,16 @@ fn open_options_promote_threads_and_cache() {
         Some("NUM_THREADS=abc: invalid request: thread count \"abc\" is not ALL_CPUS or a positive integer; reading on 1 thread")
     );
     assert_eq!(gdal_options(&[("RUMI_CACHE_MB", "5")]).unwrap().0.cache_bytes, 5 << 20);
-    assert_eq!(gdal_options(&[("RUMI_CACHE_MB", "-3")]).unwrap().0.cache_bytes, 0);
+    assert_eq!(gdal_options(&[("RUMI_CACHE_MB", "0")]).unwrap().0.cache_bytes, 0);
+    for bad in ["abc", "-3", "12MB", "1e3", "99999999999999999"] {
+        assert_eq!(
+            gdal_options(&[("RUMI_CACHE_MB", bad)]).unwrap_err(),
+            format!(
+                "configuration option RUMI_CACHE_MB={bad} is not a number of MiB (a non-negative integer; 0: no \
+                 decoded-frame cache; default a quarter of GDAL_CACHEMAX, at least 32)"
+            )
+        );
+    }
     assert_eq!(gdal_options(&[("RUMI_CACHE_MB", "")]).unwrap().0.cache_bytes, 256 << 20);
     let mut out = std::mem::MaybeUninit::<rumi_gdal_options>::zeroed();
     // SAFETY: a writable out and a small block cache.

@@ -156,3 +156,17 @@ def test_a_cube_of_65536_time_steps_opens_in_linear_time(tmp_path):
     assert len(subdatasets) == 2 * t
     assert ds.GetMetadata_List("SUBDATASETS")[2 * t - 2] == f'SUBDATASET_{t}_NAME=RUMI:"{path}":{t - 1}'
     assert elapsed < 10, f"opening and listing took {elapsed:.1f} s"
+
+
+@pytest.mark.parametrize("value", ["abc", "-3", "12MB", "1e3", " ", "0", "5"])
+def test_cache_size_is_checked_like_the_limits(cube, value):
+    """RUMI_CACHE_MB is a configuration option like the RUMI_MAX_* limits: a value that is not
+    a number of MiB is refused, naming the option and the value (it was once read as 0: no cache,
+    without a word); 0 (no cache) and a number read the pixels."""
+    path, _, data = cube
+    with config_option("RUMI_CACHE_MB", value):
+        if value in ("0", "5"):
+            np.testing.assert_array_equal(gdal.Open(str(path)).ReadAsArray().reshape(data.shape), data)
+            return
+        with pytest.raises(RuntimeError, match=f"RUMI_CACHE_MB={value} is not a number of MiB"):
+            gdal.Open(str(path))

@@ -171,7 +171,16 @@ fn gdal_options_from(
     let limits = limits_from(&get)?;
     let (threads, warning) = threads_from(&get);
     let cache_bytes = match get(c"RUMI_CACHE_MB").filter(|v| !v.is_empty()) {
-        Some(mb) => (atoll(&mb).max(0) as u64).saturating_mul(1 << 20),
+        // a configuration option like the RUMI_MAX_* limits: a bad value is an error, not a default
+        Some(mb) => match mb.trim().parse::<u64>().ok().and_then(|n| n.checked_mul(1 << 20)) {
+            Some(bytes) if mb.trim().as_bytes()[0].is_ascii_digit() => bytes,
+            _ => {
+                return Err(format!(
+                    "configuration option RUMI_CACHE_MB={mb} is not a number of MiB (a non-negative integer; 0: no \
+                     decoded-frame cache; default a quarter of GDAL_CACHEMAX, at least 32)"
+                ))
+            }
+        },
         None => (gdal_cache_max / 4).max(32 << 20),
     };
     Ok((rumi_gdal_options { limits, output, threads, cache_bytes, warning: ptr::null() }, warning))
@@ -181,9 +190,10 @@ fn gdal_options_from(
 /// the open options `PROMOTE`, `MAX_FRAME_MB` and `NUM_THREADS`, the configuration options
 /// `RUMI_MAX_FRAME_BYTES`, `RUMI_MAX_FRAMES`, `RUMI_MAX_TRAILER_BYTES`, `RUMI_MAX_TIME_COORDS`,
 /// `RUMI_MAX_BANDS`, `RUMI_MAX_READ_BYTES` (each a positive integer), `GDAL_NUM_THREADS` and
-/// `RUMI_CACHE_MB`), the defaults for those unset or empty; `gdal_cache_max` is GDAL's block
-/// cache size in bytes. `RUMI_ERR_ARGUMENT`, with `rumi_last_error` naming the option, for a
-/// bad value (a bad thread count is a warning instead).
+/// `RUMI_CACHE_MB` (a non-negative integer)), the defaults for those unset or empty;
+/// `gdal_cache_max` is GDAL's block cache size in bytes. `RUMI_ERR_ARGUMENT`, with
+/// `rumi_last_error` naming the option, for a bad value (a bad thread count is a warning
+/// instead, as GDAL's own drivers treat NUM_THREADS).
 ///
 /// # Safety
 /// `out` must be writable; `get` must return NULL or a NUL-terminated string.
