@@ -23,6 +23,7 @@ extern "C" {
         fp: *mut c_void,
     ) -> c_int;
     fn VSIFCloseL(fp: *mut c_void) -> c_int;
+    fn VSIFOpenL(path: *const c_char, access: *const c_char) -> *mut c_void;
     fn VSIIngestFile(fp: *mut c_void, name: *const c_char, out: *mut *mut u8, size: *mut u64, max: i64) -> c_int;
     fn VSIFree(p: *mut c_void);
     // cpl_error.h: the number of errors this thread has seen, and the last one's text
@@ -37,9 +38,23 @@ extern "C" {
 const SEEK_SET: c_int = 0;
 const SEEK_END: c_int = 2;
 
+/// A VSI handle and the process that may use it.
+struct Handle {
+    fp: *mut c_void,
+    /// the process id the handle belongs to: a forked child shares the parent's handle (a local
+    /// file's descriptor, hence its file offset, a network handle's connection) and must not
+    /// read through it
+    pid: u32,
+}
+
 /// A VSI handle, closed on drop. A VSI handle has a file position, so every use holds the lock.
+/// A process forked after the open reopens the file for itself at its first read ([`locked`]):
+/// GDAL users fork (Python's multiprocessing) with datasets open in the parent, and reads of
+/// parent and child through one handle interleave their seeks and read the wrong bytes.
 pub(crate) struct VsiFile {
-    fp: Mutex<*mut c_void>,
+    fp: Mutex<Handle>,
+    /// the GDAL path the handle reads, to reopen it in a forked child
+    path: CString,
     /// the server of a URL (`http://host:port` of `/vsicurl/http://host:port/f.rumi`), else
     /// the path: named when a read fails
     server: String,
@@ -52,10 +67,11 @@ unsafe impl Sync for VsiFile {}
 
 impl Drop for VsiFile {
     fn drop(&mut self) {
-        let fp = *self.fp.get_mut().unwrap_or_else(|e| e.into_inner());
-        if !fp.is_null() {
+        let h = self.fp.get_mut().unwrap_or_else(|e| e.into_inner());
+        // a forked child that never read leaves the parent's handle to the parent
+        if !h.fp.is_null() && h.pid == std::process::id() {
             // SAFETY: the handle was handed over by `rumi_gdal_open`'s caller and is closed once.
-            unsafe { VSIFCloseL(fp) };
+            unsafe { VSIFCloseL(h.fp) };
         }
     }
 }
@@ -63,11 +79,13 @@ impl Drop for VsiFile {
 impl VsiFile {
     /// Takes over `fp` (a `VSILFILE *`, non-null).
     pub(crate) fn new(fp: *mut c_void) -> Box<VsiFile> {
-        Box::new(VsiFile { fp: Mutex::new(fp), server: String::new() })
+        let fp = Mutex::new(Handle { fp, pid: std::process::id() });
+        Box::new(VsiFile { fp, path: CString::default(), server: String::new() })
     }
 
     /// Records the GDAL path the handle reads, for messages.
     pub(crate) fn set_path(&mut self, path: &CStr) {
+        self.path = path.to_owned();
         let path = path.to_string_lossy();
         self.server = match path.find("://") {
             Some(i) => {
@@ -93,13 +111,30 @@ impl VsiFile {
     }
 }
 
-/// Runs `f` on the handle of `ctx` (a `VsiFile`) with its lock held; no panic escapes.
+/// Runs `f` on the handle of `ctx` (a `VsiFile`) with its lock held, first reopening the file
+/// when this process is not the one that opened the handle (a forked child); no panic escapes.
 fn locked(ctx: *mut c_void, f: impl FnOnce(*mut c_void, &VsiFile) -> c_int) -> c_int {
     catch_unwind(AssertUnwindSafe(|| {
         // SAFETY: `ctx` is the `VsiFile` of `VsiFile::io`, alive while the dataset lives.
         let file = unsafe { &*(ctx as *const VsiFile) };
-        let fp = file.fp.lock().unwrap_or_else(|e| e.into_inner());
-        f(*fp, file)
+        let mut h = file.fp.lock().unwrap_or_else(|e| e.into_inner());
+        let pid = std::process::id();
+        if h.pid != pid {
+            // SAFETY: a NUL-terminated path and access mode; GDAL returns a new handle or NULL.
+            let fresh = unsafe { VSIFOpenL(file.path.as_ptr(), c"rb".as_ptr()) };
+            if fresh.is_null() {
+                crate::capi::io::set_failure_cause(format!(
+                    "this process ({pid}) was forked from process {} after the open, and cannot reopen '{}' to \
+                     read it through a handle of its own (the parent's is not shared: its file offset would be)",
+                    h.pid,
+                    file.path.to_string_lossy()
+                ));
+                return RUMI_IO_ERROR;
+            }
+            // the parent's handle stays open: closing it here could touch what the parent still uses
+            *h = Handle { fp: fresh, pid };
+        }
+        f(h.fp, file)
     }))
     .unwrap_or(RUMI_IO_ERROR)
 }
