@@ -444,7 +444,8 @@ bool GroupBuilder::MakeBand()
 }
 
 /* A small array held in memory (by a MEM dataset the arrays share): time coordinates, their
-   bounds, the band texts, with attributes pszAttrs (a rumi_gdal_metadata list). NULL with a CPLError. */
+   bounds, the band texts, with attributes pszAttrs (a rumi_gdal_metadata list; "units" is also the
+   array's GetUnit(), as netCDF and Zarr answer). NULL with a CPLError. */
 std::shared_ptr<GDALMDArray> GroupBuilder::ValuesArray(const std::string &osName,
                                                        const std::vector<std::shared_ptr<GDALDimension>> &apoDims,
                                                        const GDALExtendedDataType &oType, const void *pValues,
@@ -468,12 +469,10 @@ std::shared_ptr<GDALMDArray> GroupBuilder::ValuesArray(const std::string &osName
         return nullptr;
     }
     bool bOK = true;
-    RUMIForEachItem(pszAttrs,
-                    [&](const char *pszKey, const char *pszValue)
-                    {
-                        auto poAttr = poArray->CreateAttribute(pszKey, {}, GDALExtendedDataType::CreateString());
-                        bOK = bOK && poAttr && poAttr->Write(pszValue);
-                    });
+    RUMIForEachItem(pszAttrs, [&](const char *pszKey, const char *pszValue) {
+        auto poAttr = poArray->CreateAttribute(pszKey, {}, GDALExtendedDataType::CreateString());
+        bOK = bOK && poAttr && poAttr->Write(pszValue) && (!EQUAL(pszKey, "units") || poArray->SetUnit(pszValue));
+    });
     return bOK ? poArray : nullptr;
 }
 

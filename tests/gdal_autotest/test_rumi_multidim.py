@@ -435,6 +435,27 @@ def translate_and_check(src, data, seconds, tmp_path, fmt, bounds=None):
     return out
 
 
+@pytest.mark.parametrize("kind", ["instant", "interval"])
+def test_time_unit_is_the_cf_units_as_netcdf_answers(tmp_path, kind):
+    """GetUnit() of the time coordinate (and of its bounds) is its CF units, as the netCDF and
+    Zarr drivers answer for a copy (it was once empty, the units only in the attribute)."""
+    secs = [86400 * d for d in (100, 110, 110, 131)] if kind == "interval" else [86400 * 100 + 5, 86400 * 110]
+    path = make_rumi(tmp_path / "t.rumi", sample_array("uint16", 2, 1, 8, 8), "uint16", frame_unit=1,
+                     time={"kind": kind, "seconds": secs})
+    rg = root(path)
+    names = ["time", "time_bounds"] if kind == "interval" else ["time"]
+    for name in names:
+        arr = rg.OpenMDArray(name)
+        assert arr.GetUnit() == attrs(arr)["units"] and arr.GetUnit().startswith(("days since", "seconds since"))
+    if gdal.GetDriverByName("netCDF") is None:
+        pytest.skip("GDAL has no netCDF driver")
+    out = tmp_path / "t.nc"
+    run("gdalmdimtranslate", "-q", "-of", "netCDF", path, out)
+    nc = root(out)
+    for name in names:
+        assert rg.OpenMDArray(name).GetUnit() == nc.OpenMDArray(name).GetUnit() != "", name
+
+
 @pytest.mark.parametrize("fmt", ["Zarr", "netCDF"])
 def test_gdalmdimtranslate_round_trip(cube, tmp_path, fmt):
     data, paths = cube
