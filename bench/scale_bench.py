@@ -197,6 +197,9 @@ def part_rows(tiles: Tiles, idx: np.ndarray, *, year: int, hrefs, times, start: 
         "rumi:crs_type": pa.array(np.full(n, "projected", object), pa.string()),
         "rumi:nodata": pa.ListArray.from_arrays(four, pa.array(np.zeros(4 * n))),
         "rumi:valid": pa.Array.from_buffers(pa.binary(), n, [None, pa.py_buffer((np.arange(n + 1) * per_row).astype(np.int32)), pa.py_buffer(valid.tobytes())]),
+        "rumi:scales": pa.array([[]] * n, pa.list_(pa.float64())),  # recorded: none
+        "rumi:offsets": pa.array([[]] * n, pa.list_(pa.float64())),
+        "rumi:units": pa.array([[]] * n, pa.list_(pa.string())),
         "rumi:header_offset": pa.array(np.asarray(header_offsets, np.int64)),
         "rumi:header_size": pa.array(np.asarray(header_sizes, np.int64)),
     }

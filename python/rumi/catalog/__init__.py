@@ -14,7 +14,10 @@ Columns (stac-geoparquet style, then rumi's own):
   rumi:time_kind, rumi:times / rumi:time_ends (timestamps), rumi:dtype, rumi:shape (T, B, Y, X),
   rumi:frame_unit, rumi:tile_shape, rumi:file_size, rumi:crs_type, rumi:nodata (one float64 per
   band, an element null for a band without nodata; the column null when no band has one),
-  rumi:valid (the valid-fraction summary: see valid_summary; null when there is no nodata).
+  rumi:valid (the valid-fraction summary: see valid_summary; null when there is no nodata),
+  rumi:scales, rumi:offsets, rumi:units (per band, a value is raw * scale + offset in unit: each
+  a list per band when some band has one, an empty list when none has (scale 1, offset 0, unit
+  ''), null when the catalogue did not record them: band_scaling reads a row's).
 
 Nodata: rumi files have no nodata field; `rumi convert`/`stack` keep the sources' nodata in GDAL's
 PAM sidecar `<file>.aux.xml` (PAMDataset/PAMRasterBand[@band]/NoDataValue, band t * B + b + 1),
@@ -24,6 +27,12 @@ pixels are read once, when cataloguing, to record per band and tile an upper bou
 fraction of samples that are nodata (rumi.catalog.valid): samplers bound a chip's valid fraction
 from it without reading pixels (rumi.torch, min_valid=). Catalogues written before these columns
 open with them null (no nodata).
+
+Scale, offset and unit: also kept in the PAM sidecar (PAMRasterBand/Scale, Offset, UnitType, as
+GDAL writes them), which build reads as Dataset.scales / offsets / units do. A row is a snapshot:
+it keeps the values the sidecar had when the file was catalogued (edit a sidecar, then build or
+append the catalogue again). A catalogue written before these columns has them null, "not
+recorded", which is not "no scale": rumi.torch's apply_scale=True refuses such rows.
 
 The "geo" file metadata is GeoParquet 1.1 (WKB encoding, EPSG:4326 as PROJJSON, bbox covering),
 so geopandas.read_parquet and pyarrow read the file as it is. Needs pyarrow, pyproj, shapely
@@ -49,7 +58,7 @@ from __future__ import annotations
 
 from .._nodata import pam_nodata
 from .cli import main
-from .columns import CATALOG_VERSION, OPTIONAL_COLUMNS, schema, time_seconds
+from .columns import CATALOG_VERSION, OPTIONAL_COLUMNS, SCALE_COLUMNS, band_scaling, scale_columns, schema, time_seconds
 from .rows import describe, open_row
 from .search import norm_time, time_indices
 from .parts import ROWS_PER_GROUP, hilbert_key, write_listing, write_parts
@@ -61,8 +70,10 @@ __all__ = [
     "CATALOG_VERSION",
     "OPTIONAL_COLUMNS",
     "ROWS_PER_GROUP",
+    "SCALE_COLUMNS",
     "VALID_STEPS_PER_OCTAVE",
     "Catalog",
+    "band_scaling",
     "describe",
     "encode_valid",
     "hilbert_key",
@@ -72,6 +83,7 @@ __all__ = [
     "open_row",
     "pam_nodata",
     "read_table",
+    "scale_columns",
     "schema",
     "time_indices",
     "time_seconds",

@@ -4,13 +4,49 @@ conversions between its timestamp columns and whole seconds."""
 from __future__ import annotations
 
 import json
-from typing import Any, NamedTuple
+from typing import Any, Mapping, NamedTuple, Sequence
+
+from .._errors import FormatError
 
 #: the version recorded in the file metadata "rumi:catalog"
 CATALOG_VERSION = "0.1.0"
 
-#: columns added after catalogue 0.1.0: an older catalogue opens with them null (no nodata)
-OPTIONAL_COLUMNS = ("rumi:nodata", "rumi:valid")
+#: columns added after catalogue 0.1.0: an older catalogue opens with them null (no nodata; scales,
+#: offsets and units not recorded)
+OPTIONAL_COLUMNS = ("rumi:nodata", "rumi:valid", "rumi:scales", "rumi:offsets", "rumi:units")
+
+#: a file's scale, offset and unit per band (a value is raw * scale + offset, in unit), as its PAM
+#: sidecar gave them when it was catalogued: each column a list per band when some band has one,
+#: an empty list when no band has one (scale 1, offset 0, unit ''), null when the catalogue did
+#: not record them (a row written before these columns): scale_columns, band_scaling
+SCALE_COLUMNS = ("rumi:scales", "rumi:offsets", "rumi:units")
+#: what a band without a scale, offset or unit has (rasterio's defaults)
+SCALE_DEFAULTS = (1.0, 0.0, "")
+
+
+def scale_columns(scales: Sequence[float], offsets: Sequence[float], units: Sequence[str | None]) -> dict[str, list[Any]]:
+    """The SCALE_COLUMNS of a file's per-band scales, offsets and units (rasterio's tuples; a
+    unit None is ''): a column's list is empty when every band has the default."""
+    out: dict[str, list[Any]] = {}
+    given: tuple[Sequence[Any], ...] = (scales, offsets, units)
+    for name, vals, dflt in zip(SCALE_COLUMNS, given, SCALE_DEFAULTS):
+        v = [("" if x is None else str(x)) if isinstance(dflt, str) else float(x) for x in vals]
+        out[name] = v if any(x != dflt for x in v) else []
+    return out
+
+
+def band_scaling(row: Mapping[str, Any], bands: int) -> tuple[list[float], list[float], list[str]] | None:
+    """A row's per-band (scales, offsets, units) from its SCALE_COLUMNS (an empty list: the
+    defaults), or None when the catalogue did not record them."""
+    out: list[list[Any]] = []
+    for c, dflt in zip(SCALE_COLUMNS, SCALE_DEFAULTS):
+        v = row.get(c)
+        if v is None:
+            return None
+        if len(v) not in (0, bands):
+            raise FormatError(f"the catalogue's {c} has {len(v)} values for {bands} bands")
+        out.append(list(v) if len(v) else [dflt] * bands)
+    return out[0], out[1], out[2]
 
 
 class Deps(NamedTuple):
@@ -64,6 +100,9 @@ def schema() -> Any:
             ("rumi:crs_type", pa.string()),
             ("rumi:nodata", pa.list_(pa.float64())),
             ("rumi:valid", pa.binary()),
+            ("rumi:scales", pa.list_(pa.float64())),
+            ("rumi:offsets", pa.list_(pa.float64())),
+            ("rumi:units", pa.list_(pa.string())),
         ]
     )
 

@@ -13,7 +13,7 @@ from .._dataset import open as open_dataset
 from .._errors import FormatError, RumiIOError
 from .._grid import Grid
 from .._location import Location
-from .columns import deps, micros
+from .columns import deps, micros, scale_columns
 from .valid import valid_summary
 
 #: the outline's edges are cut into this many pieces before projecting to EPSG:4326
@@ -95,6 +95,7 @@ def describe_dataset(ds: Dataset, src: str, *, options: dict[str, Any] | None = 
     nd = _nodata.normalize(nodata, B, src) if nodata is not None else _nodata.pam_nodata(src, B, options=options)
     row["rumi:nodata"] = nd
     row["rumi:valid"] = valid_summary(ds, nd) if nd is not None else None
+    row.update(scale_columns(ds.scales, ds.offsets, ds.units))  # the sidecar's, as now (a snapshot)
     if ds.geotransform is not None and ds.epsg is not None:
         grid = ds.grid
         t = grid.transform
