@@ -15,7 +15,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
 use rumi::format::{GeoTransform, Georef, ModelType, NumpyType, RasterType, SampleEncoding, TimeKind, TimeStep};
-use rumi::open::{sidecar_name, BlobCheck, HeaderBlob, OpenOptions, StaleSidecar};
+use rumi::open::{BlobCheck, HeaderBlob, OpenOptions, StaleSidecar};
 use rumi::store::Source;
 use rumi::RangeRead;
 use rumi::Reader;
@@ -164,13 +164,8 @@ impl NativeReader {
         py.detach(move || {
             let blob = match header {
                 Some(bytes) => HeaderBlob::Explicit { name: header_name.unwrap_or_else(|| "(bytes)".into()), bytes },
-                None if sidecar && local => {
-                    let name = sidecar_name(&location);
-                    match std::fs::read(&name) {
-                        Ok(bytes) => HeaderBlob::Sidecar { name, bytes },
-                        Err(_) => HeaderBlob::None,
-                    }
-                }
+                // a sidecar there but unreadable (a dangling link, a folder) is warned about
+                None if sidecar && local => rumi::open::local_sidecar(&location),
                 None => HeaderBlob::None,
             };
             let src = Source::open(&location, &opts).map_err(|e| raise("RumiIOError", e.to_string()))?;
