@@ -57,6 +57,7 @@ pub fn run(srcs: &[PathBuf], out: &Path, time: &TimeArgs, opts: &WriteOpts, grap
     };
 
     check_same_grid(&sources)?;
+    check_same_scaling(&sources)?;
     let metas: Vec<(&Path, Option<&MetaTime>)> =
         sources.iter().map(|s| (s.path.as_path(), s.meta_time.as_ref())).collect();
     let (axis, time_notes) = time.resolve(&metas)?;
@@ -134,8 +135,9 @@ fn announce(sources: &[Source], time_notes: &[String], aux_path: &Path, quiet: b
         .filter_map(|s| s.nodata_note.as_ref())
         .map(|n| {
             format!(
-                "{n} is stored in {} for GDAL readers (gdalinfo, rasterio, QGIS); rumi itself has no nodata \
-                 field, so rumi readers see those samples as ordinary values",
+                "{n} {} stored in {} for GDAL readers (gdalinfo, rasterio, QGIS) and rumi's Python readers; rumi \
+                 itself has no such field: the samples are stored as they are (raw)",
+                if n.contains(" and ") { "are" } else { "is" },
                 aux_path.display()
             )
         })
@@ -231,7 +233,7 @@ fn commit(file: Staged, out: &Path, header: &[u8], pam: &Pam, inputs: &Inputs, o
     }
     if stale_aux {
         say(&format!(
-            "removed {}: it held the nodata values or colours of the previous {}",
+            "removed {}: it held the nodata values, scales, offsets, units or colours of the previous {}",
             aux_path.display(),
             out.display()
         ));
@@ -271,12 +273,16 @@ fn summary(
     if !opts.no_header {
         summary.push_str(&format!("wrote {} ({} bytes)\n", sidecar(out).display(), header_len));
     }
-    let kept: Vec<&str> = [(pam.has_nodata(), "nodata"), (pam.has_color(), "colour interpretation")]
-        .iter()
-        .filter_map(|&(has, what)| has.then_some(what))
-        .collect();
+    let kept: Vec<&str> = [
+        (pam.has_nodata(), "nodata"),
+        (pam.has_scale_or_unit(), "scales, offsets, units"),
+        (pam.has_color(), "colour interpretation"),
+    ]
+    .iter()
+    .filter_map(|&(has, what)| has.then_some(what))
+    .collect();
     if !kept.is_empty() {
-        summary.push_str(&format!("wrote {} ({} for GDAL readers)\n", aux_xml(out).display(), kept.join(" and ")));
+        summary.push_str(&format!("wrote {} ({} for GDAL readers)\n", aux_xml(out).display(), kept.join(", ")));
     }
     summary
 }
@@ -308,6 +314,38 @@ fn progress(layout: &Layout, quiet: bool, out: &Path) -> ProgressBar {
     }
     bar.set_message(out.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default());
     bar
+}
+
+/// Refuses sources whose band has a different scale, offset or unit in another (a rumi band has
+/// one: keeping the first source's would scale the others' samples wrongly), naming each.
+fn check_same_scaling(sources: &[Source]) -> Res<()> {
+    let first = &sources[0];
+    let show = |b: &rumi::pam::BandPam| {
+        let (s, o) = (b.scale.unwrap_or(1.0), b.offset.unwrap_or(0.0));
+        format!("scale {s}, offset {o}, unit {:?}", b.unit.as_deref().unwrap_or(""))
+    };
+    let mut report = Vec::new();
+    for s in &sources[1..] {
+        for (i, (a, b)) in first.pam.iter().zip(&s.pam).enumerate() {
+            if (a.scale, a.offset, &a.unit) != (b.scale, b.offset, &b.unit) {
+                report.push(format!(
+                    "band {i} of {} has {} where {} has {}",
+                    s.path.display(),
+                    show(b),
+                    first.path.display(),
+                    show(a)
+                ));
+            }
+        }
+    }
+    if report.is_empty() {
+        return Ok(());
+    }
+    Err(Failure(format!(
+        "the sources' scales, offsets or units differ ({}): a rumi band has one scale, offset and unit. Make them \
+         agree (gdal_translate -a_scale/-a_offset, or -unscale -ot Float32 to store the values)",
+        report.join("; ")
+    )))
 }
 
 /// Refuses sources that do not share one grid, naming every difference.

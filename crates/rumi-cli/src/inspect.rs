@@ -194,6 +194,55 @@ struct GdalNodata {
     bands: std::collections::BTreeMap<u32, String>,
 }
 
+/// One GDAL band's scale, offset and unit as its PAM sidecar records them.
+#[derive(Serialize)]
+struct BandScaling {
+    scale: f64,
+    offset: f64,
+    unit: Option<String>,
+}
+
+/// The scales, offsets and units of the GDAL bands (number -> values) that the PAM sidecar
+/// records (read as GDAL reads them, by `rumi::pam::parse`), or why it cannot be read.
+#[derive(Serialize)]
+struct GdalScaling {
+    sidecar: String,
+    bands: std::collections::BTreeMap<u32, BandScaling>,
+    error: Option<String>,
+}
+
+/// The PAM sidecar of `path` (a file, or the object beside a URL): its name and text.
+fn aux_of(path: &Path) -> Res<Option<(String, String)>> {
+    Ok(match url_of(path) {
+        Some(url) => remote::aux_text(url)?,
+        None => {
+            let aux = output::aux_xml(path);
+            std::fs::read_to_string(&aux).ok().map(|text| (aux.display().to_string(), text))
+        }
+    })
+}
+
+/// The scales, offsets and units of `path`'s PAM sidecar, if it records any.
+fn gdal_scaling(path: &Path) -> Res<Option<GdalScaling>> {
+    let Some((sidecar, text)) = aux_of(path)? else { return Ok(None) };
+    let (bands, error): (std::collections::BTreeMap<u32, BandScaling>, _) = match rumi::pam::parse(&text) {
+        Ok(bands) => (
+            bands
+                .into_iter()
+                .filter(|(_, b)| b.is_scaled() || b.unit.is_some())
+                .map(|(n, b)| {
+                    let v =
+                        BandScaling { scale: b.scale.unwrap_or(1.0), offset: b.offset.unwrap_or(0.0), unit: b.unit };
+                    (n, v)
+                })
+                .collect(),
+            None,
+        ),
+        Err(e) => (Default::default(), Some(e.to_string())),
+    };
+    Ok((!bands.is_empty() || error.is_some()).then_some(GdalScaling { sidecar, bands, error }))
+}
+
 /// rumi's nodata sidecar of `path` (a file, or the object beside a URL), if there is one (a
 /// PAM file with more than rumi wrote in it is GDAL's, and not described here).
 fn gdal_nodata(path: &Path) -> Res<Option<GdalNodata>> {
@@ -237,6 +286,9 @@ struct Info {
     band_texts: Vec<String>,
     /// nodata values for GDAL readers, from rumi's `<FILE>.aux.xml` (GDAL band number -> value)
     gdal_nodata: Option<GdalNodata>,
+    /// scales, offsets and units for GDAL readers, from `<FILE>.aux.xml` (GDAL band number ->
+    /// values)
+    gdal_scaling: Option<GdalScaling>,
     time: Times,
     compressed_bytes: u64,
     decoded_bytes: u64,
@@ -339,6 +391,7 @@ fn describe(path: &Path, header: Option<&Path>) -> Res<Info> {
         georef: georef_info,
         band_texts: trailer.band_texts.clone(),
         gdal_nodata: gdal_nodata(path)?,
+        gdal_scaling: gdal_scaling(path)?,
         time: Times {
             kind: if axis.kind == TimeKind::Instant { "instant" } else { "interval" },
             scale_seconds: axis.scale,
@@ -396,6 +449,18 @@ pub fn info(path: &Path, header: Option<&Path>, json: bool) -> Res<()> {
     if let Some(nd) = &i.gdal_nodata {
         let list: Vec<String> = nd.bands.iter().map(|(b, v)| format!("GDAL band {b}: {v}")).collect();
         line("nodata", format!("{} (for GDAL readers, in {})", list.join(", "), nd.sidecar));
+    }
+    if let Some(sc) = &i.gdal_scaling {
+        let mut list: Vec<String> = sc
+            .bands
+            .iter()
+            .map(|(b, v)| {
+                let unit = v.unit.as_ref().map(|u| format!(" {u}")).unwrap_or_default();
+                format!("GDAL band {b}: raw * {:?} + {:?}{unit}", v.scale, v.offset)
+            })
+            .collect();
+        list.extend(sc.error.iter().map(|e| format!("unreadable: {e}")));
+        line("scale", format!("{} (for GDAL readers, in {})", list.join(", "), sc.sidecar));
     }
     for (n, s) in i.time.steps.iter().enumerate() {
         let v = match s {

@@ -581,12 +581,16 @@ struct BandFacts {
     nodata: Vec<(usize, String)>,
     band_nodata: Vec<Option<String>>,
     masked: Vec<usize>,
-    scaled: Vec<usize>,
+    /// per band: the scale and offset (both or neither: GDAL's PAM records both) and the unit
+    scaling: Vec<Scaling>,
     /// per band: GDAL's colour interpretation name and the colour table (RGB palettes only)
     colors: Vec<(Option<String>, Option<Palette>)>,
     /// bands whose palette is not RGB (GDAL's PAM records RGB palettes only): `(band, interpretation)`
     odd_palettes: Vec<(usize, String)>,
 }
+
+/// A band's scale and offset (`None` when GDAL reports 1 and 0) and unit (`None`: none).
+type Scaling = (Option<(f64, f64)>, Option<String>);
 
 /// An RGB(A) colour table's entries (c1, c2, c3, c4), as GDAL's `GDALColorEntry`.
 type Palette = Vec<[i16; 4]>;
@@ -629,7 +633,7 @@ impl BandFacts {
         let mut nodata: Vec<(usize, String)> = Vec::new();
         let mut band_nodata: Vec<Option<String>> = Vec::with_capacity(count);
         let mut masked: Vec<usize> = Vec::new();
-        let mut scaled: Vec<usize> = Vec::new();
+        let mut scaling: Vec<Scaling> = Vec::with_capacity(count);
         let mut colors = Vec::with_capacity(count);
         let mut odd_palettes: Vec<(usize, String)> = Vec::new();
         for i in 0..count {
@@ -659,9 +663,10 @@ impl BandFacts {
                     masked.push(i);
                 }
             }
-            if band.scale().is_some_and(|s| s != 1.0) || band.offset().is_some_and(|o| o != 0.0) {
-                scaled.push(i);
-            }
+            // GDAL answers 1 and 0 for a band without them
+            let (scale, offset) = (band.scale().unwrap_or(1.0), band.offset().unwrap_or(0.0));
+            let scaled = (scale != 1.0 || offset != 0.0).then_some((scale, offset));
+            scaling.push((scaled, Some(band.unit()).filter(|u| !u.is_empty())));
             let (interp, table) = band_colors(&band);
             let table = table.unwrap_or_else(|palette| {
                 odd_palettes.push((i, palette));
@@ -671,7 +676,7 @@ impl BandFacts {
             let interp = interp.filter(|c| c != "Palette" || table.is_some());
             colors.push((interp, table));
         }
-        Ok(BandFacts { types, descriptions, nodata, band_nodata, masked, scaled, colors, odd_palettes })
+        Ok(BandFacts { types, descriptions, nodata, band_nodata, masked, scaling, colors, odd_palettes })
     }
 
     /// What the PAM sidecar keeps of each band.
@@ -679,10 +684,14 @@ impl BandFacts {
         self.band_nodata
             .iter()
             .zip(&self.colors)
-            .map(|(nodata, (interp, table))| BandPam {
+            .zip(&self.scaling)
+            .map(|((nodata, (interp, table)), (scaled, unit))| BandPam {
                 nodata: nodata.clone(),
                 color_interp: interp.clone(),
                 color_table: table.clone(),
+                scale: scaled.map(|s| s.0),
+                offset: scaled.map(|s| s.1),
+                unit: unit.clone(),
             })
             .collect()
     }
@@ -721,8 +730,8 @@ impl BandFacts {
         (encoding, gdal_type, tname(t0, signed0))
     }
 
-    /// Notes and problems about nodata values (kept for GDAL readers), masks, scales and
-    /// palettes GDAL cannot keep; the note announcing the nodata sidecar.
+    /// Notes and problems about nodata values, scales, offsets and units (kept for GDAL
+    /// readers), masks and palettes GDAL cannot keep; the note announcing the PAM sidecar.
     fn nodata_and_masks(
         &self,
         path: &Path,
@@ -730,7 +739,7 @@ impl BandFacts {
         notes: &mut Vec<String>,
         problems: &mut Vec<String>,
     ) -> Option<String> {
-        let (nodata, masked, scaled) = (&self.nodata, &self.masked, &self.scaled);
+        let (nodata, masked) = (&self.nodata, &self.masked);
         let mut nodata_note = None;
         if !nodata.is_empty() {
             let mut values: Vec<&str> = nodata.iter().map(|n| n.1.as_str()).collect();
@@ -757,12 +766,30 @@ impl BandFacts {
                 ));
             }
         }
-        if !scaled.is_empty() {
-            notes.push(format!(
-                "warning: {}: the scale/offset of {} is not stored; raw samples are kept",
-                path.display(),
-                band_list(scaled)
-            ));
+        let mut kept = Vec::new();
+        for (i, (scaled, unit)) in self.scaling.iter().enumerate() {
+            if let Some((s, o)) = scaled {
+                if !s.is_finite() || !o.is_finite() {
+                    problems.push(format!(
+                        "band {i} has scale {s} and offset {o}, not finite numbers (GDAL would make every value NaN or \
+                         infinite): fix them (gdal_translate -a_scale/-a_offset) or drop them (-unscale)"
+                    ));
+                    continue;
+                }
+                kept.push(format!(
+                    "band {i}: scale {s}, offset {o}{}",
+                    unit.as_ref().map(|u| format!(", unit {u}")).unwrap_or_default()
+                ));
+            } else if let Some(u) = unit {
+                kept.push(format!("band {i}: unit {u}"));
+            }
+        }
+        if !kept.is_empty() {
+            let what = format!("the scale, offset and unit of {} ({})", path.display(), kept.join("; "));
+            nodata_note = Some(match nodata_note {
+                Some(n) => format!("{n}, and {what}"),
+                None => what,
+            });
         }
         for (i, palette) in &self.odd_palettes {
             notes.push(format!(
