@@ -386,8 +386,9 @@ def http_measure(nginx, files, inp, env):
         elif f["label"] == "rumi-default":
             cases.append(("rumi (blob over HTTP)", f, url, ["HEADER=/vsicurl/" + nginx.url(f["header"])]))
             cases.append(("rumi (blob from catalog)", f, url, ["HEADER=" + f["header"]]))
-            # RUMI:"..." names skip GDAL's identification read of the first 16 KiB
-            cases.append(("rumi (blob from catalog, RUMI:)", f, f'RUMI:"{url}"', ["HEADER=" + f["header"]]))
+            # RUMI:"..." names skip GDAL's identification read of the first 16 KiB; LAZY=YES, the
+            # georeferencing block read at open (the check of the server's Range support)
+            cases.append(("rumi (blob from catalog, RUMI:)", f, f'RUMI:"{url}"', ["HEADER=" + f["header"], "LAZY=YES"]))
             cases.append(("rumi (no blob)", f, url, ["HEADER=NONE"]))
     out = []
     for what, window in (("tile", tile), ("window", win)):

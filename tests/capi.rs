@@ -495,6 +495,14 @@ fn gdal_open(
     let prefix = &bytes[..prefix.min(bytes.len())];
     let cpath = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
     let header = header.map(|h| std::ffi::CString::new(h).unwrap());
+    let options = limits.map(|limits| rumi_gdal_options {
+        limits,
+        output: RUMI_OUTPUT_NATIVE,
+        threads: 1,
+        cache_bytes: 0,
+        warning: ptr::null(),
+        lazy: 0,
+    });
     // SAFETY: NUL-terminated strings; the handle is handed to rumi_gdal_open, which closes it.
     let fp = unsafe { gdal_sys::VSIFOpenL(cpath.as_ptr(), c"rb".as_ptr()) };
     assert!(!fp.is_null(), "VSIFOpenL {}", path.display());
@@ -509,7 +517,7 @@ fn gdal_open(
             prefix.len(),
             header.as_ref().map_or(ptr::null(), |h| h.as_ptr()),
             ptr::null_mut(),
-            limits.as_ref().map_or(ptr::null(), |l| l as *const rumi_limits),
+            options.as_ref().map_or(ptr::null(), |o| o as *const rumi_gdal_options),
             &mut ds,
             &mut warning,
             &mut used,

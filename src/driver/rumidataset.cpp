@@ -590,7 +590,7 @@ std::shared_ptr<RUMIFile> RUMIFile::Open(GDALOpenInfo *poOpenInfo, int &nTime, C
     const char *pszWarning = nullptr, *pszHeader = nullptr;
     const int nErr = rumi_gdal_open(fp, oReq.osPath.c_str(), abyPrefix.data(), abyPrefix.size(),
                                     CSLFetchNameValue(poOpenInfo->papszOpenOptions, "HEADER"), aosSiblings.List(),
-                                    &oReq.sOptions.limits, &poFile->hRumi, &pszWarning, &pszHeader);
+                                    &oReq.sOptions, &poFile->hRumi, &pszWarning, &pszHeader);
     if (pszWarning != nullptr)
         CPLError(CE_Warning, CPLE_AppDefined, "RUMI: %s", pszWarning);
     if (nErr != RUMI_OK)

@@ -32,8 +32,8 @@ use rumi::open::{max_blob_bytes, BlobCheck, HeaderBlob, OpenOptions, StaleSideca
 use rumi::Error;
 
 use crate::capi::{
-    bad_argument, code_of, encoding_of, error_text, guard, guard_ptr, rumi_dataset, rumi_io, rumi_limits, set_error,
-    CallbackSource, RUMI_ERR_IO, RUMI_OK, RUMI_OUTPUT_FLOAT32, RUMI_OUTPUT_NATIVE,
+    bad_argument, code_of, encoding_of, error_text, guard, guard_ptr, rumi_dataset, rumi_io, set_error, CallbackSource,
+    RUMI_ERR_IO, RUMI_OK, RUMI_OUTPUT_FLOAT32, RUMI_OUTPUT_NATIVE,
 };
 use crate::driver::vsi::{self, VsiFile};
 
@@ -80,6 +80,7 @@ unsafe fn open_by_policy(
     header: Option<&CStr>,
     siblings: *mut *mut c_char,
     limits: Limits,
+    lazy: bool,
 ) -> (Result<Opened, c_int>, Option<String>) {
     let explicit = header.is_some();
     let file = path.to_string_lossy();
@@ -131,8 +132,18 @@ unsafe fn open_by_policy(
     // /vsicurl/, /vsis3/...: each request a round trip (the read path then makes fewer of them)
     let remote = !vsi::is_local(path);
     // SAFETY: the caller guarantees the `rumi_io` contract.
-    let opened =
-        unsafe { CallbackSource::new(io) }.and_then(|src| rumi::open::open(src.remote(remote), &file, blob, &opts));
+    let opened = unsafe { CallbackSource::new(io) }
+        .and_then(|src| rumi::open::open(src.remote(remote), &file, blob, &opts))
+        .and_then(|o| {
+            // a stateless open over the network whose first bytes GDAL did not read (RUMI:"...")
+            // has sent no ranged request yet: the georeferencing block, which every GDAL tool
+            // asks for next, is read now (cached by the reader), so that a server without Range
+            // support fails the open (io::range_unsupported) rather than each lazy query after it
+            if remote && prefix.is_empty() && o.blob.is_some() && !lazy {
+                o.reader.georef()?;
+            }
+            Ok(o)
+        });
     match opened {
         Ok(o) => {
             let stateless = o.blob.is_some();
@@ -184,8 +195,13 @@ struct GdalSource {
 /// # Safety
 /// `fp` must be a live VSI handle nobody else uses; `path` NUL-terminated; `header` NULL or
 /// NUL-terminated; `siblings` NULL or a NULL-terminated list of NUL-terminated strings;
-/// `prefix` NULL or `prefix_len` readable bytes; `limits` NULL or valid; `out`, `warning` and
+/// `prefix` NULL or `prefix_len` readable bytes; `options` NULL or valid; `out`, `warning` and
 /// `header_used` writable.
+///
+/// `options` (NULL: the defaults) gives the limits and `lazy`: without it, a stateless open
+/// over a network file system that GDAL identified without reading the file (no `prefix`: a
+/// `RUMI:"..."` name) reads the georeferencing block at once, one ranged request, so that a
+/// server without HTTP Range support fails the open with the error naming it.
 #[no_mangle]
 #[allow(clippy::too_many_arguments)]
 pub unsafe extern "C" fn rumi_gdal_open(
@@ -195,7 +211,7 @@ pub unsafe extern "C" fn rumi_gdal_open(
     prefix_len: usize,
     header: *const c_char,
     siblings: *mut *mut c_char,
-    limits: *const rumi_limits,
+    options: *const rumi_gdal_options,
     out: *mut *mut rumi_dataset,
     warning: *mut *const c_char,
     header_used: *mut *const c_char,
@@ -216,11 +232,13 @@ pub unsafe extern "C" fn rumi_gdal_open(
         // SAFETY: the caller guarantees NUL-terminated strings (or NULL for `header`).
         let (path, header) = unsafe { (CStr::from_ptr(path), header.as_ref().map(|h| CStr::from_ptr(h))) };
         vsi.set_path(path);
-        // SAFETY: the caller guarantees `limits` is NULL or valid.
-        let limits = unsafe { limits.as_ref() }.map_or_else(Limits::default, |l| (*l).into());
+        // SAFETY: the caller guarantees `options` is NULL or valid.
+        let options = unsafe { options.as_ref() };
+        let limits = options.map_or_else(Limits::default, |o| o.limits.into());
+        let lazy = options.is_some_and(|o| o.lazy != 0);
         // SAFETY: the callbacks over `vsi`, which the dataset keeps; `prefix` outlives the open;
         // the caller guarantees `siblings`.
-        let (opened, warned) = unsafe { open_by_policy(vsi.io(prefix), path, prefix, header, siblings, limits) };
+        let (opened, warned) = unsafe { open_by_policy(vsi.io(prefix), path, prefix, header, siblings, limits, lazy) };
         if let Some(text) = warned {
             // SAFETY: checked non-null above.
             unsafe { warning.write(thread_warning(text)) };

@@ -145,6 +145,11 @@ pub struct rumi_gdal_options {
     /// NULL, or a warning the driver shows (a thread count that is not one, read as 1); valid
     /// until the next `rumi_gdal_open_options` or `rumi_gdal_open` call on the thread
     pub warning: *const c_char,
+    /// `LAZY`: 1 when a stateless open over a network file system sends no request (the
+    /// georeferencing block read on first use, so a server without HTTP Range support fails only
+    /// then); 0 (the default) when it reads that block at open, so that such a server fails the
+    /// open, as GDAL's own drivers do
+    pub lazy: u32,
 }
 
 /// The threads `NUM_THREADS`, else `GDAL_NUM_THREADS` ask for, and a warning when the value
@@ -170,6 +175,11 @@ fn gdal_options_from(
     };
     let limits = limits_from(&get)?;
     let (threads, warning) = threads_from(&get);
+    let lazy = match get(c"LAZY").map(|v| v.to_ascii_uppercase()).as_deref() {
+        None | Some("" | "NO" | "FALSE" | "OFF" | "0") => 0,
+        Some("YES" | "TRUE" | "ON" | "1") => 1,
+        Some(_) => return Err(format!("LAZY={} is not supported: use YES or NO", get(c"LAZY").unwrap_or_default())),
+    };
     let cache_bytes = match get(c"RUMI_CACHE_MB").filter(|v| !v.is_empty()) {
         // a configuration option like the RUMI_MAX_* limits: a bad value is an error, not a default
         Some(mb) => match mb.trim().parse::<u64>().ok().and_then(|n| n.checked_mul(1 << 20)) {
@@ -183,11 +193,11 @@ fn gdal_options_from(
         },
         None => (gdal_cache_max / 4).max(32 << 20),
     };
-    Ok((rumi_gdal_options { limits, output, threads, cache_bytes, warning: ptr::null() }, warning))
+    Ok((rumi_gdal_options { limits, output, threads, cache_bytes, warning: ptr::null(), lazy }, warning))
 }
 
 /// Stores in `*out` what the options `get` finds ask for (called with `ctx` and each name:
-/// the open options `PROMOTE`, `MAX_FRAME_MB` and `NUM_THREADS`, the configuration options
+/// the open options `PROMOTE`, `MAX_FRAME_MB`, `NUM_THREADS` and `LAZY`, the configuration options
 /// `RUMI_MAX_FRAME_BYTES`, `RUMI_MAX_FRAMES`, `RUMI_MAX_TRAILER_BYTES`, `RUMI_MAX_TIME_COORDS`,
 /// `RUMI_MAX_BANDS`, `RUMI_MAX_READ_BYTES` (each a positive integer), `GDAL_NUM_THREADS` and
 /// `RUMI_CACHE_MB` (a non-negative integer)), the defaults for those unset or empty;

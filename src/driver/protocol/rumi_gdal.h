@@ -36,15 +36,16 @@
 
 #define RUMI_PART_TRAILER 2
 
-typedef const char *(*rumi_option_fn)(void *ctx, const char *name);
-
 typedef struct {
     rumi_limits limits;
     uint32_t output;
     uint32_t threads;
     uint64_t cache_bytes;
     const char *warning;
+    uint32_t lazy;
 } rumi_gdal_options;
+
+typedef const char *(*rumi_option_fn)(void *ctx, const char *name);
 
 #ifdef __cplusplus
 extern "C" {
@@ -57,7 +58,7 @@ int rumi_gdal_open(void *fp,
                    size_t prefix_len,
                    const char *header,
                    char **siblings,
-                   const rumi_limits *limits,
+                   const rumi_gdal_options *options,
                    rumi_dataset **out,
                    const char **warning,
                    const char **header_used);
