@@ -3,7 +3,7 @@
 # of the pyenv python3 (3.11), maturin, pytest, numpy, xarray, dask[distributed], ml_dtypes,
 # moto[server], tifffile, mypy, rioxarray, odc-geo, hypothesis + rasterio (the differential suite, python/tests/differential) and rumi.build's extra (odc-stac, pystac,
 # stac-geoparquet, geopandas, pyarrow, shapely: test_build.py, which makes COGs with
-# gdal_translate; with them test_catalog.py runs here too);
+# gdal_translate; with them test_catalog.py runs here too; duckdb: test_catalog_geometry.py's second oracle);
 # `pip install ./python` (with its dependencies affine and pyproj);
 # runs `mypy --strict` on the package's public API (python/pyproject.toml [tool.mypy]) and
 # python/tests with pytest. Prints the duration of each step.
@@ -30,7 +30,7 @@ make_venv() {
   "$VENV/bin/python" -c 'import sys; assert sys.version_info >= (3, 11), sys.version'
   "$VENV/bin/pip" install -q --disable-pip-version-check maturin pytest numpy xarray 'dask[distributed]' \
     ml_dtypes 'moto[server]' tifffile imagecodecs mypy rioxarray odc-geo \
-    odc-stac pystac stac-geoparquet geopandas pyarrow shapely hypothesis rasterio netCDF4
+    odc-stac pystac stac-geoparquet geopandas pyarrow shapely hypothesis rasterio netCDF4 duckdb
 }
 step "venv + pip packages ($("$PY" --version 2>&1))" make_venv
 if [ ! -x target/release/rumi ]; then

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Catalogue + PyTorch loader tests: python/tests/test_catalog.py, test_torch.py, test_torch_train.py
+# Catalogue + PyTorch loader tests: python/tests/test_catalog.py, test_catalog_geometry.py, test_torch.py, test_torch_train.py
 # and test_torch_scale.py (sharded datasets; torchrun with gloo at 4 then 2 ranks: ~45 s of it) in
 # a venv of the pyenv python3 (3.11) with the package's [torch] extra (and torchdata),
 # test_torchgeo.py in a python 3.12 venv with [torchgeo]. Prints step durations.
@@ -31,7 +31,7 @@ make_venv() {
   rm -rf "$old"
 }
 step "venv with torch ($("$PY" --version 2>&1), $VENV; installed once)" make_venv
-step "pip install test packages" $PIP maturin pytest numpy ml_dtypes pyarrow pyproj shapely geopandas tifffile imagecodecs torchdata hypothesis rasterio
+step "pip install test packages" $PIP maturin pytest numpy ml_dtypes pyarrow pyproj shapely geopandas tifffile imagecodecs torchdata hypothesis rasterio duckdb
 if [ ! -x target/release/rumi ] || [ ! -f target/release/libgdal_rumi.so ]; then
   build() { cargo build --release -p rumi-cli && cargo build --release --lib; }
   step "cargo build --release (CLI + GDAL plugin)" build
@@ -55,11 +55,11 @@ install_rumi() { "$1/bin/pip" install -q --disable-pip-version-check --force-rei
 step "pip install rumi[torch] (the wheel)" install_rumi "$VENV" torch
 run_tests() {
   (cd python/tests && RUMI_PY_STRICT=1 RUMI_PYTHON="$VENV/bin/python" \
-    "$VENV/bin/python" -m pytest -q -ra -p no:cacheprovider --rootdir=. "$@" test_catalog.py test_torch.py test_torch_train.py \
+    "$VENV/bin/python" -m pytest -q -ra -p no:cacheprovider --rootdir=. "$@" test_catalog.py test_catalog_geometry.py test_torch.py test_torch_train.py \
     test_torch_scale.py differential/test_diff_torch.py)
 }
 rc=0
-step "pytest test_catalog.py test_torch.py test_torch_train.py test_torch_scale.py" run_tests "$@" || rc=$?
+step "pytest test_catalog.py test_catalog_geometry.py test_torch.py test_torch_train.py test_torch_scale.py" run_tests "$@" || rc=$?
 # the PyTorch examples of README.md and docs/*.md, run as written (python/tests/test_readme.py)
 run_readme() { (cd python/tests && RUMI_PY_STRICT=1 "$VENV/bin/python" -m pytest -q -ra -p no:cacheprovider --rootdir=. \
                  test_readme.py -k "torch and not torchgeo"); }

@@ -24,13 +24,17 @@ shapely = pytest.importorskip("shapely")
 from rumi.catalog import Catalog, norm_time, schema, time_indices, write_listing, write_parts, write_table  # noqa: E402
 from rumi.catalog import parts as parts_mod  # noqa: E402
 from rumi.catalog import stores  # noqa: E402
+from rumi.catalog.rows import footprint  # noqa: E402
+from rumi._grid import Grid  # noqa: E402
 
 US = 1_000_000
+MERC = pytest.importorskip("pyproj").Transformer.from_crs("EPSG:4326", "EPSG:3857", always_xy=True)
 T2020 = 1577836800  # 2020-01-01T00:00:00Z
 
 
 def gen_rows(n: int, seed: int = 1, id0: int = 0, year0: int = 2020) -> pa.Table:
-    """n catalogue rows of distinct footprints (quads on a 0.5 degree grid, some rotated), over
+    """n catalogue rows of distinct footprints (grids of quads on a 0.5 degree grid, some sheared,
+    one in seven in EPSG:3857; footprints as a row stores them), over
     three years: one-instant files (datetime) and year Cubes (start/end, several steps, some with
     time ends), two CRSs, two band sets, blobs of random bytes (some rows without one)."""
     rng = np.random.default_rng(seed)
@@ -41,9 +45,13 @@ def gen_rows(n: int, seed: int = 1, id0: int = 0, year0: int = 2020) -> pa.Table
         cy = -50 + (k * 104729 % 200) * 0.5 + 0.25
         h = 0.2 + 0.05 * (k % 3)
         skew = 0.05 * ((k % 5) - 2)
-        ring = [(cx - h, cy - h + skew), (cx + h, cy - h), (cx + h + skew, cy + h), (cx - h, cy + h), (cx - h, cy - h + skew)]
-        poly = shapely.Polygon(ring)
-        xs, ys = [p[0] for p in ring], [p[1] for p in ring]
+        # the row's grid (some sheared; one in seven in EPSG:3857) and its footprint as a row stores it
+        code = "EPSG:4326" if k % 7 else "EPSG:3857"
+        tr = [2 * h / 400, skew / 400, cx - h, 0.0, -2 * h / 400, cy + h]
+        if code == "EPSG:3857":
+            (x0, x1, x3), (y0, y1, y3) = MERC.transform([cx - h, cx + h, cx - h + skew], [cy + h, cy + h, cy - h])
+            tr = [(x1 - x0) / 400, (x3 - x0) / 400, x0, (y1 - y0) / 400, (y3 - y0) / 400, y0]
+        wkb, (bx0, by0, bx1, by1) = footprint(Grid.from_affine(code, tr, (400, 400)))
         y = year0 + int(rng.integers(0, 3))
         base = int(np.datetime64(f"{y}-01-01", "s").astype("int64"))
         if k % 4 == 0:  # one instant
@@ -61,10 +69,10 @@ def gen_rows(n: int, seed: int = 1, id0: int = 0, year0: int = 2020) -> pa.Table
             "datetime": lo * US if one else None,
             "start_datetime": None if one else lo * US,
             "end_datetime": None if one else hi * US,
-            "geometry": shapely.to_wkb(poly),
-            "bbox": {"xmin": min(xs), "ymin": min(ys), "xmax": max(xs), "ymax": max(ys)},
-            "proj:code": "EPSG:4326" if k % 7 else "EPSG:3857",
-            "proj:transform": [0.001, 0.0, cx - h, 0.0, -0.001, cy + h],
+            "geometry": wkb,
+            "bbox": {"xmin": bx0, "ymin": by0, "xmax": bx1, "ymax": by1},
+            "proj:code": code,
+            "proj:transform": tr,
             "proj:shape": [400, 400],
             "assets": {"data": {"href": f"/nowhere/f{k}.rumi", "type": "application/x-rumi", "roles": ["data"]}},
             "location": f"/nowhere/f{k}.rumi",

@@ -34,6 +34,8 @@ import numpy as np
 
 from .._errors import FormatError, RumiIOError
 from .columns import deps, file_metadata, schema
+from .geometry import lon_overlap
+from .search import bbox_columns
 from .stores import LISTING, has_listing, list_parts, mkdir, put, store
 
 #: rows per row group: the unit a search skips or reads (statistics per group keep the footer small)
@@ -94,16 +96,33 @@ def _first_time_us(table: Any) -> np.ndarray[Any, Any]:
 
 
 def order(table: Any) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
-    """(year of each row, the permutation that sorts rows by year, Hilbert key of the bbox
-    centre, then time)."""
-    import pyarrow.compute as pc
-
+    """(year of each row, the permutation that sorts rows by year, crossing 180 degrees or
+    not, Hilbert key of the bbox centre, then time)."""
     t = _first_time_us(table)
     year = t.astype("datetime64[us]").astype("datetime64[Y]").astype(np.int64) + 1970
-    bb = table.column("bbox")
-    lo_x, lo_y, hi_x, hi_y = (np.asarray(pc.struct_field(bb, k).to_numpy(zero_copy_only=False), float) for k in ("xmin", "ymin", "xmax", "ymax"))
-    key = hilbert_key(((lo_x + hi_x) / 2 + 180.0) / 360.0, ((lo_y + hi_y) / 2 + 90.0) / 180.0)
-    return year, np.lexsort((t, key, year))
+    lo_x, lo_y, hi_x, hi_y = bbox_columns(table)
+    cx = (lo_x + np.where(lo_x > hi_x, hi_x + 360.0, hi_x)) / 2  # across 180 degrees: xmin > xmax
+    cx = np.where(cx > 180.0, cx - 360.0, cx)
+    key = hilbert_key((cx + 180.0) / 360.0, ((lo_y + hi_y) / 2 + 90.0) / 180.0)
+    # rows across 180 degrees go to parts of their own (write_parts): their statistics cannot
+    # tell them from the others, so a search pushes only their latitudes down
+    return year, np.lexsort((t, key, crossing(table), year))
+
+
+def crossing(table: Any) -> np.ndarray[Any, Any]:
+    """Which rows' bbox crosses 180 degrees (xmin > xmax)."""
+    lo_x, _, hi_x, _ = bbox_columns(table)
+    with np.errstate(invalid="ignore"):
+        return np.asarray(lo_x > hi_x, bool)
+
+
+def crosses(ext: dict[str, Any] | None) -> bool:
+    """Whether a part of extent ext may hold rows across 180 degrees (extent records their
+    longitudes as all of them)."""
+    if not ext:
+        return False
+    xmin, xmax = ext.get("bbox.xmin"), ext.get("bbox.xmax")
+    return bool(xmin and xmax and xmin[0] is not None and xmax[1] is not None and xmin[0] <= -180.0 and xmax[1] >= 180.0)
 
 
 def extent(table: Any) -> dict[str, Any]:
@@ -121,6 +140,10 @@ def extent(table: Any) -> dict[str, Any]:
             col = col.cast(pa.int64())
         mm: dict[str, Any] = pc.min_max(col).as_py() if len(col) else {"min": None, "max": None}
         out[name] = None if mm["min"] is None else [mm["min"], mm["max"]]
+    if crossing(table).any():  # rows across 180 degrees: all longitudes (see crosses)
+        for k in ("bbox.xmin", "bbox.xmax"):
+            if out[k] is not None:
+                out[k] = [-180.0, 180.0]
     return out
 
 
@@ -138,7 +161,9 @@ def may_match(ext: dict[str, Any] | None, filters: Any) -> bool:
             xmin, ymin, xmax, ymax = (ext.get(f"bbox.{k}") or [None, None] for k in ("xmin", "ymin", "xmax", "ymax"))
             if None in (xmin[0], ymin[0], xmax[1], ymax[1]):
                 return False  # no row has a bbox
-            if xmin[0] > e or xmax[1] < w or ymin[0] > n or ymax[1] < s:
+            if ymin[0] > n or ymax[1] < s:
+                return False
+            if not crosses(ext) and not lon_overlap(np.array([xmin[0]]), np.array([xmax[1]]), w, e)[0]:
                 return False
         elif kind == "time" and item[1] is not None:
             a, b = (None if v is None else v * 1_000_000 for v in item[1])
@@ -305,7 +330,8 @@ def write_parts(
     blobs = table.column("rumi:header").to_pylist() if "rumi:header" in table.column_names else None
     out = []
     ys = year[perm]
-    cuts = np.flatnonzero(np.diff(ys)) + 1
+    cross = crossing(table)[perm]
+    cuts = np.flatnonzero((np.diff(ys) != 0) | (np.diff(cross) != 0)) + 1  # a part per year, and rows across 180 degrees apart
     for grp in np.split(perm, cuts):
         for k in range(0, len(grp), rows_per_part):
             idx = grp[k : k + rows_per_part]
@@ -400,6 +426,8 @@ class Parts:
         frag = self.format.make_fragment(path, self.fs, file_size=size)
         try:
             frag.ensure_complete_metadata()
+        except deps().pa.ArrowInvalid as e:  # truncated or not Parquet (before OSError: pyarrow's errors are both)
+            raise FormatError(f"{path} is not a readable catalogue part (truncated or corrupt?): {e}") from None
         except OSError as e:
             raise RumiIOError(f"{path}: {e}") from None
         md = frag.metadata.metadata or {}
@@ -448,11 +476,12 @@ class Parts:
             if filters and not may_match(self.extents[k], filters):
                 continue
             frag = self.frag(k)
+            expr = self._expr(k, expr, filters)
             sub = frag.subset(expr) if expr is not None else frag
             if sub is None or not sub.row_groups:
                 continue
             self.groups_read += len(sub.row_groups)
-            t = sub.to_table(schema=self.schema, columns=list(columns), filter=expr, use_threads=True)
+            t = _read(self.paths[k], sub.to_table, schema=self.schema, columns=list(columns), filter=expr, use_threads=True)
             if t.num_rows:
                 tables.append(t)
                 part.append(np.full(t.num_rows, k, np.int32))
@@ -468,15 +497,25 @@ class Parts:
             if filters and not may_match(self.extents[k], filters):
                 continue
             frag = self.frag(k)
-            sub = frag.subset(expr) if expr is not None else frag
+            e = self._expr(k, expr, filters)
+            sub = frag.subset(e) if e is not None else frag
             if sub is not None:
                 out += [(k, rg.id) for rg in sub.row_groups]
         return out
 
+    def _expr(self, k: int, expr: Any, filters: Any) -> Any:
+        """The expression pushed down to part k: expr, or, for a part with rows across 180
+        degrees (crosses), filters' expression without the longitudes."""
+        if filters and crosses(self.extents[k]):
+            from .search import pushdown
+
+            return pushdown(filters, lon=False)
+        return expr
+
     def read_column(self, name: str) -> Any:
         """One column of every row, part by part."""
         pa = deps().pa
-        cols = [self.frag(k).to_table(schema=self.schema, columns=[name]).column(0) for k in range(len(self.paths))]
+        cols = [_read(self.paths[k], self.frag(k).to_table, schema=self.schema, columns=[name]).column(0) for k in range(len(self.paths))]
         return pa.chunked_array([c for col in cols for c in col.chunks], type=self.schema.field(name).type)
 
     def locate(self, i: int) -> tuple[int, int, int]:
@@ -493,7 +532,7 @@ class Parts:
     def group(self, k: int, rg: int, columns: Sequence[str]) -> Any:
         """Row group rg of part k (columns of the part schema)."""
         self.groups_read += 1
-        return self.frag(k).subset(row_group_ids=[rg]).to_table(schema=self.schema, columns=list(columns))
+        return _read(self.paths[k], self.frag(k).subset(row_group_ids=[rg]).to_table, schema=self.schema, columns=list(columns))
 
     def header(self, k: int, offset: int | None, size: int | None) -> bytes | None:
         """The blob of a row of part k (one range read of its .headers file)."""
@@ -536,6 +575,15 @@ class Headers:
         if len(data) != size:
             raise FormatError(f"{self.url}/{self.names[k]}: the blob at {offset} holds {len(data)} of its {size} bytes")
         return data
+
+
+def _read(path: str, fn: Any, **kw: Any) -> Any:
+    """fn(**kw), a read of the part at path: pyarrow's error on a corrupt part as FormatError
+    naming it."""
+    try:
+        return fn(**kw)
+    except deps().pa.ArrowInvalid as e:
+        raise FormatError(f"{path} is not a readable catalogue part (truncated or corrupt?): {e}") from None
 
 
 def _extent_of(frag: Any) -> dict[str, Any] | None:

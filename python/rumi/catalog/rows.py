@@ -13,6 +13,7 @@ from .._dataset import open as open_dataset
 from .._errors import FormatError, RumiIOError
 from .._grid import Grid
 from .._location import Location
+from . import geometry as _geometry
 from .columns import deps, micros, scale_columns
 from .valid import valid_summary
 
@@ -36,14 +37,12 @@ def file_size(src: str, options: dict[str, Any] | None = None) -> int:
 
 
 def footprint(grid: Grid) -> tuple[bytes, tuple[float, float, float, float]]:
-    """The grid's outline in EPSG:4326 (edges densified) as a WKB polygon, and its bbox."""
+    """The grid's footprint in EPSG:4326 (edges densified) as WKB, as GeoJSON and STAC write
+    it: cut at the antimeridian into a MultiPolygon, closed through a pole it holds; and its
+    bbox (xmin > xmax across 180 degrees): see rumi.catalog.geometry."""
     shapely = deps().shapely
-    ring = grid.outline("EPSG:4326", densify=FOOTPRINT_DENSIFY)
-    x, y = ring[:, 0], ring[:, 1]
-    poly = shapely.Polygon(ring)
-    if not poly.is_valid:
-        poly = shapely.make_valid(poly)
-    return shapely.to_wkb(poly), (float(x.min()), float(y.min()), float(x.max()), float(y.max()))
+    geom, bb = _geometry.footprint(grid, FOOTPRINT_DENSIFY)
+    return shapely.to_wkb(geom), bb
 
 
 def describe(src: str, *, options: dict[str, Any] | None = None, nodata: Any = None) -> dict[str, Any]:

@@ -10,9 +10,9 @@ from typing import Any, Sequence, Union
 import numpy as np
 
 from .._crs import epsg_code
-from .._grid import transformer
 from .._times import seconds
 from .._errors import FormatError
+from . import geometry as _geometry
 from .columns import deps
 
 #: one filter: ("bbox", (w, s, e, n) | None, crs), ("time", (start, end) | None),
@@ -87,34 +87,108 @@ def time_indices(times: list[int], ends: list[int] | None, window: Window) -> li
     return out
 
 
+def box_of(box: Sequence[float], crs: str | int | None) -> _geometry.Box:
+    """The search box (w, s, e, n) in crs (default EPSG:4326; there w > e crosses 180 degrees)."""
+    code = 4326 if crs is None else epsg_code(crs, _CRS_WHAT)
+    return _geometry.Box.of(box, f"EPSG:{code}")
+
+
 def _box4326(box: Sequence[float], crs: str | int | None) -> tuple[float, float, float, float]:
-    """(w, s, e, n) in EPSG:4326 of a box given in crs (default EPSG:4326)."""
-    w, s, e, n = (float(v) for v in box)
-    code = None if crs is None else epsg_code(crs, _CRS_WHAT)
-    if code is not None and code != 4326:
-        w, s, e, n = transformer(f"EPSG:{code}", "EPSG:4326").transform_bounds(w, s, e, n, densify_pts=21)
-    return w, s, e, n
+    """(w, s, e, n) in EPSG:4326 that hold the box given in crs (default EPSG:4326): its lift's
+    envelope, padded (w > e: across 180 degrees; -180, 180 around a pole)."""
+    return box_of(box, crs).env
+
+
+def bbox_columns(table: Any) -> tuple[np.ndarray[Any, Any], ...]:
+    """The bbox covering's xmin, ymin, xmax, ymax as float arrays (NaN: null)."""
+    import pyarrow.compute as pc
+
+    bb = table.column("bbox")
+    return tuple(
+        np.array(pc.struct_field(bb, k).to_numpy(zero_copy_only=False), dtype=float) for k in ("xmin", "ymin", "xmax", "ymax")
+    )
+
+
+def _fixed_lists(col: Any, width: int) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """A list<float|int> column -> (values (n, width) as float, NaN where a row's list is null or
+    shorter; whether each row has width values or more (its last width taken))."""
+    import pyarrow.compute as pc
+
+    pa = deps().pa
+    col = col.combine_chunks() if hasattr(col, "combine_chunks") else col
+    n = len(col)
+    lens = np.asarray(pc.list_value_length(col).fill_null(0).to_numpy(zero_copy_only=False), np.int64)
+    flat = np.asarray(pc.list_flatten(col).cast(pa.float64()).to_numpy(zero_copy_only=False), float)
+    ends = np.cumsum(lens)
+    ok = lens >= width
+    out = np.full((n, width), np.nan)
+    if ok.any():
+        take = (ends[ok][:, None] - width + np.arange(width)[None, :]) if width else np.zeros((0, 0), np.int64)
+        out[ok] = flat[take]
+    return out, ok
+
+
+def _grids(table: Any, idx: np.ndarray[Any, Any]) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """For rows idx: their proj:code (upper case; "" when none), proj:transform (n, 6) and
+    proj:shape (height, width), and whether each has a whole grid in an EPSG CRS."""
+    pa = deps().pa
+    take = pa.array(idx)
+    codes = np.asarray(table.column("proj:code").take(take).fill_null("").to_numpy(zero_copy_only=False), object)
+    codes = np.char.upper(codes.astype(str))
+    # proj:transform: STAC's 6 (or 9: the last row 0 0 1) numbers; the first six are affine's a..f
+    tcol = table.column("proj:transform").take(take)
+    t9, ok9 = _fixed_lists(tcol, 9)
+    t, ok = _fixed_lists(tcol, 6)
+    import pyarrow.compute as pc
+
+    lens = np.asarray(pc.list_value_length(tcol).fill_null(0).to_numpy(zero_copy_only=False), np.int64)
+    t = np.where((lens == 9)[:, None], t9[:, :6], t)
+    sh, ok_s = _fixed_lists(table.column("proj:shape").take(take), 2)
+    has = ok & ok_s & np.isfinite(t).all(axis=1) & np.char.startswith(codes, "EPSG:") & (sh > 0).all(axis=1)
+    return codes, t, sh, has
 
 
 def _bbox_mask(table: Any, mask: np.ndarray[Any, Any], box: Sequence[float], crs: str | int | None) -> None:
-    """Clears the rows of mask whose footprint misses box (w, s, e, n in crs, default EPSG:4326):
-    the bbox column first, then the footprint polygons of the rows left (shapely, vectorised)."""
-    import pyarrow.compute as pc
-
-    w, s, e, n = _box4326(box, crs)
-    bb = table.column("bbox")
-    lo_x, lo_y, hi_x, hi_y = (
-        np.array(pc.struct_field(bb, k).to_numpy(zero_copy_only=False), dtype=float) for k in ("xmin", "ymin", "xmax", "ymax")
-    )
+    """Clears the rows of mask whose footprint misses box (w, s, e, n in crs, default EPSG:4326;
+    rumi.catalog.geometry): the bbox covering against the box's padded lon/lat envelope first
+    (across 180 degrees where xmin > xmax), then the exact test of the rows left on their own
+    grids (proj:code, proj:transform, proj:shape; vectorised per CRS), or on the stored
+    footprint for a row without one."""
+    q = box_of(box, crs)
+    w, s, e, n = q.env
+    lo_x, lo_y, hi_x, hi_y = bbox_columns(table)
+    # a footprint over more than half the longitudes as written before rumi cut footprints at
+    # 180 degrees (a band around the globe) may hide a pole: its latitudes reach that pole here
+    old = (lo_x <= hi_x) & (hi_x - lo_x > 180.0)
+    lo_y = np.where(old & (lo_y < 0), -90.0, lo_y)
+    hi_y = np.where(old & (hi_y > 0), 90.0, hi_y)
     with np.errstate(invalid="ignore"):
-        hit = (lo_x <= e) & (hi_x >= w) & (lo_y <= n) & (hi_y >= s)
+        hit = _geometry.lon_overlap(lo_x, hi_x, w, e) & (lo_y <= n) & (hi_y >= s)
     mask &= np.nan_to_num(hit, nan=False).astype(bool)
-    if mask.any():  # exact test against the footprint polygons
-        shapely = deps().shapely
-        idx = np.flatnonzero(mask)
-        wkb = table.column("geometry").take(deps().pa.array(idx)).to_numpy(zero_copy_only=False)
-        geoms = shapely.from_wkb(wkb)
-        mask[idx] = np.asarray(shapely.intersects(geoms, shapely.box(w, s, e, n)), bool)
+    if q.crs == "EPSG:4326":  # a row whose bbox lies inside a lon/lat box meets it: no exact test
+        bw, bs, be, bn = q.bounds
+        p = _geometry.ENVELOPE_PAD
+        with np.errstate(invalid="ignore"):
+            inside = mask & _geometry.lon_within(lo_x, hi_x, bw + p, be - p) & (lo_y >= bs + p) & (hi_y <= bn - p)
+    else:
+        inside = np.zeros_like(mask)
+    if not (mask & ~inside).any():
+        return
+    idx = np.flatnonzero(mask & ~inside)
+    codes, t, sh, ok = _grids(table, idx)
+    keep = np.zeros(len(idx), bool)
+    uniq, which = np.unique(codes, return_inverse=True)
+    for k, code in enumerate(uniq):
+        sel = np.flatnonzero(ok & (which == k))
+        if not code[5:].isdigit():
+            ok[sel] = False  # not an EPSG code: the stored footprint decides
+        elif len(sel):
+            keep[sel] = _geometry.grid_hits(f"EPSG:{epsg_code(code)}", t[sel], sh[sel], q)
+    rest = np.flatnonzero(~ok)
+    if len(rest):
+        wkb = table.column("geometry").take(deps().pa.array(idx[rest])).to_numpy(zero_copy_only=False)
+        keep[rest] = _geometry.geometry_hits(wkb, q)
+    mask[idx] = keep
 
 
 def _list_seconds(col: Any) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any]]:
@@ -191,10 +265,12 @@ def apply(table: Any, filters: Query) -> Any:
     return table.filter(deps().pa.array(mask(table, filters)))
 
 
-def pushdown(filters: Query) -> Any:
+def pushdown(filters: Query, lon: bool = True) -> Any:
     """A pyarrow.dataset expression that every row passing filters passes (None: no filter to
-    push): the bbox covering against the box, the file's time span against the window, the
-    CRS. Row groups whose statistics fail it are never read; the exact test is `mask`'s."""
+    push): the bbox covering against the box's lon/lat envelope, the file's time span against
+    the window, the CRS. Row groups whose statistics fail it are never read; the exact test is
+    `mask`'s. lon=False: the longitudes are left out (rows across 180 degrees, xmin > xmax,
+    which statistics cannot tell apart: parts.py pushes lon=False for a part that has any)."""
     import pyarrow.compute as pc
 
     pa = deps().pa
@@ -209,8 +285,12 @@ def pushdown(filters: Query) -> Any:
         kind = item[0]
         if kind == "bbox" and item[1] is not None:
             w, s, e, n = _box4326(item[1], item[2])
-            both((pc.field("bbox", "xmin") <= e) & (pc.field("bbox", "xmax") >= w)
-                 & (pc.field("bbox", "ymin") <= n) & (pc.field("bbox", "ymax") >= s))
+            both((pc.field("bbox", "ymin") <= n) & (pc.field("bbox", "ymax") >= s))
+            if lon and not (w == -180.0 and e == 180.0):
+                if w <= e:
+                    both((pc.field("bbox", "xmin") <= e) & (pc.field("bbox", "xmax") >= w))
+                else:  # the box crosses 180 degrees
+                    both((pc.field("bbox", "xmin") <= e) | (pc.field("bbox", "xmax") >= w))
         elif kind == "time" and item[1] is not None:
             a, b = item[1]
             one = None

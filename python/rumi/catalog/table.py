@@ -52,18 +52,21 @@ def read_table(path_or_url: str | os.PathLike[str], options: dict[str, Any] | No
     loc = Location.parse(path_or_url)
     src = loc.text
     stamp: Stamp
-    if loc.is_remote:
-        data = loc.read(options)
-        assert data is not None
-        table = pq.read_table(pa.BufferReader(data))
-        stamp = (len(data), None)
-    else:
-        try:
-            st = os.stat(src)
-        except OSError as e:
-            raise RumiIOError(f"{src}: {e.strerror}") from None
-        table = pq.read_table(src)
-        stamp = (st.st_size, st.st_mtime_ns)
+    try:
+        if loc.is_remote:
+            data = loc.read(options)
+            assert data is not None
+            table = pq.read_table(pa.BufferReader(data))
+            stamp = (len(data), None)
+        else:
+            try:
+                st = os.stat(src)
+            except OSError as e:
+                raise RumiIOError(f"{src}: {e.strerror}") from None
+            table = pq.read_table(src)
+            stamp = (st.st_size, st.st_mtime_ns)
+    except pa.ArrowInvalid as e:  # truncated, or not Parquet
+        raise FormatError(f"{src} is not a readable catalogue (truncated or corrupt?): {e}") from None
     md = table.schema.metadata or {}
     if b"rumi:catalog" not in md:
         raise FormatError(f"{src} is not a rumi catalogue (no rumi:catalog metadata)")
