@@ -56,7 +56,7 @@ step "pip install rumi[torch] (the wheel)" install_rumi "$VENV" torch
 run_tests() {
   (cd python/tests && RUMI_PY_STRICT=1 RUMI_PYTHON="$VENV/bin/python" \
     "$VENV/bin/python" -m pytest -q -ra -p no:cacheprovider --rootdir=. "$@" test_catalog.py test_catalog_geometry.py test_torch.py test_torch_train.py \
-    test_torch_scale.py differential/test_diff_torch.py)
+    test_torch_scale.py test_stale_files.py differential/test_diff_torch.py)
 }
 rc=0
 step "pytest test_catalog.py test_catalog_geometry.py test_torch.py test_torch_train.py test_torch_scale.py" run_tests "$@" || rc=$?

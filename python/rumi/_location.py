@@ -73,14 +73,24 @@ class Location:
 
     def size(self, options: dict[str, Any] | None = None) -> int | None:
         """The size in bytes, None when the file or object does not exist (one HEAD for objects)."""
+        st = self.stat(options)
+        return None if st is None else st[0]
+
+    def stat(self, options: dict[str, Any] | None = None) -> tuple[int, str | None] | None:
+        """(size in bytes, the store's identity of the content) in one stat or HEAD, None when
+        the file or object does not exist. The identity changes when the content is rewritten:
+        "file:<inode>:<mtime ns>:<ctime ns>" for a file (rumi's writers replace a file by a
+        rename: a new inode), "etag:<ETag>" (else "modified:<Last-Modified>") for an object;
+        None where the store gives none."""
         if self.is_remote:
-            return _rumi.object_size(self.text, options)
+            return _rumi.object_stat(self.text, options)
         try:
-            return os.stat(self.text).st_size
+            st = os.stat(self.text)
         except FileNotFoundError:
             return None
         except OSError as e:
             raise RumiIOError(f"{self.text}: {e.strerror}") from None
+        return st.st_size, f"file:{st.st_ino}:{st.st_mtime_ns}:{st.st_ctime_ns}"
 
     def read(self, options: dict[str, Any] | None = None, *, missing_ok: bool = False) -> bytes | None:
         """The whole (small) file or object; None when missing and `missing_ok`, else RumiIOError."""

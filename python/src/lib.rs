@@ -457,6 +457,21 @@ fn object_size(py: Python<'_>, url: String, options: Option<&Bound<'_, PyDict>>)
     py.detach(move || rumi::store::head(&url, &opts)).map_err(|e| raise("RumiIOError", e.to_string()))
 }
 
+/// `object_stat(url, options=None) -> (int, str | None) | None`: an object's size and the
+/// store's identity of its content (ETag, else Last-Modified), None when missing (one HEAD).
+#[pyfunction]
+#[pyo3(signature = (url, options=None))]
+fn object_stat(
+    py: Python<'_>,
+    url: String,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Option<(u64, Option<String>)>> {
+    let opts = store::options_from(options)?;
+    py.detach(move || rumi::store::stat(&url, &opts))
+        .map(|s| s.map(|s| (s.size, s.identity)))
+        .map_err(|e| raise("RumiIOError", e.to_string()))
+}
+
 /// `put_object(location, data, options=None)`: writes a (small) file or object whole or not at
 /// all: an object in one PUT (S3 and S3-compatible endpoints), a local file through the core's
 /// commit (an anonymous temporary file beside it, fsynced, renamed into place, the folder
@@ -508,6 +523,7 @@ fn _rumi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(spare::spare_buffer, m)?)?;
     m.add_function(wrap_pyfunction!(fetch_object, m)?)?;
     m.add_function(wrap_pyfunction!(object_size, m)?)?;
+    m.add_function(wrap_pyfunction!(object_stat, m)?)?;
     m.add_function(wrap_pyfunction!(put_object, m)?)?;
     m.add_function(wrap_pyfunction!(encodings, m)?)?;
     m.add_function(wrap_pyfunction!(gdal_types, m)?)?;

@@ -182,7 +182,9 @@ def test_sharded_ranks_plan_their_shards_and_keep_the_global_order(coll, kind):
             cat, ds = _one_rank(coll, r, world)
             mine = Streams(4, 8).shards_of(r, world).tolist()
             assert sorted(set(ds.index.shard.tolist())) == mine
-            assert cat.groups_read == len(mine)  # only its own row groups were read
+            # each row group read once: its own shards' planned, the others' CHECK_COLUMNS only (the checks
+            # of the selection are the same at every rank and world size)
+            assert cat.groups_read == 8
             keys = _named(ds, list(make(ds, length=n)))
             files = {k[0] for k in keys}
             assert not files & seen_files  # no file is read by two ranks
@@ -267,10 +269,10 @@ def test_stream_arguments_are_checked(coll):
     with pytest.raises(ValueError, match="planned with streams=4, not 2"):
         rt.RandomChipSampler(ds, length=8, streams=2)
     with pytest.raises(ValueError, match="reads 2 of the 4 streams and torch.distributed is not initialised: give length="):
-        len(rt.GridChipSampler(ds))
+        rt.GridChipSampler(ds).epoch_length()  # the other ranks' chips (its own length needs none)
     cat = rumi.Catalog.open(coll["parts"])  # 3 of the 16 files have a step on 2021-01-05: some shards plan none
     with pytest.raises(rumi.RequestError, match=r"streams=8: some of the 8 streams have no file with a chip \(stream c is "
-                                                r"shards c, c \+ 8, \.\.\. of the selection's 8; on this rank, streams \[\d"):
+                                                r"shards c, c \+ 8, \.\.\. of the selection's 8; streams \[[\d, ]+\]\): use fewer streams"):
         rt.ChipDataset(cat.search(defer=True), size=32, time="2021-01-05", streams=8)
 
 
@@ -325,7 +327,7 @@ def test_torchrun_gloo_ranks_read_their_shards_and_resume_at_another_world_size(
     four = _torchrun(tmp_path, coll, 4, "four", 2, "-")
     for x in four:
         mine = Streams(4, 8).shards_of(x["rank"], 4).tolist()
-        assert x["shards"] == mine and x["groups"] == len(mine) and x["T"] == 3
+        assert x["shards"] == mine and x["groups"] == 8 and x["T"] == 3  # row groups read once (see above)
     state = tmp_path / "state.json"
     state.write_text(json.dumps({k: four[0][k]["state"] for k in wholes}))
     two = _torchrun(tmp_path, coll, 2, "two", 0, state)
@@ -360,3 +362,287 @@ def test_the_frame_budget_goes_to_the_batches_files(coll):
         ds.__getitems__([(j, 0, 0)])
     later = ds.__getitems__([(0, 0, 0)])["stats"]
     assert (later["decoded"], later["cache_hits"]) == (frames, 0)
+
+
+# -- issue 47 E: a grid epoch visits every chip once at any world size and stream count ----------
+@pytest.fixture(scope="module")
+def uneven(tmp_path_factory):
+    """12 files of different sizes (40 to 150 pixels a side), so the streams hold different
+    numbers of chips; a partitioned catalogue of 1 row per group (12 shards)."""
+    from affine import Affine
+
+    d = tmp_path_factory.mktemp("uneven")
+    rng = np.random.default_rng(3)
+    paths, shapes = [], {}
+    for k in range(12):
+        Y, X = (int(v) for v in rng.integers(40, 151, 2))
+        p = d / f"u{k:02d}.rumi"
+        rumi.write(p, rng.integers(0, 100, (1, 1, Y, X), dtype=np.uint8), bands=["b"], times=["2021-03-01"],
+                   crs="EPSG:32633", transform=Affine(10, 0, 500000 + 2000 * k, 0, -10, 5100000), tile=32)
+        paths.append(str(p))
+        shapes[f"u{k:02d}"] = (Y, X)
+    cat = rumi.Catalog.build(paths, d / "cat.parquet")
+    write_parts(cat.table, str(d / "parts"), rows_per_group=1)
+    return {"parts": str(d / "parts") + "/", "shapes": shapes}
+
+
+def _every_chip(shapes, size, stride, kind):
+    """The oracle: every chip of each file, a grid of stride pixels with the last row and column
+    moved in to end at the edge (grid), or the 32-pixel tile grid where a chip fits whole (tile)."""
+    out = set()
+    for fid, (Y, X) in shapes.items():
+        if Y < size or X < size:
+            continue
+        if kind == "grid":
+            rows = set(range(0, Y - size + 1, stride)) | {Y - size}
+            cols = set(range(0, X - size + 1, stride)) | {X - size}
+        else:
+            step = 32 * -(-size // 32)
+            rows, cols = set(range(0, Y - size + 1, step)), set(range(0, X - size + 1, step))
+        out |= {(fid, r, c) for r in rows for c in cols}
+    return out
+
+
+def _sampler(kind, ds, **kw):
+    if kind == "grid":
+        return rt.GridChipSampler(ds, **kw)
+    kw.pop("stride", None)
+    return rt.TileChipSampler(ds, **kw)
+
+
+hyp = pytest.importorskip("hypothesis")
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+_EPOCH = settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+@_EPOCH
+@given(world=st.integers(1, 8), streams=st.integers(1, 4), size=st.sampled_from([16, 24, 32, 40]),
+       stride=st.integers(8, 48), kind=st.sampled_from(["grid", "tile"]), shuffle=st.booleans(),
+       block=st.integers(1, 3), seed=st.integers(0, 9), sharded=st.booleans())
+def test_a_grid_epoch_visits_every_chip_once_at_any_world_size_and_stream_count(
+        uneven, world, streams, size, stride, kind, shuffle, block, seed, sharded):
+    """The union over the ranks of one epoch is the whole grid, no chip twice (the streams'
+    chip counts differ: 840 chips came back as 832 distinct with 2 streams before)."""
+    full = _every_chip(uneven["shapes"], size, stride, kind)
+    cat = rumi.Catalog.open(uneven["parts"])
+    sel = cat.search(defer=True)
+    got = []
+    one = None if sharded else rt.ChipDataset(sel, size=size)
+    for r in range(world):
+        if sharded:  # each rank plans only its streams' shards
+            ds = rt.ChipDataset(sel, size=size, streams=streams, rank=r, world_size=world)
+            s = _sampler(kind, ds, stride=stride, shuffle=shuffle, seed=seed, block=block)
+        else:
+            ds = one
+            s = _sampler(kind, ds, stride=stride, shuffle=shuffle, seed=seed, block=block, streams=streams, rank=r,
+                         world_size=world)
+        keys = _named(ds, list(s))
+        assert len(keys) == len(s), (r, world)
+        got += keys
+    assert len(got) == len(full) and set(got) == full
+    whole = one if one is not None else rt.ChipDataset(sel, size=size)
+    for epoch in (1, 2):  # every epoch, in another order when shuffled
+        again = []
+        for r in range(world):
+            s = _sampler(kind, whole, stride=stride, shuffle=shuffle, seed=seed, block=block, streams=streams, rank=r,
+                         world_size=world)
+            s.set_epoch(epoch)
+            again += _named(s.ds, list(s))
+        assert len(again) == len(full) and set(again) == full
+
+
+@_EPOCH
+@given(world=st.integers(1, 8), world2=st.integers(1, 8), world3=st.integers(1, 8), streams=st.integers(1, 4),
+       taken=st.integers(0, 40), taken2=st.integers(0, 40), shuffle=st.booleans(), seed=st.integers(0, 9))
+def test_a_grid_epoch_resumed_at_other_world_sizes_visits_every_chip_once(
+        uneven, world, world2, world3, streams, taken, taken2, shuffle, seed):
+    """w ranks take `taken` keys each and save (rank 0's state); w2 ranks resume and take
+    `taken2` each and save; w3 ranks finish the epoch: every chip once over the three. (The
+    ranks step together: a state is saved while every rank still has keys, as when ranks
+    stepping in lockstep save; one saved after a rank ran out names only that rank's keys.)"""
+    full = _every_chip(uneven["shapes"], 24, 20, "grid")
+    ds = rt.ChipDataset(rumi.Catalog.open(uneven["parts"]).search(defer=True), size=24)
+
+    def run(w, state, stop):
+        def make(r):
+            s = rt.GridChipSampler(ds, stride=20, shuffle=shuffle, seed=seed, streams=streams, rank=r, world_size=w)
+            if state is not None:
+                s.load_state_dict(state)
+            return s
+
+        if stop is not None:  # every rank still has keys when they save
+            stop = min([stop] + [len(list(make(r))) for r in range(w)])
+        keys, states = [], []
+        for r in range(w):
+            s = make(r)
+            it = iter(s)
+            mine = [k for _, k in zip(range(stop), it)] if stop is not None else list(it)
+            keys += _named(ds, mine)
+            states.append(s.state_dict())
+        return keys, states[0]
+
+    first, st1 = run(world, None, taken)
+    second, st2 = run(world2, st1, taken2)
+    rest, _ = run(world3, st2, None)
+    got = first + second + rest
+    assert len(got) == len(full) and set(got) == full
+
+
+def test_a_grid_rank_reads_only_its_streams_and_the_ranks_lengths_follow_them(uneven):
+    """With 4 streams of unequal chip counts at 2 ranks: rank r's chips are those of the streams
+    r, r + 2 (no file of another rank), its length their chips; without streams the ranks'
+    lengths differ by at most one."""
+    sel = rumi.Catalog.open(uneven["parts"]).search(defer=True)
+    one = rt.ChipDataset(sel, size=32)
+    counts = np.array([sum(len(_every_chip({one.index.ids[j]: uneven["shapes"][one.index.ids[j]]}, 32, 32, "grid"))
+                           for j in np.flatnonzero(one.index.shard % 4 == c)) for c in range(4)])
+    assert len(set(counts.tolist())) > 1  # the streams differ
+    seen = set()
+    for r in range(2):
+        ds = rt.ChipDataset(sel, size=32, streams=4, rank=r, world_size=2)
+        s = rt.GridChipSampler(ds)
+        keys = list(s)
+        assert len(keys) == len(s) == counts[r::2].sum()
+        files = {ds.index.ids[j] for j, _, _ in keys}
+        assert not files & seen
+        seen |= files
+    n = len(_every_chip(uneven["shapes"], 32, 32, "grid"))
+    lens = [len(list(rt.GridChipSampler(one, rank=r, world_size=3))) for r in range(3)]
+    assert sum(lens) == n and max(lens) - min(lens) <= (1 if n % 3 else 0)
+
+
+@_EPOCH
+@given(world=st.integers(1, 8), streams=st.integers(1, 4), length=st.integers(4, 200), seed=st.integers(0, 9))
+def test_a_random_epoch_is_the_same_sequence_split_at_any_world_size(uneven, world, streams, length, seed):
+    """RandomChipSampler: length // C * C keys per epoch (streams), the ranks' keys interleaved
+    are the 1-rank sequence's first len // w * w, every rank the same number."""
+    sel = rumi.Catalog.open(uneven["parts"]).search(defer=True)
+    ds = rt.ChipDataset(sel, size=32)
+    ref = rt.RandomChipSampler(ds, length=length, seed=seed, streams=streams)
+    whole = list(ref)
+    C = ref.streams.count
+    assert len(whole) == ref.epoch_length() == length // C * C
+    parts = [list(rt.RandomChipSampler(ds, length=length, seed=seed, streams=streams, rank=r, world_size=world))
+             for r in range(world)]
+    assert {len(p) for p in parts} == {len(whole) // world}
+    assert [p[k] for k in range(len(parts[0])) for p in parts] == whole[:len(whole) // world * world]
+
+
+# -- issue 47 C: a selection's checks give the same answer at every world size and stream count --
+@pytest.fixture(scope="module")
+def mixed(tmp_path_factory):
+    """8 files of 64 x 64 in shard order (1 row per row group): uint16 and uint8 alternating
+    ("types"); all uint16 with file 5 lacking the band "nir" ("bands"); all uint16 with the
+    times of file 6 another day ("times"); all uint16 with nodata catalogued for files 0-3 only
+    ("nodata")."""
+    from affine import Affine
+    import pyarrow as pa
+
+    d = tmp_path_factory.mktemp("mixed")
+    rng = np.random.default_rng(5)
+    out = {}
+    for kind in ("types", "bands", "times", "nodata"):
+        paths = []
+        for k in range(8):
+            dt = np.uint8 if kind == "types" and k % 2 else np.uint16
+            bands = ["red"] if kind == "bands" and k == 5 else ["red", "nir"]
+            day = "02" if kind == "times" and k == 6 else "01"
+            p = d / f"{kind}{k}.rumi"
+            rumi.write(p, rng.integers(0, 200, (1, len(bands), 64, 64)).astype(dt), bands=bands,
+                       times=[f"2021-03-{day}"], crs="EPSG:32633",
+                       transform=Affine(10, 0, 500000 + 1000 * k, 0, -10, 5100000), tile=32)
+            paths.append(str(p))
+        t = rumi.Catalog.build(paths, d / f"{kind}.parquet").table
+        if kind == "nodata":
+            nd = pa.array([[0.0, 0.0] if k < 4 else None for k in range(8)], pa.list_(pa.float64()))
+            t = t.set_column(t.schema.get_field_index("rumi:nodata"), "rumi:nodata", nd)
+        write_parts(t, str(d / kind), rows_per_group=1)
+        out[kind] = str(d / kind) + "/"
+    return out
+
+
+def _answers(folder, **kw):
+    """Each rank's answer at 1, 2, 4 and 8 ranks and 1 to 4 streams (and unsharded): the sample
+    type planned or the error's text."""
+    got = {}
+    sel = rumi.Catalog.open(folder).search(defer=True)
+    places = [(None, 0, 1)] + [(c, r, w) for w in (1, 2, 4, 8) for c in (1, 2, 3, 4) for r in range(w)]
+    for c, r, w in places:
+        try:
+            if c is None:
+                ds = rt.ChipDataset(sel, size=32, **kw)
+            else:
+                ds = rt.ChipDataset(sel, size=32, streams=c, rank=r, world_size=w, **kw)
+            got[(c, r, w)] = ("ok", ds.index.encoding)
+        except (rumi.RequestError, ValueError) as e:
+            got[(c, r, w)] = ("error", str(e))
+    return got
+
+
+@pytest.mark.parametrize("kind, kw, message", [
+    ("types", {"dtype": torch.float32}, r"different sample types \['uint16', 'uint8'\] \(first files: uint16 \(types[0246]\), "
+                                        r"uint8 \(types[1357]\)\): one ChipDataset per type"),
+    ("types", {}, r"different sample types \['uint16', 'uint8'\]"),
+    ("bands", {"bands": ["red", "nir"]}, r"row \d \(bands5\) lacks some of the bands \['red', 'nir'\]"),
+    ("times", {"align_time": True}, r"align_time: the files' time axes differ in the time selection: (times[0-57] has "
+                                    r"\['2021-03-01T00:00:00'\], times6 has \['2021-03-02T00:00:00'\]|times6 has \['2021-03-02T00:00:00'\], times[0-57] "
+                                    r"has \['2021-03-01T00:00:00'\])"),
+    ("nodata", {"return_valid": True}, r"return_valid=True needs the nodata of the bands read, and none is known for 4 of "
+                                       r"the 8 files \(nodata[4-7], nodata[4-7], nodata[4-7] \.\.\.\)"),
+])
+def test_a_selection_is_refused_alike_at_every_world_size_and_stream_count(mixed, kind, kw, message):
+    """uint16 and uint8 files (and a band missing, time axes that differ, nodata unknown for
+    some files): every rank at every world size and stream count refuses the selection with the
+    same message (before, a rank that planned only the uint16 files trained on them)."""
+    import re
+
+    got = _answers(mixed[kind], **kw)
+    assert set(got.values()) == {got[(None, 0, 1)]}, {k: v for k, v in got.items() if v != got[(None, 0, 1)]}
+    what, text = got[(None, 0, 1)]
+    assert what == "error" and re.search(message, text), text
+
+
+def test_a_selection_that_passes_passes_at_every_world_size(mixed):
+    """The same files read as they are (the band present in all: "red"; no align_time): every
+    rank plans, with the same T."""
+    got = _answers(mixed["bands"], bands=["red"])
+    assert set(got.values()) == {("ok", "uint16")}
+
+
+# -- issue 47: the read-ahead opens each file once per process ------------------------------------
+def test_read_ahead_opens_each_http_file_once(nginx, tmp_path, monkeypatch):
+    """Batches read ahead on threads that need the same files open each once: one HEAD per file
+    (37 HEADs for 33 files before, two threads opening a file at the same time). Each open is
+    slowed so that the batches' threads always meet."""
+    import time as _time
+
+    from affine import Affine
+
+    import rumi.torch.readers as readers
+
+    names = []
+    for k in range(12):
+        name = f"ra{k:02d}.rumi"
+        rumi.write(nginx.root / name, np.full((1, 1, 32, 32), k, np.uint8), bands=["b"], times=["2021-01-01"],
+                   crs="EPSG:32633", transform=Affine(10, 0, 500000 + 1000 * k, 0, -10, 5100000), tile=32)
+        names.append(name)
+    cat = rumi.Catalog.build([nginx.url(n) for n in names], tmp_path / "ra.parquet")
+    real, opened = readers.open_row, []
+
+    def slow(row, **kw):
+        opened.append(row["location"])
+        _time.sleep(0.05)
+        return real(row, **kw)
+
+    monkeypatch.setattr(readers, "open_row", slow)
+    ds = rt.ChipDataset(cat, size=32)
+    # batch 0: file 0; batches 1 to 4: every other file, read ahead together
+    keys = [(0, 0, 0)] + [(j, 0, 0) for _ in range(4) for j in range(1, 12)]
+    since = nginx.mark()
+    got = [b for b in ds.loader(keys, batch_size=11, read_ahead=3, num_workers=0, pin_memory=False)]
+    heads = [r for r in nginx.requests(since) if r["method"] == "HEAD"]
+    assert sorted(opened) == sorted(nginx.url(n) for n in names)  # each file opened once
+    assert len(heads) == 12, [r["path"] for r in heads]
+    chips = torch.cat([b["image"] for b in got])
+    assert [int(c.max()) for c in chips] == [j for j, _, _ in keys]

@@ -13,7 +13,7 @@ CATALOG_VERSION = "0.1.0"
 
 #: columns added after catalogue 0.1.0: an older catalogue opens with them null (no nodata; scales,
 #: offsets and units not recorded)
-OPTIONAL_COLUMNS = ("rumi:nodata", "rumi:valid", "rumi:scales", "rumi:offsets", "rumi:units")
+OPTIONAL_COLUMNS = ("rumi:nodata", "rumi:valid", "rumi:scales", "rumi:offsets", "rumi:units", "rumi:etag", "rumi:digest")
 
 #: a file's scale, offset and unit per band (a value is raw * scale + offset, in unit), as its PAM
 #: sidecar gave them when it was catalogued: each column a list per band when some band has one,
@@ -97,6 +97,8 @@ def schema() -> Any:
             ("rumi:frame_unit", pa.int32()),
             ("rumi:tile_shape", pa.list_(pa.int32())),
             ("rumi:file_size", pa.int64()),
+            ("rumi:etag", pa.string()),  # the store's identity of the file described (rows.open_row)
+            ("rumi:digest", pa.string()),  # a digest of the file's metadata the row holds (rows.metadata_digest)
             ("rumi:crs_type", pa.string()),
             ("rumi:nodata", pa.list_(pa.float64())),
             ("rumi:valid", pa.binary()),

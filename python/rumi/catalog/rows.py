@@ -45,17 +45,29 @@ def footprint(grid: Grid) -> tuple[bytes, tuple[float, float, float, float]]:
     return shapely.to_wkb(geom), bb
 
 
+def stat(src: str, options: dict[str, Any] | None = None) -> tuple[int, str | None]:
+    """(size, the store's identity of the content: rumi:etag) of the file or object, in one stat
+    or HEAD; RumiIOError when it does not exist."""
+    st = Location.parse(src).stat(options)
+    if st is None:
+        raise RumiIOError(f"{src}: no such file or object")
+    return st
+
+
 def describe(src: str, *, options: dict[str, Any] | None = None, nodata: Any = None) -> dict[str, Any]:
     """One catalogue row (a dict) for the rumi file at src (parses and validates its header).
     nodata: None (the file's PAM sidecar, if any), a number for every band, or one per band
     (None for a band without): see rumi.catalog's notes."""
+    before = stat(src, options)  # before the header is read: a rewrite in between is caught at open
     with open_dataset(src, options=options) as ds:
-        return describe_dataset(ds, src, options=options, nodata=nodata)
+        return describe_dataset(ds, src, options=options, nodata=nodata, stat_=before)
 
 
-def describe_dataset(ds: Dataset, src: str, *, options: dict[str, Any] | None = None, nodata: Any = None) -> dict[str, Any]:
-    """The catalogue row of an open dataset read from src (see describe)."""
-    size = file_size(src, options)
+def describe_dataset(ds: Dataset, src: str, *, options: dict[str, Any] | None = None, nodata: Any = None,
+                     stat_: tuple[int, str | None] | None = None) -> dict[str, Any]:
+    """The catalogue row of an open dataset read from src (see describe; stat_: the file's
+    stat taken before it was opened)."""
+    size, etag = stat_ if stat_ is not None else stat(src, options)
     T, B, Y, X = ds.shape
     kind = ds.time_kind
     secs = ds.times.astype("int64")
@@ -89,6 +101,8 @@ def describe_dataset(ds: Dataset, src: str, *, options: dict[str, Any] | None = 
         "rumi:frame_unit": ds.frame_unit,
         "rumi:tile_shape": list(ds.tile_shape),
         "rumi:file_size": size,
+        "rumi:etag": etag,
+        "rumi:digest": metadata_digest(ds),
         "rumi:crs_type": ds.crs_type,
     }
     nd = _nodata.normalize(nodata, B, src) if nodata is not None else _nodata.pam_nodata(src, B, options=options)
@@ -108,15 +122,88 @@ def describe_dataset(ds: Dataset, src: str, *, options: dict[str, Any] | None = 
 def open_row(row: dict[str, Any], *, options: dict[str, Any] | None = None, verify_size: bool = True, threads: int = 1) -> Dataset:
     """A rumi.Dataset of a catalogue row, opened from the row's blob (no header request; the
     blob is checked against the file as rumi.open checks any header=). verify_size: first
-    compare the file's size with the catalogued one (one HEAD for an object): FormatError when
-    they differ (the blob no longer describes the file)."""
+    check that the file is the one catalogued, in one stat (one HEAD for an object): a size
+    that differs from rumi:file_size is a FormatError; an identity that differs from rumi:etag
+    (a file's inode and times, an object's ETag or Last-Modified: a rewrite, or a copy) has
+    the file's header read and compared with the blob: the same -> opened (a copy), another ->
+    FormatError naming what changed (the blob no longer describes the file). Rows without
+    rumi:etag (catalogues written before it) are checked by size alone."""
     url = row["assets"]["data"]["href"] if row.get("assets") else row["location"]
     want = row["rumi:file_size"]
+    blob = row["rumi:header"]
     if verify_size and want is not None and want >= 0:
-        have = file_size(url, options)
+        have, now = stat(url, options)
         if have != want:
             raise FormatError(
                 f"{url} changed since it was catalogued: {have} bytes, the catalogue recorded {want} "
                 "(rebuild the catalogue; its header blob no longer describes the file)"
             )
-    return open_dataset(url, header=row["rumi:header"], options=options, threads=threads)
+        etag, digest = row.get("rumi:etag"), row.get("rumi:digest")
+        if etag is not None and digest is not None and now != etag:
+            return _open_changed(url, row, digest, options, threads)
+    return open_dataset(url, header=blob, options=options, threads=threads)
+
+
+def metadata_digest(ds: Dataset) -> str:
+    """A digest of what a catalogue row takes from a file (rumi:digest): its header blob, times,
+    bands, CRS, georeferencing, sample type, shape, tiles and frame unit (sha256, hex)."""
+    import hashlib
+    import json
+
+    meta = {"header": bytes(ds.header).hex(), "times": ds.times.astype("int64").tolist(), "kind": ds.time_kind,
+            "bands": list(ds.bands), "crs": ds.crs, "geotransform": None if ds.geotransform is None else list(ds.geotransform),
+            "encoding": ds.encoding, "shape": list(ds.shape), "tiles": list(ds.tile_shape), "frame_unit": ds.frame_unit}
+    return hashlib.sha256(json.dumps(meta, sort_keys=True).encode()).hexdigest()
+
+
+def _open_changed(url: str, row: dict[str, Any], digest: str, options: dict[str, Any] | None, threads: int) -> Dataset:
+    """The file at url, whose identity is not the catalogued one, opened from its own header
+    when its metadata is still the catalogued (rumi:digest: a copy, or a rewrite of the same
+    content); FormatError naming what changed otherwise."""
+    ds = open_dataset(url, options=options, threads=threads)
+    if metadata_digest(ds) == digest:
+        return ds
+    try:
+        what = changes(row, ds)
+    finally:
+        ds.close()
+    raise FormatError(
+        f"{url} changed since it was catalogued: the same size, but {what}: the catalogue's row no longer describes "
+        "the file (rebuild the catalogue, or append the file to it again)")
+
+
+def changes(row: dict[str, Any], ds: Dataset) -> str:
+    """What differs between a catalogue row and the file's metadata now, in words ("the times
+    [...] -> [...]"), from the row's columns that it has."""
+    now = describe_fields(ds)
+    out = []
+    for col, name in (("rumi:times", "the times"), ("rumi:bands", "the bands"), ("proj:code", "the CRS"),
+                      ("proj:transform", "the georeferencing"), ("rumi:dtype", "the sample type"),
+                      ("rumi:shape", "the shape"), ("rumi:tile_shape", "the tile shape")):
+        if col in row and _text(row[col]) != _text(now[col]):
+            out.append(f"{name} {_text(row[col])} -> {_text(now[col])}")
+    return "; ".join(out) if out else "other metadata (the catalogued digest rumi:digest differs)"
+
+
+def describe_fields(ds: Dataset) -> dict[str, Any]:
+    """The columns of a row that changes() compares, as a row read back gives them."""
+    import datetime as _dt
+
+    secs = ds.times.astype("int64")
+    starts = secs[:, 0] if ds.time_kind == "interval" else secs
+    t = ds.grid.transform if ds.geotransform is not None and ds.epsg is not None else None
+    return {"rumi:times": [_dt.datetime(1970, 1, 1) + _dt.timedelta(seconds=int(s)) for s in starts],
+            "rumi:bands": list(ds.bands), "proj:code": ds.crs,
+            "proj:transform": None if t is None else [t.a, t.b, t.c, t.d, t.e, t.f],
+            "rumi:dtype": ds.encoding, "rumi:shape": list(ds.shape), "rumi:tile_shape": list(ds.tile_shape)}
+
+
+def _text(v: Any) -> str:
+    from datetime import timezone as _timezone
+
+    if isinstance(v, list):
+        return "[" + ", ".join(_text(x) for x in v) + "]"
+    if hasattr(v, "isoformat"):  # a datetime read back (UTC, aware or not) as naive ISO text
+        return repr((v.replace(tzinfo=None) if getattr(v, "tzinfo", None) is None else
+                     v.astimezone(_timezone.utc).replace(tzinfo=None)).isoformat())
+    return repr(v)

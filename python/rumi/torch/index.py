@@ -52,7 +52,7 @@ from .streams import Streams
 
 #: the catalogue columns planning reads
 PLAN_COLUMNS = ("id", "geometry", "proj:code", "proj:transform", "location", "rumi:bands", "rumi:times", "rumi:time_ends",
-                "rumi:dtype", "rumi:shape", "rumi:tile_shape", "rumi:file_size", "rumi:nodata", "rumi:valid", "rumi:header")
+                "rumi:dtype", "rumi:shape", "rumi:tile_shape", "rumi:file_size", "rumi:etag", "rumi:digest", "rumi:nodata", "rumi:valid", "rumi:header")
 #: unpacked valid summaries kept per process (each a few KB)
 VALID_CACHE = 4096
 #: files whose values a batch reads (FileInfo) kept as Python objects per process
@@ -313,7 +313,10 @@ class ChipIndex:
             blob = bytes(self.cols["blob"][int(self.cols["blob.off"][j]):int(self.cols["blob.off"][j + 1])])
         else:
             blob = None
+        known = "etag_has" in self.cols and bool(self.cols["etag_has"][j])
         return {"assets": {"data": {"href": href}}, "location": href, "rumi:file_size": None if size < 0 else size,
+                "rumi:etag": C.Strings(self.cols["etag.off"], self.cols["etag"])[j] if known else None,
+                "rumi:digest": C.Strings(self.cols["digest.off"], self.cols["digest"])[j] if known else None,
                 "rumi:header": blob}
 
     def steps_of(self, j: int, r0: int, c0: int) -> list[int]:
@@ -367,11 +370,12 @@ class ChipIndex:
 
     def nodata_unknown(self, what: str, fix: str) -> RequestError | None:
         """The error of `what` (which needs nodata) when some file's nodata is not known, or None."""
-        unknown = np.flatnonzero(~np.asarray(self.cols["nd_known"]))
-        if not len(unknown):
+        count, total, shown = self.meta["nodata_unknown"]  # the whole selection's (not this rank's files only)
+        if not count:
             return None
+        files = f"{count} of the {total} files ({', '.join(shown)}{' ...' if count > len(shown) else ''})"
         return RequestError(
-            f"{what} needs the nodata of the bands read, and none is known for {self.files_text(unknown)}: the "
+            f"{what} needs the nodata of the bands read, and none is known for {files}: the "
             f"catalogue has no rumi:nodata for {self.band_names} there (the files had no .aux.xml sidecar with a "
             f"NoDataValue when it was built). {fix}")
 
@@ -402,21 +406,6 @@ def _attach(path: str, token: str, meta: dict[str, Any], catalog: _Pickled, labe
 
 
 # -- planning ---------------------------------------------------------------------------------
-def _allreduce_max(values: list[int], sharding: Sharding | None) -> list[int]:
-    """values, each the largest over the ranks when the plan is sharded under an initialised
-    torch.distributed process group of its world size (else as they are)."""
-    if sharding is None or sharding.world == 1:
-        return values
-    import torch
-
-    d = torch.distributed
-    if not (d.is_available() and d.is_initialized()) or d.get_world_size() != sharding.world:
-        return values
-    t = torch.tensor(values, dtype=torch.int64)
-    d.all_reduce(t, op=d.ReduceOp.MAX)
-    return [int(v) for v in t.tolist()]
-
-
 def _list(col: Any) -> tuple[Array, Any]:
     """(lengths, flattened values as an Arrow array) of a list column (a null list: length 0)."""
     import pyarrow.compute as pc
@@ -459,11 +448,13 @@ def _first_bands(catalog: Catalog, shards: list[tuple[int, int]]) -> list[str]:
 class _Planner:
     """The plan's state across shards: the columns built, the rows seen, what the checks need."""
 
-    def __init__(self, spec: IndexSpec, names: list[str] | None, labels: bool) -> None:
+    def __init__(self, spec: IndexSpec, names: list[str] | None, labels: bool, checks: bool) -> None:
         self.spec = spec
         self.names: list[str] = []
         self.named = False
         self.over: Nodata | None = None
+        self.own_checks = checks  # every shard is planned here: the plan checks the selection as it goes
+        self.checks: _Checks | None = None
         if names is not None:
             self._names(names)
         self.window = norm_time(spec.time)
@@ -471,19 +462,17 @@ class _Planner:
         self.seen = 0  # rows seen (catalogue rows, before this plan's own filters)
         self.small = 0
         self.kept = 0
-        self.encodings: set[str] = set()
         self.code_names: list[str] = []
         self.code_of: dict[str, int] = {}
         self.band_of: dict[tuple[str, ...], list[int] | None] = {}
-        self.max_steps_seen = 0
-        self.ref_times: list[int] | None = None
-        self.ref_id = ""
         self.geoms: list[Any] | None = [] if labels else None
         self.blob_kind: str | None = None
 
     def _names(self, names: list[str]) -> None:
         self.names, self.named = names, True
         self.over = nodata_override(self.spec.nodata, names)
+        if self.own_checks:
+            self.checks = _Checks(self.spec, names, self.over)
 
     def add(self, shard_no: int, sr: Any) -> None:
         """Plans the rows of one shard (Catalog.read_shard's ShardRows)."""
@@ -497,80 +486,18 @@ class _Planner:
             return
         if not self.named:  # the default bands: every band of the selection's first file
             self._names(list(t.column("rumi:bands")[0].as_py()))
-        h, w = self.spec.size
-        sl, sv = _list(t.column("rumi:shape"))
-        if not (sl == 4).all():
-            raise RequestError(f"rumi:shape of some rows has not 4 values ({sorted(set(sl.tolist()))})")
-        shapes = _np(sv, np.int64).reshape(n, 4)
-        fits = (shapes[:, 2] >= h) & (shapes[:, 3] >= w)
-        self.small += int((~fits).sum())
-        # bands: each distinct list once (the lists joined, dictionary-encoded)
-        import pyarrow.compute as pc
-
-        ids_off, ids_data, _ = _bytes(t.column("id"))
-        joined = pc.dictionary_encode(pc.binary_join(t.column("rumi:bands"), "\x1f").fill_null("")).combine_chunks()
-        which = _np(joined.indices, np.int64)
-        table = np.zeros((len(joined.dictionary), len(self.names)), np.int32)
-        missing = np.zeros(len(joined.dictionary), bool)
-        for k, text in enumerate(joined.dictionary.to_pylist()):
-            key = tuple(text.split("\x1f")) if text else ()
-            got = self.band_of.get(key, ())
-            if got == ():
-                try:
-                    got = [key.index(b) for b in self.names]
-                except ValueError:
-                    got = None
-                self.band_of[key] = got
-            if got is None:
-                missing[k] = True
-            else:
-                table[k] = got
-        bad = np.flatnonzero(fits & missing[which])
-        if len(bad):
-            i = int(bad[0])
-            rid = bytes(ids_data[ids_off[i]:ids_off[i + 1]]).decode()
-            raise RequestError(f"row {first + i} ({rid}) lacks some of the bands {self.names}")
-        bi = table[which]
-        # time steps in the window
-        tl, tv = _list(t.column("rumi:times"))
-        secs = _np(tv.cast(pa.int64()), np.int64) // 1_000_000
-        el, ev = _list(t.column("rumi:time_ends"))
-        toff = np.zeros(n + 1, np.int64)
-        np.cumsum(tl, out=toff[1:])
-        ends = secs.copy()
-        if len(ev):
-            eoff = np.zeros(n + 1, np.int64)
-            np.cumsum(el, out=eoff[1:])
-            esecs = _np(ev.cast(pa.int64()), np.int64) // 1_000_000
-            has = el == tl
-            row_of = np.repeat(np.arange(n), tl)
-            pos = np.arange(len(secs)) - toff[row_of]
-            m = has[row_of]
-            ends[m] = esecs[eoff[row_of[m]] + pos[m]]
-        ok = np.ones(len(secs), bool)
-        if self.window is not None:
-            lo, hi = self.window
-            if lo is not None:
-                ok &= ends >= lo
-            if hi is not None:
-                ok &= secs <= hi
-        row_of = np.repeat(np.arange(n), tl)
-        counts = np.bincount(row_of[ok], minlength=n)
-        keep = np.flatnonzero(fits & (counts > 0))
+        sel = _select(t, self.spec, self.names, self.band_of, self.window, first)
+        if self.checks is not None:
+            self.checks.add(shard_no, t, sel)
+        self.small += sel.small
+        keep, kc = sel.keep, sel.kc
         if not len(keep):
             return
-        kset = np.zeros(n, bool)
-        kset[keep] = True
-        sel = ok & kset[row_of]
-        steps = (np.arange(len(secs)) - toff[row_of])[sel].astype(np.int32)
-        step_s = secs[sel]
-        kc = counts[keep]
-        self.max_steps_seen = max(self.max_steps_seen, int(kc.max()))
-        if self.spec.align_time:
-            self._check_aligned(keep, kc, step_s, ids_off, ids_data)
-        # sample types
+        shapes, bi, steps, step_s = sel.shapes, sel.bi, sel.steps, sel.step_s
+        ids_off, ids_data = sel.ids_off, sel.ids_data
+        import pyarrow.compute as pc
+
         idx = pa.array(keep)
-        self.encodings |= set(pc.unique(t.column("rumi:dtype").take(idx)).to_pylist())
         # tiles, transforms, CRS, sizes
         tsl, tsv = _list(t.column("rumi:tile_shape"))
         tiles = _np(tsv, np.int64).reshape(-1, 2) if (tsl == 2).all() else None
@@ -591,25 +518,9 @@ class _Planner:
         size = _np(t.column("rumi:file_size").take(idx), np.int64, -1)
         # nodata of the bands read and the valid summary
         B = len(self.names)
-        nl, nv = _list(t.column("rumi:nodata"))
-        nd_row_known = _np(t.column("rumi:nodata").is_valid(), bool)[keep]
-        noff = np.zeros(n + 1, np.int64)
-        np.cumsum(nl, out=noff[1:])
-        nvals = _np(nv, np.float64, np.nan)
-        nvalid = _np(nv.is_valid(), bool) if len(nv) else np.zeros(0, bool)
-        pos = noff[keep][:, None] + bi[keep]
-        inside = bi[keep] < nl[keep][:, None]
-        pos = np.where(inside, pos, 0)
-        cat_val = np.where(inside, nvals[pos] if len(nvals) else np.nan, np.nan)
-        cat_has = inside & (nvalid[pos] if len(nvalid) else False) & nd_row_known[:, None]
+        cat_val, cat_has, nd_row_known, nd_val, nd_has, nd_known = _nodata_of(t, keep, bi, self.over)
         voff, vdata, vvalid = _bytes(t.column("rumi:valid"))
         v_has = vvalid[keep]
-        if self.over is not None:
-            nd_val = np.tile(np.array([np.nan if v is None else v for v in self.over], float), (len(keep), 1))
-            nd_has = np.tile(np.array([v is not None for v in self.over]), (len(keep), 1))
-        else:
-            nd_val, nd_has = cat_val, cat_has
-        nd_known = nd_has.any(axis=1) & (nd_row_known if self.over is None else True)
         sm_known = v_has & nd_row_known
         # the columns
         b = self.b
@@ -635,6 +546,11 @@ class _Planner:
         b.add_ragged("id", *C.take_ragged(ids_off, ids_data, keep))
         hoff, hdata, _ = _bytes(t.column("location"))
         b.add_ragged("href", *C.take_ragged(hoff, hdata, keep))
+        eoff, edata, evalid = _bytes(t.column("rumi:etag"))  # what open_row checks a file by (rumi.catalog.rows)
+        doff, ddata, dvalid = _bytes(t.column("rumi:digest"))
+        b.add_ragged("etag", *C.take_ragged(eoff, edata, keep))
+        b.add_ragged("digest", *C.take_ragged(doff, ddata, keep))
+        b.add("etag_has", evalid[keep] & dvalid[keep])
         if sr.refs is not None:
             self._blob_kind("refs")
             part, off, sz = sr.refs
@@ -666,18 +582,216 @@ class _Planner:
             self.code_names.append(c)
         return k
 
-    def _check_aligned(self, keep: Array, kc: Array, step_s: Array, ids_off: Array, ids_data: Array) -> None:
-        off = np.zeros(len(kc) + 1, np.int64)
-        np.cumsum(kc, out=off[1:])
-        for r, i in enumerate(keep):
-            ft = [int(v) for v in step_s[off[r]:off[r + 1]]]
-            rid = bytes(ids_data[ids_off[i]:ids_off[i + 1]]).decode()
+
+def _nodata_of(t: Any, keep: Array, bi: Array, over: Nodata | None) -> tuple[Array, ...]:
+    """The nodata of the bands read of the rows keep: (catalogue values, catalogue has, row has
+    rumi:nodata, values in use, in use has, known) (in use: ChipDataset's nodata= over the
+    catalogue's)."""
+    n = t.num_rows
+    nl, nv = _list(t.column("rumi:nodata"))
+    nd_row_known = _np(t.column("rumi:nodata").is_valid(), bool)[keep]
+    noff = np.zeros(n + 1, np.int64)
+    np.cumsum(nl, out=noff[1:])
+    nvals = _np(nv, np.float64, np.nan)
+    nvalid = _np(nv.is_valid(), bool) if len(nv) else np.zeros(0, bool)
+    pos = noff[keep][:, None] + bi[keep]
+    inside = bi[keep] < nl[keep][:, None]
+    pos = np.where(inside, pos, 0)
+    cat_val = np.where(inside, nvals[pos] if len(nvals) else np.nan, np.nan)
+    cat_has = inside & (nvalid[pos] if len(nvalid) else False) & nd_row_known[:, None]
+    if over is not None:
+        nd_val = np.tile(np.array([np.nan if v is None else v for v in over], float), (len(keep), 1))
+        nd_has = np.tile(np.array([v is not None for v in over]), (len(keep), 1))
+    else:
+        nd_val, nd_has = cat_val, cat_has
+    nd_known = np.broadcast_to(nd_has.any(axis=1) & (nd_row_known if over is None else True), (len(keep),))
+    return cat_val, cat_has, nd_row_known, nd_val, nd_has, nd_known
+
+
+@dataclass
+class Selected:
+    """The rows of one shard that a plan keeps (`_select`): those that hold a chip and a time
+    step in the window, with their bands and steps."""
+
+    small: int  # rows smaller than the chip
+    keep: Array  # the rows kept
+    kc: Array  # their steps in the window
+    shapes: Array  # (n, 4) every row's (T, B, Y, X)
+    bi: Array  # (n, B) every row's indices of the bands read
+    steps: Array  # the kept rows' steps in the window (ragged by kc)
+    step_s: Array  # and their times in seconds
+    ids_off: Array
+    ids_data: Array
+
+    def id(self, i: int) -> str:
+        return bytes(self.ids_data[self.ids_off[i]:self.ids_off[i + 1]]).decode()
+
+
+def _select(t: Any, spec: IndexSpec, names: list[str], band_of: dict[tuple[str, ...], list[int] | None],
+            window: Any, first: int) -> Selected:
+    """The rows of a shard's table `t` (its first row is row `first` of the selection) that hold
+    a chip of spec.size and a step in the window; RequestError when one that holds a chip lacks
+    a band of `names`. Vectorised over the table's columns (band lists: each distinct one once,
+    cached in band_of)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    n = t.num_rows
+    h, w = spec.size
+    sl, sv = _list(t.column("rumi:shape"))
+    if not (sl == 4).all():
+        raise RequestError(f"rumi:shape of some rows has not 4 values ({sorted(set(sl.tolist()))})")
+    shapes = _np(sv, np.int64).reshape(n, 4)
+    fits = (shapes[:, 2] >= h) & (shapes[:, 3] >= w)
+    # bands: each distinct list once (the lists joined, dictionary-encoded)
+    ids_off, ids_data, _ = _bytes(t.column("id"))
+    joined = pc.dictionary_encode(pc.binary_join(t.column("rumi:bands"), "\x1f").fill_null("")).combine_chunks()
+    which = _np(joined.indices, np.int64)
+    table = np.zeros((len(joined.dictionary), len(names)), np.int32)
+    missing = np.zeros(len(joined.dictionary), bool)
+    for k, text in enumerate(joined.dictionary.to_pylist()):
+        key = tuple(text.split("\x1f")) if text else ()
+        got = band_of.get(key, ())
+        if got == ():
+            try:
+                got = [key.index(b) for b in names]
+            except ValueError:
+                got = None
+            band_of[key] = got
+        if got is None:
+            missing[k] = True
+        else:
+            table[k] = got
+    bad = np.flatnonzero(fits & missing[which])
+    if len(bad):
+        i = int(bad[0])
+        rid = bytes(ids_data[ids_off[i]:ids_off[i + 1]]).decode()
+        raise RequestError(f"row {first + i} ({rid}) lacks some of the bands {names}")
+    bi = table[which]
+    # time steps in the window
+    tl, tv = _list(t.column("rumi:times"))
+    secs = _np(tv.cast(pa.int64()), np.int64) // 1_000_000
+    el, ev = _list(t.column("rumi:time_ends"))
+    toff = np.zeros(n + 1, np.int64)
+    np.cumsum(tl, out=toff[1:])
+    ends = secs.copy()
+    row_of = np.repeat(np.arange(n), tl)
+    if len(ev):
+        eoff = np.zeros(n + 1, np.int64)
+        np.cumsum(el, out=eoff[1:])
+        esecs = _np(ev.cast(pa.int64()), np.int64) // 1_000_000
+        has = el == tl
+        pos = np.arange(len(secs)) - toff[row_of]
+        m = has[row_of]
+        ends[m] = esecs[eoff[row_of[m]] + pos[m]]
+    ok = np.ones(len(secs), bool)
+    if window is not None:
+        lo, hi = window
+        if lo is not None:
+            ok &= ends >= lo
+        if hi is not None:
+            ok &= secs <= hi
+    counts = np.bincount(row_of[ok], minlength=n)
+    keep = np.flatnonzero(fits & (counts > 0))
+    kset = np.zeros(n, bool)
+    kset[keep] = True
+    sel = ok & kset[row_of]
+    steps = (np.arange(len(secs)) - toff[row_of])[sel].astype(np.int32)
+    return Selected(int((~fits).sum()), keep, counts[keep], shapes, bi, steps, secs[sel], ids_off, ids_data)
+
+
+#: the catalogue columns the selection's checks read (`_Checks`: cheap, no header blob, summary or geometry)
+CHECK_COLUMNS = ("id", "rumi:bands", "rumi:times", "rumi:time_ends", "rumi:dtype", "rumi:shape", "rumi:nodata")
+
+
+class _Checks:
+    """What every rank must decide alike, decided over the whole selection's columns (never a
+    rank's shards alone: a sharded rank reads CHECK_COLUMNS of every shard for it): the files'
+    sample types, the bands (`_select`), align_time's time axes, the longest selection (T), the
+    files kept per stream, and the files whose nodata is not known."""
+
+    def __init__(self, spec: IndexSpec, names: list[str], over: Nodata | None) -> None:
+        self.spec, self.names, self.over = spec, names, over
+        self.window = norm_time(spec.time)
+        self.band_of: dict[tuple[str, ...], list[int] | None] = {}
+        self.seen = self.small = self.kept = self.most = 0
+        self.encodings: dict[str, str] = {}  # sample type -> the first file with it
+        self.per_shard: dict[int, int] = {}
+        self.ref_times: list[int] | None = None
+        self.ref_id = ""
+        self.unknown = 0  # files whose nodata is not known
+        self.unknown_ids: list[str] = []
+
+    def add(self, shard_no: int, t: Any, sel: Selected | None = None) -> Selected:
+        """Checks one shard's rows (sel: _select's result when the caller has it)."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        first = self.seen
+        self.seen += t.num_rows
+        if sel is None:
+            sel = _select(t, self.spec, self.names, self.band_of, self.window, first)
+        self.small += sel.small
+        keep, kc = sel.keep, sel.kc
+        self.per_shard[shard_no] = self.per_shard.get(shard_no, 0) + len(keep)
+        if not len(keep):
+            return sel
+        self.kept += len(keep)
+        self.most = max(self.most, int(kc.max()))
+        if self.spec.align_time:
+            self._check_aligned(sel)
+        dt = t.column("rumi:dtype").take(pa.array(keep))
+        for e in pc.unique(dt).to_pylist():
+            if e not in self.encodings:
+                self.encodings[e] = sel.id(int(keep[pc.index(dt, e).as_py()]))
+        known = _nodata_of(t, keep, sel.bi, self.over)[5]
+        miss = np.flatnonzero(~known)
+        self.unknown += len(miss)
+        self.unknown_ids += [sel.id(int(keep[i])) for i in miss[:max(0, 3 - len(self.unknown_ids))]]
+        return sel
+
+    def _check_aligned(self, sel: Selected) -> None:
+        off = np.zeros(len(sel.kc) + 1, np.int64)
+        np.cumsum(sel.kc, out=off[1:])
+        for r, i in enumerate(sel.keep):
+            ft = [int(v) for v in sel.step_s[off[r]:off[r + 1]]]
             if self.ref_times is None:
-                self.ref_times, self.ref_id = ft, rid
+                self.ref_times, self.ref_id = ft, sel.id(int(i))
             elif ft != self.ref_times:
                 raise RequestError(
                     f"align_time: the files' time axes differ in the time selection: {self.ref_id} has "
-                    f"{dates(self.ref_times)}, {rid} has {dates(ft)}")
+                    f"{dates(self.ref_times)}, {sel.id(int(i))} has {dates(ft)}")
+
+    def finish(self, streams: Streams | None, sharding: Sharding | None) -> str:
+        """The selection's sample type, after the checks of the whole selection (RequestError
+        naming what is wrong: the same at every rank and world size)."""
+        h, w = self.spec.size
+        if self.kept == 0:
+            if self.seen == 0:
+                raise RequestError("the catalogue selection is empty: no chips")
+            if self.small and self.small == self.seen:
+                raise RequestError(f"no file of the selection holds a {h}x{w} chip")
+            if self.spec.time is not None:
+                raise RequestError(f"no file of the selection has a time step in {self.spec.time}")
+            raise RequestError("the catalogue selection is empty: no chips")  # pragma: no cover
+        if streams is not None and sharding is not None:
+            per = np.zeros(streams.count, np.int64)
+            for s, k in self.per_shard.items():
+                per[streams.stream_of(s)] += k
+            empty = [int(c) for c in np.flatnonzero(per == 0)]
+            if empty:
+                raise RequestError(
+                    f"streams={sharding.streams}: some of the {streams.count} streams have no file with a chip (stream c "
+                    f"is shards c, c + {streams.count}, ... of the selection's {streams.shards}; streams {empty}): use "
+                    "fewer streams")
+        if len(self.encodings) != 1:
+            firsts = ", ".join(f"{e} ({f})" for e, f in sorted(self.encodings.items()))
+            raise RequestError(f"the files have different sample types {sorted(self.encodings)} (first files: {firsts}): "
+                               "one ChipDataset per type")
+        encoding = next(iter(self.encodings))
+        if encoding not in TORCH_TYPES:
+            raise RequestError(f"{encoding} samples have no torch dtype")
+        return encoding
 
 
 def _plan(catalog: Catalog, labels: Catalog | None, spec: IndexSpec, sharding: Sharding | None = None) -> ChipIndex:
@@ -688,46 +802,39 @@ def _plan(catalog: Catalog, labels: Catalog | None, spec: IndexSpec, sharding: S
     mine = range(len(shards)) if streams is None or sharding is None else streams.shards_of(sharding.rank, sharding.world)
     # the default bands are the selection's first file's: a sharded rank reads the first shards for them
     names = list(spec.bands) if spec.bands is not None else None if sharding is None else _first_bands(catalog, shards)
-    p = _Planner(spec, names, labels is not None)
+    p = _Planner(spec, names, labels is not None, checks=sharding is None)
     cols = [c for c in PLAN_COLUMNS if labels is not None or c != "geometry"]
-    for s in mine:
-        p.add(int(s), catalog.read_shard(shards[int(s)], cols))
+    if sharding is None:
+        for s in mine:
+            p.add(int(s), catalog.read_shard(shards[int(s)], cols))
+        checks = p.checks  # the plan checked every shard as it went (None: no row)
+    else:  # the checks read every shard's CHECK_COLUMNS (its own shards': all it plans): the same answer at any world size
+        assert names is not None
+        checks = _Checks(spec, names, p.over)
+        own = {int(s) for s in mine}
+        for k, sh in enumerate(shards):
+            if k in own:
+                sr = catalog.read_shard(sh, cols)
+                checks.add(k, sr.table)
+                p.add(k, sr)
+            else:
+                checks.add(k, catalog.read_shard(sh, list(CHECK_COLUMNS)).table)
+    if checks is None:  # every shard planned, none with a row
+        raise RequestError("the catalogue selection is empty: no chips")
     h, w = spec.size
-    if p.small:
-        warnings.warn(f"rumi.torch: {p.small} files smaller than {h}x{w} pixels are left out", RuntimeWarning, stacklevel=4)
-    per_stream = np.zeros(0, np.int64)
+    if checks.small:
+        warnings.warn(f"rumi.torch: {checks.small} files smaller than {h}x{w} pixels are left out", RuntimeWarning,
+                      stacklevel=4)
+    encoding = checks.finish(streams, sharding)
+    most = checks.most
     out, folder = p.b.finish() if p.kept else ({}, None)
-    if streams is not None and sharding is not None and p.kept:
-        read = streams.read_by(sharding.rank, sharding.world)
-        per_stream = np.bincount(streams.stream_of(out["shard"]), minlength=streams.count)[read]
-    # the checks every rank must agree on: the longest selection (T), an empty rank, an empty stream
-    empty_stream = int(streams is not None and p.kept > 0 and bool((per_stream == 0).any()))
-    most, no_file, any_empty = _allreduce_max([p.max_steps_seen, int(p.kept == 0), empty_stream], sharding)
-    if p.kept == 0:
-        if p.seen == 0 and sharding is None:
-            raise RequestError("the catalogue selection is empty: no chips")
-        where = "" if sharding is None else f" read by rank {sharding.rank} of {sharding.world} (shards {_shards_text(mine)})"
-        if p.small and p.small == p.seen:
-            raise RequestError(f"no file of the selection{where} holds a {h}x{w} chip")
-        if p.seen and spec.time is not None:
-            raise RequestError(f"no file of the selection{where} has a time step in {spec.time}")
-        raise RequestError(f"the catalogue selection{where} is empty: no chips")
-    if any_empty or no_file:
-        assert streams is not None and sharding is not None
-        here = [int(c) for c in streams.read_by(sharding.rank, sharding.world)[per_stream == 0]]
-        raise RequestError(
-            f"streams={sharding.streams}: some of the {streams.count} streams have no file with a chip (stream c is "
-            f"shards c, c + {streams.count}, ... of the selection's {streams.shards}; "
-            + (f"on this rank, streams {here}" if here else "on another rank") + "): use fewer streams")
-    if len(p.encodings) != 1:
-        raise RequestError(f"the files have different sample types {sorted(p.encodings)}: one ChipDataset per type")
-    encoding = next(iter(p.encodings))
-    if encoding not in TORCH_TYPES:
-        raise RequestError(f"{encoding} samples have no torch dtype")
+    if p.kept == 0:  # pragma: no cover - the checks found a file with a chip in each of this rank's streams
+        raise RequestError(f"no file of the selection read by rank {sharding.rank if sharding else 0} holds a chip")
     T = most if spec.max_steps is None else min(most, spec.max_steps)
     headers = catalog.headers if p.blob_kind == "refs" else None
     meta: dict[str, Any] = dict(spec=spec, encoding=encoding, T=T, band_names=list(p.names), label=None, streams=streams,
-                sharding=sharding, headers=headers, code_names=p.code_names, num_shards=len(shards))
+                sharding=sharding, headers=headers, code_names=p.code_names, num_shards=len(shards),
+                nodata_unknown=(checks.unknown, checks.kept, checks.unknown_ids))
     index = ChipIndex(out, meta, _Pickled(catalog), labels, folder)
     if labels is not None:
         assert p.geoms is not None
@@ -739,7 +846,3 @@ def _plan(catalog: Catalog, labels: Catalog | None, spec: IndexSpec, sharding: S
         C.trim()
     return index
 
-
-def _shards_text(shards: Any) -> str:
-    s = [int(v) for v in shards]
-    return ", ".join(map(str, s[:4])) + (" ..." if len(s) > 4 else "")

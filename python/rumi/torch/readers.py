@@ -18,7 +18,7 @@ from __future__ import annotations
 import collections
 import os
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Callable, Hashable
 from urllib.parse import urlsplit
 
@@ -93,6 +93,7 @@ class ReaderPool:
         self._recent: collections.deque[list[Hashable]] = collections.deque(maxlen=HOT_BATCHES - 1)
         self._share: int | None = None
         self._gave: dict[int, int] = {}  # id of an open reader -> the cache bytes it was given
+        self._opening: dict[Hashable, Future[rumi.Dataset]] = {}  # keys being opened by a thread
 
     def __getstate__(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in ("files", "options", "verify_size", "threads", "cache_bytes", "max_in_flight")}
@@ -109,26 +110,43 @@ class ReaderPool:
             self._pool = None
             self._sems = {}
             self._hot, self._share, self._gave = {}, None, {}
+            self._opening = {}
             self._recent = collections.deque(maxlen=HOT_BATCHES - 1)
             self._pid = pid
 
     def reader(self, key: Hashable, row: Callable[[], dict[str, Any]]) -> rumi.Dataset:
-        """The open reader of key, opened from the catalogue row row() when it is not open."""
+        """The open reader of key, opened from the catalogue row row() when it is not open (once
+        per process: a thread that asks while another opens it waits for that open, so a file is
+        stat'ed once, not once per read-ahead batch that needs it)."""
         with self._lock:
             self._this_process()
             r = self._readers.get(key)
             if r is not None:
                 self._readers.move_to_end(key)
                 return r
-            entry = row()
+            opening = self._opening.get(key)
+            if opening is None:
+                entry = row()  # (an error here leaves nothing behind)
+                opening = self._opening[key] = Future()
+            else:
+                entry = None
+        if entry is None:  # another thread opens it: its reader (or its error)
+            got: rumi.Dataset = opening.result()
+            return got
         # opened outside the lock: files of a batch open (and size-check) concurrently
-        r = open_row(entry, options=self.options, verify_size=self.verify_size, threads=self.threads)
-        if self.cache_bytes is not None:
-            self._give(r, self._share if self._share is not None and key in self._hot else self.cache_share())
+        try:
+            r = open_row(entry, options=self.options, verify_size=self.verify_size, threads=self.threads)
+            if self.cache_bytes is not None:
+                self._give(r, self._share if self._share is not None and key in self._hot else self.cache_share())
+        except BaseException as e:
+            with self._lock:
+                self._opening.pop(key, None)
+            opening.set_exception(e)
+            raise
         with self._lock:
-            mine, r = r, self._readers.setdefault(key, r)
-            if r is not mine:  # another thread opened it first
-                self._gave.pop(id(mine), None)
+            self._readers[key] = r
+            self._opening.pop(key, None)
+            opening.set_result(r)
             while len(self._readers) > self.max_open():
                 _, old = self._readers.popitem(last=False)  # the least recently used reader and its cache
                 self._gave.pop(id(old), None)

@@ -165,10 +165,15 @@ class ChipSampler(torch.utils.data.Sampler):
     def _global(self) -> list[Key]:
         return self.all_keys()
 
+    def my_positions(self, start: int) -> Any:
+        """The global positions this rank takes from `start` on (rumi.torch.streams.positions:
+        every rank the same number, the last (n - start) mod w keys left out)."""
+        return positions(self.epoch_length(), start, self.rank, self.world)
+
     def __iter__(self) -> Iterator[Key]:
         start, self._resume = self._resume, 0
         self._base, self._yielded = start, 0
-        pos = positions(self.epoch_length(), start, self.rank, self.world)
+        pos = self.my_positions(start)
         for k in range(0, len(pos), CHUNK):
             for j, r, c in self.keys_at(np.asarray(pos[k:k + CHUNK])).tolist():
                 self._yielded += 1
@@ -360,17 +365,37 @@ class RandomChipSampler(ChipSampler):
 
 class _EveryChip(ChipSampler):
     """Samplers of every chip of a set of offsets per file (GridChipSampler, TileChipSampler).
-    With streams, a stream's epoch is `length` // C keys (default: all streams' chips // C) of
-    its passes over its chips, each pass its blocks in a random order (shuffle) and each block's
-    keys shuffled; a stream with fewer chips starts another pass, one with more goes on where it
-    stopped in the next epoch."""
+
+    An epoch visits every chip exactly once, at any world size and stream count: rank r of w
+    takes the positions p = r (mod w) of the epoch's sequence, none left out, so the ranks'
+    lengths differ by at most one (without streams) or by the chips of the streams each reads
+    (with streams, which keep a rank's reads within its own streams). Under
+    DistributedDataParallel, where every rank must take the same number of steps, wrap the
+    loop in torch.distributed.algorithms.Join, or give length=.
+
+    With streams, position p is chip p // C of stream p mod C (its pass of the epoch: its
+    blocks in a random order with shuffle, each block's keys shuffled), or nothing once that
+    stream's chips are all taken: a stream with fewer chips ends earlier. Resuming from a saved
+    state takes the keys the saved ranks had not taken, each once, at any world size (the state
+    names each resume of the epoch: "taken").
+
+    length=: instead an epoch of `length` // C keys per stream (streams) of its passes over its
+    chips: a stream with fewer chips starts another pass, one with more goes on where it stopped
+    in the next epoch (equal lengths per rank; chips repeat and wait across epochs)."""
 
     shuffle: bool = False
     length: int | None = None
+    _taken: list[tuple[int, int]] = []  # the resumes of the current iteration's epoch (state_dict's "taken")
+    _pending: list[tuple[int, int]] = []  # those of the next iteration (load_state_dict)
 
     def offsets(self, j: int) -> tuple[Any, Any]:  # pragma: no cover - abstract
         """The row and column offsets of file j's chips."""
         raise NotImplementedError
+
+    @property
+    def exact(self) -> bool:
+        """Every chip once per epoch (no length=; see the class's notes)."""
+        return self.length is None
 
     def epoch_keys(self) -> Array:
         out = [self._grid_keys(j, *self.offsets(j)) for j in range(self.index.num_files)]
@@ -388,32 +413,48 @@ class _EveryChip(ChipSampler):
         out: tuple[Array, Array] = self._cache[k]
         return out
 
-    def stream_length(self) -> int:
+    def stream_counts(self, every: bool = True) -> Array:
+        """Chips per stream (streams order). every=False: only this rank's streams are counted
+        (the others 0), which needs no other rank."""
         assert self.streams is not None
         C = self.streams.count
-        if self.length is not None:
-            return self.length // C
-        k = ("length",)
-        if k not in self._cache:
+        key = ("counts", every)
+        if key not in self._cache:
             counts = np.zeros(C, np.int64)
-            mine = self.my_streams()
+            # a sharded index holds only this rank's streams' files; otherwise every stream is counted here
+            mine = self.my_streams() if self.index.sharding is not None or not every else np.arange(C)
             for c in mine:
                 counts[c] = len(self._stream_chips(int(c))[0])
-            if len(mine) < C:
+            if every and len(mine) < C:
                 agreed = _max_over_ranks(counts, self.world)
                 if agreed is None:
                     raise ValueError(
                         f"this rank reads {len(mine)} of the {C} streams and torch.distributed is not initialised: "
                         "give length= (the epoch's keys, all ranks together)")
                 counts = agreed
-            self._cache[k] = max(1, int(counts.sum()) // C)
-        return int(self._cache[k])
+            self._cache[key] = counts
+        out: Array = self._cache[key]
+        return out
+
+    def stream_length(self) -> int:
+        assert self.streams is not None
+        C = self.streams.count
+        if self.length is not None:
+            return self.length // C
+        return max(1, int(self.stream_counts().sum()) // C)
+
+    def epoch_length(self) -> int:
+        if self.streams is None or not self.exact:
+            return super().epoch_length()
+        return int(self.stream_counts().sum())
 
     def stream_keys(self, c: int) -> Array:
         keys, blocks = self._stream_chips(c)
         M = len(keys)
         if M == 0:
             raise ValueError(f"stream {c} has no chip (files {self.files_of(c)[:3].tolist()} ...): use fewer streams")
+        if self.exact:
+            return self._pass(c, self.epoch, keys, blocks)
         L = self.stream_length()
         a, b = self.epoch * L, (self.epoch + 1) * L
         out = [self._pass(c, q, keys, blocks)[max(a, q * M) - q * M:min(b, (q + 1) * M) - q * M]
@@ -428,6 +469,97 @@ class _EveryChip(ChipSampler):
         rank_of = rng.permutation(int(blocks.max()) + 1)
         out: Array = keys[np.lexsort((rng.random(len(keys)), rank_of[blocks]))]
         return out
+
+    # -- every chip once: positions, resume -------------------------------------------------
+    def _occupied(self, counts: Array) -> Array:
+        """bool per global position of the streams' sequence: a chip is there (p = k C + c with
+        k < counts[c])."""
+        assert self.streams is not None
+        C = self.streams.count
+        occ = np.zeros(int(counts.max(initial=0)) * C, bool)
+        for c in range(C):
+            occ[c:int(counts[c]) * C:C] = True
+        return occ
+
+    def my_positions(self, start: int) -> Any:
+        if not self.exact:
+            return super().my_positions(start)
+        r, w = self.rank, self.world
+        if self.streams is None:  # p = r (mod w) from start to the end: none left out
+            n = self.epoch_length()
+            start = max(0, min(int(start), n))
+            return range(start + (r - start) % w, n, w)
+        if not self._taken:
+            occ = self._occupied(self.stream_counts(every=False))  # this rank's streams suffice
+            taken = np.zeros(len(occ), bool)
+        else:
+            occ = self._occupied(self.stream_counts())
+            taken = _taken_by(occ, self._taken)
+        free = np.flatnonzero(occ & ~taken)
+        return free[free % w == r]
+
+    def __len__(self) -> int:
+        """This rank's keys of a whole epoch (resumed or not, as for the other samplers)."""
+        if not self.exact:
+            return super().__len__()
+        if self.streams is None:
+            return len(range(self.rank, self.epoch_length(), self.world))
+        occ = self._occupied(self.stream_counts(every=False))
+        return int(occ[self.rank::self.world].sum())
+
+    def has_chips(self) -> bool:
+        """Whether the epoch has a chip (with streams: this rank's streams, which needs no other
+        rank; the constructor checked that each has a file with one)."""
+        if self.exact and self.streams is not None:
+            return bool(self.stream_counts(every=False).sum())
+        return bool(self.epoch_length())
+
+    def all_keys(self) -> list[Key]:
+        if not self.exact or self.streams is None:
+            return super().all_keys()
+        pos = np.flatnonzero(self._occupied(self.stream_counts()))
+        return [(int(j), int(r), int(c)) for j, r, c in self.keys_at(pos)]
+
+    def state_dict(self, yielded: int | None = None) -> dict[str, Any]:
+        if not self.exact or self.streams is None:
+            return super().state_dict(yielded)
+        y = self._yielded if yielded is None else int(yielded)
+        st: dict[str, Any] = {"seed": self.seed, "epoch": self.epoch, "rank": self.rank, "world_size": self.world,
+                              "yielded": y}
+        before = self._pending or self._taken  # loaded, not iterated yet: the loaded state's
+        if before:
+            st["taken"] = [list(t) for t in before]
+        return st
+
+    def load_state_dict(self, state: dict[str, Any]) -> None:
+        if not self.exact or self.streams is None:
+            return super().load_state_dict(state)
+        if "offset" in state:
+            raise ValueError("this state was saved by a sampler with length= (or without streams): load it into one "
+                             "made the same way")
+        self.seed = int(state.get("seed", self.seed))
+        self.epoch = int(state.get("epoch", self.epoch))
+        before = [(int(w), int(y)) for w, y in state.get("taken", [])]
+        self._pending = before + [(int(state.get("world_size", self.world)), int(state.get("yielded", 0)))]
+        self._resume = self._base = 0
+        self._yielded = 0
+
+    def __iter__(self) -> Iterator[Key]:
+        # the keys the saved ranks took (load_state_dict) apply to the next iteration only
+        self._taken, self._pending = self._pending, []
+        yield from super().__iter__()
+
+
+def _taken_by(occupied: Array, layers: list[tuple[int, int]]) -> Array:
+    """The positions the saved ranks took: for each resume (world w, yielded y) in turn, rank
+    r of w took its first y free occupied positions p = r (mod w)."""
+    taken = np.zeros(len(occupied), bool)
+    for w, y in layers:
+        free = occupied & ~taken
+        for r in range(w):
+            got = np.flatnonzero(free[r::w])[:y]
+            taken[r + w * got] = True
+    return taken
 
 
 def _max_over_ranks(counts: Array, world: int) -> Array | None:
@@ -466,7 +598,7 @@ class GridChipSampler(_EveryChip):
         self.shuffle = bool(shuffle)
         self.length = None if length is None else _check_length(length)
         super().__init__(dataset, rank, world_size, min_valid, seed, streams, block)
-        if self.constrained and not self.epoch_length():
+        if self.constrained and not self.has_chips():
             raise constraints.no_chip_error(self.index, self.min_valid)
 
     def offsets(self, j: int) -> tuple[Any, Any]:
@@ -489,7 +621,7 @@ class TileChipSampler(_EveryChip):
         self.shuffle = shuffle
         self.length = None if length is None else _check_length(length)
         super().__init__(dataset, rank, world_size, min_valid, seed, streams, block)
-        if self.constrained and not self.epoch_length():
+        if self.constrained and not self.has_chips():
             raise constraints.no_chip_error(self.index, self.min_valid)
 
     def offsets(self, j: int) -> tuple[Any, Any]:

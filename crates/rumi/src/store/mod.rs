@@ -29,7 +29,7 @@ use std::fs::File;
 use std::io;
 use std::time::Duration;
 
-pub use source::{fetch, head, StoreSource};
+pub use source::{fetch, head, stat, ObjectStat, StoreSource};
 pub use upload::{delete, put, upload, Parts, Sidecar, MIN_PART_BYTES, PART_BYTES};
 
 /// True for the URL schemes served by object storage (`s3://`, `http://`, `https://`).

@@ -164,9 +164,30 @@ pub fn fetch(url: &str, opts: &Options, max_bytes: u64) -> io::Result<Vec<u8>> {
 
 /// The size of the object at `url`, or `None` when there is none (one HEAD request).
 pub fn head(url: &str, opts: &Options) -> io::Result<Option<u64>> {
+    Ok(stat(url, opts)?.map(|s| s.size))
+}
+
+/// An object's size and the store's identity of its content (`etag:<ETag>`, else
+/// `modified:<Last-Modified>`; `None` when the store gives neither): what a catalogue records
+/// to tell a rewritten object from the one it described.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ObjectStat {
+    pub size: u64,
+    pub identity: Option<String>,
+}
+
+/// The size and identity of the object at `url`, or `None` when there is none (one HEAD
+/// request, the one [`head`] sends).
+pub fn stat(url: &str, opts: &Options) -> io::Result<Option<ObjectStat>> {
     let (client, path, _) = resolve(url, opts)?;
     match client.rt.block_on(client.store.head(&path)) {
-        Ok(meta) => Ok(Some(meta.size)),
+        Ok(meta) => {
+            let identity = match meta.e_tag {
+                Some(e) if !e.is_empty() => Some(format!("etag:{e}")),
+                _ => Some(format!("modified:{}", meta.last_modified.to_rfc3339())),
+            };
+            Ok(Some(ObjectStat { size: meta.size, identity }))
+        }
         Err(object_store::Error::NotFound { .. }) => Ok(None),
         Err(e) => Err(io_err(url, e)),
     }
