@@ -284,6 +284,11 @@ def test_footprint_across_the_antimeridian(dateline, tmp_path, where):
     geod = pyproj.Geod(ellps="WGS84")
     area = sum(abs(geod.geometry_area_perimeter(p)[0]) for p in g.geoms)
     assert 0.99e10 < area < 1.01e10, area
+    if where == "c.parquet":  # GeoParquet's metadata: MultiPolygon footprints, all longitudes
+        import json
+
+        geo = json.loads(pq.ParquetFile(tmp_path / where).schema_arrow.metadata[b"geo"])["columns"]["geometry"]
+        assert "MultiPolygon" in geo["geometry_types"] and (geo["bbox"][0], geo["bbox"][2]) == (-180.0, 180.0)
 
 
 @pytest.mark.parametrize("tiles_crs", ["EPSG:32621", "EPSG:4326"])

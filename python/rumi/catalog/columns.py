@@ -119,7 +119,7 @@ def geo_metadata(bbox: tuple[float, float, float, float]) -> dict[str, Any]:
         "columns": {
             "geometry": {
                 "encoding": "WKB",
-                "geometry_types": ["Polygon"],
+                "geometry_types": ["Polygon", "MultiPolygon"],  # MultiPolygon: cut at 180 degrees
                 "crs": json.loads(pyproj.CRS.from_epsg(4326).to_json()),
                 "edges": "planar",
                 "bbox": list(bbox),
@@ -145,6 +145,8 @@ def file_metadata(table: Any) -> dict[bytes, bytes]:
     lo = [pc.min(ext[0]).as_py(), pc.min(ext[1]).as_py()]
     hi = [pc.max(ext[2]).as_py(), pc.max(ext[3]).as_py()]
     total = (lo[0], lo[1], hi[0], hi[1]) if None not in lo + hi else (0.0, 0.0, 0.0, 0.0)
+    if pc.any(pc.greater(ext[0], ext[2])).as_py():  # a row across 180 degrees (xmin > xmax): all longitudes
+        total = (-180.0, total[1], 180.0, total[3])
     md: dict[bytes, bytes] = dict(table.schema.metadata or {})
     md[b"geo"] = json.dumps(geo_metadata(total)).encode()
     md[b"rumi:catalog"] = json.dumps({"version": CATALOG_VERSION}).encode()
