@@ -7,7 +7,8 @@
 
 Columns (stac-geoparquet style, then rumi's own):
   id, datetime | start_datetime/end_datetime (timestamp[us, UTC]), geometry (WKB footprint in
-  EPSG:4326), bbox (struct xmin/ymin/xmax/ymax, the GeoParquet 1.1 covering), proj:code,
+  EPSG:4326; across 180 degrees a MultiPolygon cut there, as GeoJSON writes it), bbox (struct
+  xmin/ymin/xmax/ymax, the GeoParquet 1.1 covering; xmin > xmax across 180 degrees), proj:code,
   proj:transform (STAC order a, b, c, d, e, f = xres, row_rot, x0, col_rot, yres, y0 of pixel
   corners), proj:shape ([rows, cols]), assets (struct data: {href, type, roles}), location (the
   href again: GDAL GTI's default location field), rumi:header (the blob), rumi:bands,
@@ -49,7 +50,8 @@ statistics, blobs beside the parts read only for the rows opened, appends as new
     cat = cat.append(["new.rumi"])                      # a new part file
 
 Modules: columns (the schema and metadata), rows (one row of a file, and opening a row again),
-valid (the valid-fraction summary), search (filters and times), parts and stores (partitioned
+valid (the valid-fraction summary), search (filters and times), geometry (footprints and boxes
+on the sphere: exact box searches), parts and stores (partitioned
 catalogues and where they lie), table (Catalog), vrt (GDAL VRT
 mosaics), cli (the console script).
 """
