@@ -28,7 +28,9 @@ fn files(root: &Path) -> Vec<PathBuf> {
             let name = entry.file_name().to_string_lossy().into_owned();
             let rel = dir.join(&name);
             if entry.file_type().is_ok_and(|t| t.is_dir()) {
-                if !name.starts_with('.') && !(dir.as_os_str().is_empty() && name == "target") {
+                let hidden = name.starts_with('.');
+                let target = dir.as_os_str().is_empty() && name == "target";
+                if !hidden && !target {
                     stack.push(rel);
                 }
             } else {
