@@ -166,6 +166,7 @@ def apply(a: np.ndarray[Any, Any], scaling: Scaling, band_axis: int, dtype: Any 
     out_dtype = np.dtype(dtype) if dtype is not None else float_dtype(a.dtype)
     out = a.astype(out_dtype)
     view = np.moveaxis(out, band_axis, 0)
-    for b, (s, o) in enumerate(zip(scaling.scales, scaling.offsets)):
-        view[b] = view[b] * s + o
+    with np.errstate(over="ignore", invalid="ignore"):  # huge scales give inf, as rioxarray's
+        for b, (s, o) in enumerate(zip(scaling.scales, scaling.offsets)):
+            view[b] = view[b] * s + o
     return out

@@ -259,6 +259,102 @@ def _nodata_of(da: Any) -> Any:
     return v if v is not None else _attempt(lambda: da.rio.encoded_nodata)
 
 
+def _scaling_of(da: Any, band: str | None, B: int, scales: Any, offsets: Any, units: Any) -> Any:
+    """The scales, offsets and units to record (rumi._scale.Scaling, or None): the arguments
+    when given, else the array's as rio.to_raster finds them (attrs, then encoding: `scales` /
+    `offsets`, one per band, or CF's `scale_factor` / `add_offset` for every band), and its
+    `units` attribute (one text, or one per band as rioxarray's open_rasterio gives them)."""
+    from ._scale import normalize
+
+    def find(many: str, one: str) -> Any:
+        for src in (da.attrs, da.encoding):
+            if src.get(many) is not None:
+                return tuple(src[many])
+        for src in (da.attrs, da.encoding):
+            if src.get(one) is not None:
+                return src[one]
+        return None
+
+    if scales is None:
+        scales = find("scales", "scale_factor")
+    if offsets is None:
+        offsets = find("offsets", "add_offset")
+    if units is None:
+        units = da.attrs.get("units")
+        if isinstance(units, (list, tuple)):
+            units = tuple(u or None for u in units)
+    return normalize(scales, offsets, units, B, "to_rumi")
+
+
+def _is_decoded(da: Any) -> bool:
+    """True when the array holds values decoded from scaled samples (xarray's, rioxarray's and
+    the rumi engine's mask_and_scale=True: float values, the scale in `encoding`)."""
+    enc = da.encoding
+    scaled = any(k in enc for k in ("scale_factor", "add_offset", "scales", "offsets"))
+    return scaled and da.dtype.kind == "f"
+
+
+def _unscaled(da: Any, scaling: Any, band: str | None) -> Any:
+    """The raw samples of values decoded with `scaling` (rio.to_raster's encoding: `(value -
+    offset) / scale`, rounded for an integer stored type, encoding['dtype']), still as float
+    with the missing samples NaN (then _encoded stores them as the nodata and casts), computed
+    as xarray's CF encoder computes it (so equal to rio.to_raster's samples). A value
+    that the stored integers cannot give back (decoding the rounded sample, as rioxarray's
+    mask_and_scale does, is not the value) is a ValueError naming it: rio.to_raster would round
+    it silently. Lazy for dask; `encoding` keeps dtype and _FillValue, not the scale."""
+    from ._scale import Scaling
+
+    sc: Scaling = scaling
+    stored = da.encoding.get("rasterio_dtype", da.encoding.get("dtype"))
+    st = np.dtype(stored) if stored is not None else da.dtype
+    axis = da.dims.index(band) if band is not None else None
+    s = np.asarray(sc.scales, dtype=np.float64)
+    o = np.asarray(sc.offsets, dtype=np.float64)
+
+    def per_band(v: np.ndarray[Any, Any], ndim: int) -> np.ndarray[Any, Any]:
+        shape = [1] * ndim
+        if axis is not None:
+            shape[axis] = len(v)
+        return v.reshape(shape) if axis is not None else v[:1].reshape(shape)
+
+    # xarray's CF encoder (rio.to_raster's): in the array's own float type when a fill value is
+    # encoded, else in float64 (the type of Python-float scale_factor and add_offset)
+    masked = "_FillValue" in da.encoding or "missing_value" in da.encoding
+    work = da.dtype if masked else np.dtype(np.float64)
+
+    def unscale(a: Any) -> Any:
+        a = np.asarray(a)
+        ps, po = per_band(s, a.ndim), per_band(o, a.ndim)
+        with np.errstate(over="ignore", invalid="ignore"):
+            raw = ((a.astype(work) - po.astype(work)) / ps.astype(work)).astype(np.float64)
+        if st.kind in "iub":
+            raw = np.round(raw)
+            with np.errstate(invalid="ignore", over="ignore"):
+                back = raw.astype(a.dtype) * ps.astype(a.dtype) + po.astype(a.dtype)
+                same = (back == a) | np.isnan(a)
+            if not np.all(same):
+                i = tuple(int(v[0]) for v in np.nonzero(~same))
+                raise ValueError(
+                    f"the array's value {a[i]!r} at {i} is not one that {st} samples with scale "
+                    f"{float(ps.reshape(-1)[i[axis] if axis is not None else 0])!r} and offset "
+                    f"{float(po.reshape(-1)[i[axis] if axis is not None else 0])!r} give (the nearest gives "
+                    f"{back[i]!r}): rumi writes the samples back exactly or not at all; drop the scale from "
+                    "encoding (da.encoding = {}) to write the values as float"
+                )
+            return raw
+        return raw.astype(st)  # a float type: the nearest
+
+    if _is_dask(da.data):
+        data = da.data
+        if axis is not None:
+            data = data.rechunk({axis: -1})
+        out = da.copy(data=data.map_blocks(unscale, dtype=np.float64 if st.kind in "iub" else st))
+    else:
+        out = da.copy(data=unscale(da.data))
+    out.encoding = {k: v for k, v in da.encoding.items() if k not in ("scale_factor", "add_offset", "scales", "offsets")}
+    return out
+
+
 def _encoded(da: Any, nodata: Any, band: str | None) -> tuple[Any, Any]:
     """(array, nodata) to store. An array decoded with its nodata masked (xarray's and
     rioxarray's mask_and_scale / masked=True, the rumi engine's default: missing samples NaN, or
@@ -404,6 +500,10 @@ def to_rumi(
     geotransform: Any = None,
     force: bool = False,
     pixel_is_point: bool | None = None,
+    scales: Any = None,
+    offsets: Any = None,
+    units: Any = None,
+    graph: str = "auto",
 ) -> bytes:
     """Writes an xarray DataArray (or one-variable Dataset) with dims (time, band, y, x),
     (band, y, x) or (y, x) (other names mapped with dims=) to dest (a path or s3://bucket/key)
@@ -416,10 +516,16 @@ def to_rumi(
     _FillValue / nodata / missing_value (attrs or encoding) or rioxarray's nodata; PixelIsPoint
     from attrs["AREA_OR_POINT"] (the transform is then GDAL's, shifted by half a pixel, as
     rioxarray reports it). An array decoded as float from an integer file (encoding['dtype']) is
-    written back in that type, each sample exactly. A rotated grid is written when rioxarray or
+    written back in that type, each sample exactly. Scales, offsets and units (rumi.write's
+    scales=/offsets=/units=) unless given: as rio.to_raster finds them, CF's `scale_factor` /
+    `add_offset` (or rioxarray's per-band `scales` / `offsets`) in attrs or encoding, and the
+    `units` attribute; values decoded with them (mask_and_scale=True: the scale in `encoding`)
+    are encoded back to the stored samples as rio.to_raster does (`(value - offset) / scale`,
+    rounded for an integer type; a value the samples cannot give back is a ValueError), raw
+    samples (mask_and_scale=False: the scale in `attrs`) are stored as they are. A rotated grid is written when rioxarray or
     odc-geo carry it (a GeoTransform), as rio.to_raster writes it. A dask-backed array is written block by block of whole tile rows (about block_bytes raw
     bytes each), one task per block on the active dask scheduler, never whole in memory; the
-    other arguments are rumi.Writer's."""
+    other arguments (graph="fast" for the fastest decode, docs/compression.md) are rumi.Writer's."""
     da = _as_dataarray(obj)
     roles = _roles(da, dims)
     order = [d for d in (roles["time"], roles["band"], roles["y"], roles["x"]) if d is not None]
@@ -443,6 +549,9 @@ def to_rumi(
         crs = _epsg(found)
     if transform is None and geotransform is None:
         transform = _transform_of(da, str(roles["y"]), str(roles["x"]))
+    scaling = _scaling_of(da, roles["band"], B, scales, offsets, units)
+    if scaling is not None and _is_decoded(da):
+        da = _unscaled(da, scaling, roles["band"])
     da, fill = _encoded(da, nodata, roles["band"])
     if fill is not None:
         nodata = fill
@@ -457,6 +566,8 @@ def to_rumi(
         dest, shape=shape, dtype=spec_dtype, bands=bands, times=times, crs=crs, transform=transform, tile=tile,
         nodata=nodata, frame_unit=frame_unit, level=level, threads=threads, options=options,
         geotransform=geotransform, force=force, pixel_is_point=bool(pixel_is_point),
+        scales=None if scaling is None else scaling.scales, offsets=None if scaling is None else scaling.offsets,
+        units=None if scaling is None else scaling.units, graph=graph,
     )
     try:
         budget = int(block_bytes or BLOCK_BYTES)

@@ -18,6 +18,7 @@ from xarray.core import indexing
 
 import rumi
 from . import _to_rumi  # noqa: F401  (registers da.rumi.to_rumi)
+from ._scale import Scaling
 
 
 def _masked_dtype(dtype: np.dtype[Any]) -> np.dtype[Any]:
@@ -39,13 +40,18 @@ def _missing(dtype: np.dtype[Any]) -> Any:
 
 class RumiBackendArray(BackendArray):
     """The samples of a rumi.Dataset, read lazily by window; with `mask` (one nodata value per
-    band, or None) samples equal to their band's nodata read as NaN in a float type."""
+    band, or None) samples equal to their band's nodata read as NaN in a float type; with
+    `scaling` the values `raw * scale + offset` per band, computed as rioxarray's mask_and_scale
+    (in its float type, after the masking)."""
 
-    def __init__(self, ds: rumi.Dataset, mask: list[float | None] | None = None) -> None:
+    def __init__(
+        self, ds: rumi.Dataset, mask: list[float | None] | None = None, scaling: Scaling | None = None
+    ) -> None:
         self.ds = ds  # pickles as path + blob (dask workers reopen statelessly)
         self.shape = ds.shape
         self.mask = mask
-        self.dtype = ds.dtype if mask is None else _masked_dtype(ds.dtype)
+        self.scaling = scaling
+        self.dtype = ds.dtype if mask is None and scaling is None else _masked_dtype(ds.dtype)
 
     def __getitem__(self, key: Any) -> Any:
         return indexing.explicit_indexing_adapter(key, self.shape, indexing.IndexingSupport.OUTER, self._raw)
@@ -89,8 +95,13 @@ class RumiBackendArray(BackendArray):
             bs = bs.tolist()
         (r0, h), (c0, w) = win
         a = np.asarray(self.ds.read(t=ts, b=bs, window=(r0, c0, h, w)))
+        bands = bs if isinstance(bs, list) else list(range(self.shape[1]))[bs]
         if self.mask is not None:
-            a = self._masked(a, bs if isinstance(bs, list) else list(range(self.shape[1]))[bs])
+            a = self._masked(a, bands)
+        if self.scaling is not None:
+            from ._scale import apply
+
+            a = apply(a, self.scaling.select(bands), 1, self.dtype)
         if any(not isinstance(p, slice) for p in post):
             a = a[:, :, post[0]] if not isinstance(post[0], slice) else a
             a = a[:, :, :, post[1]] if not isinstance(post[1], slice) else a
@@ -116,7 +127,15 @@ def to_xarray(ds: rumi.Dataset, name: str = "band_data", mask_and_scale: bool = 
     as NaN in a float type and `encoding` holds `_FillValue` and the stored `dtype` (rioxarray:
     rio.encoded_nodata; rumi.to_rumi and to_netcdf encode it back); without, the exact samples
     and `attrs["_FillValue"]` (rio.nodata). Bands with different nodata values have no single
-    `_FillValue`: `attrs["nodatavals"]` lists them, and masking them is refused."""
+    `_FillValue`: `attrs["nodatavals"]` lists them, and masking them is refused.
+
+    Scale, offset and unit (Dataset.scales/offsets/units, the same sidecar) as rioxarray's
+    open_rasterio gives them, when the file has any: with mask_and_scale the values
+    `raw * scale + offset` in rioxarray's float type (float32 for 8- and 16-bit samples) and
+    `encoding["scale_factor"]`/`["add_offset"]` (`"scales"`/`"offsets"`, one per band, when the
+    bands differ) with the stored `dtype`, so that to_netcdf, rio.to_raster and rumi.to_rumi
+    encode them back; without, the raw samples and the same keys in `attrs`. `attrs["units"]`:
+    the unit (a tuple of one per band when there are several bands, as rioxarray's)."""
     T, B, Y, X = ds.shape
     tl, tw = ds.tile_shape
     nodata = list(ds.nodatavals)
@@ -131,7 +150,22 @@ def to_xarray(ds: rumi.Dataset, name: str = "band_data", mask_and_scale: bool = 
         )
     # NaN nodata in a float type is NaN already; in a complex one NaN+NaNj is what xarray masks to
     mask = nodata if known and mask_and_scale and not (ds.dtype.kind == "f" and np.isnan(known[0])) else None
-    var = xr.Variable(("time", "band", "y", "x"), indexing.LazilyIndexedArray(RumiBackendArray(ds, mask)))
+    scaling = ds.scaling
+    scaled = scaling.is_scaled
+    backend = RumiBackendArray(ds, mask, scaling if scaled and mask_and_scale else None)
+    var = xr.Variable(("time", "band", "y", "x"), indexing.LazilyIndexedArray(backend))
+    if scaled:
+        keys: dict[str, Any] = {}
+        for one, many, vals in (("scale_factor", "scales", scaling.scales), ("add_offset", "offsets", scaling.offsets)):
+            if len(set(vals)) == 1:
+                keys[one] = vals[0]
+            else:
+                keys[many] = vals
+        (var.encoding if mask_and_scale else var.attrs).update(keys)
+        if mask_and_scale:
+            var.encoding["dtype"] = ds.dtype
+    if any(scaling.units):
+        var.attrs["units"] = scaling.units[0] if B == 1 else scaling.units
     fill = _fill_value(known[0], ds.dtype) if same else None
     if fill is not None and mask_and_scale:
         var.encoding["_FillValue"] = fill

@@ -71,6 +71,10 @@ class Case:
     descriptions: tuple[str, ...] = ()
     tile: int = 256
     mask: np.ndarray | None = None  # a numpy mask to write the data as a masked array
+    # per band scale, offset and unit (rasterio's scales/offsets/units), None: none
+    scales: tuple[float, ...] | None = None
+    offsets: tuple[float, ...] | None = None
+    units: tuple[str | None, ...] | None = None
 
     @property
     def dtype(self) -> np.dtype:
@@ -101,6 +105,8 @@ class Case:
         B, Y, X = self.data.shape
         t = self.transform
         extra = " masked" if self.mask is not None else ""
+        if self.scales is not None or self.units is not None:
+            extra += f" scales={self.scales!r} offsets={self.offsets!r} units={self.units!r}"
         return (
             f"[dtype={self.dtype} shape=({B}, {Y}, {X}) tile={self.tile} nodata={self.nodata!r} "
             f"transform={self.kind} ({t.a!r}, {t.b!r}, {t.c!r}, {t.d!r}, {t.e!r}, {t.f!r}) crs={self.crs} "
@@ -228,9 +234,39 @@ def transforms(draw: Any, kinds: tuple[str, ...] = KINDS) -> tuple[str, Affine, 
     return kind, Affine(res, rot, x0, rot * 0.5, -res, y0), "EPSG:32633"
 
 
+#: scales and offsets of real archives (Landsat C2 L2 SR and ST, Sentinel-2 L2A, feet, MODIS) and identity
+REAL_SCALES = [(2.75e-5, -0.2), (0.00341802, 149.0), (1e-4, -1000.0), (1e-4, -0.1), (0.3048, 0.0), (0.02, 0.0),
+               (1.0, 0.0), (0.5, 100.0)]
+UNITS = [None, "metre", "m", "ft", "K", "°C", "1", "a & <b>"]
+
+
+@st.composite
+def scalings(draw: Any, bands: int) -> tuple[Any, Any, Any]:
+    """(scales, offsets, units), one per band or None: those of real archives, or any finite
+    numbers (tiny, huge, negative), the same in every band or not."""
+    def one() -> tuple[float, float]:
+        return draw(st.one_of(
+            st.sampled_from(REAL_SCALES),
+            st.tuples(st.floats(allow_nan=False, allow_infinity=False, min_value=-1e300, max_value=1e300),
+                      st.floats(allow_nan=False, allow_infinity=False, min_value=-1e300, max_value=1e300)),
+        ))
+    if draw(st.booleans()):
+        pairs = [one()] * bands
+    else:
+        pairs = [one() for _ in range(bands)]
+    units = tuple(draw(st.sampled_from(UNITS)) for _ in range(bands))
+    scaled = draw(st.booleans()) or not any(units)
+    return (
+        tuple(p[0] for p in pairs) if scaled else None,
+        tuple(p[1] for p in pairs) if scaled else None,
+        units if any(units) else None,
+    )
+
+
 @st.composite
 def cases(draw: Any, dtypes: tuple[str, ...] = ORACLE_DTYPES, kinds: tuple[str, ...] = KINDS,
-          max_bands: int = 3, max_side: int = 37, per_band: bool = True, point: bool = True) -> Case:
+          max_bands: int = 3, max_side: int = 37, per_band: bool = True, point: bool = True,
+          scaled: bool = False) -> Case:
     dtype = np.dtype(draw(st.sampled_from(dtypes)))
     B = draw(st.integers(1, max_bands))
     Y = draw(st.integers(1, max_side))
@@ -239,11 +275,14 @@ def cases(draw: Any, dtypes: tuple[str, ...] = ORACLE_DTYPES, kinds: tuple[str, 
     data = draw(arrays(dtype, (B, Y, X), nodata))
     kind, t, crs = draw(transforms(kinds))
     texts = tuple(draw(st.sampled_from(["red", "nir", "B04", "élévation", "a b", "x" * 40])) + f"_{i}" for i in range(B))
-    return Case(
+    case = Case(
         data=data, nodata=nodata, kind=kind, transform=t, crs=crs,
         point=draw(st.booleans()) if point else False, descriptions=texts,
         tile=draw(st.sampled_from([8, 16, 256])),
     )
+    if scaled:
+        case.scales, case.offsets, case.units = draw(scalings(B))
+    return case
 
 
 # ---- writers ------------------------------------------------------------------------------------
@@ -271,6 +310,11 @@ def write_tif(case: Case, path: Path) -> Path:
                 dst.write(case.data)
             for i, text in enumerate(case.texts, start=1):
                 dst.set_band_description(i, text)
+            if case.scales is not None:
+                dst.scales = case.scales
+                dst.offsets = case.offsets
+            if case.units is not None:
+                dst.units = tuple(u or "" for u in case.units)
     if case.per_band:
         bands = "".join(
             f'<PAMRasterBand band="{i}"><NoDataValue>{_nodata_text(v, case.dtype)}</NoDataValue></PAMRasterBand>'
@@ -299,7 +343,8 @@ def write_rumi(case: Case, path: Path, *, how: str = "write", times: Any = ("202
     import rumi
 
     kw = dict(bands=case.texts, times=list(times), crs=case.crs, transform=case.transform,
-              nodata=rumi_nodata(case), tile=case.tile, pixel_is_point=case.point)
+              nodata=rumi_nodata(case), tile=case.tile, pixel_is_point=case.point,
+              scales=case.scales, offsets=case.offsets, units=case.units)
     data = case.data if case.mask is None else np.ma.masked_array(case.data, case.mask)
     if how == "write":
         rumi.write(path, data, **kw)
@@ -424,6 +469,10 @@ def check_metadata(ds, src, case: Case) -> None:
         _nd_equal(a, b) for a, b in zip(ds.nodatavals, src.nodatavals)
     ), f"{case}: nodatavals {ds.nodatavals} != rasterio {src.nodatavals}"
     assert _nd_equal(ds.nodata, src.nodata), f"{case}: nodata {ds.nodata} != rasterio {src.nodata}"
+    # scale, offset and unit (the PAM sidecar's; GeoTIFF's GDAL metadata), bit for bit
+    for name in ("scales", "offsets", "units"):
+        got, want = tuple(getattr(ds, name)), tuple(getattr(src, name))
+        assert got == want, f"{case}: {name} {got!r} != rasterio {want!r}"
     # a band without a description (None in rasterio) has a text in rumi (the writer's or "band N")
     assert all(s is None or g == s for g, s in zip(ds.descriptions, src.descriptions)) and len(ds.descriptions) == len(
         src.descriptions
