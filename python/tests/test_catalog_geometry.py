@@ -388,3 +388,41 @@ def test_truncated_part_is_a_rumi_error_naming_it(tmp_path, dateline, cut):
     single.write_bytes(data[: int(len(data) * cut)])
     with pytest.raises(rumi.FormatError, match="one.parquet"):
         rumi.Catalog.open(single)
+
+
+def test_old_pole_footprints_are_answered_right(tmp_path):
+    """A footprint around a pole as written before footprints were closed through the poles (the
+    outline's ring in lon/lat, its bbox stopping short of the pole), in a single file and in a
+    part written then (no summary in its name, no extent): a box in the cap between the ring and
+    the pole still finds it."""
+    import json
+
+    f = write_file(tmp_path / "pole.rumi", "EPSG:3031", Affine(10_000, 0, -40_000, 0, -10_000, 40_000))
+    cat = rumi.Catalog.build([str(f)], str(tmp_path / "c.parquet"))
+    t = cat.table
+    ring = Grid("EPSG:3031", Affine(10_000, 0, -40_000, 0, -10_000, 40_000), (8, 8)).outline("EPSG:4326", densify=16)
+    x, y = ring[:, 0], ring[:, 1]
+    t = t.set_column(t.schema.get_field_index("geometry"), "geometry",
+                     pa.array([shapely.to_wkb(shapely.make_valid(shapely.Polygon(ring)))], pa.binary()))
+    t = t.set_column(t.schema.get_field_index("bbox"), "bbox", pa.array(
+        [{"xmin": float(x.min()), "ymin": float(y.min()), "xmax": float(x.max()), "ymax": float(y.max())}], t.schema.field("bbox").type))
+    cap = (-180, -90, 180, float(y.min()) - 0.05)  # between the pole and the old ring
+    assert cap[3] > -90
+    write_table(t, tmp_path / "old.parquet")
+    assert len(rumi.Catalog.open(tmp_path / "old.parquet").search(bbox=cap)) == 1
+    folder = tmp_path / "parts"
+    (p,) = write_parts(t, str(folder))
+    legacy = folder / (Path(p).name.split(".")[0] + ".parquet")  # a name without a summary
+    old = pq.read_table(p)
+    md = dict(old.schema.metadata)
+    md[b"rumi:catalog"] = json.dumps({"version": "0.1.0"}).encode()
+    pq.write_table(old.replace_schema_metadata(md), legacy, write_statistics=True)
+    os.remove(p)
+    hdr = Path(p[: -len(".parquet")] + ".headers")
+    if hdr.exists():
+        os.rename(hdr, folder / (legacy.name[: -len(".parquet")] + ".headers"))
+    parts = rumi.Catalog.open(folder)
+    assert parts._parts.extents[0] is None  # as rumi wrote parts then
+    assert len(parts.search(bbox=cap)) == 1
+    assert len(parts.search(bbox=(-5000, -5000, 5000, 5000), crs="EPSG:3031")) == 1
+    assert len(parts.search(bbox=(-180, 80, 180, 90))) == 0

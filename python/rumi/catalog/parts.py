@@ -35,7 +35,7 @@ import numpy as np
 from .._errors import FormatError, RumiIOError
 from .columns import deps, file_metadata, schema
 from .geometry import lon_overlap
-from .search import bbox_columns
+from .search import POLAR, bbox_columns
 from .stores import LISTING, has_listing, list_parts, mkdir, put, store
 
 #: rows per row group: the unit a search skips or reads (statistics per group keep the footer small)
@@ -144,7 +144,16 @@ def extent(table: Any) -> dict[str, Any]:
         for k in ("bbox.xmin", "bbox.xmax"):
             if out[k] is not None:
                 out[k] = [-180.0, 180.0]
+    out["cut"] = True  # footprints cut at 180 degrees and closed through the poles (see cut)
     return out
+
+
+def cut(ext: dict[str, Any] | None) -> bool:
+    """Whether a part of extent ext was written with footprints cut at 180 degrees and closed
+    through the poles. A part written before (or without an extent) may hold a footprint around a
+    pole whose bbox stops short of it: a search drops the latitude bound on the pole's side
+    (search.pushdown's pole_safe)."""
+    return bool(ext and ext.get("cut"))
 
 
 def may_match(ext: dict[str, Any] | None, filters: Any) -> bool:
@@ -161,7 +170,7 @@ def may_match(ext: dict[str, Any] | None, filters: Any) -> bool:
             xmin, ymin, xmax, ymax = (ext.get(f"bbox.{k}") or [None, None] for k in ("xmin", "ymin", "xmax", "ymax"))
             if None in (xmin[0], ymin[0], xmax[1], ymax[1]):
                 return False  # no row has a bbox
-            if ymin[0] > n or ymax[1] < s:
+            if (ymin[0] > n and (cut(ext) or n >= -POLAR)) or (ymax[1] < s and (cut(ext) or s <= POLAR)):
                 return False
             if not crosses(ext) and not lon_overlap(np.array([xmin[0]]), np.array([xmax[1]]), w, e)[0]:
                 return False
@@ -220,7 +229,7 @@ def summary_token(rows: int, rows_per_group: int, ext: dict[str, Any]) -> str:
         if len(b) >= 255:
             return ""
         code += bytes([255 if v is None else len(b)]) + b
-    raw = struct.pack(_SUMMARY, 1, rows, rows_per_group, *box, *times) + code
+    raw = struct.pack(_SUMMARY, 2 if ext.get("cut") else 1, rows, rows_per_group, *box, *times) + code
     tok = "s" + base64.urlsafe_b64encode(raw).decode().rstrip("=")
     return tok if len(tok) <= SUMMARY_MAX else ""
 
@@ -239,7 +248,7 @@ def parse_summary(name: str) -> tuple[np.ndarray[Any, Any], dict[str, Any]] | No
         raw = base64.urlsafe_b64decode(tok[1:] + "=" * (-len(tok[1:]) % 4))
         n = struct.calcsize(_SUMMARY)
         version, rows, per, *vals = struct.unpack(_SUMMARY, raw[:n])
-        if version != 1 or per <= 0:
+        if version not in (1, 2) or per <= 0:
             return None
         ext: dict[str, Any] = {}
         # each bbox field's range as one that holds it: [least xmin, greatest xmax] for xmin and
@@ -259,6 +268,8 @@ def parse_summary(name: str) -> tuple[np.ndarray[Any, Any], dict[str, Any]] | No
     except (ValueError, struct.error, IndexError, UnicodeDecodeError):
         return None
     ext["proj:code"] = None if codes[0] is None else codes
+    if version == 2:
+        ext["cut"] = True
     groups = np.full(-(-rows // per), per, np.int64)
     if rows % per:
         groups[-1] = rows % per
@@ -504,12 +515,14 @@ class Parts:
         return out
 
     def _expr(self, k: int, expr: Any, filters: Any) -> Any:
-        """The expression pushed down to part k: expr, or, for a part with rows across 180
-        degrees (crosses), filters' expression without the longitudes."""
-        if filters and crosses(self.extents[k]):
+        """The expression pushed down to part k: expr, or filters' expression without the
+        longitudes for a part with rows across 180 degrees (crosses), without the latitude
+        bound on a pole's side for a part written before footprints were cut (cut)."""
+        ext = self.extents[k]
+        if filters and (crosses(ext) or not cut(ext)):
             from .search import pushdown
 
-            return pushdown(filters, lon=False)
+            return pushdown(filters, lon=not crosses(ext), pole_safe=not cut(ext))
         return expr
 
     def read_column(self, name: str) -> Any:

@@ -23,6 +23,9 @@ Query = tuple[Filter, ...]
 Window = tuple[Union[int, None], Union[int, None]]
 
 _CRS_WHAT = "crs must be 'EPSG:<code>' or an int"
+#: degrees of latitude beyond which a box may meet a footprint around the pole that a catalogue
+#: written before footprints were closed through the poles bounds short of it (pushdown)
+POLAR = 45.0
 
 
 def query(
@@ -265,12 +268,14 @@ def apply(table: Any, filters: Query) -> Any:
     return table.filter(deps().pa.array(mask(table, filters)))
 
 
-def pushdown(filters: Query, lon: bool = True) -> Any:
+def pushdown(filters: Query, lon: bool = True, pole_safe: bool = False) -> Any:
     """A pyarrow.dataset expression that every row passing filters passes (None: no filter to
     push): the bbox covering against the box's lon/lat envelope, the file's time span against
     the window, the CRS. Row groups whose statistics fail it are never read; the exact test is
     `mask`'s. lon=False: the longitudes are left out (rows across 180 degrees, xmin > xmax,
-    which statistics cannot tell apart: parts.py pushes lon=False for a part that has any)."""
+    which statistics cannot tell apart: parts.py pushes lon=False for a part that has any).
+    pole_safe=True: a box beyond POLAR degrees of latitude gets no latitude bound on the pole's
+    side (parts written before footprints were closed through the poles: parts.cut)."""
     import pyarrow.compute as pc
 
     pa = deps().pa
@@ -285,7 +290,10 @@ def pushdown(filters: Query, lon: bool = True) -> Any:
         kind = item[0]
         if kind == "bbox" and item[1] is not None:
             w, s, e, n = _box4326(item[1], item[2])
-            both((pc.field("bbox", "ymin") <= n) & (pc.field("bbox", "ymax") >= s))
+            if not (pole_safe and n < -POLAR):
+                both(pc.field("bbox", "ymin") <= n)
+            if not (pole_safe and s > POLAR):
+                both(pc.field("bbox", "ymax") >= s)
             if lon and not (w == -180.0 and e == 180.0):
                 if w <= e:
                     both((pc.field("bbox", "xmin") <= e) & (pc.field("bbox", "xmax") >= w))
