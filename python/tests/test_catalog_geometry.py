@@ -426,3 +426,7 @@ def test_old_pole_footprints_are_answered_right(tmp_path):
     assert len(parts.search(bbox=cap)) == 1
     assert len(parts.search(bbox=(-5000, -5000, 5000, 5000), crs="EPSG:3031")) == 1
     assert len(parts.search(bbox=(-180, 80, 180, 90))) == 0
+    # the old rows appended to a new folder (write_parts, as rumi-catalog converts a catalogue):
+    # the same answers
+    write_parts(t, str(tmp_path / "again"))
+    assert len(rumi.Catalog.open(tmp_path / "again").search(bbox=cap)) == 1

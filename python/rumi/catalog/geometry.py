@@ -118,7 +118,6 @@ def lift(ring: np.ndarray[Any, Any], crs: str) -> Any:
         lon, lat = lon[order], lat[order]
     if not (np.isfinite(lon).all() and np.isfinite(lat).all()):
         raise FormatError(f"an outline in {crs} does not project to longitude/latitude")
-    want = 0.0 if inside is None else (360.0 if inside > 0 else -360.0)
     if k_pole is not None:
         if inside is not None:
             raise FormatError(f"an outline in {crs} holds one pole and passes through the other")
@@ -129,15 +128,14 @@ def lift(ring: np.ndarray[Any, Any], crs: str) -> Any:
         return _valid(shapely.Polygon(ll))
     steps = (np.diff(np.append(lon, lon[0])) + 180.0) % 360.0 - 180.0
     total = float(steps.sum())
-    if inside is not None:  # a turn around the pole, in the ring's direction
-        want = 360.0 if total > 0 else -360.0
-    if abs(total - want) > 1.0:
+    if (abs(total) > 180.0) != (inside is not None):
         # a step of nearly half a turn (an edge passing close by a pole) went the wrong way
         k = int(np.argmax(np.abs(steps)))
-        fix = want - total
-        if abs(fix - round(fix / 360.0) * 360.0) > 1.0 or abs(steps[k] + fix) > 181.0:
-            raise FormatError(f"an outline in {crs} winds {total:.1f} degrees around the poles")
-        steps[k] += fix
+        steps[k] -= math.copysign(360.0, steps[k]) if inside is not None else math.copysign(360.0, total)
+        total = float(steps.sum())
+    want = 0.0 if inside is None else math.copysign(360.0, total)  # a turn around the pole inside
+    if abs(total - want) > 1.0:
+        raise FormatError(f"an outline in {crs} winds {total:.1f} degrees around the poles")
     path = lon[0] + np.concatenate([[0.0], np.cumsum(steps[:-1])])
     ll = np.stack([path, lat], 1)
     if inside is not None:  # around a pole: closed through it

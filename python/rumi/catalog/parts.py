@@ -144,7 +144,12 @@ def extent(table: Any) -> dict[str, Any]:
         for k in ("bbox.xmin", "bbox.xmax"):
             if out[k] is not None:
                 out[k] = [-180.0, 180.0]
-    out["cut"] = True  # footprints cut at 180 degrees and closed through the poles (see cut)
+    # footprints cut at 180 degrees and closed through the poles (see cut): unless a row spans more
+    # than half the longitudes short of both poles, as one around a pole written before did
+    lo_x, lo_y, hi_x, hi_y = bbox_columns(table)
+    with np.errstate(invalid="ignore"):
+        band = (lo_x <= hi_x) & (hi_x - lo_x > 180.0) & (lo_y > -90.0) & (hi_y < 90.0)
+    out["cut"] = not bool(band.any())
     return out
 
 
