@@ -8,7 +8,9 @@
 //! `{"file":..., "threads":N, "raw_bytes":..., "frames":..., "runs_s":[...]}`: seconds per
 //! decode of all frames, one value per repetition (each repetition decodes all frames as many
 //! times as it takes to last `--min-time` seconds, default 0.2, and reports the mean pass).
-//! MB/s = raw_bytes / 1e6 / seconds.
+//! MB/s = raw_bytes / 1e6 / seconds. With `--passes N`: exactly N passes on each thread count,
+//! no warm-up and no timing (for `valgrind --tool=callgrind`: N = 2 less N = 1 is one pass's
+//! instructions; `bench/README.md`).
 //!
 //! With `--read`, the read path is measured instead, through `Reader::read` with no
 //! decoded-frame cache (every read fetches and decodes): `"mode":"full"` reads the whole raster
@@ -36,6 +38,7 @@ fn main() {
     let mut min_time = 0.2f64;
     let mut files = Vec::new();
     let mut read = false;
+    let mut passes: Option<u32> = None;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -51,6 +54,7 @@ fn main() {
             "--reps" => reps = args.next().and_then(|s| s.parse().ok()).unwrap_or(5).max(1),
             "--min-time" => min_time = args.next().and_then(|s| s.parse().ok()).unwrap_or(0.2),
             "--read" => read = true,
+            "--passes" => passes = args.next().and_then(|s| s.parse().ok()),
             _ => files.push(PathBuf::from(a)),
         }
     }
@@ -105,6 +109,16 @@ fn main() {
             // Warm-up for as long as a repetition: creates the per-thread OpenZL contexts and lets
             // the allocator settle (the first ~0.3 s of decoding run up to 2x slower: OpenZL's
             // working buffers are mapped and unmapped until glibc raises its mmap threshold).
+            if let Some(p) = passes {
+                // exactly `p` passes, no warm-up and no clock: for instruction counts
+                // (`valgrind --tool=callgrind`: the count of 2 passes less that of 1 is one pass)
+                (0..p).for_each(|_| pass());
+                println!(
+                    "{{\"file\":{:?},\"threads\":{t},\"raw_bytes\":{raw},\"frames\":{n},\"passes\":{p}}}",
+                    f.display().to_string()
+                );
+                continue;
+            }
             let t0 = Instant::now();
             while t0.elapsed().as_secs_f64() < min_time.max(0.3) {
                 pass();

@@ -74,6 +74,8 @@ fn main() {
         ("generic 7", Graph::Generic(7)),
         ("gradient fast", Graph::Coded(Predictor::Gradient, Coding::FAST)),
         ("left fast", Graph::Coded(Predictor::Left, Coding::FAST)),
+        ("fast", Graph::Fast),
+        ("fast pivco", Graph::Coded(Predictor::Left, Coding::PLANES_PIVCO)),
     ];
     // any predictor/coding given as PRED/LOW-HIGH[/cK-SEG] (e.g. gradient/pivco-entropy/c4-32)
     for name in only.iter().flatten() {

@@ -180,10 +180,10 @@ fn image_spec(sources: &[Source], axis: rumi::format::TimeAxis, opts: &WriteOpts
         georef: first.georef,
         trailer: Trailer { band_texts: first.band_texts.clone(), time: axis },
     };
-    // the default graph on a multi-band Image: pixel-interleaved cells when a sampled tile row
+    // an auto graph on a multi-band Image: pixel-interleaved cells when a sampled tile row
     // (the middle one) says they are worth their slower decode (rumi::frame_unit_from_sample);
     // a layout the writer refuses is reported by the writer, with its remedy
-    let sampled = opts.frame_unit.is_none() && matches!(graph, Graph::Auto(_));
+    let sampled = opts.frame_unit.is_none() && graph.is_auto();
     let Some(row) = spec.sampled_row().filter(|_| sampled) else { return Ok(spec) };
     let layout = spec.layout()?;
     let data = read_tile_row(sources, &layout, row)?;

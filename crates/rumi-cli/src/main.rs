@@ -25,7 +25,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::error::ErrorKind;
-use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 use rumi::codec::Graph;
 
 use crate::fail::Failure;
@@ -66,9 +66,13 @@ pub struct WriteOpts {
     /// level of their numeric candidate.
     #[arg(long, value_name = "L", allow_negative_numbers = true, value_parser = parse_level)]
     pub level: Option<i32>,
-    /// Compression graph: auto (default), numeric, image, generic, or best (numeric at levels 6
+    /// Compression graph: auto (default: per frame the smallest of the image candidates unless a
+    /// faster one is within 4 % per decode-speed class), auto:<percent> (that weight instead,
+    /// 0..=100: 0 the smallest, larger the faster to decode), fast (the fastest decode: the left
+    /// predictor and PivCo Huffman, 2-3x auto's decode speed for 3-30 % more bytes), image (the
+    /// smallest: every candidate on every frame), numeric, generic, or best (numeric at levels 6
     /// and 7, smaller kept). All write standard OpenZL frames.
-    #[arg(long, value_enum)]
+    #[arg(long, value_name = "GRAPH", value_parser = parse_graph)]
     pub graph: Option<GraphArg>,
     /// Band text, once per band in band order (default: the sources' BAND_TEXT metadata, else
     /// their band descriptions, else `band N`, N counted from 0).
@@ -98,8 +102,8 @@ pub struct WriteOpts {
     pub quiet: bool,
 }
 
-/// `--graph` values.
-#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+/// `--graph` values, as `rumi::codec::Graph::named` reads them (one list for the CLI and Python).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GraphArg {
     /// OpenZL numeric graph
     Numeric,
@@ -112,6 +116,23 @@ pub enum GraphArg {
     /// (default) the image candidates on every 4th tile row, those that won there in between; a
     /// faster graph's frame is kept when at most 4 % larger per decode-speed class
     Auto,
+    /// auto with this many percent per decode-speed class instead of 4
+    AutoWeighted(u8),
+    /// the left predictor and PivCo Huffman on every frame: the fastest decode
+    Fast,
+}
+
+/// A `--graph` value, checked by `rumi::codec::Graph::named`.
+fn parse_graph(s: &str) -> Result<GraphArg, String> {
+    Ok(match Graph::named(s, 7)? {
+        Graph::Numeric(_) => GraphArg::Numeric,
+        Graph::Generic(_) => GraphArg::Generic,
+        Graph::BestOf => GraphArg::Best,
+        Graph::Image(_) => GraphArg::Image,
+        Graph::AutoWeighted(_, percent) => GraphArg::AutoWeighted(percent),
+        Graph::Fast => GraphArg::Fast,
+        _ => GraphArg::Auto,
+    })
 }
 
 impl WriteOpts {
@@ -123,6 +144,11 @@ impl WriteOpts {
                 Err("--level cannot be combined with --graph best (it tries levels 6 and 7)".into())
             }
             (Some(GraphArg::Best), None) => Ok(Graph::BestOf),
+            (Some(GraphArg::Fast), Some(_)) => {
+                Err("--level cannot be combined with --graph fast (it has no numeric candidate)".into())
+            }
+            (Some(GraphArg::Fast), None) => Ok(Graph::Fast),
+            (Some(GraphArg::AutoWeighted(percent)), _) => Ok(Graph::AutoWeighted(level, percent)),
             (Some(GraphArg::Generic), _) => Ok(Graph::Generic(level)),
             (Some(GraphArg::Image), _) => Ok(Graph::Image(level)),
             (Some(GraphArg::Auto) | None, _) => Ok(Graph::Auto(level)),

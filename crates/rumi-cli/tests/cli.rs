@@ -218,6 +218,61 @@ fn converts_every_storable_real_file() {
     assert!(default.len() * 100 < numeric * 85, "default {} bytes vs numeric {numeric}", default.len());
 }
 
+/// The decode-speed setting and the auto rule's weight (`--graph fast`, `--graph auto:N`) write
+/// files whose pixels equal the source's, read by the unchanged reader: `auto:4` is `auto`
+/// byte for byte; fast keeps the shape's frame unit (no sampled cells: its left predictor would
+/// difference the bands), the auto weights sample it as auto does; a bad name or a level with
+/// fast is a usage error naming the accepted values.
+#[test]
+fn graph_fast_and_auto_weights_read_back() {
+    let Some(data) = data_dir() else { return };
+    let dir = tempdir();
+    for (name, auto_unit) in [("naip_m_3607824_se_17_1_20160620_sub.tif", "2"), ("lf_elev_220_mt_hood_utm.tif", "0")] {
+        let src = data.join(name);
+        let write = |graph: &str| {
+            let out = dir.path().join(format!("{name}.{graph}.rumi"));
+            let mut args = vec!["convert", src.to_str().unwrap(), out.to_str().unwrap(), "--quiet"];
+            args.extend(["--time", "2020-01-01", "--allow-nodata-loss"]);
+            if !graph.is_empty() {
+                args.extend(["--graph", graph]);
+            }
+            ok(&args);
+            assert_same_as_source(&out, &src, 0);
+            let info = ok(&["info", out.to_str().unwrap()]);
+            let unit = info.lines().find(|l| l.starts_with("frame unit")).unwrap_or_default().to_string();
+            (
+                fs::read(&out).unwrap(),
+                unit.split_whitespace().nth(2).unwrap_or_default().trim_end_matches(':').to_string(),
+            )
+        };
+        let (default, unit) = write("");
+        assert_eq!(unit, auto_unit, "{name}");
+        assert!(write("auto:4").0 == default, "{name}: auto:4 differs from the default");
+        for graph in ["fast", "auto:0", "auto:10", "auto:100"] {
+            let (_, unit) = write(graph);
+            // (auto:100 samples too, and finds NAIP's cells not worth their decode at that weight)
+            let want = match graph {
+                "fast" if auto_unit == "2" => "1",
+                "auto:100" => continue,
+                _ => auto_unit,
+            };
+            assert_eq!(unit, want, "{name} --graph {graph}");
+        }
+    }
+    for (args, says) in [
+        (&["--graph", "nonsense"][..], "graph \"nonsense\" is not one of: auto (the default), auto:<percent>"),
+        (&["--graph", "auto:101"][..], "\"101\" is not a whole percent 0..=100"),
+        (&["--graph", "fast", "--level", "3"][..], "--level cannot be combined with --graph fast"),
+    ] {
+        let mut a = vec!["convert", "a.tif", "b.rumi"];
+        a.extend_from_slice(args);
+        let o = rumi(&a);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(says) && (args[1] != "nonsense" || err.contains("fast, image (the smallest)")), "{err}");
+    }
+}
+
 /// Pixel-interleaved 8-bit frames (`--frame-unit 2`) try the band-difference predictors
 /// (`Predictor::Bands`, `BandsLz`): the real NAIP tile (4 bands) comes out at least 15 % smaller
 /// than the default layout (measured: 224,724 against 269,022 bytes) and the RGB scene (3 bands

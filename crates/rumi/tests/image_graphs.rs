@@ -13,7 +13,7 @@ use rumi::write_array;
 use rumi::Limits;
 use rumi::{Reader, Window};
 
-const GRAPHS: [Graph; 16] = [
+const GRAPHS: [Graph; 19] = [
     Graph::Coded(Predictor::Gradient, Coding::FAST),
     // pixel-interleaved 8-bit frames of 2 and 3 samples per pixel; every other frame as Left
     // (LeftLz)
@@ -33,6 +33,10 @@ const GRAPHS: [Graph; 16] = [
     Graph::Image(0),
     Graph::Image(7),
     Graph::Auto(7),
+    // the decode-speed setting and the auto rule's weight at both ends
+    Graph::Fast,
+    Graph::AutoWeighted(7, 0),
+    Graph::AutoWeighted(7, 100),
 ];
 
 #[test]
@@ -121,4 +125,38 @@ fn prediction_without_rows_falls_back_and_still_round_trips() {
     }
     let e = codec::encode_best(&data, 2, 50, &[Graph::Image(7)], 0.0).unwrap_err();
     assert!(e.to_string().contains("is not a single graph"), "{e}");
+}
+
+/// `fast` codes a frame with the left predictor and PivCo Huffman on every byte plane, or with
+/// zstd on the higher planes where that is at least FAST_ZSTD_GAIN smaller (runs of zeros: a
+/// Huffman code spends a bit per byte there); its frames are standard frames the decoder reads.
+#[test]
+fn fast_takes_pivco_on_dense_planes_and_zstd_on_runs() {
+    let pivco = Graph::Coded(Predictor::Left, Coding::PLANES_PIVCO);
+    let zstd = Graph::Coded(Predictor::Left, Coding { high: Stage::Zstd, ..Coding::PLANES_PIVCO });
+    let (w, h) = (256usize, 64usize);
+    // dense high planes: residuals of white noise over 0..65535
+    let mut x = 99u64;
+    let noisy: Vec<u8> = (0..w * h)
+        .flat_map(|_| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((x >> 40) as u16).to_le_bytes()
+        })
+        .collect();
+    // a smooth surface: its left residuals' high plane is all zeros
+    let smooth = surface(w, h);
+    for (data, want) in [(&noisy, pivco), (&smooth, zstd)] {
+        let fast = codec::encode_rows(data, 2, w, Graph::Fast).unwrap();
+        let (p, z) = (codec::encode_rows(data, 2, w, pivco).unwrap(), codec::encode_rows(data, 2, w, zstd).unwrap());
+        let keep_zstd = (z.len() as f64) <= p.len() as f64 * (1.0 - codec::FAST_ZSTD_GAIN);
+        assert_eq!(if keep_zstd { zstd } else { pivco }, want, "pivco {} bytes, zstd {} bytes", p.len(), z.len());
+        assert_eq!(fast, codec::encode_rows(data, 2, w, want).unwrap());
+        assert_eq!(decode(&fast, data.len()), *data);
+    }
+    // 8-bit samples have no higher planes: PivCo on the residuals
+    let bytes: Vec<u8> = smooth.iter().step_by(2).copied().collect();
+    assert_eq!(
+        codec::encode_rows(&bytes, 1, w, Graph::Fast).unwrap(),
+        codec::encode_rows(&bytes, 1, w, pivco).unwrap()
+    );
 }

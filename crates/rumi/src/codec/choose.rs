@@ -53,7 +53,13 @@ impl Graph {
     pub fn decode_class(self) -> u8 {
         match self {
             Graph::Predict(Predictor::LeftLz) => 1,
-            Graph::Numeric(_) | Graph::Generic(_) | Graph::BestOf | Graph::Image(_) | Graph::Auto(_) => 2,
+            Graph::Numeric(_)
+            | Graph::Generic(_)
+            | Graph::BestOf
+            | Graph::Image(_)
+            | Graph::Auto(_)
+            | Graph::AutoWeighted(..) => 2,
+            Graph::Fast => Graph::Coded(Predictor::Left, Coding::PLANES_PIVCO).decode_class(),
             Graph::Predict(p) => Graph::Coded(p, Coding::PLANES).decode_class(),
             Graph::Coded(Predictor::LeftLz, _) => 1,
             Graph::Coded(p, c) => {
@@ -101,14 +107,34 @@ impl Graph {
     }
 
     /// The `slower_costs` of [`choose`] for this graph's candidates: [`SLOWER_COSTS`] for
-    /// [`Graph::Auto`], 0 (the smallest frame) for [`Graph::Image`] and single graphs.
+    /// [`Graph::Auto`], its percent / 100 for [`Graph::AutoWeighted`], 0 (the smallest frame)
+    /// for [`Graph::Image`] and single graphs.
     pub fn slower_costs(self) -> f64 {
-        if matches!(self, Graph::Auto(_)) {
-            SLOWER_COSTS
-        } else {
-            0.0
+        match self {
+            Graph::Auto(_) => SLOWER_COSTS,
+            Graph::AutoWeighted(_, percent) => f64::from(percent) / 100.0,
+            _ => 0.0,
         }
     }
+}
+
+/// With [`Graph::Fast`], a frame keeps the coding of its higher byte planes with zstd instead of
+/// PivCo Huffman when that makes the frame at least this fraction smaller: zstd decodes planes
+/// of long runs of zeros (a DEM's, a margin's) faster than Huffman and much smaller (a Huffman
+/// code spends a bit per byte), but dense planes at 0.6x PivCo's speed for a few percent
+/// (docs/performance.md, "A decode-speed setting").
+pub const FAST_ZSTD_GAIN: f64 = 0.05;
+
+/// The frame [`Graph::Fast`] writes: the left predictor, the low byte plane to PivCo Huffman,
+/// the higher planes to PivCo or, when that is [`FAST_ZSTD_GAIN`] smaller, to zstd.
+pub(super) fn encode_fast(src: &AlignedBuf, width: usize, row: usize) -> Result<Vec<u8>> {
+    let pivco = encode_src(src, width, row, Graph::Coded(Predictor::Left, Coding::PLANES_PIVCO))?;
+    if width == 1 {
+        return Ok(pivco);
+    }
+    let zstd = Coding { high: Stage::Zstd, ..Coding::PLANES_PIVCO };
+    let zstd = encode_src(src, width, row, Graph::Coded(Predictor::Left, zstd))?;
+    Ok(if (zstd.len() as f64) <= pivco.len() as f64 * (1.0 - FAST_ZSTD_GAIN) { zstd } else { pivco })
 }
 
 /// Of candidate frames `(graph, bytes)` of `width`-byte elements, the index of the one to keep:
@@ -143,7 +169,7 @@ pub(super) fn best(
 ) -> Result<(Vec<u8>, usize)> {
     let mut made = Vec::with_capacity(candidates.len());
     for &g in candidates {
-        if matches!(g, Graph::Image(_) | Graph::Auto(_)) {
+        if matches!(g, Graph::Image(_) | Graph::Auto(_) | Graph::AutoWeighted(..)) {
             return Err(Error::Encode(format!("{g:?} is not a single graph")));
         }
         made.push(encode_src(src, width, row, g)?);
@@ -204,7 +230,7 @@ pub fn encode_screened(
     }
     let sample = pick(samples, chunk, every);
     for &g in candidates {
-        if matches!(g, Graph::Image(_) | Graph::Auto(_)) {
+        if matches!(g, Graph::Image(_) | Graph::Auto(_) | Graph::AutoWeighted(..)) {
             return Err(Error::Encode(format!("{g:?} is not a single graph")));
         }
     }

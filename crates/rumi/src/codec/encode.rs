@@ -3,7 +3,7 @@
 
 use openzl_sys as zl;
 
-use super::choose::best;
+use super::choose::{best, encode_fast};
 use super::ffi::compress_with;
 use super::graph::{Coding, Graph, Predictor};
 use super::predict::MAX_PREDICT_ROW;
@@ -36,9 +36,10 @@ pub(super) fn encode_src(src: &AlignedBuf, width: usize, row: usize, graph: Grap
         }
         Graph::Predict(p) => compress_predict(src, width, row, p, Coding::PLANES, 6),
         Graph::Coded(p, c) => compress_predict(src, width, row, p, c, 6),
-        Graph::Image(level) | Graph::Auto(level) => {
+        Graph::Image(level) | Graph::Auto(level) | Graph::AutoWeighted(level, _) => {
             Ok(best(src, width, row, &Graph::image_candidates(level), graph.slower_costs())?.0)
         }
+        Graph::Fast => encode_fast(src, width, row),
     }
 }
 

@@ -25,6 +25,55 @@ pub enum Graph {
     /// picks with [`SLOWER_COSTS`](super::SLOWER_COSTS) (nearly as small and faster to decode
     /// beats smallest).
     Auto(i32),
+    /// [`Graph::Auto`] at the given level with its own weight per decode class: a graph one
+    /// [`decode_class`](Graph::decode_class) slower must save this many percent of the frame to
+    /// be kept (`auto:<percent>`, 0..=100; [`Graph::Auto`] is `auto:4`, 0 keeps the smallest of
+    /// the candidates tried). The knob between [`Graph::Image`] and [`Graph::Fast`].
+    AutoWeighted(i32, u8),
+    /// The decode-speed end: every frame with the left predictor and every byte plane of its
+    /// residuals to PivCo Huffman ([`Coding::PLANES_PIVCO`]), OpenZL 0.3's fastest standard
+    /// decoders (docs/compression.md, "fast"): 1.5-2.6x the default's decode speed for 2-13 %
+    /// more bytes.
+    Fast,
+}
+
+/// The names [`Graph::named`] accepts, as errors and help texts list them.
+pub const GRAPH_NAMES: &str = "auto (the default), auto:<percent> (0..=100 per decode class; auto is auto:4), \
+                               fast, image (the smallest), numeric, generic, best";
+
+impl Graph {
+    /// The graph a user names (`rumi convert --graph`, Python's `graph=`), with OpenZL level
+    /// `level` for the graphs that have one (auto's and image's numeric candidate; 0 leaves it
+    /// out): `auto`, `auto:<percent>` ([`Graph::AutoWeighted`]; `auto:4` is `auto`), `fast`,
+    /// `image`, `numeric`, `generic`, `best` (numeric at levels 6 and 7; no level). An error
+    /// names the accepted values ([`GRAPH_NAMES`]).
+    pub fn named(name: &str, level: i32) -> Result<Graph, String> {
+        let bad = || format!("graph {name:?} is not one of: {GRAPH_NAMES}");
+        Ok(match name {
+            "auto" => Graph::Auto(level),
+            "fast" => Graph::Fast,
+            "image" => Graph::Image(level),
+            "numeric" => Graph::Numeric(level),
+            "generic" => Graph::Generic(level),
+            "best" => Graph::BestOf,
+            _ => {
+                let percent = name.strip_prefix("auto:").ok_or_else(bad)?;
+                let digits = !percent.is_empty() && percent.bytes().all(|b| b.is_ascii_digit());
+                match percent.parse::<u8>() {
+                    Ok(4) if digits => Graph::Auto(level),
+                    Ok(p @ 0..=100) if digits => Graph::AutoWeighted(level, p),
+                    _ => return Err(format!("{}: {percent:?} is not a whole percent 0..=100", bad())),
+                }
+            }
+        })
+    }
+
+    /// True for the graphs that pick among candidates per frame by the auto rule
+    /// ([`Graph::Auto`], [`Graph::AutoWeighted`]): the writer's recent-winner rows and the frame
+    /// unit sampled from the data apply to them.
+    pub fn is_auto(self) -> bool {
+        matches!(self, Graph::Auto(_) | Graph::AutoWeighted(..))
+    }
 }
 
 impl Default for Graph {

@@ -35,12 +35,12 @@ mod graph;
 mod predict;
 mod residual;
 
-pub use choose::{choose, encode_best, encode_screened, SLOWER_COSTS};
+pub use choose::{choose, encode_best, encode_screened, FAST_ZSTD_GAIN, SLOWER_COSTS};
 pub use cpu::cpu_supported;
 pub use decode::decode_into;
 pub use encode::{encode, encode_entropy, encode_rows, encode_serial, Entropy};
 pub use ffi::FORMAT_VERSION;
-pub use graph::{Coding, Graph, Predictor, Stage};
+pub use graph::{Coding, Graph, Predictor, Stage, GRAPH_NAMES};
 pub use predict::MAX_PREDICT_ROW;
 
 /// Frames are held in 8-byte aligned buffers (the crate's [`AlignedBuf`](crate::AlignedBuf)),

@@ -240,3 +240,36 @@ fn band_predictors_without_a_band_count_fall_back() {
         assert_eq!(out.as_bytes(), &data[..]);
     }
 }
+
+/// The names users give graphs (`rumi convert --graph`, Python's `graph=`): each names its graph,
+/// `auto:4` is `auto`, and anything else is an error listing the accepted names.
+#[test]
+fn graph_names() {
+    for (name, graph) in [
+        ("auto", Graph::Auto(5)),
+        ("auto:4", Graph::Auto(5)),
+        ("auto:0", Graph::AutoWeighted(5, 0)),
+        ("auto:10", Graph::AutoWeighted(5, 10)),
+        ("auto:100", Graph::AutoWeighted(5, 100)),
+        ("fast", Graph::Fast),
+        ("image", Graph::Image(5)),
+        ("numeric", Graph::Numeric(5)),
+        ("generic", Graph::Generic(5)),
+        ("best", Graph::BestOf),
+    ] {
+        assert_eq!(Graph::named(name, 5), Ok(graph), "{name}");
+    }
+    for bad in ["nonsense", "Fast", "", "auto:", "auto:101", "auto:-1", "auto:+5", "auto:2.5", "auto:4%", "fast:1"] {
+        let e = Graph::named(bad, 7).unwrap_err();
+        assert!(e.starts_with(&format!("graph {bad:?} is not one of: ")) && e.contains(GRAPH_NAMES), "{e}");
+    }
+    assert!(Graph::named("auto:101", 7).unwrap_err().ends_with("\"101\" is not a whole percent 0..=100"));
+    // the weight is the auto rule's: auto:N weighs each decode class N %, and only the auto
+    // graphs pick per frame by it
+    assert_eq!(Graph::AutoWeighted(7, 10).slower_costs(), 0.10);
+    assert_eq!(Graph::AutoWeighted(7, 0).slower_costs(), 0.0);
+    assert_eq!(Graph::Fast.slower_costs(), 0.0);
+    assert!(Graph::Auto(7).is_auto() && Graph::AutoWeighted(7, 0).is_auto());
+    assert!(!Graph::Fast.is_auto() && !Graph::Image(7).is_auto());
+    assert_eq!(Graph::Fast.decode_class(), 0);
+}

@@ -170,8 +170,8 @@ impl Encoder {
         let candidates = match (self.graph, &self.kept) {
             // the rows between try only the candidates that won lately (docs/performance.md,
             // "Writer: recent winners")
-            (Graph::Auto(_), Some(kept)) if !evaluate => kept.clone(),
-            (Graph::Auto(level) | Graph::Image(level), _) => {
+            (g, Some(kept)) if g.is_auto() && !evaluate => kept.clone(),
+            (Graph::Auto(level) | Graph::AutoWeighted(level, _) | Graph::Image(level), _) => {
                 Graph::image_candidates_for(level, l.encoding.element_width(), l.frame_strides(1, 1).x)
             }
             (g, _) => vec![g],
@@ -203,7 +203,7 @@ impl Encoder {
                 }
             })
             .collect::<Result<_>>()?;
-        if matches!(self.graph, Graph::Auto(_)) && evaluate {
+        if self.graph.is_auto() && evaluate {
             self.kept = Some(keep_candidates(&candidates, frames.iter().map(|f| f.1)));
         }
         Ok(frames.into_iter().map(|f| f.0).collect())
