@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Catalogue + PyTorch loader tests: python/tests/test_catalog.py, test_catalog_geometry.py, test_torch.py, test_torch_train.py
-# and test_torch_scale.py (sharded datasets; torchrun with gloo at 4 then 2 ranks: ~45 s of it) in
+# Catalogue + PyTorch loader tests: python/tests/test_catalog.py, test_catalog_geometry.py, test_torch.py, test_torch_train.py,
+# test_torch_scale.py (sharded datasets; torchrun with gloo at 4 then 2 ranks: ~45 s of it) and
+# test_torch_scales.py (apply_scale) in
 # a venv of the pyenv python3 (3.11) with the package's [torch] extra (and torchdata),
 # test_torchgeo.py in a python 3.12 venv with [torchgeo]. Prints step durations.
 #
@@ -56,7 +57,7 @@ step "pip install rumi[torch] (the wheel)" install_rumi "$VENV" torch
 run_tests() {
   (cd python/tests && RUMI_PY_STRICT=1 RUMI_PYTHON="$VENV/bin/python" \
     "$VENV/bin/python" -m pytest -q -ra -p no:cacheprovider --rootdir=. "$@" test_catalog.py test_catalog_geometry.py test_torch.py test_torch_train.py \
-    test_torch_scale.py test_stale_files.py differential/test_diff_torch.py)
+    test_torch_scale.py test_stale_files.py test_torch_scales.py differential/test_diff_torch.py)
 }
 rc=0
 step "pytest test_catalog.py test_catalog_geometry.py test_torch.py test_torch_train.py test_torch_scale.py" run_tests "$@" || rc=$?

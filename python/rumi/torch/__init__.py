@@ -6,7 +6,8 @@
     loader = ds.loader(sampler, batch_size=16)  # CUDA: workers, pinned; else 2 batches read ahead
     # or torch's own: DataLoader(ds, batch_size=16, sampler=sampler) (its default collate_fn)
     for batch in loader:
-        batch["image"]      # (N, T, B, 256, 256) tensor of the files' sample type (or dtype=)
+        batch["image"]      # (N, T, B, 256, 256) tensor of the files' sample type (or dtype=; values
+                            # raw * scale + offset, nodata NaN, with apply_scale=True)
         batch["mask"]       # (N, Tl, Bl, 256, 256) labels on the image chips' pixel grid (labels=)
         batch["valid"]      # (N, T, B, 256, 256) bool: samples that are not nodata (return_valid=True)
         batch["time_mask"]  # (N, T) bool: real time steps (False: padding)
@@ -40,6 +41,11 @@ invalid samples) / samples of the chip (exact for tile-aligned chips, never an o
 A file whose nodata is not known (no rumi:nodata, no `nodata=`) is an error for min_valid and
 return_valid, never "every sample valid".
 
+Scale and offset: chips are raw samples unless `apply_scale=True` (values raw * scale + offset
+per band and file, from the catalogue's rumi:scales / rumi:offsets, float32 by default, nodata
+NaN). Without it, files that give one band two scales are refused and scaled bands are warned
+about once (`scaling`: the checks, over the whole selection's columns).
+
 Time: `time=` takes an instant or (start, end), both ends included; a date covers its whole
 day (and a year-month its month), as STAC searches read them (pystac-client, odc-stac):
 time="2023-05-11" is every step of that day, time=("2020-01-01", "2020-12-31") all of 2020.
@@ -58,8 +64,8 @@ index): `index` (ChipIndex: the files, grids, steps, nodata and labels a dataset
 once, frozen, pickled as its recipe), `constraints` (valid_bound, covered, chip_ok, the
 breakpoint lattice: functions of the index), `samplers`, `labels` (label geometry on rumi.Grid,
 nearest-neighbour resampling), `readers` (open readers per process and the cache budget, shared
-with rumi.torchgeo), `dataset` (ChipDataset: the batch read), `loader` (collate, the read-ahead
-loader, the GPU defaults), `shared` (a worker's batches in shared memory it reuses once the main
+with rumi.torchgeo), `dataset` (ChipDataset: the batch read), `scaling` (the bands' scales and offsets in the
+index, the selection's scale checks), `loader` (collate, the read-ahead loader, the GPU defaults), `shared` (a worker's batches in shared memory it reuses once the main
 process lets them go), `dtypes`.
 """
 

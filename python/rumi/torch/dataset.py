@@ -22,6 +22,7 @@ import torch
 from rumi import RequestError, Window, _rumi
 from rumi._dataset import read_batch
 from rumi._nodata import valid_mask
+from rumi._scale import apply as apply_scaling
 from rumi.catalog import Catalog
 
 from . import constraints, shared
@@ -115,6 +116,16 @@ class ChipDataset(torch.utils.data.Dataset):
     Integer dtypes must hold every value of the files' type (no wraparound) and floating files
     take only floating dtypes (no truncation); a floating dtype rounds as any float cast does.
     label_dtype: the same for "mask" (e.g. torch.int64 for CrossEntropyLoss).
+    apply_scale: False (default): "image" holds the files' raw samples, as stored. True: their
+    values, raw * scale + offset per band and file (the catalogue's rumi:scales / rumi:offsets,
+    from each file's .aux.xml sidecar), computed in float64 and given as `dtype` (a floating
+    type; default torch.float32); a sample that is its band's nodata (nodata=, else the
+    catalogue's) is NaN, as rioxarray's mask_and_scale gives it; padding steps stay zero.
+    A selection whose files give one band different scales or offsets is refused without it
+    (their raw samples mean different things), and so is one whose files give a band two units
+    with it; one with a scale or offset other than 1 and 0 is read raw with a warning naming
+    the bands. A catalogue that did not record scales (written before rumi:scales) is refused
+    with apply_scale=True (rebuild it). `units`: the bands' unit ('' when none).
     threads: decode threads per read; max_in_flight: concurrent reads per remote host (default
     16); local files are read at most one per CPU of the process's share.
     pin_memory: allocate batch tensors in pinned memory (needs CUDA; ignored with a warning).
@@ -144,6 +155,7 @@ class ChipDataset(torch.utils.data.Dataset):
         nodata: Any = None,
         dtype: torch.dtype | str | None = None,
         label_dtype: torch.dtype | str | None = None,
+        apply_scale: bool = False,
         threads: int = 1,
         max_in_flight: int = 16,
         pin_memory: bool = False,
@@ -180,6 +192,10 @@ class ChipDataset(torch.utils.data.Dataset):
         self.nodata_override = nodata
         self.dtype = as_torch_dtype(dtype, "dtype")
         self.label_dtype = as_torch_dtype(label_dtype, "label_dtype")
+        self.apply_scale = bool(apply_scale)
+        if self.apply_scale and self.dtype is not None and not self.dtype.is_floating_point:
+            raise ValueError(f"dtype={self.dtype}: apply_scale=True gives the values raw * scale + offset, which need a "
+                             "floating dtype (torch.float32, torch.float64)")
         self.threads = int(threads)
         self.max_in_flight = int(max_in_flight)
         self.pin_memory = bool(pin_memory)
@@ -190,7 +206,7 @@ class ChipDataset(torch.utils.data.Dataset):
         spec = IndexSpec(size=self.size, bands=None if self.bands is None else tuple(self.bands), time=time,
                          max_steps=self.max_steps, time_steps=time_steps, align_time=self.align_time, seed=self.seed,
                          nodata=nodata, label_bands=None if self.label_bands is None else tuple(self.label_bands),
-                         on_missing=on_missing)
+                         on_missing=on_missing, apply_scale=self.apply_scale)
         sharding = None
         if streams is not None:
             r, w = place(rank, world_size)
@@ -200,7 +216,12 @@ class ChipDataset(torch.utils.data.Dataset):
                              "plans every file (give the samplers rank= and world_size=)")
         self.index: ChipIndex = ChipIndex.plan(catalog, self.labels, spec, sharding)
         index = self.index
-        self.image_cast = cast_check(index.encoding, self.dtype, "dtype")
+        # apply_scale: the values are computed in float64 and given as dtype (_scaled), no cast
+        self.image_cast = None if self.apply_scale else cast_check(index.encoding, self.dtype, "dtype")
+        if self.apply_scale and torch_dtype(index.encoding).is_complex:
+            raise ValueError(f"apply_scale=True: {index.encoding} samples are complex; their values are not raw * scale "
+                             "+ offset in a real type")
+        self.scale_dtype = (self.dtype or torch.float32) if self.apply_scale else None
         err = None if not self.return_valid else index.nodata_unknown(
             "return_valid=True", "Give it: ChipDataset(..., nodata=V) (a number for every band, or one per band), or "
             "rebuild the catalogue with rumi.Catalog.build(..., nodata=V) (rumi-catalog build --nodata V). Without "
@@ -249,6 +270,8 @@ class ChipDataset(torch.utils.data.Dataset):
     B = _column("B", "bands read")
     band_names = _column("band_names", "the band texts read")
     nodata = _column("nodata", "per file, the nodata of the bands read (None: unknown)")
+    scaling = _column("scaling", "per file, the scales, offsets and units of the bands read (rumi._scale.Scaling)")
+    units = _column("units", "the bands' units ('' where none; with apply_scale the files agree)")
     label_encoding = _label_column("encoding", "the label files' sample encoding")
     label_band_idx = _label_column("band_idx", "per label file, the indices of the label bands read")
     label_ids = _label_column("ids", "the label files' ids")
@@ -402,8 +425,8 @@ class ChipDataset(torch.utils.data.Dataset):
         h, w = self.size
         steps = [index.steps_of(j, r0, c0) for j, r0, c0 in keys]
         segments: list[shared.Segment] = []  # this batch's pooled shared memory (in a worker)
-        out = self._alloc((n, index.T, index.B, h, w), index.encoding, scratch=self.image_cast is not None,
-                          segments=segments)
+        out = self._alloc((n, index.T, index.B, h, w), index.encoding,
+                          scratch=self.image_cast is not None or self.apply_scale, segments=segments)
         per = out.view(torch.uint8).numpy().reshape(n, -1)
         tmask = torch.zeros((n, index.T), dtype=torch.bool)
         for i, ts in enumerate(steps):
@@ -444,7 +467,9 @@ class ChipDataset(torch.utils.data.Dataset):
             for f in [pool.submit(fn, *args) for fn, args in reads]:
                 f.result()
         valid = self._valid(out, keys, steps, segments) if self.return_valid else None  # on the files' own samples
-        if self.image_cast is not None:
+        if self.apply_scale:
+            out = self._scaled(out, keys, steps, segments)
+        elif self.image_cast is not None:
             out = self._convert(out, self.image_cast, segments)
         if mask is not None and self.label_cast is not None:
             mask = self._convert(mask, self.label_cast, segments)
@@ -565,6 +590,29 @@ class ChipDataset(torch.utils.data.Dataset):
             t0 = _time.perf_counter()
             st = self._read_label(r, label, m, keys[i][0], r0, c0, steps[i], mper[i])
             stats.add(st, t0, _time.perf_counter(), t0)
+
+    def _scaled(self, raw: Any, keys: list[Key], steps: list[list[int]], segments: list[shared.Segment]) -> Any:
+        """The values of raw's samples (apply_scale): raw * scale + offset per band of each chip's
+        file, in float64 (rumi._scale.apply), nodata NaN, then rounded once to scale_dtype in a
+        batch tensor of its own; padding steps zero."""
+        dst = self._alloc(tuple(raw.shape), self.scale_dtype, segments=segments)
+        dst.zero_()
+        index = self.index
+        for i, (j, _, _) in enumerate(keys):
+            nt = len(steps[i])
+            if not nt:
+                continue
+            x = raw[i, :nt]
+            try:
+                a = x.numpy()
+            except TypeError:  # bfloat16, float8: no numpy type
+                a = x.float().numpy()
+            v = apply_scaling(a, index.scaling[j], 1, np.float64)
+            for k, nd in enumerate(index.nodata[j] or ()):
+                if nd is not None:
+                    v[:, k][~valid_mask(a[:, k], nd)] = np.nan
+            dst[i, :nt] = torch.from_numpy(v)
+        return dst
 
     def _valid(self, out: Any, keys: list[Key], steps: list[list[int]], segments: list[shared.Segment]) -> Any:
         """bool tensor of out's shape: True where a sample is not its band's nodata (padding False)."""

@@ -43,16 +43,20 @@ import rumi
 from rumi import Grid, RequestError
 from rumi._dtypes import TORCH_TYPES
 from rumi._nodata import Nodata, normalize
-from rumi.catalog import Catalog, describe, norm_time, schema, unpack_valid
+from rumi._scale import Scaling
+from rumi.catalog import SCALE_COLUMNS, Catalog, describe, norm_time, schema, unpack_valid
 
 from . import columns as C
 from .dtypes import Array
 from .labels import LabelIndex, dates, plan_labels
+from .scaling import ScaleChecks
+from .scaling import per_file as scale_per_file
 from .streams import Streams
 
 #: the catalogue columns planning reads
 PLAN_COLUMNS = ("id", "geometry", "proj:code", "proj:transform", "location", "rumi:bands", "rumi:times", "rumi:time_ends",
-                "rumi:dtype", "rumi:shape", "rumi:tile_shape", "rumi:file_size", "rumi:etag", "rumi:digest", "rumi:nodata", "rumi:valid", "rumi:header")
+                "rumi:dtype", "rumi:shape", "rumi:tile_shape", "rumi:file_size", "rumi:etag", "rumi:digest", "rumi:nodata", "rumi:valid", "rumi:header",
+                *SCALE_COLUMNS)
 #: unpacked valid summaries kept per process (each a few KB)
 VALID_CACHE = 4096
 #: files whose values a batch reads (FileInfo) kept as Python objects per process
@@ -103,6 +107,7 @@ class IndexSpec:
     nodata: Any = None
     label_bands: tuple[str, ...] | None = None
     on_missing: str = "skip"
+    apply_scale: bool = False
 
 
 @dataclass(frozen=True)
@@ -183,6 +188,9 @@ class ChipIndex:
         self.times = C.Ragged(cols["steps.off"], cols["step_s"], lambda v: np.asarray(v).astype("datetime64[s]"))
         self.step_times = C.PerFile(n, lambda j: dict(zip(self.time_idx[j], (int(x) for x in self.file_times[j]))))
         self.nodata = C.PerFile(n, lambda j: self._bands_nodata(j, "nd"))
+        self.units: tuple[str, ...] = tuple(meta.get("units") or ("",) * len(self.band_names))
+        self.scaling = C.PerFile(n, lambda j: Scaling(tuple(float(v) for v in cols["sc_val"][j]),
+                                                      tuple(float(v) for v in cols["of_val"][j]), self.units))
         self.summary_of = C.PerFile(n, lambda j: self._bands_nodata(j, "sm"))
         self.valid_q = C.PerFile(n, self._valid)
 
@@ -538,6 +546,9 @@ class _Planner:
         b.add("nd_val", nd_val.reshape(len(keep), B))
         b.add("nd_has", nd_has.reshape(len(keep), B))
         b.add("nd_known", np.broadcast_to(nd_known, (len(keep),)))
+        sc, of, _, _ = scale_per_file(t, keep, bi, shapes)  # the scales and offsets of the bands read (rumi.torch.scaling)
+        b.add("sc_val", sc.reshape(len(keep), B))
+        b.add("of_val", of.reshape(len(keep), B))
         b.add("sm_val", cat_val.reshape(len(keep), B))
         b.add("sm_has", cat_has.reshape(len(keep), B))
         b.add("sm_known", sm_known)
@@ -701,7 +712,8 @@ def _select(t: Any, spec: IndexSpec, names: list[str], band_of: dict[tuple[str, 
 
 
 #: the catalogue columns the selection's checks read (`_Checks`: cheap, no header blob, summary or geometry)
-CHECK_COLUMNS = ("id", "rumi:bands", "rumi:times", "rumi:time_ends", "rumi:dtype", "rumi:shape", "rumi:nodata")
+CHECK_COLUMNS = ("id", "rumi:bands", "rumi:times", "rumi:time_ends", "rumi:dtype", "rumi:shape", "rumi:nodata",
+                 *SCALE_COLUMNS)
 
 
 class _Checks:
@@ -721,6 +733,8 @@ class _Checks:
         self.ref_id = ""
         self.unknown = 0  # files whose nodata is not known
         self.unknown_ids: list[str] = []
+        self.scales = ScaleChecks(names, spec.apply_scale)  # rumi.torch.scaling
+        self.units: tuple[str, ...] = ()
 
     def add(self, shard_no: int, t: Any, sel: Selected | None = None) -> Selected:
         """Checks one shard's rows (sel: _select's result when the caller has it)."""
@@ -748,6 +762,7 @@ class _Checks:
         miss = np.flatnonzero(~known)
         self.unknown += len(miss)
         self.unknown_ids += [sel.id(int(keep[i])) for i in miss[:max(0, 3 - len(self.unknown_ids))]]
+        self.scales.add(t, keep, sel.bi, sel.shapes, lambda i: sel.id(int(keep[i])))
         return sel
 
     def _check_aligned(self, sel: Selected) -> None:
@@ -791,6 +806,7 @@ class _Checks:
         encoding = next(iter(self.encodings))
         if encoding not in TORCH_TYPES:
             raise RequestError(f"{encoding} samples have no torch dtype")
+        self.units = self.scales.finish()
         return encoding
 
 
@@ -834,7 +850,7 @@ def _plan(catalog: Catalog, labels: Catalog | None, spec: IndexSpec, sharding: S
     headers = catalog.headers if p.blob_kind == "refs" else None
     meta: dict[str, Any] = dict(spec=spec, encoding=encoding, T=T, band_names=list(p.names), label=None, streams=streams,
                 sharding=sharding, headers=headers, code_names=p.code_names, num_shards=len(shards),
-                nodata_unknown=(checks.unknown, checks.kept, checks.unknown_ids))
+                nodata_unknown=(checks.unknown, checks.kept, checks.unknown_ids), units=checks.units)
     index = ChipIndex(out, meta, _Pickled(catalog), labels, folder)
     if labels is not None:
         assert p.geoms is not None
