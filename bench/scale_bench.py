@@ -98,6 +98,22 @@ def footprints(lon: np.ndarray, lat: np.ndarray, dlon: np.ndarray) -> tuple[np.n
     return rec, bbox
 
 
+def utm_origins(tiles: "Tiles", idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(x0, y0) of the tiles' grids: the top-left corner of a 20.48 km square centred on each
+    cell's centre in its UTM zone (the grid a search tests; the stored footprint is its rotated
+    cell, close to it)."""
+    import pyproj
+
+    x, y = np.zeros(len(idx)), np.zeros(len(idx))
+    codes = tiles.code[idx]
+    for c in np.unique(codes):
+        k = codes == c
+        t = pyproj.Transformer.from_crs("EPSG:4326", f"EPSG:{c}", always_xy=True)
+        x[k], y[k] = t.transform(tiles.lon[idx][k], tiles.lat[idx][k])
+    half = CELL_KM * 500.0
+    return x - half, y + half
+
+
 class Tiles:
     def __init__(self, n: int) -> None:
         lon, lat, dlon, _ = land_cells()
@@ -130,9 +146,8 @@ def year_table(tiles: Tiles, idx: np.ndarray, year: int, rng: np.random.Generato
     start = secs[off[:-1]] * 1_000_000
     end = secs[off[1:] - 1] * 1_000_000
     codes = np.array([f"EPSG:{c}" for c in tiles.code[idx]], object)
-    # the cell's UTM transform (x0, y0 of a 20.48 km grid in the zone: synthetic but distinct)
-    x0 = 100000.0 + (idx % 40) * 20480.0
-    y0_ = 1000000.0 + (idx // 40 % 400) * 20480.0
+    # the cell's UTM grid: 20.48 km around the cell's centre in its zone (searches decide on it)
+    x0, y0_ = utm_origins(tiles, idx)
     tr = np.stack([np.full(n, 10.0), np.zeros(n), x0, np.zeros(n), np.full(n, -10.0), y0_], 1).ravel()
     hrefs = pa.array([f"s3://cubes/s2/{year}/T{t:06d}.rumi" for t in idx])
     shape = np.stack([T, np.full(n, 4), np.full(n, 2048), np.full(n, 2048)], 1).ravel()
