@@ -107,7 +107,7 @@ class NativeWriter:
         self,
         dest: str,
         spec: SpecTuple,
-        level: int,
+        graph: tuple[str, int],
         threads: int,
         nodata: list[str | None] | None = None,
         options: dict[str, Any] | None = None,
@@ -123,11 +123,14 @@ class NativeWriter:
     def close(self) -> bytes: ...
     def abort(self) -> None: ...
 
-def encode_rows(spec: SpecTuple, level: int, first_row: int, data: Any, threads: int) -> tuple[int, bytes, list[int]]: ...
-def encode_tiles(
-    spec: SpecTuple, level: int, row: int, first_col: int, data: Any, threads: int
+def encode_rows(
+    spec: SpecTuple, graph: tuple[str, int], first_row: int, data: Any, threads: int
 ) -> tuple[int, bytes, list[int]]: ...
-def frame_unit_from_image(spec: SpecTuple, level: int, data: Any, threads: int) -> int: ...
+def encode_tiles(
+    spec: SpecTuple, graph: tuple[str, int], row: int, first_col: int, data: Any, threads: int
+) -> tuple[int, bytes, list[int]]: ...
+def frame_unit_from_image(spec: SpecTuple, graph: tuple[str, int], data: Any, threads: int) -> int: ...
+def graph_check(name: str, level: int) -> None: ...
 def pam_render(
     bands: int,
     values: list[str | None],

@@ -503,6 +503,7 @@ def to_rumi(
     scales: Any = None,
     offsets: Any = None,
     units: Any = None,
+    graph: str = "auto",
 ) -> bytes:
     """Writes an xarray DataArray (or one-variable Dataset) with dims (time, band, y, x),
     (band, y, x) or (y, x) (other names mapped with dims=) to dest (a path or s3://bucket/key)
@@ -524,7 +525,7 @@ def to_rumi(
     samples (mask_and_scale=False: the scale in `attrs`) are stored as they are. A rotated grid is written when rioxarray or
     odc-geo carry it (a GeoTransform), as rio.to_raster writes it. A dask-backed array is written block by block of whole tile rows (about block_bytes raw
     bytes each), one task per block on the active dask scheduler, never whole in memory; the
-    other arguments are rumi.Writer's."""
+    other arguments (graph="fast" for the fastest decode, docs/compression.md) are rumi.Writer's."""
     da = _as_dataarray(obj)
     roles = _roles(da, dims)
     order = [d for d in (roles["time"], roles["band"], roles["y"], roles["x"]) if d is not None]
@@ -566,7 +567,7 @@ def to_rumi(
         nodata=nodata, frame_unit=frame_unit, level=level, threads=threads, options=options,
         geotransform=geotransform, force=force, pixel_is_point=bool(pixel_is_point),
         scales=None if scaling is None else scaling.scales, offsets=None if scaling is None else scaling.offsets,
-        units=None if scaling is None else scaling.units,
+        units=None if scaling is None else scaling.units, graph=graph,
     )
     try:
         budget = int(block_bytes or BLOCK_BYTES)

@@ -25,6 +25,18 @@ PathLike = Union[str, "os.PathLike[str]"]
 _DEFAULT_LEVEL = 7
 
 
+def check_graph(graph: Any, level: int | None = None) -> str:
+    """`graph` if it names a graph (rumi convert --graph's names: the core checks them), else a
+    ValueError listing the accepted ones (TypeError: not a str); a level with "fast" or "best",
+    which have no numeric candidate, is a ValueError."""
+    if not isinstance(graph, str):
+        raise TypeError(f"graph must be a str (as rumi convert --graph), not {type(graph).__name__}")
+    _rumi.graph_check(graph, _DEFAULT_LEVEL if level is None else int(level))
+    if level is not None and graph in ("fast", "best"):
+        raise ValueError(f"level={level!r} cannot be combined with graph={graph!r} (it has no numeric candidate)")
+    return graph
+
+
 @dataclass(frozen=True)
 class WriteSpec:
     """Everything a rumi file records besides its samples: picklable, so that encode_rows can run
@@ -39,6 +51,7 @@ class WriteSpec:
     tile: tuple[int, int]
     frame_unit: int | None
     level: int
+    graph: str = "auto"
 
     @staticmethod
     def make(
@@ -54,10 +67,12 @@ class WriteSpec:
         level: int | None = None,
         pixel_is_point: bool = False,
         geotransform: Any = None,
+        graph: str = "auto",
     ) -> "WriteSpec":
         """Checks the arguments of rumi.Writer / rumi.write (see there) and returns the spec."""
         if level is not None and (isinstance(level, bool) or int(level) != level or not 0 <= int(level) <= 22):
             raise ValueError(f"level={level!r}: an OpenZL level 1..22, or 0 for no numeric candidate (default 7)")
+        check_graph(graph, level)
         dims = tuple(int(v) for v in shape)
         if len(dims) == 3:
             dims = (1,) + dims
@@ -98,6 +113,7 @@ class WriteSpec:
             tile=(tile_hw[0], tile_hw[1]),
             frame_unit=None if frame_unit is None else int(frame_unit),
             level=_DEFAULT_LEVEL if level is None else int(level),
+            graph=graph,
         )
 
     @property
@@ -108,6 +124,10 @@ class WriteSpec:
     def tile_rows(self) -> int:
         """Number of tile rows (blocks start at multiples of the tile height)."""
         return math.ceil(self.shape[2] / self.tile[0])
+
+    def compression(self) -> tuple[str, int]:
+        """(graph, level), as the native writer takes them."""
+        return self.graph, self.level
 
     def native(self) -> Any:
         T, B, Y, X = self.shape
@@ -182,7 +202,7 @@ def encode_rows(block: Any, spec: WriteSpec, row: int, *, threads: int | None = 
     buf = data.reshape(-1).view(np.uint8)
     try:
         rows, frames, counts = _rumi.encode_rows(
-            spec.native(), spec.level, row // spec.tile[0], buf, int(threads or default_threads())
+            spec.native(), spec.compression(), row // spec.tile[0], buf, int(threads or default_threads())
         )
     except FormatError as e:
         raise RequestError(f"rumi.encode_rows: {e}") from None
@@ -201,7 +221,7 @@ def encode_tiles(
     th, tw = spec.tile
     try:
         cols, frames, counts = _rumi.encode_tiles(
-            spec.native(), spec.level, row // th, col // tw, buf, int(threads or default_threads())
+            spec.native(), spec.compression(), row // th, col // tw, buf, int(threads or default_threads())
         )
     except FormatError as e:
         raise RequestError(f"rumi.encode_tiles: {e}") from None
@@ -236,7 +256,7 @@ class Writer:
 
     dest: a path or s3://bucket/key (written locally, uploaded at close: a failed upload leaves
     no object and no pending multipart upload). shape: (T, B, Y, X) or (B, Y, X). dtype: the
-    sample type. bands, times, crs, transform, tile, frame_unit, level, pixel_is_point: as
+    sample type. bands, times, crs, transform, tile, frame_unit, level, graph, pixel_is_point: as
     rumi.write. nodata: one value or one per band, for GDAL readers (the .aux.xml sidecar).
     scales, offsets, units: as rumi.write. options: object-storage options (as rumi.open). force: remove GDAL's derived sidecars of
     an existing dest (see rumi.write)."""
@@ -263,10 +283,12 @@ class Writer:
         scales: Any = None,
         offsets: Any = None,
         units: Any = None,
+        graph: str = "auto",
     ) -> None:
         self.spec = WriteSpec.make(
             shape, dtype, bands=bands, times=times, crs=crs, transform=transform, tile=tile,
             frame_unit=frame_unit, level=level, pixel_is_point=pixel_is_point, geotransform=geotransform,
+            graph=graph,
         )
         self.dest = os.fspath(dest)
         self.threads = int(threads or default_threads())
@@ -287,7 +309,8 @@ class Writer:
         self.options = options
         try:
             self._native = _rumi.NativeWriter(
-                self.dest, self.spec.native(), self.spec.level, self.threads, None, options, bool(force), self.aux
+                self.dest, self.spec.native(), self.spec.compression(), self.threads, None, options, bool(force),
+                self.aux,
             )
         except FormatError as e:
             raise RequestError(f"rumi.Writer {self.dest}: {_bare(e)}") from None
@@ -399,6 +422,7 @@ def write(
     scales: Any = None,
     offsets: Any = None,
     units: Any = None,
+    graph: str = "auto",
 ) -> bytes:
     """Writes data ((B, Y, X) or (T, B, Y, X) numpy array) to path (or s3://bucket/key) and its
     <path>.header sidecar, atomically (nothing is left on failure). Returns the header blob.
@@ -423,6 +447,13 @@ def write(
     level: OpenZL compression level (default 7) of the numeric candidate of the default graph
     (auto: per frame, the image predictors or OpenZL's numeric graph, as `rumi convert`); 0
     leaves the numeric graph out (faster to encode and decode; larger on categorical rasters).
+    graph: how frames are coded, as `rumi convert --graph` (docs/compression.md): "auto" (the
+    default: per frame the smallest candidate unless a faster one is within 4 % per decode-speed
+    class), "auto:<percent>" (that weight instead, 0..100: 0 the smallest, larger the faster),
+    "fast" (the fastest decode: the left predictor and PivCo Huffman, 2-3x auto's decode speed
+    for a few percent more bytes; no level), "image" (the smallest: every candidate on every
+    frame), "numeric", "generic", "best". Every graph writes standard OpenZL frames; a name not
+    in this list is a ValueError listing them. Only the auto graphs sample the frame unit.
     pixel_is_point: record PixelIsPoint.
     A rewrite replaces the file and its sidecars, as `rumi convert` does: the old .header and
     rumi's own .aux.xml goes (pass nodata=, scales=, offsets=, units= again to keep
@@ -447,10 +478,11 @@ def write(
         # tile row says they are worth their slower decode (as rumi convert decides)
         data = np.ascontiguousarray(data)
         spec = WriteSpec.make(data.shape, data.dtype, bands=bands, times=times, crs=crs, transform=transform,
-                              tile=tile, level=level, pixel_is_point=pixel_is_point, geotransform=geotransform)
+                              tile=tile, level=level, pixel_is_point=pixel_is_point, geotransform=geotransform,
+                              graph=graph)
         times = as_datetime64(spec.time_kind, spec.seconds)  # parsed once: a rounding is warned about once
         try:
-            frame_unit = _rumi.frame_unit_from_image(spec.native(), spec.level, data.reshape(-1).view(np.uint8),
+            frame_unit = _rumi.frame_unit_from_image(spec.native(), spec.compression(), data.reshape(-1).view(np.uint8),
                                                      int(threads or default_threads()))
         except FormatError as e:
             raise RequestError(f"rumi.write {path}: {_bare(e)}") from None
@@ -458,7 +490,7 @@ def write(
         path, shape=data.shape, dtype=data.dtype, bands=bands, times=times, crs=crs, transform=transform,
         tile=tile, nodata=nodata, frame_unit=frame_unit, level=level, pixel_is_point=pixel_is_point,
         threads=threads, options=options, geotransform=geotransform, force=force,
-        scales=scales, offsets=offsets, units=units,
+        scales=scales, offsets=offsets, units=units, graph=graph,
     ) as w:
         w.write(data, row=0)
     assert w.blob is not None
@@ -472,7 +504,8 @@ class WriteOptions:
     `rumi.to_rumi(da, dest, **opts.kwargs())`; `dataclasses.replace(opts, nodata=...)` for one file.
 
     tile: int or (height, width). frame_unit: 0..9 (None: by shape). level: OpenZL level of the
-    numeric candidate (None: 7; 0: without it). nodata: one value or one per band (the .aux.xml
+    numeric candidate (None: 7; 0: without it). graph: "auto" (default), "auto:<percent>",
+    "fast", "image", ... (as rumi.write's graph). nodata: one value or one per band (the .aux.xml
     sidecar). threads: encoding threads. options: object-storage options (as rumi.open's)."""
 
     tile: int | tuple[int, int] = 256
@@ -481,10 +514,11 @@ class WriteOptions:
     nodata: Any = None
     threads: int | None = None
     options: dict[str, Any] | None = None
+    graph: str = "auto"
 
     def kwargs(self) -> dict[str, Any]:
         """The options as keyword arguments of rumi.write, rumi.Writer and rumi.to_rumi."""
         return {
             "tile": self.tile, "frame_unit": self.frame_unit, "level": self.level, "nodata": self.nodata,
-            "threads": self.threads, "options": self.options,
+            "threads": self.threads, "options": self.options, "graph": self.graph,
         }

@@ -508,6 +508,7 @@ fn _rumi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parse_time, m)?)?;
     m.add_function(wrap_pyfunction!(write::encode_tiles, m)?)?;
     m.add_function(wrap_pyfunction!(write::frame_unit_from_image, m)?)?;
+    m.add_function(wrap_pyfunction!(write::graph_check, m)?)?;
     m.add_function(wrap_pyfunction!(write::pam_render, m)?)?;
     m.add_function(wrap_pyfunction!(write::pam_nodata, m)?)?;
     m.add_function(wrap_pyfunction!(write::pam_parse, m)?)?;

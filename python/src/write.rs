@@ -108,7 +108,7 @@ impl Bytes {
     }
 }
 
-/// `encode_rows(spec, level, first_row, data, threads) -> (rows, frames, counts)`: the frames of
+/// `encode_rows(spec, graph, first_row, data, threads) -> (rows, frames, counts)`: the frames of
 /// the block of tile rows starting at `first_row`, with the GIL released. Needs nothing but the
 /// spec: run it in any process, then give the result to `NativeWriter.write_encoded`.
 /// `clean_stale(path) -> [str]`: removes the named temporary files that interrupted runs left in
@@ -119,18 +119,34 @@ pub fn clean_stale(path: PathBuf) -> Vec<String> {
     rumi::commit::clean_stale(&path).into_iter().map(|p| p.display().to_string()).collect()
 }
 
+/// The compression of a file as Python gives it: `(graph name, OpenZL level)` (`WriteSpec.graph`,
+/// `WriteSpec.level`).
+type GraphTuple = (String, i32);
+
+/// The graph `(name, level)` names ([`Graph::named`]: `rumi convert --graph`'s names); a name it
+/// does not know is a ValueError listing the accepted ones.
+fn graph_of((name, level): &GraphTuple) -> PyResult<Graph> {
+    Graph::named(name, *level).map_err(PyValueError::new_err)
+}
+
+/// `graph_check(name, level)`: raises the ValueError [`graph_of`] raises for a graph name it does
+/// not know (`WriteSpec.make` checks before anything is written).
+#[pyfunction]
+pub fn graph_check(name: String, level: i32) -> PyResult<()> {
+    graph_of(&(name, level)).map(|_| ())
+}
+
 #[pyfunction]
 pub fn encode_rows<'py>(
     py: Python<'py>,
     spec: SpecTuple,
-    level: i32,
+    graph: GraphTuple,
     first_row: u32,
     data: &Bound<'py, PyAny>,
     threads: usize,
 ) -> PyResult<(u32, Bound<'py, PyBytes>, Vec<u32>)> {
-    let e = encode_detached(py, spec, data, threads, |spec, d| {
-        rumi::encode_tile_rows(spec, Graph::Auto(level), first_row, d)
-    })?;
+    let graph = graph_of(&graph)?;
+    let e = encode_detached(py, spec, data, threads, |spec, d| rumi::encode_tile_rows(spec, graph, first_row, d))?;
     Ok((e.rows, PyBytes::new(py, &e.frames), e.counts))
 }
 
@@ -148,7 +164,7 @@ fn encode_detached<T: Send>(
     py.detach(|| pool.install(|| encode(&spec, bytes.slice()))).map_err(py_err)
 }
 
-/// `encode_tiles(spec, level, row, first_col, data, threads) -> (cols, frames, counts)`: the
+/// `encode_tiles(spec, graph, row, first_col, data, threads) -> (cols, frames, counts)`: the
 /// frames of the tiles of tile row `row` from tile column `first_col` (`data`: their `[t][b][y][x]`
 /// samples, whole tile columns), with the GIL released: a block narrower than a tile row, for
 /// `NativeWriter.write_encoded_tiles` (the frames `encode_rows` makes for those tiles).
@@ -156,36 +172,37 @@ fn encode_detached<T: Send>(
 pub fn encode_tiles<'py>(
     py: Python<'py>,
     spec: SpecTuple,
-    level: i32,
+    graph: GraphTuple,
     row: u32,
     first_col: u32,
     data: &Bound<'py, PyAny>,
     threads: usize,
 ) -> PyResult<(u32, Bound<'py, PyBytes>, Vec<u32>)> {
-    let e = encode_detached(py, spec, data, threads, |spec, d| {
-        rumi::encode_tiles(spec, Graph::Auto(level), row, first_col, d)
-    })?;
+    let graph = graph_of(&graph)?;
+    let e = encode_detached(py, spec, data, threads, |spec, d| rumi::encode_tiles(spec, graph, row, first_col, d))?;
     Ok((e.cols, PyBytes::new(py, &e.frames), e.counts))
 }
 
-/// `frame_unit_from_image(spec, level, data, threads) -> unit`: the frame unit `rumi.write`
-/// gives an Image when none is asked for ([`rumi::frame_unit_from_image`]: its middle tile row
-/// encoded both ways when the shape is sampled; the spec's default otherwise), the GIL released.
+/// `frame_unit_from_image(spec, graph, data, threads) -> unit`: the frame unit `rumi.write`
+/// gives an Image when none is asked for ([`rumi::frame_unit_from_image`]: with an auto graph,
+/// its middle tile row encoded both ways when the shape is sampled; the spec's default
+/// otherwise, as `rumi convert`), the GIL released.
 #[pyfunction]
 pub fn frame_unit_from_image(
     py: Python<'_>,
     spec: SpecTuple,
-    level: i32,
+    graph: GraphTuple,
     data: &Bound<'_, PyAny>,
     threads: usize,
 ) -> PyResult<u16> {
     let spec = spec_from(spec)?;
-    if !spec.samples_frame_unit() {
+    let graph = graph_of(&graph)?;
+    if !spec.samples_frame_unit() || !graph.is_auto() {
         return Ok(spec.frame_unit);
     }
     let bytes = Bytes::of(data)?;
     let pool = rumi::pool::get(threads).map_err(py_err)?;
-    py.detach(|| pool.install(|| rumi::frame_unit_from_image(&spec, Graph::Auto(level), bytes.slice()))).map_err(py_err)
+    py.detach(|| pool.install(|| rumi::frame_unit_from_image(&spec, graph, bytes.slice()))).map_err(py_err)
 }
 
 /// `assemble(spec, counts) -> (prefix, trailer, blob)`: what a file of frames with these byte
@@ -353,7 +370,7 @@ struct Open {
     force: bool,
 }
 
-/// `NativeWriter(dest, spec, level, threads, nodata=None, options=None, force=False, aux=None)`:
+/// `NativeWriter(dest, spec, graph, threads, nodata=None, options=None, force=False, aux=None)`:
 /// a rumi file being written block by block (see `rumi.Writer`); its `.aux.xml` is `aux` (what
 /// `pam_render` gave) or else renders the `nodata` texts. Rewriting a local file follows the
 /// core's `plan_rewrite` (as `rumi convert`): GDAL's derived sidecars of the old file
@@ -389,13 +406,13 @@ impl NativeWriter {
 #[pymethods]
 impl NativeWriter {
     #[new]
-    #[pyo3(signature = (dest, spec, level, threads, nodata=None, options=None, force=false, aux=None))]
+    #[pyo3(signature = (dest, spec, graph, threads, nodata=None, options=None, force=false, aux=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         dest: String,
         spec: SpecTuple,
-        level: i32,
+        graph: GraphTuple,
         threads: usize,
         nodata: Option<Vec<Option<String>>>,
         options: Option<&Bound<'_, PyDict>>,
@@ -403,6 +420,7 @@ impl NativeWriter {
         aux: Option<String>,
     ) -> PyResult<Self> {
         let spec = spec_from(spec)?;
+        let graph = graph_of(&graph)?;
         let bands = usize::from(spec.bands);
         let aux =
             aux.or_else(|| nodata.map(|values| Nodata { bands, values }).filter(|n| !n.is_empty()).map(|n| n.render()));
@@ -426,9 +444,8 @@ impl NativeWriter {
             let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
             (Target::Local(staged), out, dir)
         };
-        let writer = Writer::new(BufWriter::with_capacity(1 << 20, file), spec, Graph::Auto(level))
-            .map_err(py_err)?
-            .spool_dir(spool);
+        let writer =
+            Writer::new(BufWriter::with_capacity(1 << 20, file), spec, graph).map_err(py_err)?.spool_dir(spool);
         Ok(NativeWriter { dest, state: Mutex::new(Some(Open { writer, target, aux, pool, force })) })
     }
 

@@ -175,6 +175,11 @@ def test_one_cube_over_the_items_equals_odc_stac(stac, tmp_path):
     assert third.report.written == ["all.rumi"]
     assert rumi.open(tmp_path / "s1" / "all.rumi").times[0] == np.datetime64("2015-03-09T17:30:18")
     check_against_odc(third, moved, ["vv"])
+    # graph="fast" (the fastest decode): the file is rebuilt, the same pixels
+    fast = rumi.build(items, tmp_path / "s1", graph="fast", **kw)
+    assert fast.report.written == ["all.rumi"]
+    with rumi.open(tmp_path / "s1" / "all.rumi") as ds:
+        np.testing.assert_array_equal(ds.read()[:, 0], ref.vv.values)
 
 
 def test_footprints_explicit_ranges_and_resampling_equal_odc_stac(stac, tmp_path):
@@ -476,6 +481,15 @@ def test_plan_gives_cells_time_steps_and_bytes_without_reading_a_source(tmp_path
     assert [(f.name, f.fingerprint) for f in again.files] == [(f.name, f.fingerprint) for f in plan.files]
     other = _synthetic_plan(out, si.synthetic_items(SYNTHETIC), level=1)
     assert not {f.fingerprint for f in other.files} & {f.fingerprint for f in plan.files}
+    # graph= (rumi.write's): another graph changes the fingerprints, the default keeps those of
+    # files built before graph= existed; a name rumi does not know fails before anything is read
+    fast = _synthetic_plan(out, si.synthetic_items(SYNTHETIC), graph="fast")
+    assert fast.write.graph == "fast" and fast.write.kwargs()["graph"] == "fast"
+    assert not {f.fingerprint for f in fast.files} & {f.fingerprint for f in plan.files}
+    auto = _synthetic_plan(out, si.synthetic_items(SYNTHETIC), graph="auto")
+    assert [f.fingerprint for f in auto.files] == [f.fingerprint for f in plan.files]
+    with pytest.raises(ValueError, match=r"graph \"x\" is not one of: auto"):
+        _synthetic_plan(out, si.synthetic_items(SYNTHETIC), graph="x")
     # one range over everything: one file per cell, all three items' groups
     whole = _synthetic_plan(out, si.synthetic_items(SYNTHETIC), time=None)
     assert len(whole.files) == 12 and max(f.steps for f in whole.files) == 3

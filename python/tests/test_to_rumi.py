@@ -99,6 +99,16 @@ def test_dask_blocks_on_the_threaded_scheduler(tmp_path):
     rumi.to_rumi(x, tmp_path / "d.rumi", tile=64, block_bytes=1)  # one task per tile row
     with rumi.open(tmp_path / "d.rumi") as ds:
         assert np.array_equal(ds.read(), lazy.compute())
+    # graph= as rumi.write's, through the dask blocks: the same file as rumi.write's
+    rumi.to_rumi(x, tmp_path / "f.rumi", tile=64, block_bytes=1, graph="fast")
+    rumi.write(tmp_path / "w.rumi", lazy.compute(), bands=["B1", "B2"], times=TIMES, crs="EPSG:32632",
+               geotransform=(300000.0, 20.0, 0.0, 5000000.0, 0.0, -20.0), tile=64, graph="fast", frame_unit=9)
+    with rumi.open(tmp_path / "f.rumi") as ds:
+        assert np.array_equal(ds.read(), lazy.compute())
+    assert (tmp_path / "f.rumi").read_bytes() == (tmp_path / "w.rumi").read_bytes()
+    with pytest.raises(ValueError, match="is not one of"):
+        rumi.to_rumi(x, tmp_path / "bad.rumi", tile=64, graph="quick")
+    assert not (tmp_path / "bad.rumi").exists()
 
 
 def test_dask_blocks_on_the_processes_scheduler(tmp_path):

@@ -161,3 +161,49 @@ def test_levels(tmp_path):
         with pytest.raises(ValueError, match="level"):
             writer(tmp_path / "bad.rumi", a, times=TIMES[:1], level=bad)
     assert sorted(os.listdir(tmp_path)) == sorted(f"l{v}.rumi{s}" for v in (0, 1, 7) for s in ("", ".header"))
+
+
+def test_graphs(tmp_path):
+    # graph= as rumi convert --graph: "fast", the auto weights ("auto:4" is "auto", byte for
+    # byte) and "image" write the same pixels, through rumi.write, rumi.Writer, encode_rows and
+    # WriteOptions alike; a name it does not know, or a level with fast, is a ValueError naming
+    # the accepted values, before anything is written
+    a = cube(5, shape=(1, 2, 300, 260))
+    t = TIMES[:1]
+    kw = dict(bands=["red", "nir"], times=t, crs="EPSG:32633", geotransform=GT, tile=64)
+    files = {}
+    for graph in ("auto", "auto:4", "auto:0", "auto:25", "fast", "image"):
+        p = tmp_path / f"{graph.replace(':', '_')}.rumi"
+        rumi.write(p, a, graph=graph, **kw)
+        with rumi.open(p) as ds:
+            assert np.array_equal(ds.read(), a), graph
+        validate(p)
+        files[graph] = p.read_bytes()
+    assert files["auto:4"] == files["auto"]
+    assert files["fast"] != files["auto"]
+    # the streaming writer, the pure encoding step and WriteOptions give the same file
+    with writer(tmp_path / "w.rumi", a, times=t, tile=64, graph="fast") as w:
+        w.write(a, row=0)
+    assert (tmp_path / "w.rumi").read_bytes() == files["fast"]
+    spec = rumi.WriteSpec.make(a.shape, a.dtype, graph="fast", **kw)
+    assert pickle.loads(pickle.dumps(spec)).graph == "fast"
+    with writer(tmp_path / "e.rumi", a, times=t, tile=64, graph="fast") as w:
+        w.write_encoded(0, rumi.encode_rows(a, spec, 0))
+    assert (tmp_path / "e.rumi").read_bytes() == files["fast"]
+    from rumi._write import WriteOptions
+
+    opts = WriteOptions(tile=64, graph="fast")
+    rumi.write(tmp_path / "o.rumi", a, bands=["red", "nir"], times=t, crs="EPSG:32633", geotransform=GT,
+               **{k: v for k, v in opts.kwargs().items() if k != "tile"}, tile=opts.tile)
+    assert (tmp_path / "o.rumi").read_bytes() == files["fast"]
+    before = sorted(os.listdir(tmp_path))
+    for bad in ("x", "Fast", "auto:101", "auto:2.5", ""):
+        with pytest.raises(ValueError, match=r"is not one of: auto \(the default\), auto:<percent>.*fast, image"):
+            rumi.write(tmp_path / "bad.rumi", a, graph=bad, **kw)
+        with pytest.raises(ValueError, match="is not one of"):
+            writer(tmp_path / "bad.rumi", a, times=t, graph=bad)
+    with pytest.raises(TypeError, match="graph must be a str"):
+        rumi.write(tmp_path / "bad.rumi", a, graph=None, **kw)
+    with pytest.raises(ValueError, match="level=3 cannot be combined with graph='fast'"):
+        rumi.write(tmp_path / "bad.rumi", a, graph="fast", level=3, **kw)
+    assert sorted(os.listdir(tmp_path)) == before

@@ -38,6 +38,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--level", type=int, help="OpenZL level of the numeric candidate (default 7; 0: without it, "
                    "the fastest to encode and decode, larger on categorical rasters)")
     p.add_argument("--frame-unit", type=int, help="rumi frame_unit 0..9 (default by shape)")
+    p.add_argument("--graph", default="auto", help="compression graph, as rumi convert's: auto (default), "
+                   "auto:<percent>, fast (the fastest decode), image (the smallest), numeric, generic, best")
     p.add_argument("--workers", type=int, help="run on a dask LocalCluster of this many worker processes")
     p.add_argument("-q", "--quiet", action="store_true")
     a = p.parse_args(argv)
@@ -77,7 +79,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         cat = build(
             a.items, a.dest, bands=a.bands, crs=a.crs, resolution=a.resolution, tiles=tiles, time=time,
             groupby=a.groupby, chunks=None if a.chunk is None else {"x": a.chunk, "y": a.chunk}, nodata=a.nodata, dtype=a.dtype,
-            resampling=a.resampling, tile=a.tile, level=a.level, frame_unit=a.frame_unit, progress=say,
+            resampling=a.resampling, tile=a.tile, level=a.level, frame_unit=a.frame_unit, graph=a.graph, progress=say,
             anchor=None if a.anchor == "edge" else a.anchor,
         )
         r = cat.report

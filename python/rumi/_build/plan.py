@@ -24,7 +24,7 @@ import numpy as np
 
 from .. import _rumi
 from .._times import caller_level
-from .._write import WriteOptions
+from .._write import WriteOptions, check_graph
 from . import cells as _cells
 from . import index as _index
 from . import items as _items
@@ -150,6 +150,7 @@ def plan_build(
     frame_unit: int | None = None,
     threads: int | None = None,
     stac_cfg: Any = None,
+    graph: str = "auto",
     patch_url: Callable[[str], str] | None = None,
     storage_options: dict[str, Any] | None = None,
 ) -> BuildPlan:
@@ -163,6 +164,7 @@ def plan_build(
     overlap it (a footprint per distinct grid)."""
     _items.deps()
     t0 = _time.perf_counter()
+    check_graph(graph, level)
     out_dest = Destination.parse(dest, storage_options)
     band_list = [bands] if isinstance(bands, str) else list(bands)
     if not band_list or not all(isinstance(b, str) and b for b in band_list):
@@ -210,6 +212,8 @@ def plan_build(
         "nodata": nodata, "dtype": None if dtype is None else str(dtype), "resampling": resampling,
         "tile": tile, "level": level, "frame_unit": frame_unit, "stac_cfg": stac_cfg,
         "chunks": None if chunks is None else dict(chunks), "rumi": _rumi.CORE_VERSION,
+        # the default graph is left out: the files built before graph= keep their fingerprints
+        **({} if graph == "auto" else {"graph": graph}),
     }
     manifest = out_dest.read_manifest()
     files: list[PlannedFile] = []
@@ -257,7 +261,9 @@ def plan_build(
         dest=out_dest, items=source, index=index, bands=tuple(band_list), epsg=int(out_crs.epsg),
         files=tuple(files), empty=tuple(empty),
         load=LoadOptions(groupby, chunks, nodata, dtype, resampling, stac_cfg, patch_url),
-        write=WriteOptions(tile=tile, frame_unit=frame_unit, level=level, threads=threads, options=storage_options),
+        write=WriteOptions(
+            tile=tile, frame_unit=frame_unit, level=level, threads=threads, options=storage_options, graph=graph
+        ),
         manifest=types.MappingProxyType(manifest), source_nodata=types.MappingProxyType(src_nodata),
         rounded=types.MappingProxyType(dict(sorted(changed.items()))),
         itemsize=index.itemsize, seconds=_time.perf_counter() - t0,

@@ -289,6 +289,7 @@ def build(
     level: int | None = None,
     frame_unit: int | None = None,
     threads: int | None = None,
+    graph: str = "auto",
     cells_in_flight: int = 2,
     stac_cfg: Any = None,
     patch_url: Callable[[str], str] | None = None,
@@ -313,6 +314,9 @@ def build(
     encoding threads (rumi.to_rumi's; level=0 leaves OpenZL's numeric graph out of the
     candidates: 2.4x the default 7's encode speed and 1.2 % larger files on a Landsat cube, but
     28 % larger on the LANDFIRE fuel classes, where that graph wins: docs/performance.md).
+    graph: how frames are coded, as rumi.write's ("auto", "auto:<percent>", "fast": the fastest
+    decode for a few percent more bytes, "image", ...; docs/compression.md); a graph other than
+    "auto" is part of the files' fingerprints.
     cells_in_flight: files built at once (threads here; their work runs on the dask scheduler).
     storage_options: object-storage options (as rumi.open's options=) for an s3:// dest.
     progress: called with one line per file. Raises ValueError (nothing written) on bad
@@ -321,6 +325,6 @@ def build(
         items, dest, bands=bands, crs=crs, resolution=resolution, tiles=tiles, time=time, groupby=groupby,
         chunks=chunks, nodata=nodata, dtype=dtype, resampling=resampling, anchor=anchor, tile=tile, level=level,
         frame_unit=frame_unit, threads=threads, stac_cfg=stac_cfg, patch_url=patch_url,
-        storage_options=storage_options,
+        storage_options=storage_options, graph=graph,
     )
     return run_plan(plan, cells_in_flight=cells_in_flight, progress=progress)
