@@ -5,7 +5,7 @@ per session). It reads JSON requests, one per line, from stdin and answers one J
   {"op": "hello"}                                        -> versions and the registered drivers
   {"op": "describe", "path", "out", "windows", "open_options"}
       -> what GDAL reports (driver, types, geotransform, EPSG code, nodata, descriptions,
-         metadata, colour interpretation, checksums); the samples, the masks (GDAL's mask
+         metadata, colour interpretation, scales, offsets, units, checksums); the samples, the masks (GDAL's mask
          bands: True where invalid) and each window (xoff, yoff, xsize, ysize) saved to `out`
          (.npz), or the window's error text
 
@@ -74,6 +74,9 @@ def describe(req):
             "band_metadata": [b.GetMetadata() or {} for b in bands],
             "colorinterp": [gdal.GetColorInterpretationName(b.GetColorInterpretation()) for b in bands],
             "has_palette": [b.GetColorTable() is not None for b in bands],
+            "scales": [b.GetScale() for b in bands],
+            "offsets": [b.GetOffset() for b in bands],
+            "units": [b.GetUnitType() for b in bands],
             "checksums": [b.Checksum() for b in bands],
             "mask_flags": [b.GetMaskFlags() for b in bands],
         }

@@ -119,6 +119,25 @@ def test_to_rumi_writes_what_rio_to_raster_writes(case, real, mask_and_scale, da
             assert b.units == tuple(case.units) if case.bands > 1 else (case.units[0],), what
 
 
+@given(case=cases(dtypes=DTYPES, scaled=True, point=False, kinds=("north-up",)),
+       how=st.sampled_from(["write", "writer"]))
+def test_the_plugin_reports_what_gdal_reports_of_the_geotiff(case, how, scratch, gdal_oracle):
+    """GDAL reading the rumi file (the plugin, a PAM dataset) reports the GeoTIFF's GetScale,
+    GetOffset and GetUnitType."""
+    d = scratch()
+    tif = write_tif(case, d / "a.tif")
+    rf = write_rumi(case, d / "a.rumi", how=how)
+    mr, _ = gdal_oracle.describe(rf, d / "rumi.npz", [])
+    ms, _ = gdal_oracle.describe(tif, d / "src.npz", [])
+    # GDAL 3.6's PAM bands answer 1 and 0 with success where GTiff answers "not set" (None):
+    # the same values
+    none = {"scales": 1.0, "offsets": 0.0, "units": ""}
+    for k, default in none.items():
+        got = [default if v is None else v for v in mr[k]]
+        want = [default if v is None else v for v in ms[k]]
+        assert got == want, f"{case} written by rumi.{how}: GDAL's {k} {mr[k]!r}, of the GeoTIFF {ms[k]!r}"
+
+
 def test_rewrite_keeps_them(tmp_path):
     """write -> read -> rewrite (rumi.write with the read scales) -> read: the same; a rewrite
     without them removes rumi's sidecar (nothing stale)."""
