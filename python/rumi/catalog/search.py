@@ -134,21 +134,21 @@ def _fixed_lists(col: Any, width: int) -> tuple[np.ndarray[Any, Any], np.ndarray
 def _grids(table: Any, idx: np.ndarray[Any, Any]) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any]]:
     """For rows idx: their proj:code (upper case; "" when none), proj:transform (n, 6) and
     proj:shape (height, width), and whether each has a whole grid in an EPSG CRS."""
+    import pyarrow.compute as pc
+
     pa = deps().pa
     take = pa.array(idx)
     codes = np.asarray(table.column("proj:code").take(take).fill_null("").to_numpy(zero_copy_only=False), object)
     codes = np.char.upper(codes.astype(str))
     # proj:transform: STAC's 6 (or 9: the last row 0 0 1) numbers; the first six are affine's a..f
     tcol = table.column("proj:transform").take(take)
-    t9, ok9 = _fixed_lists(tcol, 9)
-    t, ok = _fixed_lists(tcol, 6)
-    import pyarrow.compute as pc
-
     lens = np.asarray(pc.list_value_length(tcol).fill_null(0).to_numpy(zero_copy_only=False), np.int64)
+    t9, _ = _fixed_lists(tcol, 9)
+    t, _ = _fixed_lists(tcol, 6)
     t = np.where((lens == 9)[:, None], t9[:, :6], t)
     sh, ok_s = _fixed_lists(table.column("proj:shape").take(take), 2)
-    has = ok & ok_s & np.isfinite(t).all(axis=1) & np.char.startswith(codes, "EPSG:") & (sh > 0).all(axis=1)
-    return codes, t, sh, has
+    has = ((lens == 6) | (lens == 9)) & ok_s & np.isfinite(t).all(axis=1) & (sh > 0).all(axis=1)
+    return codes, t, sh, has & np.char.startswith(codes, "EPSG:")
 
 
 def _bbox_mask(table: Any, mask: np.ndarray[Any, Any], box: Sequence[float], crs: str | int | None) -> None:
