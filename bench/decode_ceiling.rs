@@ -8,7 +8,8 @@
 //! `{"file":..., "threads":N, "raw_bytes":..., "frames":..., "runs_s":[...]}`: seconds per
 //! decode of all frames, one value per repetition (each repetition decodes all frames as many
 //! times as it takes to last `--min-time` seconds, default 0.2, and reports the mean pass).
-//! MB/s = raw_bytes / 1e6 / seconds. With `--passes N`: exactly N passes on each thread count,
+//! MB/s = raw_bytes / 1e6 / seconds (with `--cpu`, one thread's: its CPU seconds, for loaded
+//! machines). With `--passes N`: exactly N passes on each thread count,
 //! no warm-up and no timing (for `valgrind --tool=callgrind`: N = 2 less N = 1 is one pass's
 //! instructions; `bench/README.md`).
 //!
@@ -38,6 +39,8 @@ fn main() {
     let mut min_time = 0.2f64;
     let mut files = Vec::new();
     let mut read = false;
+    let mut cpu = false;
+    let start = Instant::now();
     let mut passes: Option<u32> = None;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -54,6 +57,7 @@ fn main() {
             "--reps" => reps = args.next().and_then(|s| s.parse().ok()).unwrap_or(5).max(1),
             "--min-time" => min_time = args.next().and_then(|s| s.parse().ok()).unwrap_or(0.2),
             "--read" => read = true,
+            "--cpu" => cpu = true,
             "--passes" => passes = args.next().and_then(|s| s.parse().ok()),
             _ => files.push(PathBuf::from(a)),
         }
@@ -123,14 +127,17 @@ fn main() {
             while t0.elapsed().as_secs_f64() < min_time.max(0.3) {
                 pass();
             }
+            // with --cpu on one thread: the thread's CPU time, which a loaded machine's
+            // preemption does not inflate (wall time otherwise)
+            let clock = || if cpu && t == 1 { thread_cpu_s() } else { start.elapsed().as_secs_f64() };
             for _ in 0..reps {
-                let t0 = Instant::now();
+                let t0 = clock();
                 let mut n = 0u32;
-                while n == 0 || t0.elapsed().as_secs_f64() < min_time {
+                while n == 0 || clock() - t0 < min_time {
                     pass();
                     n += 1;
                 }
-                runs.push(t0.elapsed().as_secs_f64() / f64::from(n));
+                runs.push((clock() - t0) / f64::from(n));
             }
             let runs: Vec<String> = runs.iter().map(|r| format!("{r:.6}")).collect();
             println!(
@@ -140,6 +147,14 @@ fn main() {
             );
         }
     }
+}
+
+/// The calling thread's CPU time in seconds.
+fn thread_cpu_s() -> f64 {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: clock_gettime writes one timespec into `ts`, which lives across the call.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
 }
 
 /// Mean seconds of `pass` per repetition (each repetition lasting at least `min_time`), after a
