@@ -364,6 +364,26 @@ def test_the_frame_budget_goes_to_the_batches_files(coll):
     assert (later["decoded"], later["cache_hits"]) == (frames, 0)
 
 
+def test_older_files_keep_their_frames_while_the_budget_holds_them(coll):
+    """What the latest 4 batches' files cannot hold (each at most its whole file's decoded
+    frames) stays with the files read before them, the most recently read first: on a small
+    collection that fits the budget, a chip read again 5 batches later decodes nothing
+    (issue 48: emptied, the loader decoded 2.1x the frames); beyond the budget, the older
+    files' frames are dropped."""
+    need = 3 * 2 * 96 * 96 * 2  # a file's frames: 3 steps, 2 bands, 96 x 96 uint16
+    frames = 3 * 2
+    # every file fits; or room for one file beyond the hot four (a file not yet open counts as
+    # its whole share: 6 / 4 of a file here)
+    for budget, kept in ((16 * need, {0, 1}), (6 * need, {1})):
+        ds = rt.ChipDataset(coll["single"], size=32, time=WINDOW, cache_bytes=budget)
+        for j in range(6):
+            assert ds.__getitems__([(j, 0, 0)])["stats"]["decoded"] == frames
+        for j in (1, 0):
+            st = ds.__getitems__([(j, 0, 0)])["stats"]
+            want = (0, frames) if j in kept else (frames, 0)
+            assert (st["decoded"], st["cache_hits"]) == want, (budget, j)
+
+
 # -- issue 47 E: a grid epoch visits every chip once at any world size and stream count ----------
 @pytest.fixture(scope="module")
 def uneven(tmp_path_factory):
@@ -559,12 +579,18 @@ def mixed(tmp_path_factory):
             t = t.set_column(t.schema.get_field_index("rumi:nodata"), "rumi:nodata", nd)
         write_parts(t, str(d / kind), rows_per_group=1)
         out[kind] = str(d / kind) + "/"
+    # the valid summary recorded (nodata 0) for files 0-3 only: min_valid with nodata=0 refuses 4-7
+    paths = [str(d / f"bands{k}.rumi") for k in range(8) if k != 5] + [str(d / "times0.rumi")]
+    t = pa.concat_tables([rumi.Catalog.build(paths[:4], d / "s0.parquet", nodata=0).table,
+                          rumi.Catalog.build(paths[4:], d / "s1.parquet").table])
+    write_parts(t, str(d / "summary"), rows_per_group=1)
+    out["summary"] = str(d / "summary") + "/"
     return out
 
 
-def _answers(folder, **kw):
+def _answers(folder, sampler=None, **kw):
     """Each rank's answer at 1, 2, 4 and 8 ranks and 1 to 4 streams (and unsharded): the sample
-    type planned or the error's text."""
+    type planned or the error's text (with sampler: of the sampler made of the dataset)."""
     got = {}
     sel = rumi.Catalog.open(folder).search(defer=True)
     places = [(None, 0, 1)] + [(c, r, w) for w in (1, 2, 4, 8) for c in (1, 2, 3, 4) for r in range(w)]
@@ -574,6 +600,8 @@ def _answers(folder, **kw):
                 ds = rt.ChipDataset(sel, size=32, **kw)
             else:
                 ds = rt.ChipDataset(sel, size=32, streams=c, rank=r, world_size=w, **kw)
+            if sampler is not None:
+                sampler(ds)
             got[(c, r, w)] = ("ok", ds.index.encoding)
         except (rumi.RequestError, ValueError) as e:
             got[(c, r, w)] = ("error", str(e))
@@ -601,6 +629,19 @@ def test_a_selection_is_refused_alike_at_every_world_size_and_stream_count(mixed
     assert set(got.values()) == {got[(None, 0, 1)]}, {k: v for k, v in got.items() if v != got[(None, 0, 1)]}
     what, text = got[(None, 0, 1)]
     assert what == "error" and re.search(message, text), text
+
+
+def test_min_valid_is_refused_alike_at_every_world_size(mixed):
+    """The valid summary recorded for nodata 0 for 4 of the 8 files: min_valid with nodata=0 is
+    refused by every rank (before, the ranks that read only the other 4 files drew chips)."""
+    import re
+
+    got = _answers(mixed["summary"], sampler=lambda ds: rt.RandomChipSampler(ds, length=8, min_valid=0.5), nodata=0)
+    assert set(got.values()) == {got[(None, 0, 1)]}, {k: v for k, v in got.items() if v != got[(None, 0, 1)]}
+    what, text = got[(None, 0, 1)]
+    assert what == "error" and re.search(r"min_valid=0\.5 bounds a chip's valid fraction from the catalogue's per-tile "
+                                         r"summary \(rumi:valid\), but for 4 of the 8 files \(\w+ \.\.\.\) it was not "
+                                         r"recorded", text), text
 
 
 def test_a_selection_that_passes_passes_at_every_world_size(mixed):
