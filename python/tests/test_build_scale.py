@@ -68,6 +68,16 @@ def _old_groups(items, parsed, groupby, lon):
     return out
 
 
+def _scaling_param(items, ii, bands):
+    """The fingerprint's "scaling" parameter of a file of the items ii: its bands' raster:bands
+    scale, offset and unit as the items give them (one per band: they agree), none when every
+    band has 1, 0 and no unit."""
+    vals = {tuple((rb.get("scale", 1.0), rb.get("offset", 0.0), rb.get("unit", ""))
+                  for rb in (items[int(i)].assets[b].extra_fields["raster:bands"][0] for b in bands)) for i in ii}
+    (v,) = vals
+    return {} if all(x == (1.0, 0.0, "") for x in v) else {"scaling": [list(x) for x in v]}
+
+
 def reference_plan(items, *, bands, crs=None, resolution=None, tiles=None, time=None, groupby="solar_day", anchor=None):
     """plan_build's files as the planner before issue 40 made them: [{name, cell, range, items
     (whole groups), touching (the items overlapping the cell), steps, times (stored), grid,
@@ -113,7 +123,8 @@ def reference_plan(items, *, bands, crs=None, resolution=None, tiles=None, time=
             records = [It.item_record(items[i], list(bands), parsed[i]) for i in ii]
             files.append({"name": out, "cell": name, "range": spec, "items": sorted(ii), "touching": touching,
                           "steps": len(times), "times": times, "groups": groups, "grid": grid,
-                          "fingerprint": fingerprint(records, dict(params, geobox=grid, range=spec)), "params": params})
+                          "fingerprint": fingerprint(records, dict(params, geobox=grid, range=spec,
+                                                                   **_scaling_param(items, ii, bands))), "params": params})
     return files, empty
 
 
@@ -140,7 +151,7 @@ def assert_same_as_reference(plan, ref, empty, items):
         own = [C.whole_second(np.datetime64(min((parsed[i] for i in g if i in mine), key=lambda p: (p.nominal_datetime, p.id))
                                             .nominal_datetime.replace(tzinfo=None), "us")) for g in r["groups"]]
         records = [It.item_record(items[i], list(plan.bands), parsed[i]) for i in f.items]
-        params = dict(r["params"], geobox=r["grid"], range=r["range"])
+        params = dict(r["params"], geobox=r["grid"], range=r["range"], **_scaling_param(items, f.items, plan.bands))
         if own != r["times"]:
             outside += 1
             params["times"] = [str(t) for t in f.times]
@@ -222,6 +233,7 @@ def _indexes_equal(a, b):
     np.testing.assert_array_equal(a.rank, b.rank)
     assert [a.footprints[k].wkt for k in a.fp] == [b.footprints[k].wkt for k in b.fp]
     assert a.nodata_todo == b.nodata_todo
+    assert [a.scalings[k] for k in a.scaling] == [b.scalings[k] for k in b.scaling]  # raster:bands scale, offset, unit
 
 
 @pytest.fixture(scope="module")
@@ -244,6 +256,7 @@ def test_a_tables_columns_give_the_plan_of_its_items_parsed(s2_table, tmp_path, 
     slow = I.index_items(src, S2, C.odc_crs("EPSG:32633"), groupby=groupby, fast=False)
     listed = I.index_items(I.ListSource(items), S2, C.odc_crs("EPSG:32633"), groupby=groupby)
     assert fast.fast and not slow.fast and not listed.fast
+    assert {fast.scalings[k] for k in fast.scaling} == {((0.0001, -0.1, ""),) * len(S2)}  # the items' raster:bands
     _indexes_equal(fast, slow)
     _indexes_equal(fast, listed)
     assert len(fast.footprints) < len(fast) // 2  # a footprint per distinct grid, not per item

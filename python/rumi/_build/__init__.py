@@ -60,6 +60,14 @@ Nodata
     floating-point output keeps odc-stac's NaN. Nodata goes to the .aux.xml sidecar (beside an
     s3:// object too) and the catalogue's rumi:nodata.
 
+Scale, offset and unit
+    A file's samples are odc.stac.load's raw ones (odc-stac ignores scale and offset in the
+    pixels); its bands' scale, offset and unit are the items' raster:bands ones (items.band_scaling),
+    in the .aux.xml sidecar (Dataset.scales / offsets / units) and the catalogue's rumi:scales /
+    rumi:offsets / rumi:units. Items of one file that give a band two of them (a Sentinel-2 L2A
+    item before processing baseline 04.00 and one after) are refused by name when planning
+    (plan.file_scaling): split them by time=.
+
 Files
     dest/{cell}.rumi (time=None) or dest/{cell}_{range}.rumi, with their .header sidecars (and
     .aux.xml for nodata); dest/rumi-build.json (the manifest: per file, a fingerprint of what it

@@ -184,6 +184,8 @@ class ItemIndex:
     nodata_todo: dict[tuple[int, str], tuple[str, int]]  #: (item, band) -> (href, band index) whose nodata is the file's own
     no_footprint: str | None  #: the id of the first item without a footprint (refused after the other checks)
     fast: bool  #: made from a table's columns (False: every item parsed)
+    scaling: np.ndarray[Any, Any] = field(default_factory=lambda: np.zeros(0, np.int64))  #: int64: the item's bands' scaling, an index into scalings
+    scalings: list[tuple[_items.Scaling, ...]] = field(default_factory=list)  #: distinct (scale, offset, unit) per band (items.band_scaling)
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -216,6 +218,9 @@ class _Rows:
         self.kinds: dict[str, Any] = {}
         self.nodata_todo: dict[tuple[int, str], tuple[str, int]] = {}
         self.no_footprint: str | None = None
+        self.scaling: list[int] = []
+        self.scalings: list[tuple[_items.Scaling, ...]] = []
+        self._scaling_of: dict[tuple[_items.Scaling, ...], int] = {}
 
     # what odc-stac makes of one parsed item: shared by both paths
     def footprint(self, p: Any, item_id: str) -> int:
@@ -235,6 +240,15 @@ class _Rows:
             self.no_footprint = item_id
         self.footprints.append(geom)
         return len(self.footprints) - 1
+
+    def scaling_of(self, item: Any, p: Any) -> int:
+        """The index in scalings of an item's bands' (scale, offset, unit) (items.band_scaling)."""
+        sc = tuple(_items.band_scaling(item, p, b) for b in self.bands)
+        k = self._scaling_of.get(sc)
+        if k is None:
+            k = self._scaling_of[sc] = len(self.scalings)
+            self.scalings.append(sc)
+        return k
 
     def meta(self, i: int, item: Any, p: Any) -> None:
         """Sample types and nodata of item i (untyped_bands, output_itemsize, source_nodata's
@@ -264,6 +278,7 @@ class _Rows:
         self.wall.append(wall)
         self.utc.append(utc)
         self.fp.append(self.footprint(p, item.id))
+        self.scaling.append(self.scaling_of(item, p))
         rec = _items.item_record(item, self.bands, p)
         self.records.append(json.dumps(rec, sort_keys=True, default=repr))
         self.reprs.append(repr(rec))
@@ -281,7 +296,8 @@ class _Rows:
             utc=np.array(self.utc, dtype="datetime64[us]"), fp=np.array(self.fp, dtype=np.int64),
             footprints=self.footprints, records=self.records, rank=rank, keys=self.keys, first=self.first,
             untyped=[b for b in self.bands if b not in self.typed], itemsize=itemsize, nodata_todo=self.nodata_todo,
-            no_footprint=self.no_footprint, fast=fast,
+            no_footprint=self.no_footprint, fast=fast, scaling=np.array(self.scaling, dtype=np.int64),
+            scalings=self.scalings,
         )
 
 
@@ -550,6 +566,8 @@ def _index_table(source: TableSource, bands: Sequence[str], crs: Any, *, dtype: 
         if not (pa.types.is_string(kt) or pa.types.is_large_string(kt) or pa.types.is_integer(kt)
                 or pa.types.is_boolean(kt) or pa.types.is_floating(kt) or pa.types.is_null(kt)):
             raise _Unsupported(f"groupby column {groupby} of type {kt}")
+    if names & {"raster:scale", "raster:offset", "unit"}:  # per-item scaling (items.band_scaling): parsed one by one
+        raise _Unsupported("scale, offset or unit in the item properties")
     item_grid = sorted(n for n in names if n.startswith("proj:"))
     item_parsed = [n for n in ("stac_extensions", "odc:product") if n in names]
     rows = _Rows(bands, crs, dtype, groupby, nodata_given, patch_url)
@@ -561,6 +579,7 @@ def _index_table(source: TableSource, bands: Sequence[str], crs: Any, *, dtype: 
     band_assets: list[tuple[str, int] | None] | None = None
     pairs_keys: list[str] = []
     nodata_bands: dict[str, int] = {}
+    scaling = -1  # the rows' bands' scaling (every row gives the same band metadata)
     start = 0
     for batch in pf.iter_batches(batch_size=BATCH_ROWS):
         n = batch.num_rows
@@ -617,6 +636,7 @@ def _index_table(source: TableSource, bands: Sequence[str], crs: Any, *, dtype: 
                 except Exception:  # noqa: BLE001 (items.hrefs: None where the band is missing)
                     band_assets.append(None)
             pairs_keys = sorted(k for k in item0.assets if k in bands)
+            scaling = rows.scaling_of(item0, p0)
             if not nodata_given:
                 nodata_bands = {b: bidx for (_, b), (_, bidx) in _items.nodata_files([p0], bands, dtype, None).items()}
         # the rows' own values: times, hrefs, records
@@ -655,6 +675,7 @@ def _index_table(source: TableSource, bands: Sequence[str], crs: Any, *, dtype: 
         rows.wall.extend(nominal.tolist())
         rows.utc.extend(nominal.tolist())
         rows.fp.extend(fps.tolist())
+        rows.scaling.extend([scaling] * n)
         if keys is not None and rows.keys is not None:
             rows.keys.extend(keys)
         # what odc-stac parsed of the rows that stand for the others: their rows must agree
@@ -668,6 +689,8 @@ def _index_table(source: TableSource, bands: Sequence[str], crs: Any, *, dtype: 
                 raise _Unsupported(f"row {g}: the groupby column differs from the item's property")
             if _items.hrefs(p, bands) != [u[r] for u in uris]:
                 raise _Unsupported(f"row {g}: hrefs differ from odc-stac's")
+            if rows.scaling_of(item, p) != scaling:
+                raise _Unsupported(f"row {g}: the bands' scale, offset or unit differ from the first row's")
             rows.meta(g, item, p)
         # the files' own nodata: the same bands for every row (one band metadata), each row's href
         for b, bidx in nodata_bands.items():

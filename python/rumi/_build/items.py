@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+import math
 import os
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Mapping, Sequence
@@ -258,6 +259,58 @@ def file_dtype(parsed: Any, band: str, patch_url: Callable[[str], str] | None) -
             return str(f.dtypes[(src.band or 1) - 1])
     except Exception:  # noqa: BLE001 (a hint only)
         return None
+
+
+#: a band's (scale, offset, unit) as the items give them; (1.0, 0.0, "") when they give none
+Scaling = tuple[float, float, str]
+NO_SCALING: Scaling = (1.0, 0.0, "")
+
+
+def band_scaling(item: Any, parsed: Any, band: str) -> Scaling:
+    """The scale, offset and unit of an item's band (a value is raw * scale + offset, in unit):
+    the raster extension's, found where odc-stac finds a band's data type, nodata and unit
+    (odc.stac's band_metadata: the item's properties, then the asset, then the STAC 1.1 `bands`
+    entry of the band (`raster:scale`, `raster:offset`, `unit`); the raster extension v1's
+    `raster:bands` entry (`scale`, `offset`, `unit`) when no `bands` entry gives any). odc-stac
+    loads raw samples and ignores scale and offset; rumi.build records them in the files'
+    sidecars. NO_SCALING for a band the item lacks or that gives none; ValueError for a scale or
+    offset that is not a finite number."""
+    try:
+        asset, idx = parsed.collection.band_key(band)
+    except (ValueError, KeyError, AttributeError):
+        return NO_SCALING
+    a = item.assets.get(asset) if hasattr(item, "assets") else None
+    if a is None:
+        return NO_SCALING
+    d = a.to_dict()
+    keys = (("raster:scale", "scale"), ("raster:offset", "offset"), ("unit", "unit"))
+
+    def values(src: Any, names: Sequence[str]) -> dict[str, Any]:
+        if not isinstance(src, Mapping):
+            return {}
+        return {k: src[n] for k, n in zip(("scale", "offset", "unit"), names) if src.get(n) is not None}
+
+    got = values(getattr(item, "properties", {}), [k[0] for k in keys]) | values(d, [k[0] for k in keys])
+    common = d.get("bands")
+    in_bands = {}
+    if isinstance(common, list) and 0 < idx <= len(common):
+        in_bands = values(common[idx - 1], [k[0] for k in keys])
+    got |= in_bands
+    rb = d.get("raster:bands")
+    bands_empty = not isinstance(common, list) or all(not values(c, [k[0] for k in keys]) for c in common)
+    if isinstance(rb, list) and 0 < idx <= len(rb) and bands_empty:
+        got |= values(rb[idx - 1], [k[1] for k in keys])
+    out: list[Any] = []
+    for k, dflt in zip(("scale", "offset"), NO_SCALING[:2]):
+        v = got.get(k, dflt)
+        try:
+            f = float(v)
+        except (TypeError, ValueError):
+            f = math.nan
+        if not math.isfinite(f) or isinstance(v, bool):
+            raise ValueError(f"item {item.id!r} band {band}: {k} {v!r} is not a finite number")
+        out.append(f)
+    return (out[0], out[1], str(got.get("unit", "")))
 
 
 def hrefs(parsed: Any, bands: Sequence[str]) -> list[str | None]:

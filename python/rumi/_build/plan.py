@@ -61,6 +61,7 @@ class PlannedFile:
     fingerprint: str  #: SHA-256 of what it is built from (the manifest's)
     up_to_date: bool  #: the manifest records this fingerprint and the file matches it: skipped
     times: np.ndarray[Any, Any] | None = None  #: datetime64[s]: each time step's time as stored (its group's earliest item, odc-stac's)
+    scaling: tuple[_items.Scaling, ...] | None = None  #: per band (scale, offset, unit) of its items' raster bands (None: none gives any)
 
 
 @dataclass(frozen=True, repr=False)
@@ -230,10 +231,13 @@ def plan_build(
         ((lon, _),) = gbox.extent.centroid.to_crs("epsg:4326").points
         grid = [[float(v) for v in list(gbox.affine)[:6]], [int(v) for v in gbox.shape]]
         for out, rspec, ii, times, outside, given in steps.files(fname, touching, lon, in_range is None):
-            extra = {"times": [str(t) for t in times]} if outside else {}
+            extra: dict[str, Any] = {"times": [str(t) for t in times]} if outside else {}
+            scaling = file_scaling(index, ii, band_list, out)
+            if scaling is not None:  # (a file without keeps the fingerprint it had before scales were kept)
+                extra["scaling"] = [list(v) for v in scaling]
             fp = fingerprint_texts([index.records[i] for i in ii[np.argsort(index.rank[ii], kind="stable")]],
                                    dict(params, geobox=grid, range=rspec, **extra))
-            files.append(PlannedFile(out, fname, gbox, rspec, ii, len(times), fp, False, times))
+            files.append(PlannedFile(out, fname, gbox, rspec, ii, len(times), fp, False, times, scaling))
             if given.size:
                 fractions[out] = given
     done = _up_to_date(out_dest, manifest, files)
@@ -268,6 +272,28 @@ def plan_build(
         rounded=types.MappingProxyType(dict(sorted(changed.items()))),
         itemsize=index.itemsize, seconds=_time.perf_counter() - t0,
     )
+
+
+def file_scaling(index: _index.ItemIndex, ii: np.ndarray[Any, Any], bands: Sequence[str], name: str) -> tuple[_items.Scaling, ...] | None:
+    """Per band, the (scale, offset, unit) of the items ii of a file (None when none gives one);
+    ValueError naming the band and two items when they differ (one file has one scale, offset
+    and unit per band: its pixels mix the items' raw samples, which odc-stac loads unscaled)."""
+    ks = np.unique(index.scaling[ii]) if len(index.scaling) else np.zeros(0, np.int64)
+    if len(ks) > 1:
+        a, b = (index.scalings[int(k)] for k in ks[:2])
+        band = next(k for k in range(len(bands)) if a[k] != b[k])
+        ia = int(ii[np.flatnonzero(index.scaling[ii] == ks[0])[0]])
+        ib = int(ii[np.flatnonzero(index.scaling[ii] == ks[1])[0]])
+        fmt = "scale {:g}, offset {:g}, unit {!r}".format
+        raise ValueError(
+            f"{name}: band {bands[band]} has {fmt(*a[band])} in item {index.ids[ia]!r} and {fmt(*b[band])} in item "
+            f"{index.ids[ib]!r} (their raster:bands): one file records one scale, offset and unit per band, and odc-stac "
+            "loads raw samples, so items that disagree cannot share a file: split them by time= (a range each) or build "
+            "them separately")
+    if not len(ks):
+        return None
+    sc = index.scalings[int(ks[0])]
+    return None if all(v == _items.NO_SCALING for v in sc) else sc
 
 
 def _up_to_date(dest: Destination, manifest: Mapping[str, Any], files: Sequence[PlannedFile]) -> set[str]:

@@ -174,11 +174,16 @@ def build_file(plan: BuildPlan, f: PlannedFile, say: Callable[[str], None]) -> d
                                f"the plan {len(f.times)}")
         times = [np.datetime64(t, "s") for t in f.times]
     write = dataclasses.replace(plan.write, nodata=_per_band(nds))
+    # the items' raster:bands scale, offset and unit (one per band: plan.file_scaling), for the
+    # .aux.xml sidecar; odc-stac loads raw samples, and rumi keeps them raw. Always given: none
+    # is (1, 0, None), never what to_rumi would find in the loaded array's attributes
+    sc = f.scaling or (_items.NO_SCALING,) * len(bands)
     # the one place a file is written: block by block of tile rows, one task per block on the
     # active scheduler, atomically with its sidecars (.header; .aux.xml with nodata)
     blob = to_rumi(
         da, plan.dest.url(f.name), dims=dims, bands=[str(b) for b in da["band"].values], times=times,
         crs=f"EPSG:{gbox.crs.epsg}", transform=gbox.affine, block_bytes=block_bytes, **write.kwargs(),
+        scales=[v[0] for v in sc], offsets=[v[1] for v in sc], units=[v[2] or None for v in sc],
     )
     size = plan.dest.size(f.name)
     raw = int(np.prod(da.shape)) * da.dtype.itemsize
