@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Catalogue + PyTorch loader tests: python/tests/test_catalog.py, test_catalog_geometry.py, test_torch.py, test_torch_train.py,
 # test_torch_scale.py (sharded datasets; torchrun with gloo at 4 then 2 ranks: ~45 s of it) and
-# test_torch_scales.py (apply_scale) in
+# test_torch_scales.py (apply_scale), test_scale_acceptance.py (issue 47: real scenes through every reader) in
 # a venv of the pyenv python3 (3.11) with the package's [torch] extra (and torchdata),
 # test_torchgeo.py in a python 3.12 venv with [torchgeo]. Prints step durations.
 #
@@ -18,7 +18,7 @@ CACHE=${RUMI_CACHE:-$HOME/.cache/rumi}
 VENV=$(realpath -m "${RUMI_TORCH_VENV:-$CACHE/venvs/torch-py3.11}")
 PIP="$VENV/bin/pip install -q --disable-pip-version-check"
 
-step "apt: nginx gdal-bin" scripts/apt-install.sh --no-install-recommends nginx gdal-bin
+step "apt: nginx gdal-bin python3-gdal python3-rasterio" scripts/apt-install.sh --no-install-recommends nginx gdal-bin python3-gdal python3-rasterio
 make_venv() {
   if [ -x "$VENV/bin/python" ] && "$VENV/bin/python" -c 'import torch' >/dev/null 2>&1; then return; fi
   rm -rf "$VENV"
@@ -32,7 +32,8 @@ make_venv() {
   rm -rf "$old"
 }
 step "venv with torch ($("$PY" --version 2>&1), $VENV; installed once)" make_venv
-step "pip install test packages" $PIP maturin pytest numpy ml_dtypes pyarrow pyproj shapely geopandas tifffile imagecodecs torchdata hypothesis rasterio duckdb
+step "pip install test packages" $PIP maturin pytest numpy ml_dtypes pyarrow pyproj shapely geopandas tifffile imagecodecs torchdata hypothesis rasterio duckdb \
+  rioxarray xarray odc-stac pystac
 if [ ! -x target/release/rumi ] || [ ! -f target/release/libgdal_rumi.so ]; then
   build() { cargo build --release -p rumi-cli && cargo build --release --lib; }
   step "cargo build --release (CLI + GDAL plugin)" build
@@ -57,7 +58,7 @@ step "pip install rumi[torch] (the wheel)" install_rumi "$VENV" torch
 run_tests() {
   (cd python/tests && RUMI_PY_STRICT=1 RUMI_PYTHON="$VENV/bin/python" \
     "$VENV/bin/python" -m pytest -q -ra -p no:cacheprovider --rootdir=. "$@" test_catalog.py test_catalog_geometry.py test_torch.py test_torch_train.py \
-    test_torch_scale.py test_stale_files.py test_torch_scales.py differential/test_diff_torch.py)
+    test_torch_scale.py test_stale_files.py test_torch_scales.py test_scale_acceptance.py differential/test_diff_torch.py)
 }
 rc=0
 step "pytest test_catalog.py test_catalog_geometry.py test_torch.py test_torch_train.py test_torch_scale.py" run_tests "$@" || rc=$?
