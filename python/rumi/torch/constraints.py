@@ -61,17 +61,17 @@ def min_valid_error(index: ChipIndex, min_valid: float | None) -> RequestError |
         "Without nodata every chip would pass as valid")
     if err is not None:
         return err
-    stale = np.flatnonzero(~summaries_cover(index))
-    if len(stale):
-        j = int(stale[0])
-        had = index.summary_of[j]
+    # the whole selection's files (the index's checks), not this rank's alone
+    count, total, first = index.meta["summary_stale"]
+    if count:
+        fid, had, nodata = first
         return RequestError(
             f"{mv} bounds a chip's valid fraction from the catalogue's per-tile summary "
-            f"(rumi:valid), but for {index.files_text(stale)} it was "
-            + (f"recorded for nodata {had}, not {index.nodata[j]} (ChipDataset's nodata=)" if had is not None
-               else f"not recorded (the catalogue has no nodata for it; nodata {index.nodata[j]} comes from "
+            f"(rumi:valid), but for {count} of the {total} files ({fid}{' ...' if count > 1 else ''}) it was "
+            + (f"recorded for nodata {had}, not {nodata} (ChipDataset's nodata=)" if had is not None
+               else f"not recorded (the catalogue has no nodata for it; nodata {nodata} comes from "
                     "ChipDataset's nodata=)")
-            + f": rebuild the catalogue with rumi.Catalog.build(..., nodata={index.nodata[j]}) to record it "
+            + f": rebuild the catalogue with rumi.Catalog.build(..., nodata={nodata}) to record it "
             "(each file's pixels are read once), or leave min_valid out (return_valid=True marks the nodata "
             "samples of the chips read)")
     return None

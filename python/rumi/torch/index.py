@@ -47,7 +47,7 @@ from rumi._scale import Scaling
 from rumi.catalog import SCALE_COLUMNS, Catalog, describe, norm_time, schema, unpack_valid
 
 from . import columns as C
-from .dtypes import Array
+from .dtypes import Array, never_sample
 from .labels import LabelIndex, dates, plan_labels
 from .scaling import ScaleChecks
 from .scaling import per_file as scale_per_file
@@ -733,6 +733,8 @@ class _Checks:
         self.ref_id = ""
         self.unknown = 0  # files whose nodata is not known
         self.unknown_ids: list[str] = []
+        self.stale = 0  # files whose valid summary was not recorded for the nodata in use
+        self.stale_first: tuple[str, list[float | None] | None, list[float | None]] | None = None
         self.scales = ScaleChecks(names, spec.apply_scale)  # rumi.torch.scaling
         self.units: tuple[str, ...] = ()
 
@@ -758,12 +760,40 @@ class _Checks:
         for e in pc.unique(dt).to_pylist():
             if e not in self.encodings:
                 self.encodings[e] = sel.id(int(keep[pc.index(dt, e).as_py()]))
-        known = _nodata_of(t, keep, sel.bi, self.over)[5]
+        cat_val, cat_has, row_known, nd_val, nd_has, known = _nodata_of(t, keep, sel.bi, self.over)
         miss = np.flatnonzero(~known)
         self.unknown += len(miss)
         self.unknown_ids += [sel.id(int(keep[i])) for i in miss[:max(0, 3 - len(self.unknown_ids))]]
+        self._check_summaries(t, keep, dt, sel, cat_val, cat_has, row_known, nd_val, nd_has, known)
         self.scales.add(t, keep, sel.bi, sel.shapes, lambda i: sel.id(int(keep[i])))
         return sel
+
+    def _check_summaries(self, t: Any, keep: Array, dt: Any, sel: Selected, cat_val: Array, cat_has: Array,
+                         row_known: Array, nd_val: Array, nd_has: Array, known: Array) -> None:
+        """The files whose valid summary (rumi:valid) was not recorded for the nodata in use
+        (what min_valid refuses: constraints.summaries_cover, for the whole selection). A row
+        has a summary exactly when it records nodata (rows.describe), so a shard read without
+        rumi:valid (another rank's) needs only rumi:nodata."""
+        v_has = _bytes(t.column("rumi:valid"))[2][keep] if "rumi:valid" in t.column_names else row_known
+        enc = np.asarray(dt.to_pylist(), object)
+        never = np.zeros(nd_val.shape, bool)  # nodata that no sample of the row's type can take
+        for e in set(enc.tolist()):
+            rows = enc == e
+            vals = nd_val[rows]
+            nev = np.isnan(vals) & never_sample(float("nan"), e)
+            for v in np.unique(vals[nd_has[rows] & ~np.isnan(vals)]):
+                if never_sample(float(v), e):
+                    nev |= vals == v
+            never[rows] = nev
+        need = nd_has & ~never
+        sm_known = v_has & row_known
+        same = sm_known[:, None] & cat_has & ((cat_val == nd_val) | (np.isnan(cat_val) & np.isnan(nd_val)))
+        bad = np.flatnonzero((need & ~same).any(axis=1) & known)
+        if len(bad) and self.stale_first is None:
+            i = int(bad[0])
+            had = None if not sm_known[i] else [float(v) if h else None for v, h in zip(cat_val[i], cat_has[i])]
+            self.stale_first = (sel.id(int(keep[i])), had, [float(v) if h else None for v, h in zip(nd_val[i], nd_has[i])])
+        self.stale += len(bad)
 
     def _check_aligned(self, sel: Selected) -> None:
         off = np.zeros(len(sel.kc) + 1, np.int64)
@@ -850,7 +880,8 @@ def _plan(catalog: Catalog, labels: Catalog | None, spec: IndexSpec, sharding: S
     headers = catalog.headers if p.blob_kind == "refs" else None
     meta: dict[str, Any] = dict(spec=spec, encoding=encoding, T=T, band_names=list(p.names), label=None, streams=streams,
                 sharding=sharding, headers=headers, code_names=p.code_names, num_shards=len(shards),
-                nodata_unknown=(checks.unknown, checks.kept, checks.unknown_ids), units=checks.units)
+                nodata_unknown=(checks.unknown, checks.kept, checks.unknown_ids),
+                summary_stale=(checks.stale, checks.kept, checks.stale_first), units=checks.units)
     index = ChipIndex(out, meta, _Pickled(catalog), labels, folder)
     if labels is not None:
         assert p.geoms is not None
