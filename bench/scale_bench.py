@@ -172,6 +172,7 @@ def part_rows(tiles: Tiles, idx: np.ndarray, *, year: int, hrefs, times, start: 
     bench and bench/scale_loader.py."""
     import pyarrow as pa
 
+    from rumi.catalog.columns import OPTIONAL_COLUMNS
     from rumi.catalog.parts import part_schema
 
     n = len(idx)
@@ -219,7 +220,12 @@ def part_rows(tiles: Tiles, idx: np.ndarray, *, year: int, hrefs, times, start: 
         "rumi:header_size": pa.array(np.asarray(header_sizes, np.int64)),
     }
     sch = part_schema()
-    return pa.Table.from_arrays([cols[f.name] for f in sch], schema=sch)
+    # a column of the catalogue's schema this bench has no value for: null where the catalogue
+    # allows it (OPTIONAL_COLUMNS: rows written before it), else an error naming it
+    missing = [f.name for f in sch if f.name not in cols and f.name not in OPTIONAL_COLUMNS]
+    if missing:
+        raise KeyError(f"part_rows has no values for the catalogue's columns {missing}")
+    return pa.Table.from_arrays([cols[f.name] if f.name in cols else pa.nulls(n, f.type) for f in sch], schema=sch)
 
 
 def plan(rows: int) -> tuple[int, int]:

@@ -550,3 +550,22 @@ def test_part_names_carry_their_summaries(rows, tmp_path):
     cat = Catalog.open(d)
     for q in QUERIES:
         assert set(cat.search(**q).column("id")) == brute(rows, **q)
+
+
+def test_the_scale_bench_rows_have_the_catalogues_schema(tmp_path):
+    """bench/scale_bench.py's synthetic rows (part_rows, also bench/scale_loader.py's) are the
+    catalogue's current schema, whatever columns it gains: they write as parts, open and search
+    (it raised KeyError on 'rumi:etag' when the catalogue gained that column)."""
+    import importlib.util
+
+    pytest.importorskip("pyproj")
+    path = Path(__file__).resolve().parents[2] / "bench" / "scale_bench.py"
+    spec = importlib.util.spec_from_file_location("scale_bench", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    tiles = bench.Tiles(12)
+    table, _ = bench.year_table(tiles, np.arange(12), 2021, np.random.default_rng(0))
+    assert table.schema.names == parts_mod.part_schema().names
+    write_parts(table, str(tmp_path / "c"), rows_per_group=4)
+    cat = Catalog.open(str(tmp_path / "c") + "/")
+    assert len(cat.search(time=("2021-01-01", "2021-12-31"))) == 12
