@@ -61,10 +61,14 @@ import rumi
 from rumi import Grid, RequestError, Window
 from rumi._grid import transformer
 from rumi._nodata import valid_mask
+from rumi._scale import Scaling
+from rumi._scale import apply as apply_scaling
 from rumi.catalog import time_seconds
 from rumi.torch.index import as_catalog
 from rumi.torch.labels import file_grid, source_window
 from rumi.torch.readers import ReaderPool
+from rumi.torch.scaling import ScaleChecks
+from rumi.torch.scaling import per_file as scale_per_file
 
 __all__ = ["RumiRasterDataset"]
 
@@ -79,8 +83,10 @@ class RumiRasterDataset(GeoDataset):
     time_series: stack every time step of every overlapping file ([T, C, H, W]) instead of
     merging them into one mosaic. static: the files are valid at all times (TorchGeo's span of a
     file without a date; a query reads every step, whatever its time), for labels that do not
-    change (a land-cover map written with the date it was made). transforms: applied to each
-    sample."""
+    change (a land-cover map written with the date it was made). apply_scale: samples are the
+    values raw * scale + offset of each file (the catalogue's rumi:scales / rumi:offsets), nodata
+    and pixels no file has NaN; without it raw samples, and files that give a band two scales
+    are refused (rumi.torch's checks, as ChipDataset's). transforms: applied to each sample."""
 
     def __init__(
         self,
@@ -93,6 +99,7 @@ class RumiRasterDataset(GeoDataset):
         dtype: torch.dtype | None = None,
         time_series: bool = False,
         static: bool = False,
+        apply_scale: bool = False,
         transforms: Any = None,
         options: dict[str, Any] | None = None,
         verify_size: bool = True,
@@ -137,6 +144,17 @@ class RumiRasterDataset(GeoDataset):
         self._shapes = shapes
         nds = t.column("rumi:nodata").to_pylist()
         self._nodata = [None if nd is None else [nd[b] for b in bi] for nd, bi in zip(nds, self.band_idx)]
+        # scale and offset (rumi.torch.scaling): the selection's checks, then per file the bands' own
+        self.apply_scale = bool(apply_scale)
+        if self.apply_scale and not self.dtype.is_floating_point:
+            raise ValueError(f"apply_scale=True gives values raw * scale + offset: dtype {self.dtype} is not a floating "
+                             "type (masks default to torch.long; pass dtype=torch.float32)")
+        rows, bi_all, shp = np.arange(t.num_rows), np.array(self.band_idx, np.int64), np.array(shapes, np.int64)
+        checks = ScaleChecks(names, self.apply_scale)
+        checks.add(t, rows, bi_all, shp, lambda i: str(ids[i]))
+        self.units = checks.finish()
+        sc, of, _, _ = scale_per_file(t, rows, bi_all, shp)
+        self._scaling = [Scaling(tuple(map(float, a)), tuple(map(float, b)), self.units) for a, b in zip(sc, of)]
         target = CRS.from_user_input(crs if crs is not None else codes[0])
         target_text = _crs_text(target)
         if res is None:
@@ -221,6 +239,8 @@ class RumiRasterDataset(GeoDataset):
         # outside every file: the first file's nodata (per band, else 0), as rasterio.merge fills
         nd = self._nodata[int(df["row"].iloc[0])] or [None] * len(self.bands)
         fill = np.array([0 if v is None else v for v in nd]).astype(layers[0][1].dtype)[:, None, None]
+        if self.apply_scale:  # values: a pixel no file has is NaN
+            fill = np.full(fill.shape, np.nan)
         if self.time_series:
             layers.sort(key=lambda v: v[0])
             data = np.stack([np.where(cov, a, fill) for _, a, cov in layers])
@@ -277,6 +297,11 @@ class RumiRasterDataset(GeoDataset):
         for k, v in enumerate(self._nodata[i] or ()):
             if v is not None:  # a pixel with nodata in every step of a band is not the file's
                 cov = cov & valid_mask(out[:, k], v).any(axis=0)
+        if self.apply_scale:  # the values, in float64: nodata NaN
+            raw, out = out, apply_scaling(out, self._scaling[i], 1, np.float64)
+            for k, v in enumerate(self._nodata[i] or ()):
+                if v is not None:
+                    out[:, k][~valid_mask(raw[:, k], v)] = np.nan
         return out, cov
 
 

@@ -226,3 +226,43 @@ def test_static_labels_intersect_dated_images_as_torchgeo_does(tmp_path):
     with pytest.raises(IndexError, match=r"the files there span 2019-01-01 00:00:00 to .* not the query's 2021-07-01.*"
                                          r"RumiRasterDataset\(\.\.\., static=True\) spans all times"):
         ds[q]
+
+
+def test_apply_scale_gives_each_files_values_and_a_band_of_two_scales_is_refused_raw(tmp_path):
+    """Two files side by side with one band of two scales and offsets (Landsat C2 L2's and
+    Sentinel-2 L2A's): raw, refused (a mosaic of raw samples would mix them); apply_scale=True,
+    each file's values equal rasterio's read of its GeoTIFF times src.scales plus src.offsets,
+    nodata NaN, and a pixel no file has NaN."""
+    import rasterio
+    from affine import Affine
+
+    rng = np.random.default_rng(3)
+    files = {}
+    for k, (name, sc, of) in enumerate((("landsat", 2.75e-5, -0.2), ("s2", 1e-4, -0.1))):
+        a = rng.integers(7000, 40000, (1, 1, 64, 64), dtype=np.uint16)
+        a[0, 0, :, :5] = 0
+        tr = Affine(30, 0, 500000 + 64 * 30 * k, 0, -30, 5100000)
+        rumi.write(tmp_path / f"{name}.rumi", a, bands=["red"], times=["2021-05-01"], crs="EPSG:32633", transform=tr,
+                   tile=32, nodata=0, scales=sc, offsets=of)
+        with rasterio.open(tmp_path / f"{name}.tif", "w", driver="GTiff", width=64, height=64, count=1, dtype="uint16",
+                           crs="EPSG:32633", transform=tr, nodata=0) as dst:
+            dst.write(a[0])
+            dst.scales, dst.offsets = (sc,), (of,)
+        files[name] = tr
+    cat = rumi.Catalog.build([str(tmp_path / "landsat.rumi"), str(tmp_path / "s2.rumi")], tmp_path / "cat.parquet")
+    with pytest.raises(rumi.RequestError, match=r"band red has scale 2\.75e-05, offset -0\.2 in landsat and scale "
+                                                r"0\.0001, offset -0\.1 in s2.*apply_scale=True"):
+        rtg.RumiRasterDataset(cat)
+    ds = rtg.RumiRasterDataset(cat, apply_scale=True)
+    t = slice(pd.Timestamp("2021-04-01"), pd.Timestamp("2021-06-01"))
+    for name, tr in files.items():
+        x0, y1 = tr.c, tr.f
+        got = ds[x0:x0 + 64 * 30:30, y1 - 64 * 30:y1:30, t]["image"].numpy()
+        with rasterio.open(tmp_path / f"{name}.tif") as src:
+            m = src.read(masked=True)
+            want = m.data.astype(np.float64) * np.array(src.scales)[:, None, None] + np.array(src.offsets)[:, None, None]
+        want[np.ma.getmaskarray(m)] = np.nan
+        np.testing.assert_array_equal(got, want.astype(np.float32), err_msg=name)
+    x0, y1 = files["s2"].c, files["s2"].f  # half over s2, half over nothing
+    got = ds[x0 + 32 * 30:x0 + 96 * 30:30, y1 - 64 * 30:y1:30, t]["image"].numpy()
+    assert np.isnan(got[:, :, 32:]).all() and not np.isnan(got[:, :, 5:32]).any()
