@@ -594,12 +594,21 @@ class ChipDataset(torch.utils.data.Dataset):
     def _scaled(self, raw: Any, keys: list[Key], steps: list[list[int]], segments: list[shared.Segment]) -> Any:
         """The values of raw's samples (apply_scale): raw * scale + offset per band of each chip's
         file, in float64 (rumi._scale.apply), nodata NaN, then rounded once to scale_dtype in a
-        batch tensor of its own; padding steps zero."""
+        batch tensor of its own; padding steps zero. Through numpy where the dtype has a numpy
+        type (torch's float64 -> float32 copy ran 400x slower than numpy's here)."""
         dst = self._alloc(tuple(raw.shape), self.scale_dtype, segments=segments)
-        dst.zero_()
+        try:
+            dn = dst.numpy()
+        except TypeError:  # bfloat16: no numpy type
+            dn = None
         index = self.index
         for i, (j, _, _) in enumerate(keys):
             nt = len(steps[i])
+            if nt < index.T:
+                if dn is not None:
+                    dn[i, nt:] = 0
+                else:
+                    dst[i, nt:] = 0
             if not nt:
                 continue
             x = raw[i, :nt]
@@ -611,7 +620,10 @@ class ChipDataset(torch.utils.data.Dataset):
             for k, nd in enumerate(index.nodata[j] or ()):
                 if nd is not None:
                     v[:, k][~valid_mask(a[:, k], nd)] = np.nan
-            dst[i, :nt] = torch.from_numpy(v)
+            if dn is not None:
+                np.copyto(dn[i, :nt], v, casting="same_kind")  # rounded to the nearest, as astype
+            else:
+                dst[i, :nt] = torch.from_numpy(v)
         return dst
 
     def _valid(self, out: Any, keys: list[Key], steps: list[list[int]], segments: list[shared.Segment]) -> Any:
