@@ -573,6 +573,42 @@ def test_vrt_band_types_are_the_drivers(tmp_path):
         assert f'dataType="{types[name]}"' in (tmp_path / f"{name}.vrt").read_text(), name
 
 
+def test_vrt_carries_nodata_scale_offset_unit(tmp_path, plugin_env):
+    """A VRT of rumi files keeps what GDAL reads of each file (the plugin): each band's nodata
+    (the sources' nodata samples left out, as gdalbuildvrt does), scale, offset and unit; rows
+    that give a band two of them are refused by name (the VRT dropped all four without a word)."""
+    kw = dict(bands=["red", "nir"], times=["2020-01-01"], crs="EPSG:32633", tile=16)
+    a = np.full((1, 2, 16, 16), 9000, np.uint16)
+    a[:, :, :, 8:] = 0  # the right half of a is nodata: b's samples show under it
+    b = np.full((1, 2, 16, 16), 7000, np.uint16)
+    sc = dict(scales=[2.75e-5, 1e-4], offsets=[-0.2, -0.1], units=["1", None])
+    rumi.write(tmp_path / "a.rumi", a, geotransform=(500000.0, 10.0, 0.0, 5100000.0, 0.0, -10.0), nodata=0, **sc, **kw)
+    rumi.write(tmp_path / "b.rumi", b, geotransform=(500080.0, 10.0, 0.0, 5100000.0, 0.0, -10.0), nodata=0, **sc, **kw)
+    cat = rumi.Catalog.build([str(tmp_path / "a.rumi"), str(tmp_path / "b.rumi")], tmp_path / "c.parquet")
+    cat.vrt(tmp_path / "m.vrt")
+    gi = json.loads(subprocess.run(["gdalinfo", "-json", str(tmp_path / "m.vrt")], capture_output=True, text=True,
+                                   env=plugin_env, check=True).stdout)
+    one = json.loads(subprocess.run(["gdalinfo", "-json", str(tmp_path / "a.rumi")], capture_output=True, text=True,
+                                    env=plugin_env, check=True).stdout)
+    for k in ("noDataValue", "scale", "offset", "unit"):
+        assert [bd.get(k) for bd in gi["bands"]] == [bd.get(k) for bd in one["bands"]], k
+    assert [bd.get("scale") for bd in gi["bands"]] == [2.75e-5, 1e-4]
+    r = subprocess.run(["gdal_translate", "-q", str(tmp_path / "m.vrt"), str(tmp_path / "m.tif")], capture_output=True,
+                       text=True, env=plugin_env)
+    assert r.returncode == 0, r.stderr
+    m = pytest.importorskip("tifffile").imread(tmp_path / "m.tif")
+    np.testing.assert_array_equal(m[:, :8, 0], 9000)  # a's valid half
+    np.testing.assert_array_equal(m[:, 8:, 0], 7000)  # b under a's nodata half
+    np.testing.assert_array_equal(m[:, 24:, 0], 7000)
+    rumi.write(tmp_path / "b.rumi", b, geotransform=(500080.0, 10.0, 0.0, 5100000.0, 0.0, -10.0), nodata=0,
+               scales=[2.75e-5, 2.75e-5], offsets=[-0.2, -0.2], units=["1", None], **kw)
+    cat = rumi.Catalog.build([str(tmp_path / "a.rumi"), str(tmp_path / "b.rumi")], tmp_path / "d.parquet")
+    with pytest.raises(rumi.RequestError, match=r"band nir has scale 0\.0001, offset -0\.1, unit '' in a and scale "
+                                                r"2\.75e-05, offset -0\.2, unit '' in b: a VRT band has one"):
+        cat.vrt(tmp_path / "x.vrt")
+    cat.vrt(tmp_path / "red.vrt", bands=["red"])  # red agrees
+
+
 def test_build_takes_a_folder_and_a_glob(files, tmp_path):
     """Catalog.build("folder/") and Catalog.build("folder/*.rumi") catalogue the folder's rumi
     files, as the CLI's shell expands them (once: "Is a directory"); an empty match is an error

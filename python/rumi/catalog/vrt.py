@@ -5,14 +5,18 @@ s3)."""
 from __future__ import annotations
 
 import os
+import warnings
 from typing import Any, Sequence
 from xml.sax.saxutils import escape
 
+import numpy as np
+
 from .._dtypes import gdal_type
+from .._nodata import gdal_texts
 from .._errors import RequestError
 from .._grid import Grid
 from .._location import Location
-from .columns import deps
+from .columns import SCALE_DEFAULTS, band_scaling, deps
 
 #: how GDAL names an object of each URL scheme
 _GDAL_PREFIX = {"http": "/vsicurl/", "https": "/vsicurl/", "s3": "/vsis3/"}
@@ -55,6 +59,41 @@ def _check(rows: list[dict[str, Any]], names: Sequence[str], time_index: int) ->
     return code, gtype
 
 
+def _band_values(rows: list[dict[str, Any]], name: str, dtype: str) -> tuple[str | None, tuple[float, float, str]]:
+    """(the GDAL text of band `name`'s nodata, its (scale, offset, unit)) in every row: one of
+    each, as a VRT band has; RequestError naming the band and two rows that differ. Rows of a
+    catalogue that did not record scales are left out of the scale check, with a warning."""
+    nodatas: dict[str | None, str] = {}
+    scalings: dict[tuple[float, float, str], str] = {}
+    unrecorded = []
+    for r in rows:
+        B = r["rumi:shape"][1]
+        i = r["rumi:bands"].index(name)
+        nd = r.get("rumi:nodata")
+        texts = gdal_texts(nd, np.dtype(dtype), B, 1) if nd else None
+        nodatas.setdefault(texts[i] if texts else None, r["id"])
+        sc = band_scaling(r, B)
+        if sc is None:
+            unrecorded.append(r["id"])
+        else:
+            scalings.setdefault((sc[0][i], sc[1][i], sc[2][i]), r["id"])
+    if len(nodatas) > 1:
+        (a, ra), (b, rb) = list(nodatas.items())[:2]
+        raise RequestError(f"band {name} has nodata {a or 'none'} in {ra} and {b or 'none'} in {rb}: a VRT band has "
+                           "one nodata value (select rows that agree)")
+    if len(scalings) > 1:
+        (sa, ra), (sb, rb) = list(scalings.items())[:2]
+        raise RequestError(f"band {name} has scale {sa[0]!r}, offset {sa[1]!r}, unit {sa[2]!r} in {ra} and scale "
+                           f"{sb[0]!r}, offset {sb[1]!r}, unit {sb[2]!r} in {rb}: a VRT band has one (select rows that agree)")
+    if unrecorded:
+        warnings.warn(f"the catalogue did not record scales, offsets and units for {len(unrecorded)} of the {len(rows)} "
+                      f"files ({', '.join(unrecorded[:3])}{', ...' if len(unrecorded) > 3 else ''}): the VRT's band "
+                      f"{name} carries none of theirs (build the catalogue again to record them)", RuntimeWarning,
+                      stacklevel=4)
+    scaling = next(iter(scalings), (SCALE_DEFAULTS[0], SCALE_DEFAULTS[1], SCALE_DEFAULTS[2]))
+    return next(iter(nodatas)), (float(scaling[0]), float(scaling[1]), str(scaling[2]))
+
+
 def vrt_text(rows: list[dict[str, Any]], *, time_index: int = 0, bands: Sequence[str] | None = None) -> str:
     """The VRT XML of a mosaic of catalogue rows (see write_vrt)."""
     names = list(bands or rows[0]["rumi:bands"]) if rows else []
@@ -74,20 +113,31 @@ def vrt_text(rows: list[dict[str, Any]], *, time_index: int = 0, bands: Sequence
     for bi, name in enumerate(names):
         out.append(f'  <VRTRasterBand dataType="{gtype}" band="{bi + 1}">')
         out.append(f"    <Description>{escape(name)}</Description>")
+        nodata, (scale, offset, unit) = _band_values(rows, name, rows[0]["rumi:dtype"])
+        if nodata is not None:  # and each source's nodata samples left out, as gdalbuildvrt does
+            out.append(f"    <NoDataValue>{nodata}</NoDataValue>")
+        if unit:
+            out.append(f"    <UnitType>{escape(unit)}</UnitType>")
+        if (scale, offset) != (SCALE_DEFAULTS[0], SCALE_DEFAULTS[1]):
+            out.append(f"    <Offset>{offset!r}</Offset>")
+            out.append(f"    <Scale>{scale!r}</Scale>")
+        source = "SimpleSource" if nodata is None else "ComplexSource"
         for r, g in zip(rows, grids):
             t = g.transform
             B = r["rumi:shape"][1]
             # the plugin exposes time t, band b as raster band t * B + b + 1
             src_band = time_index * B + r["rumi:bands"].index(name) + 1
             dx, dy = (t.c - left) / xres, (top - t.f) / yres
-            out.append("    <SimpleSource>")
+            out.append(f"    <{source}>")
             out.append(f"      <SourceFilename relativeToVRT=\"0\">{escape(gdal_name(r['location']))}</SourceFilename>")
             out.append(f"      <SourceBand>{src_band}</SourceBand>")
             out.append(f'      <SrcRect xOff="0" yOff="0" xSize="{g.width}" ySize="{g.height}" />')
             out.append(
                 f'      <DstRect xOff="{dx!r}" yOff="{dy!r}" xSize="{g.width * abs(t.a) / xres!r}" ySize="{g.height * abs(t.e) / yres!r}" />'
             )
-            out.append("    </SimpleSource>")
+            if nodata is not None:
+                out.append(f"      <NODATA>{nodata}</NODATA>")
+            out.append(f"    </{source}>")
         out.append("  </VRTRasterBand>")
     out.append("</VRTDataset>")
     return "\n".join(out) + "\n"
@@ -98,5 +148,7 @@ def write_vrt(
 ) -> None:
     """Writes a GDAL VRT mosaic of rows (one CRS, one sample type, the same band texts) to path
     (atomically): time step time_index of each file, bands by text (default the first row's).
-    The finest resolution of the rows is the mosaic's."""
+    The finest resolution of the rows is the mosaic's. Each band keeps the rows' nodata (their
+    nodata samples left out, as gdalbuildvrt does), scale, offset and unit; rows that give a band
+    two of one are refused (RequestError naming them)."""
     Location.parse(path).put(vrt_text(rows, time_index=time_index, bands=bands).encode())
