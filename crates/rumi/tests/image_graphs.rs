@@ -160,3 +160,40 @@ fn fast_takes_pivco_on_dense_planes_and_zstd_on_runs() {
         codec::encode_rows(&bytes, 1, w, pivco).unwrap()
     );
 }
+
+/// A corrupted `fast` frame is never a silent wrong result: every byte of the frame, changed in
+/// turn, makes the decoder fail (OpenZL's checksums of the compressed bytes and of the content)
+/// or, where the byte does not matter, decode the same samples.
+#[test]
+fn every_corrupted_byte_of_a_fast_frame_fails_or_decodes_the_same() {
+    let (w, h) = (64usize, 48usize);
+    let mut x = 7u64;
+    let noisy: Vec<u8> = surface(w, h)
+        .chunks_exact(2)
+        .flat_map(|s| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (u16::from_le_bytes([s[0], s[1]]) ^ ((x >> 52) as u16)).to_le_bytes()
+        })
+        .collect();
+    for data in [surface(w, h), noisy] {
+        let frame = codec::encode_rows(&data, 2, w, Graph::Fast).unwrap();
+        let (mut failed, mut same) = (0, 0);
+        for k in 0..frame.len() {
+            let mut bad = frame.clone();
+            bad[k] ^= 0xA5;
+            let mut out = AlignedBuf::zeroed(data.len());
+            match codec::decode_into(&bad, &mut out, 0) {
+                Err(_) => failed += 1,
+                Ok(()) => {
+                    assert!(out.as_bytes() == data.as_slice(), "byte {k} of {}: wrong samples, no error", frame.len());
+                    same += 1;
+                }
+            }
+        }
+        assert!(
+            failed > frame.len() * 9 / 10,
+            "{failed} of {} corruptions failed ({same} decoded the same)",
+            frame.len()
+        );
+    }
+}
