@@ -133,3 +133,26 @@ def test_apply_scale_refuses_a_catalogue_that_did_not_record_scales_and_integer_
         rt.ChipDataset(rumi.Catalog.open(tmp_path / "old.parquet"), size=SIZE, apply_scale=True)
     with pytest.raises(ValueError, match=r"dtype=torch.int32: apply_scale=True .* floating dtype"):
         rt.ChipDataset(cat, size=SIZE, apply_scale=True, dtype=torch.int32)
+
+
+def test_raw_chips_of_a_catalogue_without_scales_are_warned_about_and_values_shown_exactly(scaled, tmp_path):
+    """A catalogue written before the scale columns cannot say whether a band has one scale: raw
+    chips come with a warning naming the files (they came silently, even from files of two
+    scales); two scales that print alike at 6 digits are shown with every digit."""
+    import pyarrow.parquet as pq
+
+    _, files = scaled
+    cat = cat_of(tmp_path, files, ["landsat", "s2"])
+    old = cat.table.drop_columns(["rumi:scales", "rumi:offsets", "rumi:units"])
+    pq.write_table(old.replace_schema_metadata(cat.table.schema.metadata), tmp_path / "old.parquet")
+    with pytest.warns(RuntimeWarning, match=r"did not record scales, offsets and units for 2 of the 2 files "
+                                            r"\(landsat, s2; .*not checked; build the catalogue again"):
+        ds = rt.ChipDataset(rumi.Catalog.open(tmp_path / "old.parquet"), size=SIZE)
+    assert ds.num_files == 2
+    a = np.ones((1, 1, SIZE, SIZE), np.uint16)
+    kw = dict(bands=["x"], times=["2020-01-01"], crs="EPSG:32633", geotransform=(0.0, 1.0, 0.0, 0.0, 0.0, -1.0))
+    rumi.write(tmp_path / "p.rumi", a, scales=1.0000001, **kw)
+    rumi.write(tmp_path / "q.rumi", a, scales=1.0, offsets=1e-9, **kw)
+    two = rumi.Catalog.build([str(tmp_path / "p.rumi"), str(tmp_path / "q.rumi")], tmp_path / "two.parquet")
+    with pytest.raises(rumi.RequestError, match=r"band x has scale 1\.0000001, offset 0 in p and scale 1, offset 1e-09 in q"):
+        rt.ChipDataset(two, size=SIZE)

@@ -106,8 +106,11 @@ class ScaleChecks:
         """The bands' units ('' where none), after refusing what the module's text refuses (a
         RequestError naming the bands, values and files), and warning once of raw samples with a
         scale."""
+        def num(x: float) -> str:  # short where that is exact, else every digit (two values never read alike)
+            return f"{x:g}" if float(f"{x:g}") == x else repr(x)
+
         def pair_text(p: tuple[float, float]) -> str:
-            return f"scale {p[0]:g}, offset {p[1]:g}"
+            return f"scale {num(p[0])}, offset {num(p[1])}"
 
         if self.apply_scale:
             if self.unrecorded:
@@ -124,6 +127,13 @@ class ScaleChecks:
                         f"band {name} is in {u0!r} in {f0} and in {u1!r} in {f1}: "
                         "apply_scale=True would put values of different units in one batch; select files of one unit")
         else:
+            if self.unrecorded:  # raw chips: nothing to apply, but nothing to check either
+                shown = ", ".join(self.unrecorded_ids) + (" ..." if self.unrecorded > SHOWN else "")
+                warnings.warn(
+                    f"rumi.torch: the catalogue did not record scales, offsets and units for {self.unrecorded} of the "
+                    f"{self.kept} files ({shown}; written before rumi:scales): the chips are raw samples, and whether "
+                    "a band has one scale and offset in all of them is not checked; build the catalogue again "
+                    "(rumi.Catalog.build, rumi-catalog build) to check it", RuntimeWarning, stacklevel=5)
             for name, ps in zip(self.names, self.pairs):
                 if len(ps) > 1:
                     (p0, g0), (p1, g1) = list(ps.items())[:2]
