@@ -10,7 +10,8 @@ rioxarray.open_rasterio of the GeoTIFF: the venv's rasterio wheel carries its ow
 cannot load the plugin), `rumi.open`, the catalogue's columns and ChipDataset (apply_scale True
 and False), each against rasterio / rioxarray reading the GeoTIFF: scales, offsets, units, nodata,
 raw samples, scaled values and NaN where nodata. Then the STAC route: `rumi.build` over items whose
-raster:bands carry scale/offset/unit, against odc.stac.load and the items."""
+raster:bands carry scale/offset/unit, against odc.stac.load and the items; and the files served over
+HTTP (nginx)."""
 
 from __future__ import annotations
 
@@ -367,3 +368,26 @@ def test_build_from_stac_items_keeps_raster_bands(scenes, tmp_path):
         w = want[:, :, :SIZE, :SIZE]
         v = np.where(w == 0, np.nan, w.astype(np.float64) * 2.75e-5 - 0.2).astype(np.float32)
         np.testing.assert_array_equal(img, v, err_msg=row["id"])
+
+
+def test_over_http(scenes, nginx, tmp_path):
+    """The same files served over HTTP (nginx, byte ranges): rumi.open, the catalogue and the xarray
+    engine read the sidecar's scales, offsets, units and nodata there too."""
+    for scene, (tif, files) in scenes.items():
+        src = files["convert"]
+        for suffix in ("", ".header", ".aux.xml"):
+            shutil.copy(str(src) + suffix, nginx.root / (src.name + suffix))
+        url = nginx.url(src.name)
+        scales, offsets, units, nodata, raw, _ = _oracle(tif)
+        with rumi.open(url) as ds:
+            assert (ds.scales, ds.offsets, ds.units, ds.nodatavals) == (scales, offsets, units, nodata), scene
+            assert np.array_equal(ds.read()[0], raw), scene
+        row = rumi.Catalog.build([url], tmp_path / f"{scene}.parquet").table.to_pylist()[0]
+        assert band_scaling(row, len(scales)) == (list(scales), list(offsets), [u or "" for u in units]), scene
+        assert row["rumi:nodata"] == list(nodata), scene
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ref = rioxarray.open_rasterio(tif, mask_and_scale=True)
+            da = xr.open_dataset(url, engine="rumi", mask_and_scale=True)["band_data"]
+        np.testing.assert_array_equal(da.isel(time=0).values, ref.values, err_msg=scene)
+        assert da.encoding.get("scale_factor") == ref.encoding.get("scale_factor"), scene
