@@ -194,8 +194,9 @@ class ReaderPool:
             left = self.cache_bytes - sum(min(share, self._need.get(k, share)) for k in hot)
             for k, r in reversed(self._readers.items()):  # the most recently used first
                 if k in hot:
-                    if first or share != self._share or k not in self._hot:
-                        self._give(r, share)
+                    mine = min(share, self._need[k])  # (a steady value: no call per batch)
+                    if first or mine != self._gave.get(id(r)):
+                        self._give(r, mine)
                     continue
                 keep = min(self._gave.get(id(r), 0), self._need[k])  # at most what it can hold
                 if keep <= left:  # its frames stay while the budget has room for them
