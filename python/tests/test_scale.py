@@ -25,7 +25,7 @@ def write(p, a, **kw):
 
 def test_full_precision_and_both_keys(tmp_path):
     """Values come back bit for bit (shortest round-trip text), a scale alone is written with
-    offset 0 (GDAL reads neither without the other), a unit alone without a scale."""
+    offset 0 (GDAL's PAM writes both), a unit alone without a scale."""
     a = np.zeros((3, 2, 2), np.uint16)
     vals = [2.75e-5, 1 / 3, 1.7976931348623157e308]
     p = write(tmp_path / "a.rumi", a, scales=vals, units=[None, "ft", ""])
@@ -81,7 +81,6 @@ def test_writer_of_a_cube_writes_every_time_step(tmp_path):
 @pytest.mark.parametrize("body,match", [
     ("<Offset>0</Offset><Scale>nan</Scale>", r'band 1: the scale "nan" is not a finite number'),
     ("<Offset>x</Offset><Scale>1</Scale>", r'band 1: the offset "x" is not a number'),
-    ("<Scale>2</Scale>", r"band 1 has <Scale> but no <Offset>"),
     ("<NoDataValue>0</NoDataValue", "not a GDAL PAM sidecar"),
 ])
 def test_hostile_sidecars_are_errors_naming_the_file(tmp_path, body, match):
@@ -141,3 +140,22 @@ def test_objects_on_s3_carry_them(moto, tmp_path, monkeypatch):
     write(url, np.zeros((2, 2, 2), np.uint16), scales=[1e-4, 2.75e-5], offsets=[-0.1, -0.2], units=["1", None])
     with rumi.open(url) as ds:
         assert (ds.scales, ds.offsets, ds.units) == ((1e-4, 2.75e-5), (-0.1, -0.2), ("1", None))
+
+
+@pytest.mark.parametrize("body", ["<Scale>2.5</Scale>", "<Offset>-7</Offset>", "<Offset>-7</Offset><Scale>2.5</Scale>",
+                                  "<Scale>0.5</Scale><UnitType>ft</UnitType>"])
+def test_a_lone_scale_or_offset_reads_as_gdal_reads_it(tmp_path, body):
+    """A sidecar written by hand or another tool with <Scale> and no <Offset> (or the reverse):
+    GDAL's PAM reads it with the other's default; so does rumi (it refused the sidecar). The
+    oracle: rasterio reading a GeoTIFF with the same sidecar."""
+    rasterio = pytest.importorskip("rasterio")
+    a = np.zeros((1, 2, 2), np.uint8)
+    p = write(tmp_path / "h.rumi", a)
+    tif = tmp_path / "h.tif"
+    with rasterio.open(tif, "w", driver="GTiff", width=2, height=2, count=1, dtype="uint8") as dst:
+        dst.write(a)
+    for path in (p, str(tif)):
+        with open(path + ".aux.xml", "w") as f:
+            f.write(f'<PAMDataset><PAMRasterBand band="1">{body}</PAMRasterBand></PAMDataset>')
+    with rasterio.open(tif) as src, rumi.open(p) as ds:
+        assert (ds.scales, ds.offsets, ds.units) == (src.scales, src.offsets, src.units)

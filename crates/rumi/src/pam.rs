@@ -99,7 +99,7 @@ impl BandPam {
         if let Some(u) = self.unit_type() {
             o.push_str(&format!("{indent}  <UnitType>{}</UnitType>\n", escape(u)));
         }
-        // as GDAL's PAM: both or neither (GDAL reads neither when one is missing)
+        // both, as GDAL's PAM writes them (a missing one is read as its default)
         if self.is_scaled() {
             let (offset, scale) = (self.offset.unwrap_or(0.0), self.scale.unwrap_or(1.0));
             o.push_str(&format!("{indent}  <Offset>{}</Offset>\n", number(offset)));
@@ -292,7 +292,6 @@ pub fn parse(text: &str) -> Result<Vec<(u32, BandPam)>, PamError> {
     let mut path: Vec<String> = Vec::new();
     let mut band: Option<usize> = None;
     let mut value = String::new();
-    let mut seen: [bool; 2] = [false; 2];
     let mut saw_root = false;
     loop {
         let ev = reader.read_event().map_err(|e| err(format!("{e} at byte {}", reader.error_position())))?;
@@ -319,13 +318,12 @@ pub fn parse(text: &str) -> Result<Vec<(u32, BandPam)>, PamError> {
                         }
                     };
                     band = Some(i);
-                    seen = [false; 2];
                 }
                 value.clear();
                 if matches!(ev, Event::Start(_)) {
                     path.push(name);
                 } else if path.len() == 2 {
-                    band_value(&mut out, band, &name, "", &mut seen)?;
+                    band_value(&mut out, band, &name, "")?;
                 } else if path.len() == 1 && name == "PAMRasterBand" {
                     band = None;
                 }
@@ -334,17 +332,9 @@ pub fn parse(text: &str) -> Result<Vec<(u32, BandPam)>, PamError> {
             Event::End(_) => {
                 let name = path.pop().unwrap_or_default();
                 if path.len() == 2 && band.is_some() {
-                    band_value(&mut out, band, &name, &value, &mut seen)?;
+                    band_value(&mut out, band, &name, &value)?;
                 } else if path.len() == 1 && name == "PAMRasterBand" {
-                    if let Some(i) = band.take() {
-                        if seen[0] != seen[1] {
-                            let (has, lacks) = if seen[0] { ("Scale", "Offset") } else { ("Offset", "Scale") };
-                            return Err(PamError(format!(
-                                "band {} has <{has}> but no <{lacks}> (GDAL then reads neither): write both",
-                                out[i].0
-                            )));
-                        }
-                    }
+                    band = None;
                 }
                 value.clear();
             }
@@ -377,13 +367,7 @@ pub fn parse(text: &str) -> Result<Vec<(u32, BandPam)>, PamError> {
 }
 
 /// Keeps the value of the element `name` (text `v`) of the band `out[band]`.
-fn band_value(
-    out: &mut [(u32, BandPam)],
-    band: Option<usize>,
-    name: &str,
-    v: &str,
-    seen: &mut [bool; 2],
-) -> Result<(), PamError> {
+fn band_value(out: &mut [(u32, BandPam)], band: Option<usize>, name: &str, v: &str) -> Result<(), PamError> {
     let Some(i) = band else { return Ok(()) };
     let (n, b) = &mut out[i];
     let number = |what: &str| -> Result<f64, PamError> {
@@ -396,13 +380,14 @@ fn band_value(
     };
     match name {
         "NoDataValue" => b.nodata = Some(v.trim().to_string()),
+        // one without the other: GDAL's PAM sets both, the missing one to its default (scale 1, offset 0)
         "Scale" => {
             b.scale = Some(number("scale")?);
-            seen[0] = true;
+            b.offset.get_or_insert(0.0);
         }
         "Offset" => {
             b.offset = Some(number("offset")?);
-            seen[1] = true;
+            b.scale.get_or_insert(1.0);
         }
         "UnitType" => b.unit = Some(v.to_string()).filter(|u| !u.is_empty()),
         "ColorInterp" => b.color_interp = Some(v.trim().to_string()),
@@ -541,10 +526,13 @@ mod tests {
         );
         assert_eq!(e(&band("<Offset>0</Offset><Scale>half</Scale>")), "band 2: the scale \"half\" is not a number");
         assert_eq!(e(&band("<Offset>0</Offset><Scale/>")), "band 2: the scale \"\" is not a number");
-        assert_eq!(
-            e(&band("<Scale>2</Scale>")),
-            "band 2 has <Scale> but no <Offset> (GDAL then reads neither): write both"
-        );
+        // one without the other: read as GDAL's PAM reads it, the other at its default
+        let lone = parse(&band("<Scale>2</Scale>")).unwrap();
+        assert_eq!((lone[0].0, lone[0].1.scale, lone[0].1.offset), (2, Some(2.0), Some(0.0)));
+        let lone = parse(&band("<Offset>7</Offset>")).unwrap();
+        assert_eq!((lone[0].0, lone[0].1.scale, lone[0].1.offset), (2, Some(1.0), Some(7.0)));
+        let both = parse(&band("<Offset>7</Offset><Scale>2</Scale>")).unwrap();
+        assert_eq!((both[0].1.scale, both[0].1.offset), (Some(2.0), Some(7.0)));
         assert!(e("<PAMDataset><PAMRasterBand band=\"0\"/></PAMDataset>").contains("is not a band number"));
         assert!(
             e("<PAMDataset><PAMRasterBand band=\"x\"></PAMRasterBand></PAMDataset>").contains("is not a band number")
