@@ -4,8 +4,8 @@ scene (uint16, scale 2.75e-5, offset -0.2, nodata 0), a Sentinel-2 L2A item with
 "ft", nodata 32767), each a real raster of ../shared/data written by rasterio as a GeoTIFF (the
 oracle) with those scales, offsets, units and nodata, then made into rumi files by the three
 routes a user has: `rumi convert`, `rumi.write` (with rasterio's src.scales/offsets/units) and
-`to_rumi` of rioxarray's DataArray. Every rumi file is read back through GDAL and rasterio (Debian's
-python3 loading this tree's plugin), the xarray engine (mask_and_scale both ways, against
+`to_rumi` of rioxarray's DataArray (raw, and decoded with mask_and_scale=True). Every rumi file
+is read back through GDAL and rasterio (Debian's python3 loading this tree's plugin), the xarray engine (mask_and_scale both ways, against
 rioxarray.open_rasterio of the GeoTIFF: the venv's rasterio wheel carries its own GDAL, which
 cannot load the plugin), `rumi.open`, the catalogue's columns and ChipDataset (apply_scale True
 and False), each against rasterio / rioxarray reading the GeoTIFF: scales, offsets, units, nodata,
@@ -56,7 +56,7 @@ SCENES = {
     "s2_l2a": ("xrspatial_s2_4band_10m_uint16.tif", None, 1e-4, -0.1, None, 0),
     "dem_ft": ("lf_elev_220_mt_hood_utm.tif", (100, 80, 280, 240), 0.1, 0.0, "ft", 32767),
 }
-ROUTES = ("convert", "write", "to_rumi")
+ROUTES = ("convert", "write", "to_rumi", "to_rumi_decoded")
 
 # Debian's python3 with osgeo and rasterio over the system GDAL, the plugin in GDAL_DRIVER_PATH:
 # what GDAL and rasterio report of each path (argv: a JSON list of [path, npz out])
@@ -136,6 +136,12 @@ def scenes(tmp_path_factory):
             warnings.simplefilter("ignore")
             rumi.to_rumi(rioxarray.open_rasterio(tif, mask_and_scale=False), p, times=[TIME])
         files["to_rumi"] = p
+        # 4. to_rumi of rioxarray's decoded array (mask_and_scale=True: floats, NaN, the encoding)
+        p = d / f"{name}.to_rumi_decoded.rumi"
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            rumi.to_rumi(rioxarray.open_rasterio(tif, mask_and_scale=True), p, times=[TIME])
+        files["to_rumi_decoded"] = p
         out[name] = (tif, files)
     return out
 
