@@ -2,12 +2,12 @@
 scene (uint16, scale 2.75e-5, offset -0.2, nodata 0), a Sentinel-2 L2A item with its offset
 (uint16, scale 1e-4, offset -0.1, nodata 0) and a DEM in feet (int16 decifeet: scale 0.1, unit
 "ft", nodata 32767), each a real raster of ../shared/data written by rasterio as a GeoTIFF (the
-oracle) with those scales, offsets, units and nodata, then made into rumi files by the three
+oracle) with those scales, offsets, units and nodata, then made into rumi files by the
 routes a user has: `rumi convert`, `rumi.write` (with rasterio's src.scales/offsets/units) and
 `to_rumi` of rioxarray's DataArray (raw, and decoded with mask_and_scale=True). Every rumi file
-is read back through GDAL and rasterio (Debian's python3 loading this tree's plugin), the xarray engine (mask_and_scale both ways, against
-rioxarray.open_rasterio of the GeoTIFF: the venv's rasterio wheel carries its own GDAL, which
-cannot load the plugin), `rumi.open`, the catalogue's columns and ChipDataset (apply_scale True
+is read back through GDAL and rasterio (Debian's python3 loading this tree's plugin), the
+xarray engine (mask_and_scale both ways, against rioxarray.open_rasterio of the GeoTIFF: the
+venv's rasterio wheel carries its own GDAL, which cannot load the plugin), `rumi.open`, the catalogue's columns and ChipDataset (apply_scale True
 and False), each against rasterio / rioxarray reading the GeoTIFF: scales, offsets, units, nodata,
 raw samples, scaled values and NaN where nodata. Then the STAC route: `rumi.build` over items whose
 raster:bands carry scale/offset/unit, against odc.stac.load and the items; and the files served over
