@@ -532,7 +532,7 @@ class ChipDataset(torch.utils.data.Dataset):
         grid = self.index.grids[j]
         assert grid is not None
         h, w = self.size
-        st = read_label(r, label, m, grid, r0, c0, h, w, label.steps(m, self.index.step_times[j], ts), dst, self.threads)
+        st = read_label(r, label, m, grid, r0, c0, h, w, label.steps(m, self.index.info(j).step_s, ts), dst, self.threads)
         label.repeat_static(m, ts, dst)
         return st
 
@@ -573,7 +573,7 @@ class ChipDataset(torch.utils.data.Dataset):
                     later.append((r, i, r0, c0, m))
                     continue
                 assert m.off is not None
-                lts = label.steps(m, index.step_times[keys[i][0]], steps[i])
+                lts = label.steps(m, index.info(keys[i][0]).step_s, steps[i])  # (info: cached per file)
                 orr, oc = m.off
                 jobs.append((r, 1, lts, bs, r0 + orr, c0 + oc, h, w, i * mper.shape[1]))
                 copies.append((i, m))
