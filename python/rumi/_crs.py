@@ -17,8 +17,9 @@ import numpy as np
 from ._errors import FormatError
 
 CrsType = Literal["projected", "geographic"]
-#: what `crs=` accepts: "EPSG:n", n, or (code, "projected" | "geographic")
-CrsLike = Union[str, int, tuple[Union[str, int], str]]
+#: what `crs=` accepts: "EPSG:n", n, (code, "projected" | "geographic"), or a CRS object that
+#: names an EPSG code exactly (rasterio's or pyproj's CRS, a WKT string: `epsg_code`)
+CrsLike = Union[str, int, tuple[Any, str], Any]
 
 _MISSING = (
     "rumi.write needs pyproj for georeferenced files: the CRS type (projected or geographic) "
@@ -89,7 +90,7 @@ def parse_crs(crs: CrsLike | None) -> tuple[int, CrsType] | None:
         if given not in ("projected", "geographic"):
             raise ValueError(f"the CRS type in crs=(code, type) must be 'projected' or 'geographic', not {given!r}")
         kind = "projected" if given == "projected" else "geographic"
-    code = epsg_code(crs, "crs must be 'EPSG:<code>', an int or (code, type)")
+    code = epsg_code(crs, "crs must be 'EPSG:<code>', an int, (code, type) or a CRS object naming an EPSG code")
     if not 1024 <= code <= 32766:
         raise ValueError(f"EPSG code {code} is outside 1024..32766")
     if kind is None:
@@ -100,13 +101,35 @@ def parse_crs(crs: CrsLike | None) -> tuple[int, CrsType] | None:
 
 
 def epsg_code(crs: Any, what: str = "a CRS is 'EPSG:<code>' or an int") -> int:
-    """The code of "EPSG:n" (any case) or an int n; ValueError naming `what` otherwise (rumi
-    records EPSG codes only)."""
+    """The code of "EPSG:n" (any case), an int n, or a CRS object (rasterio's, pyproj's, WKT) that
+    is an EPSG CRS exactly (pyproj's identification at confidence 100); ValueError naming `what`
+    otherwise (rumi records EPSG codes only)."""
     if isinstance(crs, (int, np.integer)) and not isinstance(crs, (bool, np.bool_)):
         return int(crs)
     if isinstance(crs, str) and crs.upper().startswith("EPSG:") and crs[5:].isdigit():
         return int(crs[5:])
-    raise ValueError(f"{what}; got {crs!r} (rumi stores EPSG CRSs only)")
+    if crs is None or isinstance(crs, (bool, np.bool_, float, tuple, list)) or not _have_pyproj():
+        raise ValueError(f"{what}; got {crs!r} (rumi stores EPSG CRSs only)")
+    return _exact_epsg(crs, what)
+
+
+def _exact_epsg(crs: Any, what: str) -> int:
+    """The EPSG code a CRS object (rasterio's, pyproj's, a WKT or PROJ string) names exactly:
+    pyproj's identification at confidence 100, never a near match (rasterio's to_epsg() takes a
+    custom transverse Mercator for the UTM zone it resembles)."""
+    pyproj = _pyproj()
+    try:
+        obj = pyproj.CRS.from_user_input(crs)
+    except pyproj.exceptions.CRSError as e:
+        raise ValueError(f"{what}, or a CRS object naming an EPSG code; got {crs!r}, which pyproj cannot read ({e})") from None
+    code = obj.to_epsg(min_confidence=100)
+    if code is None:
+        raise ValueError(
+            f"{what}, or a CRS object that is an EPSG CRS exactly; got the CRS {obj.name!r}, which has no EPSG "
+            "code (rumi stores EPSG CRSs only): reproject to an EPSG CRS, or pass crs='EPSG:<code>' when the "
+            "data is in that CRS"
+        )
+    return int(code)
 
 
 def check_registered(code: int) -> None:

@@ -430,7 +430,8 @@ def write(
     bands: one text per band. times: one instant per step (ISO string, datetime64, datetime) or
     (start, end) interval (also 'start/end'). crs: 'EPSG:n' or n: its type (projected or
     geographic) comes from PROJ's EPSG database (pyproj; a code it lacks is a ValueError naming
-    it), or (n, 'projected'|'geographic') to record that type. transform: the affine.Affine of
+    it), or (n, 'projected'|'geographic') to record that type; or a CRS object (rasterio's
+    src.crs, pyproj's CRS, WKT) that is an EPSG CRS exactly (one without a code is refused). transform: the affine.Affine of
     pixel corners (rasterio's `transform`; affine.Affine(*stac_item.properties["proj:transform"][:6])
     for STAC), or a rumi.Grid; geotransform: instead, GDAL's 6-tuple (x0, xres, row_rot, y0,
     col_rot, yres). Six bare numbers as transform= are refused: their order is never guessed.

@@ -391,6 +391,41 @@ def test_crs_type_from_proj_database(tmp_path):
         rumi.crs_type(9999)
 
 
+def test_crs_objects_naming_an_epsg_code_exactly(tmp_path):
+    """crs=src.crs (a rasterio CRS) or a pyproj CRS is taken when it is an EPSG CRS exactly (the
+    file then records the code rasterio reads from the GeoTIFF), by rumi.write and Writer alike; a
+    custom CRS with no EPSG code is refused naming it, though rasterio's to_epsg() guesses the UTM
+    zone it resembles."""
+    rasterio = pytest.importorskip("rasterio")
+    pyproj = pytest.importorskip("pyproj")
+    a = cube(T=1, B=1, Y=16, X=16, dtype=np.uint8)
+    good = dict(bands=["a"], times=["2020-01-01"], transform=Affine(10, 0, 500000, 0, -10, 5000000))
+    for code in (32633, 4326):
+        tif = str(tmp_path / f"s{code}.tif")
+        with rasterio.open(tif, "w", driver="GTiff", width=16, height=16, count=1, dtype="uint8",
+                           crs=f"EPSG:{code}", transform=good["transform"]) as dst:
+            dst.write(a[0])
+        with rasterio.open(tif) as src:
+            given = [src.crs, pyproj.CRS.from_user_input(src.crs)]
+            want = src.crs.to_epsg()
+        for i, crs in enumerate(given):
+            p = str(tmp_path / f"c{code}_{i}.rumi")
+            rumi.write(p, a, crs=crs, **good)
+            with rumi.open(p) as ds:
+                assert ds.epsg == want == code, (code, crs)
+            with rumi.Writer(p, shape=a.shape, dtype=a.dtype, crs=crs, **good) as w:
+                w.write(a)
+            with rumi.open(p) as ds:
+                assert ds.epsg == code
+    custom = pyproj.CRS.from_proj4("+proj=tmerc +lat_0=0 +lon_0=15 +k=0.9996 +x_0=500000 +y_0=0 +datum=WGS84 +units=m")
+    odd = rasterio.crs.CRS.from_wkt(custom.to_wkt())
+    assert odd.to_epsg() == 32633  # rasterio's guess, which rumi must not take
+    for crs in (odd, custom, custom.to_wkt()):
+        with pytest.raises(ValueError, match="'unknown', which has no EPSG code.*EPSG:<code>"):
+            rumi.write(str(tmp_path / "x.rumi"), a, crs=crs, **good)
+    assert not os.path.exists(tmp_path / "x.rumi")
+
+
 def test_reading_checks_the_code_against_proj_database(tmp_path):
     """A file whose EPSG code PROJ's database lacks (written here by the native writer, which
     does not look codes up) is a FormatError naming the code when the georeferencing is read;
