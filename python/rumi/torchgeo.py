@@ -157,10 +157,11 @@ class RumiRasterDataset(GeoDataset):
         self._scaling = [Scaling(tuple(map(float, a)), tuple(map(float, b)), self.units) for a, b in zip(sc, of)]
         target = CRS.from_user_input(crs if crs is not None else codes[0])
         target_text = _crs_text(target)
+        geographic = bool(target.is_geographic)
         if res is None:
             res = self._grids[0].res
             if self._grids[0].crs != target_text:  # the first file's pixel size, in the target CRS
-                x0, y0, x1, y1 = _outline(self._grids[0], target_text).bounds
+                x0, y0, x1, y1 = _outline(self._grids[0], target_text, geographic, lifted=True).bounds
                 res = ((x1 - x0) / shapes[0][3], (y1 - y0) / shapes[0][2])
         self._res = (float(res[0]), float(res[1])) if isinstance(res, (tuple, list)) else (float(res), float(res))
         times, ends = time_seconds(t), time_seconds(t, "rumi:time_ends")
@@ -176,7 +177,7 @@ class RumiRasterDataset(GeoDataset):
                 self._all_times.add(i)
                 span = (pd.Timestamp.min, pd.Timestamp.max)
             spans.append(span)
-            geoms.append(_outline(self._grids[i], target_text))
+            geoms.append(_outline(self._grids[i], target_text, geographic))
         index = pd.IntervalIndex.from_tuples(spans, closed="both", name="datetime")
         self.index = GeoDataFrame({"row": list(range(t.num_rows)), "filepath": self.paths}, index=index,
                                   geometry=geoms, crs=target)
@@ -322,10 +323,22 @@ def _crs_text(crs: CRS) -> str:
     return f"EPSG:{code}" if code is not None and CRS.from_user_input(f"EPSG:{code}") == crs else crs.to_wkt()
 
 
-def _outline(grid: Grid, crs: str) -> Any:
-    """The polygon of a file's grid outline (edges densified) in the dataset's CRS (_crs_text)."""
+def _outline(grid: Grid, crs: str, geographic: bool, lifted: bool = False) -> Any:
+    """The polygon of a file's grid outline (edges densified) in the dataset's CRS (_crs_text).
+    In a geographic CRS, as the catalogue's footprints (rumi.catalog.geometry): cut at 180
+    degrees into a MultiPolygon, closed through a pole it holds (not a band around the globe);
+    lifted=True: the lift itself, longitudes running on past 180 (its bounds are the file's
+    extent)."""
     import shapely
 
+    if geographic:
+        from rumi.catalog import geometry
+
+        g = geometry.grid_lift(grid, 32)
+        if crs != "EPSG:4326":  # another datum's longitudes and latitudes, before the cut at 180
+            tr = transformer("EPSG:4326", crs)
+            g = shapely.transform(g, lambda c: np.stack(tr.transform(c[:, 0], c[:, 1]), 1))
+        return g if lifted else geometry.split(g)
     if crs.startswith("EPSG:"):
         ring = grid.outline(crs, densify=32)
     else:  # a CRS without an EPSG code: projected here (Grid.outline takes EPSG codes)

@@ -266,3 +266,45 @@ def test_apply_scale_gives_each_files_values_and_a_band_of_two_scales_is_refused
     x0, y1 = files["s2"].c, files["s2"].f  # half over s2, half over nothing
     got = ds[x0 + 32 * 30:x0 + 96 * 30:30, y1 - 64 * 30:y1:30, t]["image"].numpy()
     assert np.isnan(got[:, :, 32:]).all() and not np.isnan(got[:, :, 5:32]).any()
+
+
+def test_a_file_across_180_degrees_in_a_lon_lat_dataset(tmp_path):
+    """A RumiRasterDataset in EPSG:4326 over a file in EPSG:32660 that crosses 180 degrees
+    (issue 47 A's file): its index outline is the catalogue's footprint cut at 180 degrees, not
+    a band around the globe, so a query over Europe finds nothing, one at 179.9 E (and -179.95)
+    reads the file's pixels; the catalogue's exact search (brute force on the file's own grid)
+    agrees for each query box."""
+    from affine import Affine
+
+    from rumi import Grid
+
+    grid = Grid("EPSG:32660", Affine(1000, 0, 700000, 0, -1000, 5050000), (100, 100))
+    a = (np.arange(100 * 100, dtype=np.uint16).reshape(1, 1, 100, 100) % 1000) + 1
+    f = tmp_path / "f.rumi"
+    rumi.write(f, a, bands=["b"], times=["2020-01-01"], crs=grid.crs, transform=grid.transform, nodata=0)
+    cat = rumi.Catalog.build([str(f)], tmp_path / "c.parquet")
+    ds = rtg.RumiRasterDataset(cat, crs="EPSG:4326", res=0.005)
+    for (w, s, e, n), hit in (((0, 40, 10, 50), False), ((-100, 40, -90, 50), False),
+                              ((179.8, 44.9, 179.95, 45.05), True), ((-179.99, 44.9, -179.95, 45.0), True)):
+        assert (len(cat.search(bbox=(w, s, e, n))) == 1) == hit, (w, s, e, n)
+        assert (len(ds.index.cx[w:e, s:n]) == 1) == hit, (w, s, e, n)
+        q = (slice(w, e, 0.005), slice(s, n, 0.005), slice(pd.Timestamp.min, pd.Timestamp.max, 1))
+        if not hit:
+            with pytest.raises(IndexError, match="not found"):
+                ds[q]
+            continue
+        got = ds[q]["image"].numpy()[0]
+        # nearest neighbour: each covered pixel centre's value is the file's pixel under it
+        H, W = got.shape
+        xs = w + 0.005 * (np.arange(W) + 0.5)
+        ys = n - 0.005 * (np.arange(H) + 0.5)
+        lon, lat = np.meshgrid(xs, ys)
+        from rumi._grid import transformer
+
+        x, y = transformer("EPSG:4326", "EPSG:32660").transform(lon, lat)
+        c, r = np.floor((x - 700000) / 1000).astype(int), np.floor((5050000 - y) / 1000).astype(int)
+        inside = (r >= 0) & (r < 100) & (c >= 0) & (c < 100)
+        assert inside.sum() > 10
+        np.testing.assert_array_equal(got[inside], a[0, 0][r[inside], c[inside]])
+    lo, hi = ds.index.total_bounds[[0, 2]]
+    assert lo < -179.9 and hi > 179.9  # both pieces

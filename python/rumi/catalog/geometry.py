@@ -193,14 +193,19 @@ def split(g: Any) -> Any:
     return pieces[0] if len(pieces) == 1 else shapely.MultiPolygon(pieces)
 
 
+def grid_lift(grid: Grid, densify: int) -> Any:
+    """The lift of a georeferenced grid's outline (its edges cut into `densify` pieces)."""
+    assert grid.crs is not None
+    corners = np.stack(grid.xy([0, grid.width, grid.width, 0], [0, 0, grid.height, grid.height]), 1)
+    return lift(closed_ring(corners, densify), grid.crs)
+
+
 def footprint(grid: Grid, densify: int) -> tuple[Any, tuple[float, float, float, float]]:
     """A grid's footprint in EPSG:4326 as a row stores it (GeoJSON's cut at 180 degrees; edges
     cut into `densify` pieces) and its bbox (xmin > xmax across 180 degrees; computed on edges
     cut finer, BBOX_DENSIFY, and the point nearest a pole the CRS holds)."""
-    assert grid.crs is not None
-    corners = np.stack(grid.xy([0, grid.width, grid.width, 0], [0, 0, grid.height, grid.height]), 1)
-    g = lift(closed_ring(corners, densify), grid.crs)
-    fine = lift(closed_ring(corners, max(densify, BBOX_DENSIFY)), grid.crs)
+    g = grid_lift(grid, densify)
+    fine = grid_lift(grid, max(densify, BBOX_DENSIFY))
     return split(g), envelope(normalized(fine))
 
 
