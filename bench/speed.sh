@@ -8,8 +8,10 @@
 #   3. OpenZL's decode ceiling on those Cubes, one thread (per byte and per frame);
 #   4. with a CUDA GPU: a ResNet-50 bf16 step fed by the loader's defaults (bench/gpu_feed_bench.py
 #      --gpu, in the torch venv of scripts/test-torch.sh); without one, said and skipped.
-# About 17 min on the 2-core machine (1: 3.3 min a run, 2: 4-5 min, 3: 1 min). SKIP="gdal,zarr,
-# ceiling,gpu" leaves parts out; RUNS=N sets the GDAL runs.
+#   5. the size/speed frontier (bench/frontier.py --quick; FRONTIER_ARGS="" for the full run): every
+#      rumi setting against every Zarr, COG and image-codec setting, pictures in docs/img/.
+# About 17 min on the 2-core machine (1: 3.3 min a run, 2: 4-5 min, 3: 1 min) + the frontier.
+# SKIP="gdal,zarr,ceiling,frontier,gpu" leaves parts out; RUNS=N sets the GDAL runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-3}
@@ -41,6 +43,15 @@ if ! skip ceiling; then
   for f in build/ts-bench/full/*_u9_t*.rumi; do
     [ -e "$f" ] && target/release/examples/decode_ceiling --threads 1 --reps 3 "$f"
   done
+fi
+
+if ! skip frontier; then
+  part "the size/speed frontier: rumi's settings against every Zarr, COG and image-codec setting (issue 48)"
+  if [ -f build/frontier-pkgs/zarr/__init__.py ] || "$TORCH_PY" -c "import zarr" 2> /dev/null; then
+    "$TORCH_PY" bench/frontier.py ${FRONTIER_ARGS:---quick}
+  else
+    echo "skipped: zarr missing (pip install --target build/frontier-pkgs zarr numcodecs pcodec)"
+  fi
 fi
 
 if ! skip gpu; then

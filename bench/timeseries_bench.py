@@ -207,7 +207,7 @@ ZARR_CHAINS = ("blosc-zstd-shuffle", "blosc-zstd-bitshuffle", "zstd", "delta-blo
 
 def _zarr_codecs(chain, dtype):
     """(filters, serializer, compressors) of a chain: blosc's zstd or lz4 at Blosc's default level
-    (zarr's BloscCodec: 5) with byte or bit shuffle, plain zstd at level 5, or numcodecs' delta
+    (zarr's BloscCodec: 5) with byte or bit shuffle, plain zstd at level 5, pcodec, or numcodecs' delta
     (along the flattened chunk: x) before blosc."""
     import warnings
 
@@ -223,6 +223,12 @@ def _zarr_codecs(chain, dtype):
         chain = chain[len("delta-"):]
     if chain == "zstd":
         return filters, BytesCodec(), [ZstdCodec(level=5)]
+    if chain == "pcodec":  # pcodec's numeric codec (numcodecs.zarr3.PCodec, level 8: its default) as the serializer
+        import numcodecs.zarr3 as nz
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return filters, nz.PCodec(level=8), []
     cname, shuffle = chain.split("-")[1], chain.split("-")[-1]
     return filters, BytesCodec(), [BloscCodec(cname=cname, shuffle=shuffle)]
 
