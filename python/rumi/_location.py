@@ -1,6 +1,7 @@
 """Locations: a local path or an object URL, parsed once (as object_store's `parse_url`), with
 the few things the package does with one: read a small whole file or object, its size, an
-atomic durable put (the core's commit for files, one PUT for objects), a sibling or a child.
+atomic durable put (the core's commit for files, one PUT for objects), byte ranges, a folder's
+listing, a sibling or a child.
 
     loc = Location.parse("s3://bucket/cubes/x.rumi")
     loc.scheme, loc.is_remote, loc.sidecar(".header"), loc.size(), loc.read(missing_ok=True)
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any, Sequence, Union
 
 from . import _rumi
 from ._errors import RequestError, RumiIOError
@@ -103,6 +104,38 @@ class Location:
             if missing_ok:
                 return None
             raise RumiIOError(f"{self.text}: no such file") from None
+        except OSError as e:
+            raise RumiIOError(f"{self.text}: {e.strerror}") from None
+
+    def read_ranges(self, ranges: Sequence[tuple[int, int]], options: dict[str, Any] | None = None) -> list[bytes]:
+        """The byte ranges (offset, length) of the file or object; an object's in ranged GETs
+        through the core's store (its credentials, retries and errors: a server that ignores
+        Range requests is named as such, rumi::range_unsupported)."""
+        if self.is_remote:
+            return _rumi.read_object_ranges(self.text, [(int(o), int(n)) for o, n in ranges], options)
+        try:
+            fd = os.open(self.text, os.O_RDONLY)
+        except OSError as e:
+            raise RumiIOError(f"{self.text}: {e.strerror}") from None
+        try:
+            out = [os.pread(fd, n, o) for o, n in ranges]
+        finally:
+            os.close(fd)
+        for (o, n), b in zip(ranges, out):
+            if len(b) != n:
+                raise RumiIOError(f"{self.text}: range {o}+{n} is past the end of the file")
+        return out
+
+    def children(self, options: dict[str, Any] | None = None) -> list[tuple[Location, int]]:
+        """(location, size) of the files or objects directly inside this folder or s3:// prefix
+        (one listing through the core's store); a web server cannot list: RequestError."""
+        if self.scheme in ("http", "https"):
+            raise RequestError(f"{self.text}: a web server cannot list a folder")
+        if self.is_remote:
+            return [(Location(u, self.scheme), n) for u, n in _rumi.list_objects(self.text, options)]
+        try:
+            with os.scandir(self.text) as it:
+                return [(Location(e.path, "file"), e.stat().st_size) for e in it if e.is_file()]
         except OSError as e:
             raise RumiIOError(f"{self.text}: {e.strerror}") from None
 

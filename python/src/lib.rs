@@ -346,6 +346,15 @@ fn parse_time(text: &str) -> PyResult<(i64, bool)> {
         .map_err(pyo3::exceptions::PyValueError::new_err)
 }
 
+/// `parse_interval(text) -> ((start, rounded), (end, rounded))`: an interval `START/END` of two
+/// `parse_time` texts, END after START, by the core's parser (the CLI's `--intervals` too).
+#[pyfunction]
+fn parse_interval(text: &str) -> PyResult<((i64, bool), (i64, bool))> {
+    rumi::format::time_text::parse_interval(text)
+        .map(|(a, b)| ((a.seconds, a.rounded), (b.seconds, b.rounded)))
+        .map_err(pyo3::exceptions::PyValueError::new_err)
+}
+
 /// `read_batch(outs, jobs, threads)`: many windows of many open files in one call, the GIL
 /// released once (the core's `read_batch`: each file's reads in order, the files side by side
 /// on `threads` threads). `outs` are writable C-contiguous buffers; each job writes its window
@@ -449,6 +458,32 @@ fn fetch_object<'py>(
     }
 }
 
+/// `read_object_ranges(url, ranges, options=None) -> list[bytes]`: byte ranges `(offset, length)`
+/// of an object, through the core's store (`StoreSource::read_ranges`: its credentials, retries
+/// and errors, a server without Range support named by `rumi::range_unsupported`).
+#[pyfunction]
+#[pyo3(signature = (url, ranges, options=None))]
+fn read_object_ranges<'py>(
+    py: Python<'py>,
+    url: String,
+    ranges: Vec<(u64, usize)>,
+    options: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Vec<Bound<'py, PyBytes>>> {
+    use rumi::RangeRead;
+    let opts = store::options_from(options)?;
+    let got = py.detach(move || rumi::store::StoreSource::open(&url, &opts)?.read_ranges(&ranges));
+    Ok(got.map_err(|e| raise("RumiIOError", e.to_string()))?.iter().map(|b| PyBytes::new(py, b)).collect())
+}
+
+/// `list_objects(url, options=None) -> list[(str, int)]`: `(url, size)` of the objects directly
+/// inside an `s3://` folder (the core's `store::list`).
+#[pyfunction]
+#[pyo3(signature = (url, options=None))]
+fn list_objects(py: Python<'_>, url: String, options: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, u64)>> {
+    let opts = store::options_from(options)?;
+    py.detach(move || rumi::store::list(&url, &opts)).map_err(|e| raise("RumiIOError", e.to_string()))
+}
+
 /// `object_size(url, options=None) -> int | None`: the size of an object, None when missing.
 #[pyfunction]
 #[pyo3(signature = (url, options=None))]
@@ -506,6 +541,7 @@ fn _rumi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(write::encode_rows, m)?)?;
     m.add_function(wrap_pyfunction!(write::clean_stale, m)?)?;
     m.add_function(wrap_pyfunction!(parse_time, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_interval, m)?)?;
     m.add_function(wrap_pyfunction!(write::encode_tiles, m)?)?;
     m.add_function(wrap_pyfunction!(write::frame_unit_from_image, m)?)?;
     m.add_function(wrap_pyfunction!(write::graph_check, m)?)?;
@@ -523,6 +559,8 @@ fn _rumi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<spare::SpareBuffer>()?;
     m.add_function(wrap_pyfunction!(spare::spare_buffer, m)?)?;
     m.add_function(wrap_pyfunction!(fetch_object, m)?)?;
+    m.add_function(wrap_pyfunction!(read_object_ranges, m)?)?;
+    m.add_function(wrap_pyfunction!(list_objects, m)?)?;
     m.add_function(wrap_pyfunction!(object_size, m)?)?;
     m.add_function(wrap_pyfunction!(object_stat, m)?)?;
     m.add_function(wrap_pyfunction!(put_object, m)?)?;

@@ -569,3 +569,69 @@ def test_the_scale_bench_rows_have_the_catalogues_schema(tmp_path):
     write_parts(table, str(tmp_path / "c"), rows_per_group=4)
     cat = Catalog.open(str(tmp_path / "c") + "/")
     assert len(cat.search(time=("2021-01-01", "2021-12-31"))) == 12
+
+
+@pytest.fixture()
+def https_without_ranges(folder, tmp_path, monkeypatch):
+    """The folder (with its listing) on an https server that ignores Range requests, as
+    Python's http.server does (every GET answered 200 with the whole file); its self-signed
+    certificate's CA trusted through SSL_CERT_FILE. Yields the folder's URL."""
+    import datetime as dt
+    import http.server
+    import ipaddress
+    import ssl
+    import threading
+    from functools import partial
+
+    x509 = pytest.importorskip("cryptography.x509")
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    now = dt.datetime.now(dt.timezone.utc)
+
+    def issue(subject, key, issuer, signer, ca):
+        b = (x509.CertificateBuilder().subject_name(x509.Name([x509.NameAttribute(x509.oid.NameOID.COMMON_NAME, subject)]))
+             .issuer_name(x509.Name([x509.NameAttribute(x509.oid.NameOID.COMMON_NAME, issuer)])).public_key(key.public_key())
+             .serial_number(x509.random_serial_number()).not_valid_before(now - dt.timedelta(days=1))
+             .not_valid_after(now + dt.timedelta(days=1))
+             .add_extension(x509.BasicConstraints(ca=ca, path_length=None), critical=True))
+        if not ca:
+            b = b.add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), critical=False)
+        return b.sign(signer, hashes.SHA256())
+
+    ca_key, key = ec.generate_private_key(ec.SECP256R1()), ec.generate_private_key(ec.SECP256R1())
+    ca = issue("rumi test CA", ca_key, "rumi test CA", ca_key, True)
+    cert = issue("127.0.0.1", key, "rumi test CA", ca_key, False)
+    ca_pem, pem, key_pem = tmp_path / "ca.pem", tmp_path / "cert.pem", tmp_path / "key.pem"
+    ca_pem.write_bytes(ca.public_bytes(serialization.Encoding.PEM))
+    pem.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_pem.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                          serialization.NoEncryption()))
+    monkeypatch.setenv("SSL_CERT_FILE", str(ca_pem))
+    write_listing(str(folder))
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *a):
+            pass
+
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), partial(Quiet, directory=str(folder)))
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.load_cert_chain(pem, key_pem)
+    srv.socket = ctx.wrap_socket(srv.socket, server_side=True)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    yield f"https://127.0.0.1:{srv.server_address[1]}"
+    srv.shutdown()
+    srv.server_close()
+
+
+def test_https_server_without_range_support_is_named_as_the_core_names_it(https_without_ranges):
+    """A catalogue part over https from a server that ignores Range fails with the core's one
+    text for it (rumi::range_unsupported, as rumi.open and the GDAL driver say), naming the part
+    (the catalogue's reads go through the core's object store: issue 49, item 4)."""
+    server = https_without_ranges
+    with pytest.raises(rumi.RumiIOError) as e:
+        Catalog.open(server + "/").search(bbox=(60.0, 20.0, 70.0, 30.0))
+    text = str(e.value)
+    assert f"the server at {server} does not support HTTP Range requests" in text, text
+    assert text.startswith(f"{server}/part-") and f".parquet: the server at {server} " in text, text
+    assert "status 200, not 206 Partial Content" in text, text

@@ -1,15 +1,14 @@
-"""Where a partitioned catalogue lies: a pyarrow filesystem for a local folder, an s3:// prefix
-(pyarrow's S3FileSystem, configured from the same options and AWS_* variables rumi's object
-store reads) or an http(s):// prefix (range requests through a small pyarrow FileSystemHandler:
-a web server cannot list, so the folder's `_parts.json` names its parts)."""
+"""Where a partitioned catalogue lies: pyarrow's filesystem for a local folder; for an s3://
+or http(s):// prefix a small pyarrow FileSystemHandler over rumi's object store (rumi.Location:
+the core's credentials from the AWS_* variables or the options' `env`, its retries, its errors,
+its one text for a server without Range support). An s3:// folder is listed; a web server
+cannot list, so the folder's `_parts.json` names its parts."""
 
 from __future__ import annotations
 
 import io
 import os
 import threading
-import urllib.error
-import urllib.request
 from typing import Any
 
 from .._errors import RequestError, RumiIOError
@@ -21,58 +20,23 @@ LISTING = "_parts.json"
 
 
 def store(url: str, options: dict[str, Any] | None = None) -> tuple[Any, str]:
-    """(pyarrow filesystem, the folder's path in it) for a local folder or an s3/http(s) prefix."""
+    """(pyarrow filesystem, the folder's path in it) for a local folder or an s3/http(s) prefix
+    (there, paths are whole URLs)."""
     import pyarrow.fs as pafs
 
     loc = Location.parse(url)
     if loc.scheme == "file":
         return pafs.LocalFileSystem(), os.path.abspath(loc.text)
-    if loc.scheme == "s3":
-        return s3_filesystem(options), loc.text.split("://", 1)[1].rstrip("/")
-    return pafs.PyFileSystem(HttpHandler()), loc.text.rstrip("/")
+    return pafs.PyFileSystem(ObjectHandler(options)), loc.text.rstrip("/")
 
 
-def _opt(options: dict[str, Any] | None, keys: tuple[str, ...], env: tuple[str, ...]) -> str | None:
-    for k in keys:
-        if options and options.get(k) is not None:
-            return str(options[k])
-    for e in env:
-        if os.environ.get(e):
-            return os.environ[e]
-    return None
+class ObjectFile(io.RawIOBase):
+    """A read-only file over ranged GETs (one per read; pyarrow coalesces the Parquet reads it
+    needs into few)."""
 
-
-def s3_filesystem(options: dict[str, Any] | None = None) -> Any:
-    """pyarrow's S3FileSystem from object_store-style options (aws_endpoint, aws_access_key_id,
-    aws_secret_access_key, aws_session_token, aws_region, aws_allow_http) or the AWS_* variables."""
-    import pyarrow.fs as pafs
-
-    kw: dict[str, Any] = {}
-    endpoint = _opt(options, ("aws_endpoint", "aws_endpoint_url", "endpoint", "endpoint_url"), ("AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL", "AWS_ENDPOINT"))
-    if endpoint:
-        scheme, _, host = endpoint.partition("://") if "://" in endpoint else ("https", "", endpoint)
-        kw["endpoint_override"] = host.rstrip("/")
-        kw["scheme"] = scheme
-    key = _opt(options, ("aws_access_key_id", "access_key_id"), ("AWS_ACCESS_KEY_ID",))
-    secret = _opt(options, ("aws_secret_access_key", "secret_access_key"), ("AWS_SECRET_ACCESS_KEY",))
-    if key and secret:
-        kw["access_key"], kw["secret_key"] = key, secret
-        token = _opt(options, ("aws_session_token", "session_token"), ("AWS_SESSION_TOKEN",))
-        if token:
-            kw["session_token"] = token
-    elif _opt(options, ("aws_skip_signature", "skip_signature"), ("AWS_SKIP_SIGNATURE",)) in ("true", "1", "True"):
-        kw["anonymous"] = True
-    kw["region"] = _opt(options, ("aws_region", "region"), ("AWS_REGION", "AWS_DEFAULT_REGION")) or "us-east-1"
-    return pafs.S3FileSystem(**kw)
-
-
-class HttpFile(io.RawIOBase):
-    """A read-only file over HTTP range requests (one GET per read; pyarrow coalesces the
-    Parquet reads it needs into few)."""
-
-    def __init__(self, url: str, size: int) -> None:
+    def __init__(self, url: str, size: int, options: dict[str, Any] | None) -> None:
         super().__init__()
-        self.url, self._size, self._pos = url, size, 0
+        self.loc, self._size, self._pos, self._options = Location.parse(url), size, 0, options
 
     def readable(self) -> bool:
         return True
@@ -94,34 +58,10 @@ class HttpFile(io.RawIOBase):
         n = min(len(b), self._size - self._pos)
         if n <= 0:
             return 0
-        data = http_range(self.url, self._pos, n)
+        data = self.loc.read_ranges([(self._pos, n)], self._options)[0]
         b[: len(data)] = data
         self._pos += len(data)
         return len(data)
-
-
-def http_range(url: str, offset: int, length: int) -> bytes:
-    """Bytes [offset, offset + length) of url (one range request)."""
-    req = urllib.request.Request(url, headers={"Range": f"bytes={offset}-{offset + length - 1}"})
-    try:
-        with urllib.request.urlopen(req, timeout=60) as r:
-            if r.status == 200:  # the whole object: never downloaded to keep a slice of it
-                raise RumiIOError(
-                    f"{url}: the server does not support HTTP Range requests (it answered a ranged GET with the "
-                    "whole object, status 200, not 206): serve the catalogue from a server that does (nginx, S3)"
-                )
-            data: bytes = r.read()
-            return data
-    except urllib.error.HTTPError as e:
-        raise RumiIOError(f"{url}: HTTP {e.code}") from None
-    except urllib.error.URLError as e:
-        raise RumiIOError(f"{url}: {e.reason}") from None
-
-
-def http_size(url: str) -> int | None:
-    """The size of url, None when it does not exist (one HEAD, through rumi's object store:
-    rumi.Location.size)."""
-    return Location.parse(url).size()
 
 
 def _handler_base() -> Any:
@@ -130,21 +70,23 @@ def _handler_base() -> Any:
     return pafs.FileSystemHandler
 
 
-class HttpHandler(_handler_base()):  # type: ignore[misc]
-    """pyarrow FileSystemHandler over http(s) URLs (paths are whole URLs): reading only."""
+class ObjectHandler(_handler_base()):  # type: ignore[misc]
+    """pyarrow FileSystemHandler over s3:// and http(s):// URLs (paths are whole URLs) through
+    rumi's object store: reading only (writes go through `put`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, options: dict[str, Any] | None = None) -> None:
+        self.options = options
         self._sizes: dict[str, int] = {}
         self._lock = threading.Lock()
 
     def get_type_name(self) -> str:
-        return "rumi-http"
+        return "rumi-object"
 
     def normalize_path(self, path: str) -> str:
         return path
 
     def equals(self, other: Any) -> bool:
-        return isinstance(other, HttpHandler)
+        return isinstance(other, ObjectHandler) and other.options == self.options
 
     def get_file_info(self, paths: list[str]) -> list[Any]:
         import pyarrow.fs as pafs
@@ -159,7 +101,7 @@ class HttpHandler(_handler_base()):  # type: ignore[misc]
         with self._lock:
             if path in self._sizes:
                 return self._sizes[path]
-        size = http_size(path)
+        size = Location.parse(path).size(self.options)  # one HEAD
         if size is not None:
             with self._lock:
                 self._sizes[path] = size
@@ -178,7 +120,7 @@ class HttpHandler(_handler_base()):  # type: ignore[misc]
         size = self._size(path)
         if size is None:
             raise FileNotFoundError(path)
-        return pa.PythonFile(HttpFile(path, size), mode="r")
+        return pa.PythonFile(ObjectFile(path, size, self.options), mode="r")
 
     def open_input_stream(self, path: str) -> Any:
         return self.open_input_file(path)
@@ -188,6 +130,15 @@ class HttpHandler(_handler_base()):  # type: ignore[misc]
 
     create_dir = delete_dir = delete_dir_contents = delete_root_dir_contents = delete_file = _read_only
     move = copy_file = open_output_stream = open_append_stream = _read_only
+
+
+def _objects(fs: Any) -> ObjectHandler | None:
+    """The handler of a filesystem over rumi's object store, None for any other."""
+    import pyarrow.fs as pafs
+
+    if isinstance(fs, pafs.PyFileSystem) and isinstance(fs.handler, ObjectHandler):
+        return fs.handler
+    return None
 
 
 def put(fs: Any, path: str, data: Any, options: dict[str, Any] | None = None) -> None:
@@ -210,8 +161,8 @@ def put(fs: Any, path: str, data: Any, options: dict[str, Any] | None = None) ->
         finally:
             os.close(fd)
         return
-    if isinstance(fs, pafs.S3FileSystem):  # rumi's own object store: one PUT
-        Location.parse("s3://" + path).put(bytes(memoryview(data)), options)
+    if _objects(fs) is not None and Location.parse(path).writable:  # rumi's own object store: one PUT
+        Location.parse(path).put(bytes(memoryview(data)), options)
         return
     raise RequestError(f"{path}: cannot write there: HTTP(S) servers are read-only; write to s3:// or a path")
 
@@ -236,16 +187,24 @@ def list_parts(fs: Any, root: str, suffix: str = ".parquet") -> list[tuple[str, 
 
     import pyarrow.fs as pafs
 
-    if isinstance(fs, pafs.PyFileSystem) and isinstance(fs.handler, HttpHandler):
+    handler = _objects(fs)
+    if handler is not None and root.startswith("s3://"):
+        listed = [(str(loc), n) for loc, n in Location.parse(root).children(handler.options)]
+        if not listed:  # an s3:// "folder" is its objects: none, no folder (as pyarrow's S3 said)
+            raise RumiIOError(f"{root}: no such folder (no objects under the prefix)")
+        for p, n in listed:
+            handler.know_size(p, n)
+        return sorted((p, n) for p, n in listed if p.rsplit("/", 1)[-1].endswith(suffix) and p.rsplit("/", 1)[-1].startswith("part-"))
+    if handler is not None:
         url = root + "/" + LISTING
-        size = http_size(url)
-        if size is None:
+        body = Location.parse(url).read(handler.options, missing_ok=True)
+        if body is None:
             raise RumiIOError(f"{url}: no such object (a catalogue read over http(s) needs its listing: rumi.catalog.write_listing)")
-        names = json.loads(http_range(url, 0, size) if size else b"[]")
+        names = json.loads(body or b"[]")
         out = []
         for e in names:
             p = root + "/" + e["name"]
-            fs.handler.know_size(p, int(e["size"]))
+            handler.know_size(p, int(e["size"]))
             out.append((p, int(e["size"])))
         return sorted(out)
     try:

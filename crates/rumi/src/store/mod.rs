@@ -9,7 +9,8 @@
 //!   fetches runs of touching ranges as one request and the runs concurrently.
 //! * [`Source`]: a local file or an object, by location (what a host's "open this path or URL"
 //!   needs).
-//! * [`fetch`]: a whole small object (a header blob) in one GET; [`put`] / [`delete`].
+//! * [`fetch`]: a whole small object (a header blob) in one GET; [`put`] / [`delete`]; [`list`]:
+//!   the objects of an `s3://` folder (a partitioned catalogue's parts).
 //! * [`upload`]: a finished local file and its sidecars, complete or not at all: the file as a
 //!   multipart upload aborted on any error, then its sidecars (see the function).
 //! * [`Parts`]: a multipart upload whose numbered parts are uploaded by whoever holds them
@@ -29,7 +30,7 @@ use std::fs::File;
 use std::io;
 use std::time::Duration;
 
-pub use source::{fetch, head, stat, ObjectStat, StoreSource};
+pub use source::{fetch, head, list, stat, ObjectStat, StoreSource};
 pub use upload::{delete, put, upload, Parts, Sidecar, MIN_PART_BYTES, PART_BYTES};
 
 /// True for the URL schemes served by object storage (`s3://`, `http://`, `https://`).

@@ -8,7 +8,7 @@ use std::sync::{Arc, OnceLock};
 use object_store::path::Path;
 use object_store::{GetOptions, ObjectStore, ObjectStoreExt};
 
-use super::client::{io_err, resolve, url_err, Client};
+use super::client::{io_err, resolve, url_err, Client, Scheme};
 use super::Options;
 use crate::io::RangeRead;
 
@@ -191,6 +191,25 @@ pub fn stat(url: &str, opts: &Options) -> io::Result<Option<ObjectStat>> {
         Err(object_store::Error::NotFound { .. }) => Ok(None),
         Err(e) => Err(io_err(url, e)),
     }
+}
+
+/// The objects directly inside the folder `url` names (`s3://bucket/prefix`, with or without a
+/// trailing `/`; not those in its sub-folders): `(url, size)` of each, in the store's order (one
+/// listing, its pages followed). A web server cannot list: an `http(s)://` folder is an error.
+pub fn list(url: &str, opts: &Options) -> io::Result<Vec<(String, u64)>> {
+    let base = url.trim_end_matches('/');
+    // the folder's client and path, resolved through a name inside it (a bucket's root included)
+    let (client, inside, scheme) = resolve(&format!("{base}/_"), opts)?;
+    if scheme != Scheme::S3 {
+        return Err(url_err(io::ErrorKind::Unsupported, url, "a web server cannot list a folder"));
+    }
+    let prefix = inside.parent().filter(|p| p.parts_count() > 0);
+    let listed = client.rt.block_on(client.store.list_with_delimiter(prefix.as_ref())).map_err(|e| io_err(url, e))?;
+    Ok(listed
+        .objects
+        .into_iter()
+        .filter_map(|m| m.location.filename().map(|name| (format!("{base}/{name}"), m.size)))
+        .collect())
 }
 
 #[cfg(test)]
