@@ -97,7 +97,7 @@ def schema() -> Any:
             ("rumi:frame_unit", pa.int32()),
             ("rumi:tile_shape", pa.list_(pa.int32())),
             ("rumi:file_size", pa.int64()),
-            ("rumi:etag", pa.string()),  # the store's identity of the file described (rows.open_row)
+            ("rumi:etag", pa.string()),  # the store's identity of the file described and its sidecar's (rows.open_row)
             ("rumi:digest", pa.string()),  # a digest of the file's metadata the row holds (rows.metadata_digest)
             ("rumi:crs_type", pa.string()),
             ("rumi:nodata", pa.list_(pa.float64())),

@@ -13,12 +13,18 @@ from .._dataset import open as open_dataset
 from .._errors import FormatError, RumiIOError
 from .._grid import Grid
 from .._location import Location
+from .._pam import AUX_SUFFIX
 from . import geometry as _geometry
 from .columns import deps, micros, scale_columns
 from .valid import valid_summary
 
 #: the outline's edges are cut into this many pieces before projecting to EPSG:4326
 FOOTPRINT_DENSIFY = 16
+#: in rumi:etag, between the file's identity and its PAM sidecar's ("none": no sidecar); rows
+#: written before it hold the file's alone and are checked without the sidecar
+AUX_MARK = "\n" + AUX_SUFFIX + " "
+#: what a row's digest records as its nodata when it was given (nodata=), not the sidecar's
+_GIVEN = "given"
 
 
 def href(src: str) -> str:
@@ -47,11 +53,21 @@ def footprint(grid: Grid) -> tuple[bytes, tuple[float, float, float, float]]:
 
 def stat(src: str, options: dict[str, Any] | None = None) -> tuple[int, str | None]:
     """(size, the store's identity of the content: rumi:etag) of the file or object, in one stat
-    or HEAD; RumiIOError when it does not exist."""
-    st = Location.parse(src).stat(options)
+    or HEAD, and of its PAM sidecar `<src>.aux.xml` (whose values the row snapshots: nodata,
+    scales, offsets, units), in one more (AUX_MARK); RumiIOError when the file does not exist."""
+    loc = Location.parse(src)
+    st = loc.stat(options)
     if st is None:
         raise RumiIOError(f"{src}: no such file or object")
-    return st
+    return st[0], None if st[1] is None else st[1] + AUX_MARK + _aux_identity(loc, options)
+
+
+def _aux_identity(loc: Location, options: dict[str, Any] | None) -> str:
+    """The store's identity of the PAM sidecar beside loc ("none" when there is none)."""
+    st = loc.sidecar(AUX_SUFFIX).stat(options)
+    if st is None:
+        return "none"
+    return st[1] if st[1] is not None else f"size:{st[0]}"
 
 
 def describe(src: str, *, options: dict[str, Any] | None = None, nodata: Any = None) -> dict[str, Any]:
@@ -102,13 +118,13 @@ def describe_dataset(ds: Dataset, src: str, *, options: dict[str, Any] | None = 
         "rumi:tile_shape": list(ds.tile_shape),
         "rumi:file_size": size,
         "rumi:etag": etag,
-        "rumi:digest": metadata_digest(ds),
         "rumi:crs_type": ds.crs_type,
     }
     nd = _nodata.normalize(nodata, B, src) if nodata is not None else _nodata.pam_nodata(src, B, options=options)
     row["rumi:nodata"] = nd
     row["rumi:valid"] = valid_summary(ds, nd) if nd is not None else None
     row.update(scale_columns(ds.scales, ds.offsets, ds.units))  # the sidecar's, as now (a snapshot)
+    row["rumi:digest"] = metadata_digest(ds, _aux_values(ds, nd if nodata is None else _GIVEN))
     if ds.geotransform is not None and ds.epsg is not None:
         grid = ds.grid
         t = grid.transform
@@ -126,8 +142,11 @@ def open_row(row: dict[str, Any], *, options: dict[str, Any] | None = None, veri
     that differs from rumi:file_size is a FormatError; an identity that differs from rumi:etag
     (a file's inode and times, an object's ETag or Last-Modified: a rewrite, or a copy) has
     the file's header read and compared with the blob: the same -> opened (a copy), another ->
-    FormatError naming what changed (the blob no longer describes the file). Rows without
-    rumi:etag (catalogues written before it) are checked by size alone."""
+    FormatError naming what changed (the blob no longer describes the file). The same for the
+    PAM sidecar `<file>.aux.xml` whose values the row holds (rumi:nodata, rumi:scales...): its
+    identity (or absence) is in rumi:etag (one more stat or HEAD), and a sidecar whose values
+    changed is a FormatError naming it. Rows without rumi:etag (catalogues written before it)
+    are checked by size alone, rows whose rumi:etag has no sidecar part without the sidecar."""
     url = row["assets"]["data"]["href"] if row.get("assets") else row["location"]
     want = row["rumi:file_size"]
     blob = row["rumi:header"]
@@ -139,40 +158,81 @@ def open_row(row: dict[str, Any], *, options: dict[str, Any] | None = None, veri
                 "(rebuild the catalogue; its header blob no longer describes the file)"
             )
         etag, digest = row.get("rumi:etag"), row.get("rumi:digest")
-        if etag is not None and digest is not None and now != etag:
-            return _open_changed(url, row, digest, options, threads)
+        if etag is not None and digest is not None:
+            if AUX_MARK not in etag and now is not None:  # a row written before the sidecar's identity
+                now = now.split(AUX_MARK)[0]
+            if now != etag:
+                return _open_changed(url, row, digest, options, threads, now)
     return open_dataset(url, header=blob, options=options, threads=threads)
 
 
-def metadata_digest(ds: Dataset) -> str:
+def metadata_digest(ds: Dataset, aux: dict[str, Any] | None = None) -> str:
     """A digest of what a catalogue row takes from a file (rumi:digest): its header blob, times,
-    bands, CRS, georeferencing, sample type, shape, tiles and frame unit (sha256, hex)."""
+    bands, CRS, georeferencing, sample type, shape, tiles and frame unit, and (aux, rows that
+    record the sidecar's identity) what it takes from the PAM sidecar (sha256, hex)."""
     import hashlib
     import json
 
-    meta = {"header": bytes(ds.header).hex(), "times": ds.times.astype("int64").tolist(), "kind": ds.time_kind,
-            "bands": list(ds.bands), "crs": ds.crs, "geotransform": None if ds.geotransform is None else list(ds.geotransform),
-            "encoding": ds.encoding, "shape": list(ds.shape), "tiles": list(ds.tile_shape), "frame_unit": ds.frame_unit}
+    meta: dict[str, Any] = {
+        "header": bytes(ds.header).hex(), "times": ds.times.astype("int64").tolist(), "kind": ds.time_kind,
+        "bands": list(ds.bands), "crs": ds.crs, "geotransform": None if ds.geotransform is None else list(ds.geotransform),
+        "encoding": ds.encoding, "shape": list(ds.shape), "tiles": list(ds.tile_shape), "frame_unit": ds.frame_unit}
+    if aux is not None:
+        meta["aux"] = aux
     return hashlib.sha256(json.dumps(meta, sort_keys=True).encode()).hexdigest()
 
 
-def _open_changed(url: str, row: dict[str, Any], digest: str, options: dict[str, Any] | None, threads: int) -> Dataset:
-    """The file at url, whose identity is not the catalogued one, opened from its own header
-    when its metadata is still the catalogued (rumi:digest: a copy, or a rewrite of the same
-    content); FormatError naming what changed otherwise."""
+def _aux_values(ds: Dataset, nodata: Any) -> dict[str, Any]:
+    """What a row takes from the PAM sidecar: the scale columns, and its nodata (_GIVEN when
+    the row's was given instead)."""
+    return {**scale_columns(ds.scales, ds.offsets, ds.units), "rumi:nodata": nodata}
+
+
+def _open_changed(url: str, row: dict[str, Any], digest: str, options: dict[str, Any] | None, threads: int,
+                  now: str | None) -> Dataset:
+    """The file at url, whose identity (or its sidecar's) is not the catalogued one, opened
+    from its own header when its metadata and sidecar values are still the catalogued
+    (rumi:digest: a copy, or a rewrite of the same content); FormatError naming what changed
+    otherwise."""
     ds = open_dataset(url, options=options, threads=threads)
-    if metadata_digest(ds) == digest:
-        return ds
     try:
-        what = changes(row, ds)
-    finally:
+        aux_now = None
+        if AUX_MARK not in (row.get("rumi:etag") or ""):  # a row written before the sidecar's identity
+            if metadata_digest(ds) == digest:
+                return ds
+        else:
+            aux_now = _aux_values(ds, _nodata.pam_nodata(url, ds.shape[1], options=options))
+            if digest in (metadata_digest(ds, aux_now), metadata_digest(ds, {**aux_now, "rumi:nodata": _GIVEN})):
+                return ds
+        file_what, aux_what = changes(row, ds), _aux_changes(row, aux_now)
+    except BaseException:
         ds.close()
+        raise
+    ds.close()
+    etag = row.get("rumi:etag") or ""
+    same_file = now is not None and AUX_MARK in etag and now.split(AUX_MARK)[0] == etag.split(AUX_MARK)[0]
+    if file_what or not (aux_what or same_file):
+        what = "; ".join(file_what) or "other metadata (the catalogued digest rumi:digest differs)"
+        raise FormatError(
+            f"{url} changed since it was catalogued: the same size, but {what}: the catalogue's row no longer "
+            "describes the file (rebuild the catalogue, or append the file to it again)")
     raise FormatError(
-        f"{url} changed since it was catalogued: the same size, but {what}: the catalogue's row no longer describes "
-        "the file (rebuild the catalogue, or append the file to it again)")
+        f"{url}{AUX_SUFFIX}, the file's PAM sidecar, changed since it was catalogued: "
+        f"{'; '.join(aux_what) or 'its values are not the catalogued (rumi:digest)'}: the "
+        "catalogue's row no longer gives the file's values (rebuild the catalogue, or append the file to it again)")
 
 
-def changes(row: dict[str, Any], ds: Dataset) -> str:
+def _aux_changes(row: dict[str, Any], aux: dict[str, Any] | None) -> list[str]:
+    """What differs between a row's sidecar values and the sidecar's now, in words."""
+    out = []
+    for col, name in (("rumi:scales", "the scales"), ("rumi:offsets", "the offsets"), ("rumi:units", "the units"),
+                      ("rumi:nodata", "the nodata")):
+        if aux is not None and col in row and _text(row[col]) != _text(aux[col]):
+            out.append(f"{name} {_text(row[col])} -> {_text(aux[col])}")
+    return out
+
+
+def changes(row: dict[str, Any], ds: Dataset) -> list[str]:
     """What differs between a catalogue row and the file's metadata now, in words ("the times
     [...] -> [...]"), from the row's columns that it has."""
     now = describe_fields(ds)
@@ -182,7 +242,7 @@ def changes(row: dict[str, Any], ds: Dataset) -> str:
                       ("rumi:shape", "the shape"), ("rumi:tile_shape", "the tile shape")):
         if col in row and _text(row[col]) != _text(now[col]):
             out.append(f"{name} {_text(row[col])} -> {_text(now[col])}")
-    return "; ".join(out) if out else "other metadata (the catalogued digest rumi:digest differs)"
+    return out
 
 
 def describe_fields(ds: Dataset) -> dict[str, Any]:
