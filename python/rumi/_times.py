@@ -10,6 +10,8 @@ from typing import Any, Sequence, Union
 
 import numpy as np
 
+from ._errors import RequestError
+
 #: one time step: an instant, or a (start, end) interval (also the string "start/end")
 TimeLike = Union[str, np.datetime64, _dt.date, _dt.datetime]
 
@@ -102,6 +104,23 @@ def seconds(v: Any, what: str) -> int:
     raise TypeError(f"{what}: {v!r} is not a time (ISO string, datetime64, datetime or (start, end))")
 
 
+def interval_seconds(text: str, what: str) -> list[int]:
+    """[start, end] seconds of an interval text "START/END" by the core's one parser of time
+    texts (the CLI's --intervals reads the same strings): END after START, a fraction of a
+    second rounded with a warning as `seconds` rounds it; RequestError (a ValueError) naming
+    the text otherwise."""
+    from . import _rumi
+
+    try:
+        (a, a_rounded), (b, b_rounded) = _rumi.parse_interval(text)
+    except ValueError as e:
+        raise RequestError(f"{what}: {e}") from None
+    for secs, rounded, end in ((a, a_rounded, "start"), (b, b_rounded, "end")):
+        if rounded:
+            _warn_rounded(f"{what} {end}", repr(text), secs)
+    return [a, b]
+
+
 def parse_times(times: Any, steps: int) -> tuple[str, list[int]]:
     """('instant' | 'interval', seconds) of the `times` argument of rumi.write for `steps` time
     steps (two seconds per interval)."""
@@ -120,8 +139,9 @@ def parse_times(times: Any, steps: int) -> tuple[str, list[int]]:
     secs: list[int] = []
     for i, v in enumerate(items):
         if isinstance(v, str) and "/" in v:
-            v = tuple(v.split("/", 1))
-        if isinstance(v, (tuple, list, np.ndarray)):
+            kinds.add("interval")
+            secs += interval_seconds(v, f"times[{i}]")
+        elif isinstance(v, (tuple, list, np.ndarray)):
             if len(v) != 2:
                 raise ValueError(f"times[{i}] must be an instant or a (start, end) pair")
             kinds.add("interval")

@@ -59,10 +59,7 @@ from affine import Affine
 
 import rumi
 from rumi import Grid, RequestError, Window
-from rumi._grid import transformer
-from rumi._nodata import valid_mask
-from rumi._scale import Scaling
-from rumi._scale import apply as apply_scaling
+from rumi._internal import Scaling, apply_scaling, transformer, valid_mask
 from rumi.catalog import time_seconds
 from rumi.torch.index import as_catalog
 from rumi.torch.labels import file_grid, source_window

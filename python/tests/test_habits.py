@@ -218,6 +218,28 @@ def test_subsecond_times_through_to_rumi_and_pandas(tmp_path):
         write(tmp_path / "p.rumi", cube((1, 1, 8, 8)), times=[pd.Timestamp("2023-05-11T10:00:00.5")])
 
 
+def test_interval_texts_are_read_by_the_core_as_the_cli_reads_them(tmp_path, cli):
+    """"START/END" texts go through the core's one interval parser in rumi.write as in the CLI's
+    --interval: a reversed or empty one is refused before anything is written, in the same words
+    (issue 49: Python split the text itself and the core's writer refused it later, otherwise)."""
+    import subprocess
+
+    rasterio = pytest.importorskip("rasterio")
+    src = tmp_path / "src.tif"
+    with rasterio.open(src, "w", driver="GTiff", width=4, height=4, count=1, dtype="uint8", crs="EPSG:32633",
+                       transform=rasterio.Affine(10, 0, 500000, 0, -10, 4100000)) as d:
+        d.write(np.zeros((1, 4, 4), np.uint8))
+    for text in ("2020-01-02/2020-01-01", "2020-01-01/2020-01-01T00:00:00Z"):
+        with pytest.raises(rumi.RequestError) as e:
+            write(tmp_path / "t.rumi", cube((1, 1, 8, 8)), times=[text])
+        r = subprocess.run([str(cli), "convert", "-q", "--interval", text, str(src), str(tmp_path / "c.rumi")],
+                           capture_output=True, text=True)
+        words = f"interval {text!r} is empty or reversed: START must be before END".replace("'", '"')
+        assert r.returncode != 0 and words in r.stderr, r.stderr
+        assert str(e.value) == f"times[0]: {words}"
+        assert not (tmp_path / "t.rumi").exists()
+
+
 def test_date_only_searches_cover_the_day(tmp_path):
     pytest.importorskip("pyarrow")
     pytest.importorskip("shapely")
@@ -425,3 +447,65 @@ def test_broken_distributed_is_reported_as_broken(monkeypatch):
     assert ("installed but broken" in msg) == (importlib.util.find_spec("distributed") is not None)
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None)
     assert "is not installed" in _distributed_problem(ImportError("No module named 'distributed'"))
+
+
+# --- the package's rooms ----------------------------------------------------------------------
+
+#: lazily loaded submodules held to the import rule; rumi/torch/ is exempt for now (issue 49:
+#: its private imports and its circle dataset -> loader -> samplers -> dataset are a later step)
+RULED = ("catalog", "_build", "torchgeo.py")
+
+
+def private_imports(path, package):
+    """(line, what) of each import in the module at `path` (in `package`, e.g. "rumi.catalog") of
+    a private name from outside its own package other than rumi._internal: a private module
+    (rumi._nodata, rumi._rumi) or a name starting with "_" of any module; names of rumi.__all__
+    may be imported from their home."""
+    import ast
+
+    public = set(rumi.__all__)
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if any(p.startswith("_") for p in a.name.split(".")[1:]) and a.name != "rumi._internal":
+                    out.append((node.lineno, a.name))
+            continue
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        if node.level:
+            base = package.split(".")[: len(package.split(".")) - node.level + 1]
+            module = ".".join(base + ([node.module] if node.module else []))
+        else:
+            module = node.module or ""
+        if not module.startswith("rumi") or module == "rumi._internal":
+            continue
+        if package != "rumi" and (module == package or module.startswith(package + ".")):
+            continue  # its own package's modules
+        private_module = any(p.startswith("_") for p in module.split(".")[1:])
+        for a in node.names:
+            if a.name.startswith("_") or (private_module and a.name not in public):
+                out.append((node.lineno, f"{module}.{a.name}"))
+    return out
+
+
+def test_lazy_submodules_import_public_names_or_the_internal_module(tmp_path):
+    """catalog/, _build/ and torchgeo.py import public names (rumi.__all__, public submodules)
+    or rumi._internal, the one declared internal module, never another private name (issue 49,
+    item 7): what they lean on is listed in one place."""
+    import pathlib
+
+    root = pathlib.Path(rumi.__file__).parent
+    found = []
+    for name in RULED:
+        target = root / name
+        files = sorted(target.glob("*.py")) if target.is_dir() else [target]
+        package = f"rumi.{name}" if target.is_dir() else "rumi"
+        for f in files:
+            found += [f"{f.relative_to(root)}:{line}: {what}" for line, what in private_imports(f, package)]
+    assert not found, "private names imported outside rumi._internal:\n" + "\n".join(found)
+    # the rule itself sees what it forbids
+    probe = tmp_path / "probe.py"
+    probe.write_text("from .. import _nodata\nfrom .._grid import transformer\nfrom .._errors import FormatError\n"
+                     "from .columns import deps\nfrom .._internal import valid_mask\nimport rumi._dataset\n")
+    assert [w for _, w in private_imports(probe, "rumi.catalog")] == ["rumi._nodata", "rumi._grid.transformer", "rumi._dataset"]

@@ -269,14 +269,14 @@ pub fn parse_instant(text: &str) -> Result<i64, String> {
     Ok(i.seconds)
 }
 
-/// Parses `START/END` (END exclusive, after START).
+/// Parses `START/END` (END exclusive, after START) by the core's parser; a fraction of a second
+/// is refused as [`parse_instant`] refuses it.
 pub fn parse_interval(text: &str) -> Result<(i64, i64), String> {
-    let (a, b) = text.split_once('/').ok_or_else(|| format!("{:?} is not an interval START/END", text.trim()))?;
-    let (a, b) = (parse_instant(a)?, parse_instant(b)?);
-    if a >= b {
-        return Err(format!("interval {:?} is empty or reversed: START must be before END", text.trim()));
+    let (a, b) = time_text::parse_interval(text)?;
+    if a.rounded || b.rounded {
+        return Err(format!("{:?} has a fraction of a second; rumi stores whole seconds", text.trim()));
     }
-    Ok((a, b))
+    Ok((a.seconds, b.seconds))
 }
 
 /// Metadata date-times: TIFF's `YYYY:MM:DD HH:MM:SS` (read as `YYYY-MM-DD HH:MM:SS`) or any
@@ -312,6 +312,8 @@ mod tests {
         assert_eq!(parse_interval("1970-01-01/1970-01-02").unwrap(), (0, 86400));
         assert!(parse_interval("1970-01-02/1970-01-01").is_err());
         assert!(parse_interval("1970-01-02").is_err());
+        let e = parse_interval("1970-01-01T00:00:00.5Z/1970-01-02").unwrap_err();
+        assert!(e.contains("fraction of a second"), "{e}");
     }
 
     #[test]

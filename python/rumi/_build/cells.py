@@ -10,7 +10,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from .._times import rounded_seconds, seconds
+from .._internal import rounded_seconds, seconds
 
 _NAME_OK = re.compile(r"[^A-Za-z0-9._+-]")
 

@@ -72,7 +72,7 @@ class Destination:
         if self.root.is_remote:
             return False
         if os.path.isdir(self.root.text):
-            from .. import _rumi
+            from .._internal import _rumi
 
             for p in _rumi.clean_stale(os.path.join(self.root.text, "x")):
                 warnings.warn(f"rumi.build: removed {p}, left by an interrupted run", RuntimeWarning, stacklevel=2)

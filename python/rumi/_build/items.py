@@ -13,7 +13,6 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from .._nodata import gdal_texts
 
 #: GDAL settings for reading a source file's header as odc-stac reads it (no sibling listing)
 PROBE_ENV = {"GDAL_DISABLE_READDIR_ON_OPEN": "EMPTY_DIR"}
@@ -228,15 +227,6 @@ def probe_nodata(todo: Mapping[tuple[int, str], tuple[str, int]]) -> dict[tuple[
     with ThreadPoolExecutor(min(8, len(files))) as ex:
         found = dict(zip(files, ex.map(probe, files)))
     return {k: (v, f[0]) for k, f in todo.items() if (v := found[f]) is not None}
-
-
-def holds(dtype: Any, v: float) -> bool:
-    """Whether samples of dtype can take the nodata value v (rumi's nodata check, _nodata)."""
-    try:
-        gdal_texts(v, np.dtype(dtype), 1, 1)
-    except ValueError:
-        return False
-    return True
 
 
 def unholdable(band: str, v: float, href: str, dtype: Any) -> ValueError:

@@ -22,9 +22,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from .. import _rumi
-from .._times import caller_level
-from .._write import WriteOptions, check_graph
+from .._internal import WriteOptions, _rumi, caller_level, check_graph, fits
 from . import cells as _cells
 from . import index as _index
 from . import items as _items
@@ -194,7 +192,7 @@ def plan_build(
     src_nodata = _items.probe_nodata(index.nodata_todo) if nodata is None else {}
     if dtype is not None and np.dtype(dtype).kind in "iu":
         for (_, b), (v, href) in src_nodata.items():
-            if not _items.holds(dtype, v):
+            if not fits(v, dtype):
                 raise _items.unholdable(b, v, href, dtype)
     if index.no_footprint is not None:
         raise ValueError(f"item {index.no_footprint!r} has no footprint (no geometry and no projection extension)")

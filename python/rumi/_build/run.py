@@ -16,7 +16,7 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 
 from .._errors import RumiError
-from .._write import WriteOptions
+from .._internal import WriteOptions, fits
 from . import items as _items
 from .cells import whole_second
 from .plan import BuildPlan, PlannedFile, plan_build
@@ -84,7 +84,7 @@ def block_chunks(
     tiles of one tile row that fit (at least one tile, all T and B: 100 MB at T = 192), each one
     load chunk per band ({"time": T, "y": tile_rows, "x": those columns}), so that a block's
     memory does not grow with the cell's width. tile_cols: the tile width (default tile_rows)."""
-    from .._to_rumi import BLOCK_BYTES, block_cols
+    from .._internal import BLOCK_BYTES, block_cols
 
     row_bytes = T * B * X * itemsize
     if not chunks:
@@ -115,7 +115,7 @@ def _cell_nodata(plan: BuildPlan, xx: Any, ii: Sequence[int] | np.ndarray[Any, A
         elif v is None:
             hit = next((plan.source_nodata[(i, b)] for i in ii if (i, b) in plan.source_nodata), None)
             if hit is not None:
-                if not _items.holds(xx[b].dtype, hit[0]):
+                if not fits(hit[0], xx[b].dtype):
                     raise _items.unholdable(b, hit[0], hit[1], xx[b].dtype)
                 v = hit[0]
         out.append(None if v is None else float(v))

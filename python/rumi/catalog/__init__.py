@@ -58,7 +58,7 @@ mosaics), cli (the console script).
 
 from __future__ import annotations
 
-from .._nodata import pam_nodata
+from .._internal import pam_nodata
 from .cli import main
 from .columns import CATALOG_VERSION, OPTIONAL_COLUMNS, SCALE_COLUMNS, band_scaling, scale_columns, schema, time_seconds
 from .rows import describe, open_row

@@ -25,7 +25,8 @@ from typing import Any, NamedTuple, Sequence
 import numpy as np
 
 from .._errors import FormatError
-from .._grid import Grid, transformer
+from .._grid import Grid
+from .._internal import transformer
 
 #: the search box's edges are cut into this many pieces before leaving its CRS
 BOX_DENSIFY = 1024

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from .. import _nodata
+from .._internal import normalize_nodata, pam_nodata
 from .._dataset import Dataset
 from .._dataset import open as open_dataset
 from .._errors import FormatError, RumiIOError
@@ -120,7 +120,7 @@ def describe_dataset(ds: Dataset, src: str, *, options: dict[str, Any] | None = 
         "rumi:etag": etag,
         "rumi:crs_type": ds.crs_type,
     }
-    nd = _nodata.normalize(nodata, B, src) if nodata is not None else _nodata.pam_nodata(src, B, options=options)
+    nd = normalize_nodata(nodata, B, src) if nodata is not None else pam_nodata(src, B, options=options)
     row["rumi:nodata"] = nd
     row["rumi:valid"] = valid_summary(ds, nd) if nd is not None else None
     row.update(scale_columns(ds.scales, ds.offsets, ds.units))  # the sidecar's, as now (a snapshot)
@@ -201,7 +201,7 @@ def _open_changed(url: str, row: dict[str, Any], digest: str, options: dict[str,
             if metadata_digest(ds) == digest:
                 return ds
         else:
-            aux_now = _aux_values(ds, _nodata.pam_nodata(url, ds.shape[1], options=options))
+            aux_now = _aux_values(ds, pam_nodata(url, ds.shape[1], options=options))
             if digest in (metadata_digest(ds, aux_now), metadata_digest(ds, {**aux_now, "rumi:nodata": _GIVEN})):
                 return ds
         file_what, aux_what = changes(row, ds), _aux_changes(row, aux_now)

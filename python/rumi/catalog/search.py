@@ -9,8 +9,7 @@ from typing import Any, Sequence, Union
 
 import numpy as np
 
-from .._crs import epsg_code
-from .._times import seconds
+from .._internal import epsg_code, seconds
 from .._errors import FormatError
 from . import geometry as _geometry
 from .columns import deps

@@ -12,7 +12,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .. import _nodata
+from .._internal import normalize_nodata, valid_mask
 from .._dataset import Dataset
 from .._errors import FormatError
 
@@ -46,7 +46,7 @@ def valid_counts(dataset: Dataset, nodata: Sequence[float | None]) -> tuple[np.n
                 if nd is None:
                     valid[b, ty, :] += len(ts) * h * cols
                     continue
-                m = _nodata.valid_mask(np.asarray(a[:, b]), nd)  # (t, h, X)
+                m = valid_mask(np.asarray(a[:, b]), nd)  # (t, h, X)
                 per_col = m.sum(axis=(0, 1), dtype=np.int64)
                 valid[b, ty, :] += np.add.reduceat(per_col, xs)
     return valid, total
@@ -65,7 +65,7 @@ def valid_fractions(dataset: Dataset, nodata: Any) -> np.ndarray[Any, Any] | Non
 
 def _counts(dataset: Dataset, nodata: Any) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]] | None:
     """valid_counts of `nodata=` as users give it; None when no band has nodata."""
-    nd = _nodata.normalize(nodata, dataset.shape[1], dataset.path)
+    nd = normalize_nodata(nodata, dataset.shape[1], dataset.path)
     return None if nd is None else valid_counts(dataset, nd)
 
 

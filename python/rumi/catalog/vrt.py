@@ -11,8 +11,7 @@ from xml.sax.saxutils import escape
 
 import numpy as np
 
-from .._dtypes import gdal_type
-from .._nodata import gdal_texts
+from .._internal import gdal_texts, gdal_type
 from .._errors import RequestError
 from .._grid import Grid
 from .._location import Location

@@ -236,19 +236,6 @@ impl GeoTransform {
         };
         Ok([gt[1], gt[2], x0, gt[4], gt[5], y0])
     }
-
-    /// The same transform in the order of rasterio's and `affine`'s `Affine(a, b, c, d, e, f)`:
-    /// `(x_res, row_rot, x0, col_rot, y_res, y0)`.
-    pub fn to_rasterio(self) -> [f64; 6] {
-        let [c, a, b, f, d, e] = self.0;
-        [a, b, c, d, e, f]
-    }
-
-    /// The geotransform of rasterio's `Affine(a, b, c, d, e, f)` order.
-    pub fn from_rasterio(abcdef: [f64; 6]) -> GeoTransform {
-        let [a, b, c, d, e, f] = abcdef;
-        GeoTransform([c, a, b, f, d, e])
-    }
 }
 
 /// Of the floats within a few ulps of `near` (the half-pixel shift, rounded), one that `back`
@@ -342,7 +329,6 @@ mod tests {
         assert_eq!(GeoTransform::from_affine(affine, RasterType::Point, false), area);
         assert_eq!(point.to_affine(RasterType::Point).unwrap(), affine);
         assert_eq!(area.to_affine(RasterType::Area).unwrap(), affine);
-        assert_eq!(GeoTransform::from_rasterio(point.to_rasterio()), point);
         let bad = GeoTransform([0.0, f64::NAN, 0.0, 0.0, 0.0, 1.0]);
         let e = bad.to_affine(RasterType::Area).unwrap_err().to_string();
         assert!(e.contains("geotransform coefficient 1 is NaN"), "{e}");
