@@ -7,13 +7,12 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from .._internal import normalize_nodata, pam_nodata
+from .._internal import AUX_SUFFIX, normalize_nodata, pam_nodata
 from .._dataset import Dataset
 from .._dataset import open as open_dataset
 from .._errors import FormatError, RumiIOError
 from .._grid import Grid
 from .._location import Location
-from .._pam import AUX_SUFFIX
 from . import geometry as _geometry
 from .columns import deps, micros, scale_columns
 from .valid import valid_summary
