@@ -125,16 +125,17 @@ def inputs(quick, only):
 class Rumi:
     family = "rumi"
 
-    def __init__(self, graph):
-        self.graph, self.name = graph, f"rumi {graph}" + (" (default)" if graph == "auto" else "")
+    def __init__(self, graph, tile=256):
+        self.graph, self.tile = graph, tile
+        self.name = f"rumi {graph}" + (" (default)" if graph == "auto" else "") + (f" t{tile}" if tile != 256 else "")
 
     def write(self, root, arr, times, gt, crs):
-        self.path = root / f"rumi_{self.graph.replace(':', '_')}.rumi"
+        self.path = root / f"rumi_{self.graph.replace(':', '_')}_t{self.tile}.rumi"
         for p in (self.path, Path(str(self.path) + ".header"), Path(str(self.path) + ".aux.xml")):
             p.unlink(missing_ok=True)
         data = arr[0] if arr.shape[0] == 1 else arr
         rumi.write(self.path, data, bands=[f"b{i + 1}" for i in range(arr.shape[1])], times=list(times),
-                   crs=crs, geotransform=gt, graph=self.graph)
+                   crs=crs, geotransform=gt, graph=self.graph, tile=self.tile)
         self.T = arr.shape[0]
 
     def files(self):
@@ -334,9 +335,11 @@ class Tiles:
         return min(timed(lambda: self.decode_all(self), 0.05)[1] for _ in range(reps))
 
 
-def contenders():
-    return ([Rumi(g) for g in RUMI_SETTINGS] + [Zarr(c, s) for c, s in ZARR] + [Cog(*x) for x in COG]
-            + [Tiles("jxl"), Tiles("htj2k")])
+def contenders(cube):
+    """Every contender; on a Cube of 512 x 512 or more also rumi fast with tiles 128 (an all-date
+    chip decodes 2.25x its area instead of 4x: a layout a rumi user can pick for chips)."""
+    return ([Rumi(g) for g in RUMI_SETTINGS] + ([Rumi("fast", 128)] if cube else [])
+            + [Zarr(c, s) for c, s in ZARR] + [Cog(*x) for x in COG] + [Tiles("jxl"), Tiles("htj2k")])
 
 
 def nbytes(k):
@@ -367,7 +370,7 @@ def run_input(name, what, load, args, root):
     folder = root / name
     folder.mkdir(parents=True, exist_ok=True)
     ks, rows = [], {}
-    for k in contenders():
+    for k in contenders(T > 1 and min(Y, X) >= 512):
         if isinstance(k, Tiles) and not k.usable(arr.dtype):
             print(f"  {k.name}: not for {arr.dtype}", flush=True)
             continue
@@ -459,6 +462,28 @@ def dominance(inp, fast_mb=500.0, need=1.2):
     return out
 
 
+def glance(results):
+    """The dominance table as a matrix: a row per peer setting, a column per input, each cell the
+    input's main chips (all dates on Cubes, else single date): the rumi setting, its chips per
+    CPU-second and its size against the peer's; '-' where the peer's codec decodes under 0.5 GB/s
+    or does not take the input."""
+    peers = list(dict.fromkeys(r["name"] for inp in results for r in inp["rows"] if r["family"] != "rumi"))
+    L = ["| peer setting | " + " | ".join(i["name"] + (" (all dates)" if main_mode(i) == "all" else "") for i in results) + " |",
+         "|---|" + "---|" * len(results)]
+    for p in peers:
+        cells = []
+        for inp in results:
+            d = next((d for d in inp["dominance"] if d["peer"] == p and d["mode"] == main_mode(inp)), None)
+            if d is None:
+                cells.append("-")
+            else:
+                name = d["rumi"].replace("rumi ", "").replace(" (default)", "")
+                cell = f"{name} {d['speed']:.2f}x, {d['size']:.2f}x"
+                cells.append(cell if d["met"] else f"**missed**: {cell}")
+        L.append(f"| {p} | " + " | ".join(cells) + " |")
+    return L
+
+
 def render(results, args, when):
     L = [f"# The size/speed frontier (bench/frontier.py{' --quick' if args.quick else ''})", "",
          f"{when}; {args.chips} chips per mode, {args.reps} repetitions (medians). "
@@ -478,6 +503,10 @@ def render(results, args, when):
                 cells += [f"{r[f'{m}_chips_cpu_s']:.1f}", f"{r[f'{m}_chips_s']:.1f}"]
             L.append("| " + " | ".join(cells) + " |")
         L.append("")
+    L += ["## Dominance at a glance", "", "Each cell: the rumi setting no larger than the peer that reads the most chips "
+          "per CPU-second, then its chips per CPU-second and the peer's bytes, each against the peer's (met: >= 1.2x "
+          "and >= 1.00x); all-date chips on Cubes, single-date chips on images; '-': the peer's codec decodes under "
+          "0.5 GB/s per CPU-second, or does not take the input.", ""] + glance(results) + [""]
     L += ["## Dominance: each peer setting whose codec decodes > 0.5 GB/s per CPU-second -> the rumi setting that beats it", "",
           "The rumi setting no larger than the peer that reads the most chips per CPU-second; met = at least "
           "1.2x the peer's chips per CPU-second and no larger (size = peer bytes / rumi bytes). Where no rumi "
