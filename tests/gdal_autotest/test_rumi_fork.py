@@ -65,3 +65,70 @@ def test_forked_children_read_the_parents_dataset(tmp_path, sidecar):
             errors.append(status)
     assert not errors, errors
     ds = None
+
+
+FORKS = 24
+
+
+def test_a_child_forked_while_a_parent_thread_reads_does_not_hang(tmp_path):
+    """fork() while another thread of the parent is inside a read: the child's copy of the
+    handle's lock is held by a thread the child does not have. The child decides on the process
+    id before taking any lock and reads through a handle of its own; it waited for that lock
+    forever before. Each child reads the whole raster once; one still running after 60 s is
+    killed and named."""
+    import signal
+    import threading
+    import time
+
+    data = sample_array("uint16", 1, 3, 256, 320, seed=6)
+    path = tmp_path / "f.rumi"
+    make_rumi(path, data, "uint16", tile=(32, 32), frame_unit=0)
+    with config_option("RUMI_CACHE_MB", "0"):
+        ds = gdal.Open(str(path))
+    # ReadRaster, not ReadAsArray: that imports osgeo.gdal_array at each call, and a child
+    # forked while the thread held that module's import lock would wait on Python's lock
+    whole, corner = data[0].tobytes(), np.ascontiguousarray(data[0][:, :64, :64]).tobytes()
+    stop = threading.Event()
+    errors = []
+
+    def reader():  # the parent's other thread: always in a read (GDAL releases the GIL)
+        try:
+            while not stop.is_set():
+                if ds.ReadRaster(0, 0, 64, 64) != corner:
+                    errors.append("parent thread: other pixels")
+        except RuntimeError as e:
+            errors.append(f"parent thread: {e}")
+
+    t = threading.Thread(target=reader)
+    t.start()
+    children = []
+    try:
+        for k in range(FORKS):
+            time.sleep(0.002 * (k % 5))
+            pid = os.fork()
+            if pid == 0:  # read once; the exit status says whether the pixels were right
+                ok = False
+                try:
+                    ok = ds.ReadRaster() == whole
+                finally:
+                    os._exit(0 if ok else 1)
+            children.append(pid)
+    finally:
+        stop.set()
+        t.join()
+    deadline = time.monotonic() + 60
+    for pid in children:
+        while True:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                if os.waitstatus_to_exitcode(status) != 0:
+                    errors.append(f"child {pid}: other pixels or an error")
+                break
+            if time.monotonic() > deadline:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                errors.append(f"child {pid}: still reading after 60 s (waiting on a lock copied held by fork)")
+                break
+            time.sleep(0.05)
+    assert not errors, errors
+    ds = None
