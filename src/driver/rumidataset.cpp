@@ -78,9 +78,7 @@ bool ParseConnectionString(const char *pszName, std::string &osPath, int &nTime)
 
 }  // namespace
 
-/************************************************************************/
-/*                            RUMIRasterBand                            */
-/************************************************************************/
+/* --- RUMIRasterBand --- */
 
 RUMIRasterBand::RUMIRasterBand(RUMIDataset *poDSIn, int nBandIn, uint32_t nRumiBand, uint32_t nRumiTime)
     : m_nRumiBand(nRumiBand), m_nRumiTime(nRumiTime)
@@ -94,9 +92,7 @@ RUMIRasterBand::RUMIRasterBand(RUMIDataset *poDSIn, int nBandIn, uint32_t nRumiB
     eDataType = poDSIn->m_poFile->eDataType;
 }
 
-/************************************************************************/
-/*                              RUMIDataset                             */
-/************************************************************************/
+/* --- RUMIDataset --- */
 
 RUMIFile::~RUMIFile()
 {
@@ -126,9 +122,7 @@ int RUMIDataset::BlockYSize() const
     return ClippedBlock(m_sInfo.tile_length, m_sInfo.length);
 }
 
-/************************************************************************/
-/*                                Reads                                 */
-/************************************************************************/
+/* --- Reads --- */
 
 /* A block is a tile (clipped to the raster): one plane of one frame, which rumi decodes once
    for all the bands of a cell frame (its decoded-frame cache serves the others). */
@@ -691,9 +685,7 @@ GDALDataset *RUMIDataset::OpenImpl(GDALOpenInfo *poOpenInfo)
     return poDS.release();
 }
 
-/************************************************************************/
-/*                       rumi_gdal_register_driver()                    */
-/************************************************************************/
+/* --- rumi_gdal_register_driver() --- */
 
 extern "C" void rumi_gdal_register_driver(void) noexcept
 {

@@ -1,30 +1,5 @@
-/*
- * rumi GDAL driver: the multidimensional view. See rumimultidim.h.
- *
- * gdal.OpenEx(path, gdal.OF_MULTIDIM_RASTER) gives a root group "/" with
- *
- *   dimensions  time  (TEMPORAL, T; 1 for an Image, or for RUMI:"<path>":<t>)
- *               band  (B)
- *               y     (HORIZONTAL_Y, SOUTH or NORTH as the affine's y resolution says)
- *               x     (HORIZONTAL_X, EAST or WEST as the affine's x resolution says)
- *               nv    (2, only for interval time axes: the bounds of each step)
- *   arrays      data(time, band, y, x)   the samples; SRS, block size = the frame's shape,
- *                                        attributes frame_unit and encoding
- *               time(time)               Int64 coordinates in the file's time_scale units:
- *                                        "seconds since 1970-01-01T00:00:00Z" or "days since
- *                                        1970-01-01", calendar proleptic_gregorian. For
- *                                        intervals the coordinate is the START of each step
- *                                        (an exact integer; a midpoint may not be), and
- *               time_bounds(time, nv)    holds [start, end) of each step (CF "bounds")
- *               band(band)               the band texts (strings)
- *               y(y), x(x)               pixel-centre coordinates from the affine, only for
- *                                        an EPSG CRS without rotation (regularly spaced)
- *
- * Reading `data` is one rumi_read of the selection (any start, count and step, negative steps
- * included, GDAL's buffer strides): the core reads only the frames holding selected samples,
- * and its decoded-frame cache makes line-by-line readers (gdalmdiminfo -detailed, the classic
- * view of a slice) decode each frame once.
- */
+/* rumi GDAL driver: the multidimensional view (rumimultidim.h; its dimensions and arrays: ARCHITECTURE.md,
+ * "The GDAL adapter"). Reading `data` is one rumi_read of the selection (GDAL's start, count, step, strides). */
 #include "rumimultidim.h"
 
 #include "cpl_string.h"
@@ -42,14 +17,7 @@ std::shared_ptr<GDALAttribute> StringAttr(const std::string &osParent, const cha
     return std::make_shared<GDALAttributeString>(osParent, pszName, osValue);
 }
 
-std::shared_ptr<GDALAttribute> IntAttr(const std::string &osParent, const char *pszName, int nValue)
-{
-    return std::make_shared<GDALAttributeNumeric>(osParent, pszName, nValue);
-}
-
-/************************************************************************/
-/*                             RUMIDataArray                            */
-/************************************************************************/
+/* --- RUMIDataArray --- */
 
 class RUMIDataArray final : public GDALMDArray
 {
@@ -113,6 +81,27 @@ class RUMIDataArray final : public GDALMDArray
         return m_aosStructuralInfo.List();
     }
 
+    /* the PAM sidecar's values when every band agrees (RUMI_MD_DATA_PAM) */
+    const std::string &GetUnit() const override
+    {
+        return m_osUnit;
+    }
+
+    const void *GetRawNoDataValue() const override
+    {
+        return m_abyNoData.empty() ? nullptr : m_abyNoData.data();
+    }
+
+    double GetScale(bool *pbHas, GDALDataType *peType) const override
+    {
+        return Value(0, pbHas, peType);
+    }
+
+    double GetOffset(bool *pbHas, GDALDataType *peType) const override
+    {
+        return Value(1, pbHas, peType);
+    }
+
   protected:
     bool IRead(const GUInt64 *arrayStartIdx, const size_t *count, const GInt64 *arrayStep,
                const GPtrDiff_t *bufferStride, const GDALExtendedDataType &bufferDataType,
@@ -137,6 +126,19 @@ class RUMIDataArray final : public GDALMDArray
     std::shared_ptr<OGRSpatialReference> m_poSRS{};
     std::vector<std::shared_ptr<GDALAttribute>> m_apoAttrs{};
     CPLStringList m_aosStructuralInfo{};
+    std::string m_osUnit{};
+    double m_adfScaleOffset[2] = {1, 0};
+    bool m_abHas[2] = {false, false};
+    std::vector<GByte> m_abyNoData{};
+
+    double Value(int i, bool *pbHas, GDALDataType *peType) const
+    {
+        if (pbHas)
+            *pbHas = m_abHas[i];
+        if (peType)
+            *peType = GDT_Unknown;
+        return m_adfScaleOffset[i];
+    }
 
     RUMIDataArray(const std::string &osParent, std::shared_ptr<RUMIMDShared> poShared)
         : GDALAbstractMDArray(osParent, "data"), GDALMDArray(osParent, "data"), m_poShared(std::move(poShared)),
@@ -145,7 +147,7 @@ class RUMIDataArray final : public GDALMDArray
         const rumi_info &sInfo = m_poShared->poFile->sInfo;
         const char *pszEncoding = rumi_gdal_encoding_name(sInfo.encoding);
         const std::string osFull = GetFullName();
-        m_apoAttrs.push_back(IntAttr(osFull, "frame_unit", static_cast<int>(sInfo.frame_unit)));
+        m_apoAttrs.push_back(std::make_shared<GDALAttributeNumeric>(osFull, "frame_unit", static_cast<int>(sInfo.frame_unit)));
         m_apoAttrs.push_back(StringAttr(osFull, "encoding", pszEncoding ? pszEncoding : ""));
         m_aosStructuralInfo.SetNameValue("COMPRESSION", "OPENZL");
         m_aosStructuralInfo.SetNameValue("FRAME_UNIT", CPLSPrintf("%u", sInfo.frame_unit));
@@ -153,6 +155,25 @@ class RUMIDataArray final : public GDALMDArray
             m_aosStructuralInfo.SetNameValue("PROMOTED", "FLOAT32");
         if (m_poShared->bWidenInt8)
             m_aosStructuralInfo.SetNameValue("PROMOTED", "INT16");
+        const int nTime = m_poShared->nTimes == sInfo.times ? -1 : static_cast<int>(m_poShared->nTimeOffset);
+        RUMIForEachItem(rumi_gdal_metadata(m_poShared->poFile->hRumi, RUMI_MD_DATA_PAM, 0, nTime, GetFilename().c_str()),
+                        [&](const char *pszKey, const char *pszValue)
+                        {
+                            const int i = EQUAL(pszKey, "SCALE") ? 0 : (EQUAL(pszKey, "OFFSET") ? 1 : -1);
+                            const double dfValue = CPLAtof(pszValue);
+                            if (i >= 0)
+                                m_abHas[i] = true, m_adfScaleOffset[i] = dfValue;
+                            else if (EQUAL(pszKey, "UNIT"))
+                                m_osUnit = pszValue;
+                            else if (EQUAL(pszKey, "WARNING"))
+                                CPLError(CE_Warning, CPLE_AppDefined, "RUMI: %s", pszValue);
+                            else if (EQUAL(pszKey, "NODATA"))
+                            {
+                                m_abyNoData.resize(m_oType.GetSize());
+                                GDALExtendedDataType::CopyValue(&dfValue, GDALExtendedDataType::Create(GDT_Float64),
+                                                                m_abyNoData.data(), m_oType);
+                            }
+                        });
     }
 
     bool ReadImpl(const GUInt64 *arrayStartIdx, const size_t *count, const GInt64 *arrayStep,
@@ -246,9 +267,7 @@ bool RUMIDataArray::ReadNative(const GUInt64 *arrayStartIdx, const size_t *count
     return false;
 }
 
-/************************************************************************/
-/*                               RUMIGroup                              */
-/************************************************************************/
+/* --- RUMIGroup --- */
 
 class RUMIGroup final : public GDALGroup
 {
@@ -501,9 +520,7 @@ void GroupBuilder::MakeXY()
 
 }  // namespace
 
-/************************************************************************/
-/*                          RUMIMultiDimDataset                         */
-/************************************************************************/
+/* --- RUMIMultiDimDataset --- */
 
 RUMIMultiDimDataset::~RUMIMultiDimDataset() = default;
 

@@ -1,12 +1,6 @@
 /*
- * rumi GDAL driver: the multidimensional view (gdal.OpenEx(path, gdal.OF_MULTIDIM_RASTER),
- * gdalmdiminfo, gdalmdimtranslate). See rumimultidim.cpp for the mapping.
- *
- * RUMIFile::Open (rumidataset.cpp) parses the name and the open options, opens the file and
- * picks the GDAL data type; RUMIDataset::OpenImpl hands the open file to
- * RUMIMultiDimDataset::Open when the caller asked for GDAL_OF_MULTIDIM_RASTER. Groups, arrays
- * and the dataset share the open file through a std::shared_ptr, so an array stays readable
- * after its dataset is closed.
+ * rumi GDAL driver: the multidimensional view (gdal.OpenEx(path, gdal.OF_MULTIDIM_RASTER)),
+ * opened by RUMIDataset::OpenImpl from the open RUMIFile (ARCHITECTURE.md, "The GDAL adapter").
  */
 #ifndef RUMI_GDAL_MULTIDIM_H
 #define RUMI_GDAL_MULTIDIM_H

@@ -34,6 +34,9 @@ extern "C" {
     fn VSIIsLocal(path: *const c_char) -> bool;
     // cpl_conv.h: whether the file is in the sibling list (NULL: VSIStatL), fixing its case
     fn CPLCheckForFile(name: *mut c_char, siblings: *mut *mut c_char) -> c_int;
+    // cpl_conv.h / cpl_string.h: a configuration option, and GDAL's reading of a boolean text
+    fn CPLGetConfigOption(key: *const c_char, default: *const c_char) -> *const c_char;
+    fn CPLTestBool(value: *const c_char) -> c_int;
 }
 
 const SEEK_SET: c_int = 0;
@@ -275,6 +278,19 @@ unsafe extern "C" fn read_multi(
 pub(crate) fn is_local(path: &CStr) -> bool {
     // SAFETY: a NUL-terminated path GDAL only reads.
     unsafe { VSIIsLocal(path.as_ptr()) }
+}
+
+/// Whether GDAL's PAM (`.aux.xml` sidecars) is on (`GDAL_PAM_ENABLED`, default YES).
+pub(crate) fn pam_enabled() -> bool {
+    // SAFETY: NUL-terminated key and default; GDAL returns a string it owns, read at once.
+    let v = unsafe { CStr::from_ptr(CPLGetConfigOption(c"GDAL_PAM_ENABLED".as_ptr(), c"YES".as_ptr())) };
+    // SAFETY: a NUL-terminated string GDAL only reads.
+    unsafe { CPLTestBool(v.as_ptr()) != 0 }
+}
+
+/// [`ingest`] of a name given as bytes (None when it holds a NUL).
+pub(crate) fn ingest_bytes(name: &[u8], max: u64) -> Option<Vec<u8>> {
+    ingest(&CString::new(name).ok()?, max)
 }
 
 pub(crate) fn ingest(name: &CStr, max: u64) -> Option<Vec<u8>> {

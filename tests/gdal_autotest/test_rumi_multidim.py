@@ -633,3 +633,67 @@ def test_sar_pair_in_xarray(sar_cube, tmp_path):
     with xr.open_dataset(out) as ds:
         assert [str(t)[:19] for t in ds.time.values] == ["2015-03-09T17:30:17", "2017-03-09T05:43:56"]
         np.testing.assert_array_equal(ds["data"].values, data)
+
+
+def _scaled_tif(path, scales, units=("metre", "metre"), nodata=-9999):
+    ds = gdal.GetDriverByName("GTiff").Create(str(path), 40, 30, len(scales), gdal.GDT_Int16)
+    ds.SetGeoTransform((500000, 30, 0, 5000000, 0, -30))
+    ds.SetProjection(UTM.ExportToWkt() if hasattr(UTM, "ExportToWkt") else "EPSG:32610")
+    for b, (s, u) in enumerate(zip(scales, units), 1):
+        band = ds.GetRasterBand(b)
+        band.WriteArray((np.arange(30 * 40, dtype=np.int16).reshape(30, 40) * b) % 500)
+        band.SetScale(s)
+        band.SetOffset(100.0)
+        band.SetUnitType(u)
+        band.SetNoDataValue(nodata)
+    ds = None
+
+
+def _array_values(arr):
+    return (arr.GetScale(), arr.GetOffset(), arr.GetUnit(), arr.GetNoDataValueAsDouble())
+
+
+def test_data_array_reports_the_sidecars_scale_offset_unit_and_nodata(tmp_path):
+    """The data array reports the scale, offset, unit and nodata the classic view reads from the
+    PAM sidecar (rumi convert keeps them there), as the array of GDAL's own multidimensional view
+    of the source GeoTIFF (gdalmdimtranslate's netCDF copy of it) does, so gdalmdimtranslate so.rumi so.nc writes the netCDF that
+    gdalmdimtranslate so.tif so.nc writes (scale_factor, add_offset, units, _FillValue; it
+    wrote none). Bands that differ: no value, and a warning naming them at the array's open."""
+    tif, rumi_file = tmp_path / "so.tif", tmp_path / "so.rumi"
+    _scaled_tif(tif, (0.5, 0.5))
+    subprocess.run([str(RUMI), "convert", str(tif), str(rumi_file), "--time", "2020-01-01"], check=True,
+                   capture_output=True)
+    classic_ds = gdal.Open(str(rumi_file))  # kept: a band of a closed dataset is freed
+    classic = classic_ds.GetRasterBand(2)
+    want = (classic.GetScale(), classic.GetOffset(), classic.GetUnitType(), classic.GetNoDataValue())
+    assert want == (0.5, 100.0, "metre", -9999.0)
+    assert _array_values(root(rumi_file).OpenMDArray("data")) == want
+    for name, path in (("tif", tif), ("rumi", rumi_file)):
+        gdal.MultiDimTranslate(str(tmp_path / f"{name}.nc"), str(path), format="netCDF")
+    nc_ds = [open_md(tmp_path / "tif.nc"), open_md(tmp_path / "rumi.nc")]
+    nc_tif, nc_rumi = (d.GetRootGroup() for d in nc_ds)
+    got = nc_rumi.OpenMDArray("data")
+    assert _array_values(got) == want  # the classic API's values
+    # GDAL's copy of the GeoTIFF: the same scale, offset and nodata (GDAL 3.6 drops the unit there)
+    ref = _array_values(nc_tif.OpenMDArray(nc_tif.GetMDArrayNames()[-1]))
+    assert [_array_values(got)[i] for i in (0, 1, 3)] == [ref[i] for i in (0, 1, 3)]
+    np.testing.assert_array_equal(got.ReadAsArray()[0], gdal.Open(str(tif)).ReadAsArray())
+    # band 2 with another scale: the array has none, and says why
+    _scaled_tif(tif, (0.5, 0.25))
+    subprocess.run([str(RUMI), "convert", str(tif), str(tmp_path / "two.rumi"), "--time", "2020-01-01"], check=True,
+                   capture_output=True)
+    said = []
+    gdal.PushErrorHandler(lambda cls, no, text: said.append((cls, text)))
+    try:
+        two = open_md(tmp_path / "two.rumi")
+        arr = two.GetRootGroup().OpenMDArray("data")
+    finally:
+        gdal.PopErrorHandler()
+    assert [cls for cls, _ in said] == [gdal.CE_Warning], said
+    msg = said[0][1]
+    assert re.search(r"two\.rumi\.aux\.xml: the bands' scales differ \(GDAL band 1: 0\.5, band 2: 0\.25\); the data "
+                     r"array, one array for every band, reports none", msg), msg
+    assert arr.GetScale() is None and arr.GetOffset() == 100.0 and arr.GetUnit() == "metre"
+    # the classic view still gives each band's
+    two_classic = gdal.Open(str(tmp_path / "two.rumi"))
+    assert [two_classic.GetRasterBand(b).GetScale() for b in (1, 2)] == [0.5, 0.25]

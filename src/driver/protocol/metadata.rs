@@ -39,6 +39,57 @@ pub const RUMI_MD_CF_TIME_BOUNDS: u32 = 7;
 pub const RUMI_MD_CF_Y: u32 = 8;
 /// `rumi_gdal_metadata` list: as `RUMI_MD_CF_Y`, of the `x` array (longitude).
 pub const RUMI_MD_CF_X: u32 = 9;
+/// `rumi_gdal_metadata` list: the multidimensional `data` array's `SCALE`, `OFFSET`, `UNIT` and
+/// `NODATA`, from the PAM sidecar `<path>.aux.xml` (through VSI; none with `GDAL_PAM_ENABLED=NO`)
+/// whose values the classic view reports per band: an item when every band of the time steps
+/// shown (`time`, negative: all) agrees, none and a `WARNING` naming the bands when they differ
+/// (one value for the array would be wrong for some bands), or when the sidecar is unreadable.
+pub const RUMI_MD_DATA_PAM: u32 = 10;
+
+/// The `RUMI_MD_DATA_PAM` items of sidecar `entries` (GDAL band `t * bands + b + 1`) over the
+/// steps `shown`: each of scale, offset, unit and nodata once when every band agrees, else a
+/// warning naming the first two bands that differ.
+fn array_pam_items(
+    entries: &[(u32, rumi::pam::BandPam)],
+    bands: u32,
+    shown: std::ops::Range<u32>,
+    aux: &str,
+) -> Vec<Vec<u8>> {
+    let mut by_band = std::collections::HashMap::new();
+    for (n, e) in entries {
+        by_band.insert(*n, e); // a band listed twice: the later values, as GDAL reads them
+    }
+    let none = rumi::pam::BandPam::default();
+    let all: Vec<(u32, &rumi::pam::BandPam)> = shown
+        .flat_map(|t| (0..bands).map(move |b| t * bands + b + 1))
+        .map(|n| (n, by_band.get(&n).copied().unwrap_or(&none)))
+        .collect();
+    // each value as GDAL's classic view reports it: scale 1 and offset 0 when absent
+    type Get = fn(&rumi::pam::BandPam) -> Option<String>;
+    let values: [(&str, &str, Get); 4] = [
+        ("SCALE", "scale", |e| e.is_scaled().then(|| format!("{:?}", e.scale.unwrap_or(1.0)))),
+        ("OFFSET", "offset", |e| e.is_scaled().then(|| format!("{:?}", e.offset.unwrap_or(0.0)))),
+        ("UNIT", "unit", |e| e.unit.clone().filter(|u| !u.is_empty())),
+        ("NODATA", "nodata", |e| e.nodata.as_ref().map(|v| v.trim().to_string())),
+    ];
+    let mut out = Vec::new();
+    for (key, name, get) in values {
+        let Some((n0, first)) = all.first().map(|(n, e)| (*n, get(e))) else { continue };
+        match all.iter().find(|(_, e)| get(e) != first) {
+            None => out.extend(first.map(|v| item(key, v))),
+            Some((n, e)) => out.push(item(
+                "WARNING",
+                format!(
+                    "{aux}: the bands' {name}s differ (GDAL band {n0}: {}, band {n}: {}); the data array, one \
+                     array for every band, reports none: read the {name} of each band through the classic API",
+                    first.as_deref().unwrap_or("none"),
+                    get(e).as_deref().unwrap_or("none")
+                ),
+            )),
+        }
+    }
+    out
+}
 
 thread_local! {
     static LIST: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
@@ -91,6 +142,26 @@ fn metadata_items(ds: &rumi_dataset, kind: u32, band: u32, time: i64, path: &[u8
     }
     if kind == RUMI_MD_CF_Y || kind == RUMI_MD_CF_X {
         return cf_xy_items(ds, kind == RUMI_MD_CF_Y, path);
+    }
+    if kind == RUMI_MD_DATA_PAM {
+        let l = ds.reader.layout();
+        let (bands, times) = (u32::from(l.bands), l.times);
+        let shown = match u32::try_from(time) {
+            Ok(t) if t < times => t..t + 1,
+            Ok(_) => return Err(Error::Usage(format!("time step {time} does not exist (T = {times})"))),
+            Err(_) => 0..times,
+        };
+        let aux = [path, b".aux.xml"].concat();
+        let text =
+            if crate::driver::vsi::pam_enabled() { crate::driver::vsi::ingest_bytes(&aux, 1 << 24) } else { None };
+        let aux = String::from_utf8_lossy(&aux).into_owned();
+        return Ok(match text.map(|t| rumi::pam::parse(&String::from_utf8_lossy(&t))) {
+            None => Vec::new(),
+            Some(Err(e)) => {
+                vec![item("WARNING", format!("{aux}: {e}; the data array reports no scale, offset, unit or nodata"))]
+            }
+            Some(Ok(entries)) => array_pam_items(&entries, bands, shown, &aux),
+        });
     }
     let trailer = ds.reader.trailer()?;
     let axis = &trailer.time;

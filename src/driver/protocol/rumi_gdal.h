@@ -32,6 +32,8 @@
 
 #define RUMI_MD_CF_X 9
 
+#define RUMI_MD_DATA_PAM 10
+
 #define RUMI_PART_GEOREF 1
 
 #define RUMI_PART_TRAILER 2
