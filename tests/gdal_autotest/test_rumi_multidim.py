@@ -638,7 +638,7 @@ def test_sar_pair_in_xarray(sar_cube, tmp_path):
 def _scaled_tif(path, scales, units=("metre", "metre"), nodata=-9999):
     ds = gdal.GetDriverByName("GTiff").Create(str(path), 40, 30, len(scales), gdal.GDT_Int16)
     ds.SetGeoTransform((500000, 30, 0, 5000000, 0, -30))
-    ds.SetProjection(UTM.ExportToWkt() if hasattr(UTM, "ExportToWkt") else "EPSG:32610")
+    ds.SetProjection("EPSG:32610")
     for b, (s, u) in enumerate(zip(scales, units), 1):
         band = ds.GetRasterBand(b)
         band.WriteArray((np.arange(30 * 40, dtype=np.int16).reshape(30, 40) * b) % 500)
