@@ -23,8 +23,11 @@ def test_grid_coordinates_and_bounds():
     assert UTM.window_transform(1, 2) == Affine(10.0, 0.0, 500020.0, 0.0, -10.0, 4099990.0)
     assert UTM.window_bounds(1, 2, 3, 4) == rumi.BoundingBox(500020.0, 4099960.0, 500060.0, 4099990.0)
     assert Grid.from_affine(32633, (10.0, 0.0, 500000.0, 0.0, -10.0, 4100000.0), (700, 900)) == UTM
+    # a CRS text that is an EPSG CRS exactly is taken (crs= as rasterio users pass it); one
+    # with no EPSG code is refused naming what to pass
+    assert Grid.from_gdal("WGS84", (0, 1, 0, 0, 0, -1), (1, 1)).crs == "EPSG:4326"
     with pytest.raises(ValueError, match="'EPSG:<code>' or an int"):
-        Grid.from_gdal("WGS84", (0, 1, 0, 0, 0, -1), (1, 1))
+        Grid.from_gdal("+proj=merc +lon_0=3", (0, 1, 0, 0, 0, -1), (1, 1))
 
 
 def test_grid_outline_in_another_crs():
