@@ -597,7 +597,9 @@ def main():
         saved = json.loads((root / "results.json").read_text())
         args.quick, args.chips, args.reps = saved["quick"], saved.get("chips", args.chips), saved.get("reps", args.reps)
         results = saved["results"]
-        for inp in results:
+        if args.img:
+            Path(args.img).mkdir(parents=True, exist_ok=True)
+        for inp in results if args.img else ():
             plot(inp, Path(args.img) / f"frontier-{inp['name']}.png")
         Path(args.out).write_text(render(results, args, saved.get("when")))
         print(render(results, args, saved.get("when")))
