@@ -166,7 +166,7 @@ class Zarr:
 
     def __init__(self, chain, shard):
         self.chain, self.shard = chain, shard
-        self.name = f"zarr {chain}" + (f" sharded" if shard else "")
+        self.name = f"zarr {chain}" + (" sharded" if shard else "")
 
     def write(self, root, arr, times, gt, crs):
         self.path = root / f"zarr_{self.chain}{'_s' if self.shard else ''}.zarr"
