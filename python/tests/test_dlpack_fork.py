@@ -125,9 +125,12 @@ def test_workers_after_fork_spawn_forkserver(tmp_path, method):
     _SHARED["ds"] = ds  # inherited by fork children (they never opened it)
     with ctx.Pool(2) as pool:
         if method == "fork":
-            outs = pool.map(_child_read, wins, chunksize=1)
+            job = pool.map_async(_child_read, wins, chunksize=1)
         else:
-            outs = pool.map(_child_read_pickled, [(ds, w) for w in wins], chunksize=1)
+            job = pool.map_async(_child_read_pickled, [(ds, w) for w in wins], chunksize=1)
+        # a worker that dies loses its task and Pool waits for it forever: fail instead (seen once
+        # in a full run on a loaded 2-core machine, the spawn case)
+        outs = job.get(timeout=300)
     assert all(pid != os.getpid() for pid, _ in outs)
     for (r, c, h, w), (_, raw) in zip(wins, outs):
         got = np.frombuffer(raw, np.uint16).reshape(2, 3, h, w)
