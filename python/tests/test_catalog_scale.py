@@ -552,7 +552,7 @@ def test_part_names_carry_their_summaries(rows, tmp_path):
         assert set(cat.search(**q).column("id")) == brute(rows, **q)
 
 
-def test_the_scale_bench_rows_have_the_catalogues_schema(tmp_path):
+def test_the_scale_bench_rows_have_the_catalogues_schema(tmp_path, monkeypatch):
     """bench/scale_bench.py's synthetic rows (part_rows, also bench/scale_loader.py's) are the
     catalogue's current schema, whatever columns it gains: they write as parts, open and search
     (it raised KeyError on 'rumi:etag' when the catalogue gained that column)."""
@@ -560,6 +560,10 @@ def test_the_scale_bench_rows_have_the_catalogues_schema(tmp_path):
 
     pytest.importorskip("pyproj")
     path = Path(__file__).resolve().parents[2] / "bench" / "scale_bench.py"
+    # the benchmark puts the source tree's python/ first on sys.path as it loads: undone after the
+    # test, or every later spawned child (multiprocessing, dask) imports rumi from the sources,
+    # without the native module of the installed package, and dies with its task
+    monkeypatch.setattr(sys, "path", list(sys.path))
     spec = importlib.util.spec_from_file_location("scale_bench", path)
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
