@@ -15,7 +15,8 @@ from .._grid import Grid
 from .._location import Location
 from . import geometry as _geometry
 from .columns import deps, micros, scale_columns
-from .valid import valid_summary
+from .scan import scan, tiles_of
+from .valid import ValidSink
 
 #: the outline's edges are cut into this many pieces before projecting to EPSG:4326
 FOOTPRINT_DENSIFY = 16
@@ -121,7 +122,7 @@ def describe_dataset(ds: Dataset, src: str, *, options: dict[str, Any] | None = 
     }
     nd = normalize_nodata(nodata, B, src) if nodata is not None else pam_nodata(src, B, options=options)
     row["rumi:nodata"] = nd
-    row["rumi:valid"] = valid_summary(ds, nd) if nd is not None else None
+    row.update(summaries(ds, nd))
     row.update(scale_columns(ds.scales, ds.offsets, ds.units))  # the sidecar's, as now (a snapshot)
     row["rumi:digest"] = metadata_digest(ds, _aux_values(ds, nd if nodata is None else _GIVEN))
     if ds.geotransform is not None and ds.epsg is not None:
@@ -132,6 +133,21 @@ def describe_dataset(ds: Dataset, src: str, *, options: dict[str, Any] | None = 
         row["geometry"] = wkb
         row["bbox"] = dict(zip(("xmin", "ymin", "xmax", "ymax"), bb))
     return row
+
+
+def summaries(ds: Dataset, nodata: list[float | None] | None) -> dict[str, Any]:
+    """The row's per-tile summaries, all from one pass over the pixels (rumi.catalog.scan): each
+    column's sink is fed the same blocks; a column whose sink is not run is None (rumi:valid:
+    no band has nodata)."""
+    B = ds.shape[1]
+    tiles = tiles_of(ds)
+    sinks: dict[str, Any] = {}
+    if nodata is not None:
+        sinks["rumi:valid"] = ValidSink(tiles)
+    scan(ds, nodata if nodata is not None else [None] * B, list(sinks.values()))
+    out: dict[str, Any] = {"rumi:valid": None}
+    out.update({col: s.value() for col, s in sinks.items()})
+    return out
 
 
 def open_row(row: dict[str, Any], *, options: dict[str, Any] | None = None, verify_size: bool = True, threads: int = 1) -> Dataset:

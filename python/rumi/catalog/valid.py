@@ -15,41 +15,46 @@ import numpy as np
 from .._internal import normalize_nodata, valid_mask
 from .._dataset import Dataset
 from .._errors import FormatError
+from .scan import Tiles, scan, tiles_of
 
 #: codes per halving of the nodata fraction's bound
 VALID_STEPS_PER_OCTAVE = 16
 
 
+class ValidSink:
+    """A sink of the pixel pass (rumi.catalog.scan) counting, per band and tile over all time
+    steps, the samples that are not nodata (valid) and all samples (total): int64 (B, ny, nx)."""
+
+    def __init__(self, tiles: Tiles) -> None:
+        _, B, _, _ = tiles.shape
+        self.tiles = tiles
+        self.valid = np.zeros((B, tiles.ny, tiles.nx), np.int64)
+        self.total = np.zeros((B, tiles.ny, tiles.nx), np.int64)
+
+    def add(self, ty: int, ts: range, block: np.ndarray[Any, Any], masks: Sequence[np.ndarray[Any, Any] | None]) -> None:
+        _, h = self.tiles.rows(ty)
+        n = len(ts) * h * self.tiles.widths
+        self.total[:, ty, :] += n
+        for b, m in enumerate(masks):
+            if m is None:
+                self.valid[b, ty, :] += n
+            else:
+                self.valid[b, ty, :] += self.tiles.per_tile(m.sum(axis=(0, 1), dtype=np.int64))
+
+    def value(self) -> bytes:
+        """The row's rumi:valid (encode_valid of the counts)."""
+        return encode_valid(self.valid, self.total).tobytes()
+
+
 def valid_counts(dataset: Dataset, nodata: Sequence[float | None]) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
     """Per band and tile, the number of samples (over all time steps) that are not nodata, and
-    the number of samples: two int64 arrays (B, tiles_y, tiles_x). Reads the file once, a tile
-    row and a bounded group of time steps at a time."""
-    T, B, Y, X = dataset.shape
-    th, tw = dataset.tile_shape
-    ny, nx = -(-Y // th), -(-X // tw)
-    if len(nodata) != B:
-        raise ValueError(f"nodata gives {len(nodata)} values, the file has {B} bands")
-    valid = np.zeros((B, ny, nx), np.int64)
-    total = np.zeros((B, ny, nx), np.int64)
-    xs = np.arange(nx) * tw
-    per_t = B * th * X * dataset.sample_bytes
-    step = max(1, (64 << 20) // max(1, per_t))
-    for ty in range(ny):
-        r0 = ty * th
-        h = min(th, Y - r0)
-        cols = np.minimum(xs + tw, X) - xs
-        total[:, ty, :] = T * h * cols
-        for t0 in range(0, T, step):
-            ts = list(range(t0, min(T, t0 + step)))
-            a = dataset.read(t=ts, window=(r0, 0, h, X))
-            for b, nd in enumerate(nodata):
-                if nd is None:
-                    valid[b, ty, :] += len(ts) * h * cols
-                    continue
-                m = valid_mask(np.asarray(a[:, b]), nd)  # (t, h, X)
-                per_col = m.sum(axis=(0, 1), dtype=np.int64)
-                valid[b, ty, :] += np.add.reduceat(per_col, xs)
-    return valid, total
+    the number of samples: two int64 arrays (B, tiles_y, tiles_x). One pass over the file
+    (rumi.catalog.scan), a tile row and a bounded group of time steps at a time."""
+    if len(nodata) != dataset.shape[1]:
+        raise ValueError(f"nodata gives {len(nodata)} values, the file has {dataset.shape[1]} bands")
+    sink = ValidSink(tiles_of(dataset))
+    scan(dataset, nodata, [sink])
+    return sink.valid, sink.total
 
 
 def valid_fractions(dataset: Dataset, nodata: Any) -> np.ndarray[Any, Any] | None:
