@@ -10,16 +10,45 @@ from .._errors import FormatError
 
 #: the version recorded in the file metadata "rumi:catalog"
 CATALOG_VERSION = "0.1.0"
+#: the file metadata key of the catalogue's version (and a part's extent)
+CATALOG_KEY = "rumi:catalog"
+
+# the column names (schema() gives their Arrow types; rumi.catalog.decode reads them)
+ID = "id"
+GEOMETRY = "geometry"
+BBOX = "bbox"
+PROJ_CODE = "proj:code"
+PROJ_TRANSFORM = "proj:transform"
+PROJ_SHAPE = "proj:shape"
+LOCATION = "location"
+HEADER = "rumi:header"
+BANDS = "rumi:bands"
+TIME_KIND = "rumi:time_kind"
+TIMES = "rumi:times"
+TIME_ENDS = "rumi:time_ends"
+DTYPE = "rumi:dtype"
+SHAPE = "rumi:shape"
+FRAME_UNIT = "rumi:frame_unit"
+TILE_SHAPE = "rumi:tile_shape"
+FILE_SIZE = "rumi:file_size"
+ETAG = "rumi:etag"
+DIGEST = "rumi:digest"
+CRS_TYPE = "rumi:crs_type"
+NODATA = "rumi:nodata"
+VALID = "rumi:valid"
+SCALES = "rumi:scales"
+OFFSETS = "rumi:offsets"
+UNITS = "rumi:units"
 
 #: columns added after catalogue 0.1.0: an older catalogue opens with them null (no nodata; scales,
 #: offsets and units not recorded)
-OPTIONAL_COLUMNS = ("rumi:nodata", "rumi:valid", "rumi:scales", "rumi:offsets", "rumi:units", "rumi:etag", "rumi:digest")
+OPTIONAL_COLUMNS = (NODATA, VALID, SCALES, OFFSETS, UNITS, ETAG, DIGEST)
 
 #: a file's scale, offset and unit per band (a value is raw * scale + offset, in unit), as its PAM
 #: sidecar gave them when it was catalogued: each column a list per band when some band has one,
 #: an empty list when no band has one (scale 1, offset 0, unit ''), null when the catalogue did
 #: not record them (a row written before these columns): scale_columns, band_scaling
-SCALE_COLUMNS = ("rumi:scales", "rumi:offsets", "rumi:units")
+SCALE_COLUMNS = (SCALES, OFFSETS, UNITS)
 #: what a band without a scale, offset or unit has (rasterio's defaults)
 SCALE_DEFAULTS = (1.0, 0.0, "")
 
