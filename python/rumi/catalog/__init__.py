@@ -58,6 +58,8 @@ mosaics), cli (the console script).
 
 from __future__ import annotations
 
+from typing import Any
+
 from .._internal import pam_nodata
 from .cli import main
 from .columns import CATALOG_VERSION, OPTIONAL_COLUMNS, SCALE_COLUMNS, band_scaling, scale_columns, schema, time_seconds
@@ -65,14 +67,22 @@ from .rows import describe, open_row
 from .search import norm_time, time_indices
 from .parts import ROWS_PER_GROUP, hilbert_key, write_listing, write_parts
 from .table import Catalog, read_table, write_table
+from .stats import STATS_CELLS, Stats, unpack_stats
 from .valid import VALID_STEPS_PER_OCTAVE, encode_valid, nodata_bound, unpack_valid, valid_counts, valid_fractions, valid_summary
 from .vrt import write_vrt
+
+
+def stats(selection: Catalog, bands: Any = None, *, apply_scale: bool = False, exact: bool = True, options: Any = None) -> Stats:
+    """Per-band statistics of a catalogue or search result from its rumi:stats: Catalog.stats."""
+    return selection.stats(bands, apply_scale=apply_scale, exact=exact, options=options)
 
 __all__ = [
     "CATALOG_VERSION",
     "OPTIONAL_COLUMNS",
     "ROWS_PER_GROUP",
     "SCALE_COLUMNS",
+    "STATS_CELLS",
+    "Stats",
     "VALID_STEPS_PER_OCTAVE",
     "Catalog",
     "band_scaling",
@@ -86,9 +96,47 @@ __all__ = [
     "pam_nodata",
     "read_table",
     "scale_columns",
+    "stats",
     "schema",
     "time_indices",
     "time_seconds",
+    "unpack_stats",
+    "unpack_valid",
+    "valid_counts",
+    "valid_fractions",
+    "valid_summary",
+    "write_listing",
+    "write_parts",
+    "write_table",
+    "write_vrt",
+]
+
+
+__all__ = [
+    "CATALOG_VERSION",
+    "OPTIONAL_COLUMNS",
+    "ROWS_PER_GROUP",
+    "SCALE_COLUMNS",
+    "STATS_CELLS",
+    "Stats",
+    "VALID_STEPS_PER_OCTAVE",
+    "Catalog",
+    "band_scaling",
+    "describe",
+    "encode_valid",
+    "hilbert_key",
+    "main",
+    "nodata_bound",
+    "norm_time",
+    "open_row",
+    "pam_nodata",
+    "read_table",
+    "scale_columns",
+    "stats",
+    "schema",
+    "time_indices",
+    "time_seconds",
+    "unpack_stats",
     "unpack_valid",
     "valid_counts",
     "valid_fractions",

@@ -13,6 +13,7 @@ from .._dataset import Dataset
 from .._errors import FormatError, RumiIOError
 from .._location import Location
 from .rows import describe, open_row
+from .stats import Stats, selection_stats
 from .columns import OPTIONAL_COLUMNS, deps, file_metadata, schema
 from .parts import REF_COLUMNS, ROWS_PER_GROUP, Headers, Parts, write_parts
 from .search import Query, apply, crs_query, mask, pushdown, query
@@ -261,6 +262,18 @@ class Catalog:
         (a partitioned catalogue: one range of the blobs beside its part). A file whose size
         differs from the catalogued one raises FormatError (never decoded)."""
         return open_row(self.row(i), options=options, verify_size=verify_size)
+
+    def stats(self, bands: Sequence[str] | None = None, *, apply_scale: bool = False, exact: bool = True,
+              options: dict[str, Any] | None = None) -> Stats:
+        """Per-band count, mean, std, min and max of the selection's valid samples (not nodata,
+        not NaN) inside its search's box and time window, from the catalogue's rumi:stats, equal
+        to a pass over the pixels (rumi.catalog.stats). bands: names (default: the search's
+        bands=, else the first row's). apply_scale: in raw * scale + offset of each file (the
+        catalogued scales), else raw stored values. exact: the cells a box's edge crosses are
+        read (True) or counted whole (False: no pixel read; a superset at the edge). Stats has
+        .normalize() (torchvision's Normalize) and .tensors()."""
+        return selection_stats(self.table, self._query, bands, apply_scale=apply_scale, exact=exact,
+                               open_dataset=lambda i: self.dataset(i, options=options))
 
     # -- shards: the pieces a reader reads alone -------------------------------------------
     def shards(self) -> list[tuple[int, int]]:
