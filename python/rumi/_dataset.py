@@ -18,7 +18,7 @@ from ._errors import FormatError, LimitError, RequestError, RumiError, RumiIOErr
 from ._grid import BoundingBox, Grid
 from ._location import Location
 from ._scale import Scaling
-from ._window import Window, WindowLike, window_bounds, window_offsets
+from ._window import Window, WindowLike, as_window, from_bounds, within
 
 if TYPE_CHECKING:
     from affine import Affine
@@ -259,10 +259,11 @@ class Dataset:
 
     def frames_for(self, t: Selection = None, b: Selection = None, window: WindowLike | None = None) -> list[int]:
         """Indices of the frames a read of t, b and window needs, increasing."""
-        ts, bs, r0, c0, h, w = self._plan(t, b, window)
+        ts, bs, win = self._plan(t, b, window)
+        rows, cols = (win.row_off, win.row_off + win.height), (win.col_off, win.col_off + win.width)
         out: set[int] = set()
         for ti in sorted(set(ts)):
-            out.update(self.native.frames_for((ti, ti + 1), sorted(set(bs)), (r0, r0 + h), (c0, c0 + w)))
+            out.update(self.native.frames_for((ti, ti + 1), sorted(set(bs)), rows, cols))
         return sorted(out)
 
     def _tr(self) -> _rumi.TrailerInfo:
@@ -456,15 +457,11 @@ class Dataset:
     def window(self, left: float, bottom: float, right: float, top: float) -> Window:
         """The rumi.Window of pixels covering the bounds (CRS units), as rasterio's `window`
         (rounded outwards to whole pixels; it may reach outside the raster)."""
-        cs, rs = self._grid("window").colrow([left, right, left, right], [top, top, bottom, bottom])
-        c0, r0 = math.floor(cs.min() + 1e-9), math.floor(rs.min() + 1e-9)
-        c1, r1 = math.ceil(cs.max() - 1e-9), math.ceil(rs.max() - 1e-9)
-        return Window(c0, r0, c1 - c0, r1 - r0)
+        return from_bounds(left, bottom, right, top, self._grid("window").transform)
 
     def window_transform(self, window: WindowLike) -> Affine:
         """The affine.Affine of a window's pixel corners (rasterio's `window_transform`)."""
-        r0, c0, _, _ = window_offsets(window)
-        return self._grid("window transform").window_transform(r0, c0)
+        return self._grid("window transform").window_transform(as_window(window))
 
     @property
     def profile(self) -> dict[str, Any]:
@@ -498,11 +495,10 @@ class Dataset:
     # -- reading ----------------------------------------------------------------------------
     def _plan(
         self, t: Selection, b: BandSelection, window: WindowLike | None
-    ) -> tuple[list[int], list[int], int, int, int, int]:
+    ) -> tuple[list[int], list[int], Window]:
         T, B, Y, X = self.shape
         ts, bs = _select(t, T, "t"), _select(self._band_indices(b), B, "b")
-        r0, c0, h, w = window_bounds(window, Y, X)
-        return ts, bs, r0, c0, h, w
+        return ts, bs, within(window, Y, X)
 
     def _band_indices(self, b: BandSelection) -> Selection:
         """Band texts (one, or a list) -> their 0-based indices; anything else unchanged."""
@@ -520,10 +516,9 @@ class Dataset:
             out.append(bands.index(name))
         return out[0] if isinstance(b, str) else out
 
-    def _read_into(
-        self, target: Any, ts: list[int], bs: list[int], r0: int, c0: int, h: int, w: int, threads: int | None
-    ) -> dict[str, int]:
+    def _read_into(self, target: Any, ts: list[int], bs: list[int], win: Window, threads: int | None) -> dict[str, int]:
         native = self.native
+        r0, c0, h, w = win.row_off, win.col_off, win.height, win.width
         if not ts or not bs or h == 0 or w == 0:
             return {"frames": 0, "cache_hits": 0, "decoded": 0, "batches": 0, "bytes_fetched": 0}
         stats = native.read_into(target, ts, bs, (r0, r0 + h), (c0, c0 + w), int(threads or self.threads))
@@ -590,12 +585,12 @@ class Dataset:
             return self._read_boundless(t, b, window, out, threads, fill_value)
         if fill_value is not None:
             raise ValueError("fill_value is used only with boundless=True")
-        ts, bs, r0, c0, h, w = self._plan(t, b, window)
+        ts, bs, win = self._plan(t, b, window)
         if out is None:
-            arr = np.empty((len(ts), len(bs), h, w), dtype=self.dtype)
-            self._read_into(arr.reshape(-1).view(np.uint8), ts, bs, r0, c0, h, w, threads)
+            arr = np.empty((len(ts), len(bs), win.height, win.width), dtype=self.dtype)
+            self._read_into(arr.reshape(-1).view(np.uint8), ts, bs, win, threads)
             return arr.view(Array)
-        self._read_out(out, ts, bs, r0, c0, h, w, threads)
+        self._read_out(out, ts, bs, win, threads)
         return out
 
     def _masked(self, a: Any, b: BandSelection, boundless: bool, window: WindowLike | None) -> Any:
@@ -607,8 +602,9 @@ class Dataset:
         bs = _select(self._band_indices(b), B, "b")
         outside = None
         if boundless:
-            r0, c0, h, w = window_offsets(window) if window is not None else (0, 0, Y, X)
-            rows, cols = np.arange(r0, r0 + h), np.arange(c0, c0 + w)
+            win = as_window(window) if window is not None else Window(0, 0, X, Y)
+            rows = np.arange(win.row_off, win.row_off + win.height)
+            cols = np.arange(win.col_off, win.col_off + win.width)
             outside = ((rows < 0) | (rows >= Y))[:, None] | ((cols < 0) | (cols >= X))[None, :]
         return masked(np.asarray(a), [self.nodatavals[bi] for bi in bs], 1, outside)
 
@@ -617,17 +613,17 @@ class Dataset:
     ) -> Any:
         T, B, Y, X = self.shape
         ts, bs = _select(t, T, "t"), _select(self._band_indices(b), B, "b")
-        r0, c0, h, w = window_offsets(window)
-        arr = np.empty((len(ts), len(bs), h, w), dtype=self.dtype)
+        win = as_window(window)
+        arr = np.empty((len(ts), len(bs), win.height, win.width), dtype=self.dtype)
         for i, bi in enumerate(bs):
             fill = fill_value if fill_value is not None else self.nodatavals[bi]
             arr[:, i] = 0 if fill is None else fill
-        rr0, rr1 = max(r0, 0), min(r0 + h, Y)
-        cc0, cc1 = max(c0, 0), min(c0 + w, X)
-        if rr0 < rr1 and cc0 < cc1:
-            inner = np.empty((len(ts), len(bs), rr1 - rr0, cc1 - cc0), dtype=self.dtype)
-            self._read_into(inner.reshape(-1).view(np.uint8), ts, bs, rr0, cc0, rr1 - rr0, cc1 - cc0, threads)
-            arr[:, :, rr0 - r0:rr1 - r0, cc0 - c0:cc1 - c0] = inner
+        inner = win.crop(Y, X)
+        if inner.height and inner.width:
+            part = np.empty((len(ts), len(bs), inner.height, inner.width), dtype=self.dtype)
+            self._read_into(part.reshape(-1).view(np.uint8), ts, bs, inner, threads)
+            r, c = inner.row_off - win.row_off, inner.col_off - win.col_off
+            arr[:, :, r:r + inner.height, c:c + inner.width] = part
         if out is None:
             return arr.view(Array)
         dst = out if isinstance(out, np.ndarray) else np.frombuffer(memoryview(out), dtype=self.dtype)
@@ -649,13 +645,11 @@ class Dataset:
         decoded, batches, bytes_fetched): safe when threads share the dataset, unlike last_stats.
         `out` may be any writable C-contiguous buffer of the read's byte size (e.g. a memoryview
         of a torch tensor's memory)."""
-        ts, bs, r0, c0, h, w = self._plan(t, b, window)
-        return self._read_out(out, ts, bs, r0, c0, h, w, threads)
+        ts, bs, win = self._plan(t, b, window)
+        return self._read_out(out, ts, bs, win, threads)
 
-    def _read_out(
-        self, out: Any, ts: list[int], bs: list[int], r0: int, c0: int, h: int, w: int, threads: int | None
-    ) -> dict[str, int]:
-        shape = (len(ts), len(bs), h, w)
+    def _read_out(self, out: Any, ts: list[int], bs: list[int], win: Window, threads: int | None) -> dict[str, int]:
+        shape = (len(ts), len(bs), win.height, win.width)
         nbytes = math.prod(shape) * self._info.sample_bytes
         if isinstance(out, np.ndarray):
             if out.dtype != self.dtype:
@@ -664,23 +658,23 @@ class Dataset:
                 raise ValueError(f"out has shape {out.shape}, the read gives {shape}")
             if not out.flags.c_contiguous or not out.flags.writeable:
                 raise ValueError("out must be a writable C-contiguous array")
-            return self._read_into(out.reshape(-1).view(np.uint8), ts, bs, r0, c0, h, w, threads)
+            return self._read_into(out.reshape(-1).view(np.uint8), ts, bs, win, threads)
         mv = memoryview(out)
         if mv.readonly or not mv.c_contiguous:
             raise ValueError("out must be a writable C-contiguous buffer")
         if mv.nbytes != nbytes:
             raise ValueError(f"out has {mv.nbytes} bytes, the read needs {nbytes}")
-        return self._read_into(mv.cast("B") if mv.ndim else mv, ts, bs, r0, c0, h, w, threads)
+        return self._read_into(mv.cast("B") if mv.ndim else mv, ts, bs, win, threads)
 
     def read_tensor(
         self, t: Selection = None, b: Selection = None, window: WindowLike | None = None, *, threads: int | None = None
     ) -> Tensor:
         """Like read, into rumi-owned memory exported by DLPack (works for every encoding,
         bfloat16/float8 without ml_dtypes and complex32 included)."""
-        ts, bs, r0, c0, h, w = self._plan(t, b, window)
-        shape = (len(ts), len(bs), h, w)
+        ts, bs, win = self._plan(t, b, window)
+        shape = (len(ts), len(bs), win.height, win.width)
         storage = np.empty(math.prod(shape) * self._info.sample_bytes, dtype=np.uint8)
-        self._read_into(storage, ts, bs, r0, c0, h, w, threads)
+        self._read_into(storage, ts, bs, win, threads)
         return Tensor(storage, shape, self.encoding)
 
     def __getitem__(self, key: Any) -> Any:
@@ -712,7 +706,7 @@ class Dataset:
                     raise IndexError(f"index {int(k)} is outside axis {ax} ({'time' if ax == 0 else 'band'}) of size {n}")
                 squeeze.append(ax)
         (r0, h), (c0, w) = spatial
-        a = self.read(t=key[0], b=key[1], window=(r0, c0, h, w))
+        a = self.read(t=key[0], b=key[1], window=Window(c0, r0, w, h))
         return a.reshape([s for i, s in enumerate(a.shape) if i not in squeeze]) if squeeze else a
 
     def __len__(self) -> int:
@@ -783,14 +777,16 @@ def open(  # noqa: A001
     return Dataset(src, header, limits=limits, options=options, threads=threads)
 
 
-def read_batch(outs: Sequence[Any], jobs: Sequence[tuple[Dataset, int, list[int], list[int], int, int, int, int, int]],
+def read_batch(outs: Sequence[Any], jobs: Sequence[tuple[Dataset, int, list[int], list[int], Window, int]],
                threads: int) -> dict[str, int]:
     """Many windows of many open datasets in one native call (the GIL released once; each
     dataset's reads in order, the datasets side by side on `threads` threads): each job
-    (dataset, out, times, bands, row0, col0, height, width, origin) writes its window (t-major,
-    C order, as read_into) at byte `origin` of the writable C-contiguous buffer outs[out].
-    Places must not overlap. Returns the summed planner statistics."""
-    native = [(ds.native, o, ts, bs, (r0, r0 + h), (c0, c0 + w), org) for ds, o, ts, bs, r0, c0, h, w, org in jobs]
+    (dataset, out, times, bands, window, origin) writes its window (t-major, C order, as
+    read_into; a Window inside the file, unchecked here: the core checks every request) at byte
+    `origin` of the writable C-contiguous buffer outs[out]. Places must not overlap. Returns the
+    summed planner statistics."""
+    native = [(ds.native, o, ts, bs, (w.row_off, w.row_off + w.height), (w.col_off, w.col_off + w.width), org)
+              for ds, o, ts, bs, w, org in jobs]
     stats = _rumi.read_batch(list(outs), native, int(threads))
     for ds in {id(j[0]): j[0] for j in jobs}.values():
         ds._after_read(stats)

@@ -3,8 +3,9 @@ package asks of one: bounds, pixel <-> CRS coordinates (affine's `transform @ (c
 `~transform @ (x, y)`), the outline in another CRS (edges densified, projected with pyproj),
 how another grid's pixels align with it, and nearest-neighbour mapping of pixel centres.
 
-Conventions, as rasterio's: `transform` maps (col, row) of pixel corners to (x, y); a window is
-(row_off, col_off, height, width) in whole pixels; a pixel centre is at (col + 0.5, row + 0.5).
+Conventions, as rasterio's: `transform` maps (col, row) of pixel corners to (x, y); a window is a
+rumi.Window(col_off, row_off, width, height) in whole pixels (window arithmetic: rumi._window); a
+pixel centre is at (col + 0.5, row + 0.5).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from affine import Affine
 
 from ._crs import epsg_code
 from ._errors import FormatError, RequestError
+from ._window import Window, window_transform
 
 
 class BoundingBox(NamedTuple):
@@ -122,13 +124,16 @@ class Grid:
         c, r = (~self.transform) @ (np.asarray(x, dtype="float64"), np.asarray(y, dtype="float64"))
         return np.asarray(c), np.asarray(r)
 
-    def window_transform(self, row_off: int, col_off: int) -> Affine:
-        """The transform of a window whose top-left pixel is (row_off, col_off)."""
-        return self.transform @ Affine.translation(col_off, row_off)
+    def window_transform(self, window: Window | int, *legacy: int) -> Affine:
+        """The transform of a rumi.Window's pixel corners (also taken: the numbers row_off,
+        col_off, the form before rumi.Window)."""
+        return window_transform(_window_of(window, legacy, 1), self.transform)
 
-    def window_bounds(self, row_off: int, col_off: int, height: int, width: int) -> BoundingBox:
-        """The bounding box of a window's pixel corners."""
-        return Grid(self.crs, self.window_transform(row_off, col_off), (height, width)).bounds
+    def window_bounds(self, window: Window | int, *legacy: int) -> BoundingBox:
+        """The bounding box of a rumi.Window's pixel corners (also taken: the numbers row_off,
+        col_off, height, width, the form before rumi.Window)."""
+        win = _window_of(window, legacy, 3)
+        return Grid(self.crs, window_transform(win, self.transform), (win.height, win.width)).bounds
 
     def outline(self, crs: str | int | None = None, densify: int = 16) -> np.ndarray[Any, Any]:
         """The grid's outline as an (N, 2) ring of (x, y) in `crs` (default: its own), each edge
@@ -228,6 +233,17 @@ def _six(v: Any, name: str) -> tuple[float, ...]:
     if len(vals) != 6:
         raise ValueError(f"{name}= takes six numbers, got {len(vals)}: {_FORMS}")
     return vals
+
+
+def _window_of(window: Window | int, legacy: tuple[int, ...], more: int) -> Window:
+    """A Window, or the Window of the numbers (row_off, col_off[, height, width]) `window`,
+    *legacy (`more` numbers after the first)."""
+    if isinstance(window, Window) and not legacy:
+        return window
+    if isinstance(window, Window) or len(legacy) != more:
+        raise TypeError(f"give a rumi.Window, or {more + 1} numbers (row_off, col_off{', height, width' if more == 3 else ''})")
+    r0, c0, h, w = (window, *legacy, 0, 0)[:4]
+    return Window(c0, r0, w, h)
 
 
 def _crs_text(crs: str | int | None) -> str | None:

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from . import _rumi
 from ._crs import epsg_code
-from ._dtypes import gdal_type
+from ._dataset import read_batch
+from ._dtypes import TORCH_TYPES, gdal_type
 from ._grid import transformer
 from ._nodata import fits, gdal_texts, pam_nodata, valid_mask
 from ._nodata import normalize as normalize_nodata
@@ -23,14 +24,17 @@ from ._pam import AUX_SUFFIX
 from ._scale import Scaling
 from ._scale import apply as apply_scaling
 from ._times import caller_level, rounded_seconds, seconds
+from ._window import covering, from_bounds
 from ._write import WriteOptions, check_graph
 
 if TYPE_CHECKING:
     from ._to_rumi import BLOCK_BYTES, block_cols
 
 __all__ = [
-    "_rumi",  # the native module: CORE_VERSION, clean_stale
+    "_rumi",  # the native module: CORE_VERSION, clean_stale, spare_buffer, tile_counts
     "epsg_code",
+    "read_batch",
+    "TORCH_TYPES",
     "gdal_type",
     "transformer",
     "fits",
@@ -44,6 +48,8 @@ __all__ = [
     "caller_level",
     "rounded_seconds",
     "seconds",
+    "covering",
+    "from_bounds",
     "WriteOptions",
     "check_graph",
     "BLOCK_BYTES",

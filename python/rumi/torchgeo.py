@@ -59,10 +59,10 @@ from affine import Affine
 
 import rumi
 from rumi import Grid, RequestError, Window
-from rumi._internal import Scaling, apply_scaling, transformer, valid_mask
+from rumi._internal import Scaling, apply_scaling, covering, transformer, valid_mask
 from rumi.catalog import time_seconds
 from rumi.torch.index import as_catalog
-from rumi.torch.labels import file_grid, source_window
+from rumi.torch.labels import file_grid
 from rumi.torch.readers import ReaderPool
 from rumi.torch.scaling import ScaleChecks
 from rumi.torch.scaling import per_file as scale_per_file
@@ -288,7 +288,7 @@ class RumiRasterDataset(GeoDataset):
             ok = ~outside
             if ok.any():
                 R, C = R[ok], C[ok]
-                win = source_window(R, C)
+                win = covering(R, C)
                 a = r.read(t=steps, b=bs, window=win)
                 out[:, :, ok] = np.asarray(a)[:, :, R - win.row_off, C - win.col_off]
                 cov = ok

@@ -94,7 +94,7 @@ class RumiBackendArray(BackendArray):
         if isinstance(bs, np.ndarray):
             bs = bs.tolist()
         (r0, h), (c0, w) = win
-        a = np.asarray(self.ds.read(t=ts, b=bs, window=(r0, c0, h, w)))
+        a = np.asarray(self.ds.read(t=ts, b=bs, window=rumi.Window(c0, r0, w, h)))
         bands = bs if isinstance(bs, list) else list(range(self.shape[1]))[bs]
         if self.mask is not None:
             a = self._masked(a, bands)

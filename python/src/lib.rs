@@ -355,6 +355,17 @@ fn parse_interval(text: &str) -> PyResult<((i64, bool), (i64, bool))> {
         .map_err(pyo3::exceptions::PyValueError::new_err)
 }
 
+/// `tile_counts((height, width), (tile_height, tile_width)) -> (down, across)`: the tile rows and
+/// columns of a raster, by the core's one division (`Layout::tiles_along`). ValueError for a zero
+/// tile side.
+#[pyfunction]
+fn tile_counts(shape: (u32, u32), tile: (u16, u16)) -> PyResult<(u32, u32)> {
+    if tile.0 == 0 || tile.1 == 0 {
+        return Err(PyValueError::new_err(format!("the tile shape {tile:?} has a zero side")));
+    }
+    Ok((rumi::Layout::tiles_along(shape.0, tile.0), rumi::Layout::tiles_along(shape.1, tile.1)))
+}
+
 /// `read_batch(outs, jobs, threads)`: many windows of many open files in one call, the GIL
 /// released once (the core's `read_batch`: each file's reads in order, the files side by side
 /// on `threads` threads). `outs` are writable C-contiguous buffers; each job writes its window
@@ -542,6 +553,7 @@ fn _rumi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(write::clean_stale, m)?)?;
     m.add_function(wrap_pyfunction!(parse_time, m)?)?;
     m.add_function(wrap_pyfunction!(parse_interval, m)?)?;
+    m.add_function(wrap_pyfunction!(tile_counts, m)?)?;
     m.add_function(wrap_pyfunction!(write::encode_tiles, m)?)?;
     m.add_function(wrap_pyfunction!(write::frame_unit_from_image, m)?)?;
     m.add_function(wrap_pyfunction!(write::graph_check, m)?)?;

@@ -561,7 +561,7 @@ class ChipDataset(torch.utils.data.Dataset):
             bs = index.info(j).bands
             for i, r0, c0 in items:
                 if steps[i]:
-                    jobs.append((r, 0, steps[i], bs, r0, c0, h, w, i * per.shape[1]))
+                    jobs.append((r, 0, steps[i], bs, Window(c0, r0, w, h), i * per.shape[1]))
         label = index.label
         for l, litems in labels.items():
             assert label is not None and mper is not None
@@ -575,7 +575,7 @@ class ChipDataset(torch.utils.data.Dataset):
                 assert m.off is not None
                 lts = label.steps(m, index.info(keys[i][0]).step_s, steps[i])  # (info: cached per file)
                 orr, oc = m.off
-                jobs.append((r, 1, lts, bs, r0 + orr, c0 + oc, h, w, i * mper.shape[1]))
+                jobs.append((r, 1, lts, bs, Window(c0 + oc, r0 + orr, w, h), i * mper.shape[1]))
                 copies.append((i, m))
         if not self.keep_cache:
             self.readers.drop_caches(readers)

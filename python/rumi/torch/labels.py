@@ -12,7 +12,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from rumi import FormatError, Grid, RequestError, Window
-from rumi._dtypes import TORCH_TYPES
+from rumi._internal import TORCH_TYPES, covering
 from rumi.catalog import Catalog, time_seconds
 
 from .dtypes import Array
@@ -211,12 +211,6 @@ def plan_labels(labels: Catalog, label_bands: Sequence[str] | None, image_geoms:
                       lshapes, lgrids, band_idx, ltimes, matches)
 
 
-def source_window(R: Array, C: Array) -> Window:
-    """The window of a source raster that holds pixels (R, C)."""
-    rlo, rhi, clo, chi = int(R.min()), int(R.max()) + 1, int(C.min()), int(C.max()) + 1
-    return Window(clo, rlo, chi - clo, rhi - rlo)
-
-
 def read_label(reader: Any, index: LabelIndex, m: LabelMatch, image: Grid, r0: int, c0: int, h: int, w: int,
                lts: list[int], dst: Array, threads: int) -> dict[str, int]:
     """Reads label match m for the h x w chip at (r0, c0) of the image grid into dst, the chip's
@@ -240,7 +234,7 @@ def read_label(reader: Any, index: LabelIndex, m: LabelMatch, image: Grid, r0: i
     else:
         rr, cc = np.meshgrid(r0 + np.arange(h), c0 + np.arange(w), indexing="ij")
         R, C, outside = image.nearest(index.grids[m.label], rr, cc)
-    win = source_window(R, C)
+    win = covering(R, C)
     sb = step_bytes // (index.Bl * h * w)
     vt = np.dtype({1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}.get(sb, f"V{sb}"))
     src = np.empty((len(lts), len(bs), win.height, win.width), vt)

@@ -211,14 +211,21 @@ impl Layout {
         Ok(layout)
     }
 
+    /// `ceil(extent / tile)`: the tiles along one axis of `extent` pixels (the one home of the
+    /// division: `tiles_across`, `tiles_down`, and hosts that count tiles without a `Layout`,
+    /// such as Python's `_rumi.tile_counts`). `tile` must not be 0 (`Layout::new` refuses it).
+    pub fn tiles_along(extent: u32, tile: u16) -> u32 {
+        extent.div_ceil(u32::from(tile))
+    }
+
     /// `ceil(image_width / tile_width)`
     pub fn tiles_across(&self) -> u32 {
-        self.width.div_ceil(u32::from(self.tile_width))
+        Self::tiles_along(self.width, self.tile_width)
     }
 
     /// `ceil(image_length / tile_length)`
     pub fn tiles_down(&self) -> u32 {
-        self.length.div_ceil(u32::from(self.tile_length))
+        Self::tiles_along(self.length, self.tile_length)
     }
 
     /// g, the number of tile locations.
