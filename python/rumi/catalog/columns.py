@@ -36,13 +36,14 @@ DIGEST = "rumi:digest"
 CRS_TYPE = "rumi:crs_type"
 NODATA = "rumi:nodata"
 VALID = "rumi:valid"
+STATS = "rumi:stats"
 SCALES = "rumi:scales"
 OFFSETS = "rumi:offsets"
 UNITS = "rumi:units"
 
 #: columns added after catalogue 0.1.0: an older catalogue opens with them null (no nodata; scales,
 #: offsets and units not recorded)
-OPTIONAL_COLUMNS = (NODATA, VALID, SCALES, OFFSETS, UNITS, ETAG, DIGEST)
+OPTIONAL_COLUMNS = (NODATA, VALID, SCALES, OFFSETS, UNITS, ETAG, DIGEST, STATS)
 
 #: a file's scale, offset and unit per band (a value is raw * scale + offset, in unit), as its PAM
 #: sidecar gave them when it was catalogued: each column a list per band when some band has one,
@@ -131,6 +132,7 @@ def schema() -> Any:
             ("rumi:crs_type", pa.string()),
             ("rumi:nodata", pa.list_(pa.float64())),
             ("rumi:valid", pa.binary()),
+            ("rumi:stats", pa.binary()),  # per band: cells and steps of numeric statistics (rumi.catalog.stats)
             ("rumi:scales", pa.list_(pa.float64())),
             ("rumi:offsets", pa.list_(pa.float64())),
             ("rumi:units", pa.list_(pa.string())),

@@ -16,6 +16,7 @@ from .._location import Location
 from . import geometry as _geometry
 from .columns import deps, micros, scale_columns
 from .scan import scan, tiles_of
+from .stats import StatsSink
 from .valid import ValidSink
 
 #: the outline's edges are cut into this many pieces before projecting to EPSG:4326
@@ -135,17 +136,19 @@ def describe_dataset(ds: Dataset, src: str, *, options: dict[str, Any] | None = 
     return row
 
 
-def summaries(ds: Dataset, nodata: list[float | None] | None) -> dict[str, Any]:
+def summaries(ds: Dataset, nodata: list[float | None] | None, stats: bool = True) -> dict[str, Any]:
     """The row's per-tile summaries, all from one pass over the pixels (rumi.catalog.scan): each
     column's sink is fed the same blocks; a column whose sink is not run is None (rumi:valid:
-    no band has nodata)."""
+    no band has nodata; rumi:stats: stats=False, the numeric statistics not recorded)."""
     B = ds.shape[1]
     tiles = tiles_of(ds)
     sinks: dict[str, Any] = {}
     if nodata is not None:
         sinks["rumi:valid"] = ValidSink(tiles)
+    if stats:
+        sinks["rumi:stats"] = StatsSink(tiles, ds.dtype)
     scan(ds, nodata if nodata is not None else [None] * B, list(sinks.values()))
-    out: dict[str, Any] = {"rumi:valid": None}
+    out: dict[str, Any] = {"rumi:valid": None, "rumi:stats": None}
     out.update({col: s.value() for col, s in sinks.items()})
     return out
 
