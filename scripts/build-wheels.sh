@@ -20,12 +20,18 @@
 #   scripts/build-wheels.sh                    # both wheels, both architectures
 #   RUMI_BUILD_WHEELS=rumi scripts/build-wheels.sh   # only one (rumi | gdal)
 #   RUMI_BUILD_ARCHS=x86_64 scripts/build-wheels.sh  # only one architecture (x86_64 | aarch64)
+#   RUMI_WHEEL_PLUGINS_BUILT=1 ...   # the x86-64 plugins scripts/test-wheels.sh just built in
+#                                    # build/wheel-plugins for the same rasterio venvs are packaged
+#                                    # as they are (CI: no second build of each)
+#   RUMI_VENV_ONLY=1 scripts/build-wheels.sh          # only the build venv
 #
 # Tools come from a build venv ($cache/venvs/wheel-build: maturin, ziglang, auditwheel, wheel), the
 # rasterio venvs of scripts/lib/pythons.sh and, for aarch64, rustup's aarch64-unknown-linux-gnu
 # target and g++-aarch64-linux-gnu (scripts/lib/aarch64.sh; install-deps.sh installs both). Cargo's
 # target dirs: target/manylinux and target/aarch64-manylinux (the zig builds, apart from
-# target/release), target/other-gdal and target/aarch64-gnu (the plugins). Prints sizes and times.
+# target/release), target/other-gdal and target/aarch64-gnu (the plugins; in aarch64-gnu with the
+# features of the arm64 CLI that build-deb.sh builds there, so the core compiles once for both).
+# Prints sizes and times.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
@@ -54,6 +60,7 @@ if ! "$bv/bin/python" -c 'import maturin, ziglang, auditwheel, wheel' >/dev/null
   "$(find_python 3.11)" -m venv "$bv"
   "$bv/bin/pip" install -q --disable-pip-version-check 'maturin>=1.7,<2' ziglang auditwheel wheel
 fi
+[ "${RUMI_VENV_ONLY:-0}" != 1 ] || exit 0
 
 rumi_wheel() { # ARCH: x86_64 | aarch64
   local arch=$1 t whl show size
@@ -110,8 +117,10 @@ cross_plugin() { # SERIES PYV OUT
   line=$(cut -d. -f1,2 <<<"$GDAL_V")
   inc=$(scripts/gdal-headers.sh "$line") || die "no headers for GDAL $line"
   t=$(date +%s)
+  # `-p rumi-cli` too, building nothing of it (it has no library): the features of both packages
+  # unified, as when build-deb.sh builds the arm64 CLI in this folder, which then reuses the core
   (cross_gcc_env && RUMI_GDAL_INCLUDE=$inc RUMI_GDAL_LIBRARY=$lib CARGO_TARGET_DIR=$repo/target/aarch64-gnu \
-    nice cargo build --release --lib -p rumi-gdal --target aarch64-unknown-linux-gnu -q) \
+    nice cargo build --release --lib -p rumi-gdal -p rumi-cli --target aarch64-unknown-linux-gnu -q) \
     || die "the aarch64 build against GDAL $GDAL_V (rasterio $RASTERIO_V) failed"
   mkdir -p "$out"
   cp target/aarch64-gnu/aarch64-unknown-linux-gnu/release/libgdal_rumi.so "$out/gdal_RUMI.so"
@@ -143,7 +152,11 @@ gdal_wheel() { # ARCH: x86_64 | aarch64
       stamp "GDAL plugin ($arch) for the rasterio $series wheel (Python $pyv): scripts/plugin-for-python.sh"
       rasterio_venv "$series" "$pyv"
       out=build/wheel-plugins/rasterio-$series
-      scripts/plugin-for-python.sh "$VENV/bin/python" "$out" >/dev/null
+      if [ "${RUMI_WHEEL_PLUGINS_BUILT:-0}" = 1 ] && [ -f "$out/gdal_RUMI.so" ]; then
+        echo "  $out/gdal_RUMI.so: built and checked by scripts/test-wheels.sh in this run (RUMI_WHEEL_PLUGINS_BUILT=1)"
+      else
+        scripts/plugin-for-python.sh "$VENV/bin/python" "$out" >/dev/null
+      fi
       read -r gdal rasterio_v < <("$VENV/bin/python" -c 'import rasterio; print(rasterio.__gdal_version__, rasterio.__version__)')
       libdirs+=("$(dirname "$(readlink -f "$("$VENV/bin/python" -c 'import rasterio, pathlib; print(next(pathlib.Path(rasterio.__file__).parent.parent.joinpath("rasterio.libs").glob("libgdal*")))')")")")
     else

@@ -10,6 +10,10 @@
 #
 #   scripts/test-python.sh              # everything
 #   scripts/test-python.sh -k remote    # extra arguments go to pytest
+#   RUMI_WHEEL=dist/rumi-...whl scripts/test-python.sh   # installs that wheel instead of building
+#                                       # ./python (CI: the x86-64 wheel build-wheels.sh made)
+#   RUMI_VENV_ONLY=1 scripts/test-python.sh             # only the venv and its packages (CI makes
+#                                       # it in the background while it compiles)
 #
 # The venv lives in target/py-venv (kept between runs; RUMI_PY_VENV overrides). The real-raster
 # tests convert ../shared/data with target/release/rumi (built here when missing) and skip with
@@ -22,7 +26,8 @@ cd "$(dirname "$0")/.."
 PY=${RUMI_PYTHON:-python3}
 VENV=$(realpath -m "${RUMI_PY_VENV:-target/py-venv}")
 
-step "apt: nginx gdal-bin python3-gdal (the differential suite's GDAL oracle)" scripts/apt-install.sh --no-install-recommends nginx gdal-bin python3-gdal
+[ "${RUMI_VENV_ONLY:-0}" = 1 ] || \
+  step "apt: nginx gdal-bin python3-gdal (the differential suite's GDAL oracle)" scripts/apt-install.sh --no-install-recommends nginx gdal-bin python3-gdal
 make_venv() {
   if [ ! -x "$VENV/bin/python" ]; then
     "$PY" -m venv "$VENV"
@@ -33,10 +38,17 @@ make_venv() {
     odc-stac pystac stac-geoparquet geopandas pyarrow shapely hypothesis rasterio netCDF4 duckdb
 }
 step "venv + pip packages ($("$PY" --version 2>&1))" make_venv
+[ "${RUMI_VENV_ONLY:-0}" != 1 ] || exit 0
 if [ ! -x target/release/rumi ]; then
   step "cargo build --release -p rumi-cli (converts the real rasters)" cargo build --release -p rumi-cli
 fi
-step "pip install ./python (maturin, release)" "$VENV/bin/pip" install -q --disable-pip-version-check ./python
+if [ -n "${RUMI_WHEEL:-}" ]; then
+  install_wheel() { "$VENV/bin/pip" install -q --disable-pip-version-check --force-reinstall --no-deps "$RUMI_WHEEL" &&
+                    "$VENV/bin/pip" install -q --disable-pip-version-check "$RUMI_WHEEL"; }
+  step "pip install $(basename "$RUMI_WHEEL")" install_wheel
+else
+  step "pip install ./python (maturin, release)" "$VENV/bin/pip" install -q --disable-pip-version-check ./python
+fi
 run_tests() {
   # run from outside python/ so that the installed package (with its native module) is imported
   (cd python/tests && RUMI_PY_STRICT=1 "$VENV/bin/python" -m pytest -q -ra -p no:cacheprovider \

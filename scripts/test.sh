@@ -3,12 +3,55 @@
 # GDAL plugin and the GDAL autotest-style pytest suite against it, the malformed-file corpus
 # (also under valgrind), the real clients, the plugin for other GDAL lines and pip rasterio wheels,
 # and the installable artefacts (portable wheels, Debian package) installed with no compiler.
+#
+# Where the time goes (a new 2-core machine: nothing installed, no target/): the compiles, each
+# crate set built once per target folder (cargo reuses a unit only when its target folder,
+# profile, features and those of all its dependencies match):
+#   target folder           toolchain                 what, built by which step
+#   target/release (check)  rustc + clippy            clippy --workspace --all-targets (metadata only; build scripts run)
+#   target/release          gcc/g++, Debian GDAL 3.6  `cargo test --release --workspace`: the core with the features of the
+#                                                      test build (dev-dependencies unified), the plugin, the CLI, the
+#                                                      examples; every later `--lib --bin rumi --example make_fixture`
+#                                                      (gdal_autotest and hostile conftests) is fresh, and the amd64
+#                                                      .deb packages these binaries
+#   target/core-only        gcc, GDAL masked          the core alone, `cargo test -p rumi` (a check; deleted after)
+#   target/other-gdal       gcc/g++, pip GDAL 3.10/3.12  the plugin (core without object-store) for the rasterio wheels:
+#                                                      the core once, the plugin crate again per GDAL (test-wheels; the
+#                                                      rumi-gdal wheel reuses test-wheels' plugins)
+#   target/manylinux        zig (glibc 2.28)          the x86-64 rumi wheel (maturin --zig), built before the Python
+#                                                      suites, which install it (no second build of python/)
+#   target/aarch64-manylinux zig (glibc 2.28)         the aarch64 rumi wheel
+#   target/aarch64-gnu      aarch64-linux-gnu-g++     the aarch64 plugins (rasterio 1.4 / 1.5 wheels' GDAL, Debian's arm64
+#                                                      GDAL 3.6) and the arm64 CLI: one feature set (the CLI's), so the
+#                                                      core compiles once; only the plugin crate again per GDAL
+# The zig folders cannot share with the GNU ones: the wheel links against glibc 2.28 (zig), the
+# plugins need g++'s libstdc++ ABI (GDAL's C++ API) and link the newer glibc.
+# Downloads, apt and pip installs run in the background (output in build/ci-logs/NAME.log, shown
+# when the step that needs them waits for them; a failed job fails the run) while the compiles
+# run; the valgrind pass runs beside the Python suites (mostly one core each). The end of the
+# output is a table of every step's wall time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-t0=$(date +%s)
+. scripts/lib/ci-steps.sh
+
+step "install the build dependencies (scripts/install-deps.sh)"
 scripts/install-deps.sh
-# each step prints the time so far and the disk space left (a full disk has failed CI before)
-step() { echo; echo "== $1 ($(( $(date +%s) - t0 ))s, $(df -h --output=avail . | tail -1 | tr -d ' ') free)"; }
+# what later steps need, fetched while the compiles run (each job's output in its own log)
+background "apt: the later steps' packages, then the clients' venv (install-client-deps.sh)" later-apt bash -c '
+  scripts/apt-install.sh --no-install-recommends nginx gdal-bin python3-gdal python3-rasterio
+  scripts/apt-install.sh time valgrind
+  scripts/apt-install.sh --no-install-recommends qemu-user
+  scripts/install-client-deps.sh'
+background "venv of scripts/test-python.sh (pip)" py-venv env RUMI_VENV_ONLY=1 scripts/test-python.sh
+background "venvs of scripts/test-torch.sh (torch, torchgeo: pip)" torch-venvs env RUMI_VENV_ONLY=1 scripts/test-torch.sh
+background "wheel-build venv, rasterio 1.4 / 1.5 venvs, GDAL 3.10 / 3.12 headers" wheel-venvs bash -c '
+  RUMI_VENV_ONLY=1 scripts/build-wheels.sh
+  . scripts/lib/pythons.sh
+  rasterio_venv 1.4 3.11 && rasterio_venv 1.5 3.12
+  scripts/gdal-headers.sh 3.10 && scripts/gdal-headers.sh 3.12'
+background "Debian 12 and 13 arm64 packages (scripts/lib/aarch64.sh arm64_root)" arm64-root bash -c '
+  . scripts/lib/aarch64.sh && arm64_root && arm64_root trixie'
+
 step "cargo fmt --check"
 cargo fmt --check
 step "cargo clippy"
@@ -18,31 +61,46 @@ cargo test --release --workspace
 step "core crate without GDAL (scripts/test-core-without-gdal.sh)"
 scripts/test-core-without-gdal.sh
 if [ -d tests/gdal_autotest ] && ls tests/gdal_autotest/test_*.py >/dev/null 2>&1; then
+  # its conftest builds `--lib --bin rumi --example make_fixture`: fresh from cargo test (a plain
+  # `cargo build --release` here would compile the core and the crates above it again, without
+  # the dev-dependencies' features)
   step "pytest tests/gdal_autotest (GDAL $(gdal-config --version))"
-  cargo build --release
   /usr/bin/python3 -m pytest -q tests/gdal_autotest
 fi
+await later-apt
 step "malformed-file corpus through rumi validate and gdalinfo (tests/hostile)"
 scripts/test-hostile.sh
 if [ "${RUMI_SKIP_VALGRIND:-0}" != 1 ]; then
-  # every gdalinfo case of the corpus under valgrind, one process per core: any memory error
-  # fails (about 12 min on one core)
-  step "malformed-file corpus under valgrind (RUMI_SKIP_VALGRIND=1 skips it)"
-  RUMI_HOSTILE_VALGRIND_SUBSET=all scripts/test-hostile.sh --valgrind
+  # every gdalinfo case of the corpus under valgrind (about 12 min on one core): beside the Python
+  # suites, which leave a core idle most of the time; any memory error fails the run
+  background "malformed-file corpus under valgrind (RUMI_SKIP_VALGRIND=1 skips it)" valgrind \
+    env RUMI_SKIP_BUILD=1 RUMI_HOSTILE_JOBS=1 RUMI_HOSTILE_VALGRIND_SUBSET=all scripts/test-hostile.sh --valgrind
 fi
-step "Python package: pip install ./python, pytest python/tests (scripts/test-python.sh)"
+await wheel-venvs
+step "the x86-64 rumi wheel the Python suites install (scripts/build-wheels.sh, maturin --zig)"
+RUMI_BUILD_WHEELS=rumi RUMI_BUILD_ARCHS=x86_64 scripts/build-wheels.sh
+version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
+export RUMI_WHEEL=$PWD/dist/rumi-$version-cp311-abi3-manylinux_2_28_x86_64.whl
+await py-venv
+step "Python package: the wheel installed, pytest python/tests (scripts/test-python.sh)"
 scripts/test-python.sh
 step "CLI with object storage: moto S3 server, faults, failed uploads (scripts/test-object-storage.sh)"
 scripts/test-object-storage.sh
-step "Catalogue + PyTorch loader: pytest test_catalog.py test_torch.py (scripts/test-torch.sh)"
+await torch-venvs
+step "Catalogue + PyTorch loader: pytest test_torch*.py (scripts/test-torch.sh)"
 scripts/test-torch.sh
 step "real clients: QGIS, rasterio, rioxarray + dask, GDAL tools, /vsicurl/ via nginx"
 RUMI_SKIP_BUILD=1 scripts/test-clients.sh
 step "GDAL 3.10 and 3.12 headers, pip rasterio 1.4 / 1.5 wheels (scripts/test-wheels.sh)"
 scripts/test-wheels.sh
-step "artefacts: the portable wheels and the Debian package (scripts/build-wheels.sh, scripts/build-deb.sh)"
-scripts/build-wheels.sh
+step "artefacts: the aarch64 rumi wheel, the rumi-gdal wheels (scripts/build-wheels.sh)"
+RUMI_BUILD_WHEELS=rumi RUMI_BUILD_ARCHS=aarch64 scripts/build-wheels.sh
+# the x86-64 plugins test-wheels.sh built for the same rasterio venvs, in this run
+RUMI_BUILD_WHEELS=gdal RUMI_WHEEL_PLUGINS_BUILT=1 scripts/build-wheels.sh
+await arm64-root
+step "artefacts: the Debian packages (scripts/build-deb.sh)"
 RUMI_SKIP_BUILD=1 scripts/build-deb.sh
+await valgrind
 step "the artefacts installed and used with no compiler on PATH (scripts/test-artifacts.sh)"
 RUMI_ARTIFACTS_STRICT=1 scripts/test-artifacts.sh
 step "all tests passed"
