@@ -20,6 +20,9 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--skip-errors", action="store_true", help="leave out files that fail, with a warning")
     b.add_argument("--nodata", type=float, nargs="+", metavar="V",
                    help="nodata of every band (one value) or of each band (default: each file's .aux.xml)")  # fmt: skip
+    b.add_argument("--classes", nargs="+", metavar="BAND",
+                   help="bands whose class counts per step and tile are recorded (default: integer bands with at most "
+                        "32 values; 'none': no band)")  # fmt: skip
     v = sub.add_parser("vrt", help="GDAL VRT mosaic of a selection")
     v.add_argument("catalog")
     v.add_argument("-o", "--output", required=True)
@@ -40,7 +43,8 @@ def _parser() -> argparse.ArgumentParser:
 def _run(args: argparse.Namespace) -> int:
     if args.cmd == "build":
         nd = None if not args.nodata else (args.nodata[0] if len(args.nodata) == 1 else args.nodata)
-        cat = Catalog.build(args.srcs, args.output, on_error="skip" if args.skip_errors else "raise", nodata=nd)
+        cl = None if not args.classes else (False if args.classes == ["none"] else args.classes)
+        cat = Catalog.build(args.srcs, args.output, on_error="skip" if args.skip_errors else "raise", nodata=nd, classes=cl)
         print(f"{args.output}: {len(cat)} files")
         return 0
     cat = Catalog.open(args.catalog)

@@ -40,10 +40,11 @@ STATS = "rumi:stats"
 SCALES = "rumi:scales"
 OFFSETS = "rumi:offsets"
 UNITS = "rumi:units"
+CLASSES = "rumi:classes"
 
 #: columns added after catalogue 0.1.0: an older catalogue opens with them null (no nodata; scales,
 #: offsets and units not recorded)
-OPTIONAL_COLUMNS = (NODATA, VALID, SCALES, OFFSETS, UNITS, ETAG, DIGEST, STATS)
+OPTIONAL_COLUMNS = (NODATA, VALID, SCALES, OFFSETS, UNITS, ETAG, DIGEST, STATS, CLASSES)
 
 #: a file's scale, offset and unit per band (a value is raw * scale + offset, in unit), as its PAM
 #: sidecar gave them when it was catalogued: each column a list per band when some band has one,
@@ -136,6 +137,9 @@ def schema() -> Any:
             ("rumi:scales", pa.list_(pa.float64())),
             ("rumi:offsets", pa.list_(pa.float64())),
             ("rumi:units", pa.list_(pa.string())),
+            # per categorical band: its index, classes and counts per step and tile (rumi.catalog.classes)
+            ("rumi:classes", pa.list_(pa.struct([("band", pa.int32()), ("values", pa.list_(pa.int64())),
+                                                 ("counts", pa.binary())]))),
         ]
     )
 

@@ -16,6 +16,7 @@ from .._location import Location
 from . import geometry as _geometry
 from .columns import deps, micros, scale_columns
 from .scan import scan, tiles_of
+from .classes import ClassSink
 from .stats import StatsSink
 from .valid import ValidSink
 
@@ -71,19 +72,20 @@ def _aux_identity(loc: Location, options: dict[str, Any] | None) -> str:
     return st[1] if st[1] is not None else f"size:{st[0]}"
 
 
-def describe(src: str, *, options: dict[str, Any] | None = None, nodata: Any = None) -> dict[str, Any]:
+def describe(src: str, *, options: dict[str, Any] | None = None, nodata: Any = None, classes: Any = None) -> dict[str, Any]:
     """One catalogue row (a dict) for the rumi file at src (parses and validates its header).
     nodata: None (the file's PAM sidecar, if any), a number for every band, or one per band
     (None for a band without): see rumi.catalog's notes."""
     before = stat(src, options)  # before the header is read: a rewrite in between is caught at open
     with open_dataset(src, options=options) as ds:
-        return describe_dataset(ds, src, options=options, nodata=nodata, stat_=before)
+        return describe_dataset(ds, src, options=options, nodata=nodata, stat_=before, classes=classes)
 
 
 def describe_dataset(ds: Dataset, src: str, *, options: dict[str, Any] | None = None, nodata: Any = None,
-                     stat_: tuple[int, str | None] | None = None) -> dict[str, Any]:
+                     stat_: tuple[int, str | None] | None = None, classes: Any = None) -> dict[str, Any]:
     """The catalogue row of an open dataset read from src (see describe; stat_: the file's
-    stat taken before it was opened)."""
+    stat taken before it was opened; classes: which bands rumi:classes counts, see
+    rumi.catalog.classes)."""
     size, etag = stat_ if stat_ is not None else stat(src, options)
     T, B, Y, X = ds.shape
     kind = ds.time_kind
@@ -123,7 +125,7 @@ def describe_dataset(ds: Dataset, src: str, *, options: dict[str, Any] | None = 
     }
     nd = normalize_nodata(nodata, B, src) if nodata is not None else pam_nodata(src, B, options=options)
     row["rumi:nodata"] = nd
-    row.update(summaries(ds, nd))
+    row.update(summaries(ds, nd, classes))
     row.update(scale_columns(ds.scales, ds.offsets, ds.units))  # the sidecar's, as now (a snapshot)
     row["rumi:digest"] = metadata_digest(ds, _aux_values(ds, nd if nodata is None else _GIVEN))
     if ds.geotransform is not None and ds.epsg is not None:
@@ -136,7 +138,7 @@ def describe_dataset(ds: Dataset, src: str, *, options: dict[str, Any] | None = 
     return row
 
 
-def summaries(ds: Dataset, nodata: list[float | None] | None, stats: bool = True) -> dict[str, Any]:
+def summaries(ds: Dataset, nodata: list[float | None] | None, classes: Any = None, stats: bool = True) -> dict[str, Any]:
     """The row's per-tile summaries, all from one pass over the pixels (rumi.catalog.scan): each
     column's sink is fed the same blocks; a column whose sink is not run is None (rumi:valid:
     no band has nodata; rumi:stats: stats=False, the numeric statistics not recorded)."""
@@ -147,8 +149,11 @@ def summaries(ds: Dataset, nodata: list[float | None] | None, stats: bool = True
         sinks["rumi:valid"] = ValidSink(tiles)
     if stats:
         sinks["rumi:stats"] = StatsSink(tiles, ds.dtype)
+    cls = ClassSink(tiles, ds.bands, ds.dtype, classes, ds.path)
+    if cls.wants_pixels:
+        sinks["rumi:classes"] = cls
     scan(ds, nodata if nodata is not None else [None] * B, list(sinks.values()))
-    out: dict[str, Any] = {"rumi:valid": None, "rumi:stats": None}
+    out: dict[str, Any] = {"rumi:valid": None, "rumi:stats": None, "rumi:classes": []}
     out.update({col: s.value() for col, s in sinks.items()})
     return out
 

@@ -12,6 +12,7 @@ from typing import Any, NamedTuple, Sequence
 from .._dataset import Dataset
 from .._errors import FormatError, RumiIOError
 from .._location import Location
+from .classes import class_spec
 from .rows import describe, open_row
 from .stats import Stats, selection_stats
 from .columns import OPTIONAL_COLUMNS, deps, file_metadata, schema
@@ -146,6 +147,7 @@ class Catalog:
         options: dict[str, Any] | None = None,
         on_error: str = "raise",
         nodata: Any = None,
+        classes: Any = None,
     ) -> Catalog:
         """Catalogues srcs (paths or URLs of rumi files, folders (their *.rumi files, sub-folders
         included) or glob patterns such as "tiles/*.rumi") into the GeoParquet file path, or,
@@ -153,9 +155,12 @@ class Catalog:
         (rumi.catalog.parts: new part files beside any already there).
         on_error: 'raise' (default) or 'skip' (warns and leaves the file out).
         nodata: a number for every band of every file, or one per band (None for a band
-        without); default: each file's PAM sidecar <file>.aux.xml (see rumi.catalog's notes)."""
+        without); default: each file's PAM sidecar <file>.aux.xml (see rumi.catalog's notes).
+        classes: the bands whose class counts per step and tile rumi:classes records (None:
+        integer bands with at most 32 values; False: none; a band name, a list of them, or
+        {band: [values]}: rumi.catalog.classes)."""
         pa = deps().pa
-        rows = _describe_all(srcs, options, on_error, nodata)
+        rows = _describe_all(srcs, options, on_error, nodata, classes)
         if not rows:
             raise ValueError("no rumi file to catalogue")
         if _is_folder(path):
@@ -175,11 +180,12 @@ class Catalog:
         table, stamp = read_table(path_or_url, options)
         return cls(table, os.fspath(path_or_url), (), stamp)
 
-    def append(self, srcs: Any, *, options: dict[str, Any] | None = None, on_error: str = "raise", nodata: Any = None) -> Catalog:
+    def append(self, srcs: Any, *, options: dict[str, Any] | None = None, on_error: str = "raise", nodata: Any = None,
+               classes: Any = None) -> Catalog:
         """Adds rows to a partitioned catalogue as new part files (never rewriting one; two
         appenders at once both keep their rows) and returns the catalogue opened again (the
         parts known keep their cached footers). srcs: rumi files as build takes them, or a
-        pyarrow Table of the catalogue schema."""
+        pyarrow Table of the catalogue schema; nodata, classes: as build's."""
         if self._parts is None or self._query:
             raise FormatError(
                 f"{self.path}: append adds part files to a partitioned catalogue opened whole (a folder: "
@@ -188,7 +194,7 @@ class Catalog:
         if isinstance(srcs, pa.Table):
             table = srcs
         else:
-            table = pa.Table.from_pylist(_describe_all(srcs, options, on_error, nodata), schema=schema())
+            table = pa.Table.from_pylist(_describe_all(srcs, options, on_error, nodata, classes), schema=schema())
         write_parts(table, self._parts.url, options=self._parts.options)
         parts = self._parts.refreshed()
         return Catalog(None, self.path, (), ("parts", tuple(parts.names)), parts)
@@ -427,17 +433,24 @@ def _is_folder(path: str | os.PathLike[str]) -> bool:
     return Location.parse(s).scheme == "file" and os.path.isdir(s)
 
 
-def _describe_all(srcs: Any, options: dict[str, Any] | None, on_error: str, nodata: Any) -> list[dict[str, Any]]:
+def _describe_all(srcs: Any, options: dict[str, Any] | None, on_error: str, nodata: Any,
+                  classes: Any = None) -> list[dict[str, Any]]:
     """The catalogue rows of srcs (paths, URLs, folders, glob patterns: _expand): a file that
-    fails is an error naming it, or with on_error='skip' a warning and left out."""
+    fails is an error naming it, or with on_error='skip' a warning and left out. A band declared
+    categorical (classes=) that no file has is an error naming it."""
+    spec = class_spec(classes)  # checked before any file is read
     rows = []
     for s in _expand([srcs] if isinstance(srcs, (str, os.PathLike)) else list(srcs)):
         try:
-            rows.append(describe(s, options=options, nodata=nodata))
+            rows.append(describe(s, options=options, nodata=nodata, classes=spec))
         except Exception as e:
             if on_error != "skip":
                 raise type(e)(f"{s}: {e}") if isinstance(e, (FormatError, RumiIOError)) else e
             print(f"rumi-catalog: skipping {s}: {e}", file=sys.stderr)
+    missing = spec.missing_in([r["rumi:bands"] for r in rows])
+    if rows and missing:
+        raise ValueError(f"classes= declares the bands {missing} categorical, but none of the {len(rows)} files has them "
+                         f"(their bands: {rows[0]['rumi:bands']}{' ...' if len(rows) > 1 else ''})")
     return rows
 
 

@@ -41,6 +41,13 @@ invalid samples) / samples of the chip (exact for tile-aligned chips, never an o
 A file whose nodata is not known (no rumi:nodata, no `nodata=`) is an error for min_valid and
 return_valid, never "every sample valid".
 
+Classes and clouds: the catalogue's class counts per step and tile (rumi:classes, recorded for
+integer bands with few values or the bands `classes=` names) let samplers draw only chips whose
+class fractions meet `min_class={band: {class: fraction}}` / `max_class=`, whose steps are clear
+(`cloud=Cloud(band, max=0.1, classes=(8, 9, 10), min_clear_steps=None)`), or chips weighted so
+that each class's pixel share approaches a target (`RandomChipSampler(balance=ClassBalance(band,
+target))`), without reading a pixel (rumi.torch.contents: the same bounds as min_valid's).
+
 Scale and offset: chips are raw samples unless `apply_scale=True` (values raw * scale + offset
 per band and file, from the catalogue's rumi:scales / rumi:offsets, float32 by default, nodata
 NaN). Without it, files that give one band two scales are refused and scaled bands are warned
@@ -79,11 +86,12 @@ except ImportError as e:  # the first thing a new user types must say what to do
 from .dataset import ChipDataset
 from .loader import collate
 from .readers import DEFAULT_CACHE_BYTES
+from .contents import ClassBalance, Cloud
 from .samplers import GridChipSampler, RandomChipSampler, TileChipSampler
 
-__all__ = ["ChipDataset", "RandomChipSampler", "GridChipSampler", "TileChipSampler", "collate"]
+__all__ = ["ChipDataset", "ClassBalance", "Cloud", "RandomChipSampler", "GridChipSampler", "TileChipSampler", "collate"]
 
 # the public names live here (repr, pickles by reference, documentation), wherever they are defined
-for _obj in (ChipDataset, RandomChipSampler, GridChipSampler, TileChipSampler, collate):
+for _obj in (ChipDataset, ClassBalance, Cloud, RandomChipSampler, GridChipSampler, TileChipSampler, collate):
     _obj.__module__ = __name__
 del _obj

@@ -6,7 +6,7 @@ fraction bound from the catalogue's per-tile summary (`valid_bound`), label cove
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -15,6 +15,9 @@ from rumi.catalog import nodata_bound
 
 from .dtypes import Array, never_sample
 from .index import ChipIndex
+
+if TYPE_CHECKING:
+    from .contents import Contents
 
 
 def skips_unlabelled(index: ChipIndex) -> bool:
@@ -132,22 +135,28 @@ def covered(index: ChipIndex, j: int, r0: Any, c0: Any) -> Array:
     return out
 
 
-def chip_ok(index: ChipIndex, j: int, r0: Any, c0: Any, min_valid: float | None = None) -> Array:
-    """bool array: the chips at (r0, c0) of file j meet min_valid (valid_bound) and, with
-    labels and on_missing="skip", have labels (covered)."""
+def chip_ok(index: ChipIndex, j: int, r0: Any, c0: Any, min_valid: float | None = None,
+            contents: Contents | None = None) -> Array:
+    """bool array: the chips at (r0, c0) of file j meet min_valid (valid_bound), the class and
+    cloud limits (contents: rumi.torch.contents) and, with labels and on_missing="skip", have
+    labels (covered)."""
     ok: Array = np.ones(np.atleast_1d(np.asarray(r0)).shape, bool)
     if skips_unlabelled(index):
         ok &= covered(index, j, r0, c0)
     if min_valid is not None and min_valid > 0:
         ok &= valid_bound(index, j, r0, c0) >= min_valid
+    if contents and ok.any():
+        r0, c0 = np.atleast_1d(np.asarray(r0, np.int64)), np.atleast_1d(np.asarray(c0, np.int64))
+        ok[ok] = contents.ok(j, r0[ok], c0[ok])
     return ok
 
 
-def lattice(index: ChipIndex, j: int) -> tuple[Array, Array]:
+def lattice(index: ChipIndex, j: int, contents: Contents | None = None) -> tuple[Array, Array]:
     """Chip offsets (rows, cols) where every constraint's optimum lies: the breakpoints of
     valid_bound (chip edges on tile edges) and of the label rectangles, plus a grid of a
     quarter chip (valid_bound is concave in each offset between breakpoints, so its maximum
-    over a file is at one of these rows and columns)."""
+    over a file is at one of these rows and columns; the class bounds' extremes lie on their
+    sources' tile edges, contents.breaks)."""
     _, _, Y, X = index.shapes[j]
     h, w = index.size
     th, tw = index.tiles[j]
@@ -158,24 +167,35 @@ def lattice(index: ChipIndex, j: int) -> tuple[Array, Array]:
             r_lo, r_hi, c_lo, c_hi = m.rect
             rs |= {r_lo, r_hi - h}
             cs |= {c_lo, c_hi - w}
+    if contents:
+        more_r, more_c = contents.breaks(j)
+        rs |= more_r
+        cs |= more_c
     return (np.array(sorted(v for v in rs if 0 <= v <= Y - h), np.int64),
             np.array(sorted(v for v in cs if 0 <= v <= X - w), np.int64))
 
 
-def feasible(index: ChipIndex, j: int, min_valid: float | None = None) -> Array:
+def feasible(index: ChipIndex, j: int, min_valid: float | None = None, contents: Contents | None = None) -> Array:
     """(n, 2) array of lattice offsets (row, col) of file j whose chips meet the constraints."""
-    rs, cs = lattice(index, j)
+    rs, cs = lattice(index, j, contents)
     rows, cols = (v.ravel() for v in np.meshgrid(rs, cs, indexing="ij"))
-    ok = chip_ok(index, j, rows, cols, min_valid)
+    ok = chip_ok(index, j, rows, cols, min_valid, contents)
     return np.stack([rows[ok], cols[ok]], 1)
 
 
-def no_chip_error(index: ChipIndex, min_valid: float | None) -> RequestError:
+def no_chip_error(index: ChipIndex, min_valid: float | None, contents: Contents | None = None) -> RequestError:
     """Why no chip meets the constraints: no chip inside a label file, or the best valid
-    fraction bound of any chip (and where)."""
+    fraction bound of any chip (and where), or each class limit's best bound."""
     h, w = index.size
     parts = []
     skip = skips_unlabelled(index)
+    if contents:
+        return RequestError(
+            f"no {h}x{w} chip{' inside a label file' if skip else ''} meets "
+            f"{'min_valid=' + str(min_valid) + ' and ' if min_valid else ''}the class limits according to the "
+            f"catalogue's class counts (rumi:classes): {contents.best_text(lambda j: lattice(index, j, contents))}; "
+            "loosen them, or use larger chips or files written with smaller tiles (the counts are per tile: a "
+            "chip's bound counts only the tiles it covers whole as exact)")
     if skip:
         if not any(len(feasible(index, j)) for j in range(index.num_files)):
             return RequestError(f"no {h}x{w} chip of the {index.num_files} image files lies wholly inside a label file")

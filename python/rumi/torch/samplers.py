@@ -22,6 +22,7 @@ import numpy as np
 import torch
 
 from . import constraints
+from .contents import ClassBalance, Contents, limits_of
 from .dtypes import Array
 from .index import ChipIndex
 from .streams import Streams, place, positions
@@ -51,7 +52,8 @@ class ChipSampler(torch.utils.data.Sampler):
 
     def __init__(self, dataset: ChipDataset, rank: int | None = None, world_size: int | None = None,
                  min_valid: float | None = None, seed: int = 0, streams: int | None = None,
-                 block: int | None = None) -> None:
+                 block: int | None = None, *, min_class: Any = None, max_class: Any = None, cloud: Any = None,
+                 balance: ClassBalance | None = None) -> None:
         self.ds = dataset
         self.index: ChipIndex = dataset.index
         sh = self.index.sharding
@@ -84,13 +86,17 @@ class ChipSampler(torch.utils.data.Sampler):
             err = constraints.min_valid_error(self.index, self.min_valid)
             if err is not None:
                 raise err
-        self.constrained = bool(self.min_valid) or constraints.skips_unlabelled(self.index)
+        if balance is not None and not isinstance(balance, ClassBalance):
+            raise TypeError(f"balance must be a rumi.torch.ClassBalance(band, target=...), not {balance!r}")
+        # min_class / max_class / cloud / balance: from the catalogue's class counts (rumi.torch.contents)
+        self.contents = Contents(self.index, limits_of(min_class, max_class, cloud), balance)
+        self.constrained = bool(self.min_valid) or constraints.skips_unlabelled(self.index) or bool(self.contents)
         if self.constrained:
             groups = [self.files_of(int(c)) for c in self.my_streams()] if self.streams is not None else \
                 [np.arange(self.index.num_files)]
             for files in groups:
                 if not any(len(self.feasible(int(j))) for j in files):
-                    raise constraints.no_chip_error(self.index, self.min_valid)
+                    raise constraints.no_chip_error(self.index, self.min_valid, self.contents)
 
     # -- the index's files ------------------------------------------------------------------
     def feasible(self, j: int) -> Array:
@@ -98,7 +104,7 @@ class ChipSampler(torch.utils.data.Sampler):
         asked for: a million files are not all visited)."""
         f = self._feasible.get(j)
         if f is None:
-            f = self._feasible[j] = constraints.feasible(self.index, j, self.min_valid)
+            f = self._feasible[j] = constraints.feasible(self.index, j, self.min_valid, self.contents)
         return f
 
     def my_streams(self) -> Array:
@@ -218,7 +224,7 @@ class ChipSampler(torch.utils.data.Sampler):
         rows, cols = (v.ravel() for v in np.meshgrid(np.asarray(list(ys), np.int64), np.asarray(list(xs), np.int64),
                                                      indexing="ij"))
         if self.constrained:
-            ok = constraints.chip_ok(self.index, j, rows, cols, self.min_valid)
+            ok = constraints.chip_ok(self.index, j, rows, cols, self.min_valid, self.contents)
             rows, cols = rows[ok], cols[ok]
         return np.stack([np.full(len(rows), j, np.int64), rows, cols], 1)
 
@@ -264,8 +270,10 @@ class RandomChipSampler(ChipSampler):
     def __init__(
         self, dataset: ChipDataset, length: int, seed: int = 0, rank: int | None = None, world_size: int | None = None,
         min_valid: float | None = None, align: bool | int = False, streams: int | None = None, block: int | None = None,
+        *, min_class: Any = None, max_class: Any = None, cloud: Any = None, balance: ClassBalance | None = None,
     ) -> None:
-        super().__init__(dataset, rank, world_size, min_valid, seed, streams, block)
+        super().__init__(dataset, rank, world_size, min_valid, seed, streams, block, min_class=min_class,
+                         max_class=max_class, cloud=cloud, balance=balance)
         self.length = _check_length(length)
         if not isinstance(align, (bool, int, np.integer)) or (not isinstance(align, bool) and int(align) < 1):
             raise ValueError(f"align must be True, False or a step in pixels >= 1, not {align!r}")
@@ -285,6 +293,74 @@ class RandomChipSampler(ChipSampler):
         if self.align is True:
             return np.asarray(self.index.tiles, np.int64)[js].reshape(-1, 2)
         return np.full((len(js), 2), int(self.align), np.int64)
+
+    def balanced(self, files: Array) -> tuple[Array, Array, Array, Array, Array]:
+        """The class-balanced drawing of files' chips (balance=): (candidate keys (n, 3), their
+        probabilities, the classes, their target shares, the expected shares of the drawn
+        pixels). The candidates are each file's lattice chips that meet the constraints
+        (rumi.torch.constraints.lattice; on the align step where some are); each one's class
+        shares are estimated from its tiles' counts (rumi.torch.contents.Contents.estimate), and
+        a chip's weight is sum over classes of m_c x its share of c, with the multipliers m
+        scaled (iterative proportional fitting) until the expected shares meet the target or
+        stop improving."""
+        key = ("balanced", tuple(np.asarray(files).tolist()))
+        if key in self._cache:
+            got: tuple[Array, Array, Array, Array, Array] = self._cache[key]
+            return got
+        bal = self.contents.balance
+        assert bal is not None
+        keys, ests = [], []
+        for j in np.asarray(files).tolist():
+            F = self.feasible(j) if self.constrained else np.stack(
+                [v.ravel() for v in np.meshgrid(*constraints.lattice(self.index, j, self.contents), indexing="ij")], 1)
+            sy, sx = self.steps(j)
+            on = (F[:, 0] % sy == 0) & (F[:, 1] % sx == 0)
+            F = F[on] if on.any() else F
+            if not len(F):
+                continue
+            vals, e = self.contents.estimate(j, bal.band, F[:, 0], F[:, 1])
+            keys.append(np.concatenate([np.full((len(F), 1), j, np.int64), F], 1))
+            ests.append((vals, e))
+        if not keys:
+            raise ValueError(f"balance: no chip of these files has class counts for band {bal.band!r}")
+        classes = np.unique(np.concatenate([v for v, _ in ests]))
+        M = np.zeros((sum(len(k) for k in keys), len(classes)))
+        at = 0
+        for (vals, e), k in zip(ests, keys):
+            M[at:at + len(k), np.searchsorted(classes, vals)] = e
+            at += len(k)
+        cands = np.concatenate(keys)
+        present = M.sum(0) > 0
+        if bal.target is None:
+            target = np.where(present, 1.0, 0.0)
+        else:
+            target = np.array([bal.target.get(int(c), 0.0) for c in classes])
+            if not (target[present] > 0).any():
+                raise ValueError(f"balance: none of the target classes {sorted(bal.target)} occurs in band "
+                                 f"{bal.band!r} of these files (it has {classes[present].tolist()})")
+        target = target / target.sum()
+        m = np.ones(len(classes))
+        for _ in range(500):
+            q = M @ m
+            p = q / q.sum()
+            got_c = p @ M
+            share = got_c / got_c.sum()
+            if np.abs(share - target).max() < 1e-4:
+                break
+            upd = np.where(share > 0, (np.maximum(target, 1e-12) / np.maximum(share, 1e-300)) ** 0.5, 1.0)
+            m = m * upd
+            m = m / m.max()
+        q = M @ m
+        keep = q > 0
+        if not keep.any():  # pragma: no cover - every candidate has some class
+            keep[:] = True
+            q = np.ones(len(q))
+        p = np.where(keep, q, 0.0)
+        p = p / p.sum()
+        share = (p @ M) / max(float((p @ M).sum()), 1e-300)
+        out = (cands, p, classes, target, share)
+        self._cache[key] = out
+        return out
 
     def epoch_keys(self) -> Array:
         rng = np.random.default_rng([self.seed, self.epoch])
@@ -316,6 +392,10 @@ class RandomChipSampler(ChipSampler):
         index = self.index
         if count == 0:
             return np.zeros((0, 3), np.int64)
+        if self.contents.balance is not None:
+            cands, p = self.balanced(files)[:2]
+            out: Array = cands[rng.choice(len(cands), size=count, p=p)]
+            return out
         h, w = index.size
         shapes = np.asarray(index.shapes, np.int64)
         area = ((shapes[files, 2] - h + 1) * (shapes[files, 3] - w + 1)).astype(float)
@@ -327,7 +407,7 @@ class RandomChipSampler(ChipSampler):
                     break
                 area[np.isin(files, bad)] = 0.0
                 if not area.sum():  # pragma: no cover - the constructor found a file with one
-                    raise constraints.no_chip_error(index, self.min_valid)
+                    raise constraints.no_chip_error(index, self.min_valid, self.contents)
                 again = np.isin(js, bad)
                 js[again] = files[rng.choice(len(area), size=int(again.sum()), p=area / area.sum())]
         ys = rng.random(count)
@@ -347,7 +427,8 @@ class RandomChipSampler(ChipSampler):
                 sel = np.flatnonzero(js == j)
                 cand_r = np.concatenate([r0[sel, None], ey[sel]], 1)
                 cand_c = np.concatenate([c0[sel, None], ex[sel]], 1)
-                ok = constraints.chip_ok(index, int(j), cand_r.ravel(), cand_c.ravel(), self.min_valid).reshape(cand_r.shape)
+                ok = constraints.chip_ok(index, int(j), cand_r.ravel(), cand_c.ravel(), self.min_valid,
+                                         self.contents).reshape(cand_r.shape)
                 first = np.argmax(ok, axis=1)
                 has = ok[np.arange(len(sel)), first]
                 r0[sel] = np.where(has, cand_r[np.arange(len(sel)), first], 0)
@@ -591,15 +672,20 @@ class GridChipSampler(_EveryChip):
         streams: int | None = None,
         block: int | None = None,
         length: int | None = None,
+        *,
+        min_class: Any = None,
+        max_class: Any = None,
+        cloud: Any = None,
     ) -> None:
         h, w = dataset.index.size
         sy, sx = (h, w) if stride is None else ((int(stride),) * 2 if np.isscalar(stride) else tuple(stride))  # type: ignore[arg-type]
         self.stride = (int(sy), int(sx))
         self.shuffle = bool(shuffle)
         self.length = None if length is None else _check_length(length)
-        super().__init__(dataset, rank, world_size, min_valid, seed, streams, block)
+        super().__init__(dataset, rank, world_size, min_valid, seed, streams, block, min_class=min_class,
+                         max_class=max_class, cloud=cloud)
         if self.constrained and not self.has_chips():
-            raise constraints.no_chip_error(self.index, self.min_valid)
+            raise constraints.no_chip_error(self.index, self.min_valid, self.contents)
 
     def offsets(self, j: int) -> tuple[Any, Any]:
         h, w = self.index.size
@@ -616,13 +702,15 @@ class TileChipSampler(_EveryChip):
     def __init__(
         self, dataset: ChipDataset, shuffle: bool = False, seed: int = 0, rank: int | None = None,
         world_size: int | None = None, min_valid: float | None = None, streams: int | None = None,
-        block: int | None = None, length: int | None = None,
+        block: int | None = None, length: int | None = None, *, min_class: Any = None, max_class: Any = None,
+        cloud: Any = None,
     ) -> None:
         self.shuffle = shuffle
         self.length = None if length is None else _check_length(length)
-        super().__init__(dataset, rank, world_size, min_valid, seed, streams, block)
+        super().__init__(dataset, rank, world_size, min_valid, seed, streams, block, min_class=min_class,
+                         max_class=max_class, cloud=cloud)
         if self.constrained and not self.has_chips():
-            raise constraints.no_chip_error(self.index, self.min_valid)
+            raise constraints.no_chip_error(self.index, self.min_valid, self.contents)
 
     def offsets(self, j: int) -> tuple[Any, Any]:
         h, w = self.index.size

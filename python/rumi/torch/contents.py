@@ -1,0 +1,465 @@
+"""What a chip holds, bounded from the catalogue's class counts (rumi:classes, rumi.catalog.classes)
+without reading a pixel: the samplers' class and cloud constraints (`min_class=`, `max_class=`,
+`cloud=`) and the class-balanced weighting (`balance=`).
+
+A constraint names a band and classes of it. The band is one of the image files' bands (read or
+not: an SCL band of the files constrains chips of their other bands), else one of the label
+files' bands (labels= on the image's pixel grid: the counts of the label file that covers the
+chip). Its counts per time step and tile bound, for a chip at (r0, c0) and each step it reads,
+the samples of classes C it holds: at least sum over its tiles of max(0, n_C - (tile samples -
+chip samples in the tile)), at most sum of min(chip samples in the tile, n_C). Both are exact for
+a chip of whole tiles, and never on the wrong side of the truth for others.
+
+- min_class={band: {class: fraction}}: the chip's samples (all its steps, its h x w pixels) of
+  the class are at least that fraction (lower bound >= fraction). A key may be a tuple of
+  classes (their union).
+- max_class={band: {class: fraction}}: at most that fraction (upper bound <= fraction).
+- cloud=Cloud(band, max=0.1, classes=None, min_clear_steps=None): a step is clear when its cloud
+  fraction (the classes given; None: every class but 0, a cloud mask's) is at most max by the
+  upper bound; every step the chip reads must be clear, or at least min_clear_steps of them.
+- balance=ClassBalance(band, target=None): RandomChipSampler draws chips so that each class's
+  share of the drawn pixels approaches target (a dict class -> share; None: equal shares of the
+  classes the selection has), weighting the lattice chips by the class shares their tiles'
+  counts give (not bounds: estimates, the counts spread evenly over each tile).
+
+Fractions count nodata samples as no class (rumi:classes does not count them). Time steps: the
+steps the chip reads (max_steps with time_steps="newest" included); time_steps="random" draws
+them per chip and is refused with a class constraint."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from rumi import RequestError
+from rumi.catalog.classes import unpack_classes
+
+from .dtypes import Array
+from .index import ChipIndex
+
+#: decoded class counts kept per process (files)
+COUNTS_CACHE = 4096
+
+
+@dataclass(frozen=True)
+class Cloud:
+    """A cloud limit for samplers (cloud=): band (a mask band, or a scene classification band
+    such as Sentinel-2's SCL), max (the largest cloud fraction of a clear step, by the
+    catalogue's bound), classes (the cloud classes, e.g. (8, 9, 10) of SCL; None: every class
+    but 0), min_clear_steps (None: every step the chip reads is clear; k: at least k are)."""
+
+    band: str
+    max: float = 0.0
+    classes: tuple[int, ...] | None = None
+    min_clear_steps: int | None = None
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= float(self.max) <= 1.0:
+            raise ValueError(f"Cloud(max=) must be in [0, 1], not {self.max!r}")
+        if self.min_clear_steps is not None and (isinstance(self.min_clear_steps, bool) or int(self.min_clear_steps) < 1):
+            raise ValueError(f"Cloud(min_clear_steps=) must be None or >= 1, not {self.min_clear_steps!r}")
+        if self.classes is not None:
+            object.__setattr__(self, "classes", _classes(self.classes, "Cloud(classes=)"))
+
+
+@dataclass(frozen=True)
+class ClassBalance:
+    """Class-balanced drawing (RandomChipSampler(balance=)): band, and target shares per class
+    (a dict class -> share, normalised; None: equal shares of the classes the selection has)."""
+
+    band: str
+    target: Mapping[int, float] | None = field(default=None)
+
+    def __post_init__(self) -> None:
+        if self.target is not None:
+            t = {int(k): float(v) for k, v in dict(self.target).items()}
+            if not t or any(v < 0 or not math.isfinite(v) for v in t.values()) or sum(t.values()) <= 0:
+                raise ValueError(f"ClassBalance(target=) needs shares >= 0 with a positive sum, not {self.target!r}")
+            object.__setattr__(self, "target", t)
+
+
+def _classes(key: Any, what: str) -> tuple[int, ...]:
+    vals = list(key) if isinstance(key, (tuple, list, set, frozenset)) else [key]
+    try:
+        out = tuple(sorted({int(v) for v in vals}))
+    except (TypeError, ValueError):
+        raise TypeError(f"{what}: classes are integers (or a tuple of them), not {key!r}") from None
+    if not out or any(int(v) != v for v in vals):
+        raise TypeError(f"{what}: classes are integers (or a tuple of them), not {key!r}")
+    return out
+
+
+@dataclass(frozen=True)
+class Limit:
+    """One constraint on the samples of classes `classes` of band `band`: kind "min" / "max"
+    (fraction of the chip's samples), or "cloud" (per step; min_steps clear steps, None: all)."""
+
+    band: str
+    classes: tuple[int, ...] | None  # None: every class but 0
+    kind: str
+    value: float
+    min_steps: int | None = None
+
+    @property
+    def text(self) -> str:
+        cl = "every class but 0" if self.classes is None else (
+            f"class {self.classes[0]}" if len(self.classes) == 1 else f"classes {list(self.classes)}")
+        if self.kind == "min":
+            return f"min_class: {self.band} {cl} >= {self.value:g}"
+        if self.kind == "max":
+            return f"max_class: {self.band} {cl} <= {self.value:g}"
+        steps = "every step" if self.min_steps is None else f"at least {self.min_steps} steps"
+        return f"cloud: {self.band} {cl} <= {self.value:g} in {steps}"
+
+
+def limits_of(min_class: Any, max_class: Any, cloud: Any) -> list[Limit]:
+    """The samplers' min_class= / max_class= / cloud= as Limits (ValueError / TypeError naming
+    what is wrong)."""
+    out: list[Limit] = []
+    for kind, arg in (("min", min_class), ("max", max_class)):
+        if arg is None:
+            continue
+        if not isinstance(arg, Mapping):
+            raise TypeError(f"{kind}_class must be a dict {{band: {{class: fraction}}}}, not {arg!r}")
+        for band, per in arg.items():
+            if not isinstance(band, str) or not isinstance(per, Mapping) or not per:
+                raise TypeError(f"{kind}_class must be a dict {{band: {{class: fraction}}}}, not {arg!r}")
+            for key, frac in per.items():
+                f = float(frac)
+                if not 0.0 <= f <= 1.0:
+                    raise ValueError(f"{kind}_class: the fraction of {band} {key!r} must be in [0, 1], not {frac!r}")
+                out.append(Limit(band, _classes(key, f"{kind}_class[{band!r}]"), kind, f))
+    if cloud is not None:
+        if not isinstance(cloud, Cloud):
+            raise TypeError(f"cloud must be a rumi.torch.Cloud(band, max=..., classes=..., min_clear_steps=...), "
+                            f"not {cloud!r}")
+        out.append(Limit(cloud.band, cloud.classes, "cloud", float(cloud.max),
+                         None if cloud.min_clear_steps is None else int(cloud.min_clear_steps)))
+    return out
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a band's counts for image file j lie: the counted file's values and counts (T, ny,
+    nx, K), its tiles and (Y, X), the shift of its pixel grid from the image's (label pixel =
+    image pixel + shift), the image chips it covers (a LabelMatch, or None: the image file
+    itself), and the label steps of image steps (None: the image's own steps)."""
+
+    values: Array
+    counts: Array
+    tiles: tuple[int, int]
+    shape: tuple[int, int]
+    shift: tuple[int, int]
+    match: Any
+    static: bool
+
+
+class Contents:
+    """The class constraints of a sampler on a chip index: bounds per chip from the class
+    counts of the catalogue (image files) and of the label catalogue."""
+
+    def __init__(self, index: ChipIndex, limits: Sequence[Limit], balance: ClassBalance | None = None) -> None:
+        self.index = index
+        self.limits = list(limits)
+        self.balance = balance
+        self.bands = list(dict.fromkeys([lim.band for lim in self.limits] + ([balance.band] if balance else [])))
+        if not self.bands:
+            return
+        if index.spec.max_steps is not None and index.spec.time_steps == "random":
+            raise RequestError("class and cloud constraints need each file's time steps: time_steps='random' draws them "
+                               "per chip (use time_steps='newest', or no max_steps)")
+        self._rows = _image_rows(index)
+        self._label_rows = _label_rows(index) if index.label is not None else None
+        self._ltiles: list[tuple[int, int]] = [] if index.labels is None else [
+            (int(a), int(b)) for a, b in index.labels.table.column("rumi:tile_shape").to_pylist()]
+        self._cache: dict[tuple[int, str], list[Source]] = {}
+        for band in self.bands:  # a band must be somewhere: the images' or the labels'
+            in_images = any(band in bs for bs, _ in self._rows)
+            in_labels = self._label_rows is not None and any(band in bs for bs, _ in self._label_rows)
+            if not in_images and not in_labels:
+                raise RequestError(f"no image{' or label' if index.label is not None else ''} file has a band {band!r} "
+                                   f"(class constraints name a band of the images, or of labels=)")
+
+    def __bool__(self) -> bool:
+        return bool(self.limits)
+
+    # -- the counts ----------------------------------------------------------------------------
+    def sources(self, j: int, band: str) -> list[Source]:
+        """The counts of band for image file j (its own, or the label files on its grid)."""
+        key = (j, band)
+        got = self._cache.get(key)
+        if got is not None:
+            return got
+        index = self.index
+        bands, value = self._rows[j]
+        out: list[Source] = []
+        if band in bands:
+            b = bands.index(band)
+            T, B, Y, X = (int(v) for v in index.shapes[j])
+            th, tw = (int(v) for v in index.tiles[j])
+            out.append(self._source(value, b, (T, B, Y, X), (th, tw), (0, 0), None, False, index.ids[j], band))
+        elif self._label_rows is not None and index.label is not None:
+            lab = index.label
+            for m in lab.matches[j]:
+                lbands, lvalue = self._label_rows[m.label]
+                if band not in lbands:
+                    continue
+                if not m.same_grid:
+                    raise RequestError(
+                        f"a class constraint on the label band {band!r} needs label files on the image's pixel grid: "
+                        f"label {lab.ids[m.label]} is on another grid than image {index.ids[j]} (resampled when read; "
+                        "its counts cannot bound a chip)")
+                Tl, Bl, Yl, Xl = (int(v) for v in lab.shapes[m.label])
+                lt = self._ltiles[m.label]
+                out.append(self._source(lvalue, lbands.index(band), (Tl, Bl, Yl, Xl), lt, tuple(m.off), m,
+                                        m.tsteps is None, lab.ids[m.label], band))
+        if len(self._cache) >= COUNTS_CACHE:
+            self._cache = {}
+        self._cache[key] = out
+        return out
+
+    def _source(self, value: Any, b: int, shape: tuple[int, int, int, int], tiles: tuple[int, int], shift: Any,
+                match: Any, static: bool, fid: str, band: str) -> Source:
+        if value is None:
+            raise RequestError(
+                f"a class constraint on band {band!r} needs the catalogue's class counts (rumi:classes), which the "
+                f"catalogue of {fid} did not record (built before them): build it again (rumi.Catalog.build: "
+                "integer bands with few values are counted, or classes=[...] names them)")
+        got = unpack_classes(value, shape, tiles)
+        assert got is not None
+        if b not in got:
+            raise RequestError(
+                f"band {band!r} of {fid} has no class counts in the catalogue (not categorical by the detection rule: "
+                f"an integer band with at most 32 values): build the catalogue with classes=[{band!r}]")
+        vals, counts = got[b]
+        return Source(vals, counts, tiles, shape[2:], (int(shift[0]), int(shift[1])), match, static)
+
+    # -- bounds --------------------------------------------------------------------------------
+    def steps(self, j: int, src: Source) -> list[int]:
+        """The source's steps that image file j's chips read."""
+        if src.match is None:
+            return self.index.steps_of(j, 0, 0)
+        if src.static:
+            return [0]
+        st = self.index.step_times[j]
+        return [src.match.tsteps[int(st[t])] for t in self.index.steps_of(j, 0, 0)]
+
+    def bounds(self, j: int, band: str, classes: tuple[int, ...] | None, r0: Any, c0: Any) -> tuple[Array, Array]:
+        """(lower, upper) bounds of the samples of the classes per chip and step: two (n, S)
+        float arrays for the chips at (r0, c0) of file j (S: the steps the chips read; a
+        static label: 1). Chips no source covers: 0 and every sample."""
+        r0 = np.atleast_1d(np.asarray(r0, np.int64))
+        c0 = np.atleast_1d(np.asarray(c0, np.int64))
+        h, w = self.index.size
+        srcs = self.sources(j, band)
+        S = max((len(self.steps(j, s)) for s in srcs), default=1)
+        lo = np.zeros((len(r0), S))
+        hi = np.full((len(r0), S), float(h * w))
+        done = np.zeros(len(r0), bool)
+        for s in srcs:
+            cov = np.ones(len(r0), bool) if s.match is None else np.asarray(s.match.covers(r0, c0, h, w), bool)
+            cov &= ~done
+            if not cov.any():
+                continue
+            sel = _class_sum(s, classes)[self.steps(j, s)]  # (S', ny, nx)
+            l, u = tile_bounds(sel, s.tiles, s.shape, r0[cov] + s.shift[0], c0[cov] + s.shift[1], h, w)
+            if l.shape[1] != S:  # a static label beside several steps: the same in each
+                l, u = np.repeat(l, S, 1), np.repeat(u, S, 1)
+            lo[cov], hi[cov] = l, u
+            done |= cov
+        return lo, hi
+
+    def ok(self, j: int, r0: Any, c0: Any) -> Array:
+        """bool array: the chips at (r0, c0) of file j meet every limit."""
+        r0 = np.atleast_1d(np.asarray(r0, np.int64))
+        ok: Array = np.ones(r0.shape, bool)
+        for lim in self.limits:
+            ok &= self.score(lim, j, r0, c0) >= 0
+        return ok
+
+    def score(self, lim: Limit, j: int, r0: Any, c0: Any) -> Array:
+        """Per chip, how far its bound is inside the limit (>= 0: met): min: lower fraction -
+        value; max: value - upper fraction; cloud: clear steps - steps needed."""
+        h, w = self.index.size
+        lo, hi = self.bounds(j, lim.band, lim.classes, r0, c0)
+        n = h * w * lo.shape[1]
+        if lim.kind == "min":
+            out: Array = lo.sum(1) / n - lim.value + 1e-12
+        elif lim.kind == "max":
+            out = lim.value - hi.sum(1) / n + 1e-12
+        else:
+            clear = (hi / (h * w) <= lim.value + 1e-12).sum(1)
+            need = lo.shape[1] if lim.min_steps is None else lim.min_steps
+            out = (clear - need).astype(np.float64)
+        return out
+
+    def value_of(self, lim: Limit, j: int, r0: Any, c0: Any) -> Array:
+        """Per chip, the bound a limit is decided on: the lower fraction (min), the upper
+        fraction (max), the number of clear steps (cloud)."""
+        h, w = self.index.size
+        lo, hi = self.bounds(j, lim.band, lim.classes, r0, c0)
+        if lim.kind == "min":
+            out: Array = lo.sum(1) / (h * w * lo.shape[1])
+        elif lim.kind == "max":
+            out = hi.sum(1) / (h * w * hi.shape[1])
+        else:
+            out = (hi / (h * w) <= lim.value + 1e-12).sum(1).astype(np.float64)
+        return out
+
+    def breaks(self, j: int) -> tuple[set[int], set[int]]:
+        """Chip offsets where the bounds change slope: chip edges on the sources' tile edges."""
+        h, w = self.index.size
+        rs: set[int] = set()
+        cs: set[int] = set()
+        for band in self.bands:
+            for s in self.sources(j, band):
+                th, tw = s.tiles
+                dr, dc = s.shift
+                Yl, Xl = s.shape
+                rs |= {v - dr for v in range(0, Yl + th, th)} | {v - dr - h for v in range(0, Yl + th, th)}
+                cs |= {v - dc for v in range(0, Xl + tw, tw)} | {v - dc - w for v in range(0, Xl + tw, tw)}
+        return rs, cs
+
+    def best_text(self, lattice: Any) -> str:
+        """For each limit alone, the best bound of any lattice chip and where (for errors)."""
+        out = []
+        for lim in self.limits:
+            best, where = None, ("", 0, 0)
+            for j in range(self.index.num_files):
+                if not self.sources(j, lim.band):
+                    continue
+                rs, cs = lattice(j)
+                R, C = (v.ravel() for v in np.meshgrid(rs, cs, indexing="ij"))
+                if not len(R):
+                    continue
+                v = self.value_of(lim, j, R, C)
+                k = int(np.argmin(v)) if lim.kind == "max" else int(np.argmax(v))
+                better = best is None or (v[k] < best if lim.kind == "max" else v[k] > best)
+                if better:
+                    best, where = float(v[k]), (self.index.ids[j], int(R[k]), int(C[k]))
+            if best is None:
+                out.append(f"{lim.text}: no file has that band")
+            else:
+                what = "clear steps" if lim.kind == "cloud" else ("lower bound" if lim.kind == "min" else "upper bound")
+                shown = f"{int(best)}" if lim.kind == "cloud" else f"{best:.4f}"
+                out.append(f"{lim.text}: the best {what} {shown} (file {where[0]} at row {where[1]}, col {where[2]})")
+        return "; ".join(out)
+
+    # -- balance -------------------------------------------------------------------------------
+    def estimate(self, j: int, band: str, r0: Any, c0: Any) -> tuple[Array, Array]:
+        """(values, shares): each class's expected share of the chips' samples (n, K) from the
+        counts spread evenly over each tile (an estimate, not a bound)."""
+        r0 = np.atleast_1d(np.asarray(r0, np.int64))
+        c0 = np.atleast_1d(np.asarray(c0, np.int64))
+        h, w = self.index.size
+        srcs = self.sources(j, band)
+        vals = np.unique(np.concatenate([s.values for s in srcs])) if srcs else np.zeros(0, np.int64)
+        out = np.zeros((len(r0), len(vals)))
+        done = np.zeros(len(r0), bool)
+        for s in srcs:
+            cov = np.ones(len(r0), bool) if s.match is None else np.asarray(s.match.covers(r0, c0, h, w), bool)
+            cov &= ~done
+            if not cov.any():
+                continue
+            steps = self.steps(j, s)
+            cnt = s.counts[steps].astype(np.float64)  # (S, ny, nx, K)
+            th, tw = s.tiles
+            Y, X = s.shape
+            ny, nx = cnt.shape[1:3]
+            area = np.outer(np.minimum(th, Y - np.arange(ny) * th), np.minimum(tw, X - np.arange(nx) * tw))
+            dens = cnt.sum(0) / (len(steps) * area[:, :, None])  # (ny, nx, K): share of each tile's samples
+            e = _overlap_sum(dens, s.tiles, s.shape, r0[cov] + s.shift[0], c0[cov] + s.shift[1], h, w) / (h * w)
+            out[np.ix_(np.flatnonzero(cov), np.searchsorted(vals, s.values))] = e
+            done |= cov
+        return vals, out
+
+
+def _class_sum(s: Source, classes: tuple[int, ...] | None) -> Array:
+    """(T, ny, nx) float: the source's samples of the classes (None: every class but 0)."""
+    sel = s.values != 0 if classes is None else np.isin(s.values, classes)
+    out: Array = s.counts[..., sel].sum(-1, dtype=np.float64)
+    return out
+
+
+def tile_bounds(n: Array, tiles: tuple[int, int], shape: tuple[int, int], r0: Array, c0: Array, h: int,
+                w: int) -> tuple[Array, Array]:
+    """Lower and upper bounds (len(r0), S) of the samples counted by n (S, ny, nx: per step and
+    tile) inside the h x w chips at (r0, c0) of a raster of shape (Y, X) with these tiles:
+    sum over the tiles of max(0, n - (tile samples - chip samples in it)) and of min(chip
+    samples in it, n)."""
+    th, tw = tiles
+    Y, X = shape
+    S, ny, nx = n.shape
+    ah = np.minimum(th, Y - np.arange(ny) * th)
+    aw = np.minimum(tw, X - np.arange(nx) * tw)
+    area = np.outer(ah, aw).astype(np.float64)
+    lo = np.zeros((len(r0), S))
+    hi = np.zeros((len(r0), S))
+    for di in range(-(-h // th) + 1):
+        tr = r0 // th + di
+        ovr = np.clip(np.minimum(np.minimum(r0 + h, (tr + 1) * th), Y) - np.maximum(r0, tr * th), 0, None)
+        rin = (tr >= 0) & (tr < ny)
+        tri = np.clip(tr, 0, ny - 1)
+        for dj in range(-(-w // tw) + 1):
+            tc = c0 // tw + dj
+            ovc = np.clip(np.minimum(np.minimum(c0 + w, (tc + 1) * tw), X) - np.maximum(c0, tc * tw), 0, None)
+            inside = rin & (tc >= 0) & (tc < nx)
+            tci = np.clip(tc, 0, nx - 1)
+            ov = np.where(inside, ovr * ovc, 0).astype(np.float64)[:, None]
+            cnt = np.where(inside[:, None], n[:, tri, tci].T, 0.0)  # (chips, S)
+            lo += np.maximum(0.0, cnt - (area[tri, tci][:, None] - ov))
+            hi += np.minimum(ov, cnt)
+    return lo, hi
+
+
+def _overlap_sum(dens: Array, tiles: tuple[int, int], shape: tuple[int, int], r0: Array, c0: Array, h: int,
+                 w: int) -> Array:
+    """sum over the chips' tiles of dens (ny, nx, K) x samples of the chip in the tile: (n, K)."""
+    th, tw = tiles
+    Y, X = shape
+    ny, nx, K = dens.shape
+    out = np.zeros((len(r0), K))
+    for di in range(-(-h // th) + 1):
+        tr = r0 // th + di
+        ovr = np.clip(np.minimum(np.minimum(r0 + h, (tr + 1) * th), Y) - np.maximum(r0, tr * th), 0, None)
+        rin = (tr >= 0) & (tr < ny)
+        tri = np.clip(tr, 0, ny - 1)
+        for dj in range(-(-w // tw) + 1):
+            tc = c0 // tw + dj
+            ovc = np.clip(np.minimum(np.minimum(c0 + w, (tc + 1) * tw), X) - np.maximum(c0, tc * tw), 0, None)
+            inside = rin & (tc >= 0) & (tc < nx)
+            ov = np.where(inside, ovr * ovc, 0).astype(np.float64)
+            out += ov[:, None] * dens[tri, np.clip(tc, 0, nx - 1)]
+    return out
+
+
+def _image_rows(index: ChipIndex) -> list[tuple[list[str], Any]]:
+    """Per image file j: its bands and its rumi:classes value (None: not recorded), read from
+    the shards the index holds (two columns)."""
+    cat = index.catalog
+    shards = cat.shards()
+    out: list[tuple[list[str], Any]] = [([], None)] * index.num_files
+    shard_of = np.asarray(index.shard)
+    pos_of = np.asarray(index.fid, np.int64) & 0xFFFFFFFF
+    for s in np.unique(shard_of).tolist():
+        sr = cat.read_shard(shards[s], ["rumi:bands", "rumi:classes"])
+        t = sr.table
+        bands = t.column("rumi:bands").to_pylist()
+        classes = t.column("rumi:classes").to_pylist() if "rumi:classes" in t.column_names else [None] * t.num_rows
+        at = {int(p): i for i, p in enumerate(np.asarray(sr.pos).tolist())}
+        for j in np.flatnonzero(shard_of == s).tolist():
+            i = at[int(pos_of[j])]
+            out[j] = (list(bands[i]), classes[i])
+    return out
+
+
+def _label_rows(index: ChipIndex) -> list[tuple[list[str], Any]]:
+    """Per label file l: its bands and its rumi:classes value."""
+    assert index.labels is not None
+    t = index.labels.table
+    bands = t.column("rumi:bands").to_pylist()
+    classes = t.column("rumi:classes").to_pylist() if "rumi:classes" in t.column_names else [None] * t.num_rows
+    return [(list(b), c) for b, c in zip(bands, classes)]
