@@ -29,7 +29,7 @@ from ._location import Location
 from ._dtypes import Array, Tensor, encoding_of, numpy_dtype
 from ._errors import FormatError, LimitError, RequestError, RumiError, RumiIOError, UnsupportedError
 from ._window import Window
-from ._write import WriteSpec, Writer, encode_rows, encode_tiles, write
+from ._write import WriteOptions, WriteSpec, Writer, encode_rows, encode_tiles, write
 
 if TYPE_CHECKING:
     from . import catalog, gdal, torch, torchgeo, xarray_backend
@@ -42,6 +42,7 @@ __all__ = [
     "write",
     "Writer",
     "WriteSpec",
+    "WriteOptions",
     "encode_rows",
     "encode_tiles",
     "to_rumi",

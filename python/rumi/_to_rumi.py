@@ -5,6 +5,7 @@ scheduler is active (a dask.distributed Client included) and never materialised 
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import threading
 from typing import Any, Iterator, Sequence
@@ -14,7 +15,7 @@ import numpy as np
 from ._crs import CrsLike
 from ._dataset import default_threads
 from ._location import Location
-from ._write import PathLike, Writer, WriteSpec, encode_block
+from ._write import PathLike, Writer, WriteOptions, WriteSpec, encode_block
 
 
 #: dimension names recognised for each role (others: dims={"y": "lat", ...})
@@ -504,6 +505,7 @@ def to_rumi(
     offsets: Any = None,
     units: Any = None,
     graph: str = "auto",
+    write_options: WriteOptions | None = None,
 ) -> bytes:
     """Writes an xarray DataArray (or one-variable Dataset) with dims (time, band, y, x),
     (band, y, x) or (y, x) (other names mapped with dims=) to dest (a path or s3://bucket/key)
@@ -525,7 +527,14 @@ def to_rumi(
     samples (mask_and_scale=False: the scale in `attrs`) are stored as they are. A rotated grid is written when rioxarray or
     odc-geo carry it (a GeoTransform), as rio.to_raster writes it. A dask-backed array is written block by block of whole tile rows (about block_bytes raw
     bytes each), one task per block on the active dask scheduler, never whole in memory; the
-    other arguments (graph="fast" for the fastest decode, docs/compression.md) are rumi.Writer's."""
+    other arguments (graph="fast" for the fastest decode, docs/compression.md; write_options: tile,
+    nodata, frame_unit, level, threads, options, force and graph as one rumi.WriteOptions) are
+    rumi.Writer's."""
+    opts = WriteOptions.gather(
+        write_options, f"to_rumi {dest}", tile=tile, nodata=nodata, frame_unit=frame_unit, level=level,
+        threads=threads, options=options, force=force, graph=graph,
+    )
+    nodata = opts.nodata
     da = _as_dataarray(obj)
     roles = _roles(da, dims)
     order = [d for d in (roles["time"], roles["band"], roles["y"], roles["x"]) if d is not None]
@@ -561,14 +570,10 @@ def to_rumi(
         pixel_is_point = str(da.attrs.get("AREA_OR_POINT", "Area")).lower() == "point"
     data = da.data
     shape = (T, B, Y, X)
-    spec_dtype = data.dtype
-    w = Writer(
-        dest, shape=shape, dtype=spec_dtype, bands=bands, times=times, crs=crs, transform=transform, tile=tile,
-        nodata=nodata, frame_unit=frame_unit, level=level, threads=threads, options=options,
-        geotransform=geotransform, force=force, pixel_is_point=bool(pixel_is_point),
-        scales=None if scaling is None else scaling.scales, offsets=None if scaling is None else scaling.offsets,
-        units=None if scaling is None else scaling.units, graph=graph,
-    )
+    spec = WriteSpec.of(shape, data.dtype, opts, bands=bands, times=times, crs=crs, transform=transform,
+                        geotransform=geotransform, pixel_is_point=bool(pixel_is_point))
+    w = Writer.of(dest, spec, dataclasses.replace(opts, nodata=nodata),
+                  (None, None, None) if scaling is None else (scaling.scales, scaling.offsets, scaling.units))
     try:
         budget = int(block_bytes or BLOCK_BYTES)
         step = _block_rows(w.spec, budget)

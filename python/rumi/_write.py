@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass
+import dataclasses
+from dataclasses import dataclass, fields
 from types import TracebackType
-from typing import Any, Sequence, Union
+from typing import Any, ClassVar, Sequence, Union
 
 import numpy as np
 
@@ -18,8 +19,9 @@ from ._dtypes import encoding_of, numpy_dtype
 from ._errors import FormatError, RequestError
 from ._grid import affine_of
 from ._nodata import Nodata, encode_masked, gdal_texts, normalize
+from ._options import Options
 from . import _scale
-from ._times import as_datetime64, parse_times
+from ._times import parse_times
 
 PathLike = Union[str, "os.PathLike[str]"]
 _DEFAULT_LEVEL = 7
@@ -35,6 +37,63 @@ def check_graph(graph: Any, level: int | None = None) -> str:
     if level is not None and graph in ("fast", "best"):
         raise ValueError(f"level={level!r} cannot be combined with graph={graph!r} (it has no numeric candidate)")
     return graph
+
+
+@dataclass(frozen=True)
+class WriteOptions(Options):
+    """How a file is written, besides its samples and what they describe (bands, times, grid,
+    scales): the options rumi.write, rumi.Writer, rumi.to_rumi and rumi.build share, as one
+    frozen value, checked when made (each with the error its keyword gives). Pass it as
+    `write_options=` (the keywords it holds then stay at their defaults), e.g.
+    `rumi.to_rumi(da, dest, write_options=opts)`; `dataclasses.replace(opts, nodata=...)` for one
+    file; `opts.kwargs()` as keyword arguments.
+
+    tile: int or (height, width), 1..65535. frame_unit: 0..9 (None: by shape). level: OpenZL
+    level of the numeric candidate, 1..22 (None: 7; 0: without it). graph: "auto" (default),
+    "auto:<percent>", "fast", "image", ... (as rumi.write's graph). nodata: one value or one per
+    band (the .aux.xml sidecar; rumi.build takes each file's from its load). threads: encoding
+    threads (None: the CPU count, at most 16). options: object-storage options (as rumi.open's;
+    rumi.build's storage_options). force: remove GDAL's derived sidecars of an existing file
+    (see rumi.write)."""
+
+    ARG: ClassVar[str] = "write_options"
+
+    tile: int | tuple[int, int] = 256
+    frame_unit: int | None = None
+    level: int | None = None
+    nodata: Any = None
+    threads: int | None = None
+    options: dict[str, Any] | None = None
+    graph: str = "auto"
+    force: bool = False
+
+    def __post_init__(self) -> None:
+        level, tile, frame_unit = self.level, self.tile, self.frame_unit
+        if level is not None and (isinstance(level, bool) or int(level) != level or not 0 <= int(level) <= 22):
+            raise ValueError(f"level={level!r}: an OpenZL level 1..22, or 0 for no numeric candidate (default 7)")
+        check_graph(self.graph, level)
+        if isinstance(tile, (int, np.integer)):
+            tile = (int(tile), int(tile))
+        tile_hw = tuple(int(v) for v in tile)
+        if len(tile_hw) != 2 or not all(0 < v <= 65535 for v in tile_hw):
+            raise ValueError(f"tile must be an int or (height, width) in 1..65535, got {tile!r}")
+        if frame_unit is not None and not (isinstance(frame_unit, (int, np.integer)) and 0 <= frame_unit <= 9):
+            raise ValueError(f"frame_unit must be an int 0..9, got {frame_unit!r}")
+
+    @property
+    def tile_hw(self) -> tuple[int, int]:
+        """(height, width) of a tile."""
+        t = self.tile
+        return (int(t), int(t)) if isinstance(t, (int, np.integer)) else (int(t[0]), int(t[1]))
+
+    @property
+    def encode_threads(self) -> int:
+        """Encoding threads: threads, else the CPU count (at most 16)."""
+        return int(self.threads or default_threads())
+
+    def kwargs(self) -> dict[str, Any]:
+        """The options as keyword arguments of rumi.write, rumi.Writer and rumi.to_rumi."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
 @dataclass(frozen=True)
@@ -70,9 +129,25 @@ class WriteSpec:
         graph: str = "auto",
     ) -> "WriteSpec":
         """Checks the arguments of rumi.Writer / rumi.write (see there) and returns the spec."""
-        if level is not None and (isinstance(level, bool) or int(level) != level or not 0 <= int(level) <= 22):
-            raise ValueError(f"level={level!r}: an OpenZL level 1..22, or 0 for no numeric candidate (default 7)")
-        check_graph(graph, level)
+        opts = WriteOptions(tile=tile, frame_unit=frame_unit, level=level, graph=graph)
+        return WriteSpec.of(shape, dtype, opts, bands=bands, times=times, crs=crs, transform=transform,
+                            geotransform=geotransform, pixel_is_point=pixel_is_point)
+
+    @staticmethod
+    def of(
+        shape: Sequence[int],
+        dtype: Any,
+        opts: WriteOptions,
+        *,
+        bands: str | Sequence[str],
+        times: Any,
+        crs: CrsLike | None = None,
+        transform: Any = None,
+        geotransform: Any = None,
+        pixel_is_point: bool = False,
+    ) -> "WriteSpec":
+        """The spec of a (T, B, Y, X) or (B, Y, X) array of dtype described by bands, times and
+        georeferencing (checked here), written with opts (checked when made)."""
         dims = tuple(int(v) for v in shape)
         if len(dims) == 3:
             dims = (1,) + dims
@@ -96,13 +171,6 @@ class WriteSpec:
             gt = t.to_gdal()
             code, crs_kind = parse_crs(crs) or (0, "")
             georef = (code, crs_kind, "point" if pixel_is_point else "area", tuple(float(v) for v in gt))
-        if isinstance(tile, (int, np.integer)):
-            tile = (int(tile), int(tile))
-        tile_hw = tuple(int(v) for v in tile)
-        if len(tile_hw) != 2 or not all(0 < v <= 65535 for v in tile_hw):
-            raise ValueError(f"tile must be an int or (height, width) in 1..65535, got {tile!r}")
-        if frame_unit is not None and not (isinstance(frame_unit, (int, np.integer)) and 0 <= frame_unit <= 9):
-            raise ValueError(f"frame_unit must be an int 0..9, got {frame_unit!r}")
         return WriteSpec(
             shape=(T, B, Y, X),
             encoding=enc,
@@ -110,10 +178,10 @@ class WriteSpec:
             time_kind=kind,
             seconds=tuple(secs),
             georef=georef,
-            tile=(tile_hw[0], tile_hw[1]),
-            frame_unit=None if frame_unit is None else int(frame_unit),
-            level=_DEFAULT_LEVEL if level is None else int(level),
-            graph=graph,
+            tile=opts.tile_hw,
+            frame_unit=None if opts.frame_unit is None else int(opts.frame_unit),
+            level=_DEFAULT_LEVEL if opts.level is None else int(opts.level),
+            graph=opts.graph,
         )
 
     @property
@@ -259,7 +327,8 @@ class Writer:
     sample type. bands, times, crs, transform, tile, frame_unit, level, graph, pixel_is_point: as
     rumi.write. nodata: one value or one per band, for GDAL readers (the .aux.xml sidecar).
     scales, offsets, units: as rumi.write. options: object-storage options (as rumi.open). force: remove GDAL's derived sidecars of
-    an existing dest (see rumi.write)."""
+    an existing dest (see rumi.write). write_options: instead of tile, nodata, frame_unit, level,
+    threads, options, force and graph, one rumi.WriteOptions (`.write_options`: what it writes with)."""
 
     def __init__(
         self,
@@ -284,20 +353,38 @@ class Writer:
         offsets: Any = None,
         units: Any = None,
         graph: str = "auto",
+        write_options: WriteOptions | None = None,
     ) -> None:
-        self.spec = WriteSpec.make(
-            shape, dtype, bands=bands, times=times, crs=crs, transform=transform, tile=tile,
-            frame_unit=frame_unit, level=level, pixel_is_point=pixel_is_point, geotransform=geotransform,
-            graph=graph,
+        opts = WriteOptions.gather(
+            write_options, f"rumi.Writer {os.fspath(dest)}", tile=tile, nodata=nodata, frame_unit=frame_unit,
+            level=level, threads=threads, options=options, force=force, graph=graph,
         )
+        spec = WriteSpec.of(shape, dtype, opts, bands=bands, times=times, crs=crs, transform=transform,
+                            geotransform=geotransform, pixel_is_point=pixel_is_point)
+        self._start(dest, spec, opts, (scales, offsets, units))
+
+    @classmethod
+    def of(cls, dest: PathLike, spec: WriteSpec, opts: WriteOptions, scaling: tuple[Any, Any, Any] = (None, None, None)) -> "Writer":
+        """The writer of a file that spec describes, written with opts (spec's tile, frame unit,
+        level and graph are the file's; opts gives its nodata, threads, storage options and
+        force); scaling: (scales, offsets, units) as rumi.write takes them."""
+        w = cls.__new__(cls)
+        w._start(dest, spec, opts, scaling)
+        return w
+
+    def _start(self, dest: PathLike, spec: WriteSpec, opts: WriteOptions, scaling: tuple[Any, Any, Any]) -> None:
+        self.spec = spec
         self.dest = os.fspath(dest)
-        self.threads = int(threads or default_threads())
+        #: the options it writes with (rumi.WriteOptions)
+        self.write_options = opts
+        self.threads = opts.encode_threads
+        nodata = opts.nodata
         nodata_texts = gdal_texts(nodata, self.spec.dtype, self.spec.shape[1], self.spec.shape[0])
         #: one nodata value (or None) per band: what masked samples are stored as
         self.nodata = normalize(nodata, self.spec.shape[1], f"rumi.Writer {self.dest}")
         T, B = self.spec.shape[0], self.spec.shape[1]
         #: per band scale, offset and unit (rumi._scale.Scaling; None: none), for GDAL readers
-        self.scaling = _scale.normalize(scales, offsets, units, B, f"rumi.Writer {self.dest}")
+        self.scaling = _scale.normalize(*scaling, B, f"rumi.Writer {self.dest}")
         lists = _scale.pam_lists(self.scaling, T)
         has_nodata = bool(nodata_texts) and any(v is not None for v in nodata_texts or [])
         #: the .aux.xml text (None: no nodata, scale, offset or unit), for writers that assemble
@@ -306,11 +393,11 @@ class Writer:
             _rumi.pam_render(B, nodata_texts or [None] * (T * B), *(lists or (None, None, None)))
             if has_nodata or lists else None
         )
-        self.options = options
+        self.options = opts.options
         try:
             self._native = _rumi.NativeWriter(
-                self.dest, self.spec.native(), self.spec.compression(), self.threads, None, options, bool(force),
-                self.aux,
+                self.dest, self.spec.native(), self.spec.compression(), self.threads, None, self.options,
+                bool(opts.force), self.aux,
             )
         except FormatError as e:
             raise RequestError(f"rumi.Writer {self.dest}: {_bare(e)}") from None
@@ -423,6 +510,7 @@ def write(
     offsets: Any = None,
     units: Any = None,
     graph: str = "auto",
+    write_options: WriteOptions | None = None,
 ) -> bytes:
     """Writes data ((B, Y, X) or (T, B, Y, X) numpy array) to path (or s3://bucket/key) and its
     <path>.header sidecar, atomically (nothing is left on failure). Returns the header blob.
@@ -462,6 +550,8 @@ def write(
     saved statistics, .msk) make it a RequestError naming them, unless force=True removes them.
     data may be a numpy masked array: its masked samples are stored as their band's nodata
     (rasterio's write does the same); a masked sample in a band without nodata is a ValueError.
+    write_options: instead of tile, nodata, frame_unit, level, threads, options, force and graph,
+    those options as one rumi.WriteOptions value.
     A call of rumi.Writer with one block."""
     if not isinstance(data, np.ndarray):
         raise TypeError(f"data must be a numpy array, not {type(data).__name__}")
@@ -470,56 +560,28 @@ def write(
     if data.ndim != 4:
         raise ValueError(f"data must be (B, Y, X) or (T, B, Y, X), got {data.ndim} dimensions")
     path = os.fspath(path)
+    opts = WriteOptions.gather(
+        write_options, f"rumi.write {path}", tile=tile, nodata=nodata, frame_unit=frame_unit, level=level,
+        threads=threads, options=options, force=force, graph=graph,
+    )
     if isinstance(data, np.ma.MaskedArray):
-        data = encode_masked(data, normalize(nodata, data.shape[1], f"rumi.write {path}"), 1, f"rumi.write {path}")
+        data = encode_masked(data, normalize(opts.nodata, data.shape[1], f"rumi.write {path}"), 1, f"rumi.write {path}")
     if os.path.isdir(path):
         raise ValueError(f"{path} is a directory")
-    if frame_unit is None:
+    spec = WriteSpec.of(data.shape, data.dtype, opts, bands=bands, times=times, crs=crs, transform=transform,
+                        geotransform=geotransform, pixel_is_point=pixel_is_point)
+    if opts.frame_unit is None:
         # a multi-band image of 8- or 16-bit samples: pixel-interleaved cells when its middle
         # tile row says they are worth their slower decode (as rumi convert decides)
         data = np.ascontiguousarray(data)
-        spec = WriteSpec.make(data.shape, data.dtype, bands=bands, times=times, crs=crs, transform=transform,
-                              tile=tile, level=level, pixel_is_point=pixel_is_point, geotransform=geotransform,
-                              graph=graph)
-        times = as_datetime64(spec.time_kind, spec.seconds)  # parsed once: a rounding is warned about once
         try:
-            frame_unit = _rumi.frame_unit_from_image(spec.native(), spec.compression(), data.reshape(-1).view(np.uint8),
-                                                     int(threads or default_threads()))
+            unit = _rumi.frame_unit_from_image(spec.native(), spec.compression(), data.reshape(-1).view(np.uint8),
+                                               opts.encode_threads)
         except FormatError as e:
             raise RequestError(f"rumi.write {path}: {_bare(e)}") from None
-    with Writer(
-        path, shape=data.shape, dtype=data.dtype, bands=bands, times=times, crs=crs, transform=transform,
-        tile=tile, nodata=nodata, frame_unit=frame_unit, level=level, pixel_is_point=pixel_is_point,
-        threads=threads, options=options, geotransform=geotransform, force=force,
-        scales=scales, offsets=offsets, units=units, graph=graph,
-    ) as w:
+        opts = dataclasses.replace(opts, frame_unit=unit)
+        spec = dataclasses.replace(spec, frame_unit=int(unit))
+    with Writer.of(path, spec, opts, (scales, offsets, units)) as w:
         w.write(data, row=0)
     assert w.blob is not None
     return w.blob
-
-
-@dataclass(frozen=True)
-class WriteOptions:
-    """How a file is written, besides its samples, bands, times and georeferencing: the keywords
-    rumi.write, rumi.Writer and rumi.to_rumi share (see rumi.write), as one value to pass on:
-    `rumi.to_rumi(da, dest, **opts.kwargs())`; `dataclasses.replace(opts, nodata=...)` for one file.
-
-    tile: int or (height, width). frame_unit: 0..9 (None: by shape). level: OpenZL level of the
-    numeric candidate (None: 7; 0: without it). graph: "auto" (default), "auto:<percent>",
-    "fast", "image", ... (as rumi.write's graph). nodata: one value or one per band (the .aux.xml
-    sidecar). threads: encoding threads. options: object-storage options (as rumi.open's)."""
-
-    tile: int | tuple[int, int] = 256
-    frame_unit: int | None = None
-    level: int | None = None
-    nodata: Any = None
-    threads: int | None = None
-    options: dict[str, Any] | None = None
-    graph: str = "auto"
-
-    def kwargs(self) -> dict[str, Any]:
-        """The options as keyword arguments of rumi.write, rumi.Writer and rumi.to_rumi."""
-        return {
-            "tile": self.tile, "frame_unit": self.frame_unit, "level": self.level, "nodata": self.nodata,
-            "threads": self.threads, "options": self.options, "graph": self.graph,
-        }

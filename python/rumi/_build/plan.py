@@ -22,7 +22,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from .._internal import WriteOptions, _rumi, caller_level, check_graph, fits
+from .._internal import WriteOptions, _rumi, caller_level, fits
 from . import cells as _cells
 from . import index as _index
 from . import items as _items
@@ -152,6 +152,7 @@ def plan_build(
     graph: str = "auto",
     patch_url: Callable[[str], str] | None = None,
     storage_options: dict[str, Any] | None = None,
+    write_options: WriteOptions | None = None,
 ) -> BuildPlan:
     """The plan of rumi.build with these arguments (see there): reads the items, the source
     files' headers where the items give no nodata, and the destination's manifest, sizes and
@@ -161,10 +162,29 @@ def plan_build(
     table is read by record batches into one compact row per item (index.py), items are grouped
     into time steps once (per solar-day offset), and each cell takes the items whose footprints
     overlap it (a footprint per distinct grid)."""
+    write = WriteOptions.gather(write_options, "rumi.plan_build", {"options": "storage_options"}, tile=tile, level=level,
+                                frame_unit=frame_unit, threads=threads, options=storage_options, graph=graph)
+    load = LoadOptions(groupby, chunks, nodata, dtype, resampling, stac_cfg, patch_url)
+    return plan_files(items, dest, bands=bands, crs=crs, resolution=resolution, tiles=tiles, time=time, anchor=anchor,
+                      load=load, write=write)
+
+
+def plan_files(
+    items: Any, dest: Any, *, bands: str | Sequence[str], crs: Any, resolution: Any, tiles: Any, time: Any, anchor: Any,
+    load: LoadOptions, write: WriteOptions,
+) -> BuildPlan:
+    """plan_build's work, its options as values: how the items are loaded (load) and the files
+    written (write, checked when made; its nodata is each file's load's, so one given is refused)."""
+    if write.nodata is not None:
+        raise ValueError(
+            f"rumi.build: write_options.nodata={write.nodata!r}: each file's nodata is its load's (odc.stac.load's "
+            "nodata=, raster:bands, else the source files' own): give nodata= instead"
+        )
+    groupby, chunks, nodata, dtype = load.groupby, load.chunks, load.nodata, load.dtype
+    resampling, stac_cfg, patch_url = load.resampling, load.stac_cfg, load.patch_url
     _items.deps()
     t0 = _time.perf_counter()
-    check_graph(graph, level)
-    out_dest = Destination.parse(dest, storage_options)
+    out_dest = Destination.parse(dest, write.options)
     band_list = [bands] if isinstance(bands, str) else list(bands)
     if not band_list or not all(isinstance(b, str) and b for b in band_list):
         raise ValueError(f"bands must be one or more band names, got {bands!r}")
@@ -209,10 +229,10 @@ def plan_build(
         "bands": band_list, "crs": out_crs.epsg,
         "groupby": groupby if isinstance(groupby, str) else getattr(groupby, "__qualname__", repr(groupby)),
         "nodata": nodata, "dtype": None if dtype is None else str(dtype), "resampling": resampling,
-        "tile": tile, "level": level, "frame_unit": frame_unit, "stac_cfg": stac_cfg,
+        "tile": write.tile, "level": write.level, "frame_unit": write.frame_unit, "stac_cfg": stac_cfg,
         "chunks": None if chunks is None else dict(chunks), "rumi": _rumi.CORE_VERSION,
         # the default graph is left out: the files built before graph= keep their fingerprints
-        **({} if graph == "auto" else {"graph": graph}),
+        **({} if write.graph == "auto" else {"graph": write.graph}),
     }
     manifest = out_dest.read_manifest()
     files: list[PlannedFile] = []
@@ -262,10 +282,7 @@ def plan_build(
     return BuildPlan(
         dest=out_dest, items=source, index=index, bands=tuple(band_list), epsg=int(out_crs.epsg),
         files=tuple(files), empty=tuple(empty),
-        load=LoadOptions(groupby, chunks, nodata, dtype, resampling, stac_cfg, patch_url),
-        write=WriteOptions(
-            tile=tile, frame_unit=frame_unit, level=level, threads=threads, options=storage_options, graph=graph
-        ),
+        load=load, write=write,
         manifest=types.MappingProxyType(manifest), source_nodata=types.MappingProxyType(src_nodata),
         rounded=types.MappingProxyType(dict(sorted(changed.items()))),
         itemsize=index.itemsize, seconds=_time.perf_counter() - t0,

@@ -19,7 +19,7 @@ from .._errors import RumiError
 from .._internal import WriteOptions, fits
 from . import items as _items
 from .cells import whole_second
-from .plan import BuildPlan, PlannedFile, plan_build
+from .plan import BuildPlan, LoadOptions, PlannedFile, plan_files
 
 #: odc.stac.load's x chunk when chunks= does not give one (pixels); y chunks default to whole
 #: blocks of tile rows of about rumi.to_rumi's BLOCK_BYTES, and when one tile row is larger
@@ -122,16 +122,6 @@ def _cell_nodata(plan: BuildPlan, xx: Any, ii: Sequence[int] | np.ndarray[Any, A
     return out
 
 
-def _tile_rows(write: WriteOptions) -> int:
-    tile = write.tile
-    return int(tile if isinstance(tile, (int, np.integer)) else tile[0])
-
-
-def _tile_cols(write: WriteOptions) -> int:
-    tile = write.tile
-    return int(tile if isinstance(tile, (int, np.integer)) else tile[1])
-
-
 def build_file(plan: BuildPlan, f: PlannedFile, say: Callable[[str], None]) -> dict[str, Any]:
     """Loads and writes one file of the plan (atomically, with its sidecars); returns its
     manifest entry, with "raw" (its uncompressed bytes) to take out."""
@@ -148,12 +138,12 @@ def build_file(plan: BuildPlan, f: PlannedFile, say: Callable[[str], None]) -> d
             dtype=lo.dtype, nodata=fill, fail_on_error=True, stac_cfg=lo.stac_cfg, patch_url=lo.patch_url,
         )
 
-    tile_rows = _tile_rows(plan.write)
+    tile_rows, tile_cols = plan.write.tile_hw
     first = lo.chunks or {"x": DEFAULT_CHUNKS["x"], "y": tile_rows}
     xx = load(first)  # lazy: the time steps and sample type
     itemsize = max(xx[b].dtype.itemsize for b in bands)
     ch, block_bytes = block_chunks(
-        xx.sizes["time"], len(bands), gbox.shape[0], gbox.shape[1], itemsize, tile_rows, lo.chunks, _tile_cols(plan.write)
+        xx.sizes["time"], len(bands), gbox.shape[0], gbox.shape[1], itemsize, tile_rows, lo.chunks, tile_cols
     )
     if dict(ch) != dict(first):
         xx = load(ch)
@@ -182,7 +172,7 @@ def build_file(plan: BuildPlan, f: PlannedFile, say: Callable[[str], None]) -> d
     # active scheduler, atomically with its sidecars (.header; .aux.xml with nodata)
     blob = to_rumi(
         da, plan.dest.url(f.name), dims=dims, bands=[str(b) for b in da["band"].values], times=times,
-        crs=f"EPSG:{gbox.crs.epsg}", transform=gbox.affine, block_bytes=block_bytes, **write.kwargs(),
+        crs=f"EPSG:{gbox.crs.epsg}", transform=gbox.affine, block_bytes=block_bytes, write_options=write,
         scales=[v[0] for v in sc], offsets=[v[1] for v in sc], units=[v[2] or None for v in sc],
     )
     size = plan.dest.size(f.name)
@@ -300,6 +290,7 @@ def build(
     patch_url: Callable[[str], str] | None = None,
     storage_options: dict[str, Any] | None = None,
     progress: Callable[[str], None] | None = None,
+    write_options: WriteOptions | None = None,
 ) -> Any:
     """Builds rumi cubes (T, B, Y, X) from STAC items into dest (a folder or an s3:// prefix), one per cell of tiles
     and range of time (see the module's text), and returns their rumi.Catalog (also saved as
@@ -324,12 +315,13 @@ def build(
     "auto" is part of the files' fingerprints.
     cells_in_flight: files built at once (threads here; their work runs on the dask scheduler).
     storage_options: object-storage options (as rumi.open's options=) for an s3:// dest.
+    write_options: instead of tile, level, frame_unit, threads, graph and storage_options, one
+    rumi.WriteOptions (its nodata left None: each file's is its load's).
     progress: called with one line per file. Raises ValueError (nothing written) on bad
     input; BuildError at the end when cells failed."""
-    plan = plan_build(
-        items, dest, bands=bands, crs=crs, resolution=resolution, tiles=tiles, time=time, groupby=groupby,
-        chunks=chunks, nodata=nodata, dtype=dtype, resampling=resampling, anchor=anchor, tile=tile, level=level,
-        frame_unit=frame_unit, threads=threads, stac_cfg=stac_cfg, patch_url=patch_url,
-        storage_options=storage_options, graph=graph,
-    )
+    write = WriteOptions.gather(write_options, "rumi.build", {"options": "storage_options"}, tile=tile, level=level,
+                                frame_unit=frame_unit, threads=threads, options=storage_options, graph=graph)
+    load = LoadOptions(groupby, chunks, nodata, dtype, resampling, stac_cfg, patch_url)
+    plan = plan_files(items, dest, bands=bands, crs=crs, resolution=resolution, tiles=tiles, time=time, anchor=anchor,
+                      load=load, write=write)
     return run_plan(plan, cells_in_flight=cells_in_flight, progress=progress)

@@ -1,0 +1,65 @@
+"""rumi.build and plan_build with write_options= (issue 49 item 2): one rumi.WriteOptions instead
+of tile, level, frame_unit, threads, graph and storage_options plans the same files (the same
+fingerprints) and builds the same bytes as those keywords; a bad option is refused with the
+writers' text before anything is read or written."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+import rumi
+
+# the build tests' fixtures and items (skips as they do without odc-stac)
+from test_build import SYNTHETIC, _refuse_loads, _synthetic_plan, si, stac  # noqa: F401
+
+pytestmark = pytest.mark.filterwarnings("ignore::PendingDeprecationWarning")
+
+KW = dict(tile=128, level=1, frame_unit=0, graph="auto:25", threads=2)
+
+
+def test_plan_with_write_options_is_the_keywords_plan(tmp_path, monkeypatch):
+    _refuse_loads(monkeypatch)
+    out = tmp_path / "plan"
+    items = si.synthetic_items(SYNTHETIC)
+    by_kw = _synthetic_plan(out, items, **KW)
+    by_value = _synthetic_plan(out, si.synthetic_items(SYNTHETIC), write_options=rumi.WriteOptions(**KW))
+    assert by_value.write == by_kw.write == rumi.WriteOptions(**KW)
+    assert [(f.name, f.fingerprint) for f in by_value.files] == [(f.name, f.fingerprint) for f in by_kw.files]
+    default = _synthetic_plan(out, si.synthetic_items(SYNTHETIC))
+    assert not {f.fingerprint for f in default.files} & {f.fingerprint for f in by_kw.files}
+    assert [f.fingerprint for f in _synthetic_plan(out, items, write_options=rumi.WriteOptions()).files] == [
+        f.fingerprint for f in default.files]
+    # given twice: refused by the keyword's name (storage_options is the value's options)
+    with pytest.raises(TypeError, match=r"rumi\.plan_build: level=, storage_options= given beside write_options="):
+        _synthetic_plan(out, items, level=3, storage_options={"timeout": 5}, write_options=rumi.WriteOptions())
+    # each file's nodata is its load's: a nodata in the value is refused, not ignored
+    with pytest.raises(ValueError, match=r"write_options\.nodata=0: each file's nodata is its load's"):
+        _synthetic_plan(out, items, write_options=rumi.WriteOptions(nodata=0))
+    # a bad option: the writers' text, before any item is read
+    with pytest.raises(ValueError, match=r"tile must be an int or \(height, width\) in 1\.\.65535, got \(0, 0\)"):
+        _synthetic_plan(out, items, tile=0)
+    with pytest.raises(ValueError, match=r"level=3 cannot be combined with graph='fast'"):
+        rumi.build(items, out, bands=["red"], crs="EPSG:32633", resolution=10, graph="fast", level=3)
+    assert not out.exists()
+
+
+def test_build_with_write_options_writes_the_keywords_files(stac, tmp_path):
+    items = stac["s1"]
+    kw = dict(bands="vv", crs="EPSG:32631", resolution=20)
+    a = rumi.build(items, tmp_path / "kw", **kw, **KW)
+    b = rumi.build(items, tmp_path / "opts", **kw, write_options=rumi.WriteOptions(**KW))
+    assert a.column("id") == b.column("id") == ["all"]
+    names = sorted(n for n in os.listdir(tmp_path / "kw") if n.startswith("all.rumi"))
+    assert names == ["all.rumi", "all.rumi.aux.xml", "all.rumi.header"]
+    assert sorted(n for n in os.listdir(tmp_path / "opts") if n.startswith("all.rumi")) == names
+    for n in names + ["rumi-build.json"]:
+        assert (tmp_path / "kw" / n).read_bytes() == (tmp_path / "opts" / n).read_bytes(), n
+    with rumi.open(tmp_path / "opts" / "all.rumi") as ds, rumi.open(tmp_path / "kw" / "all.rumi") as ref:
+        assert ds.tile_shape == (128, 128) and ds.frame_unit == 0
+        np.testing.assert_array_equal(ds.read(), ref.read())
+    # the same options again, given either way: up to date
+    assert rumi.build(items, tmp_path / "opts", **kw, **KW).report.skipped == ["all.rumi"]
+    assert rumi.build(items, tmp_path / "kw", **kw, write_options=rumi.WriteOptions(**KW)).report.skipped == ["all.rumi"]
