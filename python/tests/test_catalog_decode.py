@@ -21,7 +21,7 @@ from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from rumi.catalog import Catalog, schema, write_parts, write_table  # noqa: E402
-from rumi.catalog.decode import Rows, overlap, steps_in  # noqa: E402
+from rumi.catalog.decode import Rows, overlap, time_indices  # noqa: E402
 
 
 def _write(d, name, arr, **kw):
@@ -197,7 +197,7 @@ def test_overlap_is_the_brute_force(spans, lo, hi, end_open):
         secs = range(s0, s0 + d + 1)
         assert bool(got[k]) == any(a <= x <= b for x in secs), (s0, d, lo, hi, end_open)
     instants = [k for k, (_, d) in enumerate(spans) if d == 0]
-    assert steps_in(s.tolist(), None, (lo, hi)) == [k for k in range(len(spans))
+    assert time_indices(s.tolist(), None, (lo, hi)) == [k for k in range(len(spans))
                                                       if (lo is None or s[k] >= lo) and (hi is None or s[k] <= hi)]
     assert all(bool(overlap(s[k], s[k], (lo, hi))) == bool(overlap(s[k], s[k] + 1, (lo, hi), end_open=True))
                for k in instants)

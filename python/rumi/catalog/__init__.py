@@ -49,7 +49,9 @@ statistics, blobs beside the parts read only for the rows opened, appends as new
     sel = cat.search(bbox=..., time=...)                # the matching row groups only
     cat = cat.append(["new.rumi"])                      # a new part file
 
-Modules: columns (the schema and metadata), rows (one row of a file, and opening a row again),
+Modules: columns (the column names, the schema and metadata), decode (the one reading of rows:
+times, bands, nodata, grids, summaries as numpy columns; the one time-window test), rows (one
+row of a file, and opening a row again),
 valid (the valid-fraction summary), search (filters and times), geometry (footprints and boxes
 on the sphere: exact box searches), parts and stores (partitioned
 catalogues and where they lie), table (Catalog), vrt (GDAL VRT
@@ -62,9 +64,10 @@ from typing import Any
 
 from .._internal import pam_nodata
 from .cli import main
-from .columns import CATALOG_VERSION, OPTIONAL_COLUMNS, SCALE_COLUMNS, band_scaling, scale_columns, schema, time_seconds
+from .columns import CATALOG_VERSION, OPTIONAL_COLUMNS, SCALE_COLUMNS, band_scaling, scale_columns, schema
+from .decode import time_indices, time_seconds
 from .rows import describe, open_row
-from .search import norm_time, time_indices
+from .search import norm_time
 from .parts import ROWS_PER_GROUP, hilbert_key, write_listing, write_parts
 from .table import Catalog, read_table, write_table
 from .stats import STATS_CELLS, Stats, unpack_stats

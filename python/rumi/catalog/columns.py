@@ -1,5 +1,6 @@
-"""The catalogue's columns: its Arrow schema, the GeoParquet 1.1 "geo" metadata, and the
-conversions between its timestamp columns and whole seconds."""
+"""The catalogue's columns: their names, the Arrow schema, the GeoParquet 1.1 "geo" metadata, and
+whole seconds as timestamp[us] values (`micros`; the other way, and every other reading of the
+columns: rumi.catalog.decode)."""
 
 from __future__ import annotations
 
@@ -191,10 +192,3 @@ def file_metadata(table: Any) -> dict[bytes, bytes]:
 def micros(seconds: int) -> int:
     """A timestamp[us] value of whole seconds (pyarrow takes ints for timestamp[us])."""
     return int(seconds) * 1_000_000
-
-
-def time_seconds(table: Any, name: str = "rumi:times") -> list[list[int] | None]:
-    """Per row: the list of a timestamp-list column's values as int seconds (None stays None)."""
-    pa = deps().pa
-    col = table.column(name).cast(pa.list_(pa.int64()))
-    return [None if v is None else [x // 1_000_000 for x in v] for v in col.to_pylist()]

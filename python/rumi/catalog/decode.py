@@ -9,10 +9,12 @@ RumiRasterDataset, the label index.
     rows.times                            # Times: steps as flat arrays with per-row offsets
     rows.times.start, .end, .off          #   seconds since 1970; an instant's end is its start
     rows.times.meets(window)              #   per step: meets (lo, hi) seconds (overlap)
+    rows.times.rows_meeting(window)       #   per row: one of its steps meets it
     rows.shapes, rows.tiles               # (n, 4) T, B, Y, X; (n, 2) tile rows, cols
     rows.bands_of(names)                  # BandLookup: (n, len(names)) indices, missing rows
     rows.sample_types                     # (n,) object: each row's rumi:dtype
     rows.band_nodata(keep, bi)            # nodata values / has / known of the bands read
+    rows.bbox                             # the bbox covering: xmin, ymin, xmax, ymax
     rows.grid_codes, .transforms          # proj:code (dictionary), proj:transform (n, 6)
     rows.proj_shapes                      # proj:shape (n, 2) float, NaN when not 2 values
     rows.valid                            # rumi:valid, the packed summaries (Ragged bytes)
@@ -86,11 +88,20 @@ def overlap(start: Any, end: Any, window: Window, *, end_open: bool = False) -> 
     return ok
 
 
-def steps_in(times: Sequence[int], ends: Sequence[int] | None, window: Window) -> list[int]:
-    """The indices of the steps (starts times, ends None: instants) that meet window (overlap)."""
+def time_indices(times: Sequence[int], ends: Sequence[int] | None, window: Window) -> list[int]:
+    """Indices of the time steps (starts times in seconds, ends: None for instants) that meet
+    window (start, end) in seconds (None = open): overlap."""
     s = np.asarray(times, np.int64)
     e = np.asarray(ends, np.int64) if ends else s
     return [int(k) for k in np.flatnonzero(overlap(s, e, window))]
+
+
+def time_seconds(table: Any, name: str = K.TIMES) -> list[list[int] | None]:
+    """Per row of a catalogue table: its rumi:times (name rumi:time_ends: its ends) as int
+    seconds, None where the column is null (Rows(table).times.lists)."""
+    if name not in (K.TIMES, K.TIME_ENDS):
+        raise ValueError(f"time_seconds reads {K.TIMES} or {K.TIME_ENDS}, not {name!r}")
+    return Rows(table).times.lists(ends=name == K.TIME_ENDS)
 
 
 @dataclass(frozen=True)
@@ -379,6 +390,17 @@ class Rows:
         return out, col.valid[keep]
 
     # -- grids -------------------------------------------------------------------------------
+    @functools.cached_property
+    def bbox(self) -> tuple[Array, Array, Array, Array]:
+        """The bbox covering's xmin, ymin, xmax, ymax as float arrays (NaN: null; xmin > xmax
+        across 180 degrees)."""
+        import pyarrow.compute as pc
+
+        bb = self.column(K.BBOX)
+        x0, y0, x1, y1 = (np.array(pc.struct_field(bb, k).to_numpy(zero_copy_only=False), dtype=float)
+                          for k in ("xmin", "ymin", "xmax", "ymax"))
+        return x0, y0, x1, y1
+
     @functools.cached_property
     def grid_codes(self) -> tuple[list[str], Array]:
         """proj:code as (the distinct codes, each row's index in them, -1 where null)."""

@@ -10,9 +10,10 @@ from typing import Any, Sequence, Union
 import numpy as np
 
 from .._internal import epsg_code, seconds
-from .._errors import FormatError
+from . import columns as K
 from . import geometry as _geometry
-from .columns import deps
+from .columns import deps, micros
+from .decode import Rows
 
 #: one filter: ("bbox", (w, s, e, n) | None, crs), ("time", (start, end) | None),
 #: ("bands", (text, ...) | None) or ("crs", "EPSG:n")
@@ -77,18 +78,6 @@ def time_span(v: Any) -> tuple[int, int]:
     return start, start
 
 
-def time_indices(times: list[int], ends: list[int] | None, window: Window) -> list[int]:
-    """Indices of the time steps that meet window (start, end) in seconds (None = open)."""
-    a, b = window
-    out = []
-    for k, t in enumerate(times):
-        s = t
-        e = ends[k] if ends else s
-        if (a is None or e >= a) and (b is None or s <= b):
-            out.append(k)
-    return out
-
-
 def box_of(box: Sequence[float], crs: str | int | None) -> _geometry.Box:
     """The search box (w, s, e, n) in crs (default EPSG:4326; there w > e crosses 180 degrees)."""
     code = 4326 if crs is None else epsg_code(crs, _CRS_WHAT)
@@ -103,50 +92,18 @@ def _box4326(box: Sequence[float], crs: str | int | None) -> tuple[float, float,
 
 def bbox_columns(table: Any) -> tuple[np.ndarray[Any, Any], ...]:
     """The bbox covering's xmin, ymin, xmax, ymax as float arrays (NaN: null)."""
-    import pyarrow.compute as pc
-
-    bb = table.column("bbox")
-    return tuple(
-        np.array(pc.struct_field(bb, k).to_numpy(zero_copy_only=False), dtype=float) for k in ("xmin", "ymin", "xmax", "ymax")
-    )
-
-
-def _fixed_lists(col: Any, width: int) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
-    """A list<float|int> column -> (values (n, width) as float, NaN where a row's list is null or
-    shorter; whether each row has width values or more (its last width taken))."""
-    import pyarrow.compute as pc
-
-    pa = deps().pa
-    col = col.combine_chunks() if hasattr(col, "combine_chunks") else col
-    n = len(col)
-    lens = np.asarray(pc.list_value_length(col).fill_null(0).to_numpy(zero_copy_only=False), np.int64)
-    flat = np.asarray(pc.list_flatten(col).cast(pa.float64()).to_numpy(zero_copy_only=False), float)
-    ends = np.cumsum(lens)
-    ok = lens >= width
-    out = np.full((n, width), np.nan)
-    if ok.any():
-        take = (ends[ok][:, None] - width + np.arange(width)[None, :]) if width else np.zeros((0, 0), np.int64)
-        out[ok] = flat[take]
-    return out, ok
+    return Rows(table).bbox
 
 
 def _grids(table: Any, idx: np.ndarray[Any, Any]) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any]]:
     """For rows idx: their proj:code (upper case; "" when none), proj:transform (n, 6) and
-    proj:shape (height, width), and whether each has a whole grid in an EPSG CRS."""
-    import pyarrow.compute as pc
-
-    pa = deps().pa
-    take = pa.array(idx)
-    codes = np.asarray(table.column("proj:code").take(take).fill_null("").to_numpy(zero_copy_only=False), object)
-    codes = np.char.upper(codes.astype(str))
-    # proj:transform: STAC's 6 (or 9: the last row 0 0 1) numbers; the first six are affine's a..f
-    tcol = table.column("proj:transform").take(take)
-    lens = np.asarray(pc.list_value_length(tcol).fill_null(0).to_numpy(zero_copy_only=False), np.int64)
-    t9, _ = _fixed_lists(tcol, 9)
-    t, _ = _fixed_lists(tcol, 6)
-    t = np.where((lens == 9)[:, None], t9[:, :6], t)
-    sh, ok_s = _fixed_lists(table.column("proj:shape").take(take), 2)
-    has = ((lens == 6) | (lens == 9)) & ok_s & np.isfinite(t).all(axis=1) & (sh > 0).all(axis=1)
+    proj:shape (height, width), and whether each has a whole grid in an EPSG CRS (a transform
+    of STAC's 6 or 9 numbers)."""
+    r = Rows(table.select([K.PROJ_CODE, K.PROJ_TRANSFORM, K.PROJ_SHAPE]).take(deps().pa.array(idx)))
+    names, which = r.grid_codes
+    codes = np.char.upper(np.array([*names, ""], dtype=str)[which])  # -1 (null): ""
+    t, sh, lens = r.transforms, r.proj_shapes, r.transform_lengths
+    has = ((lens == 6) | (lens == 9)) & np.isfinite(sh).all(axis=1) & np.isfinite(t).all(axis=1) & (sh > 0).all(axis=1)
     return codes, t, sh, has & np.char.startswith(codes, "EPSG:")
 
 
@@ -188,59 +145,9 @@ def _bbox_mask(table: Any, mask: np.ndarray[Any, Any], box: Sequence[float], crs
             keep[sel] = _geometry.grid_hits(f"EPSG:{epsg_code(code)}", t[sel], sh[sel], q)
     rest = np.flatnonzero(~ok)
     if len(rest):
-        wkb = table.column("geometry").take(deps().pa.array(idx[rest])).to_numpy(zero_copy_only=False)
+        wkb = table.column(K.GEOMETRY).take(deps().pa.array(idx[rest])).to_numpy(zero_copy_only=False)
         keep[rest] = _geometry.geometry_hits(wkb, q)
     mask[idx] = keep
-
-
-def _list_seconds(col: Any) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any]]:
-    """A timestamp-list column -> (its values in whole seconds, each value's row, each row's
-    list is not null)."""
-    import pyarrow.compute as pc
-
-    pa = deps().pa
-    col = col.combine_chunks() if hasattr(col, "combine_chunks") else col
-    vals = np.asarray(pc.list_flatten(col).cast(pa.int64()).to_numpy(zero_copy_only=False), np.int64) // 1_000_000
-    rows = np.asarray(pc.list_parent_indices(col).to_numpy(zero_copy_only=False), np.int64)
-    valid = np.asarray(col.is_valid().to_numpy(zero_copy_only=False), bool)
-    return vals, rows, valid
-
-
-def _time_mask(table: Any, mask: np.ndarray[Any, Any], window: Window) -> None:
-    """Clears the rows of mask with no time step that meets window (as time_indices), vectorised."""
-    a, b = window
-    n = table.num_rows
-    starts, rows, valid = _list_seconds(table.column("rumi:times"))
-    ends_v, ends_rows, ends_valid = _list_seconds(table.column("rumi:time_ends"))
-    ends = starts.copy()
-    if ends_valid.any():
-        # a row with time ends has as many as starts (rumi:time_ends aligned with rumi:times)
-        has_end = ends_valid[rows]
-        pos = np.flatnonzero(has_end)
-        if len(pos) != len(ends_v):
-            raise FormatError("rumi:time_ends and rumi:times differ in length")
-        ends[pos] = ends_v
-    ok = np.ones(len(starts), bool)
-    if a is not None:
-        ok &= ends >= a
-    if b is not None:
-        ok &= starts <= b
-    hit = np.bincount(rows[ok], minlength=n) > 0 if n else np.zeros(0, bool)
-    mask &= hit & valid
-
-
-def _bands_mask(table: Any, mask: np.ndarray[Any, Any], want: Sequence[str]) -> None:
-    """Clears the rows of mask that lack one of the band texts in want."""
-    import pyarrow.compute as pc
-
-    n = table.num_rows
-    col = table.column("rumi:bands")
-    col = col.combine_chunks() if hasattr(col, "combine_chunks") else col
-    flat = pc.list_flatten(col)
-    rows = np.asarray(pc.list_parent_indices(col).to_numpy(zero_copy_only=False), np.int64)
-    for band in set(want):
-        eq = np.asarray(pc.equal(flat, band).fill_null(False).to_numpy(zero_copy_only=False), bool)
-        mask &= np.bincount(rows[eq], minlength=n) > 0 if n else np.zeros(0, bool)
 
 
 def mask(table: Any, filters: Query) -> np.ndarray[Any, Any]:
@@ -249,16 +156,17 @@ def mask(table: Any, filters: Query) -> np.ndarray[Any, Any]:
     import pyarrow.compute as pc
 
     m = np.ones(table.num_rows, dtype=bool)
+    rows = Rows(table)
     for item in filters:
         kind = item[0]
         if kind == "bbox" and item[1] is not None:
             _bbox_mask(table, m, item[1], item[2])
         elif kind == "time" and item[1] is not None:
-            _time_mask(table, m, item[1])
+            m &= rows.times.rows_meeting(item[1])  # a row meets it with one step (rumi.catalog.decode.overlap)
         elif kind == "crs":
-            m &= np.asarray(pc.equal(table.column("proj:code"), item[1]).fill_null(False).to_numpy(zero_copy_only=False), bool)
+            m &= np.asarray(pc.equal(table.column(K.PROJ_CODE), item[1]).fill_null(False).to_numpy(zero_copy_only=False), bool)
         elif kind == "bands" and item[1] is not None:
-            _bands_mask(table, m, item[1])
+            m &= ~rows.bands_of(sorted(set(item[1]))).missing
     return m
 
 
@@ -303,14 +211,14 @@ def pushdown(filters: Query, lon: bool = True, pole_safe: bool = False) -> Any:
             one = None
             span = None
             if a is not None:
-                lo = pa.scalar(a * 1_000_000, ts)
+                lo = pa.scalar(micros(a), ts)
                 one, span = pc.field("datetime") >= lo, pc.field("end_datetime") >= lo
             if b is not None:
-                hi = pa.scalar(b * 1_000_000, ts)
+                hi = pa.scalar(micros(b), ts)
                 one = (pc.field("datetime") <= hi) if one is None else one & (pc.field("datetime") <= hi)
                 span = (pc.field("start_datetime") <= hi) if span is None else span & (pc.field("start_datetime") <= hi)
             if one is not None:
                 both(one | span)
         elif kind == "crs":
-            both(pc.field("proj:code") == item[1])
+            both(pc.field(K.PROJ_CODE) == item[1])
     return expr
