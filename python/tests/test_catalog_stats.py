@@ -1,0 +1,259 @@
+"""Statistics of a selection from the catalogue (rumi:stats, Catalog.stats; issue 50 items 1, 3)
+against a pixel pass with numpy over the same files: hypothesis-drawn files (sample types,
+nodata, NaN, scale/offset, multi-step Cubes, tilings) under whole, time, box and box + time
+selections, and the real rasters of ../shared/data read by rasterio."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import rumi
+
+pa = pytest.importorskip("pyarrow")
+pytest.importorskip("pyproj")
+pytest.importorskip("shapely")
+hyp = pytest.importorskip("hypothesis")
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+X0, Y0, RES = 500000.0, 5100000.0, 10.0
+TIMES = ["2020-01-01", "2020-02-01", "2020-03-01", "2020-04-01"]
+
+
+def oracle(files, bands, steps_of=None, box=None, scaled=False):
+    """Per band (count, mean, std, min, max) of the valid samples (not nodata by GDAL's rule,
+    not NaN) of files [(array (T, B, Y, X), nodata per band, scales, offsets, (x0, y0))] with
+    numpy in float64: the pass a user writes."""
+    out = []
+    for k in range(len(bands)):
+        vals = []
+        for a, nd, sc, of, (x0, y0) in files:
+            T, B, Y, X = a.shape
+            ts = list(range(T)) if steps_of is None else steps_of(a)
+            v = a[ts, k].astype(np.float64)
+            m = ~np.isnan(v)
+            if nd[k] is not None:
+                if math.isnan(nd[k]):
+                    pass
+                elif a.dtype.kind == "f":
+                    m &= ~((v == nd[k]) | (np.abs(v - nd[k]) < 2 * np.finfo(np.float32).eps * np.abs(v + nd[k])))
+                else:
+                    m &= v != nd[k]
+            if box is not None:
+                xs = x0 + (np.arange(X) + 0.5) * RES
+                ys = y0 - (np.arange(Y) + 0.5) * RES
+                inb = ((xs >= box[0]) & (xs <= box[2]))[None, :] & ((ys >= box[1]) & (ys <= box[3]))[:, None]
+                m &= inb[None]
+            x = v[m]
+            if scaled:
+                x = x * sc[k] + of[k]
+            vals.append(x)
+        x = np.concatenate(vals)
+        out.append((x.size, x.mean() if x.size else np.nan, x.std() if x.size else np.nan,
+                    x.min() if x.size else np.nan, x.max() if x.size else np.nan))
+    return out
+
+
+def check(got, want):
+    for k, (n, mean, std, lo, hi) in enumerate(want):
+        assert got.count[k] == n
+        if n == 0:
+            assert np.isnan(got.mean[k])
+            continue
+        scale = max(abs(mean), std, 1e-300)
+        assert abs(got.mean[k] - mean) <= 1e-6 * scale, (k, got.mean[k], mean)  # relative to the values' size
+        assert abs(got.std[k] - std) <= 1e-4 * std + 1e-9 * scale, (k, got.std[k], std)
+        assert got.min[k] == lo and got.max[k] == hi
+
+
+@st.composite
+def scenes(draw):
+    dtype = draw(st.sampled_from(["uint8", "int16", "uint16", "float32", "float64"]))
+    B = draw(st.integers(1, 2))
+    T = draw(st.integers(1, 4))
+    tile = draw(st.sampled_from([8, 16, 32]))
+    nfiles = draw(st.integers(1, 2))
+    seed = draw(st.integers(0, 2**31))
+    rng = np.random.default_rng(seed)
+    nodata_kind = draw(st.sampled_from(["none", "value", "nan"] if dtype.startswith("float") else ["none", "value"]))
+    scaled = draw(st.booleans())
+    files = []
+    for f in range(nfiles):
+        Y, X = int(rng.integers(5, 90)), int(rng.integers(5, 90))
+        if dtype.startswith("float"):
+            a = (rng.standard_normal((T, B, Y, X)) * 50 + draw(st.sampled_from([0.0, 1000.0]))).astype(dtype)
+            if nodata_kind != "nan" and draw(st.booleans()):
+                a[rng.random(a.shape) < 0.05] = np.nan  # NaN without NaN nodata: left out too
+        else:
+            info = np.iinfo(dtype)
+            a = rng.integers(max(info.min, -3000), min(info.max, 3000), (T, B, Y, X), endpoint=True).astype(dtype)
+        nd: list[float | None] = [None] * B
+        if nodata_kind == "value":
+            nd = [float(a.flat[0])] * B  # a value the samples take
+            a[rng.random(a.shape) < 0.2] = a.flat[0]
+            if draw(st.booleans()):
+                a[0, 0, : Y // 2, : X // 2] = a.flat[0]  # whole tiles of nodata
+        elif nodata_kind == "nan":
+            nd = [float("nan")] * B
+            a[rng.random(a.shape) < 0.2] = np.nan
+        sc = [float(rng.choice([1.0, 0.0001, 2.75e-05, -0.5])) for _ in range(B)] if scaled else [1.0] * B
+        of = [float(rng.choice([0.0, -0.2, 100.0])) for _ in range(B)] if scaled else [0.0] * B
+        x0, y0 = X0 + f * 300 * RES, Y0 - f * 7 * RES
+        files.append((a, nd, sc, of, (x0, y0), tile))
+    return dtype, files
+
+
+def write(tmp: Path, files):
+    paths = []
+    for i, (a, nd, sc, of, (x0, y0), tile) in enumerate(files):
+        T, B = a.shape[:2]
+        p = tmp / f"f{i}.rumi"
+        nodata = None if all(v is None for v in nd) else nd
+        rumi.write(p, a, bands=[f"b{k}" for k in range(B)], times=TIMES[:T], crs="EPSG:32633",
+                   geotransform=(x0, RES, 0.0, y0, 0.0, -RES), tile=tile, nodata=nodata,
+                   scales=sc if sc != [1.0] * B or of != [0.0] * B else None, offsets=of if sc != [1.0] * B or of != [0.0] * B else None)
+        paths.append(str(p))
+    return paths
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(scene=scenes(), sel=st.sampled_from(["all", "time", "box", "box+time"]), boxf=st.tuples(*[st.floats(0.05, 0.95)] * 4),
+       apply_scale=st.booleans())
+def test_selection_stats_equal_a_pixel_pass(tmp_path_factory, scene, sel, boxf, apply_scale):
+    dtype, files = scene
+    tmp = tmp_path_factory.mktemp("s")
+    paths = write(tmp, files)
+    cat = rumi.Catalog.build(paths, tmp / "c.parquet")
+    B = files[0][0].shape[1]
+    bands = [f"b{k}" for k in range(B)]
+    steps_of = box = None
+    q = {}
+    if "time" in sel:
+        q["time"] = ("2020-02-01", "2020-03-15")
+        steps_of = lambda a: [t for t in (1, 2) if t < a.shape[0]]  # noqa: E731
+    if "box" in sel:
+        a0 = files[0][0]
+        x0, y0 = files[0][4]
+        W, H = a0.shape[3] * RES, a0.shape[2] * RES
+        # edges a quarter pixel off the pixel centres' lattice: no centre on an edge
+        fx = sorted(boxf[:2])
+        fy = sorted(boxf[2:])
+        e = [x0 + (math.floor(fx[0] * W / RES) + 0.25) * RES, y0 - (math.floor(fy[1] * H / RES) + 0.25) * RES,
+             x0 + (math.floor(fx[1] * W / RES) + 0.75) * RES, y0 - (math.floor(fy[0] * H / RES) + 0.75) * RES]
+        box = (min(e[0], e[2]), min(e[1], e[3]), max(e[0], e[2]), max(e[1], e[3]))
+        q["bbox"], q["crs"] = box, "EPSG:32633"
+    s = cat.search(**q) if q else cat
+    if len(s) == 0:
+        return
+    want_files = [(a, nd, sc, of, o) for a, nd, sc, of, o, _ in files]
+    if steps_of is not None:  # the files the search kept (every one meets some step here)
+        want_files = [f for f in want_files if steps_of(f[0])]
+    want = oracle(want_files, bands, steps_of, box, scaled=apply_scale)
+    got = s.stats(apply_scale=apply_scale)
+    assert got.bands == bands
+    check(got, want)
+    if "box" in sel:
+        loose = s.stats(apply_scale=apply_scale, exact=False)  # cells the edge crosses counted whole
+        if sel == "box":
+            assert loose.read_files == 0
+        assert (loose.count >= got.count).all()
+
+
+def test_stats_cells_and_steps_from_the_catalogue_read_no_pixel(tmp_path, monkeypatch):
+    """A box made of whole cells and a time window over files wholly inside it: no file opened."""
+    rng = np.random.default_rng(1)
+    a = rng.integers(0, 5000, (3, 2, 128, 128)).astype(np.uint16)
+    p = tmp_path / "a.rumi"
+    rumi.write(p, a, bands=["r", "n"], times=TIMES[:3], crs="EPSG:32633", geotransform=(X0, RES, 0.0, Y0, 0.0, -RES), tile=32)
+    cat = rumi.Catalog.build([str(p)], tmp_path / "c.parquet")
+    monkeypatch.setattr(rumi.Catalog, "dataset", lambda *a, **k: pytest.fail("a pixel was read"))
+    whole = cat.search(time=("2020-02-01", "2020-02-01")).stats()
+    check(whole, oracle([(a, [None, None], [1, 1], [0, 0], (X0, Y0))], ["r", "n"], lambda a: [1]))
+    box = (X0 + 32 * RES + 1, Y0 - 96 * RES + 1, X0 + 128 * RES - 1, Y0 - 1)  # cells 1..3 across, 0..2 down
+    got = cat.search(bbox=box, crs="EPSG:32633").stats()
+    assert got.read_files == 0
+    check(got, oracle([(a, [None, None], [1, 1], [0, 0], (X0, Y0))], ["r", "n"], None, box))
+
+
+def test_a_catalogue_without_statistics_names_its_files(tmp_path):
+    a = np.arange(2 * 40 * 40, dtype=np.uint16).reshape(1, 2, 40, 40)
+    p = tmp_path / "old.rumi"
+    rumi.write(p, a, bands=["r", "n"], times=TIMES[:1], crs="EPSG:32633", geotransform=(X0, RES, 0.0, Y0, 0.0, -RES), tile=16)
+    cat = rumi.Catalog.build([str(p)], tmp_path / "c.parquet")
+    t = cat.table
+    old = t.drop_columns(["rumi:stats"])  # a catalogue written before the column
+    rumi.catalog.write_table(old, tmp_path / "old.parquet")
+    old_cat = rumi.Catalog.open(tmp_path / "old.parquet")
+    assert len(old_cat.search(time="2020-01-01")) == 1  # still searched
+    with pytest.raises(Exception, match=r"1 of the 1 files have no statistics \(rumi:stats: old\).*append them"):
+        old_cat.stats()
+    with pytest.raises(Exception, match=r"lacks some of the bands \['x'\]"):
+        cat.stats(["x"])
+
+
+def test_stats_values_and_layout(tmp_path):
+    """The recorded pieces: the cells level sums to the steps level, counts are the valid samples."""
+    rng = np.random.default_rng(3)
+    a = rng.integers(0, 9, (2, 1, 50, 70)).astype(np.int16)
+    p = tmp_path / "a.rumi"
+    rumi.write(p, a, bands=["c"], times=TIMES[:2], crs="EPSG:32633", geotransform=(X0, RES, 0.0, Y0, 0.0, -RES), tile=8, nodata=0)
+    cat = rumi.Catalog.build([str(p)], tmp_path / "c.parquet")
+    row = cat.row(0)
+    fs = rumi.catalog.unpack_stats(row["rumi:stats"], row["rumi:shape"], row["rumi:tile_shape"])
+    assert (fs.cy, fs.cx) == (2, 3)  # 7 x 9 tiles of 8 -> at most 4 x 4 cells
+    assert fs.cells.count.shape == (1, 4, 3)
+    assert fs.steps.count.tolist() == [[int((a[0, 0] != 0).sum()), int((a[1, 0] != 0).sum())]]
+    assert int(fs.cells.count.sum()) == int((a != 0).sum())
+    assert fs.cells.count[0, 0, 0] == int((a[:, 0, :16, :24] != 0).sum())
+    assert fs.cells.sum[0, 0, 0] == float(a[:, 0, :16, :24].sum())
+    with pytest.raises(rumi.FormatError, match="rumi:stats has"):
+        rumi.catalog.unpack_stats(row["rumi:stats"][:-8], row["rumi:shape"], row["rumi:tile_shape"])
+
+
+REAL = [
+    "lf_elev_220_mt_hood_utm.tif",
+    "rasterio_RGB.byte.tif",
+    "landsat8_LC08_L1TP_224078_20200518_3band_uint16.tif",
+    "eolearn_dem_float32.tif",
+    "eolearn_s2_ndvi_68t_float32.tif",
+    "xrspatial_s2_4band_10m_uint16.tif",
+]
+
+
+@pytest.mark.parametrize("name", REAL)
+def test_real_rasters_against_rasterio(converted, data_dir, name, tmp_path):
+    """Whole-file and box statistics of real rasters (rumi convert) equal rasterio's masked pixels
+    in float64 (nodata from the GeoTIFF, as the sidecar carries it)."""
+    rasterio = pytest.importorskip("rasterio")
+    path = converted(name)
+    cat = rumi.Catalog.build([str(path)], tmp_path / "c.parquet")
+    with rasterio.open(data_dir / name) as src:
+        px = src.read(masked=True).astype(np.float64)
+        tr = src.transform
+        crs = src.crs.to_string()
+        B, H, W = px.shape
+        bands = cat.row(0)["rumi:bands"]
+        assert len(bands) == B
+        xs = tr.c + (np.arange(W) + 0.5) * tr.a
+        ys = tr.f + (np.arange(H) + 0.5) * tr.e
+
+    def want(inb=None):
+        out = []
+        for k in range(B):
+            m = ~np.ma.getmaskarray(px[k]) & ~np.isnan(px[k].filled(0))
+            if inb is not None:
+                m &= inb
+            x = px[k].data[m]
+            out.append((x.size, x.mean(), x.std(), x.min(), x.max()))
+        return out
+
+    check(cat.stats(), want())
+    # a box over the middle of the raster, edges a quarter pixel off the centres
+    bx = (tr.c + (W // 4 + 0.25) * tr.a, tr.f + (3 * H // 4 + 0.25) * tr.e, tr.c + (3 * W // 4 + 0.75) * tr.a, tr.f + (H // 4 + 0.75) * tr.e)
+    box = (min(bx[0], bx[2]), min(bx[1], bx[3]), max(bx[0], bx[2]), max(bx[1], bx[3]))
+    inb = ((xs >= box[0]) & (xs <= box[2]))[None, :] & ((ys >= box[1]) & (ys <= box[3]))[:, None]
+    check(cat.search(bbox=box, crs=crs).stats(), want(inb))
