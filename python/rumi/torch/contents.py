@@ -3,9 +3,9 @@ without reading a pixel: the samplers' class and cloud constraints (`min_class=`
 `cloud=`) and the class-balanced weighting (`balance=`).
 
 A constraint names a band and classes of it. The band is one of the image files' bands (read or
-not: an SCL band of the files constrains chips of their other bands), else one of the label
-files' bands (labels= on the image's pixel grid: the counts of the label file that covers the
-chip). Its counts per time step and tile bound, for a chip at (r0, c0) and each step it reads,
+not: an SCL band of the files constrains chips of their other bands), or one of the label files'
+bands (labels= on the image's pixel grid: the counts of the label file that covers the chip); a
+name that both have is an error: "images:NAME" or "labels:NAME" says which. Its counts per time step and tile bound, for a chip at (r0, c0) and each step it reads,
 the samples of classes C it holds: at least sum over its tiles of max(0, n_C - (tile samples -
 chip samples in the tile)), at most sum of min(chip samples in the tile, n_C). Both are exact for
 a chip of whole tiles, and never on the wrong side of the truth for others.
@@ -68,12 +68,19 @@ class Cloud:
 @dataclass(frozen=True)
 class ClassBalance:
     """Class-balanced drawing (RandomChipSampler(balance=)): band, and target shares per class
-    (a dict class -> share, normalised; None: equal shares of the classes the selection has)."""
+    (a dict class -> share, normalised; None: equal shares of the classes the selection has);
+    the shares are those of the target's classes among themselves (other classes are
+    background). spread: the least effective number of chips the weights keep (1 / sum of the
+    squared probabilities): a target the chips cannot meet is approached only as far as keeps
+    that many in play, rather than drawing the same few chips."""
 
     band: str
     target: Mapping[int, float] | None = field(default=None)
+    spread: int = 64
 
     def __post_init__(self) -> None:
+        if isinstance(self.spread, bool) or int(self.spread) < 1:
+            raise ValueError(f"ClassBalance(spread=) must be >= 1, not {self.spread!r}")
         if self.target is not None:
             t = {int(k): float(v) for k, v in dict(self.target).items()}
             if not t or any(v < 0 or not math.isfinite(v) for v in t.values()) or sum(t.values()) <= 0:
@@ -176,12 +183,18 @@ class Contents:
         self._ltiles: list[tuple[int, int]] = [] if index.labels is None else [
             (int(a), int(b)) for a, b in index.labels.table.column("rumi:tile_shape").to_pylist()]
         self._cache: dict[tuple[int, str], list[Source]] = {}
-        for band in self.bands:  # a band must be somewhere: the images' or the labels'
-            in_images = any(band in bs for bs, _ in self._rows)
-            in_labels = self._label_rows is not None and any(band in bs for bs, _ in self._label_rows)
+        self._where: dict[str, tuple[str, str]] = {}
+        for band in self.bands:  # a band must be somewhere: the images' or the labels', not both
+            kind, _, name = band.partition(":") if band.startswith(("images:", "labels:")) else ("", "", band)
+            in_images = kind != "labels" and any(name in bs for bs, _ in self._rows)
+            in_labels = kind != "images" and self._label_rows is not None and any(name in bs for bs, _ in self._label_rows)
             if not in_images and not in_labels:
-                raise RequestError(f"no image{' or label' if index.label is not None else ''} file has a band {band!r} "
-                                   f"(class constraints name a band of the images, or of labels=)")
+                raise RequestError(f"no {kind[:-1] if kind else 'image'}{' or label' if not kind and index.label is not None else ''} "
+                                   f"file has a band {name!r} (class constraints name a band of the images, or of labels=)")
+            if in_images and in_labels:
+                raise RequestError(f"{name!r} is a band of the images and of the labels: say which, 'labels:{name}' or "
+                                   f"'images:{name}'")
+            self._where[band] = ("images" if in_images else "labels", name)
 
     def __bool__(self) -> bool:
         return bool(self.limits)
@@ -194,14 +207,15 @@ class Contents:
         if got is not None:
             return got
         index = self.index
+        where, band = self._where[band]
         bands, value = self._rows[j]
         out: list[Source] = []
-        if band in bands:
+        if where == "images" and band in bands:
             b = bands.index(band)
             T, B, Y, X = (int(v) for v in index.shapes[j])
             th, tw = (int(v) for v in index.tiles[j])
             out.append(self._source(value, b, (T, B, Y, X), (th, tw), (0, 0), None, False, index.ids[j], band))
-        elif self._label_rows is not None and index.label is not None:
+        elif where == "labels" and self._label_rows is not None and index.label is not None:
             lab = index.label
             for m in lab.matches[j]:
                 lbands, lvalue = self._label_rows[m.label]
@@ -375,6 +389,51 @@ class Contents:
             out[np.ix_(np.flatnonzero(cov), np.searchsorted(vals, s.values))] = e
             done |= cov
         return vals, out
+
+
+#: the dual regularisations balance_weights tries, in turn (0: the target exactly, when it can be met)
+BALANCE_MU = (0.0, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1.0)
+
+
+def balance_weights(M: Array, target: Array, spread: int) -> tuple[Array, Array]:
+    """Probabilities p over the candidate chips (rows of M: each chip's expected samples of
+    the target's classes, as shares of the chip) and the expected shares they give (p @ M,
+    normalised). p is the maximum-entropy distribution (the most even) whose expected shares
+    equal the target: p_i ~ exp(lambda . f_i) with f_i = M_i - target x sum(M_i), lambda found
+    by Newton's method on the convex dual. When no distribution meets the target (a class that
+    only occurs beside others) the dual is regularised (mu |lambda|^2 / 2, the constraints
+    relaxed), mu the smallest of BALANCE_MU whose p keeps an effective number of chips of at
+    least min(spread, chips / 4)."""
+    n, K = M.shape
+    f = M - np.outer(M.sum(1), target)
+    need = min(float(spread), n / 4.0)
+    p = np.full(n, 1.0 / n)
+    for mu in BALANCE_MU:
+        lam = np.zeros(K)
+
+        def dual(v: Array) -> float:
+            z = f @ v
+            top = float(z.max())
+            return float(np.log(np.exp(z - top).sum()) + top + 0.5 * mu * v @ v)
+
+        for _ in range(100):
+            z = f @ lam
+            w = np.exp(z - z.max())
+            p = w / w.sum()
+            mean = p @ f
+            g = mean + mu * lam
+            if np.abs(g).max() < 1e-9:
+                break
+            cov = (f * p[:, None]).T @ f - np.outer(mean, mean) + (mu + 1e-12) * np.eye(K)
+            step = np.linalg.solve(cov, g)
+            a, o = 1.0, dual(lam)
+            while dual(lam - a * step) > o - 1e-4 * a * float(g @ step) and a > 1e-8:
+                a /= 2
+            lam = lam - a * step
+        if 1.0 / float(np.sum(p * p)) >= need:
+            break
+    got = p @ M
+    return p, got / max(float(got.sum()), 1e-300)
 
 
 def _class_sum(s: Source, classes: tuple[int, ...] | None) -> Array:

@@ -22,7 +22,7 @@ import numpy as np
 import torch
 
 from . import constraints
-from .contents import ClassBalance, Contents, limits_of
+from .contents import ClassBalance, Contents, balance_weights, limits_of
 from .dtypes import Array
 from .index import ChipIndex
 from .streams import Streams, place, positions
@@ -297,12 +297,13 @@ class RandomChipSampler(ChipSampler):
     def balanced(self, files: Array) -> tuple[Array, Array, Array, Array, Array]:
         """The class-balanced drawing of files' chips (balance=): (candidate keys (n, 3), their
         probabilities, the classes, their target shares, the expected shares of the drawn
-        pixels). The candidates are each file's lattice chips that meet the constraints
-        (rumi.torch.constraints.lattice; on the align step where some are); each one's class
-        shares are estimated from its tiles' counts (rumi.torch.contents.Contents.estimate), and
-        a chip's weight is sum over classes of m_c x its share of c, with the multipliers m
-        scaled (iterative proportional fitting) until the expected shares meet the target or
-        stop improving."""
+        pixels of the target's classes, among themselves). The candidates are each file's
+        lattice chips that meet the constraints (rumi.torch.constraints.lattice; on the align
+        step where some are); each one's class shares are estimated from its tiles' counts
+        (rumi.torch.contents.Contents.estimate), and the weights are
+        rumi.torch.contents.balance_weights': the most even weights whose expected shares of the
+        target's classes (among themselves) meet the target, or come closest while keeping
+        ClassBalance.spread chips in play."""
         key = ("balanced", tuple(np.asarray(files).tolist()))
         if key in self._cache:
             got: tuple[Array, Array, Array, Array, Array] = self._cache[key]
@@ -339,25 +340,10 @@ class RandomChipSampler(ChipSampler):
                 raise ValueError(f"balance: none of the target classes {sorted(bal.target)} occurs in band "
                                  f"{bal.band!r} of these files (it has {classes[present].tolist()})")
         target = target / target.sum()
-        m = np.ones(len(classes))
-        for _ in range(500):
-            q = M @ m
-            p = q / q.sum()
-            got_c = p @ M
-            share = got_c / got_c.sum()
-            if np.abs(share - target).max() < 1e-4:
-                break
-            upd = np.where(share > 0, (np.maximum(target, 1e-12) / np.maximum(share, 1e-300)) ** 0.5, 1.0)
-            m = m * upd
-            m = m / m.max()
-        q = M @ m
-        keep = q > 0
-        if not keep.any():  # pragma: no cover - every candidate has some class
-            keep[:] = True
-            q = np.ones(len(q))
-        p = np.where(keep, q, 0.0)
-        p = p / p.sum()
-        share = (p @ M) / max(float((p @ M).sum()), 1e-300)
+        on = target > 0  # the shares are those of the target's classes among themselves
+        p, got = balance_weights(M[:, on], target[on], bal.spread)
+        share = np.zeros(len(classes))
+        share[on] = got
         out = (cands, p, classes, target, share)
         self._cache[key] = out
         return out

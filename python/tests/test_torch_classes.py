@@ -1,0 +1,247 @@
+"""Class- and cloud-aware sampling from the catalogue's class counts (issue 50 item 2):
+min_class / max_class, cloud=Cloud(...), balance=ClassBalance(...). Every drawn chip is checked
+against its actual pixels (the GeoTIFF's, read by tifffile; or the numpy array written), the
+samplers decide without reading a pixel (patched readers; request counts over HTTP), impossible
+limits are errors at construction naming the best bound. Real rasters of the shared data folder
+(LANDFIRE fuel classes as labels, the eo-learn cloud masks) are skipped with the reason when
+the folder is absent."""
+
+from __future__ import annotations
+
+import pathlib
+import shutil
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("pyarrow")
+pytest.importorskip("pyproj")
+pytest.importorskip("shapely")
+
+import rumi  # noqa: E402
+import rumi.torch as rt  # noqa: E402
+from conftest import DATA, tiff_pixels  # noqa: E402
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from rumi.torch.contents import Contents, limits_of  # noqa: E402
+
+GEO = dict(crs="EPSG:32633", geotransform=(500000.0, 10.0, 0.0, 5100000.0, 0.0, -10.0))
+
+
+def _no_pixel_reads(m):
+    def refuse(*a, **k):
+        raise AssertionError("a sampler read pixels to decide")
+
+    m.setattr(rumi.Dataset, "read_into", refuse)
+    m.setattr(rumi.Dataset, "read", refuse)
+    m.setattr(rumi, "open", refuse)
+
+
+# --- LANDFIRE: elevation images, fuel-model classes as labels on the same grid -----------------------
+
+
+@pytest.fixture()
+def landfire(converted, tmp_path):
+    elev = converted("lf_elev_220_mt_hood_utm.tif", "--tile", "64")
+    fbfm = converted("lf_fbfm40_220_mt_hood_utm.tif", "--tile", "64")
+    cat = rumi.Catalog.build([str(elev)], tmp_path / "elev.parquet")
+    lcat = rumi.Catalog.build([str(fbfm)], tmp_path / "fuel.parquet")
+    return cat, lcat, tiff_pixels(DATA / "lf_fbfm40_220_mt_hood_utm.tif")[0]
+
+
+def test_landfire_min_and_max_class(landfire, monkeypatch):
+    """Fuel class 165 (TU5, 16 % of the map) at least 40 % of every chip, class 99 (barren)
+    at most 2 %: every chip of the three samplers meets both on the label GeoTIFF's pixels, and
+    without the limits some chips do not (the assertions can fail)."""
+    cat, lcat, fuel = landfire
+    ds = rt.ChipDataset(cat, size=96, labels=lcat)
+    size = 96
+
+    def frac(k, c, size=size):
+        _, r, col = k
+        return float((fuel[r:r + size, col:col + size] == c).mean())
+
+    plain = list(rt.RandomChipSampler(ds, length=300, seed=1))
+    assert min(frac(k, 165) for k in plain) < 0.4 and max(frac(k, 99) for k in plain) > 0.02
+    with monkeypatch.context() as m:
+        _no_pixel_reads(m)
+        lim = dict(min_class={"labels:band 0": {165: 0.4}}, max_class={"labels:band 0": {99: 0.02}})
+        keys = {"random": list(rt.RandomChipSampler(ds, length=300, seed=1, **lim)),
+                "grid": list(rt.GridChipSampler(ds, stride=32, **lim)),
+                "tile": list(rt.TileChipSampler(rt.ChipDataset(cat, size=64, labels=lcat), shuffle=True, **lim))}
+    for name, ks in keys.items():
+        n = 64 if name == "tile" else size
+        assert len(ks) > 5, name
+        assert min(frac(k, 165, n) for k in ks) >= 0.4, name
+        assert max(frac(k, 99, n) for k in ks) <= 0.02, name
+    assert len(set(keys["random"])) > 100  # still many positions
+
+
+def test_tile_aligned_chips_are_exact(landfire):
+    """A chip of the tile's size on the tile grid: its bound is its tile's count, exactly: the
+    tile sampler keeps exactly the chips whose pixels meet the limit."""
+    cat, lcat, fuel = landfire
+    ds = rt.ChipDataset(cat, size=64, labels=lcat)
+    for lim, test in (({"min_class": {"labels:band 0": {(161, 162, 165): 0.5}}}, lambda a: np.isin(a, (161, 162, 165)).mean() >= 0.5),
+                      ({"max_class": {"labels:band 0": {185: 0.25}}}, lambda a: (a == 185).mean() <= 0.25)):
+        got = set(rt.TileChipSampler(ds, **lim))
+        want = {k for k in rt.TileChipSampler(ds) if test(fuel[k[1]:k[1] + 64, k[2]:k[2] + 64])}
+        assert got == want and 0 < len(got) < len(list(rt.TileChipSampler(ds)))
+
+
+def test_balance_moves_the_class_shares_to_the_target(landfire):
+    """balance=ClassBalance: the drawn chips' pixel shares (counted on the GeoTIFF) are closer
+    to the target than the plain sampler's, for a target that favours rare classes."""
+    cat, lcat, fuel = landfire
+    ds = rt.ChipDataset(cat, size=64, labels=lcat)
+    target = {165: 0.25, 185: 0.25, 122: 0.25, 102: 0.25}  # 16 %, 39 %, 2.7 %, 1.2 % of the map
+
+    def shares(keys):
+        px = np.stack([fuel[r:r + 64, c:c + 64] for _, r, c in keys])
+        n = {c: float((px == c).sum()) for c in target}
+        tot = sum(n.values())
+        return np.array([n[c] / tot for c in target])
+
+    want = np.array(list(target.values()))
+    plain = shares(list(rt.RandomChipSampler(ds, length=600, seed=0)))
+    s = rt.RandomChipSampler(ds, length=600, seed=0, balance=rt.ClassBalance("labels:band 0", target))
+    bal = shares(list(s))
+    assert np.abs(bal - want).sum() < 0.5 * np.abs(plain - want).sum(), (plain, bal)
+    assert bal[3] > 3 * plain[3]  # the rarest one
+    _, _, classes, tgt, expected = s.balanced(np.arange(ds.index.num_files))
+    assert set(target) <= set(classes.tolist())
+
+
+def test_impossible_limits_name_the_best_bound(landfire):
+    cat, lcat, fuel = landfire
+    ds = rt.ChipDataset(cat, size=96, labels=lcat)
+    with pytest.raises(rumi.RequestError, match=r"min_class: labels:band 0 class 102 >= 0.95: the best lower bound 0\.\d+ "
+                                                 r"\(file lf_elev_220_mt_hood_utm_tile_64 at row \d+, col \d+\)"):
+        rt.RandomChipSampler(ds, length=10, min_class={"labels:band 0": {102: 0.95}})
+    for cls in (rt.GridChipSampler, rt.TileChipSampler):
+        with pytest.raises(rumi.RequestError, match=r"min_class: labels:band 0 class 102 >= 0.95: the best lower bound"):
+            cls(ds, min_class={"labels:band 0": {102: 0.95}})
+    with pytest.raises(rumi.RequestError, match=r"no image or label file has a band 'SCL'"):
+        rt.RandomChipSampler(ds, length=10, max_class={"SCL": {8: 0.1}})
+    with pytest.raises(ValueError, match=r"max_class: the fraction of labels:band 0 99 must be in \[0, 1\]"):
+        rt.RandomChipSampler(ds, length=10, max_class={"labels:band 0": {99: 2}})
+    with pytest.raises(TypeError, match=r"cloud must be a rumi.torch.Cloud"):
+        rt.RandomChipSampler(ds, length=10, cloud=("labels:band 0", 0.1))
+    # elevation is not categorical (int16 with many values): its counts were not recorded
+    with pytest.raises(rumi.RequestError, match=r"band 'band 0' of lf_elev\S* has no class counts .* classes=\['band 0'\]"):
+        rt.RandomChipSampler(ds, length=10, min_class={"images:band 0": {1000: 0.1}})
+    with pytest.raises(rumi.RequestError, match=r"'band 0' is a band of the images and of the labels: say which, "
+                                                 r"'labels:band 0' or 'images:band 0'"):
+        rt.RandomChipSampler(ds, length=10, min_class={"band 0": {165: 0.1}})
+
+
+def test_no_pixel_read_over_http(converted, tmp_path, nginx):
+    """Request counts at the server while sampling with class limits and balance: none."""
+    for name in ("lf_elev_220_mt_hood_utm.tif", "lf_fbfm40_220_mt_hood_utm.tif"):
+        src = converted(name, "--tile", "64")
+        for suffix in ("", ".aux.xml"):
+            shutil.copy(f"{src}{suffix}", nginx.root / f"h4_{src.name}{suffix}")
+    cat = rumi.Catalog.build([nginx.url("h4_lf_elev_220_mt_hood_utm_tile_64.rumi")], tmp_path / "e.parquet")
+    lcat = rumi.Catalog.build([nginx.url("h4_lf_fbfm40_220_mt_hood_utm_tile_64.rumi")], tmp_path / "f.parquet")
+    since = nginx.mark()
+    ds = rt.ChipDataset(cat, size=64, labels=lcat)
+    keys = list(rt.RandomChipSampler(ds, length=100, seed=2, min_class={"labels:band 0": {165: 0.3}}))
+    keys += list(rt.GridChipSampler(ds, max_class={"labels:band 0": {99: 0.01}}))
+    keys += list(rt.RandomChipSampler(ds, length=100, seed=2, balance=rt.ClassBalance("labels:band 0")))
+    assert nginx.requests(since) == []
+    ds.__getitems__(keys[:4])
+    assert len(nginx.requests(since)) > 0  # reading the chips does request
+
+
+# --- clouds: the eo-learn NDVI Cube and its 68-date cloud masks --------------------------------------
+
+
+@pytest.fixture()
+def ndvi_clouds(converted, tmp_path):
+    """The eo-learn NDVI stack and its cloud masks as 67-step Cubes (one 2015-12-08 dropped: it
+    appears twice), 16 x 16 tiles; catalogues of each."""
+    ndvi = rumi.open(converted("eolearn_s2_ndvi_68t_float32.tif"))
+    clm = rumi.open(converted("eolearn_s2_clm_68t_uint8.tif"))
+    times = np.array(ndvi.bands, dtype="datetime64[s]")
+    keep = np.concatenate([[True], np.diff(times) > np.timedelta64(0, "s")])
+    times = [str(t) for t in times[keep]]
+    geo = dict(crs=ndvi.crs, geotransform=ndvi.geotransform, tile=16)
+    rumi.write(tmp_path / "ndvi.rumi", ndvi.read()[0][keep][:, None], bands=["ndvi"], times=times, **geo)
+    m = clm.read()[0][keep][:, None]
+    rumi.write(tmp_path / "clm.rumi", m, bands=["clouds"], times=times, **geo)
+    cat = rumi.Catalog.build([str(tmp_path / "ndvi.rumi")], tmp_path / "ndvi.parquet")
+    lcat = rumi.Catalog.build([str(tmp_path / "clm.rumi")], tmp_path / "clm.parquet")
+    return cat, lcat, m[:, 0], np.array(times, dtype="datetime64[s]")
+
+
+def test_cloud_limit_per_step_and_clear_steps(ndvi_clouds, monkeypatch):
+    """cloud=Cloud("clouds", max=0.05): every step of every chip at most 5 % cloudy (the
+    masks' pixels) in a window of steps; min_clear_steps=37 over all 67 steps: at least 37 such
+    steps in every chip. Decided without reading a pixel."""
+    cat, lcat, m, times = ndvi_clouds
+    size = 32
+
+    def cloudy(k, steps):
+        _, r, c = k
+        return m[steps, r:r + size, c:c + size].mean(axis=(1, 2))
+
+    ds = rt.ChipDataset(cat, size=size, labels=lcat, time=("2016-05-01", "2016-06-10"))
+    steps = np.flatnonzero((times >= np.datetime64("2016-05-01")) & (times < np.datetime64("2016-06-11")))
+    plain = list(rt.RandomChipSampler(ds, length=200, seed=0))
+    assert max(cloudy(k, steps).max() for k in plain) > 0.05
+    with monkeypatch.context() as mp:
+        _no_pixel_reads(mp)
+        keys = list(rt.RandomChipSampler(ds, length=200, seed=0, cloud=rt.Cloud("clouds", max=0.05)))
+        grid = list(rt.GridChipSampler(ds, stride=8, cloud=rt.Cloud("clouds", max=0.05)))
+    assert keys and grid
+    assert max(cloudy(k, steps).max() for k in keys + grid) <= 0.05
+    # a minimum number of clear steps over the whole series
+    ds = rt.ChipDataset(cat, size=size, labels=lcat)
+    allsteps = np.arange(len(times))
+    clear = lambda k: int((cloudy(k, allsteps) <= 0.05).sum())  # noqa: E731
+    assert min(clear(k) for k in rt.RandomChipSampler(ds, length=200, seed=1)) < 37
+    keys = list(rt.RandomChipSampler(ds, length=200, seed=1, cloud=rt.Cloud("clouds", max=0.05, min_clear_steps=37)))
+    assert min(clear(k) for k in keys) >= 37
+    # the whole series clear everywhere: impossible, and the error names the best count
+    with pytest.raises(rumi.RequestError, match=r"cloud: clouds every class but 0 <= 0.05 in every step: the best "
+                                                 r"clear steps \d+ \(file ndvi at row \d+, col \d+\)"):
+        rt.RandomChipSampler(ds, length=10, cloud=rt.Cloud("clouds", max=0.05))
+
+
+# --- the bounds against the pixels, on random files ----------------------------------------------------
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32 - 1), tile=st.sampled_from([8, 16, 24]), size=st.integers(4, 40),
+       K=st.integers(1, 6), T=st.integers(1, 3), nodata=st.booleans())
+def test_bounds_hold_the_pixels(tmp_path, seed, tile, size, K, T, nodata):
+    """For random class maps (blobs of classes, nodata 255 or none) and random chips: lower
+    bound <= the chip's class count <= upper bound for every class, step and chip, equal for
+    chips of whole tiles."""
+    rng = np.random.default_rng(seed)
+    Y, X = int(rng.integers(size, 90)), int(rng.integers(size, 90))
+    coarse = rng.integers(0, K, (T, 1, Y // 7 + 1, X // 7 + 1)).astype(np.uint8)
+    a = np.repeat(np.repeat(coarse, 7, 2), 7, 3)[:, :, :Y, :X].copy()
+    a[rng.random(a.shape) < 0.1] = rng.integers(0, K)  # speckle
+    if nodata:
+        a[rng.random(a.shape) < 0.05] = 255
+    import tempfile
+
+    d = pathlib.Path(tempfile.mkdtemp(dir=tmp_path))
+    times = [f"2020-01-{k + 1:02d}" for k in range(T)]
+    rumi.write(d / "x.rumi", a, bands=["c"], times=times, tile=tile, nodata=255 if nodata else None, **GEO)
+    ds = rt.ChipDataset(rumi.Catalog.build([str(d / "x.rumi")], d / "x.parquet"), size=size)
+    cont = Contents(ds.index, limits_of({"c": {0: 0.0}}, None, None))
+    r0 = rng.integers(0, Y - size + 1, 50)
+    c0 = rng.integers(0, X - size + 1, 50)
+    for cls in range(K):
+        lo, hi = cont.bounds(0, "c", (cls,), r0, c0)
+        for i, (r, c) in enumerate(zip(r0, c0)):
+            n = (a[:, 0, r:r + size, c:c + size] == cls).sum(axis=(1, 2))
+            assert (lo[i] <= n).all() and (n <= hi[i]).all(), (cls, r, c, lo[i], n, hi[i])
+            whole = r % tile == 0 and c % tile == 0 and ((r + size) % tile == 0 or r + size == Y) and \
+                ((c + size) % tile == 0 or c + size == X)
+            if whole:
+                np.testing.assert_array_equal(lo[i], n)
+                np.testing.assert_array_equal(hi[i], n)
