@@ -61,6 +61,7 @@ import rumi
 from rumi import Grid, RequestError, Window
 from rumi._internal import Scaling, apply_scaling, covering, transformer, valid_mask
 from rumi.catalog import time_seconds
+from rumi.catalog.stats import Stats
 from rumi.torch.index import as_catalog
 from rumi.torch.labels import file_grid
 from rumi.torch.readers import ReaderPool
@@ -186,6 +187,12 @@ class RumiRasterDataset(GeoDataset):
         if self._dtype is not None:
             return self._dtype
         return torch.float32 if self.is_image else torch.long
+
+    def stats(self, *, exact: bool = True) -> Stats:
+        """The statistics of the bands over the dataset's files (rumi.catalog.stats: the
+        catalogue selection's box and time window) in the samples' units (apply_scale as given):
+        .mean / .std per band, .normalize() a Normalize transform of them."""
+        return self.catalog.stats(self.bands, apply_scale=self.apply_scale, exact=exact, options=self.options)
 
     def _reader(self, i: int) -> rumi.Dataset:
         return self._readers.reader(i, lambda: self.catalog.row(i))
