@@ -308,3 +308,26 @@ def test_a_file_across_180_degrees_in_a_lon_lat_dataset(tmp_path):
         np.testing.assert_array_equal(got[inside], a[0, 0][r[inside], c[inside]])
     lo, hi = ds.index.total_bounds[[0, 2]]
     assert lo < -179.9 and hi > 179.9  # both pieces
+
+
+def test_stats_and_normalize_from_the_catalogue(converted, tmp_path):
+    """RumiRasterDataset.stats(): the bands' mean/std of its files from the catalogue (no pixel
+    read), equal to numpy over the GeoTIFF's valid pixels; its Normalize (torchvision's and
+    kornia's, TorchGeo's) turns a sample into (x - mean) / std."""
+    name = "landsat8_LC08_L1TP_224078_20200518_3band_uint16.tif"
+    cat = rumi.Catalog.build([str(converted(name))], tmp_path / "c.parquet")
+    ds = rtg.RumiRasterDataset(cat)
+    s = ds.stats()
+    px = tiff_pixels(DATA / name).astype(np.float64)
+    nd = cat.row(0)["rumi:nodata"]
+    for k in range(px.shape[0]):
+        x = px[k][px[k] != nd[k]] if nd and nd[k] is not None else px[k].ravel()
+        assert s.count[k] == x.size
+        assert abs(s.mean[k] - x.mean()) <= 1e-6 * abs(x.mean())
+        assert abs(s.std[k] - x.std()) <= 1e-4 * x.std()
+    img = torch.arange(3 * 4 * 5, dtype=torch.float32).reshape(3, 4, 5) * 100
+    want = (img - torch.tensor(s.mean, dtype=torch.float32)[:, None, None]) / torch.tensor(s.std, dtype=torch.float32)[:, None, None]
+    torch.testing.assert_close(s.normalize()(img), want)
+    torch.testing.assert_close(s.normalize("kornia")(img[None])[0], want)
+    mean, std = s.tensors()
+    torch.testing.assert_close(mean, torch.tensor(s.mean, dtype=torch.float32))

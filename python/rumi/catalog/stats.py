@@ -274,16 +274,26 @@ class Stats:
 
         return torch.tensor(self.mean, dtype=torch.float32), torch.tensor(self.std, dtype=torch.float32)
 
-    def normalize(self, inplace: bool = False) -> Any:
-        """torchvision.transforms.v2.Normalize(mean, std) of these statistics (channels: the
-        bands in this order): what TorchGeo's and torchvision's recipes compute with a pass over
-        every pixel. A band with no valid sample or a zero std is a ValueError naming it."""
+    def normalize(self, backend: str = "torchvision", inplace: bool = False) -> Any:
+        """A Normalize transform (channels: the bands in this order) of these statistics: what
+        TorchGeo's and torchvision's recipes compute with a pass over every pixel. backend:
+        "torchvision" (torchvision.transforms.v2.Normalize) or "kornia" (kornia.augmentation.Normalize,
+        as TorchGeo's AugmentationSequential takes it). A band with no valid sample or a zero std
+        is a ValueError naming it."""
         for name, n, s in zip(self.bands, self.count, self.std):
             if n == 0 or not s > 0:
                 raise ValueError(f"band {name!r}: {int(n)} valid samples, std {s}: no Normalize can divide by it")
-        from torchvision.transforms import v2
+        mean, std = [float(v) for v in self.mean], [float(v) for v in self.std]
+        if backend == "torchvision":
+            from torchvision.transforms import v2
 
-        return v2.Normalize(mean=[float(v) for v in self.mean], std=[float(v) for v in self.std], inplace=inplace)
+            return v2.Normalize(mean=mean, std=std, inplace=inplace)
+        if backend == "kornia":
+            import kornia.augmentation as K
+            import torch
+
+            return K.Normalize(mean=torch.tensor(mean), std=torch.tensor(std))
+        raise ValueError(f"backend must be 'torchvision' or 'kornia', not {backend!r}")
 
 
 def _finish(bands: list[str], p: Pieces, scaled: bool, read_files: int) -> Stats:
