@@ -97,7 +97,7 @@ def class_spec(classes: Any) -> ClassSpec:
         except TypeError:
             raise TypeError(f"classes must be None (detect), False, a band name, a list of band names or a dict "
                             f"{{band: [values] or None}}, not {classes!r}") from None
-    out = []
+    out: list[tuple[str | int, tuple[int, ...] | None]] = []
     for key, vals in items:
         if isinstance(key, bool) or not isinstance(key, (str, int, np.integer)):
             raise TypeError(f"classes: a band is a name or an index, not {key!r}")
@@ -230,7 +230,7 @@ def encode_counts(counts: np.ndarray[Any, Any]) -> bytes:
     if c.size and (c.min() < 0 or c.max() >= 2**32):
         raise ValueError("class counts must fit uint32")
     planes = np.ascontiguousarray(c.astype("<u4").reshape(-1).view(np.uint8).reshape(-1, 4).T)
-    z = pa.Codec("zstd", compression_level=ZSTD_LEVEL).compress(planes.tobytes(), asbytes=True)
+    z: bytes = pa.Codec("zstd", compression_level=ZSTD_LEVEL).compress(planes.tobytes(), asbytes=True)
     return bytes([COUNTS_CODEC]) + z
 
 

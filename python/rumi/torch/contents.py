@@ -228,6 +228,7 @@ class Contents:
                         "its counts cannot bound a chip)")
                 Tl, Bl, Yl, Xl = (int(v) for v in lab.shapes[m.label])
                 lt = self._ltiles[m.label]
+                assert m.off is not None  # a window match (same_grid)
                 out.append(self._source(lvalue, lbands.index(band), (Tl, Bl, Yl, Xl), lt, tuple(m.off), m,
                                         m.tsteps is None, lab.ids[m.label], band))
         if len(self._cache) >= COUNTS_CACHE:

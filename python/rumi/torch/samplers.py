@@ -306,8 +306,8 @@ class RandomChipSampler(ChipSampler):
         ClassBalance.spread chips in play."""
         key = ("balanced", tuple(np.asarray(files).tolist()))
         if key in self._cache:
-            got: tuple[Array, Array, Array, Array, Array] = self._cache[key]
-            return got
+            cached: tuple[Array, Array, Array, Array, Array] = self._cache[key]
+            return cached
         bal = self.contents.balance
         assert bal is not None
         keys, ests = [], []
