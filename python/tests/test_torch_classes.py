@@ -245,3 +245,24 @@ def test_bounds_hold_the_pixels(tmp_path, seed, tile, size, K, T, nodata):
             if whole:
                 np.testing.assert_array_equal(lo[i], n)
                 np.testing.assert_array_equal(hi[i], n)
+
+
+def test_catalogue_without_class_counts_is_refused_naming_the_rebuild(tmp_path):
+    """A catalogue written before rumi:classes: a class limit is an error saying to build it
+    again, never a guess; without limits it samples as before."""
+    import pyarrow.parquet as pq
+
+    a = np.zeros((1, 1, 64, 64), np.uint8)
+    a[0, 0, :32] = 1
+    rumi.write(tmp_path / "m.rumi", a, bands=["mask"], times=["2020-01-01"], tile=32, **GEO)
+    cat = rumi.Catalog.build([str(tmp_path / "m.rumi")], tmp_path / "c.parquet")
+    pq.write_table(pq.read_table(tmp_path / "c.parquet").drop(["rumi:classes"]), tmp_path / "old.parquet")
+    ds = rt.ChipDataset(rumi.Catalog.open(tmp_path / "old.parquet"), size=32)
+    with pytest.raises(rumi.RequestError, match=r"needs the catalogue's class counts \(rumi:classes\), which the catalogue "
+                                                 r"of m did not record \(built before them\): build it again"):
+        rt.RandomChipSampler(ds, length=4, min_class={"mask": {1: 0.5}})
+    assert len(list(rt.RandomChipSampler(ds, length=4))) == 4
+    # the new catalogue: exactly the top half's chips
+    ds = rt.ChipDataset(cat, size=32)
+    assert set(rt.TileChipSampler(ds, min_class={"mask": {1: 0.5}})) == {(0, 0, 0), (0, 0, 32)}
+    assert set(rt.TileChipSampler(ds, max_class={"mask": {1: 0.0}})) == {(0, 32, 0), (0, 32, 32)}

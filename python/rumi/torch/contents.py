@@ -35,7 +35,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from rumi import RequestError
-from rumi.catalog.classes import unpack_classes
+from rumi.catalog.decode import Rows
 
 from .dtypes import Array
 from .index import ChipIndex
@@ -236,15 +236,14 @@ class Contents:
         self._cache[key] = out
         return out
 
-    def _source(self, value: Any, b: int, shape: tuple[int, int, int, int], tiles: tuple[int, int], shift: Any,
-                match: Any, static: bool, fid: str, band: str) -> Source:
-        if value is None:
+    def _source(self, row: tuple[Rows, int], b: int, shape: tuple[int, int, int, int], tiles: tuple[int, int],
+                shift: Any, match: Any, static: bool, fid: str, band: str) -> Source:
+        got = row[0].classes(row[1])  # the catalogue's one decoder
+        if got is None:
             raise RequestError(
                 f"a class constraint on band {band!r} needs the catalogue's class counts (rumi:classes), which the "
                 f"catalogue of {fid} did not record (built before them): build it again (rumi.Catalog.build: "
                 "integer bands with few values are counted, or classes=[...] names them)")
-        got = unpack_classes(value, shape, tiles)
-        assert got is not None
         if b not in got:
             raise RequestError(
                 f"band {band!r} of {fid} has no class counts in the catalogue (not categorical by the detection rule: "
@@ -496,30 +495,35 @@ def _overlap_sum(dens: Array, tiles: tuple[int, int], shape: tuple[int, int], r0
     return out
 
 
-def _image_rows(index: ChipIndex) -> list[tuple[list[str], Any]]:
-    """Per image file j: its bands and its rumi:classes value (None: not recorded), read from
-    the shards the index holds (two columns)."""
+#: the catalogue columns the class counts are decoded from
+COLUMNS = ["rumi:bands", "rumi:shape", "rumi:tile_shape", "rumi:classes"]
+
+
+def _image_rows(index: ChipIndex) -> list[tuple[list[str], tuple[Rows, int]]]:
+    """Per image file j: its bands and its row (the decoder of its shard's columns, its
+    position there), read from the shards the index holds (a few columns)."""
     cat = index.catalog
     shards = cat.shards()
-    out: list[tuple[list[str], Any]] = [([], None)] * index.num_files
     shard_of = np.asarray(index.shard)
     pos_of = np.asarray(index.fid, np.int64) & 0xFFFFFFFF
+    got: dict[int, tuple[list[str], tuple[Rows, int]]] = {}
     for s in np.unique(shard_of).tolist():
-        sr = cat.read_shard(shards[s], ["rumi:bands", "rumi:classes"])
-        t = sr.table
-        bands = t.column("rumi:bands").to_pylist()
-        classes = t.column("rumi:classes").to_pylist() if "rumi:classes" in t.column_names else [None] * t.num_rows
+        try:
+            sr = cat.read_shard(shards[s], COLUMNS)
+        except (KeyError, ValueError):  # part files written before the column: null there (Rows)
+            sr = cat.read_shard(shards[s], COLUMNS[:-1])
+        rows = Rows(sr.table)
+        bands = sr.table.column("rumi:bands").to_pylist()
         at = {int(p): i for i, p in enumerate(np.asarray(sr.pos).tolist())}
         for j in np.flatnonzero(shard_of == s).tolist():
             i = at[int(pos_of[j])]
-            out[j] = (list(bands[i]), classes[i])
-    return out
+            got[j] = (list(bands[i]), (rows, i))
+    return [got[j] for j in range(index.num_files)]
 
 
-def _label_rows(index: ChipIndex) -> list[tuple[list[str], Any]]:
-    """Per label file l: its bands and its rumi:classes value."""
+def _label_rows(index: ChipIndex) -> list[tuple[list[str], tuple[Rows, int]]]:
+    """Per label file l: its bands and its row."""
     assert index.labels is not None
-    t = index.labels.table
-    bands = t.column("rumi:bands").to_pylist()
-    classes = t.column("rumi:classes").to_pylist() if "rumi:classes" in t.column_names else [None] * t.num_rows
-    return [(list(b), c) for b, c in zip(bands, classes)]
+    rows = Rows(index.labels.table)
+    bands = index.labels.table.column("rumi:bands").to_pylist()
+    return [(list(b), (rows, i)) for i, b in enumerate(bands)]
