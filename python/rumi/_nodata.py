@@ -57,19 +57,11 @@ def normalize(nodata: Any, bands: int, what: str) -> Nodata | None:
     every band."""
     if nodata is None:
         return None
-    if _is_number(nodata):
-        vals: list[Any] = [float(nodata)] * bands
-    else:
-        try:
-            vals = list(nodata)
-        except TypeError:
-            raise TypeError(f"{what}: nodata must be a number or one per band, not {nodata!r}") from None
-        if len(vals) != bands:
-            raise ValueError(f"{what}: nodata gives {len(vals)} values, the file has {bands} bands")
-        for v in vals:
-            if v is not None and not _is_number(v):
-                raise ValueError(f"{what}: nodata values must be numbers or None, got {v!r}")
-        vals = [None if v is None else float(v) for v in vals]
+    vals: list[Any] = _pam.each_band(nodata, bands, "nodata", what, _is_number, "a number")
+    for v in vals:
+        if v is not None and not _is_number(v):
+            raise ValueError(f"{what}: nodata values must be numbers or None, got {v!r}")
+    vals = [None if v is None else float(v) for v in vals]
     return vals if any(v is not None for v in vals) else None
 
 

@@ -4,7 +4,9 @@ has no field for (per band nodata, scale, offset and unit) and GDAL readers look
 
 `read` gives the whole file's GDAL bands as the sidecar lists them; `per_band` folds a Cube's
 GDAL bands (t * B + b + 1) onto its B bands, refusing a band whose value differs between time
-steps. The concepts themselves live in `_nodata` (nodata) and `_scale` (scale, offset, unit)."""
+steps; `each_band` expands what a user gives for these per-band values (`nodata=`, `scales=`,
+`offsets=`, `units=`: one for every band or one per band). The concepts themselves live in
+`_nodata` (nodata) and `_scale` (scale, offset, unit)."""
 
 from __future__ import annotations
 
@@ -20,6 +22,23 @@ from ._location import Location
 AUX_SUFFIX = ".aux.xml"
 
 T = TypeVar("T")
+
+
+def each_band(value: Any, bands: int, name: str, what: str, one: Callable[[Any], bool], single: str) -> list[Any]:
+    """`value` as given for `bands` bands: [None] * bands for None; `one(value)`: that value for
+    every band; else a sequence of one per band. A TypeError for what is neither ("{what}: {name}
+    must be {single} or one per band"), a ValueError for a sequence of another length."""
+    if value is None:
+        return [None] * bands
+    if one(value):
+        return [value] * bands
+    try:
+        vals = list(value)
+    except TypeError:
+        raise TypeError(f"{what}: {name} must be {single} or one per band, not {value!r}") from None
+    if len(vals) != bands:
+        raise ValueError(f"{what}: {name} gives {len(vals)} values, the file has {bands} bands")
+    return vals
 
 
 @dataclass(frozen=True)

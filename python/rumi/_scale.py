@@ -65,18 +65,11 @@ class Scaling:
         )
 
 
-def _per_band(v: Any, bands: int, name: str, what: str) -> list[Any]:
-    if v is None:
-        return [None] * bands
-    if isinstance(v, (str, bytes, int, float, np.integer, np.floating)):
-        return [v] * bands
-    try:
-        vals = list(v)
-    except TypeError:
-        raise TypeError(f"{what}: {name} must be one value or one per band, not {v!r}") from None
-    if len(vals) != bands:
-        raise ValueError(f"{what}: {name} gives {len(vals)} values, the file has {bands} bands")
-    return vals
+def _each_band(v: Any, bands: int, name: str, what: str) -> list[Any]:
+    """`scales=`, `offsets=` or `units=` as one value per band (`_pam.each_band`: a number or a
+    text is one value for every band)."""
+    one = (str, bytes, int, float, np.integer, np.floating)
+    return _pam.each_band(v, bands, name, what, lambda x: isinstance(x, one), "one value")
 
 
 def _number(v: Any, name: str, i: int, what: str) -> float | None:
@@ -96,9 +89,9 @@ def normalize(scales: Any, offsets: Any, units: Any, bands: int, what: str) -> S
     unit is none too). A scale
     or offset that is not a finite number, or a unit that is not text, is an error naming it.
     None when nothing is given."""
-    s = [_number(v, "scales", i, what) for i, v in enumerate(_per_band(scales, bands, "scales", what))]
-    o = [_number(v, "offsets", i, what) for i, v in enumerate(_per_band(offsets, bands, "offsets", what))]
-    u = _per_band(units, bands, "units", what)
+    s = [_number(v, "scales", i, what) for i, v in enumerate(_each_band(scales, bands, "scales", what))]
+    o = [_number(v, "offsets", i, what) for i, v in enumerate(_each_band(offsets, bands, "offsets", what))]
+    u = _each_band(units, bands, "units", what)
     for i, v in enumerate(u):
         if v is not None and not isinstance(v, str):
             raise TypeError(f"{what}: units[{i}] = {v!r} is not text")

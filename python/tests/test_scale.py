@@ -159,3 +159,37 @@ def test_a_lone_scale_or_offset_reads_as_gdal_reads_it(tmp_path, body):
             f.write(f'<PAMDataset><PAMRasterBand band="1">{body}</PAMRasterBand></PAMDataset>')
     with rasterio.open(tif) as src, rumi.open(p) as ds:
         assert (ds.scales, ds.offsets, ds.units) == (src.scales, src.offsets, src.units)
+
+
+
+@pytest.mark.parametrize("name,value,err,text", [
+    ("nodata", [1, 2], ValueError, "nodata gives 2 values, the file has 3 bands"),
+    ("offsets", [1, 2], ValueError, "offsets gives 2 values, the file has 3 bands"),
+    ("nodata", 5j, TypeError, "nodata must be a number or one per band, not 5j"),
+    ("scales", 5j, TypeError, "scales must be one value or one per band, not 5j"),
+])
+def test_one_value_or_one_per_band_is_expanded_in_one_place(tmp_path, name, value, err, text):
+    """nodata= (as samplers and the catalogue take it) and scales=, offsets=, units= are one
+    value for every band or one per band, by one helper (rumi._pam.each_band, issue 49: _scale
+    and _nodata each had their own), whose errors name the argument and the caller."""
+    from rumi import _nodata, _pam
+
+    def expand() -> object:
+        if name == "nodata":
+            return _nodata.normalize(value, 3, "here")
+        return _scale.normalize(**{"scales": None, "offsets": None, "units": None, name: value}, bands=3, what="here")
+
+    with pytest.raises(err) as e:
+        expand()
+    assert str(e.value) == f"here: {text}"
+    one = _nodata._is_number if name == "nodata" else (lambda v: isinstance(v, (str, bytes, int, float)))
+    with pytest.raises(err) as e:
+        _pam.each_band(value, 3, name, "here", one, "a number" if name == "nodata" else "one value")
+    assert str(e.value) == f"here: {text}"
+    if name != "nodata":  # the writers say it so too
+        with pytest.raises(err, match=f": {text}$"):
+            write(tmp_path / "x.rumi", np.zeros((3, 2, 2), np.uint8), **{name: value})
+        assert not (tmp_path / "x.rumi").exists()
+    assert _pam.each_band(None, 2, name, "w", bool, "x") == [None, None]
+    assert _pam.each_band(7, 2, name, "w", lambda v: isinstance(v, int), "x") == [7, 7]
+    assert _pam.each_band((7, None), 2, name, "w", lambda v: isinstance(v, int), "x") == [7, None]
