@@ -205,10 +205,10 @@ def test_stats_values_and_layout(tmp_path):
     row = cat.row(0)
     fs = rumi.catalog.unpack_stats(row["rumi:stats"], row["rumi:shape"], row["rumi:tile_shape"])
     assert (fs.cy, fs.cx) == (2, 3)  # 7 x 9 tiles of 8 -> at most 4 x 4 cells
-    assert fs.cells.count.shape == (1, 4, 3)
-    assert fs.steps.count.tolist() == [[int((a[0, 0] != 0).sum()), int((a[1, 0] != 0).sum())]]
-    assert int(fs.cells.count.sum()) == int((a != 0).sum())
-    assert fs.cells.count[0, 0, 0] == int((a[:, 0, :16, :24] != 0).sum())
+    assert fs.cells.n.shape == (1, 4, 3)
+    assert fs.steps.n.tolist() == [[int((a[0, 0] != 0).sum()), int((a[1, 0] != 0).sum())]]
+    assert int(fs.cells.n.sum()) == int((a != 0).sum())
+    assert fs.cells.n[0, 0, 0] == int((a[:, 0, :16, :24] != 0).sum())
     assert fs.cells.sum[0, 0, 0] == float(a[:, 0, :16, :24].sum())
     with pytest.raises(rumi.FormatError, match="rumi:stats has"):
         rumi.catalog.unpack_stats(row["rumi:stats"][:-8], row["rumi:shape"], row["rumi:tile_shape"])

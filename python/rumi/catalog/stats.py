@@ -33,6 +33,7 @@ were read."""
 
 from __future__ import annotations
 
+import importlib
 import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, NamedTuple, Sequence
@@ -41,6 +42,7 @@ import numpy as np
 
 from .._errors import FormatError, RequestError
 from .._internal import valid_mask
+from . import columns as K
 from .scan import Tiles
 
 Array = np.ndarray[Any, Any]
@@ -56,10 +58,10 @@ FIELDS = (("count", "<i8"), ("sum", "<f8"), ("m2", "<f8"), ("min", "<f8"), ("max
 
 
 class Pieces(NamedTuple):
-    """Statistics pieces: count, sum, m2 (squared deviations from the piece's mean), min, max,
+    """Statistics pieces: n (the count), sum, m2 (squared deviations from the piece's mean), min, max,
     arrays of one shape (an empty piece: count 0, min +inf, max -inf)."""
 
-    count: Array
+    n: Array
     sum: Array
     m2: Array
     min: Array
@@ -78,11 +80,11 @@ class Pieces(NamedTuple):
 
 def merge(a: Pieces, b: Pieces) -> Pieces:
     """Two pieces (arrays of one shape) combined element by element (Chan et al.'s update)."""
-    n = a.count + b.count
+    n = a.n + b.n
     nz = np.maximum(n, 1)
-    ma = a.sum / np.maximum(a.count, 1)
-    mb = b.sum / np.maximum(b.count, 1)
-    m2 = a.m2 + b.m2 + (mb - ma) ** 2 * (a.count * (b.count / nz))
+    ma = a.sum / np.maximum(a.n, 1)
+    mb = b.sum / np.maximum(b.n, 1)
+    m2 = a.m2 + b.m2 + (mb - ma) ** 2 * (a.n * (b.n / nz))
     return Pieces(n, a.sum + b.sum, m2, np.minimum(a.min, b.min), np.maximum(a.max, b.max))
 
 
@@ -90,12 +92,12 @@ def total(p: Pieces, axis: int | None = None) -> Pieces:
     """The pieces along axis (None: all) combined into one each."""
     p = p if axis is not None else p.flat()
     ax = 0 if axis is None else axis
-    n = p.count.sum(axis=ax)
+    n = p.n.sum(axis=ax)
     s = p.sum.sum(axis=ax)
     mean = s / np.maximum(n, 1)
-    mi = p.sum / np.maximum(p.count, 1)
-    dev = np.where(p.count > 0, mi - np.expand_dims(mean, ax), 0.0)
-    m2 = p.m2.sum(axis=ax) + (p.count * dev**2).sum(axis=ax)
+    mi = p.sum / np.maximum(p.n, 1)
+    dev = np.where(p.n > 0, mi - np.expand_dims(mean, ax), 0.0)
+    m2 = p.m2.sum(axis=ax) + (p.n * dev**2).sum(axis=ax)
     return Pieces(n, s, m2, p.min.min(axis=ax, initial=np.inf), p.max.max(axis=ax, initial=-np.inf))
 
 
@@ -185,13 +187,13 @@ def _is_numpy_dtype(dtype: Any) -> bool:
 
 def _reduce_cols(cols: Pieces, starts: Array) -> Pieces:
     """Per-column pieces -> per-cell pieces (columns starts[k]:starts[k + 1])."""
-    n = np.add.reduceat(cols.count, starts)
+    n = np.add.reduceat(cols.n, starts)
     s = np.add.reduceat(cols.sum, starts)
     mean = s / np.maximum(n, 1)
-    widths = np.diff(np.append(starts, len(cols.count)))
-    mc = cols.sum / np.maximum(cols.count, 1)
-    dev = np.where(cols.count > 0, mc - np.repeat(mean, widths), 0.0)
-    m2 = np.add.reduceat(cols.m2 + cols.count * dev**2, starts)
+    widths = np.diff(np.append(starts, len(cols.n)))
+    mc = cols.sum / np.maximum(cols.n, 1)
+    dev = np.where(cols.n > 0, mc - np.repeat(mean, widths), 0.0)
+    m2 = np.add.reduceat(cols.m2 + cols.n * dev**2, starts)
     return Pieces(n, s, m2, np.minimum.reduceat(cols.min, starts), np.maximum.reduceat(cols.max, starts))
 
 
@@ -285,19 +287,18 @@ class Stats:
                 raise ValueError(f"band {name!r}: {int(n)} valid samples, std {s}: no Normalize can divide by it")
         mean, std = [float(v) for v in self.mean], [float(v) for v in self.std]
         if backend == "torchvision":
-            from torchvision.transforms import v2
-
+            v2 = importlib.import_module("torchvision.transforms.v2")
             return v2.Normalize(mean=mean, std=std, inplace=inplace)
         if backend == "kornia":
-            import kornia.augmentation as K
             import torch
 
+            K = importlib.import_module("kornia.augmentation")
             return K.Normalize(mean=torch.tensor(mean), std=torch.tensor(std))
         raise ValueError(f"backend must be 'torchvision' or 'kornia', not {backend!r}")
 
 
 def _finish(bands: list[str], p: Pieces, scaled: bool, read_files: int) -> Stats:
-    n = p.count
+    n = p.n
     has = n > 0
     mean = np.where(has, p.sum / np.maximum(n, 1), np.nan)
     std = np.where(has, np.sqrt(np.maximum(p.m2, 0.0) / np.maximum(n, 1)), np.nan)
@@ -308,8 +309,8 @@ def _scale(p: Pieces, scale: Array, offset: Array) -> Pieces:
     """Pieces of raw values -> pieces of raw * scale + offset (per element)."""
     lo, hi = p.min * scale + offset, p.max * scale + offset
     neg = scale < 0
-    empty = p.count == 0
-    return Pieces(p.count, p.sum * scale + p.count * offset, p.m2 * scale**2,
+    empty = p.n == 0
+    return Pieces(p.n, p.sum * scale + p.n * offset, p.m2 * scale**2,
                   np.where(empty, np.inf, np.where(neg, hi, lo)), np.where(empty, -np.inf, np.where(neg, lo, hi)))
 
 
@@ -341,11 +342,11 @@ def selection_stats(table: Any, query: Sequence[tuple[Any, ...]], bands: Sequenc
                                "append them to the catalogue again")
     else:
         sc, of = np.ones(bi.shape), np.zeros(bi.shape)
-    blobs = rows.strings("rumi:stats")
+    blobs = rows.strings(K.STATS)
     if not blobs.valid.all():
         lack = np.flatnonzero(~blobs.valid)
-        ids = ", ".join(rows.id(int(i)) for i in lack[:3])
-        raise RequestError(f"{len(lack)} of the {rows.n} files have no statistics (rumi:stats: {ids}{' ...' if len(lack) > 3 else ''}): "
+        names = ", ".join(rows.id(int(i)) for i in lack[:3])
+        raise RequestError(f"{len(lack)} of the {rows.n} files have no statistics (rumi:stats: {names}{' ...' if len(lack) > 3 else ''}): "
                            "catalogued before the column, or complex samples; append them to the catalogue again "
                            "(Catalog.append / rumi-catalog append) to record them")
     shapes, tiles = rows.shapes, rows.tiles
@@ -354,7 +355,10 @@ def selection_stats(table: Any, query: Sequence[tuple[Any, ...]], bands: Sequenc
     acc: list[Pieces] = []
     read_files = 0
     polys: dict[str, list[Any]] = {}
-    codes, code_of = rows.grid_codes if boxes else ([], None)
+    codes: list[str] = []
+    code_of: Array | None = None
+    if boxes:
+        codes, code_of = rows.grid_codes
     for i in range(rows.n):
         T = int(shapes[i, 0])
         fs = unpack_stats(blobs.at(i), shapes[i], tiles[i])
