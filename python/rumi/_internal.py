@@ -1,8 +1,8 @@
 """The package's one internal API: the private names of rumi's own modules that its lazily loaded
-submodules (`rumi.catalog`, `rumi._build`, `rumi.torchgeo`) use. A submodule imports public
-names (`rumi.__all__`, from wherever they live, and the public submodules' names) or names of
-this module, never another module's private name; tests/test_habits.py holds the rule
-(`rumi.torch` is exempt until it is moved here too: issue 49).
+submodules (`rumi.catalog`, `rumi._build`, `rumi.torch`, `rumi.torchgeo`) use. A submodule
+imports public names (`rumi.__all__`, from wherever they live, and the public submodules' names)
+or names of this module, never another module's private name; tests/test_habits.py holds the
+rule.
 
 Each name keeps its one home; this module only lists them, so that what the submodules lean on
 is visible in one place and a change to one of them is known to reach past its module.
@@ -18,7 +18,7 @@ from ._crs import epsg_code
 from ._dataset import read_batch
 from ._dtypes import TORCH_TYPES, gdal_type
 from ._grid import transformer
-from ._nodata import fits, gdal_texts, pam_nodata, valid_mask
+from ._nodata import Nodata, fits, gdal_texts, pam_nodata, valid_mask
 from ._nodata import normalize as normalize_nodata
 from ._pam import AUX_SUFFIX
 from ._scale import Scaling
@@ -37,6 +37,7 @@ __all__ = [
     "TORCH_TYPES",
     "gdal_type",
     "transformer",
+    "Nodata",
     "fits",
     "gdal_texts",
     "normalize_nodata",

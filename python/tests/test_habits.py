@@ -451,9 +451,8 @@ def test_broken_distributed_is_reported_as_broken(monkeypatch):
 
 # --- the package's rooms ----------------------------------------------------------------------
 
-#: lazily loaded submodules held to the import rule; rumi/torch/ is exempt for now (issue 49:
-#: its private imports and its circle dataset -> loader -> samplers -> dataset are a later step)
-RULED = ("catalog", "_build", "torchgeo.py")
+#: lazily loaded submodules held to the import rule
+RULED = ("catalog", "_build", "torch", "torchgeo.py")
 
 
 def private_imports(path, package):
@@ -490,7 +489,7 @@ def private_imports(path, package):
 
 
 def test_lazy_submodules_import_public_names_or_the_internal_module(tmp_path):
-    """catalog/, _build/ and torchgeo.py import public names (rumi.__all__, public submodules)
+    """catalog/, _build/, torch/ and torchgeo.py import public names (rumi.__all__, public submodules)
     or rumi._internal, the one declared internal module, never another private name (issue 49,
     item 7): what they lean on is listed in one place."""
     import pathlib
@@ -509,3 +508,113 @@ def test_lazy_submodules_import_public_names_or_the_internal_module(tmp_path):
     probe.write_text("from .. import _nodata\nfrom .._grid import transformer\nfrom .._errors import FormatError\n"
                      "from .columns import deps\nfrom .._internal import valid_mask\nimport rumi._dataset\n")
     assert [w for _, w in private_imports(probe, "rumi.catalog")] == ["rumi._nodata", "rumi._grid.transformer", "rumi._dataset"]
+
+
+def module_graph(root):
+    """{module: the package's modules it imports} for the package at `root` (its folder), read
+    from the sources: every import statement, at any depth (TYPE_CHECKING blocks and functions
+    included); `from m import name` leads to where `name` is defined, following the re-exports
+    of package __init__ files (`from rumi import Grid` is an arrow to rumi._grid); the root
+    package itself (the public face, which lists everything) is no node."""
+    import ast
+
+    top = root.name
+    mods = {}
+    for f in root.rglob("*.py"):
+        parts = list(f.relative_to(root.parent).with_suffix("").parts)
+        is_pkg = parts[-1] == "__init__"
+        if is_pkg:
+            parts = parts[:-1]
+        mods[".".join(parts)] = (ast.parse(f.read_text(), str(f)), ".".join(parts if is_pkg else parts[:-1]))
+
+    def imports(m):
+        return [n for n in ast.walk(mods[m][0]) if isinstance(n, (ast.Import, ast.ImportFrom))]
+
+    def source(node, pkg):
+        if not node.level:
+            return node.module or ""
+        base = pkg.split(".")[: len(pkg.split(".")) - node.level + 1]
+        return ".".join(base + ([node.module] if node.module else []))
+
+    def home(m, name, seen=()):
+        if f"{m}.{name}" in mods:
+            return f"{m}.{name}"
+        if m not in mods or m in seen:
+            return m
+        for node in imports(m):
+            if isinstance(node, ast.ImportFrom):
+                for a in node.names:
+                    if (a.asname or a.name) == name:
+                        return home(source(node, mods[m][1]), a.name, seen + (m,))
+        return m
+
+    graph = {}
+    for m in mods:
+        if m == top:
+            continue
+        out = set()
+        for node in imports(m):
+            if isinstance(node, ast.Import):
+                out |= {a.name for a in node.names if a.name in mods}
+            else:
+                src = source(node, mods[m][1])
+                out |= {h for a in node.names if (h := home(src, a.name)) in mods}
+        graph[m] = out - {m, top}
+    return graph
+
+
+def cycles(graph):
+    """The strongly connected components of more than one module (each an import circle)."""
+    import itertools
+
+    order, low, stack, on, found, counter = {}, {}, [], set(), [], itertools.count()
+
+    def visit(v):
+        order[v] = low[v] = next(counter)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in order:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], order[w])
+        if low[v] == order[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                found.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in order:
+            visit(v)
+    return found
+
+
+def test_no_import_circle_inside_the_package(tmp_path):
+    """The package's modules import one another without a circle (issue 49, item 7: torch/ had
+    dataset -> loader -> samplers -> dataset): every import counts, also one under TYPE_CHECKING
+    or in a function, so that the modules stand in layers, each using only those below it."""
+    import pathlib
+
+    graph = module_graph(pathlib.Path(rumi.__file__).parent)
+    assert {"rumi.torch.dataset", "rumi._window", "rumi.catalog.table"} <= set(graph)
+    assert "rumi._grid" in graph["rumi.torch.labels"]  # `from rumi import Grid`: an arrow to its home
+    found = cycles(graph)
+    assert not found, "import circles:\n" + "\n".join(
+        " <-> ".join(c) + ": " + "; ".join(f"{m} -> {sorted(graph[m] & set(c))}" for m in c) for c in found)
+    # the check itself sees a circle, one made by a TYPE_CHECKING import too
+    pkg = tmp_path / "pkg"
+    (pkg / "sub").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("from .a import A\n")
+    (pkg / "a.py").write_text("from .sub import b\nA = 1\n")
+    (pkg / "sub" / "__init__.py").write_text("")
+    (pkg / "sub" / "b.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg import A\n")
+    assert cycles(module_graph(pkg)) == [["pkg.a", "pkg.sub.b"]]
+    (pkg / "sub" / "b.py").write_text("import pkg\n")  # the face alone: no arrow
+    assert cycles(module_graph(pkg)) == []

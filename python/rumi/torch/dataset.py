@@ -19,10 +19,8 @@ from typing import Any, Callable, Iterable, Sequence
 import numpy as np
 import torch
 
-from rumi import RequestError, Window, _rumi
-from rumi._dataset import read_batch
-from rumi._nodata import valid_mask
-from rumi._scale import apply as apply_scaling
+from rumi import RequestError, Window
+from rumi._internal import _rumi, apply_scaling, read_batch, valid_mask
 from rumi.catalog import Catalog
 
 from . import constraints, shared
@@ -89,7 +87,7 @@ def _label_column(name: str, doc: str) -> Any:
     return property(get, doc=doc)
 
 
-class ChipDataset(torch.utils.data.Dataset):
+class ChipDataset(torch.utils.data.Dataset[collections.abc.MutableMapping[str, Any]]):
     """Square chips of `size` pixels from the files of a catalogue.
 
     bands: band texts (default: every band of the first file; every file must hold them).

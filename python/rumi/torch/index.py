@@ -41,9 +41,8 @@ import numpy as np
 
 import rumi
 from rumi import Grid, RequestError
-from rumi._dtypes import TORCH_TYPES
-from rumi._nodata import Nodata, normalize
-from rumi._scale import Scaling
+from rumi._internal import TORCH_TYPES, Nodata, Scaling
+from rumi._internal import normalize_nodata as normalize
 from rumi.catalog import SCALE_COLUMNS, Catalog, describe, norm_time, schema, unpack_valid
 
 from . import columns as C

@@ -9,12 +9,18 @@ import collections
 import collections.abc
 import os
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, Protocol, cast
 
 import torch
 
 from . import shared
 from .samplers import ChipSampler
+
+
+class Batched(Protocol):
+    """A dataset that reads a batch of keys at once (ChipDataset.__getitems__)."""
+
+    def __getitems__(self, keys: list[Any]) -> Any: ...
 
 
 class Samples(list):  # type: ignore[type-arg]
@@ -161,7 +167,7 @@ def gpu_defaults(num_workers: int | None = None, pin_memory: bool | None = None,
     return out
 
 
-class ReadAheadLoader(torch.utils.data.DataLoader):
+class ReadAheadLoader(torch.utils.data.DataLoader[Any]):
     """DataLoader whose in-process iteration (num_workers=0) reads batches ahead on threads
     (ChipDataset.loader), with state_dict/load_state_dict to resume an epoch."""
 
@@ -200,7 +206,9 @@ class ReadAheadLoader(torch.utils.data.DataLoader):
             self._delivered += len(b["key"]) if isinstance(b, dict) and "key" in b else self.batch_size or 1
             yield b
 
-    def __iter__(self) -> Iterator[Any]:
+    # DataLoader.__iter__ gives its own iterator class; this one a generator over it (or the
+    # read-ahead), which that stub cannot express
+    def __iter__(self) -> Iterator[Any]:  # type: ignore[override, unused-ignore]
         if not hasattr(self.sampler, "load_state_dict"):
             skip = self._resume
             self._resume = 0
@@ -217,16 +225,18 @@ class ReadAheadLoader(torch.utils.data.DataLoader):
 
     def _plain_skip(self, skip: int) -> Iterator[Any]:
         keys = list(self.sampler)[skip:]
-        bs = torch.utils.data.BatchSampler(keys, self.batch_size, self.drop_last)
+        # (batch_size None: BatchSampler refuses it, as before)
+        bs = torch.utils.data.BatchSampler(keys, cast(int, self.batch_size), self.drop_last)
         return self._read_ahead(bs) if self.read_ahead else (self._fetch(list(k)) for k in bs)
 
     def _fetch(self, keys: list[Any]) -> Any:
         """One batch read ahead, collated (and pinned with pin_memory), on a read-ahead thread."""
-        b = self.collate_fn(self.dataset.__getitems__(keys))
+        b = self.collate_fn(cast(Batched, self.dataset).__getitems__(keys))
         if self.pin_memory:
             from torch.utils.data._utils.pin_memory import pin_memory
 
-            b = pin_memory(b, self.pin_memory_device or None)
+            pin: Callable[[Any, str | None], Any] = pin_memory  # (torch leaves it unannotated)
+            b = pin(b, self.pin_memory_device or None)
         return b
 
     def _read_ahead(self, batch_sampler: Iterable[Any]) -> Iterator[Any]:

@@ -16,7 +16,7 @@ cluster."""
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Iterable, Iterator
+from typing import Any, Iterable, Iterator, Protocol
 
 import numpy as np
 import torch
@@ -27,9 +27,6 @@ from .dtypes import Array
 from .index import ChipIndex
 from .streams import Streams, place, positions
 
-if TYPE_CHECKING:
-    from .dataset import ChipDataset
-
 #: a sample: dataset file j, pixel row and column offset of the chip
 Key = tuple[int, int, int]
 #: files per shuffle block of a stream (see the module's notes)
@@ -38,11 +35,19 @@ DEFAULT_BLOCK = 4
 CHUNK = 4096
 
 
+class Indexed(Protocol):
+    """What a sampler reads of its dataset (a ChipDataset): the chip index alone, so that the
+    samplers sit below the dataset in the module graph."""
+
+    @property
+    def index(self) -> ChipIndex: ...
+
+
 def _dist(rank: int | None, world: int | None) -> tuple[int, int]:
     return place(rank, world)
 
 
-class ChipSampler(torch.utils.data.Sampler):
+class ChipSampler(torch.utils.data.Sampler[Key]):
     """Keys of one epoch: a global sequence that depends only on the dataset, seed and epoch;
     rank r of w takes keys r, r + w, r + 2w, ... of its first len // w * w. min_valid: only
     chips whose valid fraction the catalogue's summary guarantees (no pixel read); with labels
@@ -50,7 +55,7 @@ class ChipSampler(torch.utils.data.Sampler):
     here, at construction. streams / block: the order (see the module's notes; a dataset
     planned with streams= sets them, and its rank and world size)."""
 
-    def __init__(self, dataset: ChipDataset, rank: int | None = None, world_size: int | None = None,
+    def __init__(self, dataset: Indexed, rank: int | None = None, world_size: int | None = None,
                  min_valid: float | None = None, seed: int = 0, streams: int | None = None,
                  block: int | None = None, *, min_class: Any = None, max_class: Any = None, cloud: Any = None,
                  balance: ClassBalance | None = None) -> None:
@@ -268,7 +273,7 @@ class RandomChipSampler(ChipSampler):
     block of files at a time (see the module's notes); the epoch has length // C * C keys."""
 
     def __init__(
-        self, dataset: ChipDataset, length: int, seed: int = 0, rank: int | None = None, world_size: int | None = None,
+        self, dataset: Indexed, length: int, seed: int = 0, rank: int | None = None, world_size: int | None = None,
         min_valid: float | None = None, align: bool | int = False, streams: int | None = None, block: int | None = None,
         *, min_class: Any = None, max_class: Any = None, cloud: Any = None, balance: ClassBalance | None = None,
     ) -> None:
@@ -648,7 +653,7 @@ class GridChipSampler(_EveryChip):
 
     def __init__(
         self,
-        dataset: ChipDataset,
+        dataset: Indexed,
         stride: int | tuple[int, int] | None = None,
         rank: int | None = None,
         world_size: int | None = None,
@@ -686,7 +691,7 @@ class TileChipSampler(_EveryChip):
     seed for a random order. streams / block / length: see _EveryChip."""
 
     def __init__(
-        self, dataset: ChipDataset, shuffle: bool = False, seed: int = 0, rank: int | None = None,
+        self, dataset: Indexed, shuffle: bool = False, seed: int = 0, rank: int | None = None,
         world_size: int | None = None, min_valid: float | None = None, streams: int | None = None,
         block: int | None = None, length: int | None = None, *, min_class: Any = None, max_class: Any = None,
         cloud: Any = None,

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import os
 import weakref
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 import torch
@@ -52,8 +52,21 @@ def _this_pool() -> list[tuple[Any, Any]]:
     return _pool[1]
 
 
+#: torch's allocation of a storage in shared memory (torch leaves it unannotated)
+_new_shared: Callable[[int], Any] = torch.UntypedStorage._new_shared
+
+
+def _strides(shape: tuple[int, ...]) -> tuple[int, ...]:
+    """The strides of a C-contiguous tensor of `shape`, as torch gives them (a 0 side counts as 1)."""
+    out, k = [], 1
+    for n in reversed(shape):
+        out.append(k)
+        k *= max(n, 1)
+    return tuple(reversed(out))
+
+
 def _header(storage: Any) -> Any:
-    return torch.empty(0, dtype=torch.uint8).set_(storage, 0, (HEADER,)).numpy()
+    return torch.empty(0, dtype=torch.uint8).set_(storage, 0, (HEADER,), (1,)).numpy()
 
 
 class Segment:
@@ -75,10 +88,10 @@ def take(shape: tuple[int, ...], dtype: torch.dtype) -> tuple[Any, Segment]:
             del pool[k]
             break
     else:
-        s = torch.UntypedStorage._new_shared(HEADER + n)
+        s = _new_shared(HEADER + n)
         hdr = _header(s)
     hdr[0] = TAKEN  # the worker's own until lend() (or never: then it is not pooled again)
-    t = torch.empty(0, dtype=dtype).set_(s, HEADER // dtype.itemsize, shape)
+    t = torch.empty(0, dtype=dtype).set_(s, HEADER // dtype.itemsize, shape, _strides(shape))
     return t, Segment(s, hdr)
 
 
