@@ -257,3 +257,14 @@ def test_real_rasters_against_rasterio(converted, data_dir, name, tmp_path):
     box = (min(bx[0], bx[2]), min(bx[1], bx[3]), max(bx[0], bx[2]), max(bx[1], bx[3]))
     inb = ((xs >= box[0]) & (xs <= box[2]))[None, :] & ((ys >= box[1]) & (ys <= box[3]))[:, None]
     check(cat.search(bbox=box, crs=crs).stats(), want(inb))
+
+
+def test_values_past_float32_keep_their_spread(tmp_path):
+    """m2 is stored as float32 unless a value passes its range: then as float64 (flag 2)."""
+    rng = np.random.default_rng(5)
+    a = (rng.standard_normal((2, 1, 30, 40)) * 1e25 + 3e25).astype(np.float64)
+    p = tmp_path / "big.rumi"
+    rumi.write(p, a, bands=["v"], times=TIMES[:2], crs="EPSG:32633", geotransform=(X0, RES, 0.0, Y0, 0.0, -RES), tile=16)
+    cat = rumi.Catalog.build([str(p)], tmp_path / "c.parquet")
+    check(cat.stats(), oracle([(a, [None], [1], [0], (X0, Y0))], ["v"]))
+    check(cat.search(time="2020-02-01").stats(), oracle([(a, [None], [1], [0], (X0, Y0))], ["v"], lambda a: [1]))

@@ -3,8 +3,9 @@ the one pixel pass rumi.catalog.scan), and of a selection from them (`stats`, Ca
 
 What a row records, per band, of the VALID samples (not the band's nodata, by rumi._nodata's
 test, and not NaN), in raw stored values (before scale and offset), as "pieces" of five numbers:
-count (int64), sum (float64), m2 (float64: the sum of squared deviations from the piece's own
-mean, so that variances combine without cancellation: Chan et al.), min and max (float64; exact
+count (int64), sum (float64: a mean to 1e-16), m2 (float32, float64 when a value passes float32's
+range: the sum of squared deviations from the piece's own mean, so that variances combine
+without cancellation, Chan et al.; float32's 6e-8 gives the std to 3e-8), min and max (float64; exact
 for every sample type but 64-bit integers beyond 2**53, which are rounded outward). Two levels:
 
 - cells: per band and cell over all time steps, a cell a block of whole tiles, at most
@@ -13,14 +14,15 @@ for every sample type but 64-bit integers beyond 2**53, which are rounded outwar
   one step it is the sum of the cells).
 
 The value is little-endian bytes: b"RST1", then uint16 cell height and width in tiles and uint16
-flags (1: the steps level follows), then each level's five arrays (count, sum, m2, min, max),
+flags (1: the steps level follows; 2: m2 is float64), then each level's five arrays (count, sum, m2, min, max),
 the steps level (B, T) first, then the cells level (B, cells down, cells across), C order.
 A row is null when the file's samples are complex, or when the catalogue was written before
 the column (stats() then names those files and says to append them again).
 
-Size: (B x (T + cells)) x 40 bytes before compression: a 4-band, 48-step Sentinel-2-like Cube
-of 16 x 16 tiles (docs/scaling.md's rows) holds 4 x (48 + 16) pieces, 10 KB raw; see
-docs/scaling.md for the compressed figure.
+Size: 10 + B x (T + cells) x 36 bytes before compression (T: 0 for one step): a 4-band,
+48-step Sentinel-2-like Cube of 16 x 16 tiles (docs/scaling.md's rows) holds 4 x (48 + 16)
+pieces, 9.2 KB raw; docs/scaling.md gives the compressed size in a catalogue. Searches do not
+read the column: Catalog.stats reads it for the selection.
 
 A selection's statistics combine the pieces each row's selected steps and cells give, exactly:
 a row wholly inside the search's box takes its steps (or cells, all steps selected); a row cut by
@@ -41,7 +43,7 @@ from typing import Any, Callable, NamedTuple, Sequence
 import numpy as np
 
 from .._errors import FormatError, RequestError
-from .._internal import valid_mask
+from .._internal import tile_counts, valid_mask
 from . import columns as K
 from .scan import Tiles
 
@@ -53,8 +55,10 @@ STATS_CELLS = 4
 MAGIC = b"RST1"
 _HEAD = np.dtype([("magic", "S4"), ("cy", "<u2"), ("cx", "<u2"), ("flags", "<u2")])
 _STEPS = 1
-#: the five arrays of a level, in their order and types
-FIELDS = (("count", "<i8"), ("sum", "<f8"), ("m2", "<f8"), ("min", "<f8"), ("max", "<f8"))
+_M2_WIDE = 2  # m2 as float64 (a value past float32's range)
+#: the five arrays of a level, in their order and types (m2: "<f8" with flag _M2_WIDE)
+FIELDS = (("count", "<i8"), ("sum", "<f8"), ("m2", "<f4"), ("min", "<f8"), ("max", "<f8"))
+_M2_RANGE = float(np.finfo(np.float32).max) / 2
 
 
 class Pieces(NamedTuple):
@@ -169,12 +173,20 @@ class StatsSink:
             return None
         T = self.tiles.shape[0]
         head = np.zeros(1, _HEAD)
-        head["magic"], head["cy"], head["cx"], head["flags"] = MAGIC, self.cy, self.cx, _STEPS if T > 1 else 0
+        levels = ((self.steps,) if T > 1 else ()) + (self.cells,)
+        wide = any(not (lv.m2 <= _M2_RANGE).all() for lv in levels)  # past float32 (or NaN: inf samples)
+        head["magic"], head["cy"], head["cx"] = MAGIC, self.cy, self.cx
+        head["flags"] = (_STEPS if T > 1 else 0) | (_M2_WIDE if wide else 0)
         parts = [head.tobytes()]
-        for level in ((self.steps,) if T > 1 else ()) + (self.cells,):
-            for a, (_, dt) in zip(level, FIELDS):
+        for level in levels:
+            for a, dt in zip(level, _types(wide)):
                 parts.append(np.ascontiguousarray(a, dt).tobytes())
         return b"".join(parts)
+
+
+def _types(wide: bool) -> list[str]:
+    """The five arrays' types (m2 float64 when wide)."""
+    return [dt if name != "m2" or not wide else "<f8" for name, dt in FIELDS]
 
 
 def _is_numpy_dtype(dtype: Any) -> bool:
@@ -221,25 +233,27 @@ def unpack_stats(blob: bytes | memoryview | Array | None, shape: Sequence[int], 
     raw = np.frombuffer(blob, np.uint8)
     T, B, Y, X = (int(v) for v in shape)
     th, tw = (int(v) for v in tile_shape)
-    ny, nx = -(-Y // th), -(-X // tw)
+    ny, nx = tile_counts((Y, X), (th, tw))
     if raw.size < _HEAD.itemsize or bytes(raw[:4]) != MAGIC:
         raise FormatError(f"rumi:stats does not begin with {MAGIC!r} (written by a later rumi?)")
     head = np.frombuffer(raw[: _HEAD.itemsize].tobytes(), _HEAD)[0]
     cy, cx, flags = int(head["cy"]), int(head["cx"]), int(head["flags"])
-    if cy < 1 or cx < 1 or flags & ~_STEPS:
+    if cy < 1 or cx < 1 or flags & ~(_STEPS | _M2_WIDE):
         raise FormatError(f"rumi:stats has cells of {cy} x {cx} tiles and flags {flags}")
     ncy, ncx = -(-ny // cy), -(-nx // cx)
     shapes = ([(B, T)] if flags & _STEPS else []) + [(B, ncy, ncx)]
-    want = _HEAD.itemsize + sum(40 * math.prod(s) for s in shapes)
+    types = _types(bool(flags & _M2_WIDE))
+    width = sum(np.dtype(dt).itemsize for dt in types)
+    want = _HEAD.itemsize + sum(width * math.prod(s) for s in shapes)
     if raw.size != want:
         raise FormatError(f"rumi:stats has {raw.size} bytes, a {B}-band file of {T} steps and {ncy} x {ncx} cells needs {want}")
     pos = _HEAD.itemsize
     levels = []
     for s in shapes:
         arrs = []
-        for _, dt in FIELDS:
-            k = math.prod(s) * 8
-            arrs.append(np.frombuffer(raw[pos:pos + k].tobytes(), dt).reshape(s).astype(np.dtype(dt).newbyteorder("=")))
+        for dt in types:
+            k = math.prod(s) * np.dtype(dt).itemsize
+            arrs.append(np.frombuffer(raw[pos:pos + k].tobytes(), dt).reshape(s).astype(np.int64 if dt == "<i8" else np.float64))
             pos += k
         levels.append(Pieces(*arrs))
     return FileStats(cy, cx, levels[0] if len(levels) == 2 else None, levels[-1])
