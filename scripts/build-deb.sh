@@ -112,11 +112,10 @@ for arch in $archs; do
     gdal_v=$(sed -n 's/^# *define GDAL_RELEASE_NAME *"\([^"]*\)".*/\1/p' "$ROOT/usr/include/gdal/gdal_version.h")
     out=$repo/target/aarch64-gnu/aarch64-unknown-linux-gnu/release
     # the plugin: Debian's arm64 GDAL headers, linked by path against its libgdal.so.32 (build.rs);
-    # with `-p rumi-cli` (nothing of it built): the features of both unified, so the core and every
-    # crate below it compile once in this folder for the plugin, the CLI below and build-wheels.sh's
-    # aarch64 plugins (only the plugin crate is built again per GDAL)
+    # the core without object-store, as build-wheels.sh's aarch64 plugins in this folder: only the
+    # plugin crate compiles again (the CLI's features give the core a second build, 17 crates)
     RUMI_GDAL_INCLUDE=$ROOT/usr/include/gdal RUMI_GDAL_LIBRARY=$(readlink -f "$lib/libgdal.so.32") \
-      CARGO_TARGET_DIR=$repo/target/aarch64-gnu nice cargo build --release --lib -p rumi-gdal -p rumi-cli --target aarch64-unknown-linux-gnu
+      CARGO_TARGET_DIR=$repo/target/aarch64-gnu nice cargo build --release --lib -p rumi-gdal --target aarch64-unknown-linux-gnu
     # the CLI: gdal-sys reads GDAL's version, library and header folders from the environment
     # (no pkg-config across architectures); libgdal's own libraries are found by -rpath-link
     GDAL_VERSION=$gdal_v GDAL_LIB_DIR=$lib GDAL_INCLUDE_DIR=$ROOT/usr/include/gdal CARGO_TARGET_DIR=$repo/target/aarch64-gnu \

@@ -29,9 +29,7 @@
 # rasterio venvs of scripts/lib/pythons.sh and, for aarch64, rustup's aarch64-unknown-linux-gnu
 # target and g++-aarch64-linux-gnu (scripts/lib/aarch64.sh; install-deps.sh installs both). Cargo's
 # target dirs: target/manylinux and target/aarch64-manylinux (the zig builds, apart from
-# target/release), target/other-gdal and target/aarch64-gnu (the plugins; in aarch64-gnu with the
-# features of the arm64 CLI that build-deb.sh builds there, so the core compiles once for both).
-# Prints sizes and times.
+# target/release), target/other-gdal and target/aarch64-gnu (the plugins). Prints sizes and times.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
@@ -117,10 +115,13 @@ cross_plugin() { # SERIES PYV OUT
   line=$(cut -d. -f1,2 <<<"$GDAL_V")
   inc=$(scripts/gdal-headers.sh "$line") || die "no headers for GDAL $line"
   t=$(date +%s)
-  # `-p rumi-cli` too, building nothing of it (it has no library): the features of both packages
-  # unified, as when build-deb.sh builds the arm64 CLI in this folder, which then reuses the core
+  # the plugin alone (the core without object-store, as the x86-64 plugins): with the arm64 CLI's
+  # features (`-p rumi-gdal -p rumi-cli`) the core would compile once in this folder, not twice, but
+  # aws-lc's initialisation code would be linked into the plugin (4 more imports); that would save
+  # 17 crates (about a CPU-minute: the core, quick-xml, rayon, syn...; openzl-sys and the rest are
+  # shared already)
   (cross_gcc_env && RUMI_GDAL_INCLUDE=$inc RUMI_GDAL_LIBRARY=$lib CARGO_TARGET_DIR=$repo/target/aarch64-gnu \
-    nice cargo build --release --lib -p rumi-gdal -p rumi-cli --target aarch64-unknown-linux-gnu -q) \
+    nice cargo build --release --lib -p rumi-gdal --target aarch64-unknown-linux-gnu -q) \
     || die "the aarch64 build against GDAL $GDAL_V (rasterio $RASTERIO_V) failed"
   mkdir -p "$out"
   cp target/aarch64-gnu/aarch64-unknown-linux-gnu/release/libgdal_rumi.so "$out/gdal_RUMI.so"

@@ -14,22 +14,32 @@
 #                                                      examples; every later `--lib --bin rumi --example make_fixture`
 #                                                      (gdal_autotest and hostile conftests) is fresh, and the amd64
 #                                                      .deb packages these binaries
-#   target/core-only        gcc, GDAL masked          the core alone, `cargo test -p rumi` (a check; deleted after)
-#   target/other-gdal       gcc/g++, pip GDAL 3.10/3.12  the plugin (core without object-store) for the rasterio wheels:
-#                                                      the core once, the plugin crate again per GDAL (test-wheels; the
-#                                                      rumi-gdal wheel reuses test-wheels' plugins)
+#   target/other-gdal       gcc, GDAL masked          first the core alone, `cargo test -p rumi` (test-core-without-gdal.sh:
+#                                                      it builds without GDAL), then
+#                           gcc/g++, pip GDAL 3.10/3.12  the plugin (core without object-store) for the rasterio wheels
+#                                                      (test-wheels): the core's dependencies reused, the core once more
+#                                                      (getrandom's features differ without the dev-dependencies), the
+#                                                      plugin crate again per GDAL; the rumi-gdal wheel packages
+#                                                      test-wheels' plugins
 #   target/manylinux        zig (glibc 2.28)          the x86-64 rumi wheel (maturin --zig), built before the Python
 #                                                      suites, which install it (no second build of python/)
 #   target/aarch64-manylinux zig (glibc 2.28)         the aarch64 rumi wheel
-#   target/aarch64-gnu      aarch64-linux-gnu-g++     the aarch64 plugins (rasterio 1.4 / 1.5 wheels' GDAL, Debian's arm64
-#                                                      GDAL 3.6) and the arm64 CLI: one feature set (the CLI's), so the
-#                                                      core compiles once; only the plugin crate again per GDAL
+#   target/aarch64-gnu      aarch64-linux-gnu-g++     the aarch64 plugins (Debian's arm64 GDAL 3.6, then the rasterio 1.4 /
+#                                                      1.5 wheels' GDAL: only the plugin crate again per GDAL) and the
+#                                                      arm64 CLI; the CLI's features (object-store) give the core a
+#                                                      second build here (17 crates; openzl-sys and the rest shared):
+#                                                      unified, the plugins would link aws-lc's initialisation code
 # The zig folders cannot share with the GNU ones: the wheel links against glibc 2.28 (zig), the
-# plugins need g++'s libstdc++ ABI (GDAL's C++ API) and link the newer glibc.
+# plugins need g++'s libstdc++ ABI (GDAL's C++ API) and link the newer glibc. Not built in CI any
+# more: `cargo build --release` after the test build (15 crates again: openzl-sys, zstd-sys,
+# object_store, the core, the CLI, the plugin), python/ by maturin in target/release for
+# test-python.sh (18 crates: the core, object_store, pyo3) and again for test-torch.sh (pyo3, other
+# interpreter), target/core-only apart from target/other-gdal (72 crates), test-wheels.sh's two
+# plugins again in build-wheels.sh.
 # Downloads, apt and pip installs run in the background (output in build/ci-logs/NAME.log, shown
 # when the step that needs them waits for them; a failed job fails the run) while the compiles
-# run; the valgrind pass runs beside the Python suites (mostly one core each). The end of the
-# output is a table of every step's wall time.
+# run; the valgrind pass, then the aarch64 compiles, run beside the Python suites (mostly one core
+# each). The end of the output is a table of every step's wall time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib/ci-steps.sh
@@ -37,20 +47,24 @@ cd "$(dirname "$0")/.."
 step "install the build dependencies (scripts/install-deps.sh)"
 scripts/install-deps.sh
 # what later steps need, fetched while the compiles run (each job's output in its own log)
-background "apt: the later steps' packages, then the clients' venv (install-client-deps.sh)" later-apt bash -c '
+background "apt: the later steps' packages, then the clients' venv (install-client-deps.sh)" later-apt bash -c 'set -e
   scripts/apt-install.sh --no-install-recommends nginx gdal-bin python3-gdal python3-rasterio
   scripts/apt-install.sh time valgrind
   scripts/apt-install.sh --no-install-recommends qemu-user
   scripts/install-client-deps.sh'
 background "venv of scripts/test-python.sh (pip)" py-venv env RUMI_VENV_ONLY=1 scripts/test-python.sh
 background "venvs of scripts/test-torch.sh (torch, torchgeo: pip)" torch-venvs env RUMI_VENV_ONLY=1 scripts/test-torch.sh
-background "wheel-build venv, rasterio 1.4 / 1.5 venvs, GDAL 3.10 / 3.12 headers" wheel-venvs bash -c '
+background "wheel-build venv, rasterio 1.4 / 1.5 venvs, GDAL 3.10 / 3.12 headers" wheel-venvs bash -c 'set -e
   RUMI_VENV_ONLY=1 scripts/build-wheels.sh
   . scripts/lib/pythons.sh
-  rasterio_venv 1.4 3.11 && rasterio_venv 1.5 3.12
-  scripts/gdal-headers.sh 3.10 && scripts/gdal-headers.sh 3.12'
-background "Debian 12 and 13 arm64 packages (scripts/lib/aarch64.sh arm64_root)" arm64-root bash -c '
-  . scripts/lib/aarch64.sh && arm64_root && arm64_root trixie'
+  rasterio_venv 1.4 3.11
+  rasterio_venv 1.5 3.12
+  scripts/gdal-headers.sh 3.10
+  scripts/gdal-headers.sh 3.12'
+background "Debian 12 and 13 arm64 packages (scripts/lib/aarch64.sh arm64_root)" arm64-root bash -c 'set -e
+  . scripts/lib/aarch64.sh
+  arm64_root
+  arm64_root trixie'
 
 step "cargo fmt --check"
 cargo fmt --check
@@ -59,7 +73,8 @@ cargo clippy --workspace --all-targets --release -- -D warnings
 step "cargo test (the whole workspace)"
 cargo test --release --workspace
 step "core crate without GDAL (scripts/test-core-without-gdal.sh)"
-scripts/test-core-without-gdal.sh
+# in target/other-gdal (cold here): the plugins for the rasterio wheels reuse its dependencies
+RUMI_CORE_TARGET_DIR=target/other-gdal scripts/test-core-without-gdal.sh
 if [ -d tests/gdal_autotest ] && ls tests/gdal_autotest/test_*.py >/dev/null 2>&1; then
   # its conftest builds `--lib --bin rumi --example make_fixture`: fresh from cargo test (a plain
   # `cargo build --release` here would compile the core and the crates above it again, without
@@ -70,13 +85,19 @@ fi
 await later-apt
 step "malformed-file corpus through rumi validate and gdalinfo (tests/hostile)"
 scripts/test-hostile.sh
+await wheel-venvs
+await arm64-root
 if [ "${RUMI_SKIP_VALGRIND:-0}" != 1 ]; then
   # every gdalinfo case of the corpus under valgrind (about 12 min on one core): beside the Python
   # suites, which leave a core idle most of the time; any memory error fails the run
   background "malformed-file corpus under valgrind (RUMI_SKIP_VALGRIND=1 skips it)" valgrind \
     env RUMI_SKIP_BUILD=1 RUMI_HOSTILE_JOBS=1 RUMI_HOSTILE_VALGRIND_SUBSET=all scripts/test-hostile.sh --valgrind
 fi
-await wheel-venvs
+# then, on that core, the aarch64 compiles: the zig wheel (target/aarch64-manylinux) and the arm64
+# .deb (target/aarch64-gnu: the core with the CLI's features, which the rumi-gdal wheel's aarch64
+# plugins reuse below)
+background "artefacts: the aarch64 rumi wheel, the arm64 .deb (build-wheels.sh, build-deb.sh)" aarch64 --after valgrind \
+  bash -c 'RUMI_BUILD_WHEELS=rumi RUMI_BUILD_ARCHS=aarch64 scripts/build-wheels.sh && RUMI_DEB_ARCHS=arm64 RUMI_SKIP_BUILD=1 scripts/build-deb.sh'
 step "the x86-64 rumi wheel the Python suites install (scripts/build-wheels.sh, maturin --zig)"
 RUMI_BUILD_WHEELS=rumi RUMI_BUILD_ARCHS=x86_64 scripts/build-wheels.sh
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
@@ -87,19 +108,17 @@ scripts/test-python.sh
 step "CLI with object storage: moto S3 server, faults, failed uploads (scripts/test-object-storage.sh)"
 scripts/test-object-storage.sh
 await torch-venvs
-step "Catalogue + PyTorch loader: pytest test_torch*.py (scripts/test-torch.sh)"
+step "PyTorch loader: pytest test_torch*.py, TorchGeo (scripts/test-torch.sh)"
 scripts/test-torch.sh
 step "real clients: QGIS, rasterio, rioxarray + dask, GDAL tools, /vsicurl/ via nginx"
 RUMI_SKIP_BUILD=1 scripts/test-clients.sh
 step "GDAL 3.10 and 3.12 headers, pip rasterio 1.4 / 1.5 wheels (scripts/test-wheels.sh)"
 scripts/test-wheels.sh
-step "artefacts: the aarch64 rumi wheel, the rumi-gdal wheels (scripts/build-wheels.sh)"
-RUMI_BUILD_WHEELS=rumi RUMI_BUILD_ARCHS=aarch64 scripts/build-wheels.sh
-# the x86-64 plugins test-wheels.sh built for the same rasterio venvs, in this run
+step "artefacts: the amd64 .deb (scripts/build-deb.sh: target/release as the tests built it)"
+RUMI_DEB_ARCHS=amd64 RUMI_SKIP_BUILD=1 scripts/build-deb.sh
+await aarch64
+step "artefacts: the rumi-gdal wheels (scripts/build-wheels.sh; x86-64: test-wheels.sh's plugins)"
 RUMI_BUILD_WHEELS=gdal RUMI_WHEEL_PLUGINS_BUILT=1 scripts/build-wheels.sh
-await arm64-root
-step "artefacts: the Debian packages (scripts/build-deb.sh)"
-RUMI_SKIP_BUILD=1 scripts/build-deb.sh
 await valgrind
 step "the artefacts installed and used with no compiler on PATH (scripts/test-artifacts.sh)"
 RUMI_ARTIFACTS_STRICT=1 scripts/test-artifacts.sh

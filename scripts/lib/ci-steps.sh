@@ -1,7 +1,9 @@
 # Sourced by scripts/test.sh: the steps of a CI run, their wall times and background jobs.
 #   step NAME                 -> ends the step before, prints "== NAME (Ns since the start, disk free)"
-#   background NAME ID CMD... -> runs CMD in the background (its own process group), its output in
-#                                build/ci-logs/ID.log; a step that needs it calls `await ID`
+#   background NAME ID [--after ID2] CMD...
+#                             -> runs CMD in the background (its own process group), its output in
+#                                build/ci-logs/ID.log; a step that needs it calls `await ID`. With
+#                                --after, CMD starts when job ID2 has ended (whatever its status)
 #   await ID                  -> waits for job ID, prints its log (indented) and its time; exits
 #                                non-zero (the run fails) when the job failed; no-op for an unknown ID
 # On exit (success or failure) the table of every step's and job's wall time is printed; jobs
@@ -24,10 +26,15 @@ step() {
   echo; echo "== $1 ($(( ci_step_t - ci_t0 ))s, $(ci_free) free)"
 }
 background() {
-  local name=$1 id=$2; shift 2
+  local name=$1 id=$2 after=/dev/null note=""; shift 2
+  if [ "$1" = --after ]; then
+    [ -z "${ci_pid[$2]:-}" ] || { after=$ci_logs/$2.end note="; starts when '${ci_name[$2]}' ends"; }
+    shift 2
+  fi
   ci_name[$id]=$name ci_start[$id]=$(date +%s)
-  echo "-- background: $name (log: build/ci-logs/$id.log)"
-  setsid bash -c '"$@" >"$0.log" 2>&1; echo $? >"$0.rc"; date +%s >"$0.end"' "$ci_logs/$id" "$@" </dev/null &
+  echo "-- background: $name (log: build/ci-logs/$id.log$note)"
+  setsid bash -c 'while [ ! -e "$1" ]; do sleep 2; done; shift; date +%s >"$0.start"
+    "$@" >"$0.log" 2>&1; echo $? >"$0.rc"; date +%s >"$0.end"' "$ci_logs/$id" "$after" "$@" </dev/null &
   ci_pid[$id]=$!
 }
 ci_wait() { # ID: waits, prints the job's log and time; returns the job's exit status
@@ -38,6 +45,7 @@ ci_wait() { # ID: waits, prints the job's log and time; returns the job's exit s
   ci_done[$id]=1
   rc=$(cat "$ci_logs/$id.rc" 2>/dev/null || echo 1)
   end=$(cat "$ci_logs/$id.end" 2>/dev/null || date +%s)
+  ci_start[$id]=$(cat "$ci_logs/$id.start" 2>/dev/null || echo "${ci_start[$id]}")
   echo; echo "-- background job done: ${ci_name[$id]} (exit status $rc, $(( end - ci_start[$id] ))s; waited for it $(( $(date +%s) - t ))s)"
   sed 's/^/  | /' "$ci_logs/$id.log"
   ci_rows+=("$(printf '  %6ss  %s' "$(( end - ci_start[$id] ))" "(background) ${ci_name[$id]}$([ "$rc" = 0 ] || echo " FAILED")")")
