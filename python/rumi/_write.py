@@ -3,7 +3,6 @@ encoding step rumi.encode_rows with its picklable rumi.WriteSpec, and rumi.write
 
 from __future__ import annotations
 
-import math
 import os
 import dataclasses
 from dataclasses import dataclass, fields
@@ -191,7 +190,7 @@ class WriteSpec:
     @property
     def tile_rows(self) -> int:
         """Number of tile rows (blocks start at multiples of the tile height)."""
-        return math.ceil(self.shape[2] / self.tile[0])
+        return _rumi.tile_counts(self.shape[2:], self.tile)[0]
 
     def compression(self) -> tuple[str, int]:
         """(graph, level), as the native writer takes them."""

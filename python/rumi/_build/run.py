@@ -16,7 +16,7 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 
 from .._errors import RumiError
-from .._internal import WriteOptions, fits
+from .._internal import WriteOptions, fits, tile_counts
 from . import items as _items
 from .cells import whole_second
 from .plan import BuildPlan, LoadOptions, PlannedFile, plan_files
@@ -96,7 +96,7 @@ def block_chunks(
     out.setdefault("x", DEFAULT_CHUNKS["x"])
     if "y" not in out:
         k = max(1, BLOCK_BYTES // max(1, row_bytes * tile_rows))
-        out["y"] = min(k, -(-Y // tile_rows)) * tile_rows
+        out["y"] = min(k, tile_counts((Y, 1), (tile_rows, 1))[0]) * tile_rows
     cy = out["y"]
     if isinstance(cy, int) and cy > 0 and cy % tile_rows == 0:
         return out, row_bytes * cy

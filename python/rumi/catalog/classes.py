@@ -29,7 +29,7 @@ import numpy as np
 
 from .._dataset import Dataset
 from .._errors import FormatError
-from .._internal import normalize_nodata
+from .._internal import normalize_nodata, tile_counts
 from .scan import Tiles, scan, tiles_of
 
 #: the detection rule: an integer band with at most this many distinct valid values is categorical
@@ -241,7 +241,7 @@ def decode_counts(blob: bytes, shape: Sequence[int], tile_shape: Sequence[int], 
 
     T, _, Y, X = (int(v) for v in shape)
     th, tw = (int(v) for v in tile_shape)
-    want = (T, -(-Y // th), -(-X // tw), int(K))
+    want = (T, *tile_counts((Y, X), (th, tw)), int(K))
     n = math.prod(want)
     if not blob or blob[0] != COUNTS_CODEC:
         raise FormatError(f"rumi:classes: counts of codec {blob[0] if blob else None}, this version reads {COUNTS_CODEC}")

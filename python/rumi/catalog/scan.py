@@ -29,7 +29,7 @@ from typing import Any, NamedTuple, Protocol, Sequence
 import numpy as np
 
 from .._dataset import Dataset
-from .._internal import valid_mask
+from .._internal import tile_counts, valid_mask
 
 #: the most decoded bytes one block of the pass holds (a tile row x a group of time steps)
 SCAN_BYTES = 64 << 20
@@ -67,7 +67,7 @@ def tiles_of(dataset: Dataset) -> Tiles:
     """The Tiles of an open dataset."""
     T, B, Y, X = dataset.shape
     th, tw = dataset.tile_shape
-    ny, nx = -(-Y // th), -(-X // tw)
+    ny, nx = tile_counts((Y, X), (th, tw))
     xs = np.arange(nx, dtype=np.int64) * tw
     return Tiles((T, B, Y, X), (th, tw), ny, nx, xs, np.minimum(xs + tw, X) - xs)
 

@@ -12,7 +12,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .._internal import normalize_nodata, valid_mask
+from .._internal import normalize_nodata, tile_counts, valid_mask
 from .._dataset import Dataset
 from .._errors import FormatError
 from .scan import Tiles, scan, tiles_of
@@ -114,7 +114,7 @@ def unpack_valid(blob: bytes | None, shape: Sequence[int], tile_shape: Sequence[
         return None
     _, B, Y, X = shape
     th, tw = tile_shape
-    want = (B, -(-Y // th), -(-X // tw))
+    want = (B, *tile_counts((Y, X), (th, tw)))
     a = np.frombuffer(blob, np.uint8)
     if a.size != math.prod(want):
         raise FormatError(f"rumi:valid has {a.size} bytes, a {B}-band file of {want[1]}x{want[2]} tiles needs {math.prod(want)}")
