@@ -17,7 +17,11 @@
 //! decoded-frame cache (every read fetches and decodes): `"mode":"full"` reads the whole raster
 //! as one `[t][b][y][x]` request on each thread count, `"mode":"windows"` reads 64 windows of
 //! 256 x 256 (all bands, first time step, fixed pseudo-random places) one by one on one thread
-//! (a data loader's pattern); `runs_s` is seconds per full read or per 64 windows.
+//! (a data loader's pattern), `"mode":"tiles"` reads every whole interior tile (all bands, first
+//! time step) as one `[b][y][x]` request of its own (a GDAL block or an aligned chip: each frame
+//! lands contiguously in the buffer); `runs_s` is seconds per full read, per 64 windows or per
+//! pass over the tiles. With `--read --passes N`: exactly N passes over the tiles inside
+//! `tiles_pass`, untimed (`valgrind --tool=callgrind --toggle-collect='*tiles_pass*'`).
 
 use std::cell::RefCell;
 use std::path::PathBuf;
@@ -82,7 +86,7 @@ fn main() {
             }
         };
         if read {
-            read_path(&reader, &f.display().to_string(), &threads, reps, min_time);
+            read_path(&reader, &f.display().to_string(), &threads, reps, min_time, passes);
             continue;
         }
         let n = reader.frame_count();
@@ -178,11 +182,37 @@ fn timed(reps: usize, min_time: f64, mut pass: impl FnMut()) -> Vec<String> {
 }
 
 /// The read path's figures for one file (see the module notes).
-fn read_path(r: &Reader<std::fs::File>, name: &str, threads: &[usize], reps: usize, min_time: f64) {
+fn read_path(
+    r: &Reader<std::fs::File>,
+    name: &str,
+    threads: &[usize],
+    reps: usize,
+    min_time: f64,
+    passes: Option<u32>,
+) {
     let l = *r.layout();
     let bps = l.encoding.decoded_bytes();
     let (times, bands): (Vec<u32>, Vec<u32>) = ((0..l.times).collect(), (0..u32::from(l.bands)).collect());
     r.set_cache_bytes(0);
+    let (th, tw) = (u32::from(l.tile_length), u32::from(l.tile_width));
+    let tiles: Vec<Request> = (0..l.length / th)
+        .flat_map(|k| (0..l.width / tw).map(move |j| (k, j)))
+        .map(|(k, j)| Request::dense(&[0], &bands, k * th..(k + 1) * th, j * tw..(j + 1) * tw, bps))
+        .collect();
+    let mut tile = AlignedBuf::zeroed(tiles.first().map_or(0, |t| t.samples() as usize * bps));
+    if let Some(p) = passes {
+        tiles_pass(r, &tiles, tile.as_bytes_mut(), p);
+        println!("{{\"file\":{name:?},\"mode\":\"tiles\",\"tiles\":{},\"passes\":{p}}}", tiles.len());
+        return;
+    }
+    if !tiles.is_empty() {
+        let raw = tiles.len() as u64 * tile.as_bytes().len() as u64;
+        let runs = timed(reps, min_time, || tiles_pass(r, &tiles, tile.as_bytes_mut(), 1));
+        println!(
+            "{{\"file\":{name:?},\"mode\":\"tiles\",\"threads\":1,\"raw_bytes\":{raw},\"runs_s\":[{}]}}",
+            runs.join(",")
+        );
+    }
     let req = Request::dense(&times, &bands, 0..l.length, 0..l.width, bps);
     let raw = req.samples() * bps as u64;
     let mut out = vec![0u8; raw as usize];
@@ -220,4 +250,14 @@ fn read_path(r: &Reader<std::fs::File>, name: &str, threads: &[usize], reps: usi
         "{{\"file\":{name:?},\"mode\":\"windows\",\"threads\":1,\"raw_bytes\":{raw},\"runs_s\":[{}]}}",
         runs.join(",")
     );
+}
+
+/// `passes` reads of every request of `tiles` into `out`, one by one on this thread.
+#[inline(never)]
+fn tiles_pass(r: &Reader<std::fs::File>, tiles: &[Request], out: &mut [u8], passes: u32) {
+    for _ in 0..passes {
+        for req in tiles {
+            r.read(req, out, 0, 1).expect("read");
+        }
+    }
 }

@@ -224,16 +224,28 @@ impl<R: RangeRead> Reader<R> {
     /// thread's scratch buffer, whatever the size of the frame before: no allocation, no
     /// zeroing; OpenZL writes every byte or the call fails).
     pub fn decode_frame_into(&self, index: u64, compressed: &[u8], out: &mut AlignedBuf) -> Result<()> {
-        let l = &self.blob.layout;
-        let expected = l.decoded_frame_bytes(index);
+        let expected = self.blob.layout.decoded_frame_bytes(index);
         Limits::check(Measure::DecodedFrameSize, expected, self.limits.max_frame_bytes)?;
         if !out.fit(expected as usize) {
             *out = AlignedBuf::try_zeroed(expected as usize, "a decoded frame")?;
         }
-        codec::decode_into(compressed, out, index)?;
+        self.decode_frame_to(index, compressed, out.as_bytes_mut())
+    }
+
+    /// [`Reader::decode_frame_into`] a slice of exactly the frame's decoded size, 8-byte
+    /// aligned (the read path's part of the caller's buffer where the frame lands whole). On
+    /// failure `out` may hold part of the frame.
+    pub(crate) fn decode_frame_to(&self, index: u64, compressed: &[u8], out: &mut [u8]) -> Result<()> {
+        let l = &self.blob.layout;
+        let expected = l.decoded_frame_bytes(index);
+        Limits::check(Measure::DecodedFrameSize, expected, self.limits.max_frame_bytes)?;
+        if out.len() as u64 != expected {
+            return Err(Error::DecodedSize { index, found: out.len() as u64, expected });
+        }
+        codec::decode_to(compressed, out, index)?;
         if l.encoding == SampleEncoding::Bool {
-            if let Some(offset) = out.as_bytes().iter().position(|&v| v > 1) {
-                return Err(Error::BooleanValue { index, offset: offset as u64, value: out.as_bytes()[offset] });
+            if let Some(offset) = out.iter().position(|&v| v > 1) {
+                return Err(Error::BooleanValue { index, offset: offset as u64, value: out[offset] });
             }
         }
         Ok(())

@@ -522,3 +522,222 @@ fn frame_unit_from_a_sampled_tile_row() {
     let e = rumi::frame_unit_from_image(&tall, g, &image[1..]).unwrap_err().to_string();
     assert!(e.contains("the image has 294911 bytes; 294912 expected"), "{e}");
 }
+
+#[derive(Debug, Clone)]
+struct WholeCase {
+    width: u32,
+    length: u32,
+    bands: u16,
+    times: u32,
+    tile: (u16, u16),
+    unit: u16,
+    encoding: SampleEncoding,
+    /// the tile location read, as fractions of the grid
+    at: (prop::sample::Index, prop::sample::Index),
+    /// the order the planes are listed in the request (their places stay the frame's)
+    shuffle: u64,
+    threads: usize,
+}
+
+fn whole_cases() -> impl Strategy<Value = WholeCase> {
+    let shape =
+        (1u32..70, 1u32..70, 1u16..4, 1u32..4, 8u16..40, 8u16..40, prop::sample::select(vec![0usize, 1, 2, 6, 10]));
+    (shape, any::<prop::sample::Index>(), any::<(prop::sample::Index, prop::sample::Index)>(), any::<u64>(), 1usize..3)
+        .prop_map(|((width, length, bands, times, tw, tl, e), unit, at, shuffle, threads)| {
+            let units = FrameUnit::valid_for(u32::from(bands), times);
+            WholeCase {
+                width,
+                length,
+                bands,
+                times,
+                tile: (tw, tl),
+                unit: units[unit.index(units.len())].value().into(),
+                encoding: SampleEncoding::ALL[e],
+                at,
+                shuffle,
+                threads,
+            }
+        })
+}
+
+/// The request that reads tile location (row, col) whole, every (band, time) pair, each sample
+/// at its place in the decoded frame (the frame's own strides): the frames of that location
+/// land in the buffer as they decode. Returns the request and the buffer size.
+fn frame_order_request(l: &rumi::format::Layout, row: u32, col: u32, shuffle: u64) -> (Request, usize) {
+    let bps = l.encoding.decoded_bytes();
+    let (h, w) = l.tile_dims(row, col);
+    let s = l.frame_strides(h, w);
+    let plane = h as usize * w as usize;
+    let mut pairs: Vec<(u32, u32)> = (0..l.times).flat_map(|t| (0..u32::from(l.bands)).map(move |b| (b, t))).collect();
+    pairs.sort_by_key(|&(b, t)| (u64::from(b) * 7 + u64::from(t) * 13) ^ shuffle);
+    let planes = pairs
+        .iter()
+        .map(|&(b, t)| {
+            // tile frames: one plane each, laid out one after the other as [t][b]; a cell's
+            // planes where the cell holds them
+            let at = if l.frame_unit.is_tile() {
+                (t as usize * usize::from(l.bands) + b as usize) * plane
+            } else {
+                b as usize * s.b + t as usize * s.t
+            };
+            Plane { band: b, time: t, offset: (at * bps) as isize }
+        })
+        .collect();
+    let (y0, x0) = (row * u32::from(l.tile_length), col * u32::from(l.tile_width));
+    let (sy, sx) = if l.frame_unit.is_tile() { (w as usize, 1) } else { (s.y, s.x) };
+    let req = Request {
+        planes,
+        rows: Axis { start: y0, count: h, step: 1, spacing: (sy * bps) as isize },
+        cols: Axis { start: x0, count: w, step: 1, spacing: (sx * bps) as isize },
+        output: Output::Native,
+    };
+    (req, pairs.len() * plane * bps)
+}
+
+/// Checks every sample `req` wrote at `origin` of `dst` against the reference `full`.
+fn same_as_reference(l: &rumi::format::Layout, req: &Request, dst: &[u8], origin: usize, full: &[u8]) -> bool {
+    let bps = l.encoding.decoded_bytes();
+    req.planes.iter().all(|plane| {
+        (0..req.rows.count).all(|i| {
+            (0..req.cols.count).all(|j| {
+                let (y, x) = ((req.rows.start + i) as usize, (req.cols.start + j) as usize);
+                let si = (((plane.time * u32::from(l.bands) + plane.band) as usize * l.length as usize + y)
+                    * l.width as usize
+                    + x)
+                    * bps;
+                let at =
+                    (origin as isize + plane.offset + i as isize * req.rows.spacing + j as isize * req.cols.spacing)
+                        as usize;
+                dst[at..at + bps] == full[si..si + bps]
+            })
+        })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    /// A request that reads frames whole in their own decoded order (a GDAL block, an aligned
+    /// chip; every frame unit, with the request laid out as the frame) decodes them straight
+    /// into the caller's buffer when the cache does not keep them (`stats.direct`), with the
+    /// reference's samples; the same request into a place that is not 8-byte aligned (OpenZL's
+    /// numeric outputs need it), or with a cache that keeps the frames, takes the scratch
+    /// buffer and gives the same samples.
+    #[test]
+    fn whole_frames_decode_straight_into_the_buffer(case in whole_cases()) {
+        let spec = spec(case.encoding, case.width, case.length, case.bands, case.times, case.tile, case.unit, utm());
+        let l = spec.layout().unwrap();
+        let n = case.times as usize * usize::from(case.bands) * case.length as usize * case.width as usize;
+        let (file, _) = write(spec, &samples(case.encoding, n, 11));
+        let r = Reader::open(file, Limits::default()).unwrap();
+        let full = reference(&r);
+        let (row, col) = (case.at.0.index(l.tiles_down() as usize) as u32, case.at.1.index(l.tiles_across() as usize) as u32);
+        let (req, size) = frame_order_request(&l, row, col, case.shuffle);
+        let want = frames(&l, &req).len() as u64;
+        // u64 storage: byte 0 is 8-byte aligned, byte 1 is not
+        let mut words = vec![0u64; size.div_ceil(8) + 1];
+        // SAFETY: the u64 storage viewed as its bytes, for as long as `words` lives.
+        let dst = unsafe { std::slice::from_raw_parts_mut(words.as_mut_ptr().cast::<u8>(), words.len() * 8) };
+        // the frames whose place starts 8-byte aligned at `origin` (a tile frame's place is its
+        // plane, a cell's the request's origin)
+        let aligned = |origin: isize| -> u64 {
+            if l.frame_unit.is_tile() {
+                req.planes.iter().filter(|p| (origin + p.offset) % 8 == 0).count() as u64
+            } else {
+                u64::from(origin % 8 == 0)
+            }
+        };
+        r.set_cache_bytes(0);
+        let stats = r.read(&req, dst, 0, case.threads).unwrap();
+        prop_assert_eq!((stats.decoded, stats.direct), (want, aligned(0)));
+        prop_assert!(same_as_reference(&l, &req, dst, 0, &full));
+        dst.fill(0);
+        let stats = r.read(&req, dst, 1, case.threads).unwrap();
+        prop_assert_eq!((stats.decoded, stats.direct), (want, aligned(1)));
+        prop_assert!(same_as_reference(&l, &req, dst, 1, &full));
+        r.set_cache_bytes(u64::MAX);
+        dst.fill(0);
+        let stats = r.read(&req, dst, 0, case.threads).unwrap();
+        prop_assert_eq!((stats.decoded, stats.direct), (want, 0));
+        prop_assert!(same_as_reference(&l, &req, dst, 0, &full));
+        // a request missing one plane of a cell, or reading a tile frame at another spacing,
+        // copies: the frame's bytes are not a run of the buffer
+        let mut part = req.clone();
+        if req.rows.count * req.cols.count == 1 && (l.frame_unit.is_tile() || req.planes.len() == 1) {
+            return Ok(()); // one sample a frame: at any spacing its bytes are a run
+        }
+        if l.frame_unit.is_tile() || req.planes.len() == 1 {
+            part.cols.spacing *= 2;
+            part.rows.spacing *= 2;
+            part.planes.iter_mut().for_each(|p| p.offset *= 2);
+        } else {
+            part.planes.pop();
+        }
+        r.set_cache_bytes(0);
+        let mut big = vec![0u64; 2 * words.len()];
+        // SAFETY: as above.
+        let dst = unsafe { std::slice::from_raw_parts_mut(big.as_mut_ptr().cast::<u8>(), big.len() * 8) };
+        let stats = r.read(&part, dst, 0, case.threads).unwrap();
+        prop_assert_eq!(stats.direct, 0);
+        prop_assert!(same_as_reference(&l, &part, dst, 0, &full));
+    }
+}
+
+/// A frame that fails while it decodes straight into the caller's buffer fails the read naming
+/// it, as it does through the scratch buffer, for every corrupted byte of it that changes its
+/// samples. What the buffer then holds: the frames decoded before it are written (index order,
+/// one thread); the failed frame's place may hold part of its bytes (OpenZL checks the content
+/// checksum after writing them), so after an error a caller must not use the buffer.
+#[test]
+fn a_frame_failing_in_the_callers_buffer_fails_the_read() {
+    // frame unit 0: one frame per band at each tile location; location (0, 0) read whole in
+    // [b][y][x] order: its three frames land in the buffer as they decode
+    let spec = spec(SampleEncoding::U16, 32, 32, 3, 1, (32, 32), 0, utm());
+    let (file, _) = write(spec, &samples(SampleEncoding::U16, 3 * 32 * 32, 5));
+    let clean = Reader::open(file.clone(), Limits::default()).unwrap();
+    let full = reference(&clean);
+    let l = *clean.layout();
+    let (req, size) = frame_order_request(&l, 0, 0, 0);
+    let want = frames(&l, &req);
+    assert_eq!(want.len(), 3);
+    let mut words = vec![0u64; size / 8];
+    // SAFETY: the u64 storage viewed as its bytes, for as long as `words` lives.
+    let dst = unsafe { std::slice::from_raw_parts_mut(words.as_mut_ptr().cast::<u8>(), size) };
+    clean.set_cache_bytes(0);
+    assert_eq!(clean.read(&req, dst, 0, 1).unwrap().direct, 3);
+    // the samples of band `b` in the buffer against the reference
+    let band = |dst: &[u8], b: u32| {
+        let mut one = req.clone();
+        one.planes.retain(|p| p.band == b);
+        same_as_reference(&l, &one, dst, 0, &full)
+    };
+    let (o, n) = clean.frame_range(want[1]).unwrap();
+    let mut failed = 0;
+    for k in 0..n {
+        let mut bad = file.clone();
+        bad[(o + k) as usize] ^= 0x5A;
+        let r = Reader::open(bad, Limits::default()).unwrap();
+        r.set_cache_bytes(0);
+        dst.fill(0);
+        let direct = r.read(&req, dst, 0, 1);
+        // the same frame through the scratch buffer (a cache that keeps it)
+        r.set_cache_bytes(u64::MAX);
+        let mut other = vec![0u8; size + 1];
+        let scratch = r.read(&req, &mut other, 1, 1);
+        match (direct, scratch) {
+            (Ok(s), Ok(_)) => {
+                // a byte the decoder does not depend on: the samples are right
+                assert_eq!(s.direct, 3);
+                assert!(same_as_reference(&l, &req, dst, 0, &full), "byte {k}: a read without an error differs");
+            }
+            (Err(e), Err(e2)) => {
+                failed += 1;
+                assert_eq!(e.to_string(), e2.to_string(), "byte {k}");
+                assert!(e.to_string().starts_with(&format!("frame {}: ", want[1])), "byte {k}: {e}");
+                assert!(band(dst, 0), "byte {k}: the frame before the failed one is written");
+                assert!(dst[2 * size / 3..].iter().all(|&v| v == 0), "byte {k}: the frame after it is not decoded");
+            }
+            (d, s) => panic!("byte {k}: straight into the buffer {d:?}, through the scratch buffer {s:?}"),
+        }
+    }
+    assert!(failed > 0);
+}

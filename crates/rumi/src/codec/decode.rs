@@ -17,8 +17,16 @@ pub(super) const STACK_ARENA_FRAME_BYTES: usize = 16 << 20;
 /// it decodes to exactly `out.len()` bytes, and fails naming both counts otherwise. `index`
 /// names the frame in errors.
 pub fn decode_into(frame: &[u8], out: &mut AlignedBuf, index: u64) -> Result<()> {
+    decode_to(frame, out.as_bytes_mut(), index)
+}
+
+/// [`decode_into`] any buffer of exactly the decoded size whose start is 8-byte aligned, as
+/// OpenZL's numeric outputs require of it (a misaligned one fails with OpenZL's error: nothing
+/// is written): the read path's way of decoding a frame straight into the caller's buffer. On
+/// failure `out` may hold part of the frame's bytes.
+pub(crate) fn decode_to(frame: &[u8], out: &mut [u8], index: u64) -> Result<()> {
     cpu_supported()?;
-    let cap = out.as_bytes().len();
+    let cap = out.len();
     let expected = cap as u64;
     // SAFETY: the size query only reads `frame` within its length.
     let r = unsafe { zl::ZL_getDecompressedSize(frame.as_ptr().cast(), frame.len()) };
@@ -49,13 +57,13 @@ pub fn decode_into(frame: &[u8], out: &mut AlignedBuf, index: u64) -> Result<()>
         }
         let dctx = slot.as_ref().map(|c| c.0).unwrap_or(std::ptr::null_mut());
         let mut info = zl::ZL_OutputInfo { type_: 0, fixedWidth: 0, decompressedByteSize: 0, numElts: 0 };
-        // SAFETY: dctx is live and owned by this thread; `out` is 8-byte aligned with `cap`
-        // writable bytes; `frame` is read within its length.
+        // SAFETY: dctx is live and owned by this thread; `out` has `cap` writable bytes (OpenZL
+        // checks its alignment itself); `frame` is read within its length.
         let r = unsafe {
             zl::ZL_DCtx_decompressTyped(
                 dctx,
                 &mut info,
-                out.as_bytes_mut().as_mut_ptr().cast(),
+                out.as_mut_ptr().cast(),
                 cap,
                 frame.as_ptr().cast(),
                 frame.len(),

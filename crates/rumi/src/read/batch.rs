@@ -103,6 +103,7 @@ pub fn read_batch<R: RangeRead>(
                 sum.frames += s.frames;
                 sum.cache_hits += s.cache_hits;
                 sum.decoded += s.decoded;
+                sum.direct += s.direct;
                 sum.batches += s.batches;
                 sum.bytes_fetched += s.bytes_fetched;
             }

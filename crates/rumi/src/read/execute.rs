@@ -1,10 +1,12 @@
 //! Running a plan: frames already in the reader's cache are copied out at once; the others are
 //! fetched with one merged `read_ranges` call per [`BATCH_BYTES`], decoded on a pool of the
-//! requested size into per-thread scratch buffers, copied out (scatter) and offered to the cache.
+//! requested size into per-thread scratch buffers, copied out (scatter) and offered to the cache;
+//! a frame that lands whole and contiguously in the caller's buffer and is not kept by the
+//! cache is decoded straight into the buffer instead.
 
 use std::ops::Range;
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 
 use crate::aligned::AlignedBuf;
@@ -33,6 +35,8 @@ pub struct ReadStats {
     pub cache_hits: u64,
     /// frames fetched and decoded
     pub decoded: u64,
+    /// of those, frames decoded straight into the caller's buffer (no scratch buffer, no copy)
+    pub direct: u64,
     /// `read_ranges` calls made
     pub batches: u64,
     /// compressed bytes fetched
@@ -48,8 +52,11 @@ impl<R: RangeRead> Reader<R> {
     /// Reads `req` into `dst`, sample (plane offset 0, row position 0, column position 0) at
     /// `dst[origin]`: the request is checked once ([`Request::check`]), then each needed frame
     /// is taken from the cache or fetched (one merged `read_ranges` per batch) and decoded
-    /// once, on `threads` threads, and copied straight into `dst`. Every pixel read of every
-    /// host comes through here.
+    /// once, on `threads` threads, and copied straight into `dst` (or decoded there, when its
+    /// bytes are a run of `dst` and the cache will not keep it). Every pixel read of every
+    /// host comes through here. After an error the bytes of `dst` the request addresses are
+    /// unspecified (frames before the failing one written, the failing one's place possibly
+    /// holding part of it): use the buffer only after a success.
     pub fn read(&self, req: &Request, dst: &mut [u8], origin: usize, threads: usize) -> Result<ReadStats> {
         let plan = Plan::new(self.layout(), self.limits(), req, dst.len(), origin)?;
         execute(self, &plan, dst, threads)
@@ -88,11 +95,23 @@ pub(crate) fn execute<R: RangeRead>(
     // allocate a buffer per frame) without a hit when the request comes again.
     let total: u64 = plan.jobs.iter().map(|j| l.decoded_frame_bytes(j.geom.index)).sum();
     let keep_all = total <= reader.cache().budget() / 4;
-    let fetched = decode_each(reader, &indices, plan.threads(threads), |k, frame| {
+    // a frame the cache will not keep and whose decoded bytes are, as they are, a run of the
+    // buffer (Plan::contiguous) is decoded straight into it: no scratch buffer, no copy
+    let direct: Vec<Option<usize>> =
+        misses.iter().map(|&j| if keep_all { None } else { plan.contiguous(&l, j) }).collect();
+    let into = |k: usize| {
+        let len = usize::try_from(l.decoded_frame_bytes(misses[k].geom.index)).ok()?;
+        // SAFETY: the region is exactly frame k's own samples (Plan::contiguous); frames decode
+        // concurrently only when no two samples of the request share a byte (Plan::threads),
+        // and one at a time otherwise, so nothing else touches it while the frame decodes.
+        direct[k].and_then(|at| unsafe { out.region(at, len) })
+    };
+    let fetched = decode_each_into(reader, &indices, plan.threads(threads), into, |k, frame| {
         copy(misses[k], frame.as_bytes())?;
         Ok(keep_all || !plan.consumes(&l, misses[k]))
     })?;
     stats.decoded = fetched.decoded;
+    stats.direct = fetched.direct;
     stats.batches = fetched.batches;
     stats.bytes_fetched = fetched.bytes_fetched;
     Ok(stats)
@@ -117,8 +136,32 @@ where
     R: RangeRead,
     F: Fn(usize, &AlignedBuf) -> Result<bool> + Send + Sync,
 {
+    decode_each_into(reader, indices, threads, |_| None, each)
+}
+
+/// [`decode_each`], decoding frame `k` straight into `into(k)` when it gives a place (exactly
+/// the frame's decoded size, 8-byte aligned), without calling `each` for it. A frame that fails
+/// there leaves its place holding part of its bytes; the error is reported as in `decode_each`.
+pub(crate) fn decode_each_into<'d, R, T, F>(
+    reader: &Reader<R>,
+    indices: &[u64],
+    threads: usize,
+    into: T,
+    each: F,
+) -> Result<ReadStats>
+where
+    R: RangeRead,
+    T: Fn(usize) -> Option<&'d mut [u8]> + Send + Sync,
+    F: Fn(usize, &AlignedBuf) -> Result<bool> + Send + Sync,
+{
+    let direct = AtomicU64::new(0);
     let decode = |k: usize, bytes: &[u8]| -> Result<()> {
         let index = indices[k];
+        if let Some(out) = into(k) {
+            reader.decode_frame_to(index, bytes, out)?;
+            direct.fetch_add(1, Ordering::Relaxed);
+            return Ok(());
+        }
         SCRATCH.with(|cell| {
             let mut scratch = cell.borrow_mut();
             let want = reader.layout().decoded_frame_bytes(index);
@@ -148,6 +191,7 @@ where
                     decode(batch.start + k, b)?;
                 }
             }
+            stats.direct = direct.into_inner();
             return Ok(stats);
         }
     };
@@ -201,6 +245,7 @@ where
             }
         }),
     }
+    stats.direct = direct.into_inner();
     match first_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
         Some((_, e)) => Err(e),
         None => Ok(stats),

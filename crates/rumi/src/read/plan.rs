@@ -5,7 +5,7 @@
 use crate::error::{Limits, Result};
 use crate::format::layout::FrameGeometry;
 use crate::format::Layout;
-use crate::read::request::{Axis, Request};
+use crate::read::request::{Axis, Output, Request};
 
 /// One frame of a request: where it lies and the output planes (indices into
 /// `Request::planes`) it fills.
@@ -62,6 +62,47 @@ impl<'q> Plan<'q> {
         pairs.sort_unstable();
         pairs.dedup();
         pairs.len() as u64 == u64::from(l.bands) * u64::from(l.times)
+    }
+
+    /// The byte of the buffer from which frame `job`'s decoded bytes, as they are, are exactly
+    /// the samples the request puts there: the request reads every sample of the frame once
+    /// (its whole tile, steps 1, each (band, time) pair it holds in one plane), unconverted, at
+    /// the frame's own spacings, the planes as far apart as in the frame (a GDAL block, an
+    /// aligned chip, a window of one tile column). Such a frame can be decoded straight into the
+    /// buffer instead of into a scratch buffer and copied.
+    pub fn contiguous(&self, l: &Layout, job: &Job) -> Option<usize> {
+        let (req, g) = (self.req, &job.geom);
+        if req.output != Output::Native {
+            return None;
+        }
+        let bps = self.sample_bytes;
+        // the byte offset of the frame's first row (column) on this axis, when it reads all
+        // `n` of them at the frame's `stride`
+        let axis = |a: &Axis, lo: u32, n: u32, stride: usize| -> Option<isize> {
+            let pos = a.positions_in(lo, lo + n);
+            let whole = pos.len() == n as usize && (n == 1 || (a.step == 1 && a.spacing == (stride * bps) as isize));
+            whole.then(|| pos.start as isize * a.spacing)
+        };
+        let y = axis(&req.rows, g.y0, g.h, g.strides.y)?;
+        let x = axis(&req.cols, g.x0, g.w, g.strides.x)?;
+        let held = if g.tile.is_some() { 1 } else { usize::from(l.bands) * l.times as usize };
+        if job.planes.len() != held {
+            return None;
+        }
+        let mut at: Option<isize> = None;
+        let mut pairs = Vec::with_capacity(held);
+        for &p in &job.planes {
+            let plane = req.planes[p];
+            let start = self.origin + plane.offset + y + x - (g.plane(plane.band, plane.time) * bps) as isize;
+            if *at.get_or_insert(start) != start {
+                return None;
+            }
+            pairs.push((plane.band, plane.time));
+        }
+        pairs.sort_unstable();
+        pairs.dedup();
+        (pairs.len() == held).then_some(())?;
+        usize::try_from(at?).ok()
     }
 }
 

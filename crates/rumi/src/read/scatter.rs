@@ -119,6 +119,20 @@ impl<'a> Dst<'a> {
         Dst { ptr: buf.as_mut_ptr(), len: buf.len(), _buf: PhantomData }
     }
 
+    /// Bytes `at..at + len` of the buffer, when they lie inside it and `at` is 8-byte aligned
+    /// (as OpenZL's numeric outputs require), for a frame to be decoded straight into.
+    ///
+    /// # Safety
+    /// While the slice lives nothing else reads or writes those bytes (a frame's own samples:
+    /// see the Send/Sync note).
+    pub(crate) unsafe fn region(&self, at: usize, len: usize) -> Option<&'a mut [u8]> {
+        let inside = at.checked_add(len).is_some_and(|e| e <= self.len);
+        // SAFETY: `at` is inside the buffer (checked) and the pointer is only inspected.
+        let aligned = inside && unsafe { self.ptr.add(at) } as usize % 8 == 0;
+        // SAFETY: inside the caller's buffer (checked); exclusive by the contract.
+        aligned.then(|| unsafe { std::slice::from_raw_parts_mut(self.ptr.add(at), len) })
+    }
+
     /// Copies `src` to byte `at` of the buffer.
     fn put(&self, at: isize, src: &[u8]) -> Result<()> {
         let at = usize::try_from(at).ok().filter(|&a| a.checked_add(src.len()).is_some_and(|e| e <= self.len));
