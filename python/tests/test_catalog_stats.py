@@ -268,3 +268,26 @@ def test_values_past_float32_keep_their_spread(tmp_path):
     cat = rumi.Catalog.build([str(p)], tmp_path / "c.parquet")
     check(cat.stats(), oracle([(a, [None], [1], [0], (X0, Y0))], ["v"]))
     check(cat.search(time="2020-02-01").stats(), oracle([(a, [None], [1], [0], (X0, Y0))], ["v"], lambda a: [1]))
+
+
+def test_partitioned_searches_leave_the_statistics_unread(tmp_path):
+    """A partitioned catalogue's search does not read rumi:stats (null in its rows); stats()
+    reads it for the selection and equals the single-file catalogue's."""
+    rng = np.random.default_rng(9)
+    paths, arrays = [], []
+    for i in range(3):
+        a = rng.integers(1, 4000, (2, 1, 40, 48)).astype(np.uint16)
+        p = tmp_path / f"p{i}.rumi"
+        rumi.write(p, a, bands=["r"], times=TIMES[i:i + 2], crs="EPSG:32633",
+                   geotransform=(X0 + i * 480 * RES, RES, 0.0, Y0, 0.0, -RES), tile=16)
+        paths.append(str(p))
+        arrays.append(a)
+    parts = rumi.Catalog.build(paths, str(tmp_path / "parts") + "/")
+    one = rumi.Catalog.build(paths, tmp_path / "one.parquet")
+    sel = parts.search(time=("2020-02-01", "2020-02-15"))
+    assert len(sel) == 2 and sel.table.column("rumi:stats").null_count == 2
+    got = sel.stats()
+    ref = one.search(time=("2020-02-01", "2020-02-15")).stats()
+    for f in ("count", "mean", "std", "min", "max"):
+        np.testing.assert_array_equal(getattr(got, f), getattr(ref, f))
+    check(got, oracle([(arrays[k], [None], [1], [0], (0, 0)) for k in (0, 1)], ["r"], lambda a: [1 if a is arrays[0] else 0]))

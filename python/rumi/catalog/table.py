@@ -15,10 +15,15 @@ from .._location import Location
 from .classes import class_spec
 from .rows import describe, open_row
 from .stats import Stats, selection_stats
+from . import columns as K
 from .columns import OPTIONAL_COLUMNS, deps, file_metadata, schema
 from .parts import REF_COLUMNS, ROWS_PER_GROUP, Headers, Parts, write_parts
 from .search import Query, apply, crs_query, mask, pushdown, query
 from .vrt import write_vrt
+
+#: columns a search does not read (null in its rows): what only Catalog.stats needs, read then
+LAZY_COLUMNS = (K.STATS,)
+
 
 class ShardRows(NamedTuple):
     """A shard's rows (Catalog.read_shard): `table` (the columns asked for), `pos` (each row's
@@ -278,7 +283,12 @@ class Catalog:
         catalogued scales), else raw stored values. exact: the cells a box's edge crosses are
         read (True) or counted whole (False: no pixel read; a superset at the edge). Stats has
         .normalize() (torchvision's Normalize) and .tensors()."""
-        return selection_stats(self.table, self._query, bands, apply_scale=apply_scale, exact=exact,
+        table = self.table
+        if self._parts is not None:  # searches leave rumi:stats unread: the selection's rows again, with it
+            table, refs = _read_parts(self._parts, self._query, lazy=False)
+            if not (np.array_equal(refs[0], self._refs[0]) and table.column("id").equals(self.table.column("id"))):
+                raise FormatError(f"{self.path}: the catalogue's parts changed since the search (open and search it again)")
+        return selection_stats(table, self._query, bands, apply_scale=apply_scale, exact=exact,
                                open_dataset=lambda i: self.dataset(i, options=options))
 
     # -- shards: the pieces a reader reads alone -------------------------------------------
@@ -402,13 +412,18 @@ def _reopen_parts(path: str, options: dict[str, Any] | None, names: tuple[str, .
     return cat._select(query, deferred) if query else cat
 
 
-def _read_parts(parts: Parts, q: Query) -> tuple[Any, tuple[Any, Any, Any]]:
+def _read_parts(parts: Parts, q: Query, lazy: bool = True) -> tuple[Any, tuple[Any, Any, Any]]:
     """The rows of parts that pass q (catalogue schema, rumi:header null) and their blobs' refs:
-    the row groups whose statistics may match are read (push-down), then the exact filters."""
+    the row groups whose statistics may match are read (push-down), then the exact filters.
+    lazy: LAZY_COLUMNS are not read (null)."""
     pa = deps().pa
     sch = schema()
-    cols = [n for n in parts.schema.names]
+    cols = [n for n in parts.schema.names if not (lazy and n in LAZY_COLUMNS)]
     t, part = parts.read(pushdown(q), cols, q)
+    for n in LAZY_COLUMNS if lazy else ():
+        if n in parts.schema.names:
+            t = t.append_column(parts.schema.field(n), pa.nulls(t.num_rows, parts.schema.field(n).type))
+    t = t.select([n for n in parts.schema.names if n in t.column_names])  # the part schema's order
     if q:
         m = mask(t, q)
         t = t.filter(pa.array(m))
