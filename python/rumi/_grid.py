@@ -20,7 +20,7 @@ from affine import Affine
 
 from ._crs import epsg_code
 from ._errors import FormatError, RequestError
-from ._window import Window, window_transform
+from ._window import Window, window_bounds, window_transform
 
 
 class BoundingBox(NamedTuple):
@@ -132,8 +132,7 @@ class Grid:
     def window_bounds(self, window: Window | int, *legacy: int) -> BoundingBox:
         """The bounding box of a rumi.Window's pixel corners (also taken: the numbers row_off,
         col_off, height, width, the form before rumi.Window)."""
-        win = _window_of(window, legacy, 3)
-        return Grid(self.crs, window_transform(win, self.transform), (win.height, win.width)).bounds
+        return BoundingBox(*window_bounds(_window_of(window, legacy, 3), self.transform))
 
     def outline(self, crs: str | int | None = None, densify: int = 16) -> np.ndarray[Any, Any]:
         """The grid's outline as an (N, 2) ring of (x, y) in `crs` (default: its own), each edge

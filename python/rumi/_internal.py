@@ -24,7 +24,7 @@ from ._pam import AUX_SUFFIX
 from ._scale import Scaling
 from ._scale import apply as apply_scaling
 from ._times import caller_level, rounded_seconds, seconds
-from ._window import covering, from_bounds
+from ._window import covering, from_bounds, window_bounds
 
 #: the core's tile count per axis of a raster: tile_counts((Y, X), (th, tw)) -> (down, across)
 tile_counts = _rumi.tile_counts
@@ -54,6 +54,7 @@ __all__ = [
     "seconds",
     "covering",
     "from_bounds",
+    "window_bounds",
     "tile_counts",
     "WriteOptions",
     "check_graph",

@@ -2,14 +2,15 @@
 `Window(col_off, row_off, width, height)` (rasterio's `Window`) everywhere inside the package;
 `as_window` makes one of what `window=` accepts, `within` checks it against a raster,
 `from_bounds` gives the window of CRS bounds, `covering` the window of a set of pixels,
-`window_transform` a window's affine transform and `Window.crop` its part inside a raster."""
+`window_transform` a window's affine transform, `window_bounds` its bounds and `Window.crop` its
+part inside a raster."""
 
 from __future__ import annotations
 
 import math
 import operator
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any, Sequence, Union
 
 import numpy as np
 from affine import Affine
@@ -126,3 +127,18 @@ def window_transform(window: Window, transform: Affine) -> Affine:
     """The affine transform of the window's pixel corners on the grid of `transform`
     (rasterio's `windows.transform`)."""
     return transform @ Affine.translation(window.col_off, window.row_off)
+
+
+def window_bounds(window: Window, transform: Affine | Sequence[float]) -> tuple[float, float, float, float]:
+    """(left, bottom, right, top): the bounding box of the window's pixel corners on the grid of
+    `transform` (an Affine or its coefficients a..f): the window's transform composed as affine
+    composes it, then its four corners, in plain floats (a training batch asks for every chip's)."""
+    sa, sb, sc, sd, se, sf = tuple(transform)[:6]
+    c0, r0, w, h = window.col_off, window.row_off, window.width, window.height
+    # transform @ Affine.translation(c0, r0), as affine composes them
+    a, b, c = sa * 1.0 + sb * 0.0, sa * 0.0 + sb * 1.0, sa * c0 + sb * r0 + sc
+    d, e, f = sd * 1.0 + se * 0.0, sd * 0.0 + se * 1.0, sd * c0 + se * r0 + sf
+    corners = ((0.0, 0.0), (float(w), 0.0), (0.0, float(h)), (float(w), float(h)))
+    xs = [vx * a + vy * b + c for vx, vy in corners]
+    ys = [vx * d + vy * e + f for vx, vy in corners]
+    return (min(xs), min(ys), max(xs), max(ys))

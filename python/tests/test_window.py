@@ -16,7 +16,7 @@ from affine import Affine
 import rumi
 from rumi import _rumi
 from rumi._grid import Grid
-from rumi._window import Window, as_window, covering, from_bounds, window_transform, within
+from rumi._window import Window, as_window, covering, from_bounds, window_bounds, window_transform, within
 
 hypothesis = pytest.importorskip("hypothesis")
 rasterio = pytest.importorskip("rasterio")
@@ -114,6 +114,25 @@ def test_window_transform_is_rasterios(t, col, row):
     g = Grid(None, t, (10, 10))
     assert g.window_transform(win) == got == g.window_transform(row, col)
     assert g.window_bounds(win) == g.window_bounds(row, col, 4, 3)
+
+
+@SETTINGS
+@given(transforms(), st.integers(-10_000, 10_000), st.integers(-10_000, 10_000), st.integers(0, 500),
+       st.integers(0, 500))
+def test_window_bounds_are_the_corners_of_the_windows_grid(t, col, row, w, h):
+    """A window's bounds (Grid.window_bounds, the chip index's bounds) are the bounding box of
+    the corners of its grid (Grid(window_transform, (h, w)).bounds, to the last bit), and
+    rasterio's windows.bounds on a grid without rotation (to rounding: rasterio transforms the
+    corners of the big grid)."""
+    win = Window(col, row, w, h)
+    got = window_bounds(win, t)
+    assert got == tuple(Grid(None, window_transform(win, t), (h, w)).bounds)
+    assert Grid(None, t, (1, 1)).window_bounds(win) == got == window_bounds(win, tuple(t)[:6])
+    if t.b == 0 and t.d == 0:
+        left, bottom, right, top = rwin.bounds(rwin.Window(col, row, w, h), t)
+        want = (min(left, right), min(bottom, top), max(left, right), max(bottom, top))
+        scale = max(abs(v) for v in tuple(t)[:6]) * (1 + abs(col) + abs(row) + w + h)
+        assert np.allclose(got, want, rtol=0, atol=1e-9 * scale)
 
 
 def test_grid_methods_refuse_a_mixed_or_short_window():

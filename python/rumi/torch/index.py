@@ -40,8 +40,8 @@ from typing import Any, Sequence
 import numpy as np
 
 import rumi
-from rumi import Grid, RequestError
-from rumi._internal import TORCH_TYPES, Nodata, Scaling
+from rumi import Grid, RequestError, Window
+from rumi._internal import TORCH_TYPES, Nodata, Scaling, window_bounds
 from rumi._internal import normalize_nodata as normalize
 from rumi.catalog import SCALE_COLUMNS, Catalog, describe, norm_time, schema, unpack_valid
 
@@ -359,21 +359,13 @@ class ChipIndex:
         return C.PerFile(self.num_files, lambda j: None if np.isnan(tr[j, 0]) else tuple(float(v) for v in tr[j]))
 
     def bounds(self, j: int, r0: int, c0: int) -> tuple[float, float, float, float]:
-        """(left, bottom, right, top) of the chip at (r0, c0) of file j, in its CRS: the float
-        operations of Grid.window_bounds (the window's transform, then its corners), without
-        its objects (a batch asks for every chip's)."""
+        """(left, bottom, right, top) of the chip at (r0, c0) of file j, in its CRS (as
+        Grid.window_bounds: rumi._window's window_bounds)."""
         t = self.info(j).affine
         if t is None:
             raise RequestError(f"file {self.ids[j]} has no georeferencing: its chips have no bounds")
         h, w = self.spec.size
-        sa, sb, sc, sd, se, sf = t
-        # transform @ translation(c0, r0), as affine composes them
-        a, b, c = sa * 1.0 + sb * 0.0, sa * 0.0 + sb * 1.0, sa * c0 + sb * r0 + sc
-        d, e, f = sd * 1.0 + se * 0.0, sd * 0.0 + se * 1.0, sd * c0 + se * r0 + sf
-        corners = ((0.0, 0.0), (float(w), 0.0), (0.0, float(h)), (float(w), float(h)))
-        xs = [vx * a + vy * b + c for vx, vy in corners]
-        ys = [vx * d + vy * e + f for vx, vy in corners]
-        return (min(xs), min(ys), max(xs), max(ys))
+        return window_bounds(Window(c0, r0, w, h), t)
 
     def nodata_unknown(self, what: str, fix: str) -> RequestError | None:
         """The error of `what` (which needs nodata) when some file's nodata is not known, or None."""
