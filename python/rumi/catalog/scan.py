@@ -30,6 +30,7 @@ import numpy as np
 
 from .._dataset import Dataset
 from .._internal import tile_counts, valid_mask
+from .._window import Window
 
 #: the most decoded bytes one block of the pass holds (a tile row x a group of time steps)
 SCAN_BYTES = 64 << 20
@@ -88,7 +89,7 @@ def scan(dataset: Dataset, nodata: Sequence[float | None], sinks: Sequence[Sink]
         r0, h = tiles.rows(ty)
         for t0 in range(0, T, step):
             ts = range(t0, min(T, t0 + step))
-            block = np.asarray(dataset.read(t=list(ts), window=(r0, 0, h, X)))
+            block = np.asarray(dataset.read(t=list(ts), window=Window(0, r0, X, h)))
             masks = [None if nd is None else valid_mask(block[:, b], nd) for b, nd in enumerate(nodata)]
             for s in sinks:
                 s.add(ty, ts, block, masks)

@@ -44,6 +44,7 @@ import numpy as np
 
 from .._errors import FormatError, RequestError
 from .._internal import tile_counts, valid_mask
+from .._window import Window
 from . import columns as K
 from .scan import Tiles
 
@@ -490,7 +491,7 @@ def _read_cells(ds: Any, fs: FileStats, which: Array, steps: list[int] | None, b
         for cyi, cxi in zip(*np.nonzero(which)):
             r0, c0 = int(cyi) * ch, int(cxi) * cw
             h, w = min(ch, Y - r0), min(cw, X - c0)
-            a = np.asarray(ds.read(t=list(range(T)) if steps is None else steps, b=bands, window=(r0, c0, h, w)))
+            a = np.asarray(ds.read(t=list(range(T)) if steps is None else steps, b=bands, window=Window(c0, r0, w, h)))
             rr, cc = np.meshgrid(np.arange(r0, r0 + h) + 0.5, np.arange(c0, c0 + w) + 0.5, indexing="ij")
             inbox = np.ones((h, w), bool)
             for q in qs:
