@@ -25,7 +25,8 @@ pieces, 9.2 KB raw; docs/scaling.md gives the compressed size in a catalogue. Se
 read the column: Catalog.stats reads it for the selection.
 
 A selection's statistics combine the pieces each row's selected steps and cells give, exactly:
-a row wholly inside the search's box takes its steps (or cells, all steps selected); a row cut by
+a row wholly inside the search's box (its footprint within the box's lift; else each cell is
+tested in the file's CRS against the box carried there) takes its steps (or cells, all steps selected); a row cut by
 the box takes the cells wholly inside, and reads the pixels of the cells the box's edge crosses
 (exact=True, the default: a pixel counts when its centre lies inside the box carried into the
 file's CRS) or counts those cells whole (exact=False: no pixel read; a superset at the box's
@@ -332,8 +333,10 @@ def _scale(p: Pieces, scale: Array, offset: Array) -> Pieces:
 def selection_stats(table: Any, query: Sequence[tuple[Any, ...]], bands: Sequence[str] | None, *, apply_scale: bool,
                     exact: bool, open_dataset: Callable[[int], Any]) -> Stats:
     """The statistics of a selection (table: its rows; query: its search's filters; open_dataset:
-    row index -> rumi.Dataset): see the module's notes and Catalog.stats."""
-    from .decode import Rows
+    row index -> rumi.Dataset): see the module's notes and Catalog.stats. Rows wholly inside the
+    box are combined a group of rows of one layout at a time (vectorised); rows the box cuts one
+    by one."""
+    from .decode import Rows, overlap
     from .search import box_of
 
     rows = Rows(table)
@@ -367,62 +370,122 @@ def selection_stats(table: Any, query: Sequence[tuple[Any, ...]], bands: Sequenc
     shapes, tiles = rows.shapes, rows.tiles
     times = rows.times
     nb = len(bands)
-    acc: list[Pieces] = []
+    # each step: meets every time window
+    step_ok = np.ones(len(times.start), bool)
+    for w in windows:
+        step_ok &= overlap(times.start, times.end, w)
+    whole = np.ones(rows.n, bool) if not boxes else _footprints_within(rows, boxes)
+    acc: list[Pieces] = []  # each (nb, m)
     read_files = 0
+    # rows wholly inside the boxes: a group of one layout (blob length, T) at a time
+    lengths = blobs.lengths
+    w_rows = np.flatnonzero(whole)
+    key = lengths[w_rows] * 4096 + shapes[w_rows, 0]
+    for k in np.unique(key):
+        grp = w_rows[key == k]
+        acc += _group_pieces(blobs, grp, shapes, tiles, bi[grp], times.off, step_ok, sc[grp], of[grp])
+    # rows the boxes cut: one by one
     polys: dict[str, list[Any]] = {}
-    codes: list[str] = []
-    code_of: Array | None = None
-    if boxes:
-        codes, code_of = rows.grid_codes
-    for i in range(rows.n):
-        T = int(shapes[i, 0])
+    codes, code_of = rows.grid_codes if boxes else ([], np.zeros(0, np.int64))
+    for i in np.flatnonzero(~whole).tolist():
         fs = unpack_stats(blobs.at(i), shapes[i], tiles[i])
         assert fs is not None
-        steps: list[int] | None = None
-        if windows:
-            lo, hi = int(times.off[i]), int(times.off[i + 1])
-            ok = np.ones(hi - lo, bool)
-            for w in windows:
-                ok &= _meets(times.start[lo:hi], times.end[lo:hi], w)
-            if ok.all():
-                steps = None
-            elif not ok.any():
-                continue
-            else:
-                steps = [int(k) for k in np.flatnonzero(ok)]
-        inside = partial = None
-        if boxes:
-            assert code_of is not None
-            crs = codes[int(code_of[i])] if code_of[i] >= 0 else None
-            if crs is None or not np.isfinite(rows.transforms[i]).all():
-                raise RequestError(f"row {i} ({rows.id(i)}) has no grid: its pixels cannot be tested against the box")
-            if crs not in polys:
-                polys[crs] = [_in_crs(bx, crs) for bx in boxes]
-            inside, partial, qs = _cells_in(polys[crs], rows.transforms[i], shapes[i], tiles[i], fs)
-            if not inside.any() and not partial.any():
-                continue
-        sc_i, of_i = sc[i], of[i]
-        if inside is None or (inside.all()):
-            per = [fs.whole(int(bi[i, k]), steps) for k in range(nb)]
-            acc.append(_scale(_stack(per), sc_i, of_i))
+        ok = step_ok[int(times.off[i]):int(times.off[i + 1])]
+        if not ok.any():
             continue
-        assert partial is not None
+        steps = None if ok.all() else [int(t) for t in np.flatnonzero(ok)]
+        crs = codes[int(code_of[i])] if code_of[i] >= 0 else None
+        if crs is None or not np.isfinite(rows.transforms[i]).all():
+            raise RequestError(f"row {i} ({rows.id(i)}) has no grid: its pixels cannot be tested against the box")
+        if crs not in polys:
+            polys[crs] = [_in_crs(bx, crs) for bx in boxes]
+        inside, partial, qs = _cells_in(polys[crs], rows.transforms[i], shapes[i], tiles[i], fs)
+        if not inside.any() and not partial.any():
+            continue
+        sc_i, of_i = sc[i][:, None], of[i][:, None]
+        if inside.all():
+            per = [fs.whole(int(bi[i, k]), steps) for k in range(nb)]
+            acc.append(_scale(_stack(per), sc_i[:, 0], of_i[:, 0]).take((slice(None), None)))
+            continue
         if steps is None:
-            cells = fs.cells
             take = inside | (partial & (not exact))
-            per = [total(Pieces(*(a[int(bi[i, k])][take] for a in cells))) for k in range(nb)]
-            acc.append(_scale(_stack(per), sc_i, of_i))
+            acc.append(_scale(Pieces(*(a[bi[i]][:, take] for a in fs.cells)), sc_i, of_i))
             to_read = partial if exact else np.zeros_like(partial)
         else:
             to_read = inside | partial
         if to_read.any():
             read_files += 1
             p = _read_cells(open_dataset(i), fs, to_read, steps, [int(b) for b in bi[i]], _nodata_of(rows, i, bi[i]), qs)
-            acc.append(_scale(p, sc_i, of_i))
+            acc.append(_scale(p, sc_i[:, 0], of_i[:, 0]).take((slice(None), None)))
     if not acc:  # no cell meets the box: no sample
-        acc.append(Pieces.empty((nb,)))
-    allp = Pieces(*(np.stack([a[k] for a in acc]) for k in range(5)))
-    return _finish(bands, total(allp, axis=0), apply_scale, read_files)
+        acc.append(Pieces.empty((nb, 1)))
+    allp = Pieces(*(np.concatenate([a[k] for a in acc], axis=1) for k in range(5)))
+    return _finish(bands, total(allp, axis=1), apply_scale, read_files)
+
+
+def _group_pieces(blobs: Any, grp: Array, shapes: Array, tiles: Array, bi: Array, off: Array, step_ok: Array,
+                  sc: Array, of: Array) -> list[Pieces]:
+    """The pieces (nb, m) of rows grp, wholly inside the selection's boxes, whose rumi:stats
+    have one length and one T: their cells (every step selected) or their steps (the steps
+    selected), scaled."""
+    i0 = int(grp[0])
+    first = unpack_stats(blobs.at(i0), shapes[i0], tiles[i0])  # checks the layout once
+    assert first is not None
+    raw = np.frombuffer(bytes(blobs.at(i0)), np.uint8)
+    flags = int(np.frombuffer(raw[: _HEAD.itemsize].tobytes(), _HEAD)[0]["flags"])
+    starts = blobs.off[grp]
+    L = int(blobs.lengths[i0])
+    vals = blobs.values
+    mat = np.concatenate([vals[int(a):int(a) + L] for a in starts]).reshape(len(grp), L)  # (k, L)
+    heads = mat[:, : _HEAD.itemsize].copy().view(_HEAD)[:, 0]
+    same = (heads["magic"] == MAGIC) & (heads["flags"] == flags) & (heads["cy"] == first.cy) & (heads["cx"] == first.cx)
+    if not same.all() or not (shapes[grp] == shapes[i0]).all() or not (tiles[grp] == tiles[i0]).all():
+        return [_single(blobs, int(i), shapes, tiles, bi[k], off, step_ok, sc[k], of[k]) for k, i in enumerate(grp)]
+    T = int(shapes[i0, 0])
+    B = int(shapes[i0, 1])
+    types = _types(bool(flags & _M2_WIDE))
+    level_shapes = ([(B, T)] if flags & _STEPS else []) + [(B, first.cells.n.shape[1] * first.cells.n.shape[2])]
+    pos = _HEAD.itemsize
+    levels = []
+    k = len(grp)
+    for shp in level_shapes:
+        arrs = []
+        for dt in types:
+            size = int(np.prod(shp)) * np.dtype(dt).itemsize
+            a = mat[:, pos:pos + size].copy().view(dt).reshape((k,) + shp).astype(np.int64 if dt == "<i8" else np.float64)
+            arrs.append(np.take_along_axis(a, bi[:, :, None], axis=1))  # (k, nb, m)
+            pos += size
+        levels.append(Pieces(*arrs))
+    ok = step_ok[off[grp][:, None] + np.arange(T)[None, :]]  # (k, T)
+    all_steps = ok.all(axis=1)
+    out = []
+    if all_steps.any():
+        out.append(_flat(_scale(levels[-1].take(all_steps), sc[all_steps][:, :, None], of[all_steps][:, :, None])))
+    some = ~all_steps & ok.any(axis=1)
+    if some.any():
+        st = levels[0].take(some)  # T > 1 here (one step: all or none)
+        m = np.broadcast_to(ok[some][:, None, :], st.n.shape)
+        st = Pieces(np.where(m, st.n, 0), np.where(m, st.sum, 0.0), np.where(m, st.m2, 0.0), np.where(m, st.min, np.inf),
+                    np.where(m, st.max, -np.inf))
+        out.append(_flat(_scale(st, sc[some][:, :, None], of[some][:, :, None])))
+    return out
+
+
+def _single(blobs: Any, i: int, shapes: Array, tiles: Array, bi: Array, off: Array, step_ok: Array, sc: Array, of: Array) -> Pieces:
+    """The pieces (nb, 1) of one row wholly inside the selection's boxes."""
+    fs = unpack_stats(blobs.at(i), shapes[i], tiles[i])
+    assert fs is not None
+    ok = step_ok[int(off[i]):int(off[i + 1])]
+    if not ok.any():
+        return Pieces.empty((len(bi), 1))
+    steps = None if ok.all() else [int(t) for t in np.flatnonzero(ok)]
+    per = _stack([fs.whole(int(b), steps) for b in bi])
+    return _scale(per, sc, of).take((slice(None), None))
+
+
+def _flat(p: Pieces) -> Pieces:
+    """(k, nb, m) pieces -> (nb, k * m)."""
+    return Pieces(*(np.moveaxis(a, 1, 0).reshape(a.shape[1], -1) for a in p))
 
 
 def _stack(per: list[Pieces]) -> Pieces:
@@ -437,6 +500,23 @@ def _meets(start: Array, end: Array, w: Any) -> Array:
     if hi is not None:
         ok &= start <= hi
     return ok
+
+
+def _footprints_within(rows: Any, boxes: list[Any]) -> Array:
+    """Per row: its footprint (the geometry column, EPSG:4326, the grid's outline densified)
+    lies within every box's lift (its pixels then need no test: the file is wholly inside).
+    Rows without a footprint: False."""
+    import shapely
+
+    col = rows.column(K.GEOMETRY)
+    geoms = shapely.from_wkb(np.asarray(col.to_numpy(zero_copy_only=False), object))
+    out = ~shapely.is_missing(geoms)
+    for bx in boxes:
+        lifted = bx.lifted
+        shapely.prepare(lifted)
+        have = np.flatnonzero(out)
+        out[have] = shapely.covers(lifted, geoms[have])
+    return out
 
 
 def _in_crs(box: Any, crs: str) -> Any:

@@ -284,12 +284,32 @@ class Catalog:
         read (True) or counted whole (False: no pixel read; a superset at the edge). Stats has
         .normalize() (torchvision's Normalize) and .tensors()."""
         table = self.table
-        if self._parts is not None:  # searches leave rumi:stats unread: the selection's rows again, with it
-            table, refs = _read_parts(self._parts, self._query, lazy=False)
-            if not (np.array_equal(refs[0], self._refs[0]) and table.column("id").equals(self.table.column("id"))):
-                raise FormatError(f"{self.path}: the catalogue's parts changed since the search (open and search it again)")
+        if self._parts is not None:  # searches leave rumi:stats unread: read it for the selection's rows
+            table = table.set_column(table.schema.get_field_index(K.STATS), K.STATS, self._lazy_column(K.STATS))
         return selection_stats(table, self._query, bands, apply_scale=apply_scale, exact=exact,
                                open_dataset=lambda i: self.dataset(i, options=options))
+
+    def _lazy_column(self, name: str) -> Any:
+        """A column searches leave unread (LAZY_COLUMNS) for the selection's rows: read with the
+        blob offsets from the row groups the search read, its rows found by (part, blob offset)."""
+        assert self._parts is not None and self._refs is not None
+        pa = deps().pa
+        part, off, _ = self._refs
+        t, p2 = self._parts.read(pushdown(self._query), [name, "rumi:header_offset"], self._query)
+        o2 = np.asarray(t.column("rumi:header_offset").fill_null(-1).to_numpy(zero_copy_only=False), np.int64)
+        if (off < 0).any() or (o2 < 0).any():  # rows without a blob: the search's rows again
+            full, refs = _read_parts(self._parts, self._query, lazy=False)
+            if not (np.array_equal(refs[0], part) and full.column("id").equals(self.table.column("id"))):
+                raise FormatError(f"{self.path}: the catalogue's parts changed since the search (open and search it again)")
+            return full.column(name)
+        k2 = p2.astype(np.int64) * (1 << 40) + o2
+        order = np.argsort(k2, kind="stable")
+        want = part.astype(np.int64) * (1 << 40) + off
+        pos = np.searchsorted(k2[order], want)
+        pos = np.minimum(pos, max(len(k2) - 1, 0))
+        if len(k2) == 0 or not (k2[order][pos] == want).all():
+            raise FormatError(f"{self.path}: the catalogue's parts changed since the search (open and search it again)")
+        return t.column(name).take(pa.array(order[pos]))
 
     # -- shards: the pieces a reader reads alone -------------------------------------------
     def shards(self) -> list[tuple[int, int]]:
