@@ -510,7 +510,7 @@ def _footprints_within(rows: Any, boxes: list[Any]) -> Array:
 
     col = rows.column(K.GEOMETRY)
     geoms = shapely.from_wkb(np.asarray(col.to_numpy(zero_copy_only=False), object))
-    out = ~shapely.is_missing(geoms)
+    out: Array = np.asarray(~shapely.is_missing(geoms), bool)
     for bx in boxes:
         lifted = bx.lifted
         shapely.prepare(lifted)
