@@ -124,15 +124,16 @@ class Grid:
         c, r = (~self.transform) @ (np.asarray(x, dtype="float64"), np.asarray(y, dtype="float64"))
         return np.asarray(c), np.asarray(r)
 
-    def window_transform(self, window: Window | int, *legacy: int) -> Affine:
-        """The transform of a rumi.Window's pixel corners (also taken: the numbers row_off,
-        col_off, the form before rumi.Window)."""
-        return window_transform(_window_of(window, legacy, 1), self.transform)
+    def window_transform(self, window: Window | int | None = None, *legacy: int, **named: int) -> Affine:
+        """The transform of a rumi.Window's pixel corners (also taken: row_off, col_off as
+        numbers or keywords, the form before rumi.Window)."""
+        return window_transform(_window_of(window, legacy, named, ("row_off", "col_off")), self.transform)
 
-    def window_bounds(self, window: Window | int, *legacy: int) -> BoundingBox:
-        """The bounding box of a rumi.Window's pixel corners (also taken: the numbers row_off,
-        col_off, height, width, the form before rumi.Window)."""
-        return BoundingBox(*window_bounds(_window_of(window, legacy, 3), self.transform))
+    def window_bounds(self, window: Window | int | None = None, *legacy: int, **named: int) -> BoundingBox:
+        """The bounding box of a rumi.Window's pixel corners (also taken: row_off, col_off,
+        height, width as numbers or keywords, the form before rumi.Window)."""
+        win = _window_of(window, legacy, named, ("row_off", "col_off", "height", "width"))
+        return BoundingBox(*window_bounds(win, self.transform))
 
     def outline(self, crs: str | int | None = None, densify: int = 16) -> np.ndarray[Any, Any]:
         """The grid's outline as an (N, 2) ring of (x, y) in `crs` (default: its own), each edge
@@ -234,15 +235,21 @@ def _six(v: Any, name: str) -> tuple[float, ...]:
     return vals
 
 
-def _window_of(window: Window | int, legacy: tuple[int, ...], more: int) -> Window:
-    """A Window, or the Window of the numbers (row_off, col_off[, height, width]) `window`,
-    *legacy (`more` numbers after the first)."""
-    if isinstance(window, Window) and not legacy:
+def _window_of(window: Window | int | None, legacy: tuple[int, ...], named: dict[str, int],
+               names: tuple[str, ...]) -> Window:
+    """A Window, or the Window of the numbers `names` (row_off, col_off[, height, width]) given
+    as `window`, *legacy and **named, the Grid methods' form before rumi.Window."""
+    wrong = TypeError(f"give a rumi.Window, or {len(names)} numbers ({', '.join(names)})")
+    if isinstance(window, Window):
+        if legacy or named:
+            raise wrong
         return window
-    if isinstance(window, Window) or len(legacy) != more:
-        raise TypeError(f"give a rumi.Window, or {more + 1} numbers (row_off, col_off{', height, width' if more == 3 else ''})")
-    r0, c0, h, w = (window, *legacy, 0, 0)[:4]
-    return Window(c0, r0, w, h)
+    given = ((window,) if window is not None else ()) + legacy
+    vals = dict(zip(names, given))
+    if len(given) > len(names) or set(vals) & set(named) or set(vals) | set(named) != set(names):
+        raise wrong
+    vals.update(named)
+    return Window(vals["col_off"], vals["row_off"], vals.get("width", 0), vals.get("height", 0))
 
 
 def _crs_text(crs: str | int | None) -> str | None:

@@ -112,8 +112,8 @@ def test_window_transform_is_rasterios(t, col, row):
     assert np.allclose(tuple(got)[:6], tuple(want)[:6], rtol=0, atol=1e-9 * scale)
     assert (got.a, got.b, got.d, got.e) == (t.a, t.b, t.d, t.e)
     g = Grid(None, t, (10, 10))
-    assert g.window_transform(win) == got == g.window_transform(row, col)
-    assert g.window_bounds(win) == g.window_bounds(row, col, 4, 3)
+    assert g.window_transform(win) == got == g.window_transform(row, col) == g.window_transform(row_off=row, col_off=col)
+    assert g.window_bounds(win) == g.window_bounds(row, col, 4, 3) == g.window_bounds(row, col, width=3, height=4)
 
 
 @SETTINGS
@@ -137,8 +137,10 @@ def test_window_bounds_are_the_corners_of_the_windows_grid(t, col, row, w, h):
 
 def test_grid_methods_refuse_a_mixed_or_short_window():
     g = Grid(None, Affine(10.0, 0.0, 0.0, 0.0, -10.0, 0.0), (10, 10))
-    with pytest.raises(TypeError, match=r"a rumi.Window, or 2 numbers \(row_off, col_off\)"):
-        g.window_transform(1)
+    for call in (lambda: g.window_transform(1), lambda: g.window_transform(1, row_off=2),
+                 lambda: g.window_transform(1, 2, 3), lambda: g.window_transform(Window(0, 0, 1, 1), col_off=1)):
+        with pytest.raises(TypeError, match=r"^give a rumi.Window, or 2 numbers \(row_off, col_off\)$"):
+            call()
     with pytest.raises(TypeError, match=r"4 numbers \(row_off, col_off, height, width\)"):
         g.window_bounds(Window(0, 0, 1, 1), 3)
 
