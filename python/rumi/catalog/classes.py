@@ -14,9 +14,11 @@ A declared band a file does not have is skipped for that file; a declared band t
 integer type is an error.
 
 The column: a list with one struct per categorical band, in band order: `band` (the band's index
-in the file), `values` (its classes, int64, increasing) and `counts`: the counts as a uint32 array
-(T, tiles_y, tiles_x, K) in C order, nodata samples not counted, stored as one codec byte
-(COUNTS_CODEC: the four byte planes of the uint32s, then zstd) and the compressed bytes. An empty
+in the file), `values` (its classes, int64, increasing) and `counts`: the counts per step, tile
+and class (T, tiles_y, tiles_x, K; nodata samples not counted), stored as a codec byte
+(COUNTS_CODEC), the width of a count (1, 2 or 4 bytes, the fewest that hold the largest), then
+zstd of the counts in (K, T, tiles_y, tiles_x) order as byte planes (encode_counts); read back
+as uint32 (decode_counts). An empty
 list: no categorical band; null: not recorded (a catalogue written before the column)."""
 
 from __future__ import annotations
@@ -36,10 +38,10 @@ from .scan import Tiles, scan, tiles_of
 DETECT_MAX = 32
 #: the most classes a band declared categorical may have
 DECLARED_MAX = 1024
-#: the counts' encoding: byte planes of little-endian uint32, then zstd (pyarrow's codec)
-COUNTS_CODEC = 1
+#: the counts' encoding: (K, T, ny, nx) order, byte planes of the narrowest little-endian width, zstd
+COUNTS_CODEC = 2
 #: zstd's level for the counts (small arrays: the level costs little)
-ZSTD_LEVEL = 9
+ZSTD_LEVEL = 19
 #: classes counted by comparing each value (fewer) or by a searchsorted index and bincount (more)
 _PER_VALUE = 24
 
@@ -222,16 +224,21 @@ def _distinct(x: np.ndarray[Any, Any], valid: np.ndarray[Any, Any] | None) -> np
 
 
 def encode_counts(counts: np.ndarray[Any, Any]) -> bytes:
-    """(T, ny, nx, K) counts -> the column's bytes: COUNTS_CODEC, then zstd of the uint32s'
-    byte planes."""
+    """(T, ny, nx, K) counts -> the column's bytes: COUNTS_CODEC, the width w of a count (1, 2
+    or 4 bytes: the fewest that hold the largest), then zstd of the counts in (K, T, ny, nx)
+    order as w byte planes (a class's counts over steps and tiles side by side: runs of zeros
+    and of whole tiles)."""
     import pyarrow as pa
 
     c = np.asarray(counts)
     if c.size and (c.min() < 0 or c.max() >= 2**32):
         raise ValueError("class counts must fit uint32")
-    planes = np.ascontiguousarray(c.astype("<u4").reshape(-1).view(np.uint8).reshape(-1, 4).T)
+    top = int(c.max()) if c.size else 0
+    w = 1 if top < 2**8 else 2 if top < 2**16 else 4
+    k = np.ascontiguousarray(np.moveaxis(c, -1, 0)).astype(f"<u{w}")
+    planes = np.ascontiguousarray(k.reshape(-1).view(np.uint8).reshape(-1, w).T)
     z: bytes = pa.Codec("zstd", compression_level=ZSTD_LEVEL).compress(planes.tobytes(), asbytes=True)
-    return bytes([COUNTS_CODEC]) + z
+    return bytes([COUNTS_CODEC, w]) + z
 
 
 def decode_counts(blob: bytes, shape: Sequence[int], tile_shape: Sequence[int], K: int) -> np.ndarray[Any, Any]:
@@ -241,18 +248,20 @@ def decode_counts(blob: bytes, shape: Sequence[int], tile_shape: Sequence[int], 
 
     T, _, Y, X = (int(v) for v in shape)
     th, tw = (int(v) for v in tile_shape)
-    want = (T, *tile_counts((Y, X), (th, tw)), int(K))
+    want = (T, -(-Y // th), -(-X // tw), int(K))
     n = math.prod(want)
-    if not blob or blob[0] != COUNTS_CODEC:
-        raise FormatError(f"rumi:classes: counts of codec {blob[0] if blob else None}, this version reads {COUNTS_CODEC}")
+    if len(blob) < 2 or blob[0] != COUNTS_CODEC or blob[1] not in (1, 2, 4):
+        raise FormatError(f"rumi:classes: counts of codec {list(blob[:2])}, this version reads [{COUNTS_CODEC}, 1|2|4]")
+    w = blob[1]
     try:
-        raw = pa.Codec("zstd").decompress(blob[1:], decompressed_size=4 * n, asbytes=True)
+        raw = pa.Codec("zstd").decompress(blob[2:], decompressed_size=w * n, asbytes=True)
     except (OSError, ValueError, pa.ArrowException) as e:
         raise FormatError(f"rumi:classes: counts of {want} do not decompress: {e}") from None
-    if len(raw) != 4 * n:
-        raise FormatError(f"rumi:classes: counts of {len(raw)} bytes, {want} needs {4 * n}")
-    planes = np.frombuffer(raw, np.uint8).reshape(4, n)
-    out: np.ndarray[Any, Any] = np.ascontiguousarray(planes.T).view("<u4").reshape(want).astype(np.uint32)
+    if len(raw) != w * n:
+        raise FormatError(f"rumi:classes: counts of {len(raw)} bytes, {want} needs {w * n}")
+    planes = np.frombuffer(raw, np.uint8).reshape(w, n)
+    k = np.ascontiguousarray(planes.T).view(f"<u{w}").reshape((want[3],) + want[:3])
+    out: np.ndarray[Any, Any] = np.ascontiguousarray(np.moveaxis(k, 0, -1)).astype(np.uint32)
     return out
 
 

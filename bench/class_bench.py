@@ -1,0 +1,311 @@
+"""Class- and cloud-aware chip sampling (issue 50 items 2 and 4): rumi's samplers, which decide
+from the catalogue's class counts (rumi:classes) without reading a pixel, against the rejection
+sampling a TorchGeo user writes today (draw a random window, read its labels with rasterio,
+keep it when it meets the constraint, else draw again), and the catalogue's growth from the
+column (docs/scaling.md's sizes).
+
+    ~/.cache/rumi/venvs/torch-py3.11/bin/python bench/class_bench.py [--chips 500] [--reps 3]
+    ~/.cache/rumi/venvs/torch-py3.11/bin/python bench/class_bench.py --growth-only
+
+Inputs (../shared/data): the LANDFIRE fuel-model map (labels, 27 classes, 1013 x 799, int16)
+beside the LANDFIRE elevation (the images), and the eo-learn NDVI stack with its 68-date cloud
+masks (101 x 100). rumi's files are `rumi convert --tile 64` (fuel, elevation) and 67-step Cubes
+with 16 x 16 tiles (NDVI, masks); the peer reads the GeoTIFFs. Each case draws --chips chips:
+
+- min_class: fuel class 165 >= 40 % and class 99 <= 2 % of a 96 x 96 chip;
+- cloud: at least 37 of the 67 steps of a 32 x 32 chip at most 5 % cloudy;
+- balance: four fuel classes (165, 185, 122, 102: 16 %, 39 %, 2.7 %, 1.2 % of the map) in equal
+  shares of the drawn pixels (the peer: rejection with acceptance probability inversely
+  proportional to the chip's own pixel shares, the usual weighting).
+
+Measured: wall and CPU seconds (process time, threads included) of choosing the chips (rumi: the
+sampler's construction and its keys; the peer: its loop), label bytes decoded to choose them,
+and how close each constraint is met on the chips' actual pixels (the GeoTIFF's). Also rumi's
+plain RandomChipSampler's time per key, beside the constrained ones' (target: <= 2x)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "data"
+CLI = ROOT / "target" / "release" / "rumi"
+
+
+def clock():
+    return time.perf_counter(), time.process_time()
+
+
+def since(t):
+    w, c = clock()
+    return w - t[0], c - t[1]
+
+
+def convert(name, out, *extra):
+    dst = out / (Path(name).stem + ".rumi")
+    if not dst.exists():
+        subprocess.run([str(CLI), "convert", str(DATA / name), str(dst), "--time", "2020-05-18", *extra], check=True,
+                       capture_output=True)
+    return dst
+
+
+def best(fn, reps):
+    """The repetition with the least wall time: (wall, cpu, result)."""
+    out = None
+    for _ in range(reps):
+        t = clock()
+        r = fn()
+        w, c = since(t)
+        if out is None or w < out[0]:
+            out = (w, c, r)
+    return out
+
+
+def landfire(out, chips, reps):
+    import rasterio
+    from rasterio.windows import Window
+
+    import rumi
+    import rumi.torch as rt
+
+    elev = convert("lf_elev_220_mt_hood_utm.tif", out, "--tile", "64")
+    fuel = convert("lf_fbfm40_220_mt_hood_utm.tif", out, "--tile", "64")
+    cat = rumi.Catalog.build([str(elev)], out / "elev.parquet")
+    lcat = rumi.Catalog.build([str(fuel)], out / "fuel.parquet")
+    tif = DATA / "lf_fbfm40_220_mt_hood_utm.tif"
+    with rasterio.open(tif) as src:
+        px = src.read(1)
+    Y, X = px.shape
+    res = {}
+
+    # -- min / max class --------------------------------------------------------------------------
+    size = 96
+    lim = dict(min_class={"labels:band 0": {165: 0.4}}, max_class={"labels:band 0": {99: 0.02}})
+
+    def ok(a):
+        return (a == 165).mean() >= 0.4 and (a == 99).mean() <= 0.02
+
+    def rumi_min():
+        ds = rt.ChipDataset(cat, size=size, labels=lcat)
+        return list(rt.RandomChipSampler(ds, length=chips, seed=0, **lim))
+
+    def peer_min():
+        rng = np.random.default_rng(0)
+        keys, reads, nbytes = [], 0, 0
+        with rasterio.open(tif) as src:
+            while len(keys) < chips:
+                r, c = int(rng.integers(0, Y - size + 1)), int(rng.integers(0, X - size + 1))
+                a = src.read(1, window=Window(c, r, size, size))
+                reads += 1
+                nbytes += a.nbytes
+                if ok(a):
+                    keys.append((0, r, c))
+        return keys, reads, nbytes
+
+    res["min_class"] = case(rumi_min, peer_min, lambda k: ok(px[k[1]:k[1] + size, k[2]:k[2] + size]), reps, chips)
+    # the bound's tightness: of the grid chips (stride 8) that meet it on their pixels, those it admits
+    ds = rt.ChipDataset(cat, size=size, labels=lcat)
+    grid = list(rt.GridChipSampler(ds, stride=8))
+    truly = {k for k in grid if ok(px[k[1]:k[1] + size, k[2]:k[2] + size])}
+    admitted = set(rt.GridChipSampler(ds, stride=8, **lim))
+    res["min_class"]["admitted_of_true"] = [len(admitted & truly), len(truly), len(admitted - truly)]
+    ds64 = rt.ChipDataset(cat, size=64, labels=lcat)
+    tiles = list(rt.TileChipSampler(ds64))
+    res["min_class"]["tile_chips_exact"] = set(rt.TileChipSampler(ds64, **lim)) == {
+        k for k in tiles if ok(px[k[1]:k[1] + 64, k[2]:k[2] + 64])}
+
+    # -- plain against constrained: time per key ------------------------------------------------
+    def per_key(**kw):
+        def run():
+            return list(rt.RandomChipSampler(rt.ChipDataset(cat, size=size, labels=lcat), length=chips, seed=0, **kw))
+        w, c, _ = best(run, reps)
+        return w / chips
+    res["per_key_s"] = {"plain": per_key(), "min_max_class": per_key(**lim),
+                        "balance": per_key(balance=rt.ClassBalance("labels:band 0", {165: 1, 185: 1, 122: 1, 102: 1}))}
+
+    # -- balance ----------------------------------------------------------------------------------
+    size = 64
+    target = {165: 0.25, 185: 0.25, 122: 0.25, 102: 0.25}
+    want = np.array(list(target.values()))
+
+    def shares(keys):
+        a = np.stack([px[r:r + size, c:c + size] for _, r, c in keys])
+        n = np.array([(a == k).sum() for k in target], float)
+        return n / n.sum()
+
+    def rumi_bal():
+        ds = rt.ChipDataset(cat, size=size, labels=lcat)
+        return list(rt.RandomChipSampler(ds, length=chips, seed=0, balance=rt.ClassBalance("labels:band 0", target)))
+
+    freq = np.array([(px == k).mean() for k in target])
+
+    def peer_bal():
+        # accept a chip with probability proportional to sum over the classes of its share / the
+        # class's share of the map (inverse frequency), normalised by its largest value
+        rng = np.random.default_rng(0)
+        keys, reads, nbytes = [], 0, 0
+        top = 1.0 / freq.min()
+        with rasterio.open(tif) as src:
+            while len(keys) < chips:
+                r, c = int(rng.integers(0, Y - size + 1)), int(rng.integers(0, X - size + 1))
+                a = src.read(1, window=Window(c, r, size, size))
+                reads += 1
+                nbytes += a.nbytes
+                s = np.array([(a == k).mean() for k in target])
+                if rng.random() < float((s / freq).sum()) / top:
+                    keys.append((0, r, c))
+        return keys, reads, nbytes
+
+    def plain():
+        return list(rt.RandomChipSampler(rt.ChipDataset(cat, size=size, labels=lcat), length=chips, seed=0))
+
+    b = case(rumi_bal, peer_bal, None, reps, chips)
+    b["shares"] = {"target": want.tolist(), "plain": shares(plain()).round(4).tolist(),
+                   "rumi": shares(b.pop("_rumi_keys")).round(4).tolist(), "peer": shares(b.pop("_peer_keys")).round(4).tolist()}
+    b["l1_to_target"] = {k: round(float(np.abs(np.array(v) - want).sum()), 4) for k, v in b["shares"].items() if k != "target"}
+    res["balance"] = b
+    return res
+
+
+def case(rumi_fn, peer_fn, meets, reps, chips):
+    w, c, keys = best(rumi_fn, reps)
+    pw, pc, (pkeys, reads, nbytes) = best(peer_fn, reps)
+    out = {"rumi": {"wall_s": round(w, 4), "cpu_s": round(c, 4), "label_bytes_read": 0, "chips": len(keys)},
+           "peer": {"wall_s": round(pw, 4), "cpu_s": round(pc, 4), "label_bytes_read": int(nbytes), "candidates_read": reads,
+                    "chips": len(pkeys)}}
+    if meets is not None:
+        out["rumi"]["met"] = float(np.mean([bool(meets(k)) for k in keys]))
+        out["peer"]["met"] = float(np.mean([bool(meets(k)) for k in pkeys]))
+        out["rumi"]["distinct"] = len(set(keys))
+        out["peer"]["distinct"] = len(set(pkeys))
+    else:
+        out["_rumi_keys"], out["_peer_keys"] = keys, pkeys
+    return out
+
+
+def clouds(out, chips, reps):
+    import rasterio
+    from rasterio.windows import Window
+
+    import rumi
+    import rumi.torch as rt
+
+    with rasterio.open(DATA / "eolearn_s2_ndvi_68t_float32.tif") as s:
+        ndvi, desc, crs, gt = s.read(), s.descriptions, s.crs.to_string(), s.transform.to_gdal()
+    times = np.array(desc, dtype="datetime64[s]")
+    keep = np.concatenate([[True], np.diff(times) > np.timedelta64(0, "s")])
+    tif = DATA / "eolearn_s2_clm_68t_uint8.tif"
+    with rasterio.open(tif) as s:
+        m = s.read()
+    geo = dict(crs=crs, geotransform=gt, tile=16)
+    tt = [str(t) for t in times[keep]]
+    rumi.write(out / "ndvi.rumi", ndvi[keep][:, None], bands=["ndvi"], times=tt, **geo)
+    rumi.write(out / "clm.rumi", m[keep][:, None], bands=["clouds"], times=tt, **geo)
+    cat = rumi.Catalog.build([str(out / "ndvi.rumi")], out / "ndvi.parquet")
+    lcat = rumi.Catalog.build([str(out / "clm.rumi")], out / "clm.parquet")
+    size, need = 32, 37
+    mk = m[keep]
+    T, Y, X = mk.shape
+    idx = np.flatnonzero(keep) + 1  # GeoTIFF band numbers of the kept steps
+
+    def ok(a):
+        return int((a.reshape(len(a), -1).mean(1) <= 0.05).sum()) >= need
+
+    def rumi_cloud():
+        ds = rt.ChipDataset(cat, size=size, labels=lcat)
+        return list(rt.RandomChipSampler(ds, length=chips, seed=0, cloud=rt.Cloud("clouds", max=0.05, min_clear_steps=need)))
+
+    def peer_cloud():
+        rng = np.random.default_rng(0)
+        keys, reads, nbytes = [], 0, 0
+        with rasterio.open(tif) as src:
+            while len(keys) < chips:
+                r, c = int(rng.integers(0, Y - size + 1)), int(rng.integers(0, X - size + 1))
+                a = src.read(idx.tolist(), window=Window(c, r, size, size))
+                reads += 1
+                nbytes += a.nbytes
+                if ok(a):
+                    keys.append((0, r, c))
+        return keys, reads, nbytes
+
+    return {"cloud": case(rumi_cloud, peer_cloud, lambda k: ok(mk[:, k[1]:k[1] + size, k[2]:k[2] + size]), reps, chips)}
+
+
+def growth(out):
+    """rumi:classes' bytes per row and the catalogue's growth: real files, and scale_bench.py's
+    generated rows (a one-year Sentinel-2-like Cube, 2048 x 2048, 128 x 128 tiles, T = 48) with
+    a cloud mask band (2 classes) and a scene classification band (12 classes) whose classes
+    come in blobs of ~300 m, as masks do."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    import rumi
+    from rumi.catalog.classes import encode_counts
+
+    res = {}
+    for name, extra in (("lf_fbfm40_220_mt_hood_utm.tif", ()), ("lf_fbfm40_220_mt_hood_utm.tif", ("--tile", "64")),
+                        ("eolearn_s2_clm_68t_uint8.tif", ())):
+        d = out / ("g" + "_".join(extra).strip("-"))
+        d.mkdir(exist_ok=True)
+        f = convert(name, d, *extra)
+        cat = rumi.Catalog.build([str(f)], d / "c.parquet")
+        v = cat.row(0)["rumi:classes"]
+        res[f"{name} {' '.join(extra) or 'tile 256'}"] = {"bands": len(v), "bytes": sum(len(e["counts"]) + 8 * len(e["values"]) for e in v)}
+    # simulated rows: counts of blobby class maps per 128 x 128 tile and step
+    rng = np.random.default_rng(0)
+    T, ny, nx = 48, 16, 16
+    for K, label in ((2, "cloud mask (2 classes)"), (12, "scene classification (12 classes)")):
+        sizes = []
+        for _ in range(20):
+            # per step a field of 30 x 30 px blobs: each tile holds 1-3 classes
+            blob = rng.integers(0, K, (T, 2048 // 32, 2048 // 32))
+            if K == 2:
+                blob = (rng.random((T, 1, 1)) < 0.3) * blob  # 70 % of the steps clear
+            field = np.repeat(np.repeat(blob, 32, 1), 32, 2)
+            counts = np.stack([(field == k).reshape(T, ny, 128, nx, 128).sum(axis=(2, 4)) for k in range(K)], -1)
+            sizes.append(len(encode_counts(counts)) + 8 * K)
+        res[f"simulated Cube row, {label}"] = {"bytes": int(np.mean(sizes))}
+    # the catalogue's growth at docs/scaling.md's sizes: its parquet is 573 MB at 1 M rows (573
+    # bytes a row; 5,729 MB at 10 M); the column's counts are zstd already, so Parquet's own
+    # compression leaves them as they are: growth = the column's bytes a row / 573
+    for k, v in res.items():
+        v["growth_at_scaling_md"] = round(v["bytes"] / 573.0, 3)
+    return res
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--chips", type=int, default=500)
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--growth-only", action="store_true")
+    ap.add_argument("--out", help="results JSON (default: print)")
+    a = ap.parse_args()
+    if not DATA.exists():
+        sys.exit(f"{DATA} is absent: the benchmark needs the shared real rasters")
+    if not CLI.exists():
+        sys.exit(f"{CLI} is not built (cargo build --release -p rumi-cli)")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp)
+        res = {"when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "chips": a.chips, "reps": a.reps,
+               "load": os.getloadavg()[0]}
+        res["growth"] = growth(out)
+        if not a.growth_only:
+            res.update(landfire(out, a.chips, a.reps))
+            res.update(clouds(out, a.chips, a.reps))
+    text = json.dumps(res, indent=1, default=str)
+    if a.out:
+        Path(a.out).write_text(text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
