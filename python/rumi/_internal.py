@@ -20,6 +20,7 @@ from ._dtypes import TORCH_TYPES, gdal_type
 from ._grid import transformer
 from ._nodata import Nodata, fits, gdal_texts, pam_nodata, valid_mask
 from ._nodata import normalize as normalize_nodata
+from ._options import Options
 from ._pam import AUX_SUFFIX
 from ._scale import Scaling
 from ._scale import apply as apply_scaling
@@ -44,6 +45,7 @@ __all__ = [
     "fits",
     "gdal_texts",
     "normalize_nodata",
+    "Options",  # the base of the option values (rumi.torch.ReadOptions)
     "pam_nodata",
     "valid_mask",
     "AUX_SUFFIX",

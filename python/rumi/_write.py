@@ -1,5 +1,7 @@
 """Writing: rumi.Writer (blocks of tile rows in any order, memory bounded by a block), the pure
-encoding step rumi.encode_rows with its picklable rumi.WriteSpec, and rumi.write (one array)."""
+encoding step rumi.encode_rows with its picklable rumi.WriteSpec, and rumi.write (one array);
+rumi.WriteOptions, how a file is written as one frozen value (the writers' front doors gather
+their keywords into it once, and pass it inward)."""
 
 from __future__ import annotations
 

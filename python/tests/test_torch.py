@@ -593,3 +593,43 @@ def test_a_rumi_file_is_a_dataset_as_its_catalogue_is(files):
         img = ds.__getitems__(keys)["image"].numpy()
         for k, (_, r0, c0) in enumerate(keys):
             np.testing.assert_array_equal(img[k], array[:, :, r0:r0 + 32, c0:c0 + 32])
+
+
+def test_read_options_read_what_their_keywords_read(cat, files):
+    """rumi.torch.ReadOptions given as read_options= (issue 49 item 2) reads the batches, with the
+    statistics and settings, that its keywords read; it is pickled with the dataset; a keyword
+    beside it is refused by name, and a bad value gives the keyword's error whichever way."""
+    import pickle
+
+    kw = dict(threads=2, max_in_flight=3, keep_cache=False, cache_bytes=1 << 20, verify_size=False)
+    sel = cat.search(bands=["red"])
+    by_kw = rt.ChipDataset(sel, size=48, bands=["nir", "red"], **kw)
+    by_value = rt.ChipDataset(sel, size=48, bands=["nir", "red"], read_options=rt.ReadOptions(**kw))
+    assert by_kw.read_options == by_value.read_options == rt.ReadOptions(**kw)
+    assert (by_value.threads, by_value.max_in_flight, by_value.keep_cache, by_value.cache_bytes) == (2, 3, False, 1 << 20)
+    assert by_value.readers.__getstate__() == by_kw.readers.__getstate__()
+    keys = [(0, 0, 0), (1, 100, 200), (0, 10, 11)]
+    want = np.stack([_expected(by_kw, _arrays(files), k, 48) for k in keys])
+    timing = {"decode_s", "wait_s", "batch_s"}
+    for again in range(2):  # keep_cache=False: the second batch decodes again, alike
+        a, b = by_kw.__getitems__(keys), by_value.__getitems__(keys)
+        np.testing.assert_array_equal(a["image"].numpy(), want)
+        np.testing.assert_array_equal(b["image"].numpy(), want)
+        sa, sb = ({k: v for k, v in s["stats"].items() if k not in timing} for s in (a, b))
+        assert sa == sb and sa["cache_hits"] >= 1
+    back = pickle.loads(pickle.dumps(by_value))
+    assert back.read_options == by_value.read_options
+    np.testing.assert_array_equal(back.__getitems__(keys)["image"].numpy(), want)
+    # the defaults, and an attribute set as before (a new value)
+    plain = rt.ChipDataset(sel, size=48)
+    assert plain.read_options == rt.ReadOptions() and plain.cache_bytes == rt.DEFAULT_CACHE_BYTES
+    plain.keep_cache = False
+    assert plain.read_options == rt.ReadOptions(keep_cache=False)
+    with pytest.raises(TypeError, match=r"ChipDataset: threads=, keep_cache= given beside read_options="):
+        rt.ChipDataset(sel, size=48, threads=4, keep_cache=False, read_options=rt.ReadOptions())
+    with pytest.raises(TypeError, match=r"read_options= takes a ReadOptions, not dict"):
+        rt.ChipDataset(sel, size=48, read_options={"threads": 2})
+    for call in (lambda: rt.ChipDataset(sel, size=48, threads="two"),
+                 lambda: rt.ChipDataset(sel, size=48, read_options=rt.ReadOptions(threads="two"))):
+        with pytest.raises(ValueError, match=r"^invalid literal for int\(\) with base 10: 'two'$"):
+            call()

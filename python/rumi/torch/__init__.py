@@ -70,7 +70,7 @@ The package, split by job as TorchGeo's datasets and samplers (joined only by th
 index): `index` (ChipIndex: the files, grids, steps, nodata and labels a dataset reads, planned
 once, frozen, pickled as its recipe), `constraints` (valid_bound, covered, chip_ok, the
 breakpoint lattice: functions of the index), `samplers`, `labels` (label geometry on rumi.Grid,
-nearest-neighbour resampling), `readers` (open readers per process and the cache budget, shared
+nearest-neighbour resampling), `readers` (ReadOptions: a dataset's I/O settings as one value; open readers per process and the cache budget, shared
 with rumi.torchgeo), `dataset` (ChipDataset: the batch read), `scaling` (the bands' scales and offsets in the
 index, the selection's scale checks), `loader` (collate, the read-ahead loader, the GPU defaults), `shared` (a worker's batches in shared memory it reuses once the main
 process lets them go), `dtypes`.
@@ -85,13 +85,14 @@ except ImportError as e:  # the first thing a new user types must say what to do
 
 from .dataset import ChipDataset
 from .loader import collate
-from .readers import DEFAULT_CACHE_BYTES
+from .readers import DEFAULT_CACHE_BYTES, ReadOptions
 from .contents import ClassBalance, Cloud
 from .samplers import GridChipSampler, RandomChipSampler, TileChipSampler
 
-__all__ = ["ChipDataset", "ClassBalance", "Cloud", "RandomChipSampler", "GridChipSampler", "TileChipSampler", "collate"]
+__all__ = ["ChipDataset", "ClassBalance", "Cloud", "ReadOptions", "RandomChipSampler", "GridChipSampler", "TileChipSampler",
+           "collate"]
 
 # the public names live here (repr, pickles by reference, documentation), wherever they are defined
-for _obj in (ChipDataset, ClassBalance, Cloud, RandomChipSampler, GridChipSampler, TileChipSampler, collate):
+for _obj in (ChipDataset, ClassBalance, Cloud, ReadOptions, RandomChipSampler, GridChipSampler, TileChipSampler, collate):
     _obj.__module__ = __name__
 del _obj

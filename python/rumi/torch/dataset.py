@@ -9,6 +9,7 @@ chip's pixel grid (rumi.torch.labels)."""
 from __future__ import annotations
 
 import collections.abc
+import dataclasses
 import math
 import os
 import threading
@@ -28,7 +29,7 @@ from .dtypes import Array, as_torch_dtype, cast_check, torch_dtype
 from .index import ChipIndex, IndexSpec, Sharding, as_catalog
 from .labels import LabelIndex, LabelMatch, read_label
 from .loader import ReadAheadLoader, Samples, collate, gpu_defaults
-from .readers import DEFAULT_CACHE_BYTES, ReaderPool, host
+from .readers import ReaderPool, ReadOptions, host
 from .samplers import Key
 from .streams import place
 
@@ -76,6 +77,15 @@ def _pair(size: int | Sequence[int]) -> tuple[int, int]:
 
 def _column(name: str, doc: str) -> Any:
     return property(lambda self: getattr(self.index, name), doc=doc)
+
+
+def _read_option(name: str) -> Any:
+    """The dataset's attribute `name`: its read_options' field (set: a new read_options)."""
+
+    def set_(self: ChipDataset, value: Any) -> None:
+        self.read_options = dataclasses.replace(self.read_options, **{name: value})
+
+    return property(lambda self: getattr(self.read_options, name), set_, doc=f"read_options.{name} (rumi.torch.ReadOptions)")
 
 
 def _label_column(name: str, doc: str) -> Any:
@@ -129,6 +139,9 @@ class ChipDataset(torch.utils.data.Dataset[collections.abc.MutableMapping[str, A
     pin_memory: allocate batch tensors in pinned memory (needs CUDA; ignored with a warning).
     keep_cache: keep decoded frames between batches (default), within cache_bytes per process
     (default DEFAULT_CACHE_BYTES, shared by the open readers); False: each batch starts empty.
+    read_options: instead of threads, max_in_flight, pin_memory, options, verify_size,
+    keep_cache and cache_bytes, those I/O settings as one rumi.torch.ReadOptions value
+    (`ds.read_options`: what it reads with; the keywords are also its attributes).
 
     What was planned is `index` (rumi.torch.index.ChipIndex: the files, their grids, steps,
     nodata and labels), which samplers read; pickling carries the catalogue's path and search
@@ -164,6 +177,7 @@ class ChipDataset(torch.utils.data.Dataset[collections.abc.MutableMapping[str, A
         streams: int | None = None,
         rank: int | None = None,
         world_size: int | None = None,
+        read_options: ReadOptions | None = None,
     ) -> None:
         catalog = as_catalog(catalog, "catalog")
         if crs is not None:
@@ -194,13 +208,10 @@ class ChipDataset(torch.utils.data.Dataset[collections.abc.MutableMapping[str, A
         if self.apply_scale and self.dtype is not None and not self.dtype.is_floating_point:
             raise ValueError(f"dtype={self.dtype}: apply_scale=True gives the values raw * scale + offset, which need a "
                              "floating dtype (torch.float32, torch.float64)")
-        self.threads = int(threads)
-        self.max_in_flight = int(max_in_flight)
-        self.pin_memory = bool(pin_memory)
-        self.options = options
-        self.verify_size = verify_size
-        self.keep_cache = bool(keep_cache)
-        self.cache_bytes = DEFAULT_CACHE_BYTES if cache_bytes is None else int(cache_bytes)
+        #: how it reads (rumi.torch.ReadOptions)
+        self.read_options = ReadOptions.gather(
+            read_options, "ChipDataset", threads=threads, max_in_flight=max_in_flight, pin_memory=pin_memory,
+            options=options, verify_size=verify_size, keep_cache=keep_cache, cache_bytes=cache_bytes)
         spec = IndexSpec(size=self.size, bands=None if self.bands is None else tuple(self.bands), time=time,
                          max_steps=self.max_steps, time_steps=time_steps, align_time=self.align_time, seed=self.seed,
                          nodata=nodata, label_bands=None if self.label_bands is None else tuple(self.label_bands),
@@ -230,8 +241,9 @@ class ChipDataset(torch.utils.data.Dataset[collections.abc.MutableMapping[str, A
             raise ValueError("label_dtype is the dtype of the labels' \"mask\": it needs labels=")
         self.label_cast = None if index.label is None else cast_check(index.label.encoding, self.label_dtype, "label_dtype")
         files = index.num_files + (len(index.label.ids) if index.label is not None else 0)
-        self.readers = ReaderPool(files=files, options=options, verify_size=verify_size, threads=self.threads,
-                                  cache_bytes=self.cache_bytes, max_in_flight=self.max_in_flight)
+        ro = self.read_options
+        self.readers = ReaderPool(files=files, options=ro.options, verify_size=ro.verify_size, threads=ro.threads,
+                                  cache_bytes=ro.cache_bytes, max_in_flight=ro.max_in_flight)
 
     @property
     def catalog(self) -> Catalog:
@@ -249,6 +261,15 @@ class ChipDataset(torch.utils.data.Dataset[collections.abc.MutableMapping[str, A
     def sharding(self) -> Sharding | None:
         """This rank's place in a sharded dataset (streams=), or None: every file planned."""
         return self.index.sharding
+
+    # -- its read_options' fields, as before they were one value ----------------------------
+    threads = _read_option("threads")
+    max_in_flight = _read_option("max_in_flight")
+    pin_memory = _read_option("pin_memory")
+    options = _read_option("options")
+    verify_size = _read_option("verify_size")
+    keep_cache = _read_option("keep_cache")
+    cache_bytes = _read_option("cache_bytes")
 
     # -- the index's columns, as before it had its own type ----------------------------------
     rows = _column("rows", "dataset file j -> catalogue row")

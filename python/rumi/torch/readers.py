@@ -22,13 +22,15 @@ import collections
 import os
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any, Callable, Hashable
+from dataclasses import dataclass
+from typing import Any, Callable, ClassVar, Hashable
 from urllib.parse import urlsplit
 
 import torch
 
 import rumi
 from rumi import Location
+from rumi._internal import Options
 from rumi.catalog import open_row
 
 #: the decoded-frame budget per process that ChipDataset's readers share by default (keep_cache)
@@ -36,6 +38,40 @@ DEFAULT_CACHE_BYTES = 512 << 20
 #: the budget goes to the readers of this many latest batches (use): the one being read and those
 #: read ahead of it (ChipDataset.loader reads 2 ahead) and behind it
 HOT_BATCHES = 4
+
+
+@dataclass(frozen=True)
+class ReadOptions(Options):
+    """How a ChipDataset reads its files, not which chips: its I/O settings as one frozen value
+    (zarr-python's ArrayConfig is the model), given as `read_options=` or as the keywords of the
+    same names (which then stay at their defaults); `ds.read_options` is what a dataset reads with.
+
+    threads: decode threads per read. max_in_flight: concurrent reads per remote host (local
+    files: at most one per CPU of the process's share). options: object-storage options (as
+    rumi.open's). verify_size: check at open, in one stat or HEAD, that each file is the one
+    catalogued (rumi.catalog.open_row; False: no request, the blob still checked by the first read).
+    keep_cache: keep decoded frames between batches, within cache_bytes per process (None:
+    DEFAULT_CACHE_BYTES, shared by the open readers); False: each batch starts empty.
+    pin_memory: batch tensors in pinned memory (needs CUDA; pageable with a warning without)."""
+
+    ARG: ClassVar[str] = "read_options"
+
+    threads: int = 1
+    max_in_flight: int = 16
+    options: dict[str, Any] | None = None
+    verify_size: bool = True
+    keep_cache: bool = True
+    cache_bytes: int | None = None
+    pin_memory: bool = False
+
+    def __post_init__(self) -> None:
+        # the types ChipDataset has always kept them in (int(...) raises as it did)
+        set_ = object.__setattr__
+        set_(self, "threads", int(self.threads))
+        set_(self, "max_in_flight", int(self.max_in_flight))
+        set_(self, "keep_cache", bool(self.keep_cache))
+        set_(self, "cache_bytes", DEFAULT_CACHE_BYTES if self.cache_bytes is None else int(self.cache_bytes))
+        set_(self, "pin_memory", bool(self.pin_memory))
 
 
 def decoded_bytes(r: rumi.Dataset) -> int:
