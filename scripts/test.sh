@@ -94,8 +94,7 @@ if [ "${RUMI_SKIP_VALGRIND:-0}" != 1 ]; then
     env RUMI_SKIP_BUILD=1 RUMI_HOSTILE_JOBS=1 RUMI_HOSTILE_VALGRIND_SUBSET=all scripts/test-hostile.sh --valgrind
 fi
 # then, on that core, the aarch64 compiles: the zig wheel (target/aarch64-manylinux) and the arm64
-# .deb (target/aarch64-gnu: the core with the CLI's features, which the rumi-gdal wheel's aarch64
-# plugins reuse below)
+# .deb (target/aarch64-gnu, whose crates the rumi-gdal wheel's aarch64 plugins reuse below)
 background "artefacts: the aarch64 rumi wheel, the arm64 .deb (build-wheels.sh, build-deb.sh)" aarch64 --after valgrind \
   bash -c 'RUMI_BUILD_WHEELS=rumi RUMI_BUILD_ARCHS=aarch64 scripts/build-wheels.sh && RUMI_DEB_ARCHS=arm64 RUMI_SKIP_BUILD=1 scripts/build-deb.sh'
 step "the x86-64 rumi wheel the Python suites install (scripts/build-wheels.sh, maturin --zig)"

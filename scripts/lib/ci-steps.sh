@@ -40,9 +40,11 @@ background() {
 ci_wait() { # ID: waits, prints the job's log and time; returns the job's exit status
   local id=$1 rc t end
   [ -n "${ci_pid[$id]:-}" ] && [ -z "${ci_done[$id]:-}" ] || return 0
+  ci_end_step   # the wait is not the step's time: it gets a row of its own
   t=$(date +%s)
   wait "${ci_pid[$id]}" || true
   ci_done[$id]=1
+  [ $(( $(date +%s) - t )) -lt 1 ] || ci_rows+=("$(printf '  %6ss  %s' "$(( $(date +%s) - t ))" "waiting for: ${ci_name[$id]}")")
   rc=$(cat "$ci_logs/$id.rc" 2>/dev/null || echo 1)
   end=$(cat "$ci_logs/$id.end" 2>/dev/null || date +%s)
   ci_start[$id]=$(cat "$ci_logs/$id.start" 2>/dev/null || echo "${ci_start[$id]}")
