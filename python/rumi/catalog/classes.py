@@ -248,7 +248,7 @@ def decode_counts(blob: bytes, shape: Sequence[int], tile_shape: Sequence[int], 
 
     T, _, Y, X = (int(v) for v in shape)
     th, tw = (int(v) for v in tile_shape)
-    want = (T, -(-Y // th), -(-X // tw), int(K))
+    want = (T, *tile_counts((Y, X), (th, tw)), int(K))
     n = math.prod(want)
     if len(blob) < 2 or blob[0] != COUNTS_CODEC or blob[1] not in (1, 2, 4):
         raise FormatError(f"rumi:classes: counts of codec {list(blob[:2])}, this version reads [{COUNTS_CODEC}, 1|2|4]")
