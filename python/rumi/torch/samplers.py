@@ -353,6 +353,17 @@ class RandomChipSampler(ChipSampler):
         self._cache[key] = out
         return out
 
+    @property
+    def balance_shares(self) -> dict[int, tuple[float, float]]:
+        """balance=: {class: (its target share, its expected share of the drawn pixels)}, the
+        target's classes among themselves, over the files this sampler draws from."""
+        if self.contents.balance is None:
+            raise ValueError("balance_shares: this sampler was made without balance=")
+        files = np.concatenate([self.files_of(int(c)) for c in self.my_streams()]) if self.streams is not None else \
+            np.arange(self.index.num_files)
+        _, _, classes, target, share = self.balanced(files)
+        return {int(c): (round(float(t), 6), round(float(s), 6)) for c, t, s in zip(classes, target, share) if t > 0}
+
     def epoch_keys(self) -> Array:
         rng = np.random.default_rng([self.seed, self.epoch])
         return self._draw(np.arange(self.index.num_files), self.length, rng)
