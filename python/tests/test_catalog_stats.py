@@ -291,3 +291,19 @@ def test_partitioned_searches_leave_the_statistics_unread(tmp_path):
     for f in ("count", "mean", "std", "min", "max"):
         np.testing.assert_array_equal(getattr(got, f), getattr(ref, f))
     check(got, oracle([(arrays[k], [None], [1], [0], (0, 0)) for k in (0, 1)], ["r"], lambda a: [1 if a is arrays[0] else 0]))
+
+
+@pytest.mark.parametrize("nodata", [None, 7])
+def test_a_file_cut_by_box_and_time_is_read_for_those_steps(tmp_path, nodata):
+    """A Cube cut by the box and by the time window: its cells in the box read for the steps
+    selected (the catalogue has no per-step, per-cell piece), equal to the pixel pass."""
+    rng = np.random.default_rng(11)
+    a = rng.integers(0, 50, (4, 2, 70, 90)).astype(np.int16)
+    p = tmp_path / "cube.rumi"
+    rumi.write(p, a, bands=["r", "n"], times=TIMES, crs="EPSG:32633", geotransform=(X0, RES, 0.0, Y0, 0.0, -RES), tile=16,
+               nodata=nodata)
+    cat = rumi.Catalog.build([str(p)], tmp_path / "c.parquet")
+    box = (X0 + 13.25 * RES, Y0 - 51.75 * RES, X0 + 66.75 * RES, Y0 - 4.25 * RES)
+    got = cat.search(bbox=box, crs="EPSG:32633", time=("2020-02-01", "2020-03-01")).stats()
+    assert got.read_files == 1
+    check(got, oracle([(a, [nodata, nodata], [1, 1], [0, 0], (X0, Y0))], ["r", "n"], lambda a: [1, 2], box))

@@ -107,15 +107,26 @@ def total(p: Pieces, axis: int | None = None) -> Pieces:
     return Pieces(n, s, m2, p.min.min(axis=ax, initial=np.inf), p.max.max(axis=ax, initial=-np.inf))
 
 
-def pieces_of(x: Array, m: Array, axes: tuple[int, ...]) -> Pieces:
-    """The pieces of float64 samples x where m (valid), reduced over axes (two passes: the
-    mean first, then the squared deviations)."""
+def pieces_of(x: Array, m: Array | None, axes: tuple[int, ...]) -> Pieces:
+    """The pieces of float64 samples x where m (valid; None: every sample), reduced over axes
+    (two passes: the mean first, then the squared deviations)."""
+    if m is None:  # every sample valid: no masking
+        shape = [k for i, k in enumerate(x.shape) if i not in axes]
+        n = np.full(shape, int(np.prod([x.shape[i] for i in axes])), np.int64)
+        s = x.sum(axis=axes)
+        d = x - np.expand_dims(s / np.maximum(n, 1), axes)
+        d *= d
+        return Pieces(n, s, d.sum(axis=axes), x.min(axis=axes, initial=np.inf), x.max(axis=axes, initial=-np.inf))
     n = m.sum(axis=axes, dtype=np.int64)
-    s = np.where(m, x, 0.0).sum(axis=axes)
+    xv = np.where(m, x, 0.0)
+    s = xv.sum(axis=axes)
     mean = s / np.maximum(n, 1)
     d = np.where(m, x - np.expand_dims(mean, axes), 0.0)
-    m2 = (d * d).sum(axis=axes)
-    return Pieces(n, s, m2, np.where(m, x, np.inf).min(axis=axes, initial=np.inf), np.where(m, x, -np.inf).max(axis=axes, initial=-np.inf))
+    d *= d
+    xv[~m] = np.inf
+    lo = xv.min(axis=axes, initial=np.inf)
+    xv[~m] = -np.inf
+    return Pieces(n, s, d.sum(axis=axes), lo, xv.max(axis=axes, initial=-np.inf))
 
 
 def samples(a: Array) -> Array:
@@ -123,12 +134,17 @@ def samples(a: Array) -> Array:
     return np.asarray(a, np.float64) if a.dtype.kind in "biuf" else np.asarray(a.astype(np.float32), np.float64)
 
 
-def valid_samples(a: Array, nodata: float | None, mask: Array | None = None) -> tuple[Array, Array]:
-    """(float64 samples, valid: not nodata and not NaN) of a block of one band."""
+def valid_samples(a: Array, nodata: float | None, mask: Array | None = None) -> tuple[Array, Array | None]:
+    """(float64 samples, valid: not nodata and not NaN; None when every sample is) of a block of
+    one band."""
     x = samples(a)
     m = valid_mask(a, nodata) if mask is None and nodata is not None else mask
-    ok = ~np.isnan(x)
-    return x, ok if m is None else (m & ok)
+    if a.dtype.kind in "biu":
+        return x, m
+    nan = np.isnan(x)
+    if not nan.any():
+        return x, m
+    return x, ~nan if m is None else (m & ~nan)
 
 
 def cell_factors(ny: int, nx: int) -> tuple[int, int]:
@@ -578,7 +594,8 @@ def _read_cells(ds: Any, fs: FileStats, which: Array, steps: list[int] | None, b
                 inbox &= shapely.intersects_xy(q, cc, rr)
             for k, nd in enumerate(nodata):
                 x, ok = valid_samples(a[:, k], nd)
-                p = pieces_of(x, ok & inbox[None], (0, 1, 2))
+                inb = np.broadcast_to(inbox[None], x.shape)
+                p = pieces_of(x, inb if ok is None else ok & inb, (0, 1, 2))
                 cur = out.take(k)
                 new = merge(cur, p)
                 for arr, v in zip(out, new):
