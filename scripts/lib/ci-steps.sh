@@ -49,13 +49,14 @@ ci_wait() { # ID: waits, prints the job's log and time; returns the job's exit s
   end=$(cat "$ci_logs/$id.end" 2>/dev/null || date +%s)
   ci_start[$id]=$(cat "$ci_logs/$id.start" 2>/dev/null || echo "${ci_start[$id]}")
   echo; echo "-- background job done: ${ci_name[$id]} (exit status $rc, $(( end - ci_start[$id] ))s; waited for it $(( $(date +%s) - t ))s)"
-  sed 's/^/  | /' "$ci_logs/$id.log"
+  [ ! -f "$ci_logs/$id.log" ] || sed 's/^/  | /' "$ci_logs/$id.log"
   ci_rows+=("$(printf '  %6ss  %s' "$(( end - ci_start[$id] ))" "(background) ${ci_name[$id]}$([ "$rc" = 0 ] || echo " FAILED")")")
   [ "$rc" = 0 ] || { echo "background job '${ci_name[$id]}' failed (exit status $rc): its log is above" >&2; return 1; }
 }
 await() { ci_wait "$1" || exit 1; }
 ci_finish() {
   local rc=$? id
+  set +e   # the table is printed whatever fails below
   [ "$rc" = 0 ] || [ -z "$ci_step" ] || ci_step="$ci_step FAILED"
   ci_end_step
   for id in "${!ci_pid[@]}"; do
@@ -63,7 +64,8 @@ ci_finish() {
     if [ "$rc" = 0 ]; then ci_wait "$id" || rc=1
     else
       kill -- -"${ci_pid[$id]}" 2>/dev/null || true
-      echo "-- stopped background job ${ci_name[$id]} (the run failed); its log so far:"; sed 's/^/  | /' "$ci_logs/$id.log"
+      echo "-- stopped background job ${ci_name[$id]} (the run failed); its log so far:"
+      [ ! -f "$ci_logs/$id.log" ] || sed 's/^/  | /' "$ci_logs/$id.log"
     fi
   done
   echo; echo "== wall time of each step (background jobs ran beside the steps)"
