@@ -307,3 +307,24 @@ def test_a_file_cut_by_box_and_time_is_read_for_those_steps(tmp_path, nodata):
     got = cat.search(bbox=box, crs="EPSG:32633", time=("2020-02-01", "2020-03-01")).stats()
     assert got.read_files == 1
     check(got, oracle([(a, [nodata, nodata], [1, 1], [0, 0], (X0, Y0))], ["r", "n"], lambda a: [1, 2], box))
+
+
+def test_stats_false_reads_headers_only(tmp_path, monkeypatch):
+    """build(stats=False) (rumi-catalog build --no-stats): no pixel read for a file without
+    nodata (nor class bands), rumi:stats null and stats() saying so."""
+    a = np.arange(40 * 40, dtype=np.uint16).reshape(1, 1, 40, 40)
+    p = tmp_path / "h.rumi"
+    rumi.write(p, a, bands=["r"], times=TIMES[:1], crs="EPSG:32633", geotransform=(X0, RES, 0.0, Y0, 0.0, -RES), tile=16)
+    import rumi.catalog.scan as scan
+
+    calls = []
+    real = rumi.Dataset.read
+    monkeypatch.setattr(rumi.Dataset, "read", lambda self, *a, **k: calls.append(1) or real(self, *a, **k))
+    cat = rumi.Catalog.build([str(p)], tmp_path / "c.parquet", stats=False, classes=False)  # classes: no band
+    assert calls == [] and cat.row(0)["rumi:stats"] is None
+    with pytest.raises(rumi.RequestError, match="no statistics"):
+        cat.stats()
+    assert rumi.catalog.main(["build", str(p), "-o", str(tmp_path / "d.parquet"), "--no-stats", "--classes", "none"]) == 0
+    assert calls == [] and rumi.Catalog.open(tmp_path / "d.parquet").row(0)["rumi:stats"] is None
+    rumi.Catalog.build([str(p)], tmp_path / "e.parquet")
+    assert calls and scan.SCAN_BYTES > 0

@@ -23,6 +23,8 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--classes", nargs="+", metavar="BAND",
                    help="bands whose class counts per step and tile are recorded (default: integer bands with at most "
                         "32 values; 'none': no band)")  # fmt: skip
+    b.add_argument("--no-stats", action="store_true",
+                   help="do not record the numeric statistics (rumi:stats; they read every file's pixels once)")
     v = sub.add_parser("vrt", help="GDAL VRT mosaic of a selection")
     v.add_argument("catalog")
     v.add_argument("-o", "--output", required=True)
@@ -44,7 +46,8 @@ def _run(args: argparse.Namespace) -> int:
     if args.cmd == "build":
         nd = None if not args.nodata else (args.nodata[0] if len(args.nodata) == 1 else args.nodata)
         cl = None if not args.classes else (False if args.classes == ["none"] else args.classes)
-        cat = Catalog.build(args.srcs, args.output, on_error="skip" if args.skip_errors else "raise", nodata=nd, classes=cl)
+        cat = Catalog.build(args.srcs, args.output, on_error="skip" if args.skip_errors else "raise", nodata=nd, classes=cl,
+                            stats=not args.no_stats)
         print(f"{args.output}: {len(cat)} files")
         return 0
     cat = Catalog.open(args.catalog)

@@ -72,20 +72,21 @@ def _aux_identity(loc: Location, options: dict[str, Any] | None) -> str:
     return st[1] if st[1] is not None else f"size:{st[0]}"
 
 
-def describe(src: str, *, options: dict[str, Any] | None = None, nodata: Any = None, classes: Any = None) -> dict[str, Any]:
+def describe(src: str, *, options: dict[str, Any] | None = None, nodata: Any = None, classes: Any = None,
+             stats: bool = True) -> dict[str, Any]:
     """One catalogue row (a dict) for the rumi file at src (parses and validates its header).
     nodata: None (the file's PAM sidecar, if any), a number for every band, or one per band
     (None for a band without): see rumi.catalog's notes."""
     before = stat(src, options)  # before the header is read: a rewrite in between is caught at open
     with open_dataset(src, options=options) as ds:
-        return describe_dataset(ds, src, options=options, nodata=nodata, stat_=before, classes=classes)
+        return describe_dataset(ds, src, options=options, nodata=nodata, stat_=before, classes=classes, stats=stats)
 
 
 def describe_dataset(ds: Dataset, src: str, *, options: dict[str, Any] | None = None, nodata: Any = None,
-                     stat_: tuple[int, str | None] | None = None, classes: Any = None) -> dict[str, Any]:
+                     stat_: tuple[int, str | None] | None = None, classes: Any = None, stats: bool = True) -> dict[str, Any]:
     """The catalogue row of an open dataset read from src (see describe; stat_: the file's
     stat taken before it was opened; classes: which bands rumi:classes counts, see
-    rumi.catalog.classes)."""
+    rumi.catalog.classes; stats: record rumi:stats, reading every file's pixels once, else null)."""
     size, etag = stat_ if stat_ is not None else stat(src, options)
     T, B, Y, X = ds.shape
     kind = ds.time_kind
@@ -125,7 +126,7 @@ def describe_dataset(ds: Dataset, src: str, *, options: dict[str, Any] | None = 
     }
     nd = normalize_nodata(nodata, B, src) if nodata is not None else pam_nodata(src, B, options=options)
     row["rumi:nodata"] = nd
-    row.update(summaries(ds, nd, classes))
+    row.update(summaries(ds, nd, classes, stats))
     row.update(scale_columns(ds.scales, ds.offsets, ds.units))  # the sidecar's, as now (a snapshot)
     row["rumi:digest"] = metadata_digest(ds, _aux_values(ds, nd if nodata is None else _GIVEN))
     if ds.geotransform is not None and ds.epsg is not None:

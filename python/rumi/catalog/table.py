@@ -153,6 +153,7 @@ class Catalog:
         on_error: str = "raise",
         nodata: Any = None,
         classes: Any = None,
+        stats: bool = True,
     ) -> Catalog:
         """Catalogues srcs (paths or URLs of rumi files, folders (their *.rumi files, sub-folders
         included) or glob patterns such as "tiles/*.rumi") into the GeoParquet file path, or,
@@ -163,9 +164,11 @@ class Catalog:
         without); default: each file's PAM sidecar <file>.aux.xml (see rumi.catalog's notes).
         classes: the bands whose class counts per step and tile rumi:classes records (None:
         integer bands with at most 32 values; False: none; a band name, a list of them, or
-        {band: [values]}: rumi.catalog.classes)."""
+        {band: [values]}: rumi.catalog.classes).
+        stats: record each file's numeric statistics (rumi:stats, Catalog.stats): every file's
+        pixels are read once (stats=False: headers only, unless nodata or classes need the pixels)."""
         pa = deps().pa
-        rows = _describe_all(srcs, options, on_error, nodata, classes)
+        rows = _describe_all(srcs, options, on_error, nodata, classes, stats)
         if not rows:
             raise ValueError("no rumi file to catalogue")
         if _is_folder(path):
@@ -186,11 +189,11 @@ class Catalog:
         return cls(table, os.fspath(path_or_url), (), stamp)
 
     def append(self, srcs: Any, *, options: dict[str, Any] | None = None, on_error: str = "raise", nodata: Any = None,
-               classes: Any = None) -> Catalog:
+               classes: Any = None, stats: bool = True) -> Catalog:
         """Adds rows to a partitioned catalogue as new part files (never rewriting one; two
         appenders at once both keep their rows) and returns the catalogue opened again (the
         parts known keep their cached footers). srcs: rumi files as build takes them, or a
-        pyarrow Table of the catalogue schema; nodata, classes: as build's."""
+        pyarrow Table of the catalogue schema; nodata, classes, stats: as build's."""
         if self._parts is None or self._query:
             raise FormatError(
                 f"{self.path}: append adds part files to a partitioned catalogue opened whole (a folder: "
@@ -199,7 +202,7 @@ class Catalog:
         if isinstance(srcs, pa.Table):
             table = srcs
         else:
-            table = pa.Table.from_pylist(_describe_all(srcs, options, on_error, nodata, classes), schema=schema())
+            table = pa.Table.from_pylist(_describe_all(srcs, options, on_error, nodata, classes, stats), schema=schema())
         write_parts(table, self._parts.url, options=self._parts.options)
         parts = self._parts.refreshed()
         return Catalog(None, self.path, (), ("parts", tuple(parts.names)), parts)
@@ -469,7 +472,7 @@ def _is_folder(path: str | os.PathLike[str]) -> bool:
 
 
 def _describe_all(srcs: Any, options: dict[str, Any] | None, on_error: str, nodata: Any,
-                  classes: Any = None) -> list[dict[str, Any]]:
+                  classes: Any = None, stats: bool = True) -> list[dict[str, Any]]:
     """The catalogue rows of srcs (paths, URLs, folders, glob patterns: _expand): a file that
     fails is an error naming it, or with on_error='skip' a warning and left out. A band declared
     categorical (classes=) that no file has is an error naming it."""
@@ -477,7 +480,7 @@ def _describe_all(srcs: Any, options: dict[str, Any] | None, on_error: str, noda
     rows = []
     for s in _expand([srcs] if isinstance(srcs, (str, os.PathLike)) else list(srcs)):
         try:
-            rows.append(describe(s, options=options, nodata=nodata, classes=spec))
+            rows.append(describe(s, options=options, nodata=nodata, classes=spec, stats=stats))
         except Exception as e:
             if on_error != "skip":
                 raise type(e)(f"{s}: {e}") if isinstance(e, (FormatError, RumiIOError)) else e
