@@ -38,7 +38,7 @@
 # plugins again in build-wheels.sh.
 # Downloads, apt and pip installs run in the background (output in build/ci-logs/NAME.log, shown
 # when the step that needs them waits for them; a failed job fails the run) while the compiles
-# run; the valgrind pass, then the aarch64 compiles, run beside the Python suites (mostly one core
+# run; the aarch64 compiles, then the valgrind pass, run beside the Python suites (mostly one core
 # each). The end of the output is a table of every step's wall time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -87,16 +87,17 @@ step "malformed-file corpus through rumi validate and gdalinfo (tests/hostile)"
 scripts/test-hostile.sh
 await wheel-venvs
 await arm64-root
+# on the core the Python suites leave idle (mostly one core each): the aarch64 compiles, the zig
+# wheel (target/aarch64-manylinux) and the arm64 .deb (target/aarch64-gnu, whose crates the
+# rumi-gdal wheel's aarch64 plugins reuse below), then the valgrind pass
+background "artefacts: the aarch64 rumi wheel, the arm64 .deb (build-wheels.sh, build-deb.sh)" aarch64 \
+  bash -c 'RUMI_BUILD_WHEELS=rumi RUMI_BUILD_ARCHS=aarch64 scripts/build-wheels.sh && RUMI_DEB_ARCHS=arm64 RUMI_SKIP_BUILD=1 scripts/build-deb.sh'
 if [ "${RUMI_SKIP_VALGRIND:-0}" != 1 ]; then
-  # every gdalinfo case of the corpus under valgrind (about 12 min on one core): beside the Python
-  # suites, which leave a core idle most of the time; any memory error fails the run
-  background "malformed-file corpus under valgrind (RUMI_SKIP_VALGRIND=1 skips it)" valgrind \
+  # every gdalinfo case of the corpus under valgrind (about 12 min on one core); any memory error
+  # fails the run
+  background "malformed-file corpus under valgrind (RUMI_SKIP_VALGRIND=1 skips it)" valgrind --after aarch64 \
     env RUMI_SKIP_BUILD=1 RUMI_HOSTILE_JOBS=1 RUMI_HOSTILE_VALGRIND_SUBSET=all scripts/test-hostile.sh --valgrind
 fi
-# then, on that core, the aarch64 compiles: the zig wheel (target/aarch64-manylinux) and the arm64
-# .deb (target/aarch64-gnu, whose crates the rumi-gdal wheel's aarch64 plugins reuse below)
-background "artefacts: the aarch64 rumi wheel, the arm64 .deb (build-wheels.sh, build-deb.sh)" aarch64 --after valgrind \
-  bash -c 'RUMI_BUILD_WHEELS=rumi RUMI_BUILD_ARCHS=aarch64 scripts/build-wheels.sh && RUMI_DEB_ARCHS=arm64 RUMI_SKIP_BUILD=1 scripts/build-deb.sh'
 step "the x86-64 rumi wheel the Python suites install (scripts/build-wheels.sh, maturin --zig)"
 RUMI_BUILD_WHEELS=rumi RUMI_BUILD_ARCHS=x86_64 scripts/build-wheels.sh
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
