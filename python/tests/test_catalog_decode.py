@@ -169,7 +169,7 @@ def test_bad_rows_are_named(catalogue):
         Rows(t).shapes
     lk = Rows(catalogue).bands_of(["red", "nir"])
     with pytest.raises(rumi.RequestError, match=r"row 7 \(b\) lacks some of the bands \['red', 'nir'\]"):
-        lk.require(np.array([0, 1, 2]), Rows(catalogue).id, first=6)
+        lk.require(np.array([0, 1, 2]), lambda i: f"row {6 + i} ({Rows(catalogue).id(i)})")
     lk.require(np.array([0, 2]), Rows(catalogue).id)  # both have them
     with pytest.raises(KeyError, match="no column 'rumi:bands'"):
         Rows(catalogue.select(["id"])).bands_of(["red"])
@@ -218,3 +218,19 @@ def test_rows_meeting_is_the_brute_force(rows, interval, lo, hi):
         want = r is not None and any((lo is None or (s + (d if interval[i] else 0)) >= lo) and (hi is None or s <= hi)
                                      for s, d in r)
         assert bool(got[i]) == want
+
+
+def test_every_consumer_refuses_time_ends_that_do_not_match(catalogue):
+    """A row whose rumi:time_ends has another length than its rumi:times is refused by the search,
+    the chip index and TorchGeo alike (the chip index took such a row's steps as instants)."""
+    from rumi.catalog import search
+
+    t = catalogue.set_column(catalogue.schema.get_field_index("rumi:time_ends"), "rumi:time_ends",
+                             pa.array([None, None, [0, 1], None], pa.list_(pa.timestamp("us", tz="UTC"))))
+    with pytest.raises(rumi.FormatError, match="rumi:time_ends and rumi:times differ in length"):
+        search.mask(t, (("time", (0, None)),))
+    pytest.importorskip("torch")
+    from rumi.torch.index import ChipIndex, IndexSpec
+
+    with pytest.raises(rumi.FormatError, match="rumi:time_ends and rumi:times differ in length"):
+        ChipIndex.plan(Catalog(t.slice(2, 1)), None, IndexSpec(size=(8, 8), bands=("nir",)))

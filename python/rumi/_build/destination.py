@@ -129,11 +129,12 @@ class Destination:
         import pyarrow as pa
 
         from ..catalog import Catalog, describe, schema, write_table
+        from ..catalog.columns import FILE_SIZE
 
         rows = []
         for n in names:
             row = describe(self.url(n), options=self.options)
-            row["rumi:file_size"] = sizes.get(n, row["rumi:file_size"])
+            row[FILE_SIZE] = sizes.get(n, row[FILE_SIZE])
             rows.append(row)
         write_table(pa.Table.from_pylist(rows, schema=schema()), self.url(CATALOG), options=self.options)
         return Catalog.open(self.url(CATALOG))

@@ -11,16 +11,20 @@ from .._errors import FormatError
 
 #: the version recorded in the file metadata "rumi:catalog"
 CATALOG_VERSION = "0.1.0"
-#: the file metadata key of the catalogue's version (and a part's extent)
-CATALOG_KEY = "rumi:catalog"
+#: the file metadata key (bytes, as Arrow's schema metadata) of the catalogue's version (and a part's extent)
+CATALOG_KEY = b"rumi:catalog"
 
 # the column names (schema() gives their Arrow types; rumi.catalog.decode reads them)
 ID = "id"
+DATETIME = "datetime"  # a Cube's or an interval's: start_datetime, end_datetime
+START_DATETIME = "start_datetime"
+END_DATETIME = "end_datetime"
 GEOMETRY = "geometry"
 BBOX = "bbox"
 PROJ_CODE = "proj:code"
 PROJ_TRANSFORM = "proj:transform"
 PROJ_SHAPE = "proj:shape"
+ASSETS = "assets"
 LOCATION = "location"
 HEADER = "rumi:header"
 BANDS = "rumi:bands"
@@ -41,6 +45,10 @@ STATS = "rumi:stats"
 SCALES = "rumi:scales"
 OFFSETS = "rumi:offsets"
 UNITS = "rumi:units"
+#: a partitioned catalogue's part files: where each row's header blob lies in the part's .headers
+#: file, in place of rumi:header (rumi.catalog.parts)
+HEADER_OFFSET = "rumi:header_offset"
+HEADER_SIZE = "rumi:header_size"
 CLASSES = "rumi:classes"
 
 #: columns added after catalogue 0.1.0: an older catalogue opens with them null (no nodata; scales,
@@ -108,39 +116,39 @@ def schema() -> Any:
     ts = pa.timestamp("us", tz="UTC")
     return pa.schema(
         [
-            ("id", pa.string()),
-            ("datetime", ts),
-            ("start_datetime", ts),
-            ("end_datetime", ts),
-            ("geometry", pa.binary()),
-            ("bbox", pa.struct([("xmin", pa.float64()), ("ymin", pa.float64()), ("xmax", pa.float64()), ("ymax", pa.float64())])),
-            ("proj:code", pa.string()),
-            ("proj:transform", pa.list_(pa.float64())),
-            ("proj:shape", pa.list_(pa.int64())),
-            ("assets", pa.struct([("data", pa.struct([("href", pa.string()), ("type", pa.string()), ("roles", pa.list_(pa.string()))]))])),
-            ("location", pa.string()),
-            ("rumi:header", pa.binary()),
-            ("rumi:bands", pa.list_(pa.string())),
-            ("rumi:time_kind", pa.string()),
-            ("rumi:times", pa.list_(ts)),
-            ("rumi:time_ends", pa.list_(ts)),
-            ("rumi:dtype", pa.string()),
-            ("rumi:shape", pa.list_(pa.int64())),
-            ("rumi:frame_unit", pa.int32()),
-            ("rumi:tile_shape", pa.list_(pa.int32())),
-            ("rumi:file_size", pa.int64()),
-            ("rumi:etag", pa.string()),  # the store's identity of the file described and its sidecar's (rows.open_row)
-            ("rumi:digest", pa.string()),  # a digest of the file's metadata the row holds (rows.metadata_digest)
-            ("rumi:crs_type", pa.string()),
-            ("rumi:nodata", pa.list_(pa.float64())),
-            ("rumi:valid", pa.binary()),
-            ("rumi:stats", pa.binary()),  # per band: cells and steps of numeric statistics (rumi.catalog.stats)
-            ("rumi:scales", pa.list_(pa.float64())),
-            ("rumi:offsets", pa.list_(pa.float64())),
-            ("rumi:units", pa.list_(pa.string())),
+            (ID, pa.string()),
+            (DATETIME, ts),
+            (START_DATETIME, ts),
+            (END_DATETIME, ts),
+            (GEOMETRY, pa.binary()),
+            (BBOX, pa.struct([("xmin", pa.float64()), ("ymin", pa.float64()), ("xmax", pa.float64()), ("ymax", pa.float64())])),
+            (PROJ_CODE, pa.string()),
+            (PROJ_TRANSFORM, pa.list_(pa.float64())),
+            (PROJ_SHAPE, pa.list_(pa.int64())),
+            (ASSETS, pa.struct([("data", pa.struct([("href", pa.string()), ("type", pa.string()), ("roles", pa.list_(pa.string()))]))])),
+            (LOCATION, pa.string()),
+            (HEADER, pa.binary()),
+            (BANDS, pa.list_(pa.string())),
+            (TIME_KIND, pa.string()),
+            (TIMES, pa.list_(ts)),
+            (TIME_ENDS, pa.list_(ts)),
+            (DTYPE, pa.string()),
+            (SHAPE, pa.list_(pa.int64())),
+            (FRAME_UNIT, pa.int32()),
+            (TILE_SHAPE, pa.list_(pa.int32())),
+            (FILE_SIZE, pa.int64()),
+            (ETAG, pa.string()),  # the store's identity of the file described and its sidecar's (rows.open_row)
+            (DIGEST, pa.string()),  # a digest of the file's metadata the row holds (rows.metadata_digest)
+            (CRS_TYPE, pa.string()),
+            (NODATA, pa.list_(pa.float64())),
+            (VALID, pa.binary()),
+            (STATS, pa.binary()),  # per band: cells and steps of numeric statistics (rumi.catalog.stats)
+            (SCALES, pa.list_(pa.float64())),
+            (OFFSETS, pa.list_(pa.float64())),
+            (UNITS, pa.list_(pa.string())),
             # per categorical band: its index, classes and counts per step and tile (rumi.catalog.classes)
-            ("rumi:classes", pa.list_(pa.struct([("band", pa.int32()), ("values", pa.list_(pa.int64())),
-                                                 ("counts", pa.binary())]))),
+            (CLASSES, pa.list_(pa.struct([("band", pa.int32()), ("values", pa.list_(pa.int64())),
+                                          ("counts", pa.binary())]))),
         ]
     )
 
@@ -185,7 +193,7 @@ def file_metadata(table: Any) -> dict[bytes, bytes]:
         total = (-180.0, total[1], 180.0, total[3])
     md: dict[bytes, bytes] = dict(table.schema.metadata or {})
     md[b"geo"] = json.dumps(geo_metadata(total)).encode()
-    md[b"rumi:catalog"] = json.dumps({"version": CATALOG_VERSION}).encode()
+    md[CATALOG_KEY] = json.dumps({"version": CATALOG_VERSION}).encode()
     return md
 
 

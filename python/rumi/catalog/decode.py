@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Any, Sequence, Union
+from typing import Any, Callable, Sequence, Union
 
 import numpy as np
 
@@ -220,21 +220,22 @@ class BandLookup:
     idx: Array  # (n, len(names)) int32: the band's index in the row (0 where missing)
     missing: Array  # (n,) bool: the row lacks one of the names
 
-    def require(self, rows: Array, id_of: Any, first: int = 0) -> None:
-        """RequestError naming the first of `rows` (indices) that lacks a band (id_of(i): row
-        i's id; first: the table's first row's number in the selection)."""
+    def require(self, rows: Array, name_of: Callable[[int], str], what: str = "bands") -> None:
+        """RequestError naming the first of `rows` (indices) that lacks one of the names
+        (name_of(i): how the message names row i, e.g. "row 7 (id)"; what: the names' kind)."""
         bad = np.flatnonzero(self.missing[rows]) if len(rows) else np.zeros(0, np.int64)
         if len(bad):
             i = int(np.asarray(rows)[int(bad[0])])
-            raise RequestError(f"row {first + i} ({id_of(i)}) lacks some of the bands {self.names}")
+            raise RequestError(f"{name_of(i)} lacks some of the {what} {self.names}")
 
 
-def one_sample_type(firsts: dict[str, str], hint: str = "") -> str:
+def one_sample_type(firsts: dict[str, str], hint: str = "", files: str = "files") -> str:
     """The one sample type of a selection from {type: the first file (id) with it}, else a
-    RequestError naming the types and their first files (hint appended)."""
+    RequestError naming the types and their first files (files: what the files are; hint
+    appended)."""
     if len(firsts) != 1:
         shown = ", ".join(f"{e} ({f})" for e, f in sorted(firsts.items()))
-        raise RequestError(f"the files have different sample types {sorted(firsts)} (first files: {shown}){hint}")
+        raise RequestError(f"the {files} have different sample types {sorted(firsts)} (first files: {shown}){hint}")
     return next(iter(firsts))
 
 
@@ -323,17 +324,26 @@ class Rows:
         return list(self.column(K.BANDS)[0].as_py())
 
     @functools.cached_property
+    def sample_type_codes(self) -> tuple[list[str | None], Array]:
+        """rumi:dtype as (the distinct sample types, each row's index in them)."""
+        import pyarrow.compute as pc
+
+        cd = _arr(pc.dictionary_encode(self.column(K.DTYPE), null_encoding="encode"))
+        return list(cd.dictionary.to_pylist()), _np(cd.indices, np.int64)
+
+    @functools.cached_property
     def sample_types(self) -> Array:
         """(n,) object: each row's rumi:dtype."""
-        return np.asarray(self.column(K.DTYPE).to_numpy(zero_copy_only=False), object)
+        names, idx = self.sample_type_codes
+        return np.asarray(names + [None], object)[idx]
 
     def first_of_types(self, rows: Array) -> dict[str, int]:
         """{sample type: the first of rows (indices, in their order) with it}."""
-        vals = self.sample_types[np.asarray(rows, np.int64)]
-        if not len(vals):
-            return {}
-        uniq, first = np.unique(vals.astype(str), return_index=True)
-        return {str(u): int(np.asarray(rows)[f]) for u, f in sorted(zip(uniq, first), key=lambda p: p[1])}
+        rows = np.asarray(rows, np.int64)
+        names, idx = self.sample_type_codes
+        uniq, first = np.unique(idx[rows], return_index=True)
+        order = np.argsort(first, kind="stable")
+        return {str(names[int(uniq[k])]): int(rows[first[k]]) for k in order}
 
     # -- nodata, valid summaries, scaling ------------------------------------------------------
     def classes(self, i: int) -> dict[int, tuple[Array, Array]] | None:

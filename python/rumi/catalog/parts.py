@@ -33,6 +33,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .._errors import FormatError, RumiIOError
+from . import columns as K
 from .columns import deps, file_metadata, schema
 from .geometry import lon_overlap
 from .search import POLAR, bbox_columns
@@ -50,7 +51,7 @@ STAT_COLUMNS = ("datetime", "start_datetime", "end_datetime", "bbox.xmin", "bbox
 FOOTER_THREADS = 16
 #: parts whose footers (fragments with statistics) stay in memory after a search used them
 FOOTERS_KEPT = 8
-REF_COLUMNS = ("rumi:header_offset", "rumi:header_size")
+REF_COLUMNS = (K.HEADER_OFFSET, K.HEADER_SIZE)
 HEADERS = ".headers"
 
 
@@ -58,7 +59,7 @@ def part_schema() -> Any:
     """The part files' schema: the catalogue's, rumi:header replaced by the blob's place beside."""
     pa = deps().pa
     s = schema()
-    s = s.remove(s.get_field_index("rumi:header"))
+    s = s.remove(s.get_field_index(K.HEADER))
     for n in REF_COLUMNS:
         s = s.append(pa.field(n, pa.int64()))
     return s
@@ -299,19 +300,19 @@ def write_part(fs: Any, root: str, table: Any, blobs: Sequence[bytes | None] | N
                 offs[i], sizes[i] = pos, len(b)
                 chunks.append(b)
                 pos += len(b)
-    if "rumi:header" in table.column_names:
-        table = table.drop_columns(["rumi:header"])
-    if "rumi:header_offset" not in table.column_names:  # else: blobs already beside, as given
+    if K.HEADER in table.column_names:
+        table = table.drop_columns([K.HEADER])
+    if K.HEADER_OFFSET not in table.column_names:  # else: blobs already beside, as given
         mask = sizes < 0
-        table = table.append_column("rumi:header_offset", pa.array(offs, pa.int64(), mask=mask))
-        table = table.append_column("rumi:header_size", pa.array(sizes, pa.int64(), mask=mask))
+        table = table.append_column(K.HEADER_OFFSET, pa.array(offs, pa.int64(), mask=mask))
+        table = table.append_column(K.HEADER_SIZE, pa.array(sizes, pa.int64(), mask=mask))
     table = table.cast(part_schema())
     ext = extent(table)
     name = _part_name(summary_token(n, rows_per_group, ext))
     if chunks:  # the blobs first: a part is never listed before its blobs exist
         put(fs, f"{root}/{name}{HEADERS}", b"".join(chunks), options)
     md = file_metadata(table)
-    md[b"rumi:catalog"] = json.dumps({**json.loads(md[b"rumi:catalog"]), "extent": ext}).encode()
+    md[K.CATALOG_KEY] = json.dumps({**json.loads(md[K.CATALOG_KEY]), "extent": ext}).encode()
     table = table.replace_schema_metadata(md)
     sink = pa.BufferOutputStream()
     pq.write_table(
@@ -343,7 +344,7 @@ def write_parts(
     if table.num_rows == 0:
         return []
     year, perm = order(table)
-    blobs = table.column("rumi:header").to_pylist() if "rumi:header" in table.column_names else None
+    blobs = table.column(K.HEADER).to_pylist() if K.HEADER in table.column_names else None
     out = []
     ys = year[perm]
     cross = crossing(table)[perm]
@@ -447,7 +448,7 @@ class Parts:
         except OSError as e:
             raise RumiIOError(f"{path}: {e}") from None
         md = frag.metadata.metadata or {}
-        if b"rumi:catalog" not in md:
+        if K.CATALOG_KEY not in md:
             raise FormatError(f"{path} is not a rumi catalogue part (no rumi:catalog metadata)")
         return frag
 
@@ -608,7 +609,7 @@ def _extent_of(frag: Any) -> dict[str, Any] | None:
     """The extent recorded in a part's "rumi:catalog" metadata (None: none recorded)."""
     md = frag.metadata.metadata or {}
     try:
-        ext: dict[str, Any] | None = json.loads(md[b"rumi:catalog"]).get("extent")
+        ext: dict[str, Any] | None = json.loads(md[K.CATALOG_KEY]).get("extent")
     except (KeyError, ValueError, AttributeError):
         return None
     return ext

@@ -198,25 +198,25 @@ def pushdown(filters: Query, lon: bool = True, pole_safe: bool = False) -> Any:
         if kind == "bbox" and item[1] is not None:
             w, s, e, n = _box4326(item[1], item[2])
             if not (pole_safe and n < -POLAR):
-                both(pc.field("bbox", "ymin") <= n)
+                both(pc.field(K.BBOX, "ymin") <= n)
             if not (pole_safe and s > POLAR):
-                both(pc.field("bbox", "ymax") >= s)
+                both(pc.field(K.BBOX, "ymax") >= s)
             if lon and not (w == -180.0 and e == 180.0):
                 if w <= e:
-                    both((pc.field("bbox", "xmin") <= e) & (pc.field("bbox", "xmax") >= w))
+                    both((pc.field(K.BBOX, "xmin") <= e) & (pc.field(K.BBOX, "xmax") >= w))
                 else:  # the box crosses 180 degrees
-                    both((pc.field("bbox", "xmin") <= e) | (pc.field("bbox", "xmax") >= w))
+                    both((pc.field(K.BBOX, "xmin") <= e) | (pc.field(K.BBOX, "xmax") >= w))
         elif kind == "time" and item[1] is not None:
             a, b = item[1]
             one = None
             span = None
             if a is not None:
                 lo = pa.scalar(micros(a), ts)
-                one, span = pc.field("datetime") >= lo, pc.field("end_datetime") >= lo
+                one, span = pc.field(K.DATETIME) >= lo, pc.field(K.END_DATETIME) >= lo
             if b is not None:
                 hi = pa.scalar(micros(b), ts)
-                one = (pc.field("datetime") <= hi) if one is None else one & (pc.field("datetime") <= hi)
-                span = (pc.field("start_datetime") <= hi) if span is None else span & (pc.field("start_datetime") <= hi)
+                one = (pc.field(K.DATETIME) <= hi) if one is None else one & (pc.field(K.DATETIME) <= hi)
+                span = (pc.field(K.START_DATETIME) <= hi) if span is None else span & (pc.field(K.START_DATETIME) <= hi)
             if one is not None:
                 both(one | span)
         elif kind == "crs":

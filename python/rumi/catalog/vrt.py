@@ -15,6 +15,7 @@ from .._internal import gdal_texts, gdal_type
 from .._errors import RequestError
 from .._grid import Grid
 from .._location import Location
+from . import columns as K
 from .columns import SCALE_DEFAULTS, band_scaling, deps
 
 #: how GDAL names an object of each URL scheme
@@ -38,7 +39,7 @@ def _check(rows: list[dict[str, Any]], names: Sequence[str], time_index: int) ->
     codes = {r["proj:code"] for r in rows}
     if len(codes) != 1 or None in codes:
         raise RequestError(f"a VRT mosaic needs one CRS; the selection has {sorted(map(str, codes))}")
-    dtypes = {r["rumi:dtype"] for r in rows}
+    dtypes = {r[K.DTYPE] for r in rows}
     if len(dtypes) != 1:
         raise RequestError(f"a VRT mosaic needs one sample type; the selection has {sorted(dtypes)}")
     dtype = next(iter(dtypes))
@@ -49,10 +50,10 @@ def _check(rows: list[dict[str, Any]], names: Sequence[str], time_index: int) ->
     for r in rows:
         if r["proj:transform"][1] != 0 or r["proj:transform"][3] != 0:
             raise RequestError(f"{r['id']} has a rotated grid: no VRT mosaic")
-        missing = [b for b in names if b not in r["rumi:bands"]]
+        missing = [b for b in names if b not in r[K.BANDS]]
         if missing:
             raise RequestError(f"{r['id']} lacks bands {missing}")
-        if not 0 <= time_index < r["rumi:shape"][0]:
+        if not 0 <= time_index < r[K.SHAPE][0]:
             raise RequestError(f"{r['id']} has {r['rumi:shape'][0]} time steps; time_index {time_index} is outside")
     code: str = next(iter(codes))
     return code, gtype
@@ -66,9 +67,9 @@ def _band_values(rows: list[dict[str, Any]], name: str, dtype: str) -> tuple[str
     scalings: dict[tuple[float, float, str], str] = {}
     unrecorded = []
     for r in rows:
-        B = r["rumi:shape"][1]
-        i = r["rumi:bands"].index(name)
-        nd = r.get("rumi:nodata")
+        B = r[K.SHAPE][1]
+        i = r[K.BANDS].index(name)
+        nd = r.get(K.NODATA)
         texts = gdal_texts(nd, np.dtype(dtype), B, 1) if nd else None
         nodatas.setdefault(texts[i] if texts else None, r["id"])
         sc = band_scaling(r, B)
@@ -95,7 +96,7 @@ def _band_values(rows: list[dict[str, Any]], name: str, dtype: str) -> tuple[str
 
 def vrt_text(rows: list[dict[str, Any]], *, time_index: int = 0, bands: Sequence[str] | None = None) -> str:
     """The VRT XML of a mosaic of catalogue rows (see write_vrt)."""
-    names = list(bands or rows[0]["rumi:bands"]) if rows else []
+    names = list(bands or rows[0][K.BANDS]) if rows else []
     crs, gtype = _check(rows, names, time_index)
     grids = [Grid.from_affine(crs, r["proj:transform"], r["proj:shape"]) for r in rows]
     xres = min(abs(g.transform.a) for g in grids)
@@ -112,7 +113,7 @@ def vrt_text(rows: list[dict[str, Any]], *, time_index: int = 0, bands: Sequence
     for bi, name in enumerate(names):
         out.append(f'  <VRTRasterBand dataType="{gtype}" band="{bi + 1}">')
         out.append(f"    <Description>{escape(name)}</Description>")
-        nodata, (scale, offset, unit) = _band_values(rows, name, rows[0]["rumi:dtype"])
+        nodata, (scale, offset, unit) = _band_values(rows, name, rows[0][K.DTYPE])
         if nodata is not None:  # and each source's nodata samples left out, as gdalbuildvrt does
             out.append(f"    <NoDataValue>{nodata}</NoDataValue>")
         if unit:
@@ -123,9 +124,9 @@ def vrt_text(rows: list[dict[str, Any]], *, time_index: int = 0, bands: Sequence
         source = "SimpleSource" if nodata is None else "ComplexSource"
         for r, g in zip(rows, grids):
             t = g.transform
-            B = r["rumi:shape"][1]
+            B = r[K.SHAPE][1]
             # the plugin exposes time t, band b as raster band t * B + b + 1
-            src_band = time_index * B + r["rumi:bands"].index(name) + 1
+            src_band = time_index * B + r[K.BANDS].index(name) + 1
             dx, dy = (t.c - left) / xres, (top - t.f) / yres
             out.append(f"    <{source}>")
             out.append(f"      <SourceFilename relativeToVRT=\"0\">{escape(gdal_name(r['location']))}</SourceFilename>")
