@@ -16,6 +16,8 @@ Columns (stac-geoparquet style, then rumi's own):
   rumi:frame_unit, rumi:tile_shape, rumi:file_size, rumi:crs_type, rumi:nodata (one float64 per
   band, an element null for a band without nodata; the column null when no band has one),
   rumi:valid (the valid-fraction summary: see valid_summary; null when there is no nodata),
+  rumi:stats (per band count, sum, m2, min, max of the valid samples per cell of tiles and per
+  step: rumi.catalog.stats; Catalog.stats gives a selection's; null: not recorded),
   rumi:scales, rumi:offsets, rumi:units (per band, a value is raw * scale + offset in unit: each
   a list per band when some band has one, an empty list when none has (scale 1, offset 0, unit
   ''), null when the catalogue did not record them: band_scaling reads a row's).
@@ -52,7 +54,8 @@ statistics, blobs beside the parts read only for the rows opened, appends as new
 Modules: columns (the column names, the schema and metadata), decode (the one reading of rows:
 times, bands, nodata, grids, summaries as numpy columns; the one time-window test), rows (one
 row of a file, and opening a row again),
-valid (the valid-fraction summary), search (filters and times), geometry (footprints and boxes
+scan (the one pixel pass), valid (the valid-fraction summary), stats (numeric
+statistics), search (filters and times), geometry (footprints and boxes
 on the sphere: exact box searches), parts and stores (partitioned
 catalogues and where they lie), table (Catalog), vrt (GDAL VRT
 mosaics), cli (the console script).
@@ -78,6 +81,7 @@ from .vrt import write_vrt
 def stats(selection: Catalog, bands: Any = None, *, apply_scale: bool = False, exact: bool = True, options: Any = None) -> Stats:
     """Per-band statistics of a catalogue or search result from its rumi:stats: Catalog.stats."""
     return selection.stats(bands, apply_scale=apply_scale, exact=exact, options=options)
+
 
 __all__ = [
     "CATALOG_VERSION",
