@@ -287,7 +287,7 @@ def test_gti_tile_index(cat, files, tmp_path):
     py = _gti_python()
     if py is None:
         pytest.skip("no python whose GDAL has the GTI driver (>= 3.9): set RUMI_GTI_PYTHON "
-                    "(scripts/test-torch.sh makes a python 3.12 venv with the rasterio >= 1.5 wheel)")
+                    "(scripts/test-wheels.sh runs this test with the rasterio 1.5 wheel's venv, python 3.12)")
     sel = cat.search(bands=["red"])
     idx = _gti_index(py, sel, tmp_path)
     code = f"""
