@@ -429,8 +429,7 @@ class RandomChipSampler(ChipSampler):
                 sel = np.flatnonzero(js == j)
                 cand_r = np.concatenate([r0[sel, None], ey[sel]], 1)
                 cand_c = np.concatenate([c0[sel, None], ex[sel]], 1)
-                ok = constraints.chip_ok(index, int(j), cand_r.ravel(), cand_c.ravel(), self.min_valid,
-                                         self.contents).reshape(cand_r.shape)
+                ok = self._first_ok(int(j), cand_r, cand_c)
                 first = np.argmax(ok, axis=1)
                 has = ok[np.arange(len(sel)), first]
                 r0[sel] = np.where(has, cand_r[np.arange(len(sel)), first], 0)
@@ -444,6 +443,27 @@ class RandomChipSampler(ChipSampler):
                     pick = (fb[miss] * len(F)).astype(np.int64)
                     r0[miss], c0[miss] = F[pick, 0], F[pick, 1]
         return _keys(js, r0, c0)
+
+
+    def _first_ok(self, j: int, cand_r: Array, cand_c: Array) -> Array:
+        """bool (n, m): where the candidates meet the constraints, decided in rounds of
+        candidate columns (1, 3, 12, then the rest) for the rows none has met yet: the first
+        one that meets them is the same as with every candidate decided, at a fraction of the
+        work when most rows are met early (unset entries stay False past a row's first)."""
+        n, m = cand_r.shape
+        ok = np.zeros((n, m), bool)
+        todo = np.arange(n)
+        lo = 0
+        for hi in (1, 4, 16, m):
+            hi = min(hi, m)
+            if lo >= hi or not len(todo):
+                break
+            got = constraints.chip_ok(self.index, j, cand_r[todo, lo:hi].ravel(), cand_c[todo, lo:hi].ravel(),
+                                      self.min_valid, self.contents).reshape(len(todo), hi - lo)
+            ok[todo, lo:hi] = got
+            todo = todo[~got.any(axis=1)]
+            lo = hi
+        return ok
 
 
 class _EveryChip(ChipSampler):
