@@ -60,7 +60,8 @@ from affine import Affine
 import rumi
 from rumi import Grid, RequestError, Window
 from rumi._internal import Scaling, apply_scaling, covering, transformer, valid_mask
-from rumi.catalog import time_seconds
+from rumi.catalog import columns as K
+from rumi.catalog.decode import Rows, one_sample_type, overlap
 from rumi.catalog.stats import Stats
 from rumi.torch.index import as_catalog
 from rumi.torch.labels import file_grid
@@ -116,32 +117,29 @@ class RumiRasterDataset(GeoDataset):
         self.transforms = transforms
         self.options = options
         self.verify_size = verify_size
-        self.paths = t.column("location").to_pylist()
-        ids = t.column("id").to_pylist()
-        codes = t.column("proj:code").to_pylist()
-        trs = t.column("proj:transform").to_pylist()
-        shapes = t.column("rumi:shape").to_pylist()
-        allb = t.column("rumi:bands").to_pylist()
-        names = list(bands) if bands is not None else allb[0]
+        r = Rows(t)  # the catalogue's columns, decoded (rumi.catalog.decode)
+        self.paths = t.column(K.LOCATION).to_pylist()
+        ids = [r.id(i) for i in range(r.n)]
+        code_names, which = r.grid_codes
+        codes = [code_names[k] if k >= 0 else None for k in which.tolist()]
+        trs = r.transforms
+        shapes = r.shapes.tolist()
+        names = list(bands) if bands is not None else r.first_bands()
+        look = r.bands_of(names)
         self.bands = names
-        self.band_idx = []
         self._grids: list[Grid] = []
         for i in range(t.num_rows):
-            grid = file_grid(codes[i], trs[i], shapes[i][2:])
+            grid = file_grid(codes[i], None if np.isnan(trs[i, 0]) else trs[i].tolist(), shapes[i][2:])
             if grid is None:
                 raise RequestError(f"{ids[i]} has no CRS: a GeoDataset needs georeferenced files")
             self._grids.append(grid)
-            try:
-                self.band_idx.append([allb[i].index(b) for b in names])
-            except ValueError:
-                raise RequestError(f"{ids[i]} lacks some of the bands {names}") from None
-        dts = set(t.column("rumi:dtype").to_pylist())
-        if len(dts) != 1:
-            raise RequestError(f"the files have different sample types {sorted(dts)}")
-        self.encoding = dts.pop()
+            look.require(np.array([i]), lambda k: f"row {k} ({ids[k]})")
+        self.band_idx = look.idx.tolist()
+        self.encoding = one_sample_type({e: ids[i] for e, i in r.first_of_types(np.arange(r.n)).items()})
         self._shapes = shapes
-        nds = t.column("rumi:nodata").to_pylist()
-        self._nodata = [None if nd is None else [nd[b] for b in bi] for nd, bi in zip(nds, self.band_idx)]
+        nd_val, nd_has, nd_known = r.band_nodata(np.arange(r.n), look.idx)
+        self._nodata = [None if not k else [float(v) if h else None for v, h in zip(vs, hs)]
+                        for vs, hs, k in zip(nd_val.tolist(), nd_has.tolist(), nd_known.tolist())]
         # scale and offset (rumi.torch.scaling): the selection's checks, then per file the bands' own
         self.apply_scale = bool(apply_scale)
         if self.apply_scale and not self.dtype.is_floating_point:
@@ -149,9 +147,9 @@ class RumiRasterDataset(GeoDataset):
                              "type (masks default to torch.long; pass dtype=torch.float32)")
         rows, bi_all, shp = np.arange(t.num_rows), np.array(self.band_idx, np.int64), np.array(shapes, np.int64)
         checks = ScaleChecks(names, self.apply_scale)
-        checks.add(t, rows, bi_all, shp, lambda i: str(ids[i]))
+        checks.add(r, rows, bi_all, shp, lambda i: str(ids[i]))
         self.units = checks.finish()
-        sc, of, _, _ = scale_per_file(t, rows, bi_all, shp)
+        sc, of, _, _ = scale_per_file(r, rows, bi_all, shp)
         self._scaling = [Scaling(tuple(map(float, a)), tuple(map(float, b)), self.units) for a, b in zip(sc, of)]
         target = CRS.from_user_input(crs if crs is not None else codes[0])
         target_text = _crs_text(target)
@@ -162,15 +160,16 @@ class RumiRasterDataset(GeoDataset):
                 x0, y0, x1, y1 = _outline(self._grids[0], target_text, geographic, lifted=True).bounds
                 res = ((x1 - x0) / shapes[0][3], (y1 - y0) / shapes[0][2])
         self._res = (float(res[0]), float(res[1])) if isinstance(res, (tuple, list)) else (float(res), float(res))
-        times, ends = time_seconds(t), time_seconds(t, "rumi:time_ends")
-        self._times = times
-        self._ends = ends
+        tm = self._tm = r.times  # each step spans [start, stop): an instant its second (Times.stop)
+        self._stop = tm.stop
+        self._times = tm.lists()
         self._all_times = set()  # rows valid at all times: every step is read, whatever the query's time
         spans = []
         geoms = []
+        off = tm.off.tolist()
         for i in range(t.num_rows):
-            ts, te = times[i], ends[i]
-            span = None if self.static or not ts else _span(min(ts), max(te) if te else max(ts) + 1)
+            a, b = off[i], off[i + 1]
+            span = None if self.static or a == b else _span(int(tm.start[a:b].min()), int(self._stop[a:b].max()))
             if span is None or span == (pd.Timestamp.min, pd.Timestamp.max):
                 self._all_times.add(i)
                 span = (pd.Timestamp.min, pd.Timestamp.max)
@@ -208,9 +207,9 @@ class RumiRasterDataset(GeoDataset):
     def _steps(self, i: int, t0: pd.Timestamp, t1: pd.Timestamp) -> list[int]:
         if i in self._all_times:
             return list(range(self._shapes[i][0]))
-        a, b = t0.timestamp(), t1.timestamp()
-        ends = self._ends[i]
-        return [k for k, s in enumerate(self._times[i] or ()) if (ends[k] if ends else s + 1) > a and s <= b]
+        a, b = int(self._tm.off[i]), int(self._tm.off[i + 1])
+        hit = overlap(self._tm.start[a:b], self._stop[a:b], (t0.timestamp(), t1.timestamp()), end_open=True)
+        return [int(k) for k in np.flatnonzero(hit)]
 
     def __getitem__(self, index: Any) -> dict[str, Any]:
         x, y, t = self._disambiguate_slice(index)

@@ -44,6 +44,8 @@ from rumi import Grid, RequestError, Window
 from rumi._internal import TORCH_TYPES, Nodata, Scaling, window_bounds
 from rumi._internal import normalize_nodata as normalize
 from rumi.catalog import SCALE_COLUMNS, Catalog, describe, norm_time, schema, unpack_valid
+from rumi.catalog import columns as K
+from rumi.catalog.decode import Rows, binary, one_sample_type
 
 from . import columns as C
 from .dtypes import Array, never_sample
@@ -53,9 +55,8 @@ from .scaling import per_file as scale_per_file
 from .streams import Streams
 
 #: the catalogue columns planning reads
-PLAN_COLUMNS = ("id", "geometry", "proj:code", "proj:transform", "location", "rumi:bands", "rumi:times", "rumi:time_ends",
-                "rumi:dtype", "rumi:shape", "rumi:tile_shape", "rumi:file_size", "rumi:etag", "rumi:digest", "rumi:nodata", "rumi:valid", "rumi:header",
-                *SCALE_COLUMNS)
+PLAN_COLUMNS = (K.ID, K.GEOMETRY, K.PROJ_CODE, K.PROJ_TRANSFORM, K.LOCATION, K.BANDS, K.TIMES, K.TIME_ENDS, K.DTYPE,
+                K.SHAPE, K.TILE_SHAPE, K.FILE_SIZE, K.ETAG, K.DIGEST, K.NODATA, K.VALID, K.HEADER, *SCALE_COLUMNS)
 #: unpacked valid summaries kept per process (each a few KB)
 VALID_CACHE = 4096
 #: files whose values a batch reads (FileInfo) kept as Python objects per process
@@ -405,42 +406,12 @@ def _attach(path: str, token: str, meta: dict[str, Any], catalog: _Pickled, labe
 
 
 # -- planning ---------------------------------------------------------------------------------
-def _list(col: Any) -> tuple[Array, Any]:
-    """(lengths, flattened values as an Arrow array) of a list column (a null list: length 0)."""
-    import pyarrow.compute as pc
-
-    arr = col.combine_chunks() if hasattr(col, "combine_chunks") else col
-    lengths = np.asarray(pc.list_value_length(arr).fill_null(0).to_numpy(zero_copy_only=False), np.int64)
-    return lengths, pc.list_flatten(arr)
-
-
-def _np(a: Any, dtype: Any, fill: Any = 0) -> Array:
-    """An Arrow array (or chunked array) as numpy, nulls as fill."""
-    if a.null_count:
-        a = a.fill_null(fill)
-    return np.asarray(a.to_numpy(zero_copy_only=False), dtype)
-
-
-def _bytes(col: Any) -> tuple[Array, Array, Array]:
-    """(offsets, bytes, valid) of a string/binary column."""
-    import pyarrow as pa
-
-    arr = col.combine_chunks() if hasattr(col, "combine_chunks") else col
-    odt: Any = np.int64 if pa.types.is_large_string(arr.type) or pa.types.is_large_binary(arr.type) else np.int32
-    n = len(arr)
-    bufs = arr.buffers()
-    off = np.frombuffer(bufs[1], odt, count=n + 1, offset=arr.offset * np.dtype(odt).itemsize).astype(np.int64) if n else np.zeros(1, np.int64)
-    data = np.frombuffer(bufs[2], np.uint8) if len(bufs) > 2 and bufs[2] is not None else np.zeros(0, np.uint8)
-    valid = np.asarray(arr.is_valid().to_numpy(zero_copy_only=False), bool)
-    return off, data, valid
-
-
 def _first_bands(catalog: Catalog, shards: list[tuple[int, int]]) -> list[str]:
     """Every band of the selection's first file (the default `bands`)."""
     for s in shards:
-        t = catalog.read_shard(s, ["rumi:bands"]).table
+        t = catalog.read_shard(s, [K.BANDS]).table
         if t.num_rows:
-            return list(t.column("rumi:bands")[0].as_py())
+            return Rows(t).first_bands()
     raise RequestError("the catalogue selection is empty: no chips")
 
 
@@ -484,7 +455,7 @@ class _Planner:
         if n == 0:
             return
         if not self.named:  # the default bands: every band of the selection's first file
-            self._names(list(t.column("rumi:bands")[0].as_py()))
+            self._names(Rows(t).first_bands())
         sel = _select(t, self.spec, self.names, self.band_of, self.window, first)
         if self.checks is not None:
             self.checks.add(shard_no, t, sel)
@@ -493,32 +464,23 @@ class _Planner:
         if not len(keep):
             return
         shapes, bi, steps, step_s = sel.shapes, sel.bi, sel.steps, sel.step_s
-        ids_off, ids_data = sel.ids_off, sel.ids_data
-        import pyarrow.compute as pc
-
-        idx = pa.array(keep)
-        # tiles, transforms, CRS, sizes
-        tsl, tsv = _list(t.column("rumi:tile_shape"))
-        tiles = _np(tsv, np.int64).reshape(-1, 2) if (tsl == 2).all() else None
-        if tiles is None:
-            raise RequestError("rumi:tile_shape of some rows has not 2 values")
-        trl, trv = _list(t.column("proj:transform"))
-        troff = np.zeros(n + 1, np.int64)
-        np.cumsum(trl, out=troff[1:])
-        trvals = _np(trv, np.float64, np.nan)
-        tr = np.full((len(keep), 6), np.nan)
-        six = trl[keep] >= 6
-        if six.any():
-            base = troff[keep[six]]
-            tr[six] = trvals[base[:, None] + np.arange(6)]
-        cd = pc.dictionary_encode(t.column("proj:code").take(idx)).combine_chunks()
-        glob = np.array([self._code(c) for c in cd.dictionary.to_pylist()] + [-1], np.int32)
-        code = glob[_np(cd.indices, np.int64, len(cd.dictionary))]
-        size = _np(t.column("rumi:file_size").take(idx), np.int64, -1)
+        r = sel.rows
+        ids_off, ids_data = r.ids.off, r.ids.values
+        # tiles, transforms, CRS, sizes (rumi.catalog.decode)
+        tiles = r.tiles
+        tr = r.transforms[keep]
+        names, which = r.grid_codes
+        kw = which[keep]
+        used, first_at = np.unique(kw[kw >= 0], return_index=True)
+        glob = np.full(len(names) + 1, -1, np.int32)  # the kept rows' codes, numbered as they first appear
+        for k in used[np.argsort(first_at)]:
+            glob[k] = self._code(names[k])
+        code = glob[kw]
+        size = r.file_sizes[keep]
         # nodata of the bands read and the valid summary
         B = len(self.names)
-        cat_val, cat_has, nd_row_known, nd_val, nd_has, nd_known = _nodata_of(t, keep, bi, self.over)
-        voff, vdata, vvalid = _bytes(t.column("rumi:valid"))
+        cat_val, cat_has, nd_row_known, nd_val, nd_has, nd_known = _nodata_of(r, keep, bi, self.over)
+        voff, vdata, vvalid = r.valid.off, r.valid.values, r.valid.valid
         v_has = vvalid[keep]
         sm_known = v_has & nd_row_known
         # the columns
@@ -537,7 +499,7 @@ class _Planner:
         b.add("nd_val", nd_val.reshape(len(keep), B))
         b.add("nd_has", nd_has.reshape(len(keep), B))
         b.add("nd_known", np.broadcast_to(nd_known, (len(keep),)))
-        sc, of, _, _ = scale_per_file(t, keep, bi, shapes)  # the scales and offsets of the bands read (rumi.torch.scaling)
+        sc, of, _, _ = scale_per_file(r, keep, bi, shapes)  # the scales and offsets of the bands read (rumi.torch.scaling)
         b.add("sc_val", sc.reshape(len(keep), B))
         b.add("of_val", of.reshape(len(keep), B))
         b.add("sm_val", cat_val.reshape(len(keep), B))
@@ -546,13 +508,12 @@ class _Planner:
         b.add_ragged("valid", *C.take_ragged(voff, vdata, keep))
         b.add("valid_has", v_has)
         b.add_ragged("id", *C.take_ragged(ids_off, ids_data, keep))
-        hoff, hdata, _ = _bytes(t.column("location"))
-        b.add_ragged("href", *C.take_ragged(hoff, hdata, keep))
-        eoff, edata, evalid = _bytes(t.column("rumi:etag"))  # what open_row checks a file by (rumi.catalog.rows)
-        doff, ddata, dvalid = _bytes(t.column("rumi:digest"))
-        b.add_ragged("etag", *C.take_ragged(eoff, edata, keep))
-        b.add_ragged("digest", *C.take_ragged(doff, ddata, keep))
-        b.add("etag_has", evalid[keep] & dvalid[keep])
+        href = r.strings(K.LOCATION)
+        b.add_ragged("href", *C.take_ragged(href.off, href.values, keep))
+        etag, digest = r.strings(K.ETAG), r.strings(K.DIGEST)  # what open_row checks a file by (rumi.catalog.rows)
+        b.add_ragged("etag", *C.take_ragged(etag.off, etag.values, keep))
+        b.add_ragged("digest", *C.take_ragged(digest.off, digest.values, keep))
+        b.add("etag_has", etag.valid[keep] & digest.valid[keep])
         if sr.refs is not None:
             self._blob_kind("refs")
             part, off, sz = sr.refs
@@ -561,13 +522,14 @@ class _Planner:
         else:
             self._blob_kind("inline")
             if sr.header is not None:
-                boff, bdata, bvalid = _bytes(sr.header)
+                blob = binary(sr.header)
+                boff, bdata, bvalid = blob.off, blob.values, blob.valid
             else:
                 boff, bdata, bvalid = np.zeros(n + 1, np.int64), np.zeros(0, np.uint8), np.zeros(n, bool)
             b.add_ragged("blob", *C.take_ragged(boff, bdata, keep))
             b.add("blob_has", bvalid[keep])
         if self.geoms is not None:
-            self.geoms += t.column("geometry").take(idx).to_pylist()
+            self.geoms += t.column(K.GEOMETRY).take(pa.array(keep)).to_pylist()
         self.kept += len(keep)
 
     def _blob_kind(self, kind: str) -> None:
@@ -585,22 +547,11 @@ class _Planner:
         return k
 
 
-def _nodata_of(t: Any, keep: Array, bi: Array, over: Nodata | None) -> tuple[Array, ...]:
+def _nodata_of(r: Rows, keep: Array, bi: Array, over: Nodata | None) -> tuple[Array, ...]:
     """The nodata of the bands read of the rows keep: (catalogue values, catalogue has, row has
     rumi:nodata, values in use, in use has, known) (in use: ChipDataset's nodata= over the
     catalogue's)."""
-    n = t.num_rows
-    nl, nv = _list(t.column("rumi:nodata"))
-    nd_row_known = _np(t.column("rumi:nodata").is_valid(), bool)[keep]
-    noff = np.zeros(n + 1, np.int64)
-    np.cumsum(nl, out=noff[1:])
-    nvals = _np(nv, np.float64, np.nan)
-    nvalid = _np(nv.is_valid(), bool) if len(nv) else np.zeros(0, bool)
-    pos = noff[keep][:, None] + bi[keep]
-    inside = bi[keep] < nl[keep][:, None]
-    pos = np.where(inside, pos, 0)
-    cat_val = np.where(inside, nvals[pos] if len(nvals) else np.nan, np.nan)
-    cat_has = inside & (nvalid[pos] if len(nvalid) else False) & nd_row_known[:, None]
+    cat_val, cat_has, nd_row_known = r.band_nodata(keep, bi)
     if over is not None:
         nd_val = np.tile(np.array([np.nan if v is None else v for v in over], float), (len(keep), 1))
         nd_has = np.tile(np.array([v is not None for v in over]), (len(keep), 1))
@@ -622,89 +573,40 @@ class Selected:
     bi: Array  # (n, B) every row's indices of the bands read
     steps: Array  # the kept rows' steps in the window (ragged by kc)
     step_s: Array  # and their times in seconds
-    ids_off: Array
-    ids_data: Array
+    rows: Rows  # the shard's rows, decoded (rumi.catalog.decode)
 
     def id(self, i: int) -> str:
-        return bytes(self.ids_data[self.ids_off[i]:self.ids_off[i + 1]]).decode()
+        return self.rows.id(i)
 
 
 def _select(t: Any, spec: IndexSpec, names: list[str], band_of: dict[tuple[str, ...], list[int] | None],
             window: Any, first: int) -> Selected:
     """The rows of a shard's table `t` (its first row is row `first` of the selection) that hold
     a chip of spec.size and a step in the window; RequestError when one that holds a chip lacks
-    a band of `names`. Vectorised over the table's columns (band lists: each distinct one once,
-    cached in band_of)."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    n = t.num_rows
+    a band of `names`. Vectorised over the table's columns (rumi.catalog.decode; band lists:
+    each distinct one once, cached in band_of)."""
+    r = Rows(t)
+    n = r.n
     h, w = spec.size
-    sl, sv = _list(t.column("rumi:shape"))
-    if not (sl == 4).all():
-        raise RequestError(f"rumi:shape of some rows has not 4 values ({sorted(set(sl.tolist()))})")
-    shapes = _np(sv, np.int64).reshape(n, 4)
+    shapes = r.shapes
     fits = (shapes[:, 2] >= h) & (shapes[:, 3] >= w)
-    # bands: each distinct list once (the lists joined, dictionary-encoded)
-    ids_off, ids_data, _ = _bytes(t.column("id"))
-    joined = pc.dictionary_encode(pc.binary_join(t.column("rumi:bands"), "\x1f").fill_null("")).combine_chunks()
-    which = _np(joined.indices, np.int64)
-    table = np.zeros((len(joined.dictionary), len(names)), np.int32)
-    missing = np.zeros(len(joined.dictionary), bool)
-    for k, text in enumerate(joined.dictionary.to_pylist()):
-        key = tuple(text.split("\x1f")) if text else ()
-        got = band_of.get(key, ())
-        if got == ():
-            try:
-                got = [key.index(b) for b in names]
-            except ValueError:
-                got = None
-            band_of[key] = got
-        if got is None:
-            missing[k] = True
-        else:
-            table[k] = got
-    bad = np.flatnonzero(fits & missing[which])
-    if len(bad):
-        i = int(bad[0])
-        rid = bytes(ids_data[ids_off[i]:ids_off[i + 1]]).decode()
-        raise RequestError(f"row {first + i} ({rid}) lacks some of the bands {names}")
-    bi = table[which]
-    # time steps in the window
-    tl, tv = _list(t.column("rumi:times"))
-    secs = _np(tv.cast(pa.int64()), np.int64) // 1_000_000
-    el, ev = _list(t.column("rumi:time_ends"))
-    toff = np.zeros(n + 1, np.int64)
-    np.cumsum(tl, out=toff[1:])
-    ends = secs.copy()
-    row_of = np.repeat(np.arange(n), tl)
-    if len(ev):
-        eoff = np.zeros(n + 1, np.int64)
-        np.cumsum(el, out=eoff[1:])
-        esecs = _np(ev.cast(pa.int64()), np.int64) // 1_000_000
-        has = el == tl
-        pos = np.arange(len(secs)) - toff[row_of]
-        m = has[row_of]
-        ends[m] = esecs[eoff[row_of[m]] + pos[m]]
-    ok = np.ones(len(secs), bool)
-    if window is not None:
-        lo, hi = window
-        if lo is not None:
-            ok &= ends >= lo
-        if hi is not None:
-            ok &= secs <= hi
-    counts = np.bincount(row_of[ok], minlength=n)
+    look = r.bands_of(names, band_of)
+    look.require(np.flatnonzero(fits), lambda i: f"row {first + i} ({r.id(i)})")
+    bi = look.idx
+    # time steps in the window (rumi.catalog.decode.overlap)
+    tm = r.times
+    ok = tm.meets(window)
+    counts = np.bincount(tm.row_of[ok], minlength=n)
     keep = np.flatnonzero(fits & (counts > 0))
     kset = np.zeros(n, bool)
     kset[keep] = True
-    sel = ok & kset[row_of]
-    steps = (np.arange(len(secs)) - toff[row_of])[sel].astype(np.int32)
-    return Selected(int((~fits).sum()), keep, counts[keep], shapes, bi, steps, secs[sel], ids_off, ids_data)
+    sel = ok & kset[tm.row_of]
+    steps = tm.step_no[sel].astype(np.int32)
+    return Selected(int((~fits).sum()), keep, counts[keep], shapes, bi, steps, tm.start[sel], r)
 
 
 #: the catalogue columns the selection's checks read (`_Checks`: cheap, no header blob, summary or geometry)
-CHECK_COLUMNS = ("id", "rumi:bands", "rumi:times", "rumi:time_ends", "rumi:dtype", "rumi:shape", "rumi:nodata",
-                 *SCALE_COLUMNS)
+CHECK_COLUMNS = (K.ID, K.BANDS, K.TIMES, K.TIME_ENDS, K.DTYPE, K.SHAPE, K.NODATA, *SCALE_COLUMNS)
 
 
 class _Checks:
@@ -731,9 +633,6 @@ class _Checks:
 
     def add(self, shard_no: int, t: Any, sel: Selected | None = None) -> Selected:
         """Checks one shard's rows (sel: _select's result when the caller has it)."""
-        import pyarrow as pa
-        import pyarrow.compute as pc
-
         first = self.seen
         self.seen += t.num_rows
         if sel is None:
@@ -747,26 +646,26 @@ class _Checks:
         self.most = max(self.most, int(kc.max()))
         if self.spec.align_time:
             self._check_aligned(sel)
-        dt = t.column("rumi:dtype").take(pa.array(keep))
-        for e in pc.unique(dt).to_pylist():
-            if e not in self.encodings:
-                self.encodings[e] = sel.id(int(keep[pc.index(dt, e).as_py()]))
-        cat_val, cat_has, row_known, nd_val, nd_has, known = _nodata_of(t, keep, sel.bi, self.over)
+        r = sel.rows
+        for e, i in r.first_of_types(keep).items():
+            self.encodings.setdefault(e, sel.id(i))
+        cat_val, cat_has, row_known, nd_val, nd_has, known = _nodata_of(r, keep, sel.bi, self.over)
         miss = np.flatnonzero(~known)
         self.unknown += len(miss)
         self.unknown_ids += [sel.id(int(keep[i])) for i in miss[:max(0, 3 - len(self.unknown_ids))]]
-        self._check_summaries(t, keep, dt, sel, cat_val, cat_has, row_known, nd_val, nd_has, known)
-        self.scales.add(t, keep, sel.bi, sel.shapes, lambda i: sel.id(int(keep[i])))
+        self._check_summaries(keep, sel, cat_val, cat_has, row_known, nd_val, nd_has, known)
+        self.scales.add(r, keep, sel.bi, sel.shapes, lambda i: sel.id(int(keep[i])))
         return sel
 
-    def _check_summaries(self, t: Any, keep: Array, dt: Any, sel: Selected, cat_val: Array, cat_has: Array,
+    def _check_summaries(self, keep: Array, sel: Selected, cat_val: Array, cat_has: Array,
                          row_known: Array, nd_val: Array, nd_has: Array, known: Array) -> None:
         """The files whose valid summary (rumi:valid) was not recorded for the nodata in use
         (what min_valid refuses: constraints.summaries_cover, for the whole selection). A row
         has a summary exactly when it records nodata (rows.describe), so a shard read without
         rumi:valid (another rank's) needs only rumi:nodata."""
-        v_has = _bytes(t.column("rumi:valid"))[2][keep] if "rumi:valid" in t.column_names else row_known
-        enc = np.asarray(dt.to_pylist(), object)
+        r = sel.rows
+        v_has = r.valid.valid[keep] if r.has(K.VALID) else row_known
+        enc = r.sample_types[keep]
         never = np.zeros(nd_val.shape, bool)  # nodata that no sample of the row's type can take
         for e in set(enc.tolist()):
             rows = enc == e
@@ -820,11 +719,7 @@ class _Checks:
                     f"streams={sharding.streams}: some of the {streams.count} streams have no file with a chip (stream c "
                     f"is shards c, c + {streams.count}, ... of the selection's {streams.shards}; streams {empty}): use "
                     "fewer streams")
-        if len(self.encodings) != 1:
-            firsts = ", ".join(f"{e} ({f})" for e, f in sorted(self.encodings.items()))
-            raise RequestError(f"the files have different sample types {sorted(self.encodings)} (first files: {firsts}): "
-                               "one ChipDataset per type")
-        encoding = next(iter(self.encodings))
+        encoding = one_sample_type(self.encodings, ": one ChipDataset per type")
         if encoding not in TORCH_TYPES:
             raise RequestError(f"{encoding} samples have no torch dtype")
         self.units = self.scales.finish()

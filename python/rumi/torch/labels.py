@@ -13,7 +13,9 @@ import numpy as np
 
 from rumi import FormatError, Grid, RequestError, Window
 from rumi._internal import TORCH_TYPES, covering
-from rumi.catalog import Catalog, time_seconds
+from rumi.catalog import Catalog
+from rumi.catalog import columns as K
+from rumi.catalog.decode import Rows, one_sample_type
 
 from .dtypes import Array
 
@@ -149,26 +151,22 @@ def plan_labels(labels: Catalog, label_bands: Sequence[str] | None, image_geoms:
     lt = labels.table
     if lt.num_rows == 0:
         raise RequestError("the label catalogue is empty")
-    lshapes = lt.column("rumi:shape").to_pylist()
-    lbands = lt.column("rumi:bands").to_pylist()
-    ltimes = time_seconds(lt)
-    ltrs = lt.column("proj:transform").to_pylist()
-    lcodes = lt.column("proj:code").to_pylist()
-    lids = lt.column("id").to_pylist()
-    ldt = set(lt.column("rumi:dtype").to_pylist())
-    if len(ldt) != 1:
-        raise RequestError(f"the label files have different sample types {sorted(ldt)}")
-    encoding = ldt.pop()
+    lr = Rows(lt)  # the label catalogue's columns, decoded (rumi.catalog.decode)
+    lshapes = lr.shapes.tolist()
+    ltimes = lr.times.lists()
+    code_names, which = lr.grid_codes
+    lcodes = [code_names[k] if k >= 0 else None for k in which.tolist()]
+    ltrs = [None if np.isnan(t[0]) else t for t in lr.transforms.tolist()]
+    lids = [lr.id(l) for l in range(lr.n)]
+    encoding = one_sample_type({e: lids[i] for e, i in lr.first_of_types(np.arange(lr.n)).items()}, files="label files")
     if encoding not in TORCH_TYPES:
         raise RequestError(f"{encoding} labels have no torch dtype")
-    names = list(label_bands) if label_bands is not None else lbands[0]
-    band_idx: list[list[int]] = []
+    names = list(label_bands) if label_bands is not None else lr.first_bands()
+    look = lr.bands_of(names)
+    band_idx: list[list[int]] = look.idx.tolist()
     lgrids: list[Grid] = []
     for l in range(lt.num_rows):
-        try:
-            band_idx.append([lbands[l].index(b) for b in names])
-        except ValueError:
-            raise RequestError(f"label file {lids[l]} lacks some of the label bands {names}") from None
+        look.require(np.array([l]), lambda k: f"label file {lids[k]}", "label bands")
         g = file_grid(lcodes[l], ltrs[l], lshapes[l][2:])
         if g is None:
             raise RequestError(
@@ -178,7 +176,7 @@ def plan_labels(labels: Catalog, label_bands: Sequence[str] | None, image_geoms:
     static = all(s[0] == 1 for s in lshapes)
     import shapely
 
-    lgeom = [shapely.from_wkb(g) if g is not None else None for g in lt.column("geometry").to_pylist()]
+    lgeom = [shapely.from_wkb(g) if g is not None else None for g in lt.column(K.GEOMETRY).to_pylist()]
     igeom = [shapely.from_wkb(g) if g is not None else None for g in image_geoms]
     matches: list[list[LabelMatch]] = [[] for _ in ids]
     for j in range(len(ids)):
@@ -207,7 +205,7 @@ def plan_labels(labels: Catalog, label_bands: Sequence[str] | None, image_geoms:
             f"the labels do not overlap the images: no label file ({', '.join(lids[:3])}{' ...' if len(lids) > 3 else ''}; "
             f"{grid_text(lgrids[0], lshapes[0][2:])}) intersects an image file ({', '.join(ids[:3])}; "
             f"{grid_text(grids[0], shapes[0][2:])})")
-    return LabelIndex(encoding, 1 if static else T, len(names), list(names), lids, lt.column("location").to_pylist(),
+    return LabelIndex(encoding, 1 if static else T, len(names), list(names), lids, lt.column(K.LOCATION).to_pylist(),
                       lshapes, lgrids, band_idx, ltimes, matches)
 
 

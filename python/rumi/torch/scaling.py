@@ -18,7 +18,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from rumi import RequestError
-from rumi.catalog import SCALE_COLUMNS
+from rumi.catalog.decode import Rows
 
 from .dtypes import Array
 
@@ -26,45 +26,11 @@ from .dtypes import Array
 SHOWN = 3
 
 
-def _per_band(t: Any, name: str, keep: Array, bi: Array, nbands: Array, default: Any) -> tuple[Array, Array]:
-    """(values of the bands read of the rows keep: (k, B), whether the row recorded the column:
-    (k,)) of one SCALE_COLUMNS column: an empty list is the default for every band."""
-    import pyarrow.compute as pc
-
-    col = t.column(name)
-    arr = col.combine_chunks() if hasattr(col, "combine_chunks") else col
-    n = len(arr)
-    lengths = np.asarray(pc.list_value_length(arr).fill_null(0).to_numpy(zero_copy_only=False), np.int64)
-    recorded = np.asarray(arr.is_valid().to_numpy(zero_copy_only=False), bool)
-    flat = pc.list_flatten(arr)
-    if flat.null_count:
-        flat = flat.fill_null(default)
-    vals = np.asarray(flat.to_numpy(zero_copy_only=False), object if isinstance(default, str) else np.float64)
-    lk, bk = lengths[keep], bi[keep]
-    bad = np.flatnonzero((lk != 0) & (lk != nbands[keep]))
-    if len(bad):
-        i = int(bad[0])
-        raise RequestError(f"the catalogue's {name} of row {int(keep[i])} has {int(lk[i])} values for its "
-                           f"{int(nbands[keep][i])} bands")
-    off = np.zeros(n + 1, np.int64)
-    np.cumsum(lengths, out=off[1:])
-    inside = lk[:, None] > bk
-    pos = np.where(inside, off[keep][:, None] + bk, 0)
-    out = np.full(bk.shape, default, object if isinstance(default, str) else np.float64)
-    if len(vals):
-        out[inside] = vals[pos[inside]]
-    return out, recorded[keep]
-
-
-def per_file(t: Any, keep: Array, bi: Array, shapes: Array) -> tuple[Array, Array, Array, Array]:
-    """Of the rows keep of a shard's table t (bi: every row's indices of the bands read, shapes:
-    every row's (T, B, Y, X)): (scales (k, B) float64, offsets (k, B) float64, units (k, B)
-    object, recorded (k,) bool: the row has the three columns)."""
-    nb = shapes[:, 1]
-    sc, r1 = _per_band(t, SCALE_COLUMNS[0], keep, bi, nb, 1.0)
-    of, r2 = _per_band(t, SCALE_COLUMNS[1], keep, bi, nb, 0.0)
-    un, r3 = _per_band(t, SCALE_COLUMNS[2], keep, bi, nb, "")
-    return sc, of, un, r1 & r2 & r3
+def per_file(t: Any, keep: Array, bi: Array, shapes: Array | None = None) -> tuple[Array, Array, Array, Array]:
+    """Of the rows keep of a shard's table t (a pyarrow Table or its rumi.catalog.decode.Rows; bi:
+    every row's indices of the bands read): (scales (k, B) float64, offsets (k, B) float64, units
+    (k, B) object, recorded (k,) bool: the row has the three columns): Rows.scaling."""
+    return (t if isinstance(t, Rows) else Rows(t)).scaling(keep, bi)
 
 
 class ScaleChecks:
@@ -85,7 +51,7 @@ class ScaleChecks:
         """The rows keep of a shard's table (id_of(i): the id of the row keep[i])."""
         if not len(keep):
             return
-        sc, of, un, rec = per_file(t, keep, bi, shapes)
+        sc, of, un, rec = per_file(t, keep, bi)
         self.kept += len(keep)
         miss = np.flatnonzero(~rec)
         self.unrecorded += len(miss)
