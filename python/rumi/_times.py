@@ -31,6 +31,14 @@ def rounded_seconds(d: np.datetime64) -> tuple[int, bool]:
     return q + (1 if 2 * r >= per else 0), True
 
 
+def rounded_micros(us: Any) -> np.ndarray[Any, Any]:
+    """Microseconds since 1970 (int64 array) -> whole seconds rounded to the nearest, halves up:
+    rounded_seconds over an array, without a warning (rumi.build reports its roundings at once)."""
+    q, r = np.divmod(np.asarray(us, np.int64), _PER_SECOND["us"])
+    out: np.ndarray[Any, Any] = q + (2 * r >= _PER_SECOND["us"])
+    return out
+
+
 def _whole_seconds(d: np.datetime64, what: str, given: Any) -> int:
     """rounded_seconds, with a warning naming the change when d has a fraction of a second."""
     out, rounded = rounded_seconds(d)

@@ -22,7 +22,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from .._internal import WriteOptions, _rumi, caller_level, fits
+from .._internal import WriteOptions, _rumi, caller_level, fits, rounded_micros
 from . import cells as _cells
 from . import index as _index
 from . import items as _items
@@ -268,8 +268,7 @@ def plan_files(
     fracs = [fractions[f.name] for f in files if not f.up_to_date and f.name in fractions]
     if fracs:
         us = np.unique(np.concatenate(fracs))
-        q, r = np.divmod(us, 1_000_000)
-        stored = (q + (2 * r >= 1_000_000)).astype("datetime64[s]")
+        stored = rounded_micros(us).astype("datetime64[s]")
         changed = dict(zip(map(str, us.astype("datetime64[us]")), map(str, stored)))
     if changed:
         shown = ", ".join(f"{k} -> {v}" for k, v in sorted(changed.items())[:5])
@@ -368,8 +367,7 @@ class _Steps:
         self.id_rank[np.argsort(ids, kind="stable")] = np.arange(n)
         self.utc = index.utc.astype(np.int64)
         self.wall = index.wall.astype(np.int64)
-        q, r = np.divmod(self.wall, 1_000_000)
-        self.stored = q + (2 * r >= 1_000_000)  # whole seconds as every rumi writer rounds (rumi._times)
+        self.stored = rounded_micros(self.wall)  # whole seconds as every rumi writer rounds (rumi._times)
         self._groups: dict[Any, tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any]]] = {}
         self._range: dict[int, tuple[str, str] | None] = {}
 
