@@ -20,7 +20,10 @@ Columns (stac-geoparquet style, then rumi's own):
   step: rumi.catalog.stats; Catalog.stats gives a selection's; null: not recorded),
   rumi:scales, rumi:offsets, rumi:units (per band, a value is raw * scale + offset in unit: each
   a list per band when some band has one, an empty list when none has (scale 1, offset 0, unit
-  ''), null when the catalogue did not record them: band_scaling reads a row's).
+  ''), null when the catalogue did not record them: band_scaling reads a row's),
+  rumi:classes (per categorical band: its index, its classes and the count of each per time
+  step and tile, nodata not counted: rumi.catalog.classes, class_counts; an empty list: no
+  categorical band; null: not recorded).
 
 Nodata: rumi files have no nodata field; `rumi convert`/`stack` keep the sources' nodata in GDAL's
 PAM sidecar `<file>.aux.xml` (PAMDataset/PAMRasterBand[@band]/NoDataValue, band t * B + b + 1),
@@ -55,7 +58,7 @@ Modules: columns (the column names, the schema and metadata), decode (the one re
 times, bands, nodata, grids, summaries as numpy columns; the one time-window test), rows (one
 row of a file, and opening a row again),
 scan (the one pixel pass), valid (the valid-fraction summary), stats (numeric
-statistics), search (filters and times), geometry (footprints and boxes
+statistics), classes (the class counts), search (filters and times), geometry (footprints and boxes
 on the sphere: exact box searches), parts and stores (partitioned
 catalogues and where they lie), table (Catalog), vrt (GDAL VRT
 mosaics), cli (the console script).
@@ -74,6 +77,7 @@ from .search import norm_time
 from .parts import ROWS_PER_GROUP, hilbert_key, write_listing, write_parts
 from .table import Catalog, read_table, write_table
 from .stats import STATS_CELLS, Stats, unpack_stats
+from .classes import DETECT_MAX, class_counts, unpack_classes
 from .valid import VALID_STEPS_PER_OCTAVE, encode_valid, nodata_bound, unpack_valid, valid_counts, valid_fractions, valid_summary
 from .vrt import write_vrt
 
@@ -92,12 +96,15 @@ __all__ = [
     "Stats",
     "VALID_STEPS_PER_OCTAVE",
     "Catalog",
+    "DETECT_MAX",
     "band_scaling",
+    "class_counts",
     "describe",
     "encode_valid",
     "hilbert_key",
     "main",
     "nodata_bound",
+    "unpack_classes",
     "norm_time",
     "open_row",
     "pam_nodata",
