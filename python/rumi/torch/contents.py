@@ -249,6 +249,11 @@ class Contents:
                 f"band {band!r} of {fid} has no class counts in the catalogue (not categorical by the detection rule: "
                 f"an integer band with at most 32 values): build the catalogue with classes=[{band!r}]")
         vals, counts = got[b]
+        Y, X = shape[2:]
+        th, tw = tiles
+        area = np.outer(np.minimum(th, Y - np.arange(counts.shape[1]) * th), np.minimum(tw, X - np.arange(counts.shape[2]) * tw))
+        if (counts.sum(-1, dtype=np.int64) > area).any():  # the bounds rely on it
+            raise RequestError(f"rumi:classes of {fid} counts more samples in a tile than it has: build the catalogue again")
         return Source(vals, counts, tiles, shape[2:], (int(shift[0]), int(shift[1])), match, static)
 
     # -- bounds --------------------------------------------------------------------------------
@@ -454,23 +459,29 @@ def tile_bounds(n: Array, tiles: tuple[int, int], shape: tuple[int, int], r0: Ar
     S, ny, nx = n.shape
     ah = np.minimum(th, Y - np.arange(ny) * th)
     aw = np.minimum(tw, X - np.arange(nx) * tw)
-    area = np.outer(ah, aw).astype(np.float64)
+    area = np.outer(ah, aw).astype(np.float64).ravel()
+    flat = np.asarray(n, np.float64).reshape(S, ny * nx)
     lo = np.zeros((len(r0), S))
     hi = np.zeros((len(r0), S))
     for di in range(-(-h // th) + 1):
         tr = r0 // th + di
         ovr = np.clip(np.minimum(np.minimum(r0 + h, (tr + 1) * th), Y) - np.maximum(r0, tr * th), 0, None)
-        rin = (tr >= 0) & (tr < ny)
-        tri = np.clip(tr, 0, ny - 1)
+        ovr = np.where((tr >= 0) & (tr < ny), ovr, 0)
+        row = np.clip(tr, 0, ny - 1) * nx
         for dj in range(-(-w // tw) + 1):
             tc = c0 // tw + dj
             ovc = np.clip(np.minimum(np.minimum(c0 + w, (tc + 1) * tw), X) - np.maximum(c0, tc * tw), 0, None)
-            inside = rin & (tc >= 0) & (tc < nx)
-            tci = np.clip(tc, 0, nx - 1)
-            ov = np.where(inside, ovr * ovc, 0).astype(np.float64)[:, None]
-            cnt = np.where(inside[:, None], n[:, tri, tci].T, 0.0)  # (chips, S)
-            lo += np.maximum(0.0, cnt - (area[tri, tci][:, None] - ov))
-            hi += np.minimum(ov, cnt)
+            ov = (ovr * np.where((tc >= 0) & (tc < nx), ovc, 0)).astype(np.float64)
+            idx = row + np.clip(tc, 0, nx - 1)
+            gap = area[idx] - ov  # a tile outside the chip (ov 0) adds nothing below: count <= its area
+            if S == 1:
+                cnt = flat[0, idx]
+                lo[:, 0] += np.maximum(0.0, cnt - gap)
+                hi[:, 0] += np.minimum(ov, cnt)
+            else:
+                cnt = flat[:, idx].T  # (chips, S)
+                lo += np.maximum(0.0, cnt - gap[:, None])
+                hi += np.minimum(ov[:, None], cnt)
     return lo, hi
 
 
