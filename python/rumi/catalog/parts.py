@@ -55,13 +55,23 @@ REF_COLUMNS = (K.HEADER_OFFSET, K.HEADER_SIZE)
 HEADERS = ".headers"
 
 
+#: columns that searches do not read (null in a search's rows; Catalog.stats reads rumi:stats
+#: for its selection), last in each part file: their column chunks never lie between the ranges of
+#: the columns a search reads (one range a row group, as before them)
+LAZY_COLUMNS = (K.STATS,)
+
+
 def part_schema() -> Any:
-    """The part files' schema: the catalogue's, rumi:header replaced by the blob's place beside."""
+    """The part files' schema: the catalogue's, rumi:header replaced by the blob's place beside,
+    LAZY_COLUMNS last."""
     pa = deps().pa
     s = schema()
     s = s.remove(s.get_field_index(K.HEADER))
     for n in REF_COLUMNS:
         s = s.append(pa.field(n, pa.int64()))
+    for n in LAZY_COLUMNS:
+        f = s.field(n)
+        s = s.remove(s.get_field_index(n)).append(f)
     return s
 
 
@@ -306,7 +316,7 @@ def write_part(fs: Any, root: str, table: Any, blobs: Sequence[bytes | None] | N
         mask = sizes < 0
         table = table.append_column(K.HEADER_OFFSET, pa.array(offs, pa.int64(), mask=mask))
         table = table.append_column(K.HEADER_SIZE, pa.array(sizes, pa.int64(), mask=mask))
-    table = table.cast(part_schema())
+    table = table.select(part_schema().names).cast(part_schema())
     ext = extent(table)
     name = _part_name(summary_token(n, rows_per_group, ext))
     if chunks:  # the blobs first: a part is never listed before its blobs exist

@@ -17,13 +17,9 @@ from .rows import describe, open_row
 from .stats import Stats, selection_stats
 from . import columns as K
 from .columns import OPTIONAL_COLUMNS, deps, file_metadata, schema
-from .parts import REF_COLUMNS, ROWS_PER_GROUP, Headers, Parts, write_parts
+from .parts import LAZY_COLUMNS, REF_COLUMNS, ROWS_PER_GROUP, Headers, Parts, write_parts
 from .search import Query, apply, crs_query, mask, pushdown, query
 from .vrt import write_vrt
-
-#: columns a search does not read (null in its rows): what only Catalog.stats needs, read then
-LAZY_COLUMNS = (K.STATS,)
-
 
 class ShardRows(NamedTuple):
     """A shard's rows (Catalog.read_shard): `table` (the columns asked for), `pos` (each row's
@@ -455,7 +451,7 @@ def _read_parts(parts: Parts, q: Query, lazy: bool = True) -> tuple[Any, tuple[A
     size = np.asarray(t.column("rumi:header_size").fill_null(-1).to_numpy(zero_copy_only=False), np.int64)
     t = t.drop_columns(list(REF_COLUMNS))
     t = t.add_column(sch.get_field_index("rumi:header"), sch.field("rumi:header"), pa.nulls(t.num_rows, pa.binary()))
-    t = t.cast(sch).replace_schema_metadata(None)
+    t = t.select(sch.names).cast(sch).replace_schema_metadata(None)
     return t, (part, off, size)
 
 
