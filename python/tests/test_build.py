@@ -133,6 +133,13 @@ def test_grid_cells_and_months_equal_odc_stac(stac, tmp_path):
     files = {p.name for p in out.iterdir()}
     assert files == {"catalog.parquet", "rumi-build.json"} | {n for w in r.written for n in (w, w + ".header")} | {
         w + ".aux.xml" for w in r.written if (out / (w + ".aux.xml")).exists()}
+    # the built files' statistics recorded (rumi:stats): equal to a pass over their pixels
+    st = cat.stats()
+    px = [rumi.open(row["location"]).read(masked=True).astype("float64") for row in cat.table.to_pylist()]
+    vals = [np.ma.concatenate([p[:, b].compressed() for p in px]) for b in range(len(RGB))]
+    np.testing.assert_array_equal(st.count, [v.size for v in vals])
+    np.testing.assert_allclose(st.mean, [v.mean() for v in vals], rtol=1e-6)
+    np.testing.assert_allclose(st.std, [v.std() for v in vals], rtol=1e-4)
     # each cell is a GridSpec tile: its GeoBox is the grid's
     for row in cat.table.to_pylist():
         ix, iy = (int(v[1:]) for v in row["id"].split("_")[:2])
