@@ -222,14 +222,20 @@ impl<R: RangeRead> Reader<R> {
     /// Decodes compressed frame `index` into `out` and checks its decoded size and boolean
     /// bytes. The storage of `out` is reused when it holds the frame's decoded size (a decoding
     /// thread's scratch buffer, whatever the size of the frame before: no allocation, no
-    /// zeroing; OpenZL writes every byte or the call fails).
+    /// zeroing; OpenZL writes every byte or the call fails); otherwise `out` becomes a new
+    /// buffer, not zeroed first for the same reason (and left as it was when the frame fails).
     pub fn decode_frame_into(&self, index: u64, compressed: &[u8], out: &mut AlignedBuf) -> Result<()> {
         let expected = self.blob.layout.decoded_frame_bytes(index);
         Limits::check(Measure::DecodedFrameSize, expected, self.limits.max_frame_bytes)?;
-        if !out.fit(expected as usize) {
-            *out = AlignedBuf::try_zeroed(expected as usize, "a decoded frame")?;
+        if out.fit(expected as usize) {
+            return self.decode_frame_to(index, compressed, out.as_bytes_mut());
         }
-        self.decode_frame_to(index, compressed, out.as_bytes_mut())
+        let fresh = AlignedBuf::try_filled(expected as usize, "a decoded frame", |b| {
+            codec::decode_uninit(compressed, b, index)
+        })?;
+        self.check_booleans(index, fresh.as_bytes())?;
+        *out = fresh;
+        Ok(())
     }
 
     /// [`Reader::decode_frame_into`] a slice of exactly the frame's decoded size, 8-byte
@@ -243,9 +249,14 @@ impl<R: RangeRead> Reader<R> {
             return Err(Error::DecodedSize { index, found: out.len() as u64, expected });
         }
         codec::decode_to(compressed, out, index)?;
-        if l.encoding == SampleEncoding::Bool {
-            if let Some(offset) = out.iter().position(|&v| v > 1) {
-                return Err(Error::BooleanValue { index, offset: offset as u64, value: out[offset] });
+        self.check_booleans(index, out)
+    }
+
+    /// Fails when decoded frame `index` of a boolean raster holds a byte other than 0 or 1.
+    fn check_booleans(&self, index: u64, frame: &[u8]) -> Result<()> {
+        if self.blob.layout.encoding == SampleEncoding::Bool {
+            if let Some(offset) = frame.iter().position(|&v| v > 1) {
+                return Err(Error::BooleanValue { index, offset: offset as u64, value: frame[offset] });
             }
         }
         Ok(())

@@ -25,6 +25,15 @@ pub fn decode_into(frame: &[u8], out: &mut AlignedBuf, index: u64) -> Result<()>
 /// is written): the read path's way of decoding a frame straight into the caller's buffer. On
 /// failure `out` may hold part of the frame's bytes.
 pub(crate) fn decode_to(frame: &[u8], out: &mut [u8], index: u64) -> Result<()> {
+    // SAFETY: initialised bytes viewed as possibly uninitialised ones; only bytes are written
+    // through the view (OpenZL's output).
+    decode_uninit(frame, unsafe { &mut *(out as *mut [u8] as *mut [std::mem::MaybeUninit<u8>]) }, index)
+}
+
+/// [`decode_to`] memory not yet initialised (a new frame buffer that is not zeroed first):
+/// on success every byte of `out` is written (OpenZL wrote exactly `out.len()` decoded bytes:
+/// checked).
+pub(crate) fn decode_uninit(frame: &[u8], out: &mut [std::mem::MaybeUninit<u8>], index: u64) -> Result<()> {
     cpu_supported()?;
     let cap = out.len();
     let expected = cap as u64;

@@ -38,7 +38,7 @@ mod residual;
 pub use choose::{choose, encode_best, encode_screened, FAST_ZSTD_GAIN, SLOWER_COSTS};
 pub use cpu::cpu_supported;
 pub use decode::decode_into;
-pub(crate) use decode::decode_to;
+pub(crate) use decode::{decode_to, decode_uninit};
 pub use encode::{encode, encode_entropy, encode_rows, encode_serial, Entropy};
 pub use ffi::FORMAT_VERSION;
 pub use graph::{Coding, Graph, Predictor, Stage, GRAPH_NAMES};
