@@ -137,8 +137,9 @@ class Ragged:
         return self.values[int(self.off[0]):int(self.off[-1])].reshape(len(self.valid), width)
 
 
-def lists(col: Any, dtype: Any, fill: Any = 0) -> Ragged:
-    """A list column as Ragged (values as dtype, a null element as fill)."""
+def lists(col: Any, dtype: Any, fill: Any = 0, arrow_type: Any = None, present: bool = False) -> Ragged:
+    """A list column as Ragged (values as dtype, a null element as fill; arrow_type: the values
+    cast to it first; present: keep which values are not null)."""
     import pyarrow.compute as pc
 
     arr = _arr(col)
@@ -146,8 +147,10 @@ def lists(col: Any, dtype: Any, fill: Any = 0) -> Ragged:
     off = np.zeros(len(arr) + 1, np.int64)
     np.cumsum(lengths, out=off[1:])
     flat = pc.list_flatten(arr)
-    present = _np(flat.is_valid(), bool) if len(flat) else np.zeros(0, bool)
-    return Ragged(off, _np(flat, dtype, fill), _np(arr.is_valid(), bool), present)
+    if arrow_type is not None:
+        flat = flat.cast(arrow_type)
+    keep = (_np(flat.is_valid(), bool) if len(flat) else np.zeros(0, bool)) if present else None
+    return Ragged(off, _np(flat, dtype, fill), _np(arr.is_valid(), bool), keep)
 
 
 def binary(col: Any) -> Ragged:
@@ -185,6 +188,11 @@ class Times:
         """Each step's index in its row."""
         return np.arange(len(self.start)) - self.off[self.row_of]
 
+    def step_numbers(self, steps: Array) -> Array:
+        """The index in its row of each step set in `steps` (a bool per step), in order."""
+        rows = np.repeat(np.arange(len(self.listed)), self.count(steps))
+        return np.flatnonzero(steps) - self.off[rows]
+
     @property
     def stop(self) -> Array:
         """Each step's end as a half-open span [start, stop): an interval's end, an instant's
@@ -197,11 +205,14 @@ class Times:
             return np.ones(len(self.start), bool)
         return overlap(self.start, self.stop if end_open else self.end, window, end_open=end_open)
 
+    def count(self, steps: Array) -> Array:
+        """(n,) int64: per row, how many of its steps are set in `steps` (a bool per step)."""
+        at = np.flatnonzero(steps)  # sorted: each row's count is the positions between its offsets
+        return np.searchsorted(at, self.off[1:]) - np.searchsorted(at, self.off[:-1])
+
     def rows_meeting(self, window: Window | None) -> Array:
         """(n,) bool: the rows with a step that meets window (a row without times meets none)."""
-        n = len(self.listed)
-        hit = np.bincount(self.row_of[self.meets(window)], minlength=n) > 0 if n else np.zeros(0, bool)
-        return hit & self.listed
+        return (self.count(self.meets(window)) > 0) & self.listed
 
     def lists(self, ends: bool = False) -> list[list[int] | None]:
         """Per row, its starts (ends=True: its ends; None for instants) as Python ints, None
@@ -265,12 +276,14 @@ class Rows:
     def times(self) -> Times:
         """rumi:times and rumi:time_ends as Times (FormatError when a row's ends are not one
         per start)."""
-        st = lists(self.column(K.TIMES).cast(K.deps().pa.list_(K.deps().pa.int64())), np.int64)
+        i64 = K.deps().pa.int64()
+        st = lists(self.column(K.TIMES), np.int64, arrow_type=i64)
         start = st.values // US
-        en = lists(self.column(K.TIME_ENDS).cast(K.deps().pa.list_(K.deps().pa.int64())), np.int64)
+        en = lists(self.column(K.TIME_ENDS), np.int64, arrow_type=i64)
         interval = en.valid
-        end = start.copy()
+        end = start  # instants (never written to: the arrays of a Times are read only)
         if interval.any():
+            end = start.copy()
             if not (en.lengths[interval] == st.lengths[interval]).all():
                 raise FormatError(f"{K.TIME_ENDS} and {K.TIMES} differ in length")
             end[np.repeat(interval, st.lengths)] = en.values // US  # the ends' rows are the intervals'
@@ -357,7 +370,7 @@ class Rows:
     @functools.cached_property
     def nodata(self) -> Ragged:
         """rumi:nodata per row and band (NaN where an element is null: see present)."""
-        return lists(self.column(K.NODATA), np.float64, np.nan)
+        return lists(self.column(K.NODATA), np.float64, np.nan, present=True)
 
     def band_nodata(self, keep: Array, bi: Array) -> tuple[Array, Array, Array]:
         """The catalogue's nodata of the bands read (bi: every row's band indices, (n, B)) of

@@ -14,6 +14,7 @@ from .._errors import FormatError, RumiIOError
 from .._grid import Grid
 from .._location import Location
 from . import geometry as _geometry
+from . import columns as K
 from .columns import deps, micros, scale_columns
 from .scan import scan, tiles_of
 from .classes import ClassSink
@@ -106,33 +107,33 @@ def describe_dataset(ds: Dataset, src: str, *, options: dict[str, Any] | None = 
         "end_datetime": None if one_instant else micros(hi),
         "geometry": None,
         "bbox": None,
-        "proj:code": ds.crs,
-        "proj:transform": None,
-        "proj:shape": [Y, X],
+        K.PROJ_CODE: ds.crs,
+        K.PROJ_TRANSFORM: None,
+        K.PROJ_SHAPE: [Y, X],
         "assets": {"data": {"href": url, "type": "application/x-rumi", "roles": ["data"]}},
         "location": url,
-        "rumi:header": bytes(ds.header),
-        "rumi:bands": ds.bands,
-        "rumi:time_kind": kind,
-        "rumi:times": [micros(s) for s in starts],
-        "rumi:time_ends": [micros(s) for s in ends] if ends else None,
-        "rumi:dtype": ds.encoding,
-        "rumi:shape": [T, B, Y, X],
-        "rumi:frame_unit": ds.frame_unit,
-        "rumi:tile_shape": list(ds.tile_shape),
-        "rumi:file_size": size,
-        "rumi:etag": etag,
-        "rumi:crs_type": ds.crs_type,
+        K.HEADER: bytes(ds.header),
+        K.BANDS: ds.bands,
+        K.TIME_KIND: kind,
+        K.TIMES: [micros(s) for s in starts],
+        K.TIME_ENDS: [micros(s) for s in ends] if ends else None,
+        K.DTYPE: ds.encoding,
+        K.SHAPE: [T, B, Y, X],
+        K.FRAME_UNIT: ds.frame_unit,
+        K.TILE_SHAPE: list(ds.tile_shape),
+        K.FILE_SIZE: size,
+        K.ETAG: etag,
+        K.CRS_TYPE: ds.crs_type,
     }
     nd = normalize_nodata(nodata, B, src) if nodata is not None else pam_nodata(src, B, options=options)
-    row["rumi:nodata"] = nd
+    row[K.NODATA] = nd
     row.update(summaries(ds, nd, classes, stats))
     row.update(scale_columns(ds.scales, ds.offsets, ds.units))  # the sidecar's, as now (a snapshot)
-    row["rumi:digest"] = metadata_digest(ds, _aux_values(ds, nd if nodata is None else _GIVEN))
+    row[K.DIGEST] = metadata_digest(ds, _aux_values(ds, nd if nodata is None else _GIVEN))
     if ds.geotransform is not None and ds.epsg is not None:
         grid = ds.grid
         t = grid.transform
-        row["proj:transform"] = [t.a, t.b, t.c, t.d, t.e, t.f]  # STAC's order: affine's
+        row[K.PROJ_TRANSFORM] = [t.a, t.b, t.c, t.d, t.e, t.f]  # STAC's order: affine's
         wkb, bb = footprint(grid)
         row["geometry"] = wkb
         row["bbox"] = dict(zip(("xmin", "ymin", "xmax", "ymax"), bb))
@@ -147,14 +148,14 @@ def summaries(ds: Dataset, nodata: list[float | None] | None, classes: Any = Non
     tiles = tiles_of(ds)
     sinks: dict[str, Any] = {}
     if nodata is not None:
-        sinks["rumi:valid"] = ValidSink(tiles)
+        sinks[K.VALID] = ValidSink(tiles)
     if stats:
-        sinks["rumi:stats"] = StatsSink(tiles, ds.dtype)
+        sinks[K.STATS] = StatsSink(tiles, ds.dtype)
     cls = ClassSink(tiles, ds.bands, ds.dtype, classes, ds.path)
     if cls.wants_pixels:
-        sinks["rumi:classes"] = cls
+        sinks[K.CLASSES] = cls
     scan(ds, nodata if nodata is not None else [None] * B, list(sinks.values()))
-    out: dict[str, Any] = {"rumi:valid": None, "rumi:stats": None, "rumi:classes": []}
+    out: dict[str, Any] = {K.VALID: None, K.STATS: None, K.CLASSES: []}
     out.update({col: s.value() for col, s in sinks.items()})
     return out
 
@@ -172,8 +173,8 @@ def open_row(row: dict[str, Any], *, options: dict[str, Any] | None = None, veri
     changed is a FormatError naming it. Rows without rumi:etag (catalogues written before it)
     are checked by size alone, rows whose rumi:etag has no sidecar part without the sidecar."""
     url = row["assets"]["data"]["href"] if row.get("assets") else row["location"]
-    want = row["rumi:file_size"]
-    blob = row["rumi:header"]
+    want = row[K.FILE_SIZE]
+    blob = row[K.HEADER]
     if verify_size and want is not None and want >= 0:
         have, now = stat(url, options)
         if have != want:
@@ -181,7 +182,7 @@ def open_row(row: dict[str, Any], *, options: dict[str, Any] | None = None, veri
                 f"{url} changed since it was catalogued: {have} bytes, the catalogue recorded {want} "
                 "(rebuild the catalogue; its header blob no longer describes the file)"
             )
-        etag, digest = row.get("rumi:etag"), row.get("rumi:digest")
+        etag, digest = row.get(K.ETAG), row.get(K.DIGEST)
         if etag is not None and digest is not None:
             if AUX_MARK not in etag and now is not None:  # a row written before the sidecar's identity
                 now = now.split(AUX_MARK)[0]
@@ -209,7 +210,7 @@ def metadata_digest(ds: Dataset, aux: dict[str, Any] | None = None) -> str:
 def _aux_values(ds: Dataset, nodata: Any) -> dict[str, Any]:
     """What a row takes from the PAM sidecar: the scale columns, and its nodata (_GIVEN when
     the row's was given instead)."""
-    return {**scale_columns(ds.scales, ds.offsets, ds.units), "rumi:nodata": nodata}
+    return {**scale_columns(ds.scales, ds.offsets, ds.units), K.NODATA: nodata}
 
 
 def _open_changed(url: str, row: dict[str, Any], digest: str, options: dict[str, Any] | None, threads: int,
@@ -221,19 +222,19 @@ def _open_changed(url: str, row: dict[str, Any], digest: str, options: dict[str,
     ds = open_dataset(url, options=options, threads=threads)
     try:
         aux_now = None
-        if AUX_MARK not in (row.get("rumi:etag") or ""):  # a row written before the sidecar's identity
+        if AUX_MARK not in (row.get(K.ETAG) or ""):  # a row written before the sidecar's identity
             if metadata_digest(ds) == digest:
                 return ds
         else:
             aux_now = _aux_values(ds, pam_nodata(url, ds.shape[1], options=options))
-            if digest in (metadata_digest(ds, aux_now), metadata_digest(ds, {**aux_now, "rumi:nodata": _GIVEN})):
+            if digest in (metadata_digest(ds, aux_now), metadata_digest(ds, {**aux_now, K.NODATA: _GIVEN})):
                 return ds
         file_what, aux_what = changes(row, ds), _aux_changes(row, aux_now)
     except BaseException:
         ds.close()
         raise
     ds.close()
-    etag = row.get("rumi:etag") or ""
+    etag = row.get(K.ETAG) or ""
     same_file = now is not None and AUX_MARK in etag and now.split(AUX_MARK)[0] == etag.split(AUX_MARK)[0]
     if file_what or not (aux_what or same_file):
         what = "; ".join(file_what) or "other metadata (the catalogued digest rumi:digest differs)"
@@ -249,8 +250,8 @@ def _open_changed(url: str, row: dict[str, Any], digest: str, options: dict[str,
 def _aux_changes(row: dict[str, Any], aux: dict[str, Any] | None) -> list[str]:
     """What differs between a row's sidecar values and the sidecar's now, in words."""
     out = []
-    for col, name in (("rumi:scales", "the scales"), ("rumi:offsets", "the offsets"), ("rumi:units", "the units"),
-                      ("rumi:nodata", "the nodata")):
+    for col, name in ((K.SCALES, "the scales"), (K.OFFSETS, "the offsets"), (K.UNITS, "the units"),
+                      (K.NODATA, "the nodata")):
         if aux is not None and col in row and _text(row[col]) != _text(aux[col]):
             out.append(f"{name} {_text(row[col])} -> {_text(aux[col])}")
     return out
@@ -261,9 +262,9 @@ def changes(row: dict[str, Any], ds: Dataset) -> list[str]:
     [...] -> [...]"), from the row's columns that it has."""
     now = describe_fields(ds)
     out = []
-    for col, name in (("rumi:times", "the times"), ("rumi:bands", "the bands"), ("proj:code", "the CRS"),
-                      ("proj:transform", "the georeferencing"), ("rumi:dtype", "the sample type"),
-                      ("rumi:shape", "the shape"), ("rumi:tile_shape", "the tile shape")):
+    for col, name in ((K.TIMES, "the times"), (K.BANDS, "the bands"), (K.PROJ_CODE, "the CRS"),
+                      (K.PROJ_TRANSFORM, "the georeferencing"), (K.DTYPE, "the sample type"),
+                      (K.SHAPE, "the shape"), (K.TILE_SHAPE, "the tile shape")):
         if col in row and _text(row[col]) != _text(now[col]):
             out.append(f"{name} {_text(row[col])} -> {_text(now[col])}")
     return out
@@ -276,10 +277,10 @@ def describe_fields(ds: Dataset) -> dict[str, Any]:
     secs = ds.times.astype("int64")
     starts = secs[:, 0] if ds.time_kind == "interval" else secs
     t = ds.grid.transform if ds.geotransform is not None and ds.epsg is not None else None
-    return {"rumi:times": [_dt.datetime(1970, 1, 1) + _dt.timedelta(seconds=int(s)) for s in starts],
-            "rumi:bands": list(ds.bands), "proj:code": ds.crs,
-            "proj:transform": None if t is None else [t.a, t.b, t.c, t.d, t.e, t.f],
-            "rumi:dtype": ds.encoding, "rumi:shape": list(ds.shape), "rumi:tile_shape": list(ds.tile_shape)}
+    return {K.TIMES: [_dt.datetime(1970, 1, 1) + _dt.timedelta(seconds=int(s)) for s in starts],
+            K.BANDS: list(ds.bands), K.PROJ_CODE: ds.crs,
+            K.PROJ_TRANSFORM: None if t is None else [t.a, t.b, t.c, t.d, t.e, t.f],
+            K.DTYPE: ds.encoding, K.SHAPE: list(ds.shape), K.TILE_SHAPE: list(ds.tile_shape)}
 
 
 def _text(v: Any) -> str:

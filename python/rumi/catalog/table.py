@@ -71,7 +71,7 @@ def read_table(path_or_url: str | os.PathLike[str], options: dict[str, Any] | No
     except pa.ArrowInvalid as e:  # truncated, or not Parquet
         raise FormatError(f"{src} is not a readable catalogue (truncated or corrupt?): {e}") from None
     md = table.schema.metadata or {}
-    if b"rumi:catalog" not in md:
+    if K.CATALOG_KEY not in md:
         raise FormatError(f"{src} is not a rumi catalogue (no rumi:catalog metadata)")
     sch = schema()
     missing = [n for n in sch.names if n not in table.column_names and n not in OPTIONAL_COLUMNS]
@@ -223,7 +223,7 @@ class Catalog:
 
     def column(self, name: str) -> list[Any]:
         """The values of a column, one per row."""
-        if self._table is None and self._parts is not None and not self._query and name != "rumi:header":
+        if self._table is None and self._parts is not None and not self._query and name != K.HEADER:
             return list(self._parts.read_column(name).to_pylist())
         values: list[Any] = self.table.column(name).to_pylist()
         return values
@@ -249,7 +249,7 @@ class Catalog:
             k, rg, j = parts.locate(i)
             g = parts.group(k, rg, parts.schema.names)
             one = g.slice(j, 1).to_pylist()[0]
-            one["rumi:header"] = parts.header(k, one.pop("rumi:header_offset"), one.pop("rumi:header_size"))
+            one[K.HEADER] = parts.header(k, one.pop(K.HEADER_OFFSET), one.pop(K.HEADER_SIZE))
             return _in_schema_order(one)
         n = int(self.table.num_rows)
         if not -n <= i < n:
@@ -262,8 +262,8 @@ class Catalog:
                 self._rows = self._table.to_pylist()
             one = dict(self._rows[i])
         part, off, size = self._refs
-        if one.get("rumi:header") is None:
-            one["rumi:header"] = parts.header(int(part[i]), None if off[i] < 0 else int(off[i]), int(size[i]))
+        if one.get(K.HEADER) is None:
+            one[K.HEADER] = parts.header(int(part[i]), None if off[i] < 0 else int(off[i]), int(size[i]))
         out: dict[str, Any] = one
         return out
 
@@ -294,8 +294,8 @@ class Catalog:
         assert self._parts is not None and self._refs is not None
         pa = deps().pa
         part, off, _ = self._refs
-        t, p2 = self._parts.read(pushdown(self._query), [name, "rumi:header_offset"], self._query)
-        o2 = np.asarray(t.column("rumi:header_offset").fill_null(-1).to_numpy(zero_copy_only=False), np.int64)
+        t, p2 = self._parts.read(pushdown(self._query), [name, K.HEADER_OFFSET], self._query)
+        o2 = np.asarray(t.column(K.HEADER_OFFSET).fill_null(-1).to_numpy(zero_copy_only=False), np.int64)
         if (off < 0).any() or (o2 < 0).any():  # rows without a blob: the search's rows again
             full, refs = _read_parts(self._parts, self._query, lazy=False)
             if not (np.array_equal(refs[0], part) and full.column("id").equals(self.table.column("id"))):
@@ -331,24 +331,24 @@ class Catalog:
             parts = self._parts
             assert parts is not None and self._table is None
             active = tuple(f for f in self._query if f[0] == "crs" or f[1] is not None)  # filters that test rows
-            need = list(dict.fromkeys([c for c in cols if c != "rumi:header"] + list(REF_COLUMNS)
+            need = list(dict.fromkeys([c for c in cols if c != K.HEADER] + list(REF_COLUMNS)
                                       + (list(parts.schema.names) if active else [])))
             t = parts.group(k, first, need)
             pos = np.arange(t.num_rows, dtype=np.int64)
             if active:
                 m = mask(t, active)
                 t, pos = t.filter(deps().pa.array(m)), pos[m]
-            off = np.asarray(t.column("rumi:header_offset").fill_null(-1).to_numpy(zero_copy_only=False), np.int64)
-            size = np.asarray(t.column("rumi:header_size").fill_null(-1).to_numpy(zero_copy_only=False), np.int64)
-            return ShardRows(t.select([c for c in cols if c != "rumi:header"]), pos, None,
+            off = np.asarray(t.column(K.HEADER_OFFSET).fill_null(-1).to_numpy(zero_copy_only=False), np.int64)
+            size = np.asarray(t.column(K.HEADER_SIZE).fill_null(-1).to_numpy(zero_copy_only=False), np.int64)
+            return ShardRows(t.select([c for c in cols if c != K.HEADER]), pos, None,
                              (np.full(len(pos), k, np.int32), off, size))
         t = self.table.slice(first, ROWS_PER_GROUP)
         pos = np.arange(t.num_rows, dtype=np.int64)
         refs = None
         if self._refs is not None:
             refs = tuple(np.asarray(r[first:first + t.num_rows]) for r in self._refs)
-        header = t.column("rumi:header") if "rumi:header" in t.column_names else None
-        return ShardRows(t.select([c for c in cols if c != "rumi:header"]), pos, header, refs)
+        header = t.column(K.HEADER) if K.HEADER in t.column_names else None
+        return ShardRows(t.select([c for c in cols if c != K.HEADER]), pos, header, refs)
 
     @property
     def headers(self) -> Headers | None:
@@ -447,10 +447,10 @@ def _read_parts(parts: Parts, q: Query, lazy: bool = True) -> tuple[Any, tuple[A
         m = mask(t, q)
         t = t.filter(pa.array(m))
         part = part[m]
-    off = np.asarray(t.column("rumi:header_offset").fill_null(-1).to_numpy(zero_copy_only=False), np.int64)
-    size = np.asarray(t.column("rumi:header_size").fill_null(-1).to_numpy(zero_copy_only=False), np.int64)
+    off = np.asarray(t.column(K.HEADER_OFFSET).fill_null(-1).to_numpy(zero_copy_only=False), np.int64)
+    size = np.asarray(t.column(K.HEADER_SIZE).fill_null(-1).to_numpy(zero_copy_only=False), np.int64)
     t = t.drop_columns(list(REF_COLUMNS))
-    t = t.add_column(sch.get_field_index("rumi:header"), sch.field("rumi:header"), pa.nulls(t.num_rows, pa.binary()))
+    t = t.add_column(sch.get_field_index(K.HEADER), sch.field(K.HEADER), pa.nulls(t.num_rows, pa.binary()))
     t = t.select(sch.names).cast(sch).replace_schema_metadata(None)
     return t, (part, off, size)
 
@@ -481,7 +481,7 @@ def _describe_all(srcs: Any, options: dict[str, Any] | None, on_error: str, noda
             if on_error != "skip":
                 raise type(e)(f"{s}: {e}") if isinstance(e, (FormatError, RumiIOError)) else e
             print(f"rumi-catalog: skipping {s}: {e}", file=sys.stderr)
-    missing = spec.missing_in([r["rumi:bands"] for r in rows])
+    missing = spec.missing_in([r[K.BANDS] for r in rows])
     if rows and missing:
         raise ValueError(f"classes= declares the bands {missing} categorical, but none of the {len(rows)} files has them "
                          f"(their bands: {rows[0]['rumi:bands']}{' ...' if len(rows) > 1 else ''})")

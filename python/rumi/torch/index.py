@@ -322,10 +322,10 @@ class ChipIndex:
         else:
             blob = None
         known = "etag_has" in self.cols and bool(self.cols["etag_has"][j])
-        return {"assets": {"data": {"href": href}}, "location": href, "rumi:file_size": None if size < 0 else size,
-                "rumi:etag": C.Strings(self.cols["etag.off"], self.cols["etag"])[j] if known else None,
-                "rumi:digest": C.Strings(self.cols["digest.off"], self.cols["digest"])[j] if known else None,
-                "rumi:header": blob}
+        return {K.ASSETS: {"data": {"href": href}}, K.LOCATION: href, K.FILE_SIZE: None if size < 0 else size,
+                K.ETAG: C.Strings(self.cols["etag.off"], self.cols["etag"])[j] if known else None,
+                K.DIGEST: C.Strings(self.cols["digest.off"], self.cols["digest"])[j] if known else None,
+                K.HEADER: blob}
 
     def steps_of(self, j: int, r0: int, c0: int) -> list[int]:
         """The file's time step indices chip (j, r0, c0) reads (max_steps, time_steps)."""
@@ -596,12 +596,12 @@ def _select(t: Any, spec: IndexSpec, names: list[str], band_of: dict[tuple[str, 
     # time steps in the window (rumi.catalog.decode.overlap)
     tm = r.times
     ok = tm.meets(window)
-    counts = np.bincount(tm.row_of[ok], minlength=n)
+    counts = tm.count(ok)
     keep = np.flatnonzero(fits & (counts > 0))
     kset = np.zeros(n, bool)
     kset[keep] = True
-    sel = ok & kset[tm.row_of]
-    steps = tm.step_no[sel].astype(np.int32)
+    sel = ok & np.repeat(kset, np.diff(tm.off))
+    steps = tm.step_numbers(sel).astype(np.int32)
     return Selected(int((~fits).sum()), keep, counts[keep], shapes, bi, steps, tm.start[sel], r)
 
 
