@@ -48,26 +48,23 @@ def _scale_bench():
     return mod
 
 
-def stats_blobs(T: np.ndarray, rng: np.random.Generator, bands: int = 4, cells: int = 16, side: int = 2048) -> list[bytes]:
-    """rumi:stats values of rows of T steps: 4 bands of Sentinel-2-like uint16 reflectance
-    (the layout of rumi.catalog.stats: steps (B, T) then cells (B, 4, 4))."""
-    from rumi.catalog.stats import _HEAD, MAGIC
+def stats_blobs(T: np.ndarray, rng: np.random.Generator, bands: int = 4, side: int = 2048) -> list[bytes]:
+    """rumi:stats values (rumi.catalog.stats.encode_stats) of rows of T steps: 4 bands of
+    Sentinel-2-like uint16 reflectance, steps (B, T) and 4 x 4 cells (B, 4, 4)."""
+    from rumi.catalog.stats import Pieces, encode_stats
 
     out = []
     for t in T.tolist():
-        head = np.zeros(1, _HEAD)
-        head["magic"], head["cy"], head["cx"], head["flags"] = MAGIC, 4, 4, 1
-        parts = [head.tobytes()]
+        levels = []
         for shape, px in (((bands, t), side * side), ((bands, 4, 4), (side // 4) ** 2 * t)):
             n = np.full(shape, px, np.int64)
             holes = rng.random(shape) < 0.05
             n[holes] -= rng.integers(1, px, holes.sum())
             mean = rng.uniform(200, 3000, shape)
             std = rng.uniform(50, 800, shape)
-            parts += [n.astype("<i8").tobytes(), np.round(mean * n).astype("<f8").tobytes(),
-                      (std**2 * n).astype("<f4").tobytes(), rng.integers(0, 200, shape).astype("<f8").tobytes(),
-                      rng.integers(3000, 20000, shape).astype("<f8").tobytes()]
-        out.append(b"".join(parts))
+            levels.append(Pieces(n, np.round(mean * n), (std**2 * n).astype(np.float32).astype(np.float64),
+                                 rng.integers(0, 200, shape).astype(np.float64), rng.integers(3000, 20000, shape).astype(np.float64)))
+        out.append(encode_stats(4, 4, levels[0], levels[1]))
     return out
 
 
