@@ -328,3 +328,23 @@ def test_stats_false_reads_headers_only(tmp_path, monkeypatch):
     assert calls == [] and rumi.Catalog.open(tmp_path / "d.parquet").row(0)["rumi:stats"] is None
     rumi.Catalog.build([str(p)], tmp_path / "e.parquet")
     assert calls and scan.SCAN_BYTES > 0
+
+
+def test_shuffled_and_plain_values_decode_alike():
+    """encode_stats writes each array byte-shuffled (flag 4); a value written without (the first
+    form, flags 0/1/2) reads the same."""
+    from rumi.catalog.stats import _HEAD, FIELDS, MAGIC, Pieces, encode_stats, unpack_stats
+
+    rng = np.random.default_rng(2)
+    steps = Pieces(rng.integers(0, 99, (2, 3)), rng.random((2, 3)) * 1e6, rng.random((2, 3)).astype(np.float32).astype(float),
+                   rng.random((2, 3)), rng.random((2, 3)))
+    cells = Pieces(*(a[:, :, None].repeat(2, 2)[:, :2, :] for a in steps))  # (2, 2, 2)
+    shuffled = encode_stats(1, 1, steps, cells)
+    head = np.zeros(1, _HEAD)
+    head["magic"], head["cy"], head["cx"], head["flags"] = MAGIC, 1, 1, 1
+    plain = head.tobytes() + b"".join(np.ascontiguousarray(a, dt).tobytes() for lv in (steps, cells) for a, (_, dt) in zip(lv, FIELDS))
+    assert plain != shuffled and len(plain) == len(shuffled)
+    a, b = unpack_stats(shuffled, (3, 2, 20, 20), (10, 10)), unpack_stats(plain, (3, 2, 20, 20), (10, 10))
+    for x, y, want in zip(a.steps + a.cells, b.steps + b.cells, steps + cells):
+        np.testing.assert_array_equal(x, want)
+        np.testing.assert_array_equal(y, want)
