@@ -259,7 +259,8 @@ class RandomChipSampler(ChipSampler):
     area, then a uniform offset. Deterministic for a seed (and epoch, see set_epoch). With
     min_valid (or labels), files without a chip that meets it are never drawn (one drawn is
     drawn again), and an offset that fails is redrawn (up to 63 times, then one of the file's
-    lattice offsets that meet it, see rumi.torch.constraints.lattice): every key meets the
+    lattice offsets that meet it, see rumi.torch.constraints.lattice; with class limits, moved
+    to a random offset within a tile of it that meets them too): every key meets the
     constraints, decided without reading pixels.
 
     align: where the offsets may fall. False (default): any pixel. True: the files' tile grid,
@@ -442,7 +443,26 @@ class RandomChipSampler(ChipSampler):
                     F = F[on] if on.any() else F  # aligned lattice offsets where some meet the constraints
                     pick = (fb[miss] * len(F)).astype(np.int64)
                     r0[miss], c0[miss] = F[pick, 0], F[pick, 1]
+                    if self.contents:  # class limits: offsets near the lattice's, so that few lattice chips do not repeat
+                        r0[miss], c0[miss] = self._near(int(j), r0[miss], c0[miss], rng)
         return _keys(js, r0, c0)
+
+    def _near(self, j: int, r0: Array, c0: Array, rng: np.random.Generator) -> tuple[Array, Array]:
+        """For each offset (r0, c0) that meets the constraints, the first of 15 random offsets
+        within a tile of it (on the align step) that meets them too, else itself."""
+        _, _, Y, X = (int(v) for v in self.index.shapes[j])
+        h, w = self.index.size
+        th, tw = (int(v) for v in self.index.tiles[j])
+        sy, sx = self.steps(j)
+        n, m = len(r0), 15
+        dr = (rng.integers(-th, th + 1, (n, m)) // sy) * sy
+        dc = (rng.integers(-tw, tw + 1, (n, m)) // sx) * sx
+        cand_r = np.concatenate([np.clip(r0[:, None] + dr, 0, (Y - h) // sy * sy), r0[:, None]], 1)
+        cand_c = np.concatenate([np.clip(c0[:, None] + dc, 0, (X - w) // sx * sx), c0[:, None]], 1)
+        ok = self._first_ok(j, cand_r, cand_c)
+        ok[:, -1] = True  # the lattice offset itself meets them
+        first = np.argmax(ok, axis=1)
+        return cand_r[np.arange(n), first], cand_c[np.arange(n), first]
 
 
     def _first_ok(self, j: int, cand_r: Array, cand_c: Array) -> Array:
