@@ -266,3 +266,61 @@ def test_catalogue_without_class_counts_is_refused_naming_the_rebuild(tmp_path):
     ds = rt.ChipDataset(cat, size=32)
     assert set(rt.TileChipSampler(ds, min_class={"mask": {1: 0.5}})) == {(0, 0, 0), (0, 0, 32)}
     assert set(rt.TileChipSampler(ds, max_class={"mask": {1: 0.0}})) == {(0, 32, 0), (0, 32, 32)}
+
+
+def test_scl_band_of_the_images_per_step(tmp_path, monkeypatch):
+    """A scene classification band inside the image Cube (classes 4, 5 clear, 8, 9 cloud, 0
+    nodata): cloud=Cloud("scl", classes=(8, 9), max=0.1) keeps only chips whose every step read
+    is at most 10 % cloud on the written pixels, min_clear_steps=2 those with two such steps;
+    the band constrains chips of the other band (bands=["red"])."""
+    rng = np.random.default_rng(5)
+    T, Y, X = 4, 96, 128
+    scl = np.repeat(np.repeat(rng.choice([4, 5, 8, 9], (T, 6, 8), p=[0.5, 0.4, 0.06, 0.04]), 16, 1), 16, 2).astype(np.uint16)
+    scl[:, :8, :] = 0
+    red = rng.integers(1, 5000, (T, Y, X)).astype(np.uint16)
+    rumi.write(tmp_path / "s.rumi", np.stack([red, scl], 1), bands=["red", "scl"], tile=16, nodata=[None, 0],
+               times=[f"2021-0{k + 1}-01" for k in range(T)], **GEO)
+    cat = rumi.Catalog.build([str(tmp_path / "s.rumi")], tmp_path / "s.parquet")
+    ds = rt.ChipDataset(cat, size=32, bands=["red"])
+
+    def cloud(k):
+        _, r, c = k
+        return np.isin(scl[:, r:r + 32, c:c + 32], (8, 9)).mean(axis=(1, 2))
+
+    assert max(cloud(k).max() for k in rt.RandomChipSampler(ds, length=200, seed=0)) > 0.1
+    with monkeypatch.context() as m:
+        _no_pixel_reads(m)
+        every = list(rt.RandomChipSampler(ds, length=200, seed=0, cloud=rt.Cloud("scl", max=0.1, classes=(8, 9))))
+        two = list(rt.GridChipSampler(ds, stride=4, cloud=rt.Cloud("scl", max=0.1, classes=(8, 9), min_clear_steps=2)))
+        tiles = set(rt.TileChipSampler(ds, cloud=rt.Cloud("scl", max=0.1, classes=(8, 9), min_clear_steps=2)))
+    assert every and two
+    assert max(cloud(k).max() for k in every) <= 0.1
+    assert min(int((cloud(k) <= 0.1).sum()) for k in two) >= 2
+    # tile-aligned chips of whole tiles: exactly those whose pixels meet it
+    assert tiles == {k for k in rt.TileChipSampler(ds) if int((cloud(k) <= 0.1).sum()) >= 2}
+    # a max_steps window reads the newest 2 steps: the limit is decided on those
+    ds2 = rt.ChipDataset(cat, size=32, bands=["red"], max_steps=2)
+    keys = list(rt.RandomChipSampler(ds2, length=100, seed=0, cloud=rt.Cloud("scl", max=0.1, classes=(8, 9))))
+    assert max(cloud(k)[2:].max() for k in keys) <= 0.1
+    with pytest.raises(rumi.RequestError, match=r"time_steps='random' draws them per chip"):
+        rt.RandomChipSampler(rt.ChipDataset(cat, size=32, max_steps=2, time_steps="random"), length=4,
+                             cloud=rt.Cloud("scl", max=0.1, classes=(8, 9)))
+
+
+def test_balance_weights_meet_a_target_they_can():
+    """balance_weights: the expected shares equal a target the chips can give (chips of one
+    class each, in unequal numbers), with every chip of a class equally likely; a target they
+    cannot give (a class only beside another) is approached keeping `spread` chips in play."""
+    from rumi.torch.contents import balance_weights
+
+    M = np.zeros((100, 3))
+    M[:70, 0] = 1.0
+    M[70:95, 1] = 1.0
+    M[95:, 2] = 1.0
+    p, got = balance_weights(M, np.array([0.5, 0.3, 0.2]), 64)
+    np.testing.assert_allclose(got, [0.5, 0.3, 0.2], atol=1e-6)
+    np.testing.assert_allclose(p[95:], 0.2 / 5, rtol=1e-6)
+    mixed = np.column_stack([np.full(100, 0.9), np.full(100, 0.1)])  # class 1 only beside class 0
+    mixed[:10] = [0.5, 0.5]
+    p, got = balance_weights(mixed, np.array([0.5, 0.5]), 40)
+    assert 0.1 < got[1] < 0.5 and 1.0 / np.sum(p * p) >= 25  # moved toward the target, min(40, 100 / 4) chips
