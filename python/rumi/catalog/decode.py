@@ -391,6 +391,12 @@ class Rows:
         """rumi:valid, each row's packed valid summary (rumi.catalog.valid), as Ragged bytes."""
         return binary(self.column(K.VALID))
 
+    @functools.cached_property
+    def stats(self) -> Ragged:
+        """rumi:stats, each row's packed numeric statistics (rumi.catalog.stats.unpack_stats), as
+        Ragged bytes (null: not recorded)."""
+        return binary(self.column(K.STATS))
+
     def scaling(self, keep: Array, bi: Array) -> tuple[Array, Array, Array, Array]:
         """Of the rows keep, the bands read (bi: every row's band indices): (scales (k, B)
         float64, offsets (k, B) float64, units (k, B) object, recorded (k,): the row has the

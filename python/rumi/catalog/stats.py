@@ -395,7 +395,7 @@ def selection_stats(table: Any, query: Sequence[tuple[Any, ...]], bands: Sequenc
                                "append them to the catalogue again")
     else:
         sc, of = np.ones(bi.shape), np.zeros(bi.shape)
-    blobs = rows.strings(K.STATS)
+    blobs = rows.stats
     if not blobs.valid.all():
         lack = np.flatnonzero(~blobs.valid)
         names = ", ".join(rows.id(int(i)) for i in lack[:3])
