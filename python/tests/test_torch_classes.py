@@ -324,3 +324,32 @@ def test_balance_weights_meet_a_target_they_can():
     mixed[:10] = [0.5, 0.5]
     p, got = balance_weights(mixed, np.array([0.5, 0.5]), 40)
     assert 0.1 < got[1] < 0.5 and 1.0 / np.sum(p * p) >= 25  # moved toward the target, min(40, 100 / 4) chips
+
+
+def test_partitioned_catalogue_and_append(tmp_path):
+    """A partitioned catalogue (row groups read as shards, a deferred search) gives the samplers
+    the same class counts; Catalog.append records them for the files it adds (classes= as
+    build's)."""
+    rng = np.random.default_rng(1)
+    paths = []
+    for k in range(4):
+        a = np.repeat(np.repeat(rng.integers(0, 3, (1, 1, 4, 4)), 16, 2), 16, 3).astype(np.uint8)
+        p = tmp_path / f"m{k}.rumi"
+        rumi.write(p, a, bands=["mask"], times=["2020-01-01"], tile=16, crs="EPSG:32633",
+                   geotransform=(500000.0 + 1000 * k, 10.0, 0.0, 5100000.0, 0.0, -10.0))
+        paths.append(p)
+    one = rumi.Catalog.build([str(p) for p in paths], tmp_path / "one.parquet")
+    rumi.catalog.write_parts(one.table, str(tmp_path / "cat") + "/", rows_per_group=1)
+    cat = rumi.Catalog.open(str(tmp_path / "cat") + "/")
+    lim = {"min_class": {"mask": {2: 0.75}}}
+    want = set(rt.TileChipSampler(rt.ChipDataset(one, size=32), **lim))
+    for c in (cat, cat.search(time=("2020-01-01", "2020-01-01"), defer=True)):
+        ds = rt.ChipDataset(c, size=32)
+        got = set(rt.TileChipSampler(ds, **lim))
+        assert {(ds.index.ids[j], r, col) for j, r, col in got} == {(one.row(j)["id"], r, col) for j, r, col in want}
+    assert want
+    # append: the added part's rows hold their counts (none with classes=False)
+    extra = tmp_path / "m9.rumi"
+    rumi.write(extra, np.ones((1, 1, 64, 64), np.uint8), bands=["mask"], times=["2020-01-01"], tile=16, **GEO)
+    cat = cat.append([str(extra)], classes=False)
+    assert [r["rumi:classes"] == [] for r in (cat.row(i) for i in range(len(cat)))].count(True) == 1
