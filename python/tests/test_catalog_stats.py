@@ -348,3 +348,39 @@ def test_shuffled_and_plain_values_decode_alike():
     for x, y, want in zip(a.steps + a.cells, b.steps + b.cells, steps + cells):
         np.testing.assert_array_equal(x, want)
         np.testing.assert_array_equal(y, want)
+
+
+def test_a_lon_lat_box_over_utm_files(tmp_path):
+    """A box in EPSG:4326 over files in UTM: a pixel counts when its centre, in lon/lat, lies in
+    the box (the oracle carries every pixel centre with pyproj); files wholly inside from the
+    catalogue, those the box cuts read at its edge."""
+    import pyproj
+
+    rng = np.random.default_rng(4)
+    files, paths = [], []
+    for i in range(3):
+        a = rng.integers(0, 1000, (1, 1, 60, 80)).astype(np.uint16)
+        a[a < 100] = 0  # nodata
+        x0 = 500000.0 + i * 800 * RES
+        p = tmp_path / f"u{i}.rumi"
+        rumi.write(p, a, bands=["v"], times=TIMES[:1], crs="EPSG:32633", geotransform=(x0, RES * 10, 0.0, Y0, 0.0, -RES * 10), tile=16,
+                   nodata=0)
+        files.append((a, x0))
+        paths.append(str(p))
+    cat = rumi.Catalog.build(paths, tmp_path / "c.parquet")
+    to_ll = pyproj.Transformer.from_crs("EPSG:32633", "EPSG:4326", always_xy=True)
+    # around the middle file, cutting the outer two
+    lon0, lat0 = to_ll.transform(500000.0 + 800 * RES, Y0)
+    box = (lon0 - 0.05, lat0 - 0.06, lon0 + 0.15, lat0 + 0.01)
+    got = cat.search(bbox=box).stats()
+    vals = []
+    for a, x0 in files:
+        xs = x0 + (np.arange(80) + 0.5) * RES * 10
+        ys = Y0 - (np.arange(60) + 0.5) * RES * 10
+        X, Y = np.meshgrid(xs, ys)
+        lon, lat = to_ll.transform(X, Y)
+        inb = (lon >= box[0]) & (lon <= box[2]) & (lat >= box[1]) & (lat <= box[3])
+        vals.append(a[0, 0][inb & (a[0, 0] != 0)].astype(np.float64))
+    x = np.concatenate(vals)
+    assert got.read_files >= 1
+    check(got, [(x.size, x.mean(), x.std(), x.min(), x.max())])

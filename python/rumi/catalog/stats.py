@@ -450,7 +450,7 @@ def selection_stats(table: Any, query: Sequence[tuple[Any, ...]], bands: Sequenc
             to_read = inside | partial
         if to_read.any():
             read_files += 1
-            p = _read_cells(open_dataset(i), fs, to_read, steps, [int(b) for b in bi[i]], _nodata_of(rows, i, bi[i]), qs)
+            p = _read_cells(open_dataset(i), fs, to_read, steps, [int(b) for b in bi[i]], _nodata_of(rows, i, bi), qs)
             acc.append(_scale(p, sc_i[:, 0], of_i[:, 0]).take((slice(None), None)))
     if not acc:  # no cell meets the box: no sample
         acc.append(Pieces.empty((nb, 1)))
@@ -588,7 +588,8 @@ def _cells_in(polys: list[Any], tr: Array, shape: Array, tile: Array, fs: FileSt
 
 
 def _nodata_of(rows: Any, i: int, bi: Array) -> list[float | None]:
-    val, has, _ = rows.band_nodata(np.array([i]), np.asarray(bi)[None, :])
+    """Row i's nodata of the bands read (bi: every row's band indices, (n, nb))."""
+    val, has, _ = rows.band_nodata(np.array([i]), bi)
     return [float(v) if h else None for v, h in zip(val[0], has[0])]
 
 
