@@ -122,8 +122,8 @@ def write(tmp: Path, files):
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(scene=scenes(), sel=st.sampled_from(["all", "time", "box", "box+time"]), boxf=st.tuples(*[st.floats(0.05, 0.95)] * 4),
-       apply_scale=st.booleans())
-def test_selection_stats_equal_a_pixel_pass(tmp_path_factory, scene, sel, boxf, apply_scale):
+       apply_scale=st.booleans(), which=st.integers(0, 1))
+def test_selection_stats_equal_a_pixel_pass(tmp_path_factory, scene, sel, boxf, apply_scale, which):
     dtype, files = scene
     tmp = tmp_path_factory.mktemp("s")
     paths = write(tmp, files)
@@ -136,8 +136,8 @@ def test_selection_stats_equal_a_pixel_pass(tmp_path_factory, scene, sel, boxf, 
         q["time"] = ("2020-02-01", "2020-03-15")
         steps_of = lambda a: [t for t in (1, 2) if t < a.shape[0]]  # noqa: E731
     if "box" in sel:
-        a0 = files[0][0]
-        x0, y0 = files[0][4]
+        a0 = files[which % len(files)][0]  # a box within the first or the second file's extent
+        x0, y0 = files[which % len(files)][4]
         W, H = a0.shape[3] * RES, a0.shape[2] * RES
         # edges a quarter pixel off the pixel centres' lattice: no centre on an edge
         fx = sorted(boxf[:2])
