@@ -398,6 +398,10 @@ class RandomChipSampler(ChipSampler):
         if self.contents.balance is not None:
             cands, p = self.balanced(files)[:2]
             out: Array = cands[rng.choice(len(cands), size=count, p=p)]
+            h, w = index.size
+            for j in np.unique(out[:, 0]):  # offsets within a quarter chip of the lattice's: more distinct chips
+                sel = np.flatnonzero(out[:, 0] == j)
+                out[sel, 1], out[sel, 2] = self._near(int(j), out[sel, 1], out[sel, 2], rng, (max(1, h // 4), max(1, w // 4)))
             return out
         h, w = index.size
         shapes = np.asarray(index.shapes, np.int64)
@@ -447,12 +451,13 @@ class RandomChipSampler(ChipSampler):
                         r0[miss], c0[miss] = self._near(int(j), r0[miss], c0[miss], rng)
         return _keys(js, r0, c0)
 
-    def _near(self, j: int, r0: Array, c0: Array, rng: np.random.Generator) -> tuple[Array, Array]:
+    def _near(self, j: int, r0: Array, c0: Array, rng: np.random.Generator,
+              reach: tuple[int, int] | None = None) -> tuple[Array, Array]:
         """For each offset (r0, c0) that meets the constraints, the first of 15 random offsets
-        within a tile of it (on the align step) that meets them too, else itself."""
+        within reach (default a tile) of it (on the align step) that meets them too, else itself."""
         _, _, Y, X = (int(v) for v in self.index.shapes[j])
         h, w = self.index.size
-        th, tw = (int(v) for v in self.index.tiles[j])
+        th, tw = reach if reach is not None else (int(v) for v in self.index.tiles[j])
         sy, sx = self.steps(j)
         n, m = len(r0), 15
         dr = (rng.integers(-th, th + 1, (n, m)) // sy) * sy
