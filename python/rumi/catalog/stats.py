@@ -5,8 +5,9 @@ What a row records, per band, of the VALID samples (not the band's nodata, by ru
 test, and not NaN), in raw stored values (before scale and offset), as "pieces" of five numbers:
 count (int64), sum (float64: a mean to 1e-16), m2 (float32, float64 when a value passes float32's
 range: the sum of squared deviations from the piece's own mean, so that variances combine
-without cancellation, Chan et al.; float32's 6e-8 gives the std to 3e-8), min and max (float64; exact
-for every sample type but 64-bit integers beyond 2**53, which are rounded outward). Two levels:
+without cancellation, Chan et al.; float32's 6e-8 gives the std to 3e-8), min and max (float64;
+exact for every sample type but 64-bit integers beyond 2**53, rounded to the nearest float64 as
+their sums are). Two levels:
 
 - cells: per band and cell over all time steps, a cell a block of whole tiles, at most
   STATS_CELLS x STATS_CELLS cells a band (a file of up to 4 x 4 tiles: a cell per tile);
@@ -15,8 +16,9 @@ for every sample type but 64-bit integers beyond 2**53, which are rounded outwar
 
 The value is little-endian bytes: b"RST1", then uint16 cell height and width in tiles and uint16
 flags (1: the steps level follows; 2: m2 is float64; 4: each array byte-shuffled, its values'
-first bytes, then their second bytes..., which Parquet's zstd packs 12 % smaller), then each level's five arrays (count, sum, m2, min, max),
-the steps level (B, T) first, then the cells level (B, cells down, cells across), C order.
+first bytes, then their second bytes..., which Parquet's zstd packs 12 % smaller), then each
+level's five arrays (count, sum, m2, min, max), the steps level (B, T) first, then the cells
+level (B, cells down, cells across), C order.
 A row is null when the file's samples are complex, or when the catalogue was written before
 the column (stats() then names those files and says to append them again).
 
@@ -27,8 +29,8 @@ read the column: Catalog.stats reads it for the selection.
 
 A selection's statistics combine the pieces each row's selected steps and cells give, exactly:
 a row wholly inside the search's box (its footprint within the box's lift; else each cell is
-tested in the file's CRS against the box carried there) takes its steps (or cells, all steps selected); a row cut by
-the box takes the cells wholly inside, and reads the pixels of the cells the box's edge crosses
+tested in the file's CRS against the box carried there) takes its steps (or cells, all steps
+selected); a row cut by the box takes the cells wholly inside, and reads the pixels of the cells the box's edge crosses
 (exact=True, the default: a pixel counts when its centre lies inside the box carried into the
 file's CRS) or counts those cells whole (exact=False: no pixel read; a superset at the box's
 edge); a row cut by both the box and the time window reads its cells in the box for the steps
