@@ -384,3 +384,13 @@ def test_a_lon_lat_box_over_utm_files(tmp_path):
     x = np.concatenate(vals)
     assert got.read_files >= 1
     check(got, [(x.size, x.mean(), x.std(), x.min(), x.max())])
+
+
+def test_complex_files_are_named(tmp_path):
+    a = (np.arange(2 * 30 * 40).reshape(1, 2, 30, 40) + 1j).astype(np.complex64)
+    p = tmp_path / "z.rumi"
+    rumi.write(p, a, bands=["a", "b"], times=TIMES[:1], crs="EPSG:32633", geotransform=(X0, RES, 0.0, Y0, 0.0, -RES), tile=16)
+    cat = rumi.Catalog.build([str(p)], tmp_path / "z.parquet")
+    assert cat.row(0)["rumi:stats"] is None
+    with pytest.raises(rumi.RequestError, match=r"1 of the 1 files have complex samples \(z, complex64\)"):
+        cat.stats()

@@ -400,10 +400,14 @@ def selection_stats(table: Any, query: Sequence[tuple[Any, ...]], bands: Sequenc
     blobs = rows.stats
     if not blobs.valid.all():
         lack = np.flatnonzero(~blobs.valid)
+        cplx = np.array([str(t).startswith("complex") for t in rows.sample_types[lack]], bool)
+        if cplx.any():
+            raise RequestError(f"{int(cplx.sum())} of the {rows.n} files have complex samples ({rows.id(int(lack[cplx][0]))}, "
+                               f"{rows.sample_types[lack[cplx][0]]}): they have no statistics; leave them out of the selection")
         names = ", ".join(rows.id(int(i)) for i in lack[:3])
         raise RequestError(f"{len(lack)} of the {rows.n} files have no statistics (rumi:stats: {names}{' ...' if len(lack) > 3 else ''}): "
-                           "catalogued before the column, or complex samples; append them to the catalogue again "
-                           "(Catalog.append / rumi-catalog append) to record them")
+                           "catalogued before the column, or with stats=False: build the catalogue again to record them "
+                           "(or append them to a partitioned one: Catalog.append)")
     shapes, tiles = rows.shapes, rows.tiles
     times = rows.times
     nb = len(bands)
