@@ -24,7 +24,7 @@ from ._options import Options
 from ._pam import AUX_SUFFIX
 from ._scale import Scaling
 from ._scale import apply as apply_scaling
-from ._times import caller_level, rounded_micros, rounded_seconds, seconds
+from ._times import caller_level, rounded_micros, rounded_seconds, seconds, time_span
 from ._window import covering, from_bounds, window_bounds
 
 #: the core's tile count per axis of a raster: tile_counts((Y, X), (th, tw)) -> (down, across)
@@ -55,6 +55,7 @@ __all__ = [
     "rounded_micros",
     "rounded_seconds",
     "seconds",
+    "time_span",
     "covering",
     "from_bounds",
     "window_bounds",

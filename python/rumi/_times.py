@@ -88,13 +88,7 @@ def seconds(v: Any, what: str) -> int:
         # the core's one parser of time texts (the CLI's --times reads the same strings)
         from . import _rumi
 
-        try:
-            secs, rounded = _rumi.parse_time(v)
-        except ValueError as e:
-            raise ValueError(f"{what}: {e}") from None
-        if rounded:
-            _warn_rounded(what, repr(v), secs)
-        return secs
+        return _text_seconds(v, what)[0]
     if hasattr(v, "to_datetime64") and not isinstance(v, np.datetime64):  # pandas.Timestamp: keeps ns
         if getattr(v, "tzinfo", None) is not None:
             v = v.tz_convert("UTC").tz_localize(None)
@@ -110,6 +104,44 @@ def seconds(v: Any, what: str) -> int:
     if isinstance(v, _dt.date):
         return int(np.datetime64(v, "s").astype("int64"))
     raise TypeError(f"{what}: {v!r} is not a time (ISO string, datetime64, datetime or (start, end))")
+
+
+def _text_seconds(text: str, what: str) -> tuple[int, int]:
+    """(seconds, span) of a time text by the core's one parser (span: the seconds it covers),
+    a fraction rounded with a warning."""
+    from . import _rumi
+
+    try:
+        secs, rounded, span = _rumi.parse_time(text)
+    except ValueError as e:
+        raise ValueError(f"{what}: {e}") from None
+    if rounded:
+        _warn_rounded(what, repr(text), secs)
+    return secs, span
+
+
+#: datetime64 units coarser than a second -> what a value of that unit covers (time_span)
+_COARSE = ("Y", "M", "W", "D", "h", "m")
+
+
+def time_span(v: Any, what: str = "time") -> tuple[int, int]:
+    """(first, last) second that a time value covers, as STAC searches read dates: a date text
+    its day, "YYYY-MM" its month, "YYYY" its year, "HH:MM" its minute (the core's parser says
+    what a text covers), a datetime64 of a coarser unit that unit, a date its day; one second
+    for an instant."""
+    if isinstance(v, str):
+        start, span = _text_seconds(v, what)
+        return start, start + span - 1
+    start = seconds(v, what)
+    unit = None
+    if isinstance(v, np.datetime64):
+        unit = np.datetime_data(v.dtype)[0]
+    elif isinstance(v, _dt.date) and not isinstance(v, _dt.datetime):
+        unit = "D"
+    if unit in _COARSE:
+        d = np.datetime64(start, "s").astype(f"datetime64[{unit}]")
+        return start, int((d + 1).astype("datetime64[s]").astype("int64")) - 1
+    return start, start
 
 
 def interval_seconds(text: str, what: str) -> list[int]:

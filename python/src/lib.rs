@@ -336,13 +336,14 @@ fn stats_dict<'py>(py: Python<'py>, stats: &rumi::ReadStats) -> PyResult<Bound<'
 /// One read of `read_batch`: `(reader, out, times, bands, (row0, row1), (col0, col1), origin)`.
 type BatchJob = (Py<NativeReader>, usize, Vec<u32>, Vec<u32>, (u32, u32), (u32, u32), usize);
 
-/// `parse_time(text) -> (seconds, rounded)`: an ISO 8601 date or date-time (no zone: UTC) as
-/// whole seconds since 1970, by the core's one parser of time texts (the CLI's too); `rounded`
-/// when a fraction of a second was rounded away. ValueError naming the text otherwise.
+/// `parse_time(text) -> (seconds, rounded, span)`: an ISO 8601 date or date-time (no zone: UTC)
+/// as whole seconds since 1970, by the core's one parser of time texts (the CLI's too); `rounded`
+/// when a fraction of a second was rounded away; `span` the seconds the text covers (a date its
+/// day, `YYYY-MM` its month, `HH:MM` its minute). ValueError naming the text otherwise.
 #[pyfunction]
-fn parse_time(text: &str) -> PyResult<(i64, bool)> {
+fn parse_time(text: &str) -> PyResult<(i64, bool, i64)> {
     rumi::format::time_text::parse_instant(text)
-        .map(|i| (i.seconds, i.rounded))
+        .map(|i| (i.seconds, i.rounded, i.span))
         .map_err(pyo3::exceptions::PyValueError::new_err)
 }
 

@@ -234,3 +234,32 @@ def test_every_consumer_refuses_time_ends_that_do_not_match(catalogue):
 
     with pytest.raises(rumi.FormatError, match="rumi:time_ends and rumi:times differ in length"):
         ChipIndex.plan(Catalog(t.slice(2, 1)), None, IndexSpec(size=(8, 8), bands=("nir",)))
+
+
+@pytest.mark.parametrize("text", ["2023", "2024-02", "2023-12", "2023-05-11", "2023-05-11T10:30", "2023-05-11 10:30",
+                                  "2023-05-11T10:30:05", "2023-05-11T10:30:05Z", "1969-12-31", "2023-05-11T10:30+02:00"])
+def test_a_time_text_covers_what_numpy_reads_it_as(text):
+    """A search's time text covers its year, month, day or minute (the core's parser says which),
+    against numpy's datetime64 of the same text: its unit's first and last second (a zone: numpy
+    reads none, so the offset is applied to its value)."""
+    from rumi.catalog import norm_time
+
+    plain, zone = (text[:-6], int(text[-6:-3]) * 3600) if text[-6:-5] == "+" else (text.rstrip("Z"), 0)
+    d = np.datetime64(plain.replace(" ", "T"))
+    unit = np.datetime_data(d.dtype)[0]
+    first = int(d.astype("datetime64[s]").astype("int64")) - zone
+    last = int((d + 1).astype("datetime64[s]").astype("int64")) - 1 - zone if unit != "s" else first
+    assert norm_time(text) == (first, last)
+    assert norm_time((text, text)) == (first, last)
+
+
+def test_a_time_text_covers_the_same_whatever_its_letters():
+    """"t" and "z" are ISO 8601's "T" and "Z" (the core's parser reads them): a minute covers its
+    minute in either spelling (the search read the lower-case one again with numpy, which does
+    not take it, and covered one second)."""
+    from rumi.catalog import norm_time
+
+    a, b = norm_time("2023-05-11T10:30Z")
+    assert b - a == 59
+    for text in ("2023-05-11t10:30z", "2023-05-11t10:30", "2023-05-11T10:30z", "2023-05-11 10:30z"):
+        assert norm_time(text) == (a, b), text

@@ -4,12 +4,11 @@ catalogue file instead of receiving the rows. Times as STAC searches read them (
 
 from __future__ import annotations
 
-import datetime as _dt
 from typing import Any, Sequence, Union
 
 import numpy as np
 
-from .._internal import epsg_code, seconds
+from .._internal import epsg_code, time_span
 from . import columns as K
 from . import geometry as _geometry
 from .columns import deps, micros
@@ -56,26 +55,6 @@ def norm_time(time: Any) -> Window | None:
         b = time_span(time[1])[1] if time[1] is not None else None
         return (a, b)
     return time_span(time)
-
-
-def time_span(v: Any) -> tuple[int, int]:
-    """(first, last) second that a time value covers: one second for an instant, the whole
-    day / month / year for a date, a year-month or a year."""
-    start = seconds(v, "time")
-    unit = None
-    if isinstance(v, str):
-        try:
-            unit = np.datetime_data(np.datetime64(v.strip().rstrip("Z")).dtype)[0]
-        except ValueError:
-            unit = None
-    elif isinstance(v, np.datetime64):
-        unit = np.datetime_data(v.dtype)[0]
-    elif isinstance(v, _dt.date) and not isinstance(v, _dt.datetime):
-        unit = "D"
-    if unit in ("Y", "M", "W", "D", "h", "m"):
-        d = np.datetime64(start, "s").astype(f"datetime64[{unit}]")
-        return start, int((d + 1).astype("datetime64[s]").astype("int64")) - 1
-    return start, start
 
 
 def box_of(box: Sequence[float], crs: str | int | None) -> _geometry.Box:

@@ -22,6 +22,10 @@ pub struct Instant {
     pub seconds: i64,
     /// true when the text had a non-zero fraction of a second, rounded away
     pub rounded: bool,
+    /// the seconds the text covers from `seconds` on: its year, month or day for a reduced date
+    /// or a date, 60 for `HH:MM`, 1 with seconds (a date covers its day, as STAC searches read
+    /// dates)
+    pub span: i64,
 }
 
 /// The forms [`parse_instant`] reads, for error messages.
@@ -134,11 +138,13 @@ impl Parser<'_> {
         }
         let year = self.year()?;
         let (mut month, mut day, mut full_date) = (1, 1, false);
+        let mut next = days_from_civil(year + 1, 1, 1); // the first day after what the date covers
         if self.eat(b'-') {
             month = self.digits(2, "month")?;
             if !(1..=12).contains(&month) {
                 return Err(format!("month {month} does not exist"));
             }
+            next = if month == 12 { days_from_civil(year + 1, 1, 1) } else { days_from_civil(year, month + 1, 1) };
             if self.eat(b'-') {
                 day = self.digits(2, "day")?;
                 let name = MONTHS[month as usize - 1];
@@ -152,11 +158,13 @@ impl Parser<'_> {
                     return Err(format!("{name} {year} has {days} days, so day {day} does not exist"));
                 }
                 full_date = true;
+                next = days_from_civil(year, month, day) + 1;
             } else if !self.rest.is_empty() {
                 return Err(format!("expected {FORMS}"));
             }
         }
         let mut seconds = days_from_civil(year, month, day) * 86_400;
+        let mut span = next * 86_400 - seconds;
         let mut rounded = false;
         if full_date && matches!(self.peek(), Some(b'T' | b't' | b' ')) {
             self.rest = &self.rest[1..];
@@ -166,7 +174,9 @@ impl Parser<'_> {
             }
             let minute = self.digits(2, "minute")?;
             let mut second = 0;
+            span = 60;
             if self.eat(b':') {
+                span = 1;
                 second = self.digits(2, "second")?;
                 if matches!(self.peek(), Some(b'.' | b',')) {
                     self.rest = &self.rest[1..];
@@ -204,7 +214,8 @@ impl Parser<'_> {
         }
         let seconds = i64::try_from(seconds)
             .map_err(|_| "it is outside the range of 64-bit seconds since 1970 that rumi stores".to_string())?;
-        Ok(Instant { seconds, rounded })
+        let span = i64::try_from(span).expect("a year's seconds fit in 64 bits");
+        Ok(Instant { seconds, rounded, span })
     }
 
     /// The zone's offset east of UTC in seconds: `Z`, `+HH:MM`, `+HHMM`, `+HH` (or `-`), or
@@ -284,10 +295,10 @@ mod tests {
     #[test]
     fn fractions_round_to_the_nearest_second_halves_up() {
         let p = |t: &str| parse_instant(t).unwrap();
-        assert_eq!(p("1970-01-01T00:01:00.5Z"), Instant { seconds: 61, rounded: true });
-        assert_eq!(p("1970-01-01T00:01:00,499"), Instant { seconds: 60, rounded: true });
-        assert_eq!(p("1969-12-31T23:59:59.5"), Instant { seconds: 0, rounded: true });
-        assert_eq!(p("1970-01-01T00:00:00.000000001"), Instant { seconds: 0, rounded: true });
+        assert_eq!(p("1970-01-01T00:01:00.5Z"), Instant { seconds: 61, rounded: true, span: 1 });
+        assert_eq!(p("1970-01-01T00:01:00,499"), Instant { seconds: 60, rounded: true, span: 1 });
+        assert_eq!(p("1969-12-31T23:59:59.5"), Instant { seconds: 0, rounded: true, span: 1 });
+        assert_eq!(p("1970-01-01T00:00:00.000000001"), Instant { seconds: 0, rounded: true, span: 1 });
     }
 
     #[test]
@@ -309,6 +320,21 @@ mod tests {
         assert!(err("2015-03-09T17:30:17.").contains("digits after its point"));
         assert!(err("20150309").contains("expected"));
         assert!(err("+999999999999-01-01").contains("outside the range"));
+    }
+
+    #[test]
+    fn spans_cover_the_precision_of_the_text() {
+        let span = |t: &str| parse_instant(t).unwrap().span;
+        assert_eq!(span("2024"), 366 * 86_400);
+        assert_eq!(span("2023"), 365 * 86_400);
+        assert_eq!(span("2024-02"), 29 * 86_400);
+        assert_eq!(span("2023-12"), 31 * 86_400);
+        assert_eq!(span("2023-05-11"), 86_400);
+        assert_eq!(span("-0001-03-01"), 86_400);
+        assert_eq!(span("2023-05-11T10:30"), 60);
+        assert_eq!(span("2023-05-11T10:30+02:00"), 60);
+        assert_eq!(span("2023-05-11 10:30:05"), 1);
+        assert_eq!(span("2023-05-11T10:30:05.7Z"), 1);
     }
 
     #[test]
