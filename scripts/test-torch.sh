@@ -75,7 +75,8 @@ step "pip install rumi[torch] (the wheel)" install_rumi "$VENV" torch
 run_tests() {
   (cd python/tests && RUMI_PY_STRICT=1 RUMI_PYTHON="$VENV/bin/python" \
     "$VENV/bin/python" -m pytest -q -ra -p no:cacheprovider --rootdir=. "$@" test_torch.py test_torch_train.py \
-    test_torch_scale.py test_stale_files.py test_torch_scales.py test_scale_acceptance.py test_torch_classes.py differential/test_diff_torch.py)
+    test_torch_scale.py test_stale_files.py test_torch_scales.py test_scale_acceptance.py test_torch_classes.py \
+    test_catalog_decode.py differential/test_diff_torch.py)
 }
 rc=0
 step "pytest test_torch.py test_torch_train.py test_torch_scale.py ..." run_tests "$@" || rc=$?
