@@ -17,6 +17,10 @@ measured in one run compare. torch runs one intra-op thread (see worker()).
     V=~/.cache/rumi/venvs/torch-py3.11
     $V/bin/python bench/loader_regime.py                       # this build, 4 rounds
     $V/bin/python bench/loader_regime.py --python old=/work/old-venv/bin/python --python head=$V/bin/python
+    $V/bin/python bench/loader_regime.py --data DIR --graph fast     # the images written with graph="fast"
+
+--graph G writes the collection's images again with rumi.write(graph=G) (in DIR/graph-G, once) and
+reads those: the regime with a writer setting other than the default, beside the same rasterio.
 """
 
 import argparse
@@ -110,6 +114,30 @@ def worker(args):
     print(json.dumps(out))
 
 
+def regraph(data, graph):
+    """data/graph-<graph>: the collection with its images written again with graph= (once); returns that folder."""
+    import rumi
+
+    out = data / f"graph-{graph}"
+    if (out / "files.json").exists():
+        return out
+    out.mkdir(exist_ok=True)
+    files = json.loads((data / "files.json").read_text())
+    images = []
+    for f in files["rumi"]:
+        with rumi.open(f) as ds:
+            arr, crs, gt, (th, tw) = ds.read()[0], ds.crs, ds.geotransform, ds.tile_shape
+        p = out / Path(f).name
+        # what chip_bench.cut() writes, but the graph
+        rumi.write(p, arr, bands=["b1", "b2", "b3"], times=["2020-05-18"], crs=crs, geotransform=gt, tile=(th, tw),
+                   graph=graph)
+        Path(f"{p}.header").unlink(missing_ok=True)
+        images.append(str(p))
+    (out / "files.json").write_text(json.dumps({**files, "rumi": images}))
+    print(f"images written with graph={graph!r} in {out}", flush=True)
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--python", action="append", default=[],
@@ -121,6 +149,7 @@ def main():
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--images-only", dest="masks", action="store_false", help="images without their masks")
     ap.add_argument("--data", help="folder of a collection cut by an earlier run (files.json), else a fresh one")
+    ap.add_argument("--graph", help="read the images written again with rumi.write(graph=GRAPH) (default: as cut)")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
@@ -140,6 +169,8 @@ def main():
         files = cut(data, args.pieces)
         (data / "files.json").write_text(json.dumps({k: v for k, v in files.items() if k != "days"}))
         print(f"collection: {args.pieces} pieces in {data} ({time.perf_counter() - t:.1f} s)", flush=True)
+    if args.graph:
+        data = regraph(data, args.graph)
     print(f"{args.pieces} pieces, {args.chips} chips, batch {args.batch}, {'images + masks' if args.masks else 'images'}, "
           f"0 workers; {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f} at start", flush=True)
     res = {name: {"rumi": [], "rasterio": []} for name in builds}
