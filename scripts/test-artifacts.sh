@@ -13,7 +13,8 @@
 #    another GDAL line (Debian's python3-rasterio, GDAL 3.6), the wheel on Python 3.10, a CPU
 #    without x86-64-v2 (qemu-user's Core 2; and an x86-64-v2 CPU without AVX reads and writes);
 #  - the aarch64 wheels and arm64 .deb under qemu-user with Debian's arm64 Python and GDAL:
-#    scripts/test-artifacts-aarch64.sh (RUMI_ARTIFACTS_SKIP_AARCH64=1 leaves them out);
+#    scripts/test-artifacts-aarch64.sh, beside the x86-64 checks below (its output printed when it
+#    ends; RUMI_ARTIFACTS_SKIP_AARCH64=1 leaves them out);
 #  - the Debian package: `apt-get install ./dist/gdal-plugin-rumi_*_amd64.deb` (timed), then with
 #    GDAL_DRIVER_PATH unset: `rumi convert`, `gdalinfo -checksum` and gdal_translate against the
 #    GeoTIFF source, Debian's rasterio, QGIS (identify() values); `apt-get remove` leaves GDAL's plugin folder as it was.
@@ -55,7 +56,10 @@ torch312=$cache/venvs/torchgeo-py3.12
 scripts/apt-install.sh --no-install-recommends qemu-user
 work=$(mktemp -d "${TMPDIR:-/tmp}/rumi-artifacts.XXXXXX")
 installed_deb=0
+aarch64_pid=""
 cleanup() {
+  # the aarch64 checks running in the background (below) end with this run
+  [ -z "$aarch64_pid" ] || { kill "$aarch64_pid" 2>/dev/null; wait "$aarch64_pid" 2>/dev/null; }
   # a run stopped between install and remove leaves GDAL as it found it
   if [ "$installed_deb" = 1 ] && dpkg -s gdal-plugin-rumi >/dev/null 2>&1; then
     ${SUDO:-} apt-get remove -y -q gdal-plugin-rumi >/dev/null 2>&1 || true
@@ -145,6 +149,16 @@ for spec in 3.11:1.4:"$py311":"$torch311" 3.12:1.5:"$py312":"$torch312"; do
     || bad "register() with another rasterio release (Python $pyv)"
 done
 
+aarch64_pid=""
+if [ "${RUMI_ARTIFACTS_SKIP_AARCH64:-0}" != 1 ]; then
+  # beside the x86-64 checks below (each mostly on one core); its output is printed when it ends.
+  # The x86-64 venv of Python 3.11 (rumi, rumi-gdal, rasterio 1.4) writes and reads the files compared
+  stamp "the aarch64 artefacts under qemu-user (scripts/test-artifacts-aarch64.sh), in the background"
+  aarch64_t=$(date +%s.%N)
+  scripts/test-artifacts-aarch64.sh "$work" "$work/venv-3.11/bin/python" >"$work/aarch64.log" 2>&1 &
+  aarch64_pid=$!
+fi
+
 stamp "errors a user meets"
 only=$work/rumi-gdal-only
 "$work/venv-3.11/bin/pip" install -q --no-deps --target "$only" "$gdal_whl"
@@ -190,14 +204,6 @@ out=$(cd "$work" && qemu-x86_64 -cpu Nehalem "$work/venv-3.11/bin/python" -c "$c
 out=$(cd "$work" && qemu-x86_64 -cpu core2duo "$work/venv-old-cpu/bin/python" -c "$cpu_check" 2>&1 | tail -2)
 grep -q "this CPU lacks sse4.1, sse4.2, popcnt (x86-64-v2)" <<<"$out" && echo "  ok: on an emulated Core 2: $out" \
   || bad "on an emulated Core 2, expected rumi's x86-64-v2 error: $out"
-
-if [ "${RUMI_ARTIFACTS_SKIP_AARCH64:-0}" != 1 ]; then
-  stamp "the aarch64 artefacts under qemu-user (scripts/test-artifacts-aarch64.sh)"
-  t=$(date +%s.%N)
-  # the x86-64 venv of Python 3.11 (rumi, rumi-gdal, rasterio 1.4) writes and reads the files compared
-  scripts/test-artifacts-aarch64.sh "$work" "$work/venv-3.11/bin/python" || bad "the aarch64 artefacts (above)"
-  figure "aarch64 artefacts under emulation (test-artifacts-aarch64.sh)" "$(secs "$t") s"
-fi
 
 if [ "$skip_deb" != 1 ]; then
   stamp "the Debian package: apt-get install, GDAL tools and Debian's rasterio with no GDAL_DRIVER_PATH, apt-get remove"
@@ -262,6 +268,16 @@ EOF
     || bad "GDAL's plugin folder differs after removal: $(ls "$plugdir")"
   ! gdalinfo --formats | grep -q RUMI || bad "gdalinfo still lists RUMI after removal"
   [ ! -e /usr/bin/rumi ] || bad "/usr/bin/rumi is still there after removal"
+fi
+
+if [ -n "$aarch64_pid" ]; then
+  stamp "the aarch64 artefacts under qemu-user (scripts/test-artifacts-aarch64.sh): its output"
+  aarch64_rc=0
+  wait "$aarch64_pid" || aarch64_rc=$?
+  aarch64_pid=""
+  cat "$work/aarch64.log"
+  [ "$aarch64_rc" = 0 ] || bad "the aarch64 artefacts (above; exit status $aarch64_rc)"
+  figure "aarch64 artefacts under emulation (test-artifacts-aarch64.sh)" "$(secs "$aarch64_t") s"
 fi
 
 stamp "figures"
