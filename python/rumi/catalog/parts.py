@@ -34,7 +34,8 @@ import numpy as np
 
 from .._errors import FormatError, RumiIOError
 from . import columns as K
-from .columns import deps, file_metadata, schema
+from .columns import deps, file_metadata, micros, schema
+from .decode import overlap
 from .geometry import lon_overlap
 from .search import POLAR, bbox_columns
 from .stores import LISTING, has_listing, list_parts, mkdir, put, store
@@ -46,7 +47,7 @@ ROWS_PER_PART = 1_000_000
 #: the bits per axis of the Hilbert key of a row's bbox centre
 HILBERT_BITS = 16
 #: the columns whose row-group statistics are written (the ones a search pushes down)
-STAT_COLUMNS = ("datetime", "start_datetime", "end_datetime", "bbox.xmin", "bbox.ymin", "bbox.xmax", "bbox.ymax", "proj:code")
+STAT_COLUMNS = (K.DATETIME, K.START_DATETIME, K.END_DATETIME, "bbox.xmin", "bbox.ymin", "bbox.xmax", "bbox.ymax", K.PROJ_CODE)
 #: footers read at once when a catalogue opens (object stores: one or two requests each)
 FOOTER_THREADS = 16
 #: parts whose footers (fragments with statistics) stay in memory after a search used them
@@ -102,7 +103,7 @@ def _first_time_us(table: Any) -> np.ndarray[Any, Any]:
     pa = deps().pa
     import pyarrow.compute as pc
 
-    a = pc.coalesce(table.column("datetime"), table.column("start_datetime")).cast(pa.int64())
+    a = pc.coalesce(table.column(K.DATETIME), table.column(K.START_DATETIME)).cast(pa.int64())
     return np.asarray(a.fill_null(0).to_numpy(zero_copy_only=False), np.int64)
 
 
@@ -191,14 +192,14 @@ def may_match(ext: dict[str, Any] | None, filters: Any) -> bool:
             if not crosses(ext) and not lon_overlap(np.array([xmin[0]]), np.array([xmax[1]]), w, e)[0]:
                 return False
         elif kind == "time" and item[1] is not None:
-            a, b = (None if v is None else v * 1_000_000 for v in item[1])
-            dt, st, en = ext.get("datetime"), ext.get("start_datetime"), ext.get("end_datetime")
-            one = dt is not None and (a is None or dt[1] >= a) and (b is None or dt[0] <= b)
-            span = st is not None and en is not None and (b is None or st[0] <= b) and (a is None or en[1] >= a)
+            win = tuple(None if v is None else micros(v) for v in item[1])  # the extent's values: timestamp[us]
+            dt, st, en = ext.get(K.DATETIME), ext.get(K.START_DATETIME), ext.get(K.END_DATETIME)
+            one = dt is not None and bool(overlap(dt[0], dt[1], (win[0], win[1])))
+            span = st is not None and en is not None and bool(overlap(st[0], en[1], (win[0], win[1])))
             if not (one or span):
                 return False
         elif kind == "crs":
-            c = ext.get("proj:code")
+            c = ext.get(K.PROJ_CODE)
             if c is None or not c[0] <= item[1] <= c[1]:
                 return False
     return True
@@ -236,7 +237,7 @@ def summary_token(rows: int, rows_per_group: int, ext: dict[str, Any]) -> str:
             f = np.nextafter(f, np.float32(np.inf))
         box.append(float(f))
     times = []
-    for k in ("datetime", "start_datetime", "end_datetime"):
+    for k in (K.DATETIME, K.START_DATETIME, K.END_DATETIME):
         v = ext.get(k)
         times += [_NONE_TIME, _NONE_TIME] if v is None else [int(v[0]), int(v[1])]
     code = b""
