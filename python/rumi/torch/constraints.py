@@ -15,6 +15,7 @@ from rumi.catalog import nodata_bound
 
 from .dtypes import Array, never_sample
 from .index import ChipIndex
+from .tiling import tile_overlaps
 
 if TYPE_CHECKING:
     from .contents import Contents
@@ -104,19 +105,9 @@ def valid_bound(index: ChipIndex, j: int, r0: Any, c0: Any) -> Array:
     caps = [nodata_bound(q[b]) * Tf * np.outer(ah, aw) * (1 + 1e-9)
             for k, b in enumerate(index.band_idx[j]) if (v := nd[k]) is not None and not never_sample(v, index.encoding)]
     invalid = np.zeros(r0.shape)
-    for di in range(-(-h // th) + 1):
-        tile_r = r0 // th + di
-        ovr = np.clip(np.minimum(np.minimum(r0 + h, (tile_r + 1) * th), Y) - np.maximum(r0, tile_r * th), 0, None)
-        row_in = tile_r < ny
-        tic = np.minimum(tile_r, ny - 1)
-        for dj in range(-(-w // tw) + 1):
-            tile_c = c0 // tw + dj
-            ovc = np.clip(np.minimum(np.minimum(c0 + w, (tile_c + 1) * tw), X) - np.maximum(c0, tile_c * tw), 0, None)
-            inside = row_in & (tile_c < nx)
-            tjc = np.minimum(tile_c, nx - 1)
-            ov = (ovr * ovc * tsel).astype(np.float64)
-            for cap in caps:
-                invalid += np.where(inside, np.minimum(ov, cap[tic, tjc]), 0.0)
+    for tri, tci, ov in tile_overlaps((th, tw), (Y, X), (ny, nx), r0, c0, h, w):
+        for cap in caps:
+            invalid += np.minimum(ov * tsel, cap[tri, tci])
     out: Array = 1.0 - invalid / (tsel * len(nd) * h * w)
     return out
 

@@ -35,10 +35,12 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from rumi import RequestError
+from rumi.catalog import columns as C
 from rumi.catalog.decode import Rows
 
 from .dtypes import Array
 from .index import ChipIndex
+from .tiling import tile_overlaps
 
 #: decoded class counts kept per process (files)
 COUNTS_CACHE = 4096
@@ -181,7 +183,7 @@ class Contents:
         self._rows = _image_rows(index)
         self._label_rows = _label_rows(index) if index.label is not None else None
         self._ltiles: list[tuple[int, int]] = [] if index.labels is None else [
-            (int(a), int(b)) for a, b in index.labels.table.column("rumi:tile_shape").to_pylist()]
+            (int(a), int(b)) for a, b in index.labels.table.column(C.TILE_SHAPE).to_pylist()]
         self._cache: dict[tuple[int, str], list[Source]] = {}
         self._where: dict[str, tuple[str, str]] = {}
         for band in self.bands:  # a band must be somewhere: the images' or the labels', not both
@@ -463,51 +465,32 @@ def tile_bounds(n: Array, tiles: tuple[int, int], shape: tuple[int, int], r0: Ar
     flat = np.asarray(n, np.float64).reshape(S, ny * nx)
     lo = np.zeros((len(r0), S))
     hi = np.zeros((len(r0), S))
-    for di in range(-(-h // th) + 1):
-        tr = r0 // th + di
-        ovr = np.clip(np.minimum(np.minimum(r0 + h, (tr + 1) * th), Y) - np.maximum(r0, tr * th), 0, None)
-        ovr = np.where((tr >= 0) & (tr < ny), ovr, 0)
-        row = np.clip(tr, 0, ny - 1) * nx
-        for dj in range(-(-w // tw) + 1):
-            tc = c0 // tw + dj
-            ovc = np.clip(np.minimum(np.minimum(c0 + w, (tc + 1) * tw), X) - np.maximum(c0, tc * tw), 0, None)
-            ov = (ovr * np.where((tc >= 0) & (tc < nx), ovc, 0)).astype(np.float64)
-            idx = row + np.clip(tc, 0, nx - 1)
-            gap = area[idx] - ov  # a tile outside the chip (ov 0) adds nothing below: count <= its area
-            if S == 1:
-                cnt = flat[0, idx]
-                lo[:, 0] += np.maximum(0.0, cnt - gap)
-                hi[:, 0] += np.minimum(ov, cnt)
-            else:
-                cnt = flat[:, idx].T  # (chips, S)
-                lo += np.maximum(0.0, cnt - gap[:, None])
-                hi += np.minimum(ov[:, None], cnt)
+    for tri, tci, ov in tile_overlaps(tiles, shape, (ny, nx), r0, c0, h, w):
+        idx = tri * nx + tci
+        gap = area[idx] - ov  # a tile outside the chip (ov 0) adds nothing below: count <= its area
+        if S == 1:
+            cnt = flat[0, idx]
+            lo[:, 0] += np.maximum(0.0, cnt - gap)
+            hi[:, 0] += np.minimum(ov, cnt)
+        else:
+            cnt = flat[:, idx].T  # (chips, S)
+            lo += np.maximum(0.0, cnt - gap[:, None])
+            hi += np.minimum(ov[:, None], cnt)
     return lo, hi
 
 
 def _overlap_sum(dens: Array, tiles: tuple[int, int], shape: tuple[int, int], r0: Array, c0: Array, h: int,
                  w: int) -> Array:
     """sum over the chips' tiles of dens (ny, nx, K) x samples of the chip in the tile: (n, K)."""
-    th, tw = tiles
-    Y, X = shape
     ny, nx, K = dens.shape
     out = np.zeros((len(r0), K))
-    for di in range(-(-h // th) + 1):
-        tr = r0 // th + di
-        ovr = np.clip(np.minimum(np.minimum(r0 + h, (tr + 1) * th), Y) - np.maximum(r0, tr * th), 0, None)
-        rin = (tr >= 0) & (tr < ny)
-        tri = np.clip(tr, 0, ny - 1)
-        for dj in range(-(-w // tw) + 1):
-            tc = c0 // tw + dj
-            ovc = np.clip(np.minimum(np.minimum(c0 + w, (tc + 1) * tw), X) - np.maximum(c0, tc * tw), 0, None)
-            inside = rin & (tc >= 0) & (tc < nx)
-            ov = np.where(inside, ovr * ovc, 0).astype(np.float64)
-            out += ov[:, None] * dens[tri, np.clip(tc, 0, nx - 1)]
+    for tri, tci, ov in tile_overlaps(tiles, shape, (ny, nx), r0, c0, h, w):
+        out += ov[:, None] * dens[tri, tci]
     return out
 
 
 #: the catalogue columns the class counts are decoded from
-COLUMNS = ["rumi:bands", "rumi:shape", "rumi:tile_shape", "rumi:classes"]
+COLUMNS = [C.BANDS, C.SHAPE, C.TILE_SHAPE, C.CLASSES]
 
 
 def _image_rows(index: ChipIndex) -> list[tuple[list[str], tuple[Rows, int]]]:
@@ -524,7 +507,7 @@ def _image_rows(index: ChipIndex) -> list[tuple[list[str], tuple[Rows, int]]]:
         except (KeyError, ValueError):  # part files written before the column: null there (Rows)
             sr = cat.read_shard(shards[s], COLUMNS[:-1])
         rows = Rows(sr.table)
-        bands = sr.table.column("rumi:bands").to_pylist()
+        bands = sr.table.column(C.BANDS).to_pylist()
         at = {int(p): i for i, p in enumerate(np.asarray(sr.pos).tolist())}
         for j in np.flatnonzero(shard_of == s).tolist():
             i = at[int(pos_of[j])]
@@ -536,5 +519,5 @@ def _label_rows(index: ChipIndex) -> list[tuple[list[str], tuple[Rows, int]]]:
     """Per label file l: its bands and its row."""
     assert index.labels is not None
     rows = Rows(index.labels.table)
-    bands = index.labels.table.column("rumi:bands").to_pylist()
+    bands = index.labels.table.column(C.BANDS).to_pylist()
     return [(list(b), (rows, i)) for i, b in enumerate(bands)]
