@@ -15,7 +15,7 @@ from rumi.catalog import nodata_bound
 
 from .dtypes import Array, never_sample
 from .index import ChipIndex
-from .tiling import tile_overlaps
+from .tiling import tile_areas, tile_overlaps
 
 if TYPE_CHECKING:
     from .contents import Contents
@@ -100,9 +100,7 @@ def valid_bound(index: ChipIndex, j: int, r0: Any, c0: Any) -> Array:
     ny, nx = q.shape[1:]
     h, w = index.size
     tsel = index.steps_count(j)
-    ah = np.minimum(th, Y - np.arange(ny) * th)
-    aw = np.minimum(tw, X - np.arange(nx) * tw)
-    caps = [nodata_bound(q[b]) * Tf * np.outer(ah, aw) * (1 + 1e-9)
+    caps = [nodata_bound(q[b]) * Tf * tile_areas((th, tw), (Y, X), (ny, nx)) * (1 + 1e-9)
             for k, b in enumerate(index.band_idx[j]) if (v := nd[k]) is not None and not never_sample(v, index.encoding)]
     invalid = np.zeros(r0.shape)
     for tri, tci, ov in tile_overlaps((th, tw), (Y, X), (ny, nx), r0, c0, h, w):

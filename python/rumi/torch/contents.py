@@ -40,7 +40,7 @@ from rumi.catalog.decode import Rows
 
 from .dtypes import Array
 from .index import ChipIndex
-from .tiling import tile_overlaps
+from .tiling import tile_areas, tile_overlaps
 
 #: decoded class counts kept per process (files)
 COUNTS_CACHE = 4096
@@ -251,9 +251,7 @@ class Contents:
                 f"band {band!r} of {fid} has no class counts in the catalogue (not categorical by the detection rule: "
                 f"an integer band with at most 32 values): build the catalogue with classes=[{band!r}]")
         vals, counts = got[b]
-        Y, X = shape[2:]
-        th, tw = tiles
-        area = np.outer(np.minimum(th, Y - np.arange(counts.shape[1]) * th), np.minimum(tw, X - np.arange(counts.shape[2]) * tw))
+        area = tile_areas(tiles, (shape[2], shape[3]), counts.shape[1:3])
         if (counts.sum(-1, dtype=np.int64) > area).any():  # the bounds rely on it
             raise RequestError(f"rumi:classes of {fid} counts more samples in a tile than it has: build the catalogue again")
         return Source(vals, counts, tiles, shape[2:], (int(shift[0]), int(shift[1])), match, static)
@@ -387,10 +385,7 @@ class Contents:
                 continue
             steps = self.steps(j, s)
             cnt = s.counts[steps].astype(np.float64)  # (S, ny, nx, K)
-            th, tw = s.tiles
-            Y, X = s.shape
-            ny, nx = cnt.shape[1:3]
-            area = np.outer(np.minimum(th, Y - np.arange(ny) * th), np.minimum(tw, X - np.arange(nx) * tw))
+            area = tile_areas(s.tiles, s.shape, cnt.shape[1:3])
             dens = cnt.sum(0) / (len(steps) * area[:, :, None])  # (ny, nx, K): share of each tile's samples
             e = _overlap_sum(dens, s.tiles, s.shape, r0[cov] + s.shift[0], c0[cov] + s.shift[1], h, w) / (h * w)
             out[np.ix_(np.flatnonzero(cov), np.searchsorted(vals, s.values))] = e
@@ -456,12 +451,8 @@ def tile_bounds(n: Array, tiles: tuple[int, int], shape: tuple[int, int], r0: Ar
     tile) inside the h x w chips at (r0, c0) of a raster of shape (Y, X) with these tiles:
     sum over the tiles of max(0, n - (tile samples - chip samples in it)) and of min(chip
     samples in it, n)."""
-    th, tw = tiles
-    Y, X = shape
     S, ny, nx = n.shape
-    ah = np.minimum(th, Y - np.arange(ny) * th)
-    aw = np.minimum(tw, X - np.arange(nx) * tw)
-    area = np.outer(ah, aw).astype(np.float64).ravel()
+    area = tile_areas(tiles, shape, (ny, nx)).astype(np.float64).ravel()
     flat = np.asarray(n, np.float64).reshape(S, ny * nx)
     lo = np.zeros((len(r0), S))
     hi = np.zeros((len(r0), S))
