@@ -394,3 +394,17 @@ def test_complex_files_are_named(tmp_path):
     assert cat.row(0)["rumi:stats"] is None
     with pytest.raises(rumi.RequestError, match=r"1 of the 1 files have complex samples \(z, complex64\)"):
         cat.stats()
+
+
+@pytest.mark.parametrize("missing, backend, text", [
+    ("torchvision.transforms.v2", "torchvision", r"needs torchvision .*pip install torchvision \(or \.tensors\(\)"),
+    ("kornia.augmentation", "kornia", r"needs kornia .*pip install kornia"),
+])
+def test_normalize_without_its_package_says_what_to_install(tmp_path, monkeypatch, missing, backend, text):
+    a = np.arange(2 * 40 * 40, dtype=np.uint16).reshape(1, 2, 40, 40)
+    p = tmp_path / "a.rumi"
+    rumi.write(p, a, bands=["r", "n"], times=TIMES[:1], crs="EPSG:32633", geotransform=(X0, RES, 0.0, Y0, 0.0, -RES), tile=16)
+    st_ = rumi.Catalog.build([str(p)], tmp_path / "c.parquet").stats()
+    monkeypatch.setitem(__import__("sys").modules, missing, None)  # importing it raises ImportError
+    with pytest.raises(ImportError, match=text):
+        st_.normalize(backend)

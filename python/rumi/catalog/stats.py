@@ -325,8 +325,7 @@ class Stats:
 
     def tensors(self) -> tuple[Any, Any]:
         """(mean, std) as float32 torch tensors of shape (B,)."""
-        import torch
-
+        torch = _optional("torch", "pip install 'rumi[torch]'")
         return torch.tensor(self.mean, dtype=torch.float32), torch.tensor(self.std, dtype=torch.float32)
 
     def normalize(self, backend: str = "torchvision", inplace: bool = False) -> Any:
@@ -340,14 +339,21 @@ class Stats:
                 raise ValueError(f"band {name!r}: {int(n)} valid samples, std {s}: no Normalize can divide by it")
         mean, std = [float(v) for v in self.mean], [float(v) for v in self.std]
         if backend == "torchvision":
-            v2 = importlib.import_module("torchvision.transforms.v2")
+            v2 = _optional("torchvision.transforms.v2", "pip install torchvision (or .tensors(): mean and std alone)")
             return v2.Normalize(mean=mean, std=std, inplace=inplace)
         if backend == "kornia":
-            import torch
-
-            K = importlib.import_module("kornia.augmentation")
-            return K.Normalize(mean=torch.tensor(mean), std=torch.tensor(std))
+            aug = _optional("kornia.augmentation", "pip install kornia (or .tensors(): mean and std alone)")
+            torch = _optional("torch", "pip install 'rumi[torch]'")
+            return aug.Normalize(mean=torch.tensor(mean), std=torch.tensor(std))
         raise ValueError(f"backend must be 'torchvision' or 'kornia', not {backend!r}")
+
+
+def _optional(module: str, how: str) -> Any:
+    """An optional package's module, or an ImportError saying how to install it."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as e:
+        raise ImportError(f"Stats needs {module.split('.')[0]} for this ({e}): {how}") from e
 
 
 def _finish(bands: list[str], p: Pieces, scaled: bool, read_files: int) -> Stats:
