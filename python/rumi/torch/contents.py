@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -277,18 +277,12 @@ class Contents:
         S = max((len(self.steps(j, s)) for s in srcs), default=1)
         lo = np.zeros((len(r0), S))
         hi = np.full((len(r0), S), float(h * w))
-        done = np.zeros(len(r0), bool)
-        for s in srcs:
-            cov = np.ones(len(r0), bool) if s.match is None else np.asarray(s.match.covers(r0, c0, h, w), bool)
-            cov &= ~done
-            if not cov.any():
-                continue
+        for s, cov in _first_covering(srcs, r0, c0, h, w):
             sel = _class_sum(s, classes)[self.steps(j, s)]  # (S', ny, nx)
             l, u = tile_bounds(sel, s.tiles, s.shape, r0[cov] + s.shift[0], c0[cov] + s.shift[1], h, w)
             if l.shape[1] != S:  # a static label beside several steps: the same in each
                 l, u = np.repeat(l, S, 1), np.repeat(u, S, 1)
             lo[cov], hi[cov] = l, u
-            done |= cov
         return lo, hi
 
     def ok(self, j: int, r0: Any, c0: Any) -> Array:
@@ -377,20 +371,26 @@ class Contents:
         srcs = self.sources(j, band)
         vals = np.unique(np.concatenate([s.values for s in srcs])) if srcs else np.zeros(0, np.int64)
         out = np.zeros((len(r0), len(vals)))
-        done = np.zeros(len(r0), bool)
-        for s in srcs:
-            cov = np.ones(len(r0), bool) if s.match is None else np.asarray(s.match.covers(r0, c0, h, w), bool)
-            cov &= ~done
-            if not cov.any():
-                continue
+        for s, cov in _first_covering(srcs, r0, c0, h, w):
             steps = self.steps(j, s)
             cnt = s.counts[steps].astype(np.float64)  # (S, ny, nx, K)
             area = tile_areas(s.tiles, s.shape, cnt.shape[1:3])
             dens = cnt.sum(0) / (len(steps) * area[:, :, None])  # (ny, nx, K): share of each tile's samples
             e = _overlap_sum(dens, s.tiles, s.shape, r0[cov] + s.shift[0], c0[cov] + s.shift[1], h, w) / (h * w)
             out[np.ix_(np.flatnonzero(cov), np.searchsorted(vals, s.values))] = e
-            done |= cov
         return vals, out
+
+
+def _first_covering(srcs: Sequence[Source], r0: Array, c0: Array, h: int, w: int) -> Iterator[tuple[Source, Array]]:
+    """Each source with the chips (a bool mask over r0, c0) it is the first to cover (a source
+    without a label match covers every chip); sources that cover no chip left first are skipped."""
+    done = np.zeros(len(r0), bool)
+    for s in srcs:
+        cov = np.ones(len(r0), bool) if s.match is None else np.asarray(s.match.covers(r0, c0, h, w), bool)
+        cov &= ~done
+        if cov.any():
+            yield s, cov
+            done |= cov
 
 
 #: the dual regularisations balance_weights tries, in turn (0: the target exactly, when it can be met)
