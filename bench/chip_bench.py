@@ -45,6 +45,7 @@ from rasterio.windows import Window
 
 import rumi
 import rumi.torch as rt
+from delay_proxy import ProxyProcess
 
 DATA = Path(os.environ.get("RUMI_DATA_DIR", Path(__file__).resolve().parents[2] / "shared" / "data"))
 if not DATA.is_dir():
@@ -332,30 +333,6 @@ def resume_cost(cat, mcat, args):
     assert b["key"] == want
     del loader
     print(f"resume in the middle of a 10,000-chip epoch: load_state_dict + first batch in {dt_:.3f} s", flush=True)
-
-
-class ProxyProcess:
-    """bench/delay_proxy.py in a child process: in this one, a GDAL call that keeps the GIL while
-    it waits on the network (rasterio 1.5 opening a /vsicurl/ file) would starve the proxy's
-    threads and never get its answer."""
-
-    def __init__(self, target_port, delay):
-        code = ("import sys; from delay_proxy import DelayProxy; p = DelayProxy(int(sys.argv[1]), float(sys.argv[2]));"
-                "print(p.port, flush=True)\nfor _ in sys.stdin: print(p.requests, flush=True)")
-        env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent))
-        self.proc = subprocess.Popen([sys.executable, "-c", code, str(target_port), str(delay)], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, text=True, env=env)
-        self.port = int(self.proc.stdout.readline())
-
-    @property
-    def requests(self):
-        self.proc.stdin.write("\n")
-        self.proc.stdin.flush()
-        return int(self.proc.stdout.readline())
-
-    def stop(self):
-        self.proc.kill()
-        self.proc.wait()
 
 
 def remote(tmp, files, cat_keys, args):

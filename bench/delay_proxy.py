@@ -2,9 +2,13 @@
 (one HTTP request is one chunk here: a round trip of injected latency per request) and counts
 the requests (chunks that start with an HTTP method). Bounded: it serves until stop()."""
 
+import os
 import socket
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
 METHODS = (b"GET ", b"HEAD ", b"POST ", b"PUT ")
 
@@ -56,3 +60,27 @@ class DelayProxy:
     def stop(self):
         self._stop = True
         self.sock.close()
+
+
+class ProxyProcess:
+    """DelayProxy in a child process: in the benchmark's own, a GDAL call that keeps the GIL while
+    it waits on the network (rasterio 1.5 opening a /vsicurl/ file) would starve the proxy's
+    threads and never get its answer. Its CPU is not the benchmark process's (RUSAGE_SELF)."""
+
+    def __init__(self, target_port, delay):
+        code = ("import sys; from delay_proxy import DelayProxy; p = DelayProxy(int(sys.argv[1]), float(sys.argv[2]));"
+                "print(p.port, flush=True)\nfor _ in sys.stdin: print(p.requests, flush=True)")
+        env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent))
+        self.proc = subprocess.Popen([sys.executable, "-c", code, str(target_port), str(delay)], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True, env=env)
+        self.port = int(self.proc.stdout.readline())
+
+    @property
+    def requests(self):
+        self.proc.stdin.write("\n")
+        self.proc.stdin.flush()
+        return int(self.proc.stdout.readline())
+
+    def stop(self):
+        self.proc.kill()
+        self.proc.wait()

@@ -881,7 +881,7 @@ def loaders_suite(args, root):
 def remote(args, root, stores, size, keys_all, keys_w, rows, dsname):
     sys.path.insert(0, str(REPO / "tests" / "support"))
     sys.path.insert(0, str(REPO / "bench"))
-    from chip_bench import ProxyProcess
+    from delay_proxy import ProxyProcess
     from nginx_server import Nginx
 
     ng = Nginx(Path(tempfile.mkdtemp(prefix="rumi-ts-nginx-")), root).start()
