@@ -122,6 +122,10 @@ def test_search(cat):
     assert cat.search(time=("2020-02-15", "2021-01-01")).column("id") == ["a", "b"]
     assert cat.search(time="2019-06-01").column("id") == ["c"]
     assert cat.search(time=("2022-01-01", None)).column("id") == []
+    # a swapped window is an error, not an empty answer (which would pass for "no such files")
+    with pytest.raises(rumi.RequestError, match=r"time window \('2021-01-01', '2020-02-15'\): its start is after its end"):
+        cat.search(time=("2021-01-01", "2020-02-15"))
+    assert cat.search(time=("2020-02-01", "2020-02-01")).column("id") == ["a"]  # one day: start = end is a window
     # bands, and combinations
     assert cat.search(bands=["nir"]).column("id") == ["a", "b"]
     assert cat.search(bands=["dem", "red"]).column("id") == []

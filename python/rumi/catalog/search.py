@@ -8,6 +8,7 @@ from typing import Any, Sequence, Union
 
 import numpy as np
 
+from .._errors import RequestError
 from .._internal import epsg_code, time_span
 from . import columns as K
 from . import geometry as _geometry
@@ -47,12 +48,16 @@ def norm_time(time: Any) -> Window | None:
     """An instant or (start, end) (None: open) -> (start, end) seconds, both included; None ->
     None. A value coarser than a second covers all of it, as STAC searches read dates
     (pystac-client): "2023-05-11" is that whole day, "2023-05" that month, and an end
-    "2020-12-31" includes the last day."""
+    "2020-12-31" includes the last day. A start after the end is a RequestError (a ValueError):
+    an empty answer to a swapped window would pass for "no such files"."""
     if time is None:
         return None
     if isinstance(time, (tuple, list)) and len(time) == 2:
         a = time_span(time[0])[0] if time[0] is not None else None
         b = time_span(time[1])[1] if time[1] is not None else None
+        if a is not None and b is not None and a > b:
+            raise RequestError(f"time window ({time[0]!r}, {time[1]!r}): its start is after its end "
+                               "(a window is (start, end), both included)")
         return (a, b)
     return time_span(time)
 
