@@ -247,9 +247,9 @@ def _check(tmp_path_factory, sc):
     assert single == parted == shards
     # duckdb: the parts hold every row, and every row that meets the box has a bbox covering that
     # meets the box's envelope (what the search pushes down)
-    from rumi.catalog.search import _box4326
+    from rumi.catalog.search import box4326
 
-    total, coarse = _duckdb_superset(folder, _box4326(box, box_crs))
+    total, coarse = _duckdb_superset(folder, box4326(box, box_crs))
     assert total == len(grids)
     assert {ids[i] for i, sure in want.items() if sure} <= coarse
 

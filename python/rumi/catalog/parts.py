@@ -176,14 +176,14 @@ def cut(ext: dict[str, Any] | None) -> bool:
 def may_match(ext: dict[str, Any] | None, filters: Any) -> bool:
     """False when no row of a part of extent ext (see extent) can pass filters; True when one
     may (or the part has no extent: written before rumi recorded it)."""
-    from .search import _box4326
+    from .search import box4326
 
     if not ext:
         return True
     for item in filters:
         kind = item[0]
         if kind == "bbox" and item[1] is not None:
-            w, s, e, n = _box4326(item[1], item[2])
+            w, s, e, n = box4326(item[1], item[2])
             xmin, ymin, xmax, ymax = (ext.get(f"bbox.{k}") or [None, None] for k in ("xmin", "ymin", "xmax", "ymax"))
             if None in (xmin[0], ymin[0], xmax[1], ymax[1]):
                 return False  # no row has a bbox

@@ -68,7 +68,7 @@ def box_of(box: Sequence[float], crs: str | int | None) -> _geometry.Box:
     return _geometry.Box.of(box, f"EPSG:{code}")
 
 
-def _box4326(box: Sequence[float], crs: str | int | None) -> tuple[float, float, float, float]:
+def box4326(box: Sequence[float], crs: str | int | None) -> tuple[float, float, float, float]:
     """(w, s, e, n) in EPSG:4326 that hold the box given in crs (default EPSG:4326): its lift's
     envelope, padded (w > e: across 180 degrees; -180, 180 around a pole)."""
     return box_of(box, crs).env
@@ -180,7 +180,7 @@ def pushdown(filters: Query, lon: bool = True, pole_safe: bool = False) -> Any:
     for item in filters:
         kind = item[0]
         if kind == "bbox" and item[1] is not None:
-            w, s, e, n = _box4326(item[1], item[2])
+            w, s, e, n = box4326(item[1], item[2])
             if not (pole_safe and n < -POLAR):
                 both(pc.field(K.BBOX, "ymin") <= n)
             if not (pole_safe and s > POLAR):
