@@ -458,8 +458,9 @@ RULED = ("catalog", "_build", "torch", "torchgeo.py")
 def private_imports(path, package):
     """(line, what) of each import in the module at `path` (in `package`, e.g. "rumi.catalog") of
     a private name from outside its own package other than rumi._internal: a private module
-    (rumi._nodata, rumi._rumi) or a name starting with "_" of any module; names of rumi.__all__
-    may be imported from their home."""
+    (rumi._nodata, rumi._rumi) or a name starting with "_" of any module, its own package's
+    modules included (a private submodule of its own package may be imported); names of
+    rumi.__all__ may be imported from their home."""
     import ast
 
     public = set(rumi.__all__)
@@ -480,7 +481,10 @@ def private_imports(path, package):
         if not module.startswith("rumi") or module == "rumi._internal":
             continue
         if package != "rumi" and (module == package or module.startswith(package + ".")):
-            continue  # its own package's modules
+            # its own package's modules: their public names, and its private submodules
+            out += [(node.lineno, f"{module}.{a.name}") for a in node.names
+                    if a.name.startswith("_") and not (path.parent / f"{a.name}.py").exists()]
+            continue
         private_module = any(p.startswith("_") for p in module.split(".")[1:])
         for a in node.names:
             if a.name.startswith("_") or (private_module and a.name not in public):
@@ -506,8 +510,10 @@ def test_lazy_submodules_import_public_names_or_the_internal_module(tmp_path):
     # the rule itself sees what it forbids
     probe = tmp_path / "probe.py"
     probe.write_text("from .. import _nodata\nfrom .._grid import transformer\nfrom .._errors import FormatError\n"
-                     "from .columns import deps\nfrom .._internal import valid_mask\nimport rumi._dataset\n")
-    assert [w for _, w in private_imports(probe, "rumi.catalog")] == ["rumi._nodata", "rumi._grid.transformer", "rumi._dataset"]
+                     "from .columns import deps\nfrom .._internal import valid_mask\nimport rumi._dataset\n"
+                     "from .search import _box\n")
+    assert [w for _, w in private_imports(probe, "rumi.catalog")] == [
+        "rumi._nodata", "rumi._grid.transformer", "rumi._dataset", "rumi.catalog.search._box"]
 
 
 def module_graph(root):
