@@ -56,15 +56,22 @@ def test_landfire_fuel_classes_equal_numpy(converted, tmp_path):
     cat = rumi.Catalog.build([str(fbfm), str(elev)], tmp_path / "lf.parquet")
     px = tiff_pixels(DATA / "lf_fbfm40_220_mt_hood_utm.tif")[0]
     got = counts_of(cat, 0)
-    vals, counts = got[0]
+    vals = got[0].values
     want_vals = np.unique(px[px != 32767])
     np.testing.assert_array_equal(vals, want_vals)
     assert len(vals) == 27 and 32767 not in vals
-    np.testing.assert_array_equal(counts, oracle(px[None], (64, 64), vals))
-    assert counts.dtype == np.uint32
-    assert cat.row(1)["rumi:classes"] == []  # elevation: no categorical band
+    want = oracle(px[None], (64, 64), vals)
+    # 27 classes x 208 tiles: exact, 3.3 KB; over the budget, so quantised (codec 3, the fine table)
     blob = cat.row(0)["rumi:classes"][0]["counts"]
-    assert len(blob) < counts.nbytes / 4  # byte planes + zstd: the counts are mostly zeros
+    assert blob[:2] == bytes([3, 0]) and len(blob) <= 1280
+    assert_bounds(got[0], want, _areas(799, 1013, 64, 64))
+    assert not got[0].exact and ((got[0].hi.astype(np.int64) - got[0].lo) <= 4096 / 8).all()
+    assert cat.row(1)["rumi:classes"] == []  # elevation: no categorical band
+    # the pass's own counts (class_counts): exact
+    cc = rumi.catalog.class_counts(rumi.open(fbfm), nodata=32767)[0]
+    np.testing.assert_array_equal(cc.values, want_vals)
+    np.testing.assert_array_equal(cc.lo, want)
+    assert cc.exact
 
 
 def test_cloud_masks_68_steps_equal_numpy(converted, tmp_path):
@@ -78,14 +85,14 @@ def test_cloud_masks_68_steps_equal_numpy(converted, tmp_path):
                crs=clm.crs, geotransform=clm.geotransform, tile=32)
     cat = rumi.Catalog.build([str(tmp_path / "clm.rumi"), str(converted("eolearn_s2_clm_68t_uint8.tif"))],
                              tmp_path / "clm.parquet")
-    vals, counts = counts_of(cat, 0)[0]
-    np.testing.assert_array_equal(vals, [0, 1])
-    np.testing.assert_array_equal(counts, oracle(px, (32, 32), [0, 1]))
-    bands = counts_of(cat, 1)  # 68 bands, one step, 256 x 256 tiles: one tile
+    cc = counts_of(cat, 0)[0]
+    np.testing.assert_array_equal(cc.values, [0, 1])
+    assert_bounds(cc, oracle(px, (32, 32), [0, 1]), _areas(101, 100, 32, 32))
+    bands = counts_of(cat, 1)  # 68 bands, one step, 256 x 256 tiles: one tile (exact: within the budget)
     assert sorted(bands) == list(range(68))
     for b in (0, 5, 67):
-        v, c = bands[b]
-        np.testing.assert_array_equal(c[0, 0, 0], [(px[b] == x).sum() for x in v])
+        assert bands[b].exact
+        np.testing.assert_array_equal(bands[b].lo[0, 0, 0], [(px[b] == x).sum() for x in bands[b].values])
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -113,17 +120,17 @@ def test_random_files_equal_numpy(tmp_path, seed, dtype, T, B, tile, K, nodata):
         if len(vals) > DETECT_MAX:
             assert b not in got
             continue
-        np.testing.assert_array_equal(got[b][0], vals)
-        np.testing.assert_array_equal(got[b][1], oracle(a[:, b], (tile, tile), vals, nd))
+        np.testing.assert_array_equal(got[b].values, vals)
+        assert_bounds(got[b], oracle(a[:, b], (tile, tile), vals, nd), _areas(Y, X, tile, tile))
     # declared: counted whatever the number of values; {band: values}: only those
     decl = counts_of(rumi.Catalog.build([str(d / "x.rumi")], d / "y.parquet", classes=["b0"]))
     assert sorted(decl) == [0]
     vals = np.unique(a[:, 0][a[:, 0] != nd] if nd is not None else a[:, 0])
-    np.testing.assert_array_equal(decl[0][1], oracle(a[:, 0], (tile, tile), vals, nd))
+    assert_bounds(decl[0], oracle(a[:, 0], (tile, tile), vals, nd), _areas(Y, X, tile, tile))
     some = [int(v) for v in pool[:2]] + [12345678]
     decl = counts_of(rumi.Catalog.build([str(d / "x.rumi")], d / "z.parquet", classes={"b0": some}))
-    np.testing.assert_array_equal(decl[0][0], sorted(some))
-    np.testing.assert_array_equal(decl[0][1], oracle(a[:, 0], (tile, tile), sorted(some), nd))
+    np.testing.assert_array_equal(decl[0].values, sorted(some))
+    assert_bounds(decl[0], oracle(a[:, 0], (tile, tile), sorted(some), nd), _areas(Y, X, tile, tile))
 
 
 def test_classes_option_errors_and_none(tmp_path):
@@ -177,3 +184,116 @@ def test_one_read_of_each_file(tmp_path, monkeypatch):
     cat = rumi.Catalog.build([str(tmp_path / "m.rumi")], tmp_path / "c.parquet")
     assert sorted(counts_of(cat)) == [0, 1] and cat.row(0)["rumi:valid"] is not None
     assert len(calls) == 4  # one per tile row (4 rows of 32 over 100), all steps at once
+
+
+# --- the quantised counts (codec 3) and the exact ones (codec 2) -------------------------------------
+
+
+def _areas(Y, X, th, tw):
+    """numpy: the samples of each tile (ny, nx)."""
+    ny, nx = -(-Y // th), -(-X // tw)
+    return np.array([[min(th, Y - i * th) * min(tw, X - j * tw) for j in range(nx)] for i in range(ny)], np.int64)
+
+
+def assert_bounds(cc, want, area):
+    """lo <= want <= hi, exact where the count is none or all of its tile's samples."""
+    want = np.asarray(want, np.int64)
+    assert cc.lo.shape == want.shape and cc.lo.dtype == np.uint32 and cc.hi.dtype == np.uint32
+    assert (cc.lo <= want).all() and (want <= cc.hi).all()
+    a = np.broadcast_to(np.asarray(area)[None, :, :, None], want.shape)
+    np.testing.assert_array_equal(cc.hi[want == 0], 0)
+    np.testing.assert_array_equal(cc.lo[want == a], a[want == a])
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), T=st.integers(1, 4), Y=st.integers(1, 70), X=st.integers(1, 70),
+       tile=st.sampled_from([1, 3, 16, 32]), K=st.integers(1, 5), fill=st.sampled_from(["full", "nodata", "pure"]),
+       table=st.sampled_from([None, 0, 1, 2]))
+def test_quantised_counts_bound_the_truth(seed, T, Y, X, tile, K, fill, table):
+    """encode_counts / decode_bounds on random class maps (blobs, speckle, nodata or not, tiles
+    of one class): for every table, each count lies within its bounds, none and all are exact
+    (the whole-tile chips of absent and pure classes), the bounds are within the table's ranges
+    of the tile (the fine table: a count's range at most an eighth of its tile), and the exact
+    codec (table None: written when within the budget) gives lo == hi == the counts."""
+    from rumi.catalog.classes import CODE_TABLES, ClassCounts, decode_bounds, encode_counts
+
+    rng = np.random.default_rng(seed)
+    blobs = rng.integers(0, K, (T, Y // 5 + 1, X // 5 + 1))
+    a = np.repeat(np.repeat(blobs, 5, 1), 5, 2)[:, :Y, :X].copy()
+    if fill != "pure":
+        a[rng.random(a.shape) < 0.1] = rng.integers(0, K)
+    if fill == "nodata":
+        a[rng.random(a.shape) < 0.05] = -1
+    want = oracle(a, (tile, tile), list(range(K)))
+    area = _areas(Y, X, tile, tile)
+    blob = encode_counts(want, area, table=table)
+    assert blob[0] == 3 if table is not None else blob[0] in (2, 3)
+    cc = ClassCounts(np.arange(K), *decode_bounds(blob, (T, 1, Y, X), (tile, tile), K))
+    assert_bounds(cc, want, area)
+    if blob[0] == 2:  # within the budget: exact
+        assert cc.exact and len(blob) <= 1280
+        np.testing.assert_array_equal(cc.lo, want)
+    else:
+        e = np.array(CODE_TABLES[blob[1]])
+        width = (cc.hi.astype(np.int64) - cc.lo) / area[None, :, :, None]
+        assert (width <= np.diff(e).max() / 64 + 1e-12).all()
+        if blob[1] == 0:
+            assert (width <= 1 / 8 + 1e-12).all()
+        mid = cc.estimate()
+        assert (mid >= cc.lo).all() and (mid <= cc.hi).all()
+
+
+def test_two_classes_filling_their_tiles_keep_one_class():
+    """A 2-class mask without nodata: the codes of one class (the other is the rest of each tile)
+    and its bounds are the other's mirrored; a 3-class map keeps all three."""
+    from rumi.catalog.classes import decode_bounds, encode_counts
+
+    rng = np.random.default_rng(3)
+    area = _areas(64, 64, 16, 16)
+    one = rng.integers(0, 257, (6, 4, 4))
+    two = np.stack([256 - one, one], -1)
+    b2 = encode_counts(two, area, table=0)
+    assert b2[2] & 2 and b2[3] == 1  # filled, class 0 (the larger) left out
+    lo, hi = decode_bounds(b2, (6, 1, 64, 64), (16, 16), 2)
+    np.testing.assert_array_equal(lo[..., 0], 256 - hi[..., 1])
+    np.testing.assert_array_equal(hi[..., 0], 256 - lo[..., 1])
+    assert (lo <= two).all() and (two <= hi).all()
+    three = np.stack([256 - one, one // 2, one - one // 2], -1)
+    b3 = encode_counts(three, area, table=0)
+    assert b3[3] == 0 and len(b3) > len(b2)
+
+
+def test_old_codec_2_catalogue_reads_exact_and_unknown_codec_is_loud(tmp_path):
+    """A catalogue written before codec 3 (every band's counts as codec 2: width, byte planes,
+    zstd; written here by hand from the format's description) reads its exact counts; a codec
+    this version does not know is a FormatError naming it, never a guess."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rng = np.random.default_rng(5)
+    a = rng.integers(0, 3, (2, 1, 300, 300)).astype(np.uint8)  # 1,200+ bytes of counts: codec 3 today
+    rumi.write(tmp_path / "m.rumi", a, bands=["c"], times=["2020-01-01", "2020-01-02"], tile=16, **GEO)
+    cat = rumi.Catalog.build([str(tmp_path / "m.rumi")], tmp_path / "c.parquet")
+    assert cat.row(0)["rumi:classes"][0]["counts"][0] == 3
+    want = oracle(a[:, 0], (16, 16), [0, 1, 2])  # (T, ny, nx, K), values < 2**16
+    planes = np.ascontiguousarray(np.moveaxis(want, -1, 0).astype("<u2").reshape(-1).view(np.uint8).reshape(-1, 2).T)
+    old = bytes([2, 2]) + pa.Codec("zstd").compress(planes.tobytes(), asbytes=True)
+    t = pq.read_table(tmp_path / "c.parquet")
+
+    def with_counts(blob, name):
+        v = t.column("rumi:classes").to_pylist()
+        v[0][0]["counts"] = blob
+        col = pa.array(v, t.schema.field("rumi:classes").type)
+        pq.write_table(t.set_column(t.schema.get_field_index("rumi:classes"), t.schema.field("rumi:classes"), col),
+                       tmp_path / name)
+        return rumi.Catalog.open(tmp_path / name)
+
+    cc = counts_of(with_counts(old, "old.parquet"))[0]
+    assert cc.exact
+    np.testing.assert_array_equal(cc.lo, want)
+    np.testing.assert_array_equal(cc.hi, want)
+    for bad, msg in ((bytes([4, 0, 0, 0]) + b"x", r"counts of codec \[4, 0, 0, 0\], this version reads codecs 2 and 3"),
+                     (bytes([3, 7, 0, 0]), r"counts of codec \[3, 7, 0, 0\]"),
+                     (old[:-3], r"do not decompress|bytes")):
+        with pytest.raises(rumi.FormatError, match=msg):
+            counts_of(with_counts(bad, "bad.parquet"))

@@ -51,9 +51,11 @@ def landfire(converted, tmp_path):
 
 
 def test_landfire_min_and_max_class(landfire, monkeypatch):
-    """Fuel class 165 (TU5, 16 % of the map) at least 40 % of every chip, class 99 (barren)
-    at most 2 %: every chip of the three samplers meets both on the label GeoTIFF's pixels, and
-    without the limits some chips do not (the assertions can fail)."""
+    """Fuel class 165 (TU5, 16 % of the map) at least 30 % of every chip, class 99 (barren)
+    at most 5 %: every chip of the three samplers meets both on the label GeoTIFF's pixels, and
+    without the limits some chips do not (the assertions can fail). (The labels' counts are
+    quantised: 27 classes x 208 tiles are over the exact counts' budget; 40 % and 2 % together,
+    which the exact counts admitted, are beyond the bounds of the codes.)"""
     cat, lcat, fuel = landfire
     ds = rt.ChipDataset(cat, size=96, labels=lcat)
     size = 96
@@ -63,31 +65,44 @@ def test_landfire_min_and_max_class(landfire, monkeypatch):
         return float((fuel[r:r + size, col:col + size] == c).mean())
 
     plain = list(rt.RandomChipSampler(ds, length=300, seed=1))
-    assert min(frac(k, 165) for k in plain) < 0.4 and max(frac(k, 99) for k in plain) > 0.02
+    assert min(frac(k, 165) for k in plain) < 0.3 and max(frac(k, 99) for k in plain) > 0.05
     with monkeypatch.context() as m:
         _no_pixel_reads(m)
-        lim = dict(min_class={"labels:band 0": {165: 0.4}}, max_class={"labels:band 0": {99: 0.02}})
+        lim = dict(min_class={"labels:band 0": {165: 0.3}}, max_class={"labels:band 0": {99: 0.05}})
         keys = {"random": list(rt.RandomChipSampler(ds, length=300, seed=1, **lim)),
                 "grid": list(rt.GridChipSampler(ds, stride=32, **lim)),
                 "tile": list(rt.TileChipSampler(rt.ChipDataset(cat, size=64, labels=lcat), shuffle=True, **lim))}
     for name, ks in keys.items():
         n = 64 if name == "tile" else size
         assert len(ks) > 5, name
-        assert min(frac(k, 165, n) for k in ks) >= 0.4, name
-        assert max(frac(k, 99, n) for k in ks) <= 0.02, name
+        assert min(frac(k, 165, n) for k in ks) >= 0.3, name
+        assert max(frac(k, 99, n) for k in ks) <= 0.05, name
     assert len(set(keys["random"])) > 100  # still many positions
 
 
-def test_tile_aligned_chips_are_exact(landfire):
-    """A chip of the tile's size on the tile grid: its bound is its tile's count, exactly: the
-    tile sampler keeps exactly the chips whose pixels meet the limit."""
+def test_tile_aligned_chips_are_exact(landfire, tmp_path, monkeypatch):
+    """A chip of the tile's size on the tile grid: its bound is its tile's count, exactly when
+    the catalogue holds the exact counts (within their budget: here a larger one), and for the
+    quantised counts where a class is absent or fills the tile; otherwise the tile sampler keeps
+    a subset of the chips whose pixels meet the limit (never one that does not)."""
+    from rumi.catalog import classes
+
     cat, lcat, fuel = landfire
-    ds = rt.ChipDataset(cat, size=64, labels=lcat)
-    for lim, test in (({"min_class": {"labels:band 0": {(161, 162, 165): 0.5}}}, lambda a: np.isin(a, (161, 162, 165)).mean() >= 0.5),
-                      ({"max_class": {"labels:band 0": {185: 0.25}}}, lambda a: (a == 185).mean() <= 0.25)):
-        got = set(rt.TileChipSampler(ds, **lim))
-        want = {k for k in rt.TileChipSampler(ds) if test(fuel[k[1]:k[1] + 64, k[2]:k[2] + 64])}
-        assert got == want and 0 < len(got) < len(list(rt.TileChipSampler(ds)))
+    with monkeypatch.context() as m:
+        m.setattr(classes, "CODES_BUDGET_FLOOR", 1 << 20)
+        exact = rumi.Catalog.build([lcat.row(0)["location"]], tmp_path / "exact.parquet")
+    assert lcat.row(0)["rumi:classes"][0]["counts"][0] == 3 and exact.row(0)["rumi:classes"][0]["counts"][0] == 2
+    tiles = list(rt.TileChipSampler(rt.ChipDataset(cat, size=64, labels=lcat)))
+    for lim, test, same in (
+            ({"min_class": {"labels:band 0": {(161, 162, 165): 0.5}}}, lambda a: np.isin(a, (161, 162, 165)).mean() >= 0.5, False),
+            ({"max_class": {"labels:band 0": {185: 0.25}}}, lambda a: (a == 185).mean() <= 0.25, False),
+            ({"max_class": {"labels:band 0": {185: 0.0}}}, lambda a: (a == 185).mean() == 0, True),
+            ({"max_class": {"labels:band 0": {99: 0.0}}}, lambda a: (a == 99).mean() == 0, True)):
+        want = {k for k in tiles if test(fuel[k[1]:k[1] + 64, k[2]:k[2] + 64])}
+        assert 0 < len(want) < len(tiles)
+        assert set(rt.TileChipSampler(rt.ChipDataset(cat, size=64, labels=exact), **lim)) == want
+        got = set(rt.TileChipSampler(rt.ChipDataset(cat, size=64, labels=lcat), **lim))
+        assert got == want if same else (got <= want and len(got) > 0.5 * len(want)), (len(got), len(want))
 
 
 def test_balance_moves_the_class_shares_to_the_target(landfire):
@@ -214,11 +229,15 @@ def test_cloud_limit_per_step_and_clear_steps(ndvi_clouds, monkeypatch):
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32 - 1), tile=st.sampled_from([8, 16, 24]), size=st.integers(4, 40),
-       K=st.integers(1, 6), T=st.integers(1, 3), nodata=st.booleans())
-def test_bounds_hold_the_pixels(tmp_path, seed, tile, size, K, T, nodata):
+       K=st.integers(1, 6), T=st.integers(1, 3), nodata=st.booleans(), table=st.sampled_from([None, 0, 1, 2]))
+def test_bounds_hold_the_pixels(tmp_path, seed, tile, size, K, T, nodata, table):
     """For random class maps (blobs of classes, nodata 255 or none) and random chips: lower
-    bound <= the chip's class count <= upper bound for every class, step and chip, equal for
-    chips of whole tiles."""
+    bound <= the chip's class count <= upper bound for every class, step and chip, from the
+    exact counts (table None: these small files are within the budget) and from each table of
+    the quantised ones (codec 3); equal for chips of whole tiles with the exact counts, and
+    with the codes where the class is absent from the chip or fills it."""
+    from rumi.catalog import classes
+
     rng = np.random.default_rng(seed)
     Y, X = int(rng.integers(size, 90)), int(rng.integers(size, 90))
     coarse = rng.integers(0, K, (T, 1, Y // 7 + 1, X // 7 + 1)).astype(np.uint8)
@@ -231,7 +250,13 @@ def test_bounds_hold_the_pixels(tmp_path, seed, tile, size, K, T, nodata):
     d = pathlib.Path(tempfile.mkdtemp(dir=tmp_path))
     times = [f"2020-01-{k + 1:02d}" for k in range(T)]
     rumi.write(d / "x.rumi", a, bands=["c"], times=times, tile=tile, nodata=255 if nodata else None, **GEO)
-    ds = rt.ChipDataset(rumi.Catalog.build([str(d / "x.rumi")], d / "x.parquet"), size=size)
+    with pytest.MonkeyPatch.context() as m:
+        if table is not None:
+            enc = classes.encode_counts
+            m.setattr(classes, "encode_counts", lambda c, a: enc(c, a, table=table))
+        cat = rumi.Catalog.build([str(d / "x.rumi")], d / "x.parquet")
+    assert all(e["counts"][0] == (2 if table is None else 3) for e in cat.row(0)["rumi:classes"])
+    ds = rt.ChipDataset(cat, size=size)
     cont = Contents(ds.index, limits_of({"c": {0: 0.0}}, None, None))
     r0 = rng.integers(0, Y - size + 1, 50)
     c0 = rng.integers(0, X - size + 1, 50)
@@ -243,8 +268,9 @@ def test_bounds_hold_the_pixels(tmp_path, seed, tile, size, K, T, nodata):
             whole = r % tile == 0 and c % tile == 0 and ((r + size) % tile == 0 or r + size == Y) and \
                 ((c + size) % tile == 0 or c + size == X)
             if whole:
-                np.testing.assert_array_equal(lo[i], n)
-                np.testing.assert_array_equal(hi[i], n)
+                pinned = np.ones(T, bool) if table is None else (n == 0) | (n == size * size)
+                np.testing.assert_array_equal(lo[i][pinned], n[pinned])
+                np.testing.assert_array_equal(hi[i][pinned], n[pinned])
 
 
 def test_catalogue_without_class_counts_is_refused_naming_the_rebuild(tmp_path):

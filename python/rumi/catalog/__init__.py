@@ -22,8 +22,9 @@ Columns (stac-geoparquet style, then rumi's own):
   a list per band when some band has one, an empty list when none has (scale 1, offset 0, unit
   ''), null when the catalogue did not record them: band_scaling reads a row's),
   rumi:classes (per categorical band: its index, its classes and the count of each per time
-  step and tile, nodata not counted: rumi.catalog.classes, class_counts; an empty list: no
-  categorical band; null: not recorded).
+  step and tile, nodata not counted, exact within a budget of bytes, else quantised to lower and
+  upper bounds: rumi.catalog.classes, ClassCounts, class_counts; an empty list: no categorical
+  band; null: not recorded).
 
 Nodata: rumi files have no nodata field; `rumi convert`/`stack` keep the sources' nodata in GDAL's
 PAM sidecar `<file>.aux.xml` (PAMDataset/PAMRasterBand[@band]/NoDataValue, band t * B + b + 1),
@@ -77,7 +78,7 @@ from .search import norm_time
 from .parts import ROWS_PER_GROUP, hilbert_key, write_listing, write_parts
 from .table import Catalog, read_table, write_table
 from .stats import STATS_CELLS, Stats, unpack_stats
-from .classes import DETECT_MAX, class_counts, unpack_classes
+from .classes import DETECT_MAX, ClassCounts, class_counts, unpack_classes
 from .valid import VALID_STEPS_PER_OCTAVE, encode_valid, nodata_bound, unpack_valid, valid_counts, valid_fractions, valid_summary
 from .vrt import write_vrt
 
@@ -98,6 +99,7 @@ __all__ = [
     "Catalog",
     "DETECT_MAX",
     "band_scaling",
+    "ClassCounts",
     "class_counts",
     "describe",
     "encode_valid",

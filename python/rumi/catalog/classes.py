@@ -14,32 +14,49 @@ A declared band a file does not have is skipped for that file; a declared band t
 integer type is an error.
 
 The column: a list with one struct per categorical band, in band order: `band` (the band's index
-in the file), `values` (its classes, int64, increasing) and `counts`: the counts per step, tile
-and class (T, tiles_y, tiles_x, K; nodata samples not counted), stored as a codec byte
-(COUNTS_CODEC), the width of a count (1, 2 or 4 bytes, the fewest that hold the largest), then
-zstd of the counts in (K, T, tiles_y, tiles_x) order as byte planes (encode_counts); read back
-as uint32 (decode_counts). An empty
-list: no categorical band; null: not recorded (a catalogue written before the column)."""
+in the file), `values` (its classes, int64, increasing) and `counts`: each class's samples per
+time step and tile (nodata samples not counted), quantised (encode_counts, COUNTS_CODEC 3): one
+code per (class, step, tile), 0 exactly none, the top code exactly all of the tile's samples, a
+code between them a range of the fraction (the edges of CODE_TABLES: the finest table whose
+codes fit the band's budget, CODES_BUDGET); a 2-class band whose classes fill every tile keeps
+the codes of one class (the other is the rest). decode_bounds reads them back as lower and
+upper bounds of each count, never on the wrong side (ClassCounts); codec 2 (exact counts,
+catalogues written before 2026-12-07) reads as bounds that are equal. An empty list: no
+categorical band; null: not recorded (a catalogue written before the column)."""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
 from .._dataset import Dataset
 from .._errors import FormatError
 from .._internal import normalize_nodata, tile_counts
-from .scan import Tiles, scan, tiles_of
+from .scan import Tiles, scan, tile_areas, tiles_of
 
 #: the detection rule: an integer band with at most this many distinct valid values is categorical
 DETECT_MAX = 32
 #: the most classes a band declared categorical may have
 DECLARED_MAX = 1024
-#: the counts' encoding: (K, T, ny, nx) order, byte planes of the narrowest little-endian width, zstd
-COUNTS_CODEC = 2
+#: the counts' encoding written (encode_counts): quantised codes, two a byte, zstd
+COUNTS_CODEC = 3
+#: the exact counts as byte planes, zstd: written when they fit the band's budget (every band's
+#: in catalogues written before 2026-12-07)
+_EXACT_CODEC = 2
+#: codec 3's tables: the edges, in CODE_DENOM-ths of a tile's samples, of the ranges its codes
+#: between 0 (none) and len(edges) (all) stand for: code i, more than edges[i - 1] and at most
+#: edges[i]. Fine (14 ranges, narrow at both ends: a cloud fraction under 1/64, 1/32, 1/16),
+#: coarse (6), coarsest (2: at most half, more than half)
+CODE_TABLES = ((0, 1, 2, 4, 8, 16, 24, 32, 40, 48, 56, 60, 62, 63, 64), (0, 2, 8, 32, 56, 62, 64), (0, 32, 64))
+CODE_DENOM = 64
+#: a band's counts take at most this many bytes, or CODES_BUDGET_BITS per step and tile when
+#: that is more: encode_counts writes the exact counts when they fit, else the finest table
+#: that fits (the coarsest when none does)
+CODES_BUDGET_FLOOR = 1280
+CODES_BUDGET_BITS = 0.5
 #: zstd's level for the counts (small arrays: the level costs little)
 ZSTD_LEVEL = 19
 #: classes counted by comparing each value (fewer) or by a searchsorted index and bincount (more)
@@ -201,7 +218,9 @@ class ClassSink:
 
     def value(self) -> list[dict[str, Any]]:
         """The rumi:classes value: one struct per categorical band, in band order."""
-        return [{"band": b, "values": st.values.tolist(), "counts": encode_counts(st.counts)}
+        T, _, Y, X = self.tiles.shape
+        area = tile_areas(self.tiles.tile_shape, (Y, X), (self.tiles.ny, self.tiles.nx))
+        return [{"band": b, "values": st.values.tolist(), "counts": encode_counts(st.counts, area)}
                 for b, st in sorted(self.bands.items())]
 
 
@@ -223,35 +242,197 @@ def _distinct(x: np.ndarray[Any, Any], valid: np.ndarray[Any, Any] | None) -> np
     return u.astype(np.int64)
 
 
-def encode_counts(counts: np.ndarray[Any, Any]) -> bytes:
-    """(T, ny, nx, K) counts -> the column's bytes: COUNTS_CODEC, the width w of a count (1, 2
-    or 4 bytes: the fewest that hold the largest), then zstd of the counts in (K, T, ny, nx)
-    order as w byte planes (a class's counts over steps and tiles side by side: runs of zeros
-    and of whole tiles)."""
+class ClassCounts(NamedTuple):
+    """A band's class counts as the catalogue gives them: `values` (its classes, int64 (K,)) and,
+    per time step, tile and class, a lower and an upper bound of the class's samples (`lo`,
+    `hi`: uint32 (T, tiles_y, tiles_x, K); equal where the count is known exactly: a code of 0
+    or all, and every count of codec 2 and of class_counts)."""
+
+    values: np.ndarray[Any, Any]
+    lo: np.ndarray[Any, Any]
+    hi: np.ndarray[Any, Any]
+
+    @property
+    def exact(self) -> bool:
+        """Whether every count is known exactly (lo == hi)."""
+        return self.lo is self.hi or bool(np.array_equal(self.lo, self.hi))
+
+    def estimate(self) -> np.ndarray[Any, Any]:
+        """float64 (T, tiles_y, tiles_x, K): the middle of each count's bounds (an estimate, not a
+        bound: the balance's weights use it)."""
+        out: np.ndarray[Any, Any] = (self.lo.astype(np.float64) + self.hi) / 2
+        return out
+
+
+def _codes(counts: np.ndarray[Any, Any], area: np.ndarray[Any, Any], edges: Sequence[int]) -> np.ndarray[Any, Any]:
+    """Codes (uint8, the shape of counts (..., ny, nx)) of counts of tiles of `area` samples
+    (ny, nx): 0 none, len(edges) all, else the least i >= 1 with counts * CODE_DENOM <=
+    edges[i] * area."""
+    n = np.asarray(counts, np.int64) * CODE_DENOM
+    a = np.asarray(area, np.int64)
+    L = len(edges) - 1
+    q = np.full(n.shape, L, np.uint8)
+    for i in range(L - 1, 0, -1):
+        q[n <= edges[i] * a] = i
+    q[n == 0] = 0
+    q[n == CODE_DENOM * a] = L + 1
+    return q
+
+
+def code_bounds(codes: np.ndarray[Any, Any], area: np.ndarray[Any, Any], table: int) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """Codes of CODE_TABLES[table] of tiles of `area` samples (broadcast over the codes' last
+    two axes) -> int64 (lower, upper) bounds of the counts: 0 / all exactly, code i between: more
+    than edges[i - 1] / CODE_DENOM and at most edges[i] / CODE_DENOM of the area."""
+    e = np.asarray(CODE_TABLES[table], np.int64)
+    L = len(e) - 1
+    q = np.asarray(codes, np.int64)
+    a = np.broadcast_to(np.asarray(area, np.int64), q.shape)
+    mid = np.clip(q, 1, L)
+    lo = np.maximum(1, e[mid - 1] * a // CODE_DENOM + 1)
+    hi = np.minimum(a - 1, e[mid] * a // CODE_DENOM)
+    lo = np.where(q == 0, 0, np.where(q == L + 1, a, lo))
+    hi = np.where(q == 0, 0, np.where(q == L + 1, a, hi))
+    return lo, hi
+
+
+def encode_counts(counts: np.ndarray[Any, Any], area: np.ndarray[Any, Any], table: int | None = None) -> bytes:
+    """(T, ny, nx, K) counts of tiles of `area` samples (ny, nx) -> the column's bytes: the exact
+    counts (codec 2, _encode_exact) when they fit the band's budget (max(CODES_BUDGET_FLOOR,
+    CODES_BUDGET_BITS per step and tile)), else codec 3: COUNTS_CODEC, the table (an index of CODE_TABLES), flags (1: the codes are zstd-compressed;
+    2: the counts of every step and tile sum to its samples) and the class whose codes are left
+    out + 1 (0: none; a 2-class band with flag 2: the other class's codes say it), then the
+    codes in (K, T, ny, nx) order, packed (_pack: 4 bits a code, 2 for the coarsest table). The
+    table: the finest whose bytes fit the budget, else the coarsest (table=: codec 3 with that
+    table, whatever the budget)."""
     import pyarrow as pa
 
-    c = np.asarray(counts)
-    if c.size and (c.min() < 0 or c.max() >= 2**32):
-        raise ValueError("class counts must fit uint32")
-    top = int(c.max()) if c.size else 0
-    w = 1 if top < 2**8 else 2 if top < 2**16 else 4
-    k = np.ascontiguousarray(np.moveaxis(c, -1, 0)).astype(f"<u{w}")
-    planes = np.ascontiguousarray(k.reshape(-1).view(np.uint8).reshape(-1, w).T)
-    z: bytes = pa.Codec("zstd", compression_level=ZSTD_LEVEL).compress(planes.tobytes(), asbytes=True)
-    return bytes([COUNTS_CODEC, w]) + z
+    c = np.asarray(counts, np.int64)
+    a = np.asarray(area, np.int64)
+    T, ny, nx, K = c.shape
+    if table is not None and not 0 <= table < len(CODE_TABLES):
+        raise ValueError(f"table must be one of 0-{len(CODE_TABLES) - 1} (CODE_TABLES), not {table!r}")
+    if a.shape != (ny, nx):
+        raise ValueError(f"class counts of {ny}x{nx} tiles, areas of {a.shape}")
+    if c.size and (c.min() < 0 or (c > a[None, :, :, None]).any()):
+        raise ValueError("class counts must be >= 0 and at most their tile's samples")
+    full = bool(c.size) and bool((c.sum(-1) == a[None]).all())
+    drop = int(np.argmax(c.sum((0, 1, 2)))) if full and K == 2 else -1
+    keep = np.moveaxis(c, -1, 0)
+    if drop >= 0:
+        keep = np.delete(keep, drop, 0)
+    budget = max(CODES_BUDGET_FLOOR, int(CODES_BUDGET_BITS * T * ny * nx / 8))
+    out = _encode_exact(c)
+    if table is None and len(out) <= budget:
+        return out
+    for t, edges in enumerate(CODE_TABLES):
+        if table is not None and t != table:
+            continue
+        packed = _pack(_codes(keep, a, edges).ravel(), _bits(t))
+        z: bytes = pa.Codec("zstd", compression_level=ZSTD_LEVEL).compress(packed, asbytes=True)
+        flags = (1 if len(z) < len(packed) else 0) | (2 if full else 0)
+        out = bytes([COUNTS_CODEC, t, flags, drop + 1]) + (z if flags & 1 else packed)
+        if len(out) <= budget or table is not None:
+            break
+    return out
 
 
-def decode_counts(blob: bytes, shape: Sequence[int], tile_shape: Sequence[int], K: int) -> np.ndarray[Any, Any]:
-    """The column's bytes of a band with K classes of a file of shape (T, B, Y, X) and tiles
-    -> uint32 (T, tiles_y, tiles_x, K) (FormatError when they do not hold that)."""
+def decode_bounds(blob: bytes, shape: Sequence[int], tile_shape: Sequence[int], K: int) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """The column's bytes of a band with K classes of a file of shape (T, B, Y, X) and tiles ->
+    uint32 (lower, upper) bounds of the counts (T, tiles_y, tiles_x, K): codec 3's codes, or
+    codec 2's exact counts (both bounds the same array). FormatError when they do not hold that,
+    naming an unknown codec."""
     import pyarrow as pa
 
     T, _, Y, X = (int(v) for v in shape)
     th, tw = (int(v) for v in tile_shape)
-    want = (T, *tile_counts((Y, X), (th, tw)), int(K))
+    ny, nx = tile_counts((Y, X), (th, tw))
+    want = (T, ny, nx, int(K))
+    if len(blob) >= 1 and blob[0] == _EXACT_CODEC:
+        c = _decode_exact(blob, want)
+        return c, c
+    if len(blob) < 4 or blob[0] != COUNTS_CODEC or blob[1] >= len(CODE_TABLES) or blob[2] > 3 or blob[3] > K:
+        raise FormatError(f"rumi:classes: counts of codec {list(blob[:4])}, this version reads codecs "
+                          f"{_EXACT_CODEC} and {COUNTS_CODEC} (tables 0-{len(CODE_TABLES) - 1}): a catalogue written by a "
+                          "newer rumi, or damaged")
+    table, flags, drop = blob[1], blob[2], blob[3] - 1
+    if drop >= 0 and not (flags & 2 and K == 2):
+        raise FormatError(f"rumi:classes: counts leave class {drop} out of a band of {K} classes that do not fill its tiles")
+    kept = K - (drop >= 0)
+    n = kept * T * ny * nx
+    bits = _bits(table)
+    nbytes = -(-n * bits // 8)
+    body = blob[4:]
+    if flags & 1:
+        try:
+            body = pa.Codec("zstd").decompress(body, decompressed_size=nbytes, asbytes=True)
+        except (OSError, ValueError, pa.ArrowException) as e:
+            raise FormatError(f"rumi:classes: counts of {want} do not decompress: {e}") from None
+    if len(body) != nbytes:
+        raise FormatError(f"rumi:classes: counts of {len(body)} bytes, {want} needs {nbytes}")
+    q = _unpack(body, bits)[:n].reshape(kept, T, ny, nx)
+    if (q > len(CODE_TABLES[table])).any():
+        raise FormatError(f"rumi:classes: a count's code past table {table}'s {len(CODE_TABLES[table])}")
+    area = tile_areas((th, tw), (Y, X), (ny, nx))
+    lo, hi = code_bounds(q, area, table)
+    if drop >= 0:  # the rest of every tile
+        lo = np.insert(lo, drop, 0, axis=0)
+        hi = np.insert(hi, drop, np.broadcast_to(area, (T, ny, nx)), axis=0)
+    if flags & 2:  # the counts fill each tile: each is the area less the others
+        slo, shi = lo.sum(0), hi.sum(0)
+        lo, hi = np.maximum(lo, area - (shi - hi)), np.minimum(hi, area - (slo - lo))
+    if (lo > hi).any():
+        raise FormatError("rumi:classes: counts whose bounds contradict each other (damaged)")
+    return (np.ascontiguousarray(np.moveaxis(lo, 0, -1)).astype(np.uint32),
+            np.ascontiguousarray(np.moveaxis(hi, 0, -1)).astype(np.uint32))
+
+
+def _bits(table: int) -> int:
+    """The bits of a code of CODE_TABLES[table]: 2 for codes 0-3, else 4."""
+    return 2 if len(CODE_TABLES[table]) <= 3 else 4
+
+
+def _pack(q: np.ndarray[Any, Any], bits: int) -> bytes:
+    """Codes (uint8 < 2**bits) packed 8 // bits a byte, the first in the lowest bits."""
+    per = 8 // bits
+    q = np.concatenate([q.astype(np.uint8), np.zeros(-len(q) % per, np.uint8)]).reshape(-1, per)
+    out = np.zeros(len(q), np.uint8)
+    for i in range(per):
+        out |= q[:, i] << np.uint8(bits * i)
+    return out.tobytes()
+
+
+def _unpack(body: bytes, bits: int) -> np.ndarray[Any, Any]:
+    """_pack's bytes -> the codes (uint8), 8 // bits a byte."""
+    b = np.frombuffer(body, np.uint8)
+    per = 8 // bits
+    out: np.ndarray[Any, Any] = np.stack([(b >> np.uint8(bits * i)) & np.uint8((1 << bits) - 1) for i in range(per)], 1).ravel()
+    return out
+
+
+def _encode_exact(c: np.ndarray[Any, Any]) -> bytes:
+    """Codec 2: the exact counts (T, ny, nx, K): the width w of a count (1, 2 or 4 bytes: the
+    fewest that hold the largest), then zstd of the counts in (K, T, ny, nx) order as w byte
+    planes (a class's counts over steps and tiles side by side: runs of zeros and of whole tiles)."""
+    import pyarrow as pa
+
+    top = int(c.max()) if c.size else 0
+    if top >= 2**32:
+        raise ValueError("class counts must fit uint32")
+    w = 1 if top < 2**8 else 2 if top < 2**16 else 4
+    k = np.ascontiguousarray(np.moveaxis(c, -1, 0)).astype(f"<u{w}")
+    planes = np.ascontiguousarray(k.reshape(-1).view(np.uint8).reshape(-1, w).T)
+    z: bytes = pa.Codec("zstd", compression_level=ZSTD_LEVEL).compress(planes.tobytes(), asbytes=True)
+    return bytes([_EXACT_CODEC, w]) + z
+
+
+def _decode_exact(blob: bytes, want: tuple[int, int, int, int]) -> np.ndarray[Any, Any]:
+    """Codec 2 (catalogues written before codec 3): the width w of a count (1, 2 or 4 bytes),
+    then zstd of the counts in (K, T, ny, nx) order as w byte planes -> uint32 (T, ny, nx, K)."""
+    import pyarrow as pa
+
     n = math.prod(want)
-    if len(blob) < 2 or blob[0] != COUNTS_CODEC or blob[1] not in (1, 2, 4):
-        raise FormatError(f"rumi:classes: counts of codec {list(blob[:2])}, this version reads [{COUNTS_CODEC}, 1|2|4]")
+    if len(blob) < 2 or blob[1] not in (1, 2, 4):
+        raise FormatError(f"rumi:classes: counts of codec {list(blob[:2])}, codec {_EXACT_CODEC} has widths 1, 2 or 4")
     w = blob[1]
     try:
         raw = pa.Codec("zstd").decompress(blob[2:], decompressed_size=w * n, asbytes=True)
@@ -266,9 +447,9 @@ def decode_counts(blob: bytes, shape: Sequence[int], tile_shape: Sequence[int], 
 
 
 def unpack_classes(value: Sequence[Mapping[str, Any]] | None, shape: Sequence[int],
-                   tile_shape: Sequence[int]) -> dict[int, tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]] | None:
-    """A row's rumi:classes -> {band index: (values int64 (K,), counts uint32 (T, ty, tx, K))};
-    None stays None (not recorded)."""
+                   tile_shape: Sequence[int]) -> dict[int, ClassCounts] | None:
+    """A row's rumi:classes -> {band index: ClassCounts (values, lower and upper bounds of the
+    counts (T, ty, tx, K))}; None stays None (not recorded)."""
     if value is None:
         return None
     out = {}
@@ -278,17 +459,20 @@ def unpack_classes(value: Sequence[Mapping[str, Any]] | None, shape: Sequence[in
         if not 0 <= b < B:
             raise FormatError(f"rumi:classes names band {b} of a {B}-band file")
         vals = np.asarray(e["values"], np.int64)
-        out[b] = (vals, decode_counts(e["counts"], shape, tile_shape, len(vals)))
+        out[b] = ClassCounts(vals, *decode_bounds(e["counts"], shape, tile_shape, len(vals)))
     return out
 
 
-def class_counts(dataset: Dataset, nodata: Any = None, classes: Any = None) -> dict[int, tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]]:
-    """A file's class counts as unpack_classes gives them, from one pass over its pixels
-    (rumi.catalog.scan). nodata: as Catalog.build's (None: none); classes: see the module's notes."""
+def class_counts(dataset: Dataset, nodata: Any = None, classes: Any = None) -> dict[int, ClassCounts]:
+    """A file's exact class counts (ClassCounts whose bounds are the counts), from one pass over
+    its pixels (rumi.catalog.scan). nodata: as Catalog.build's (None: none); classes: see the
+    module's notes."""
     B = dataset.shape[1]
     nd = normalize_nodata(nodata, B, dataset.path) if nodata is not None else None
     sink = class_sink(dataset, classes)
     scan(dataset, nd if nd is not None else [None] * B, [sink] if sink.wants_pixels else [])
-    got = unpack_classes(sink.value(), dataset.shape, dataset.tile_shape)
-    assert got is not None
-    return got
+    out = {}
+    for b, st in sorted(sink.bands.items()):
+        c = st.counts.astype(np.uint32)
+        out[b] = ClassCounts(st.values, c, c)
+    return out

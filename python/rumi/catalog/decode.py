@@ -18,7 +18,7 @@ RumiRasterDataset, the label index.
     rows.grid_codes, .transforms          # proj:code (dictionary), proj:transform (n, 6)
     rows.proj_shapes                      # proj:shape (n, 2) float, NaN when not 2 values
     rows.valid                            # rumi:valid, the packed summaries (Ragged bytes)
-    rows.classes(i)                       # rumi:classes of row i: {band: (classes, counts (T, ty, tx, K))}
+    rows.classes(i)                       # rumi:classes of row i: {band: ClassCounts (classes, lo, hi (T, ty, tx, K))}
     rows.scaling(keep, bi)                # scales, offsets, units of the bands read, recorded
     rows.strings(name)                    # a string / binary column as Ragged bytes (id, location,
                                           # rumi:etag, rumi:digest, rumi:header)
@@ -360,9 +360,10 @@ class Rows:
 
     # -- nodata, valid summaries, scaling ------------------------------------------------------
     def classes(self, i: int) -> dict[int, tuple[Array, Array]] | None:
-        """Row i's class counts (rumi:classes): {band index: (class values (K,) int64, counts
-        (T, tiles_y, tiles_x, K) uint32)}, rumi.catalog.classes.unpack_classes; None: not
-        recorded (a catalogue written before the column)."""
+        """Row i's class counts (rumi:classes): {band index: ClassCounts (class values (K,) int64,
+        lower and upper bounds of the counts lo, hi (T, tiles_y, tiles_x, K) uint32: equal where
+        exact)}, rumi.catalog.classes.unpack_classes; None: not recorded (a catalogue written
+        before the column)."""
         from .classes import unpack_classes
 
         return unpack_classes(self.column(K.CLASSES)[i].as_py(), self.shapes[i].tolist(), self.tiles[i].tolist())

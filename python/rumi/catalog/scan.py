@@ -64,6 +64,16 @@ class Tiles(NamedTuple):
         return out
 
 
+def tile_areas(tiles: tuple[int, int], shape: tuple[int, int], grid: tuple[int, int]) -> np.ndarray[Any, Any]:
+    """The samples of each of the ny x nx tiles th x tw of a Y x X raster (the last row and column
+    cut at the raster's edge): an int64 array (ny, nx)."""
+    th, tw = tiles
+    Y, X = shape
+    ny, nx = grid
+    out: np.ndarray[Any, Any] = np.outer(np.minimum(th, Y - np.arange(ny) * th), np.minimum(tw, X - np.arange(nx) * tw))
+    return out
+
+
 def tiles_of(dataset: Dataset) -> Tiles:
     """The Tiles of an open dataset."""
     T, B, Y, X = dataset.shape

@@ -152,13 +152,15 @@ def limits_of(min_class: Any, max_class: Any, cloud: Any) -> list[Limit]:
 
 @dataclass(frozen=True)
 class Source:
-    """Where a band's counts for image file j lie: the counted file's values and counts (T, ny,
-    nx, K), its tiles and (Y, X), the shift of its pixel grid from the image's (label pixel =
-    image pixel + shift), the image chips it covers (a LabelMatch, or None: the image file
-    itself), and the label steps of image steps (None: the image's own steps)."""
+    """Where a band's counts for image file j lie: the counted file's values and the lower and
+    upper bounds of its counts (lo, hi: (T, ny, nx, K), rumi.catalog.classes.ClassCounts), its
+    tiles and (Y, X), the shift of its pixel grid from the image's (label pixel = image pixel +
+    shift), the image chips it covers (a LabelMatch, or None: the image file itself), and the
+    label steps of image steps (None: the image's own steps)."""
 
     values: Array
-    counts: Array
+    lo: Array
+    hi: Array
     tiles: tuple[int, int]
     shape: tuple[int, int]
     shift: tuple[int, int]
@@ -250,11 +252,11 @@ class Contents:
             raise RequestError(
                 f"band {band!r} of {fid} has no class counts in the catalogue (not categorical by the detection rule: "
                 f"an integer band with at most 32 values): build the catalogue with classes=[{band!r}]")
-        vals, counts = got[b]
-        area = tile_areas(tiles, (shape[2], shape[3]), counts.shape[1:3])
-        if (counts.sum(-1, dtype=np.int64) > area).any():  # the bounds rely on it
+        cc = got[b]
+        area = tile_areas(tiles, (shape[2], shape[3]), cc.lo.shape[1:3])
+        if (cc.lo.sum(-1, dtype=np.int64) > area).any() or (cc.hi > area[..., None]).any():  # the bounds rely on it
             raise RequestError(f"rumi:classes of {fid} counts more samples in a tile than it has: build the catalogue again")
-        return Source(vals, counts, tiles, shape[2:], (int(shift[0]), int(shift[1])), match, static)
+        return Source(cc.values, cc.lo, cc.hi, tiles, shape[2:], (int(shift[0]), int(shift[1])), match, static)
 
     # -- bounds --------------------------------------------------------------------------------
     def steps(self, j: int, src: Source) -> list[int]:
@@ -278,8 +280,9 @@ class Contents:
         lo = np.zeros((len(r0), S))
         hi = np.full((len(r0), S), float(h * w))
         for s, cov in _first_covering(srcs, r0, c0, h, w):
-            sel = _class_sum(s, classes)[self.steps(j, s)]  # (S', ny, nx)
-            l, u = tile_bounds(sel, s.tiles, s.shape, r0[cov] + s.shift[0], c0[cov] + s.shift[1], h, w)
+            st = self.steps(j, s)
+            sel_lo, sel_hi = (v[st] for v in _class_sum(s, classes))  # (S', ny, nx)
+            l, u = tile_bounds(sel_lo, sel_hi, s.tiles, s.shape, r0[cov] + s.shift[0], c0[cov] + s.shift[1], h, w)
             if l.shape[1] != S:  # a static label beside several steps: the same in each
                 l, u = np.repeat(l, S, 1), np.repeat(u, S, 1)
             lo[cov], hi[cov] = l, u
@@ -364,7 +367,8 @@ class Contents:
     # -- balance -------------------------------------------------------------------------------
     def estimate(self, j: int, band: str, r0: Any, c0: Any) -> tuple[Array, Array]:
         """(values, shares): each class's expected share of the chips' samples (n, K) from the
-        counts spread evenly over each tile (an estimate, not a bound)."""
+        counts spread evenly over each tile (an estimate, not a bound: the middle of each count's
+        bounds, ClassCounts.estimate)."""
         r0 = np.atleast_1d(np.asarray(r0, np.int64))
         c0 = np.atleast_1d(np.asarray(c0, np.int64))
         h, w = self.index.size
@@ -373,7 +377,7 @@ class Contents:
         out = np.zeros((len(r0), len(vals)))
         for s, cov in _first_covering(srcs, r0, c0, h, w):
             steps = self.steps(j, s)
-            cnt = s.counts[steps].astype(np.float64)  # (S, ny, nx, K)
+            cnt = (s.lo[steps].astype(np.float64) + s.hi[steps]) / 2  # (S, ny, nx, K): ClassCounts.estimate
             area = tile_areas(s.tiles, s.shape, cnt.shape[1:3])
             dens = cnt.sum(0) / (len(steps) * area[:, :, None])  # (ny, nx, K): share of each tile's samples
             e = _overlap_sum(dens, s.tiles, s.shape, r0[cov] + s.shift[0], c0[cov] + s.shift[1], h, w) / (h * w)
@@ -438,35 +442,37 @@ def balance_weights(M: Array, target: Array, spread: int) -> tuple[Array, Array]
     return p, got / max(float(got.sum()), 1e-300)
 
 
-def _class_sum(s: Source, classes: tuple[int, ...] | None) -> Array:
-    """(T, ny, nx) float: the source's samples of the classes (None: every class but 0)."""
+def _class_sum(s: Source, classes: tuple[int, ...] | None) -> tuple[Array, Array]:
+    """(T, ny, nx) float: lower and upper bounds of the source's samples of the classes (None:
+    every class but 0), the upper no more than the tile's samples."""
     sel = s.values != 0 if classes is None else np.isin(s.values, classes)
-    out: Array = s.counts[..., sel].sum(-1, dtype=np.float64)
-    return out
+    area = tile_areas(s.tiles, s.shape, s.hi.shape[1:3])
+    lo: Array = s.lo[..., sel].sum(-1, dtype=np.float64)
+    hi: Array = np.minimum(s.hi[..., sel].sum(-1, dtype=np.float64), area)
+    return lo, hi
 
 
-def tile_bounds(n: Array, tiles: tuple[int, int], shape: tuple[int, int], r0: Array, c0: Array, h: int,
-                w: int) -> tuple[Array, Array]:
-    """Lower and upper bounds (len(r0), S) of the samples counted by n (S, ny, nx: per step and
-    tile) inside the h x w chips at (r0, c0) of a raster of shape (Y, X) with these tiles:
-    sum over the tiles of max(0, n - (tile samples - chip samples in it)) and of min(chip
-    samples in it, n)."""
-    S, ny, nx = n.shape
+def tile_bounds(n_lo: Array, n_hi: Array, tiles: tuple[int, int], shape: tuple[int, int], r0: Array, c0: Array,
+                h: int, w: int) -> tuple[Array, Array]:
+    """Lower and upper bounds (len(r0), S) of the samples of a tile's count n (S, ny, nx: per
+    step and tile; n_lo <= n <= n_hi, the catalogue's bounds) inside the h x w chips at (r0, c0)
+    of a raster of shape (Y, X) with these tiles: sum over the tiles of max(0, n_lo - (tile
+    samples - chip samples in it)) and of min(chip samples in it, n_hi)."""
+    S, ny, nx = n_lo.shape
     area = tile_areas(tiles, shape, (ny, nx)).astype(np.float64).ravel()
-    flat = np.asarray(n, np.float64).reshape(S, ny * nx)
+    flat = np.asarray(n_lo, np.float64).reshape(S, ny * nx)
+    flat_hi = np.asarray(n_hi, np.float64).reshape(S, ny * nx)
     lo = np.zeros((len(r0), S))
     hi = np.zeros((len(r0), S))
     for tri, tci, ov in tile_overlaps(tiles, shape, (ny, nx), r0, c0, h, w):
         idx = tri * nx + tci
         gap = area[idx] - ov  # a tile outside the chip (ov 0) adds nothing below: count <= its area
         if S == 1:
-            cnt = flat[0, idx]
-            lo[:, 0] += np.maximum(0.0, cnt - gap)
-            hi[:, 0] += np.minimum(ov, cnt)
+            lo[:, 0] += np.maximum(0.0, flat[0, idx] - gap)
+            hi[:, 0] += np.minimum(ov, flat_hi[0, idx])
         else:
-            cnt = flat[:, idx].T  # (chips, S)
-            lo += np.maximum(0.0, cnt - gap[:, None])
-            hi += np.minimum(ov[:, None], cnt)
+            lo += np.maximum(0.0, flat[:, idx].T - gap[:, None])  # (chips, S)
+            hi += np.minimum(ov[:, None], flat_hi[:, idx].T)
     return lo, hi
 
 
