@@ -5,6 +5,8 @@ behind a proxy adding 20 ms per request, requests counted).
 
     target/py-venv/bin/python bench/scale_bench.py --rows 100000,1000000,10000000
     target/py-venv/bin/python bench/scale_bench.py --quick          # 20 k rows, a minute
+    ~/.cache/rumi/venvs/torch-py3.11/bin/python bench/scale_bench.py --rows 5000000 --stats --no-s3
+        # rows with rumi:stats (~2.5 KB a row of Parquet more: 10 M rows need ~32 GB of disk)
     target/py-venv/bin/python bench/scale_bench.py --only-build     # rumi.build planning, 10 k and 50 k items
     ~/.cache/rumi/venvs/torch-py3.11/bin/python bench/scale_bench.py --only-loader   # the chip loader: 1 M files,
         # torchrun at 1, 2, 4 ranks, egress and shuffle quality (bench/scale_loader.py; needs torch)
@@ -18,7 +20,9 @@ acquisition times in its year, an EPSG:326xx/327xx CRS, a rumi:valid summary (1 
 255), and a header blob of 32 + 0.305 bytes a frame (0.06 MB for T = 192, as the issue
 measured; 15 KB for the mean T of 48). The blobs lie beside each part as the format says, in a
 sparse file here (a 10 M-row catalogue's blobs are ~150 GB): reading one is measured, their
-content is zeros.
+content is zeros. With --stats each row also has a rumi:stats (stats_blobs' values, from a pool:
+StatsPool) and an empty rumi:classes, as cataloguing such files records them; without, both
+are null.
 
 Each measurement of open / search runs in a fresh process (RSS added is that process's
 resident set after minus before, CPU seconds are user + system of the process, threads
@@ -39,8 +43,7 @@ from pathlib import Path
 
 import numpy as np
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "python"))
+HERE = Path(__file__).resolve().parent  # rumi: the installed package (CI's venv: a wheel), never the source tree
 
 CELL_KM = 20.48
 DEG_KM = 111.32
@@ -126,9 +129,11 @@ class Tiles:
         self.n = n
 
 
-def year_table(tiles: Tiles, idx: np.ndarray, year: int, rng: np.random.Generator):
+def year_table(tiles: Tiles, idx: np.ndarray, year: int, rng: np.random.Generator, stats: "StatsPool | None" = None):
     """The catalogue rows (part schema: blobs beside, their offsets and sizes given) of the
-    tiles idx for one year; also each row's blob size."""
+    tiles idx for one year; also each row's blob size. stats: rumi:stats values from this pool
+    and rumi:classes an empty list (what cataloguing these files records: they have no
+    categorical band); None: both null (a catalogue built without them)."""
     import pyarrow as pa
 
     n = len(idx)
@@ -159,7 +164,56 @@ def year_table(tiles: Tiles, idx: np.ndarray, year: int, rng: np.random.Generato
     table = part_rows(tiles, idx, year=year, hrefs=hrefs, times=times, start=start, end=end, codes=codes, transforms=tr,
                       shapes=shape, tile=128, file_sizes=T * 4 * 256 * 40_000 + blob, valid=valid,
                       header_offsets=boff, header_sizes=blob)
+    if stats is not None:
+        table = with_stats(table, stats.take(T, rng))
+        i = table.schema.get_field_index("rumi:classes")
+        table = table.set_column(i, table.schema.field(i), pa.array([[]] * n, table.schema.field(i).type))
     return table, int(blob.sum())
+
+
+def stats_blobs(T: np.ndarray, rng: np.random.Generator, bands: int = 4, side: int = 2048) -> list[bytes]:
+    """rumi:stats values (rumi.catalog.stats.encode_stats) of rows of T steps: 4 bands of
+    Sentinel-2-like uint16 reflectance (2048 x 2048, tiles of 128), steps (B, T) and 4 x 4 cells
+    (B, 4, 4), each piece drawn independently: 5 % with missing samples, means 200-3000, stds
+    50-800 (float32 m2), integer sums, minima 0-200, maxima 3000-20000."""
+    from rumi.catalog.stats import Pieces, encode_stats
+
+    out = []
+    for t in T.tolist():
+        levels = []
+        for shape, px in (((bands, t), side * side), ((bands, 4, 4), (side // 4) ** 2 * t)):
+            n = np.full(shape, px, np.int64)
+            holes = rng.random(shape) < 0.05
+            n[holes] -= rng.integers(1, px, holes.sum())
+            mean = rng.uniform(200, 3000, shape)
+            std = rng.uniform(50, 800, shape)
+            levels.append(Pieces(n, np.round(mean * n), (std**2 * n).astype(np.float32).astype(np.float64),
+                                 rng.integers(0, 200, shape).astype(np.float64), rng.integers(3000, 20000, shape).astype(np.float64)))
+        out.append(encode_stats((t, bands, side, side), (side // 16, side // 16), 4, 4, levels[0], levels[1]))
+    return out
+
+
+def with_stats(table, blobs):
+    """table with its rumi:stats column set to blobs."""
+    import pyarrow as pa
+
+    i = table.schema.get_field_index("rumi:stats")
+    return table.set_column(i, table.schema.field(i), pa.array(blobs, pa.binary()))
+
+
+class StatsPool:
+    """stats_blobs' values drawn once, `per` for each T of 20-76, then taken at random for each
+    row of that T: catalogues of millions of rows without encoding each row's (0.3 ms a row).
+    With 2,000 a T a value recurs within a Parquet page rarely, so zstd gains little from it."""
+
+    def __init__(self, per: int = 2000, seed: int = 11) -> None:
+        rng = np.random.default_rng(seed)
+        self.pool = {t: stats_blobs(np.full(per, t), rng) for t in range(20, 77)}
+        self.per = per
+
+    def take(self, T: np.ndarray, rng: np.random.Generator) -> list[bytes]:
+        pick = rng.integers(0, self.per, len(T))
+        return [self.pool[t][j] for t, j in zip(T.tolist(), pick.tolist())]
 
 
 def part_rows(tiles: Tiles, idx: np.ndarray, *, year: int, hrefs, times, start: np.ndarray, end: np.ndarray,
@@ -242,7 +296,7 @@ def sparse_headers(parts: list[str], total: int) -> None:
             f.truncate(total)
 
 
-def write_catalogue(folder: Path, rows: int, seed: int = 0) -> dict:
+def write_catalogue(folder: Path, rows: int, seed: int = 0, stats: StatsPool | None = None) -> dict:
     from rumi.catalog import write_parts
 
     tiles_n, years = plan(rows)
@@ -255,7 +309,7 @@ def write_catalogue(folder: Path, rows: int, seed: int = 0) -> dict:
     for k in range(years):
         n = min(tiles_n, rows - done)
         a = time.perf_counter()
-        table, blob_total = year_table(tiles, np.arange(n), FIRST_YEAR + k, rng)
+        table, blob_total = year_table(tiles, np.arange(n), FIRST_YEAR + k, rng, stats)
         b = time.perf_counter()
         parts = write_parts(table, str(folder))
         sparse_headers(parts, blob_total)
@@ -266,7 +320,7 @@ def write_catalogue(folder: Path, rows: int, seed: int = 0) -> dict:
     cpu1 = os.times()
     size = sum(p.stat().st_size for p in folder.glob("*.parquet"))
     blobs = sum(p.stat().st_size for p in folder.glob("*.headers"))
-    return {"rows": done, "tiles": tiles_n, "years": years, "gen_s": gen, "write_s": write,
+    return {"rows": done, "tiles": tiles_n, "years": years, "gen_s": gen, "write_s": write, "stats": stats is not None,
             "write_cpu_s": (cpu1.user - cpu0.user) + (cpu1.system - cpu0.system), "parquet_bytes": size,
             "blob_bytes_sparse": blobs, "parts": len(list(folder.glob("*.parquet"))), "total_s": time.perf_counter() - t0}
 
@@ -287,7 +341,7 @@ def query_for(rows: int, want: int = 10_000) -> dict:
 # -- measured in a fresh process -------------------------------------------------------------
 CHILD = r"""
 import json, os, sys, time, resource
-sys.path.insert(0, {py!r}); sys.path.insert(0, {bench!r})
+sys.path.insert(0, {bench!r})
 import psutil, numpy, pyarrow, pyarrow.dataset, pyarrow.parquet, shapely, pyproj
 proc = psutil.Process()
 def rss(): return proc.memory_info().rss
@@ -330,7 +384,7 @@ print("RESULT " + json.dumps(out))
 
 
 def measure(url: str, query: dict, *, s3: bool = False, moto_port: int = 0, delay: float = 0.0, blob: bool = True) -> dict:
-    code = CHILD.format(py=str(HERE.parent / "python"), bench=str(HERE), s3=s3, moto_port=moto_port, delay=delay, url=url,
+    code = CHILD.format(bench=str(HERE), s3=s3, moto_port=moto_port, delay=delay, url=url,
                         query=json.dumps(query), blob=blob)
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=3600)
     if r.returncode:
@@ -343,7 +397,7 @@ def snapshot(folder: Path) -> dict:
     return {p.name: (p.stat().st_size, p.stat().st_mtime_ns, p.stat().st_ino) for p in folder.iterdir()}
 
 
-def append(folder: Path, rows: int) -> dict:
+def append(folder: Path, rows: int, stats: StatsPool | None = None) -> dict:
     """Appends 10 k rows (10 k tiles, the year after the last) to the catalogue: the time of
     Catalog.open + append, and that no file there changed."""
     from rumi.catalog import Catalog
@@ -351,7 +405,7 @@ def append(folder: Path, rows: int) -> dict:
     tiles_n, years = plan(rows)
     n = min(10_000, tiles_n)
     tiles = Tiles(tiles_n)
-    table, total = year_table(tiles, np.arange(n), FIRST_YEAR + years, np.random.default_rng(9))
+    table, total = year_table(tiles, np.arange(n), FIRST_YEAR + years, np.random.default_rng(9), stats)
     before = snapshot(folder)
     t0 = time.perf_counter()
     cat = Catalog.open(str(folder))
@@ -458,6 +512,8 @@ def main() -> None:
     ap.add_argument("--s3-max-rows", type=int, default=10_000_000, help="largest catalogue also measured over S3")
     ap.add_argument("--delay", type=float, default=0.02, help="seconds added per S3 request")
     ap.add_argument("--keep", action="store_true", help="keep the catalogues")
+    ap.add_argument("--stats", action="store_true", help="rows with rumi:stats (StatsPool's values) and rumi:classes "
+                    "(an empty list), as cataloguing the files records them; else both null")
     ap.add_argument("--loader", action="store_true", help="also the loader half (bench/scale_loader.py; needs torch)")
     ap.add_argument("--only-loader", action="store_true", help="only the loader half")
     ap.add_argument("--loader-rows", type=int, default=1_000_000, help="files the loader half's ChipDataset selects")
@@ -486,7 +542,10 @@ def main() -> None:
             folder = out / f"cat-{n}"
             shutil.rmtree(folder, ignore_errors=True)
             print(f"[{n:,} rows] writing ...", file=sys.stderr, flush=True)
-            r: dict = {"write": write_catalogue(folder, n)}
+            t0 = time.perf_counter()
+            pool = StatsPool() if a.stats else None
+            r: dict = {"stats_pool_s": time.perf_counter() - t0}
+            r["write"] = write_catalogue(folder, n, stats=pool)
             q = query_for(n)
             r["query"] = q
             print(f"[{n:,} rows] measuring locally ...", file=sys.stderr, flush=True)
@@ -498,7 +557,7 @@ def main() -> None:
                 r["s3"] = measure(f"s3://scale/cat-{n}/", q, s3=True, moto_port=moto.port, delay=a.delay, blob=False)
                 moto.delete("scale", f"cat-{n}")
             print(f"[{n:,} rows] appending ...", file=sys.stderr, flush=True)
-            r["append"] = append(folder, n)
+            r["append"] = append(folder, n, pool)
             results.append(r)
             (out / "results.json").write_text(json.dumps(results, indent=1))
             print(json.dumps(r), file=sys.stderr, flush=True)

@@ -35,44 +35,13 @@ HERE = Path(__file__).resolve().parent
 
 
 def _scale_bench():
-    """bench/scale_bench.py as a module, sys.path restored (it puts the source tree first)."""
+    """bench/scale_bench.py as a module (its rows, stats_blobs and with_stats)."""
     import importlib.util
 
-    saved = list(sys.path)
-    try:
-        spec = importlib.util.spec_from_file_location("scale_bench", HERE / "scale_bench.py")
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
-    finally:
-        sys.path[:] = saved
+    spec = importlib.util.spec_from_file_location("scale_bench", HERE / "scale_bench.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
     return mod
-
-
-def stats_blobs(T: np.ndarray, rng: np.random.Generator, bands: int = 4, side: int = 2048) -> list[bytes]:
-    """rumi:stats values (rumi.catalog.stats.encode_stats) of rows of T steps: 4 bands of
-    Sentinel-2-like uint16 reflectance, steps (B, T) and 4 x 4 cells (B, 4, 4)."""
-    from rumi.catalog.stats import Pieces, encode_stats
-
-    out = []
-    for t in T.tolist():
-        levels = []
-        for shape, px in (((bands, t), side * side), ((bands, 4, 4), (side // 4) ** 2 * t)):
-            n = np.full(shape, px, np.int64)
-            holes = rng.random(shape) < 0.05
-            n[holes] -= rng.integers(1, px, holes.sum())
-            mean = rng.uniform(200, 3000, shape)
-            std = rng.uniform(50, 800, shape)
-            levels.append(Pieces(n, np.round(mean * n), (std**2 * n).astype(np.float32).astype(np.float64),
-                                 rng.integers(0, 200, shape).astype(np.float64), rng.integers(3000, 20000, shape).astype(np.float64)))
-        out.append(encode_stats(4, 4, levels[0], levels[1]))
-    return out
-
-
-def with_stats(table, blobs):
-    import pyarrow as pa
-
-    i = table.schema.get_field_index("rumi:stats")
-    return table.set_column(i, table.schema.field(i), pa.array(blobs, pa.binary()))
 
 
 def parquet_rows(sb, n: int, seed: int = 1):
@@ -98,14 +67,16 @@ def part1(args, out: dict) -> None:
         # -- size: the Parquet with and without the column ---------------------------------
         table, T, rng = parquet_rows(sb, args.size_rows)
         t0 = time.perf_counter()
-        blobs = stats_blobs(T, rng)
+        blobs = sb.stats_blobs(T, rng)
         gen = time.perf_counter() - t0
         sizes = {}
-        for name, t in (("without", table), ("with", with_stats(table, blobs))):
+        for name, t in (("without", table), ("with", sb.with_stats(table, blobs))):
             d = work / f"size_{name}"
             write_parts(t, str(d) + "/")
             sizes[name] = sum(f.stat().st_size for f in d.glob("*.parquet"))
-        headers = sum(f.stat().st_size for f in (work / "size_without").glob("*.headers"))
+        # the blobs a catalogue of these rows lays beside its parts (scale_bench writes them as
+        # sparse files; write_parts here has none): their sizes, rumi:header_size
+        headers = int(pa.compute.sum(table.column("rumi:header_size")).as_py())
         per_row = (sizes["with"] - sizes["without"]) / args.size_rows
         out["size"] = {"rows": args.size_rows, "parquet_without": sizes["without"], "parquet_with": sizes["with"],
                        "stats_bytes_a_row": per_row, "raw_bytes_a_row": float(np.mean([len(b) for b in blobs])),
@@ -133,7 +104,7 @@ def part1(args, out: dict) -> None:
         # -- the 10 k selection: search, then stats ----------------------------------------
         d = work / "sel"
         table, T, rng = parquet_rows(sb, args.rows, seed=2)
-        write_parts(with_stats(table, stats_blobs(T, rng)), str(d) + "/")
+        write_parts(sb.with_stats(table, sb.stats_blobs(T, rng)), str(d) + "/")
         cat = rumi.Catalog.open(str(d) + "/")
         bb = table.column("bbox").to_pylist()
         w = min(b["xmin"] for b in bb) - 1

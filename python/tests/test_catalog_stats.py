@@ -210,7 +210,7 @@ def test_stats_values_and_layout(tmp_path):
     assert int(fs.cells.n.sum()) == int((a != 0).sum())
     assert fs.cells.n[0, 0, 0] == int((a[:, 0, :16, :24] != 0).sum())
     assert fs.cells.sum[0, 0, 0] == float(a[:, 0, :16, :24].sum())
-    with pytest.raises(rumi.FormatError, match="rumi:stats has"):
+    with pytest.raises(rumi.FormatError, match="rumi:stats(: the body| has)"):
         rumi.catalog.unpack_stats(row["rumi:stats"][:-8], row["rumi:shape"], row["rumi:tile_shape"])
 
 
@@ -330,24 +330,116 @@ def test_stats_false_reads_headers_only(tmp_path, monkeypatch):
     assert calls and scan.SCAN_BYTES > 0
 
 
-def test_shuffled_and_plain_values_decode_alike():
-    """encode_stats writes each array byte-shuffled (flag 4); a value written without (the first
-    form, flags 0/1/2) reads the same."""
-    from rumi.catalog.stats import _HEAD, FIELDS, MAGIC, Pieces, encode_stats, unpack_stats
+def test_first_encoding_values_still_decode():
+    """RST1, the first encoding (count int64, sum float64, m2 float32, min and max float64, plain
+    or byte-shuffled: flag 4), still reads back as written; an unknown encoding is named."""
+    from rumi.catalog.stats import _HEAD, FIELDS, MAGIC_V1, Pieces, unpack_stats
 
     rng = np.random.default_rng(2)
     steps = Pieces(rng.integers(0, 99, (2, 3)), rng.random((2, 3)) * 1e6, rng.random((2, 3)).astype(np.float32).astype(float),
                    rng.random((2, 3)), rng.random((2, 3)))
     cells = Pieces(*(a[:, :, None].repeat(2, 2)[:, :2, :] for a in steps))  # (2, 2, 2)
-    shuffled = encode_stats(1, 1, steps, cells)
-    head = np.zeros(1, _HEAD)
-    head["magic"], head["cy"], head["cx"], head["flags"] = MAGIC, 1, 1, 1
-    plain = head.tobytes() + b"".join(np.ascontiguousarray(a, dt).tobytes() for lv in (steps, cells) for a, (_, dt) in zip(lv, FIELDS))
+
+    def v1(flags):
+        head = np.zeros(1, _HEAD)
+        head["magic"], head["cy"], head["cx"], head["flags"] = MAGIC_V1, 1, 1, flags
+        arrs = [np.ascontiguousarray(a, dt).reshape(-1).view(np.uint8) for lv in (steps, cells) for a, (_, dt) in zip(lv, FIELDS)]
+        if flags & 4:
+            arrs = [np.ascontiguousarray(b.reshape(-1, int(np.dtype(dt).itemsize)).T) for b, (_, dt) in zip(arrs, FIELDS * 2)]
+        return head.tobytes() + b"".join(a.tobytes() for a in arrs)
+
+    plain, shuffled = v1(1), v1(1 | 4)
     assert plain != shuffled and len(plain) == len(shuffled)
-    a, b = unpack_stats(shuffled, (3, 2, 20, 20), (10, 10)), unpack_stats(plain, (3, 2, 20, 20), (10, 10))
-    for x, y, want in zip(a.steps + a.cells, b.steps + b.cells, steps + cells):
-        np.testing.assert_array_equal(x, want)
-        np.testing.assert_array_equal(y, want)
+    for blob in (plain, shuffled):
+        got = unpack_stats(blob, (3, 2, 20, 20), (10, 10))
+        for x, want in zip(got.steps + got.cells, steps + cells):
+            np.testing.assert_array_equal(x, want)
+    with pytest.raises(rumi.FormatError, match=r"begins with b'RST9'"):
+        unpack_stats(b"RST9" + plain[4:], (3, 2, 20, 20), (10, 10))
+
+
+def _pieces_of_samples(x, m):
+    """Pieces (B, cells...) of samples x (B, n...) where m, each reduced over its last axis."""
+    from rumi.catalog.stats import pieces_of
+
+    return pieces_of(x.astype(np.float64), m, (x.ndim - 1,))
+
+
+@pytest.mark.parametrize("kind", ["uint16", "int16", "float32", "wide"])
+def test_encoding_round_trips_within_its_bounds(kind):
+    """RST2: counts (full pieces take no byte), min and max exact; integer sums exact while n x std
+    is under 2**22, else within 2**-23 x n x std; m2 within 2**-16 (float64 when past float32's
+    range: exact); float samples' sums exact. Checked against the pieces numpy gives."""
+    from rumi.catalog.stats import _HEAD2, SUM_BITS, encode_stats, unpack_stats
+
+    rng = np.random.default_rng(5)
+    T, B, Y, X, tile = 3, 2, 40, 24, 8  # 5 x 3 tiles: cells of one tile
+    ny, nx = 5, 3
+    if kind == "float32":
+        a = rng.normal(100, 30, (T, B, Y, X)).astype(np.float32)
+    elif kind == "wide":
+        a = (rng.normal(0, 1, (T, B, Y, X)) * 1e30).astype(np.float64)
+    else:
+        lo, hi = (0, 60000) if kind == "uint16" else (-30000, 30000)
+        a = rng.integers(lo, hi, (T, B, Y, X)).astype(kind)
+        a[0, 0, :8, :8] = 7  # a constant cell in step 0
+    valid = np.ones(a.shape, bool)
+    valid[1, 1, 8:16, :] = False  # a row of cells with holes in step 1
+    valid[:, 1, 32:, 16:] = False  # an empty cell in band 1
+    x = np.asarray(a, np.float64)
+    steps = _pieces_of_samples(x.transpose(1, 0, 2, 3).reshape(B, T, -1), valid.transpose(1, 0, 2, 3).reshape(B, T, -1))
+    cx = x.transpose(1, 2, 3, 0).reshape(B, ny, tile, nx, tile, T).transpose(0, 1, 3, 2, 4, 5).reshape(B, ny, nx, -1)
+    cv = valid.transpose(1, 2, 3, 0).reshape(B, ny, tile, nx, tile, T).transpose(0, 1, 3, 2, 4, 5).reshape(B, ny, nx, -1)
+    cells = _pieces_of_samples(cx, cv)
+    blob = encode_stats((T, B, Y, X), (tile, tile), 1, 1, steps, cells)
+    head = np.frombuffer(blob[: _HEAD2.itemsize], _HEAD2)[0]
+    assert blob[:4] == b"RST2" and bool(head["flags"] & 8) == (kind in ("uint16", "int16"))
+    got = unpack_stats(blob, (T, B, Y, X), (tile, tile))
+    for g, w in ((got.steps, steps), (got.cells, cells)):
+        np.testing.assert_array_equal(g.n, w.n)
+        np.testing.assert_array_equal(g.min, w.min)
+        np.testing.assert_array_equal(g.max, w.max)
+        if kind == "wide":
+            np.testing.assert_array_equal(g.m2, w.m2)
+        else:
+            np.testing.assert_allclose(g.m2, np.asarray(w.m2, np.float32), rtol=2.0**-16, atol=0)
+        if kind in ("float32", "wide"):
+            np.testing.assert_array_equal(g.sum, w.sum)
+        else:
+            spread = np.sqrt(np.asarray(w.n, np.float64) * np.maximum(w.m2, 0))  # n x std
+            exact = spread < 2.0**SUM_BITS
+            np.testing.assert_array_equal(g.sum[exact], w.sum[exact])
+            assert (np.abs(g.sum - w.sum) <= 2.0 ** -(SUM_BITS + 1) * spread * (1 + 1e-5)).all()
+    # no missing sample: the counts take no byte
+    full = encode_stats((T, B, Y, X), (tile, tile), 1, 1, steps._replace(n=np.full(steps.n.shape, Y * X)),
+                        cells._replace(n=np.full(cells.n.shape, tile * tile * T)))
+    assert np.frombuffer(full[: _HEAD2.itemsize], _HEAD2)[0]["wdef"] == 0
+    assert np.frombuffer(blob[: _HEAD2.itemsize], _HEAD2)[0]["wdef"] > 0
+
+
+def test_large_sums_keep_the_mean_and_std():
+    """Pieces of 4096 x 4096 uint16 samples whose spread is far below their mean (the sums stored
+    to 2**-22 of n x std, here in units of 2**4): the combined mean and std of 40 of them
+    against the pieces' own, with a quarter of the tolerance the selection tests allow."""
+    from rumi.catalog.stats import Pieces, encode_stats, total, unpack_stats
+
+    rng = np.random.default_rng(9)
+    B, T = 1, 40
+    n = np.full((B, T), 4096 * 4096, np.int64)
+    mean = 60000 + rng.uniform(-0.5, 0.5, (B, T))  # means 60000 +- 0.5, std 5
+    std = np.full((B, T), 5.0)
+    s = np.round(mean * n)
+    m2 = (std**2 * n).astype(np.float32).astype(np.float64)
+    steps = Pieces(n, s, m2, np.full((B, T), 59970.0), np.full((B, T), 60030.0))
+    cells = total(steps, axis=1)
+    cells = Pieces(*(np.asarray(a).reshape(B, 1, 1) for a in cells))
+    cells = cells._replace(m2=np.asarray(cells.m2, np.float32).astype(np.float64))
+    got = unpack_stats(encode_stats((T, B, 4096, 4096), (4096, 4096), 1, 1, steps, cells), (T, B, 4096, 4096), (4096, 4096))
+    assert (got.steps.sum != steps.sum).any()  # stored in units of 2**4
+    want, have = total(steps), total(got.steps)
+    N = float(want.n)
+    assert abs(have.sum / N - want.sum / N) <= 1e-6 * np.sqrt(want.m2 / N) * 0.25
+    assert abs(np.sqrt(have.m2 / N) - np.sqrt(want.m2 / N)) <= 1e-4 * np.sqrt(want.m2 / N) * 0.25
 
 
 def test_a_lon_lat_box_over_utm_files(tmp_path):

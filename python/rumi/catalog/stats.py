@@ -3,31 +3,45 @@ the one pixel pass rumi.catalog.scan), and of a selection from them (`stats`, Ca
 
 What a row records, per band, of the VALID samples (not the band's nodata, by rumi._nodata's
 test, and not NaN), in raw stored values (before scale and offset), as "pieces" of five numbers:
-count (int64), sum (float64: a mean to 1e-16), m2 (float32, float64 when a value passes float32's
-range: the sum of squared deviations from the piece's own mean, so that variances combine
-without cancellation, Chan et al.; float32's 6e-8 gives the std to 3e-8), min and max (float64;
-exact for every sample type but 64-bit integers beyond 2**53, rounded to the nearest float64 as
-their sums are). Two levels:
+count, sum, m2 (the sum of squared deviations from the piece's own mean, so that variances
+combine without cancellation, Chan et al.), min and max. Two levels:
 
 - cells: per band and cell over all time steps, a cell a block of whole tiles, at most
   STATS_CELLS x STATS_CELLS cells a band (a file of up to 4 x 4 tiles: a cell per tile);
 - steps: per band and time step over the whole file (only when the file has several steps; for
   one step it is the sum of the cells).
 
-The value is little-endian bytes: b"RST1", then uint16 cell height and width in tiles and uint16
-flags (1: the steps level follows; 2: m2 is float64; 4: each array byte-shuffled, its values'
-first bytes, then their second bytes..., which Parquet's zstd packs 12 % smaller), then each
-level's five arrays (count, sum, m2, min, max), the steps level (B, T) first, then the cells
-level (B, cells down, cells across), C order.
+The value (RST2) is little-endian bytes: b"RST2", uint16 cell height and width in tiles, uint16
+flags (1: the steps level follows; 2: m2 is float64; 4: byte planes, always; 8: integer
+samples), then uint8 byte widths of the missing counts, the sums, min/max and m2 (the head,
+_HEAD2); with flag 8 the row's lowest min (int64); then each level's five arrays, the steps
+level (B, T) first, then the cells level (B, cells down, cells across), C order, each as byte
+planes (its values' first bytes, then their second bytes...: Parquet's zstd finds the zeros):
+
+- count: the piece's samples less its count (a full piece: 0; all full: width 0, no byte);
+- sum: with integer samples (flag 8: every sum, min and max an integer within 2**53), the sum
+  less count x min in units of 2**e, e the largest that keeps the unit under 2**-SUM_BITS of
+  n x the piece's std (0, the sum exact, while that is under 1; derived from the stored n and
+  m2, so not stored): each piece's mean within 2**-23 of its std, so a selection's mean within
+  2**-23 (1.2e-7) of its std and its variance within 2**-22 relative; otherwise float64 (exact);
+- m2: float32's top 24 bits (2**-16 relative: a selection's std to 8e-6), float64 (flag 2) when a value
+  passes float32's range;
+- min and max: with flag 8 less the row's lowest min (exact), else float64 (exact for every
+  sample type but 64-bit integers beyond 2**53, rounded to the nearest float64 as their sums
+  are); an empty piece stores zeros and reads back as min +inf, max -inf.
+
+RST1, the first encoding (count int64, sum float64, m2 float32 or float64, min and max float64,
+optionally byte-shuffled; a 10-byte head), is still read; any other value is a FormatError.
 A row is null when the file's samples are complex, or when the catalogue was written before
 the column (stats() then names those files and says to append them again).
 
-Size: 10 + B x (T + cells) x 36 bytes before compression (T: 0 for one step): a 4-band,
-48-step Sentinel-2-like Cube of 16 x 16 tiles (docs/scaling.md's rows) holds 4 x (48 + 16)
-pieces, 9.2 KB raw; docs/scaling.md gives the compressed size in a catalogue. Searches do not
-read the column: Catalog.stats reads it for the selection.
+Size: 14 (+ 8) + B x (T + cells) x (count + sum + 3 + 2 x min/max widths) bytes before
+compression (T: 0 for one step): a 4-band, 48-step Sentinel-2-like Cube of 16 x 16 tiles
+(docs/scaling.md's rows) holds 4 x (48 + 16) pieces, about 3.6 KB raw, 2.5 KB in Parquet
+(RST1: 9.2 KB, 3.5 KB); docs/scaling.md gives the measurements. Searches do not read the
+column: Catalog.stats reads it for the selection.
 
-A selection's statistics combine the pieces each row's selected steps and cells give, exactly:
+A selection's statistics combine the pieces each row's selected steps and cells give:
 a row wholly inside the search's box (its footprint within the box's lift; else each cell is
 tested in the file's CRS against the box carried there) takes its steps (or cells, all steps
 selected); a row cut by the box takes the cells wholly inside, and reads the pixels of the cells the box's edge crosses
@@ -56,13 +70,22 @@ Array = np.ndarray[Any, Any]
 
 #: at most this many cells across and down a band (a cell: a block of whole tiles)
 STATS_CELLS = 4
-#: the value's first bytes
-MAGIC = b"RST1"
-_HEAD = np.dtype([("magic", "S4"), ("cy", "<u2"), ("cx", "<u2"), ("flags", "<u2")])
+#: the value's first bytes: the encoding written (RST2); MAGIC_V1, the first, is still read
+MAGIC = b"RST2"
+MAGIC_V1 = b"RST1"
+_HEAD = np.dtype([("magic", "S4"), ("cy", "<u2"), ("cx", "<u2"), ("flags", "<u2")])  # RST1's head
+#: RST2's head: RST1's, then the byte widths of the missing counts, the sums (less count x min),
+#: min and max (less the row's lowest min) and m2 (3: float32's top 24 bits; 8: float64)
+_HEAD2 = np.dtype([("magic", "S4"), ("cy", "<u2"), ("cx", "<u2"), ("flags", "<u2"),
+                   ("wdef", "u1"), ("wsum", "u1"), ("wmm", "u1"), ("wm2", "u1")])
 _STEPS = 1
 _M2_WIDE = 2  # m2 as float64 (a value past float32's range)
-_SHUFFLED = 4  # each array byte-shuffled
-#: the five arrays of a level, in their order and types (m2: "<f8" with flag _M2_WIDE)
+_SHUFFLED = 4  # each array byte-shuffled (RST2: always)
+_INT = 8  # RST2: sums, min and max integers (relative, narrowest width); else float64
+#: RST2 stores a piece's sum of integer samples to 2**-SUM_BITS of n x its std (the mean to
+#: 2**-(SUM_BITS + 1) of the std: a selection's mean and std then within 1.2e-7 of its std)
+SUM_BITS = 22
+#: RST1's five arrays of a level, in their order and types (m2: "<f8" with flag _M2_WIDE)
 FIELDS = (("count", "<i8"), ("sum", "<f8"), ("m2", "<f4"), ("min", "<f8"), ("max", "<f8"))
 _M2_RANGE = float(np.finfo(np.float32).max) / 2
 
@@ -193,24 +216,217 @@ class StatsSink:
     def value(self) -> bytes | None:
         if self.complex:
             return None
-        return encode_stats(self.cy, self.cx, self.steps if self.tiles.shape[0] > 1 else None, self.cells)
+        return encode_stats(self.tiles.shape, self.tiles.tile_shape, self.cy, self.cx,
+                            self.steps if self.tiles.shape[0] > 1 else None, self.cells)
 
 
-def encode_stats(cy: int, cx: int, steps: Pieces | None, cells: Pieces) -> bytes:
-    """A rumi:stats value (module notes): cells of cy x cx tiles, the steps level (B, T) (None:
-    one step) and the cells level (B, cells down, cells across); each array byte-shuffled (its
-    values' first bytes, then their second bytes...: Parquet's zstd finds the zero bytes)."""
-    head = np.zeros(1, _HEAD)
+def encode_stats(shape: Sequence[int], tile_shape: Sequence[int], cy: int, cx: int, steps: Pieces | None, cells: Pieces) -> bytes:
+    """A rumi:stats value (module notes, RST2) of a file of shape (T, B, Y, X) and tiles
+    tile_shape: cells of cy x cx tiles, the steps level (B, T) (None: one step) and the cells
+    level (B, cells down, cells across)."""
     levels = ((steps,) if steps is not None else ()) + (cells,)
+    fulls = _full_counts(shape, tile_shape, cy, cx, steps is not None)
     wide = any(not (lv.m2 <= _M2_RANGE).all() for lv in levels)  # past float32 (or NaN: inf samples)
-    head["magic"], head["cy"], head["cx"] = MAGIC, cy, cx
-    head["flags"] = (_STEPS if steps is not None else 0) | (_M2_WIDE if wide else 0) | _SHUFFLED
-    parts = [head.tobytes()]
-    for level in levels:
-        for a, dt in zip(level, _types(wide)):
-            b = np.ascontiguousarray(a, dt).reshape(-1).view(np.uint8).reshape(-1, np.dtype(dt).itemsize)
-            parts.append(np.ascontiguousarray(b.T).tobytes())
-    return b"".join(parts)
+    n = np.concatenate([np.ravel(lv.n) for lv in levels]).astype(np.int64)
+    full = np.concatenate([np.broadcast_to(f, lv.n.shape).ravel() for f, lv in zip(fulls, levels)])
+    if (n < 0).any() or (n > full).any():
+        raise ValueError(f"rumi:stats: counts outside 0..the piece's samples ({int(n.min())}..{int((n - full).max())} past)")
+    if wide:
+        m2s = np.concatenate([np.ravel(lv.m2) for lv in levels]).astype("<f8").view("<u8")
+        m2d = m2s.view("<f8")
+    else:  # float32 rounded to its top 24 bits (the mantissa's last 8 off: 2**-16 relative)
+        bits = np.concatenate([np.ravel(lv.m2) for lv in levels]).astype("<f4").view("<u4").astype("<u8")
+        m2s = (bits + 0x80) >> np.uint64(8)
+        m2d = _m2_of(m2s)
+    lo_hi = _integers(levels, n, _quantum_bits(n, m2d))
+    flags = (_STEPS if steps is not None else 0) | (_M2_WIDE if wide else 0) | _SHUFFLED | (_INT if lo_hi is not None else 0)
+    body = []
+    wdef = _width(int((full - n).max(initial=0)))
+    if lo_hi is not None:
+        lo, sums, mins, maxs = lo_hi
+        wsum, wmm = _width(int(sums.max(initial=0))), _width(int(maxs.max(initial=0)))
+        body.append(np.array([lo], "<i8").tobytes())
+    else:
+        wsum = wmm = 8
+    wm2 = 8 if wide else 3
+    pos = 0
+    for lv in levels:
+        m = lv.n.size
+        k = slice(pos, pos + m)
+        body.append(_planes_of((full[k] - n[k]).astype("<u8"), wdef))
+        if lo_hi is not None:
+            body.append(_planes_of(sums[k], wsum))
+        else:
+            body.append(_planes_of(np.ravel(lv.sum).astype("<f8").view("<u8"), 8))
+        body.append(_planes_of(m2s[k], wm2))
+        for a in ((mins[k], maxs[k]) if lo_hi is not None else (np.ravel(lv.min), np.ravel(lv.max))):
+            body.append(_planes_of(a, wmm) if lo_hi is not None else _planes_of(np.asarray(a, "<f8").view("<u8"), 8))
+        pos += m
+    raw = b"".join(body)
+    head = np.zeros(1, _HEAD2)
+    head["magic"], head["cy"], head["cx"], head["flags"] = MAGIC, cy, cx, flags
+    head["wdef"], head["wsum"], head["wmm"], head["wm2"] = wdef, wsum, wmm, wm2
+    return head.tobytes() + raw
+
+
+def _quantum_bits(n: Array, m2: Array) -> Array:
+    """Per piece, e: its sum is stored in units of 2**e, the largest power of two at most
+    2**-SUM_BITS x sqrt(n x m2) (n x its std; 0 when that is under 1: the sum exact). The piece's
+    mean is then within 2**-(SUM_BITS + 1) of its std; computed alike from the stored n and m2."""
+    _, ex = np.frexp(np.sqrt(np.asarray(n, np.float64) * np.maximum(np.asarray(m2, np.float64), 0.0)))
+    out: Array = np.clip(ex.astype(np.int64) - 1 - SUM_BITS, 0, 62).astype(np.uint64)
+    return out
+
+
+def _m2_of(top: Array) -> Array:
+    """m2 stored as float32's top 24 bits (uint64) -> float64."""
+    out: Array = (np.asarray(top, np.uint64) << np.uint64(8)).astype("<u4").view("<f4").astype(np.float64)
+    return out
+
+
+def _integers(levels: Sequence[Pieces], n: Array, e: Array) -> tuple[int, Array, Array, Array] | None:
+    """(lo, (sum - count * min) / 2**e rounded, min - lo, max - lo) as uint64, all pieces flat,
+    when every sum, min and max is an integer of at most 2**53 (the samples were integers: the
+    sums exact); else None. Empty pieces: zeros."""
+    s = np.concatenate([np.ravel(lv.sum) for lv in levels])
+    lo_ = np.concatenate([np.ravel(lv.min) for lv in levels])
+    hi_ = np.concatenate([np.ravel(lv.max) for lv in levels])
+    ne = n > 0
+    vals = np.concatenate([s, lo_[ne], hi_[ne]])
+    if not (np.isfinite(vals).all() and (np.abs(vals) <= 2.0**53).all() and (vals == np.round(vals)).all()):
+        return None
+    if not ne.any():
+        z = np.zeros(len(n), np.uint64)
+        return 0, z, z, z
+    lo = int(lo_[ne].min())
+    mn = np.where(ne, lo_, lo).astype(np.int64)
+    mx = np.where(ne, hi_, lo).astype(np.int64)
+    if not (np.abs(n.astype(np.float64) * mn) < 2.0**62).all():
+        return None
+    sp = s.astype(np.int64) - n * mn
+    if (sp < 0).any() or (mn < lo).any() or (mx < mn).any():
+        return None
+    q = sp.astype(np.uint64)
+    half = np.where(e > 0, np.uint64(1) << (e - np.uint64(1)), np.uint64(0))
+    return lo, (q + half) >> e, (mn - lo).astype(np.uint64), (mx - lo).astype(np.uint64)
+
+
+def _width(v: int) -> int:
+    """The bytes that hold the unsigned v (0 for 0)."""
+    return (v.bit_length() + 7) // 8
+
+
+def _planes_of(a: Array, w: int) -> bytes:
+    """The w low bytes of the uint64 values a as byte planes (every value's first byte, then every
+    value's second...)."""
+    b = np.ascontiguousarray(a, "<u8").reshape(-1).view(np.uint8).reshape(-1, 8)[:, :w]
+    return np.ascontiguousarray(b.T).tobytes()
+
+
+def _from_planes(raw: Array, w: int, m: int) -> Array:
+    """Byte planes (k, w * m) -> (k, m) uint64."""
+    k = raw.shape[0]
+    out = np.zeros((k, m, 8), np.uint8)
+    if w:
+        out[:, :, :w] = raw.reshape(k, w, m).transpose(0, 2, 1)
+    return out.view("<u8").reshape(k, m)
+
+
+def _full_counts(shape: Sequence[int], tile_shape: Sequence[int], cy: int, cx: int, has_steps: bool) -> list[Array]:
+    """The samples of each piece when all are valid: the steps level's (a scalar: Y x X), then the
+    cells level's (cells down, cells across: each cell's pixels x T)."""
+    T, _, Y, X = (int(v) for v in shape)
+    ch, cw = cy * int(tile_shape[0]), cx * int(tile_shape[1])
+    hs = np.minimum(ch, Y - np.arange(0, Y, ch))
+    ws = np.minimum(cw, X - np.arange(0, X, cw))
+    cells = (hs[:, None] * ws[None, :] * T).astype(np.int64)
+    return ([np.asarray(Y * X, np.int64)] if has_steps else []) + [cells]
+
+
+def _decode(mat: Array, shape: Sequence[int], tile_shape: Sequence[int]) -> tuple[int, int, list[Pieces]]:
+    """Rows of rumi:stats values (k, L) uint8 of one layout (the first
+    row's head; the caller groups by it) and of files of one shape and tiling -> (cy, cx, levels:
+    the steps level (k, B, T) when recorded, then the cells level (k, B, cells down, across)).
+    A FormatError when the bytes do not fit the shape."""
+    T, B, Y, X = (int(v) for v in shape)
+    ny, nx = tile_counts((Y, X), (int(tile_shape[0]), int(tile_shape[1])))
+    k, L = mat.shape
+    magic = bytes(mat[0, :4])
+    if magic == MAGIC_V1:
+        return _decode_v1(mat, T, B, ny, nx)
+    if magic != MAGIC or L < _HEAD2.itemsize:
+        raise FormatError(f"rumi:stats begins with {magic!r}, not {MAGIC!r} or {MAGIC_V1!r} (written by a later rumi?)")
+    head = np.frombuffer(mat[0, : _HEAD2.itemsize].tobytes(), _HEAD2)[0]
+    cy, cx, flags = int(head["cy"]), int(head["cx"]), int(head["flags"])
+    wdef, wsum, wmm, wm2 = (int(head[f]) for f in ("wdef", "wsum", "wmm", "wm2"))
+    known = _STEPS | _M2_WIDE | _SHUFFLED | _INT
+    integer = bool(flags & _INT)
+    if (cy < 1 or cx < 1 or flags & ~known or not flags & _SHUFFLED or max(wdef, wsum, wmm) > 8
+            or wm2 != (8 if flags & _M2_WIDE else 3) or (not integer and (wsum, wmm) != (8, 8))):
+        raise FormatError(f"rumi:stats (RST2) has cells of {cy} x {cx} tiles, flags {flags}, widths {wdef}/{wsum}/{wmm}/{wm2}")
+    ncy, ncx = -(-ny // cy), -(-nx // cx)
+    has_steps = bool(flags & _STEPS)
+    shapes = ([(B, T)] if has_steps else []) + [(B, ncy, ncx)]
+    width = wdef + wsum + wm2 + 2 * wmm
+    want = _HEAD2.itemsize + (8 if integer else 0) + sum(width * math.prod(s) for s in shapes)
+    if L != want:
+        raise FormatError(f"rumi:stats has {L} bytes, a {B}-band file of {T} steps and {ncy} x {ncx} cells "
+                          f"with these widths needs {want}")
+    pos = _HEAD2.itemsize
+    lo = np.zeros(k, np.int64)
+    if integer:
+        lo = np.ascontiguousarray(mat[:, pos:pos + 8]).view("<i8")[:, 0]
+        pos += 8
+    levels = []
+    for s, full in zip(shapes, _full_counts(shape, tile_shape, cy, cx, has_steps)):
+        m = math.prod(s)
+        ws = [wdef, wsum, wm2, wmm if integer else 8, wmm if integer else 8]
+        d, sp, bits, a_lo, a_hi = (_from_planes(mat[:, q - w * m:q], w, m) for w, q in zip(ws, pos + np.cumsum(ws) * m))
+        pos += sum(ws) * m
+        fl = np.broadcast_to(full, s).reshape(1, m)
+        if (d > fl.astype(np.uint64)).any():
+            raise FormatError("rumi:stats: a piece's missing samples exceed its samples")
+        n = fl - d.astype(np.int64)
+        m2 = bits.view("<f8") if wm2 == 8 else _m2_of(bits)
+        if integer:
+            mn = a_lo.astype(np.int64) + lo[:, None]
+            mx = a_hi.astype(np.int64) + lo[:, None]
+            sm = ((sp << _quantum_bits(n, m2)).astype(np.int64) + n * mn).astype(np.float64)
+            lo_f, hi_f = mn.astype(np.float64), mx.astype(np.float64)
+        else:
+            sm, lo_f, hi_f = sp.view("<f8"), a_lo.view("<f8"), a_hi.view("<f8")
+        empty = n == 0
+        p = Pieces(n, np.where(empty, 0.0, sm), np.where(empty, 0.0, m2.astype(np.float64)),
+                   np.where(empty, np.inf, lo_f), np.where(empty, -np.inf, hi_f))
+        levels.append(Pieces(*(a.reshape((k,) + s) for a in p)))
+    return cy, cx, levels
+
+
+def _decode_v1(mat: Array, T: int, B: int, ny: int, nx: int) -> tuple[int, int, list[Pieces]]:
+    """RST1, the first encoding (count int64, sum float64, m2 float32 or float64, min and max
+    float64, plain or byte-shuffled): written by catalogues of 2026-12-07 before 10:00."""
+    k, L = mat.shape
+    head = np.frombuffer(mat[0, : _HEAD.itemsize].tobytes(), _HEAD)[0]
+    cy, cx, flags = int(head["cy"]), int(head["cx"]), int(head["flags"])
+    if cy < 1 or cx < 1 or flags & ~(_STEPS | _M2_WIDE | _SHUFFLED):
+        raise FormatError(f"rumi:stats has cells of {cy} x {cx} tiles and flags {flags}")
+    ncy, ncx = -(-ny // cy), -(-nx // cx)
+    shapes = ([(B, T)] if flags & _STEPS else []) + [(B, ncy, ncx)]
+    types = _types(bool(flags & _M2_WIDE))
+    width = sum(np.dtype(dt).itemsize for dt in types)
+    want = _HEAD.itemsize + sum(width * math.prod(s) for s in shapes)
+    if L != want:
+        raise FormatError(f"rumi:stats has {L} bytes, a {B}-band file of {T} steps and {ncy} x {ncx} cells needs {want}")
+    pos = _HEAD.itemsize
+    levels = []
+    for s in shapes:
+        arrs = []
+        for dt in types:
+            size = math.prod(s) * np.dtype(dt).itemsize
+            arrs.append(_unshuffle(mat[:, pos:pos + size], dt, bool(flags & _SHUFFLED)).reshape((k,) + s))
+            pos += size
+        levels.append(Pieces(*arrs))
+    return cy, cx, levels
 
 
 def _unshuffle(raw: Array, dt: str, shuffled: bool) -> Array:
@@ -265,37 +481,16 @@ class FileStats(NamedTuple):
 
 
 def unpack_stats(blob: bytes | memoryview | Array | None, shape: Sequence[int], tile_shape: Sequence[int]) -> FileStats | None:
-    """A rumi:stats value as FileStats (None stays None); a FormatError when its size or cells
-    do not fit the row's shape and tiles."""
+    """A rumi:stats value (RST2, or the first encoding RST1) as FileStats (None stays None); a
+    FormatError when its bytes or cells do not fit the row's shape and tiles."""
     if blob is None:
         return None
     raw = np.frombuffer(blob, np.uint8)
-    T, B, Y, X = (int(v) for v in shape)
-    th, tw = (int(v) for v in tile_shape)
-    ny, nx = tile_counts((Y, X), (th, tw))
-    if raw.size < _HEAD.itemsize or bytes(raw[:4]) != MAGIC:
-        raise FormatError(f"rumi:stats does not begin with {MAGIC!r} (written by a later rumi?)")
-    head = np.frombuffer(raw[: _HEAD.itemsize].tobytes(), _HEAD)[0]
-    cy, cx, flags = int(head["cy"]), int(head["cx"]), int(head["flags"])
-    if cy < 1 or cx < 1 or flags & ~(_STEPS | _M2_WIDE | _SHUFFLED):
-        raise FormatError(f"rumi:stats has cells of {cy} x {cx} tiles and flags {flags}")
-    ncy, ncx = -(-ny // cy), -(-nx // cx)
-    shapes = ([(B, T)] if flags & _STEPS else []) + [(B, ncy, ncx)]
-    types = _types(bool(flags & _M2_WIDE))
-    width = sum(np.dtype(dt).itemsize for dt in types)
-    want = _HEAD.itemsize + sum(width * math.prod(s) for s in shapes)
-    if raw.size != want:
-        raise FormatError(f"rumi:stats has {raw.size} bytes, a {B}-band file of {T} steps and {ncy} x {ncx} cells needs {want}")
-    pos = _HEAD.itemsize
-    levels = []
-    for s in shapes:
-        arrs = []
-        for dt in types:
-            k = math.prod(s) * np.dtype(dt).itemsize
-            arrs.append(_unshuffle(raw[None, pos:pos + k], dt, bool(flags & _SHUFFLED)).reshape(s))
-            pos += k
-        levels.append(Pieces(*arrs))
-    return FileStats(cy, cx, levels[0] if len(levels) == 2 else None, levels[-1])
+    if len(raw) < _HEAD.itemsize:
+        raise FormatError(f"rumi:stats has {len(raw)} bytes: not a value")
+    cy, cx, levels = _decode(raw[None, :], shape, tile_shape)
+    one = [Pieces(*(a[0] for a in lv)) for lv in levels]
+    return FileStats(cy, cx, one[0] if len(one) == 2 else None, one[-1])
 
 
 # -- statistics of a selection ---------------------------------------------------------------
@@ -424,13 +619,17 @@ def selection_stats(table: Any, query: Sequence[tuple[Any, ...]], bands: Sequenc
     whole = np.ones(rows.n, bool) if not boxes else _footprints_within(rows, boxes)
     acc: list[Pieces] = []  # each (nb, m)
     read_files = 0
-    # rows wholly inside the boxes: a group of one layout (blob length, T) at a time
-    lengths = blobs.lengths
-    w_rows = np.flatnonzero(whole)
-    key = lengths[w_rows] * 4096 + shapes[w_rows, 0]
-    for k in np.unique(key):
-        grp = w_rows[key == k]
-        acc += _group_pieces(blobs, grp, shapes, tiles, bi[grp], times.off, step_ok, sc[grp], of[grp])
+    # rows wholly inside the boxes: a group of one layout (head, expanded length, shape, tiles) at a time
+    groups: dict[tuple[Any, ...], list[int]] = {}
+    for i in np.flatnonzero(whole).tolist():
+        v = blobs.at(i)
+        head = bytes(v[: _HEAD2.itemsize if bytes(v[:4]) == MAGIC else _HEAD.itemsize])
+        groups.setdefault((head, len(v), tuple(shapes[i]), tuple(tiles[i])), []).append(i)
+    for (_, L, shp, tl), members in groups.items():
+        grp = np.asarray(members, np.int64)
+        vals = blobs.values
+        mat = np.concatenate([vals[int(a):int(a) + L] for a in blobs.off[grp]]).reshape(len(grp), L)
+        acc += _group_pieces(mat, grp, shp, tl, bi[grp], times.off, step_ok, sc[grp], of[grp])
     # rows the boxes cut: one by one
     polys: dict[str, list[Any]] = {}
     codes, code_of = rows.grid_codes if boxes else ([], np.zeros(0, np.int64))
@@ -470,39 +669,18 @@ def selection_stats(table: Any, query: Sequence[tuple[Any, ...]], bands: Sequenc
     return _finish(bands, total(allp, axis=1), apply_scale, read_files)
 
 
-def _group_pieces(blobs: Any, grp: Array, shapes: Array, tiles: Array, bi: Array, off: Array, step_ok: Array,
+def _group_pieces(mat: Array, grp: Array, shape: Sequence[int], tile: Sequence[int], bi: Array, off: Array, step_ok: Array,
                   sc: Array, of: Array) -> list[Pieces]:
     """The pieces (nb, m) of rows grp, wholly inside the selection's boxes, whose rumi:stats
-    have one length and one T: their cells (every step selected) or their steps (the steps
-    selected), scaled."""
-    i0 = int(grp[0])
-    first = unpack_stats(blobs.at(i0), shapes[i0], tiles[i0])  # checks the layout once
-    assert first is not None
-    raw = np.frombuffer(bytes(blobs.at(i0)), np.uint8)
-    flags = int(np.frombuffer(raw[: _HEAD.itemsize].tobytes(), _HEAD)[0]["flags"])
-    starts = blobs.off[grp]
-    L = int(blobs.lengths[i0])
-    vals = blobs.values
-    mat = np.concatenate([vals[int(a):int(a) + L] for a in starts]).reshape(len(grp), L)  # (k, L)
-    heads = mat[:, : _HEAD.itemsize].copy().view(_HEAD)[:, 0]
-    same = (heads["magic"] == MAGIC) & (heads["flags"] == flags) & (heads["cy"] == first.cy) & (heads["cx"] == first.cx)
-    if not same.all() or not (shapes[grp] == shapes[i0]).all() or not (tiles[grp] == tiles[i0]).all():
-        return [_single(blobs, int(i), shapes, tiles, bi[k], off, step_ok, sc[k], of[k]) for k, i in enumerate(grp)]
-    T = int(shapes[i0, 0])
-    B = int(shapes[i0, 1])
-    types = _types(bool(flags & _M2_WIDE))
-    level_shapes = ([(B, T)] if flags & _STEPS else []) + [(B, first.cells.n.shape[1] * first.cells.n.shape[2])]
-    pos = _HEAD.itemsize
-    levels = []
+    (mat: (k, L)) have one layout and whose files one shape and tiling: their cells
+    (every step selected) or their steps (the steps selected), scaled."""
+    _, _, decoded = _decode(mat, shape, tile)
     k = len(grp)
-    for shp in level_shapes:
-        arrs = []
-        for dt in types:
-            size = int(np.prod(shp)) * np.dtype(dt).itemsize
-            a = _unshuffle(mat[:, pos:pos + size], dt, bool(flags & _SHUFFLED)).reshape((k,) + shp)
-            arrs.append(np.take_along_axis(a, bi[:, :, None], axis=1))  # (k, nb, m)
-            pos += size
-        levels.append(Pieces(*arrs))
+    T = int(shape[0])
+    levels = []
+    for lv in decoded:
+        flat = [a.reshape(k, a.shape[1], -1) for a in lv]  # (k, B, m)
+        levels.append(Pieces(*(np.take_along_axis(a, bi[:, :, None], axis=1) for a in flat)))  # (k, nb, m)
     ok = step_ok[off[grp][:, None] + np.arange(T)[None, :]]  # (k, T)
     all_steps = ok.all(axis=1)
     out = []
@@ -516,18 +694,6 @@ def _group_pieces(blobs: Any, grp: Array, shapes: Array, tiles: Array, bi: Array
                     np.where(m, st.max, -np.inf))
         out.append(_flat(_scale(st, sc[some][:, :, None], of[some][:, :, None])))
     return out
-
-
-def _single(blobs: Any, i: int, shapes: Array, tiles: Array, bi: Array, off: Array, step_ok: Array, sc: Array, of: Array) -> Pieces:
-    """The pieces (nb, 1) of one row wholly inside the selection's boxes."""
-    fs = unpack_stats(blobs.at(i), shapes[i], tiles[i])
-    assert fs is not None
-    ok = step_ok[int(off[i]):int(off[i + 1])]
-    if not ok.any():
-        return Pieces.empty((len(bi), 1))
-    steps = None if ok.all() else [int(t) for t in np.flatnonzero(ok)]
-    per = _stack([fs.whole(int(b), steps) for b in bi])
-    return _scale(per, sc, of).take((slice(None), None))
 
 
 def _flat(p: Pieces) -> Pieces:
