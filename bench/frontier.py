@@ -1,32 +1,55 @@
 """The size/speed frontier (issue 48, items 3-4): every contender at the settings a demanding user
 picks, on the real rasters and a 48-date Cube, in ONE run, one process; a picture per input and
-the dominance table (which rumi setting beats each fast peer setting on both axes).
+the dominance tables (which rumi setting beats each fast peer setting on both axes): caches off,
+caches on, single-date chips on the Cube, and over a 20 ms link.
 
 Contenders (each written here from the same array, its pixels checked against it):
-  - rumi: `graph=` auto (the default), auto:25, auto:0 (the smallest), fast (rumi.write, tiles 256);
-    read through rumi.open(...) kept open, its decoded-frame cache on (the default);
+  - rumi: `graph=` auto (the default), auto:25, auto:0 (the smallest), fast (rumi.write, tiles 256;
+    on Cubes of 512 x 512 or more also fast with tiles 128); read through rumi.open(...) kept open;
   - Zarr v3 (zarr-python 3, numcodecs): blosc-lz4 byte shuffle and bit shuffle, blosc-zstd byte
     shuffle (Blosc's default level 5), pcodec (numcodecs.zarr3.PCodec, level 8), numcodecs' delta
     + blosc-zstd shuffle, zstd 5 in shards of (T, C, 1024, 1024); chunks (T, C, 256, 256) (a Cube's
     single-date chip therefore decodes every date of its chunks: the layout for all-date chips);
-    zarr.open_array once, zarr's default concurrency;
+    on Cubes also the layout a single-date user picks, chunks (1, C, 256, 256), with blosc-lz4
+    shuffle, blosc-zstd shuffle, pcodec and zstd 5 in shards of (T, C, 1024, 1024) (single-date
+    chips only); zarr.open_array once, zarr's default concurrency;
   - COG (tiled GeoTIFF 256, pixel-interleaved, no overviews; one file per date for Cubes, as a
     time series is kept): ZSTD 1 and 9, DEFLATE and LZW, each with its predictor (2 integers, 3
-    floats), LERC_ZSTD lossless (MAX_Z_ERROR 0); rasterio datasets kept open, GDAL's block cache on;
+    floats), LERC_ZSTD lossless (MAX_Z_ERROR 0); rasterio datasets kept open;
   - JPEG-XL lossless effort 1 and HTJ2K (reversible) through imagecodecs, each 256 x 256 tile of
     each band alone, in memory (no file format: the codec's own cost); unsigned integers only
-    (JPEG-XL) / integers only (HTJ2K).
+    (JPEG-XL) / integers only (HTJ2K); caches off only (they have none).
 Per contender: bytes (raw / bytes), encode MB/s per CPU-second, decode of the whole input
-from a fresh handle (files in the page cache; one thread where the reader has the choice: rumi
-threads=1 and no cache, GDAL_NUM_THREADS unset, zarr's defaults) in MB of raw samples per
-CPU-second, and random unaligned chips (256 x 256; 64 x 64 on inputs under 512 pixels a side) per
-CPU-second and per wall second, single date and (Cubes) all dates. CPU-seconds: getrusage
-RUSAGE_SELF (every thread of the process; no worker processes). Contenders interleaved, the order
-rotating every repetition; medians.
+from a fresh handle (files in the page cache; GDAL_NUM_THREADS unset, zarr's and rumi's default
+threads) in MB of raw samples per CPU-second, and random unaligned chips (256 x 256; 64 x 64 on
+inputs under 512 pixels a side) per CPU-second and per wall second, single date and (Cubes) all
+dates, in two phases of the same run:
+  - caches off: rumi's decoded-frame cache 0, GDAL's block cache 0 (GDALSetCacheMax64; GDAL still
+    reuses the last block it decoded), Zarr has none: every chip decodes its frames / tiles /
+    chunks; the same chips every repetition;
+  - caches on, as a demanding user sets them up: rumi's decoded-frame cache at its default
+    (32 MiB per open dataset; --rumi-cache-mb), GDAL's block cache at its default (5 % of the
+    memory; --gdal-cache-mb), Zarr through zarr.experimental.cache_store.CacheStore over the
+    store (zarr-python 3 has no cache of decoded chunks: this one keeps the encoded chunks, in a
+    MemoryStore of GDAL's budget); handles opened for the phase and kept open; fresh random chips
+    every repetition (a training epoch's), so a cache serves what the chips before left in it; and
+    every rumi setting again with its cache at GDAL's budget (rows "..., cache = GDAL's": the same
+    budget for both, as a user who sizes one would size the other).
+Over the link (--link, default landsat8,cube): the input's files served by loopback nginx behind
+bench/delay_proxy.py (+20 ms a request, --delay; requests counted at the proxy), caches on:
+rumi.open(URL) kept open; Zarr through zarr's FsspecStore (fsspec + aiohttp) under the CacheStore;
+COG through GDAL's /vsicurl/, rasterio datasets kept open, the dates of a chip read on a pool of
+16 threads (one dataset per date), GDAL_DISABLE_READDIR_ON_OPEN=EMPTY_DIR,
+CPL_VSIL_CURL_ALLOWED_EXTENSIONS=.tif, GDAL_HTTP_MULTIRANGE=YES, GDAL_HTTP_MERGE_CONSECUTIVE_RANGES=YES,
+GDAL_HTTP_VERSION=1.1 (its /vsicurl/ region cache on, its default). A subset of the settings there
+(LINK below); --link-chips chips per repetition, fresh each one.
+CPU-seconds: getrusage RUSAGE_SELF (every thread of this process: zarr's event loop, rumi's and
+GDAL's decoders and HTTP clients); nginx and the proxy are other processes, not counted.
+Contenders interleaved, the order rotating every repetition; medians.
 
-    ~/.cache/rumi/venvs/torch-py3.11/bin/python bench/frontier.py [--quick] [--only landsat8,cube]
-    (zarr, numcodecs and pcodec: `pip install --target build/frontier-pkgs zarr numcodecs pcodec`,
-    found there by this script; imagecodecs and matplotlib from the venv)
+    ~/.cache/rumi/venvs/torch-py3.11/bin/python bench/frontier.py [--quick] [--only landsat8,cube] [--link '']
+    (zarr, numcodecs, pcodec and aiohttp: `pip install --target build/frontier-pkgs zarr numcodecs
+    pcodec aiohttp`, found there by this script; imagecodecs and matplotlib from the venv)
 
 Writes bench/results/frontier.md (tables), build/frontier/results.json, docs/img/frontier-<input>.png.
 """
@@ -40,13 +63,17 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import warnings
+from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(REPO / "tests" / "support"))
 if (REPO / "build" / "frontier-pkgs").is_dir():
     sys.path.append(str(REPO / "build" / "frontier-pkgs"))
 
@@ -67,6 +94,27 @@ COG = (("ZSTD 1", dict(compress="zstd", zstd_level=1), True), ("ZSTD 9", dict(co
        ("LERC_ZSTD", dict(compress="lerc_zstd", max_z_error=0), False))
 MB = 1e6
 CEILING = Path(os.environ.get("DECODE_CEILING", REPO / "target" / "release" / "examples" / "decode_ceiling"))
+ZARR_1DATE = (("blosc-lz4-shuffle", None), ("blosc-zstd-shuffle", None), ("pcodec", None), ("zstd", 1024))
+# the settings measured over the link (names as the tables print them)
+LINK = ("rumi auto (default)", "rumi fast", "rumi fast t128", "zarr blosc-lz4-shuffle", "zarr pcodec", "zarr zstd sharded",
+        "zarr blosc-lz4-shuffle, 1-date chunks", "COG ZSTD 1 + predictor", "COG ZSTD 9 + predictor")
+LINK_GDAL = {"GDAL_DISABLE_READDIR_ON_OPEN": "EMPTY_DIR", "CPL_VSIL_CURL_ALLOWED_EXTENSIONS": ".tif",
+             "GDAL_HTTP_MULTIRANGE": "YES", "GDAL_HTTP_MERGE_CONSECUTIVE_RANGES": "YES", "GDAL_HTTP_VERSION": "1.1"}
+# the caches' budgets in bytes with caches on (main() sets them: rumi None = its default)
+CACHE = {"rumi": None, "gdal": 0, "zarr": 0}
+
+
+def gdal_cache(nbytes):
+    """GDAL's block cache budget, now (GDALSetCacheMax64 of the libgdal rasterio loaded: GDAL_CACHEMAX
+    is read once); 0 flushes it."""
+    import ctypes
+
+    lib = next(line.split()[-1] for line in open("/proc/self/maps") if "libgdal" in line)
+    g = ctypes.CDLL(lib)
+    g.GDALSetCacheMax64.argtypes = [ctypes.c_int64]
+    g.GDALGetCacheMax64.restype = ctypes.c_int64
+    g.GDALSetCacheMax64(int(nbytes))
+    assert g.GDALGetCacheMax64() == int(nbytes)
 
 
 # -- inputs: (T, C, Y, X) arrays -------------------------------------------------------------
@@ -128,6 +176,7 @@ class Rumi:
     def __init__(self, graph, tile=256):
         self.graph, self.tile = graph, tile
         self.name = f"rumi {graph}" + (" (default)" if graph == "auto" else "") + (f" t{tile}" if tile != 256 else "")
+        self.modes = ("single", "all")
 
     def write(self, root, arr, times, gt, crs):
         self.path = root / f"rumi_{self.graph.replace(':', '_')}_t{self.tile}.rumi"
@@ -141,9 +190,18 @@ class Rumi:
     def files(self):
         return [self.path, Path(str(self.path) + ".header")]
 
-    def open(self):
+    def open(self, cache=False):
         ds = rumi.open(self.path)  # default threads
-        ds.set_cache_bytes(0)  # every chip decodes its frames (see the module's docstring)
+        if not cache:
+            ds.set_cache_bytes(0)  # every chip decodes its frames (see the module's docstring)
+        elif CACHE["rumi"] is not None:
+            ds.set_cache_bytes(CACHE["rumi"])
+        return ds
+
+    def open_url(self, base):
+        ds = rumi.open(base + self.path.name)
+        if CACHE["rumi"] is not None:
+            ds.set_cache_bytes(CACHE["rumi"])
         return ds
 
     def chip(self, h, r, c, t0, nt, s):
@@ -161,25 +219,60 @@ class Rumi:
         return statistics.median(json.loads(out.strip().splitlines()[-1])["runs_s"])
 
 
+class RumiBudget(Rumi):
+    """A Rumi contender's file read with its decoded-frame cache at GDAL's budget (caches on only)."""
+
+    budget = True
+
+    def __init__(self, base):
+        self.__dict__.update(base.__dict__)
+        self.base = base.name
+        self.name = f"{base.name}, cache = GDAL's"
+
+    def open(self, cache=False):
+        ds = rumi.open(self.path)
+        ds.set_cache_bytes(CACHE["gdal"])
+        return ds
+
+
 class Zarr:
     family = "zarr"
 
-    def __init__(self, chain, shard):
-        self.chain, self.shard = chain, shard
-        self.name = f"zarr {chain}" + (" sharded" if shard else "")
+    def __init__(self, chain, shard, tchunk=None):
+        """tchunk: dates per chunk (None: all of them)."""
+        self.chain, self.shard, self.tchunk = chain, shard, tchunk
+        self.name = f"zarr {chain}" + (" sharded" if shard else "") + (", 1-date chunks" if tchunk == 1 else "")
+        self.modes = ("single",) if tchunk == 1 else ("single", "all")
 
     def write(self, root, arr, times, gt, crs):
-        self.path = root / f"zarr_{self.chain}{'_s' if self.shard else ''}.zarr"
+        self.path = root / f"zarr_{self.chain}{'_s' if self.shard else ''}{'_t1' if self.tchunk == 1 else ''}.zarr"
         shutil.rmtree(self.path, ignore_errors=True)
-        tsb.write_zarr(self.path, arr, arr.shape[0], 256, self.chain, self.shard)
+        tsb.write_zarr(self.path, arr, self.tchunk or arr.shape[0], 256, self.chain, self.shard)
 
     def files(self):
         return [self.path]
 
-    def open(self):
-        import zarr
+    @staticmethod
+    def _cached(store):
+        """The store under zarr-python 3's cache (encoded chunks, in memory, GDAL's budget)."""
+        from zarr.experimental.cache_store import CacheStore
+        from zarr.storage import MemoryStore
 
-        return zarr.open_array(str(self.path), mode="r")
+        return CacheStore(store, cache_store=MemoryStore(), max_size=CACHE["zarr"])
+
+    def open(self, cache=False):
+        import zarr
+        from zarr.storage import LocalStore
+
+        if not cache:
+            return zarr.open_array(str(self.path), mode="r")
+        return zarr.open_array(self._cached(LocalStore(str(self.path), read_only=True)), mode="r")
+
+    def open_url(self, base):
+        import zarr
+        from zarr.storage import FsspecStore
+
+        return zarr.open_array(self._cached(FsspecStore.from_url(base + self.path.name, read_only=True)), mode="r")
 
     def chip(self, h, r, c, t0, nt, s):
         return h[t0:t0 + nt, :, r:r + s, c:c + s]
@@ -205,13 +298,15 @@ class Zarr:
             if self.chain.startswith("delta-"):
                 codecs.insert(0, numcodecs.Delta(dtype=str(arr.dtype)))
         T, C, Y, X = arr.shape
+        tc = self.tchunk or T
         chunks = []
-        for r in range(0, Y, 256):
-            for c in range(0, X, 256):
-                b = np.ascontiguousarray(arr[:, :, r:r + 256, c:c + 256])
-                for k in codecs:
-                    b = k.encode(b)
-                chunks.append((bytes(b), arr[:, :, r:r + 256, c:c + 256].shape))
+        for t in range(0, T, tc):
+            for r in range(0, Y, 256):
+                for c in range(0, X, 256):
+                    b = np.ascontiguousarray(arr[t:t + tc, :, r:r + 256, c:c + 256])
+                    for k in codecs:
+                        b = k.encode(b)
+                    chunks.append((bytes(b), arr[t:t + tc, :, r:r + 256, c:c + 256].shape))
 
         def dec():
             for b, shape in chunks:
@@ -228,6 +323,7 @@ class Cog:
     def __init__(self, name, opts, predictor):
         self.label, self.opts, self.pred = name, opts, predictor
         self.name = f"COG {name}" + (" + predictor" if predictor else "")
+        self.modes = ("single", "all")
 
     def write(self, root, arr, times, gt, crs):
         T, C, Y, X = arr.shape
@@ -249,16 +345,34 @@ class Cog:
     def files(self):
         return self.paths
 
-    def open(self):
-        return [rasterio.open(p) for p in self.paths]
+    def open(self, cache=False):
+        return [rasterio.open(p) for p in self.paths]  # GDAL's cache: gdal_cache(), for the process
+
+    def open_url(self, base):
+        """Every date's dataset over /vsicurl/ (opened on the pool), its reads on the pool: one
+        dataset per date, so no dataset is read by two threads at once."""
+        pool = ThreadPoolExecutor(16)
+        urls = ["/vsicurl/" + base + f"{p.parent.name}/{p.name}" for p in self.paths]
+        return pool, list(pool.map(rasterio.open, urls))
 
     def chip(self, h, r, c, t0, nt, s):
         w = Window(c, r, s, s)
+        if isinstance(h, tuple):
+            pool, ds = h
+            return np.stack(list(pool.map(lambda d: d.read(window=w), ds[t0:t0 + nt])))
         return np.stack([d.read(window=w) for d in h[t0:t0 + nt]])
 
     def decode_all(self, h):
         for d in h:
             d.read()
+
+    @staticmethod
+    def close(h):
+        pool, ds = h if isinstance(h, tuple) else (None, h)
+        for d in ds:
+            d.close()
+        if pool is not None:
+            pool.shutdown()
 
     def codec_alone(self, arr, reps):
         """CPU seconds of decoding every tile of every file from memory with tifffile (imagecodecs:
@@ -283,6 +397,7 @@ class Tiles:
     """A codec's tiles in memory, each 256 x 256 tile of each band of each date alone."""
 
     family = "tiles"
+    modes = ("single", "all")
 
     def __init__(self, codec):
         import imagecodecs as ic
@@ -310,7 +425,7 @@ class Tiles:
     def nbytes(self):
         return sum(len(b) for b in self.tiles.values())
 
-    def open(self):
+    def open(self, cache=False):
         return self
 
     def chip(self, h, r, c, t0, nt, s):
@@ -335,11 +450,13 @@ class Tiles:
         return min(timed(lambda: self.decode_all(self), 0.05)[1] for _ in range(reps))
 
 
-def contenders(cube):
+def contenders(cube, dates):
     """Every contender; on a Cube of 512 x 512 or more also rumi fast with tiles 128 (an all-date
-    chip decodes 2.25x its area instead of 4x: a layout a rumi user can pick for chips)."""
+    chip decodes 2.25x its area instead of 4x: a layout a rumi user can pick for chips); on
+    every input of several dates also Zarr with chunks of one date (the single-date user's layout)."""
     return ([Rumi(g) for g in RUMI_SETTINGS] + ([Rumi("fast", 128)] if cube else [])
-            + [Zarr(c, s) for c, s in ZARR] + [Cog(*x) for x in COG] + [Tiles("jxl"), Tiles("htj2k")])
+            + [Zarr(c, s) for c, s in ZARR] + ([Zarr(c, s, 1) for c, s in ZARR_1DATE] if dates else [])
+            + [Cog(*x) for x in COG] + [Tiles("jxl"), Tiles("htj2k")])
 
 
 def nbytes(k):
@@ -361,6 +478,58 @@ def timed(fn, min_s):
             return w / n, (tsb._cpu_self() - c0) / n
 
 
+def draw(rng, n, mode, T, Y, X, size):
+    """n random unaligned chips (row, col, first date, dates): one date, or every date."""
+    return [(int(rng.integers(0, Y - size + 1)), int(rng.integers(0, X - size + 1)),
+             int(rng.integers(0, T)) if mode == "single" else 0, 1 if mode == "single" else T) for _ in range(n)]
+
+
+def open_checked(k, opener, arr, keys, size, name):
+    """k's handle from opener(), its first chips checked against the array (also the warm-up)."""
+    h = opener()
+    for m in k.modes:
+        for r, c, t0, nt in keys.get(m, [])[:2 if m == "single" else 1]:
+            got, want = np.asarray(k.chip(h, r, c, t0, nt, size)), arr[t0:t0 + nt, :, r:r + size, c:c + size]
+            assert got.dtype == want.dtype and np.array_equal(got.reshape(want.shape), want, equal_nan=want.dtype.kind == "f"), (name, k.name, r, c, t0, nt)
+    return h
+
+
+def rounds(ks, handles, keys_of, modes, size, reps, decode_min_s=None, requests=None):
+    """The chips of every mode (keys_of(rep, mode)), the contenders interleaved, the order rotating
+    every repetition: (mode, name) -> [(chips/s, chips/CPU-s, requests/chip)], name -> [(wall, CPU) of
+    a whole decode] when decode_min_s is given."""
+    res, dec = defaultdict(list), defaultdict(list)
+    for rep in range(reps):
+        order = ks[rep % len(ks):] + ks[:rep % len(ks)]
+        for k in order:
+            h = handles[k.name]
+            if decode_min_s is not None:
+                dec[k.name].append(timed(lambda: k.decode_all(h), decode_min_s))
+            for m in modes:
+                if m not in k.modes:
+                    continue
+                keys = keys_of(rep, m)
+                q0 = requests() if requests else 0
+                w0, c0 = time.perf_counter(), tsb._cpu_self()
+                for r, c, t0, nt in keys:
+                    k.chip(h, r, c, t0, nt, size)
+                w, cpu = time.perf_counter() - w0, tsb._cpu_self() - c0
+                q = (requests() - q0) / len(keys) if requests else None
+                res[(m, k.name)].append((len(keys) / w, len(keys) / max(cpu, 1e-9), q))
+        print(f"  repetition {rep + 1}/{reps}, load {os.getloadavg()[0]:.1f}", flush=True)
+    return res, dec
+
+
+def medians(row, res, name, modes, suffix):
+    for m in modes:
+        v = res.get((m, name))
+        if v:
+            row[f"{m}_{suffix}s"] = statistics.median(a for a, _, _ in v)
+            row[f"{m}_{suffix}cpu_s"] = statistics.median(b for _, b, _ in v)
+            if v[0][2] is not None:
+                row[f"{m}_{suffix}requests"] = statistics.median(q for _, _, q in v)
+
+
 def run_input(name, what, load, args, root):
     arr, times, gt, crs = load()
     T, C, Y, X = arr.shape
@@ -370,7 +539,7 @@ def run_input(name, what, load, args, root):
     folder = root / name
     folder.mkdir(parents=True, exist_ok=True)
     ks, rows = [], {}
-    for k in contenders(T > 1 and min(Y, X) >= 512):
+    for k in contenders(T > 1 and min(Y, X) >= 512, T > 1):
         if isinstance(k, Tiles) and not k.usable(arr.dtype):
             print(f"  {k.name}: not for {arr.dtype}", flush=True)
             continue
@@ -391,46 +560,92 @@ def run_input(name, what, load, args, root):
                             encode_mb_cpu_s=raw / MB / max(cpu, 1e-9), encode_wall_s=time.perf_counter() - w0)
         ks.append(k)
     rng = np.random.default_rng(48)
-    modes = {"single": [(int(rng.integers(0, Y - size + 1)), int(rng.integers(0, X - size + 1)), int(rng.integers(0, T)), 1)
-                        for _ in range(args.chips)]}
-    if T > 1:
-        modes["all"] = [(int(rng.integers(0, Y - size + 1)), int(rng.integers(0, X - size + 1)), 0, T)
-                        for _ in range(args.chips)]
-    handles = {}
-    for k in ks:  # open once; pixels checked (also the warm-up)
-        h = k.open()
-        for r, c, t0, nt in modes["single"][:2] + modes.get("all", [])[:1]:
-            got, want = np.asarray(k.chip(h, r, c, t0, nt, size)), arr[t0:t0 + nt, :, r:r + size, c:c + size]
-            assert got.dtype == want.dtype and np.array_equal(got.reshape(want.shape), want, equal_nan=want.dtype.kind == "f"), (name, k.name, r, c, t0, nt)
-        handles[k.name] = h
-    res = {(m, k.name): [] for m in modes for k in ks}
-    dec = {k.name: [] for k in ks}
-    for rep in range(args.reps):
-        order = ks[rep % len(ks):] + ks[:rep % len(ks)]
-        for k in order:
-            dec[k.name].append(timed(lambda: k.decode_all(handles[k.name]), args.min_s))
-            h = handles[k.name]
-            for m, keys in modes.items():
-                w0, c0 = time.perf_counter(), tsb._cpu_self()
-                for r, c, t0, nt in keys:
-                    k.chip(h, r, c, t0, nt, size)
-                w, cpu = time.perf_counter() - w0, tsb._cpu_self() - c0
-                res[(m, k.name)].append((len(keys) / w, len(keys) / max(cpu, 1e-9)))
-        print(f"  repetition {rep + 1}/{args.reps}, load {os.getloadavg()[0]:.1f}", flush=True)
+    modes = ["single"] + (["all"] if T > 1 else [])
+    keys = {m: draw(rng, args.chips, m, T, Y, X, size) for m in modes}
+    # caches off: the same chips every repetition
+    gdal_cache(0)
+    handles = {k.name: open_checked(k, k.open, arr, keys, size, name) for k in ks}
+    print("  caches off", flush=True)
+    res, dec = rounds(ks, handles, lambda rep, m: keys[m], modes, size, args.reps, decode_min_s=args.min_s)
+    # caches on: handles of their own, fresh chips every repetition (an epoch's)
+    print(f"  caches on (rumi {'default' if CACHE['rumi'] is None else CACHE['rumi']}, GDAL {CACHE['gdal'] / 2**20:.0f} MiB, "
+          f"zarr CacheStore {CACHE['zarr'] / 2**20:.0f} MiB)", flush=True)
+    gdal_cache(CACHE["gdal"])
+    kc = [k for k in ks if k.family != "tiles"] + [RumiBudget(k) for k in ks if isinstance(k, Rumi)]
+    hc = {k.name: open_checked(k, lambda k=k: k.open(cache=True), arr, keys, size, name) for k in kc}
+    rng_c = np.random.default_rng(4848)
+    keys_c = [{m: draw(rng_c, args.chips, m, T, Y, X, size) for m in modes} for _ in range(args.reps)]
+    res_c, _ = rounds(kc, hc, lambda rep, m: keys_c[rep][m], modes, size, args.reps)
     for k in ks:
         row = rows[k.name]
         row["decode_mb_cpu_s"] = statistics.median(raw / MB / max(c, 1e-9) for _, c in dec[k.name])
         row["decode_mb_s"] = statistics.median(raw / MB / w for w, _ in dec[k.name])
         row["codec_mb_cpu_s"] = raw / MB / max(k.codec_alone(arr, args.reps), 1e-9)
-        for m in modes:
-            v = res[(m, k.name)]
-            row[f"{m}_chips_s"] = statistics.median(a for a, _ in v)
-            row[f"{m}_chips_cpu_s"] = statistics.median(b for _, b in v)
-    for h in handles.values():
-        for d in (h if isinstance(h, list) else []):
-            d.close()
-    return dict(name=name, what=what, shape=[T, C, Y, X], dtype=str(arr.dtype), raw=raw, chip=size,
-                modes=list(modes), chips=args.chips, reps=args.reps, rows=list(rows.values()))
+        medians(row, res, k.name, modes, "chips_")
+        medians(row, res_c, k.name, modes, "cached_chips_")
+    for k in kc:
+        if isinstance(k, RumiBudget):
+            rows[k.name] = row = {f: rows[k.base][f] for f in ("family", "bytes", "ratio", "encode_mb_cpu_s", "codec_mb_cpu_s",
+                                                               "decode_mb_cpu_s", "decode_mb_s")}
+            row.update(name=k.name, budget=True)
+            medians(row, res_c, k.name, modes, "cached_chips_")
+    for hs in (handles, hc):
+        for k in ks:
+            if isinstance(k, Cog) and k.name in hs:
+                Cog.close(hs[k.name])
+    hs = hc = handles = None
+    gdal_cache(0)
+    out = dict(name=name, what=what, shape=[T, C, Y, X], dtype=str(arr.dtype), raw=raw, chip=size,
+               modes=modes, chips=args.chips, reps=args.reps, rows=list(rows.values()))
+    if name in args.link:
+        out["link"] = run_link(name, ks, rows, arr, folder, args, size, modes)
+    return out
+
+
+def run_link(name, ks, rows, arr, folder, args, size, modes):
+    """The LINK settings over loopback nginx + the delay proxy, caches on; fresh chips each repetition."""
+    from delay_proxy import ProxyProcess
+    from nginx_server import Nginx
+
+    T, C, Y, X = arr.shape
+    lk = [k for k in ks if k.name in LINK]
+    saved = {v: os.environ.get(v) for v in LINK_GDAL}
+    os.environ.update(LINK_GDAL)  # GDAL reads its configuration from the environment at each use
+    gdal_cache(CACHE["gdal"])
+    ng = Nginx(Path(tempfile.mkdtemp(prefix="rumi-frontier-nginx-")), folder).start()
+    px = ProxyProcess(ng.port, args.delay)
+    rng = np.random.default_rng(2020)
+    keys = [{m: draw(rng, args.link_chips, m, T, Y, X, size) for m in modes} for _ in range(args.reps + 1)]
+    handles, opened = {}, {}
+    print(f"  over loopback nginx + {args.delay * 1000:.0f} ms a request ({len(lk)} settings, {args.link_chips} chips a mode)",
+          flush=True)
+    try:
+        base = f"http://127.0.0.1:{px.port}/"
+        for k in lk:
+            q0, w0 = px.requests, time.perf_counter()
+            handles[k.name] = open_checked(k, lambda k=k: k.open_url(base), arr, keys[-1], size, name)
+            opened[k.name] = (time.perf_counter() - w0, px.requests - q0)
+        res, _ = rounds(lk, handles, lambda rep, m: keys[rep][m], modes, size, args.reps, requests=lambda: px.requests)
+    finally:
+        for k in lk:
+            if isinstance(k, Cog) and k.name in handles:
+                Cog.close(handles[k.name])
+        handles = None
+        px.stop()
+        ng.stop()
+        gdal_cache(0)
+        for v, x in saved.items():
+            if x is None:
+                os.environ.pop(v, None)
+            else:
+                os.environ[v] = x
+    out = []
+    for k in lk:
+        row = {f: rows[k.name][f] for f in ("name", "family", "bytes", "ratio", "codec_mb_cpu_s")}
+        row["open_check_s"], row["open_check_requests"] = opened[k.name]
+        medians(row, res, k.name, modes, "chips_")
+        out.append(row)
+    return dict(delay=args.delay, chips=args.link_chips, reps=args.reps, rows=out)
 
 
 # -- reporting -------------------------------------------------------------------------------
@@ -439,86 +654,156 @@ def main_mode(inp):
     return "all" if "all" in inp["modes"] else "single"
 
 
-def dominance(inp, fast_mb=500.0, need=1.2):
+MEASURES = {  # what a dominance table compares: row key suffix, its words
+    "off": ("chips_cpu_s", "chips per CPU-second, caches off"),
+    "on": ("cached_chips_cpu_s", "chips per CPU-second, caches on"),
+    "eq": ("cached_chips_cpu_s", "chips per CPU-second, caches on, rumi's at GDAL's budget"),
+    "link": ("chips_s", "chips per wall second over the link"),
+}
+
+
+def dominance(inp, measure="off", fast_mb=500.0, need=1.2):
     """For each peer setting whose codec alone decodes faster than fast_mb MB per CPU-second: per chip mode, the rumi
-    setting no larger that is fastest on chips, its speed and size ratios, met or missed."""
-    rumis = [r for r in inp["rows"] if r["family"] == "rumi"]
+    setting no larger that is fastest on the measure, its speed and size ratios, met or missed (the link: every
+    peer setting measured there)."""
+    suffix = MEASURES[measure][0]
+    rows = inp["link"]["rows"] if measure == "link" else inp["rows"]
+    rumis = [r for r in rows if r["family"] == "rumi" and bool(r.get("budget")) == (measure == "eq")]
     out = []
-    for p in inp["rows"]:
-        if p["family"] == "rumi" or p["codec_mb_cpu_s"] < fast_mb:
+    for p in rows:
+        if p["family"] == "rumi" or (measure != "link" and p["codec_mb_cpu_s"] < fast_mb):
             continue
         for m in inp["modes"]:
-            k = f"{m}_chips_cpu_s"
-            ok = [r for r in rumis if r["bytes"] <= p["bytes"]]
+            k = f"{m}_{suffix}"
+            if k not in p:
+                continue
+            ok = [r for r in rumis if r["bytes"] <= p["bytes"] and k in r]
             if ok:
                 best = max(ok, key=lambda r: r[k])
                 speed = best[k] / p[k]
                 out.append(dict(peer=p["name"], mode=m, rumi=best["name"], speed=speed, size=p["bytes"] / best["bytes"],
                                 met=speed >= need))
             else:
-                small = min(rumis, key=lambda r: r["bytes"])
+                small = min((r for r in rumis if k in r), key=lambda r: r["bytes"])
                 out.append(dict(peer=p["name"], mode=m, rumi=small["name"], speed=small[k] / p[k],
                                 size=p["bytes"] / small["bytes"], met=False))
     return out
 
 
-def glance(results):
-    """The dominance table as a matrix: a row per peer setting, a column per input, each cell the
-    input's main chips (all dates on Cubes, else single date): the rumi setting, its chips per
-    CPU-second and its size against the peer's; '-' where the peer's codec decodes under 0.5 GB/s
-    or does not take the input."""
-    peers = list(dict.fromkeys(r["name"] for inp in results for r in inp["rows"] if r["family"] != "rumi"))
-    L = ["| peer setting | " + " | ".join(i["name"] + (" (all dates)" if main_mode(i) == "all" else "") for i in results) + " |",
+def cell(d):
+    if d is None:
+        return "-"
+    name = d["rumi"].replace("rumi ", "").replace(" (default)", "")
+    c = f"{name} {d['speed']:.2f}x, {d['size']:.2f}x"
+    return c if d["met"] else f"**missed**: {c}"
+
+
+def glance(results, measure="off", mode_of=main_mode):
+    """A dominance table as a matrix: a row per peer setting, a column per input, each cell the
+    input's chips of mode_of(input) (by default all dates on Cubes, else single date): the rumi
+    setting, its chips against the peer's and its size against the peer's; '-' where the peer's
+    codec decodes under 0.5 GB/s, does not take the input or was not measured there."""
+    results = [i for i in results if measure != "link" or "link" in i]
+    key = "dominance" if measure == "off" else f"dominance_{measure}"
+    peers = list(dict.fromkeys(d["peer"] for inp in results for d in inp.get(key, [])))
+    L = ["| peer setting | " + " | ".join(i["name"] + (" (all dates)" if mode_of(i) == "all" else "") for i in results) + " |",
          "|---|" + "---|" * len(results)]
     for p in peers:
-        cells = []
-        for inp in results:
-            d = next((d for d in inp["dominance"] if d["peer"] == p and d["mode"] == main_mode(inp)), None)
-            if d is None:
-                cells.append("-")
-            else:
-                name = d["rumi"].replace("rumi ", "").replace(" (default)", "")
-                cell = f"{name} {d['speed']:.2f}x, {d['size']:.2f}x"
-                cells.append(cell if d["met"] else f"**missed**: {cell}")
-        L.append(f"| {p} | " + " | ".join(cells) + " |")
+        cells = [cell(next((d for d in inp.get(key, []) if d["peer"] == p and d["mode"] == mode_of(inp)), None))
+                 for inp in results]
+        if any(c != "-" for c in cells):  # (1-date Zarr chunks: single-date chips only, in their own table)
+            L.append(f"| {p} | " + " | ".join(cells) + " |")
     return L
+
+
+def single_dates(results):
+    """Single-date chips on the inputs of several dates: caches off, on, and over the link."""
+    multi = [i for i in results if i["shape"][0] > 1]
+    if not multi:
+        return []
+    L = ["## Single-date chips on inputs of several dates", "",
+         "Each cell as in the tables above, for single-date chips: caches off, caches on, caches on with rumi's at "
+         "GDAL's budget (`eq`; chips per CPU-second) and, "
+         "where measured, over the link (chips per wall second). Zarr with chunks (T, C, 256, 256) decodes every date of "
+         "a single-date chip's chunks; `1-date chunks`: (1, C, 256, 256), the layout a single-date user picks.", ""]
+    cols = [(i, meas) for i in multi for meas in ("off", "on", "eq", "link") if meas != "link" or "link" in i]
+    L += ["| peer setting | " + " | ".join(f"{i['name']} {meas}" for i, meas in cols) + " |", "|---|" + "---|" * len(cols)]
+    key = {"off": "dominance", "on": "dominance_on", "eq": "dominance_eq", "link": "dominance_link"}
+    peers = list(dict.fromkeys(d["peer"] for i, meas in cols for d in i.get(key[meas], []) if d["mode"] == "single"))
+    for p in peers:
+        cells = [cell(next((d for d in i.get(key[meas], []) if d["peer"] == p and d["mode"] == "single"), None))
+                 for i, meas in cols]
+        L.append(f"| {p} | " + " | ".join(cells) + " |")
+    return L + [""]
 
 
 def render(results, args, when):
     L = [f"# The size/speed frontier (bench/frontier.py{' --quick' if args.quick else ''})", "",
          f"{when}; {args.chips} chips per mode, {args.reps} repetitions (medians). "
-         "MB = 10^6 bytes of raw samples; CPU-s = every thread of the process.", ""]
+         "MB = 10^6 bytes of raw samples; CPU-s = every thread of the process (RUSAGE_SELF: nginx and the delay proxy "
+         "of the link are other processes, not counted). Caches off: rumi's decoded-frame cache 0, GDAL's block cache "
+         "0, the same chips every repetition; caches on: " + cache_words() + ", fresh random chips every repetition "
+         "(an epoch's), the handles kept open through the repetitions.", ""]
     mode_name = {"single": "single date", "all": "all dates"}
     for inp in results:
         L += [f"## {inp['name']}: {inp['what']} ({inp['raw'] / MB:.1f} MB raw, chips {inp['chip']} x {inp['chip']})", "",
               f"![{inp['name']}](../../docs/img/frontier-{inp['name']}.png)", ""]
         head = ["setting", "ratio", "encode MB/CPU-s", "codec alone MB/CPU-s", "whole read MB/CPU-s"]
         for m in inp["modes"]:
-            head += [f"{mode_name[m]} chips/CPU-s", "chips/s"]
+            head += [f"{mode_name[m]} chips/CPU-s", "chips/s", "caches on: chips/CPU-s", "chips/s"]
         L += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
         for r in inp["rows"]:
             cells = [r["name"], f"{r['ratio']:.3f}", f"{r['encode_mb_cpu_s']:.1f}", f"{r['codec_mb_cpu_s']:.0f}",
                      f"{r['decode_mb_cpu_s']:.0f}"]
             for m in inp["modes"]:
-                cells += [f"{r[f'{m}_chips_cpu_s']:.1f}", f"{r[f'{m}_chips_s']:.1f}"]
+                cells += [f"{r[f'{m}_{x}']:.1f}" if f"{m}_{x}" in r else "-"
+                          for x in ("chips_cpu_s", "chips_s", "cached_chips_cpu_s", "cached_chips_s")]
             L.append("| " + " | ".join(cells) + " |")
         L.append("")
+        if "link" in inp:
+            lk = inp["link"]
+            L += [f"Over loopback nginx + {lk['delay'] * 1000:.0f} ms a request, caches on, {lk['chips']} fresh chips a mode "
+                  "and repetition (open + check: the handle's open and its first chips, not timed in the rest):", ""]
+            head = ["setting", "ratio", "open + check s (requests)"]
+            for m in inp["modes"]:
+                head += [f"{mode_name[m]} chips/s", "chips/CPU-s", "requests/chip"]
+            L += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+            for r in lk["rows"]:
+                cells = [r["name"], f"{r['ratio']:.3f}", f"{r['open_check_s']:.2f} ({r['open_check_requests']})"]
+                for m in inp["modes"]:
+                    cells += [f"{r[f'{m}_chips_s']:.2f}", f"{r[f'{m}_chips_cpu_s']:.1f}", f"{r[f'{m}_chips_requests']:.1f}"] \
+                        if f"{m}_chips_s" in r else ["-"] * 3
+                L.append("| " + " | ".join(cells) + " |")
+            L.append("")
     L += ["## Dominance at a glance", "", "Each cell: the rumi setting no larger than the peer that reads the most chips "
           "per CPU-second, then its chips per CPU-second and the peer's bytes, each against the peer's (met: >= 1.2x "
           "and >= 1.00x); all-date chips on Cubes, single-date chips on images; '-': the peer's codec decodes under "
-          "0.5 GB/s per CPU-second, or does not take the input.", ""] + glance(results) + [""]
+          "0.5 GB/s per CPU-second, or does not take the input.", "", "### Caches off", ""] + glance(results) + [""]
+    L += ["### Caches on (" + cache_words() + ")", ""] + glance(results, "on") + [""]
+    L += ["### Caches on, rumi's decoded-frame cache at GDAL's budget (rows `..., cache = GDAL's`)", ""] + glance(results, "eq") + [""]
+    if any("link" in i for i in results):
+        L += ["### Over the link (chips per wall second, caches on; every setting measured there)", ""] + glance(results, "link") + [""]
+    L += single_dates(results)
     L += ["## Dominance: each peer setting whose codec decodes > 0.5 GB/s per CPU-second -> the rumi setting that beats it", "",
-          "The rumi setting no larger than the peer that reads the most chips per CPU-second; met = at least "
-          "1.2x the peer's chips per CPU-second and no larger (size = peer bytes / rumi bytes). Where no rumi "
+          "The rumi setting no larger than the peer that is fastest on the measure; met = at least "
+          "1.2x the peer's chips and no larger (size = peer bytes / rumi bytes). Where no rumi "
           "setting is as small, the smallest one.", "",
-          "| input | peer setting | chips | rumi setting | chips per CPU-s | size | |", "|---|---|---|---|---|---|---|"]
+          "| input | peer setting | chips | measure | rumi setting | chips | size | |", "|---|---|---|---|---|---|---|---|"]
     for inp in results:
-        for d in inp["dominance"]:
-            # a Cube's Zarr chunks hold every date: its single-date chips decode them all (layout, not codec)
-            note = " (Zarr chunks of every date)" if inp["shape"][0] > 1 and d["mode"] == "single" and d["peer"].startswith("zarr") else ""
-            L.append(f"| {inp['name']} | {d['peer']} | {mode_name[d['mode']]}{note} | {d['rumi']} | {d['speed']:.2f}x | "
-                     f"{d['size']:.3f}x | {'met' if d['met'] else '**missed**'} |")
+        for meas in ("off", "on", "eq", "link"):
+            for d in inp.get("dominance" if meas == "off" else f"dominance_{meas}", []):
+                # a Cube's Zarr chunks hold every date: its single-date chips decode them all (layout, not codec)
+                note = (" (Zarr chunks of every date)" if inp["shape"][0] > 1 and d["mode"] == "single"
+                        and d["peer"].startswith("zarr") and "1-date" not in d["peer"] else "")
+                L.append(f"| {inp['name']} | {d['peer']} | {mode_name[d['mode']]}{note} | {MEASURES[meas][1]} | {d['rumi']} | "
+                         f"{d['speed']:.2f}x | {d['size']:.3f}x | {'met' if d['met'] else '**missed**'} |")
     return "\n".join(L) + "\n"
+
+
+def cache_words():
+    rumi_c = "its default, 32 MiB a dataset" if CACHE["rumi"] is None else f"{CACHE['rumi'] / 2**20:.0f} MiB a dataset"
+    return (f"rumi's decoded-frame cache {rumi_c}, GDAL's block cache {CACHE['gdal'] / 2**20:.0f} MiB, Zarr's CacheStore "
+            f"(encoded chunks) {CACHE['zarr'] / 2**20:.0f} MiB")
 
 
 def cpu_name():
@@ -539,17 +824,31 @@ def plot(inp, out):
     import matplotlib.pyplot as plt
 
     m = main_mode(inp)
-    fig, axes = plt.subplots(1, 2, figsize=(12, 4.8))
+    dates = "all-date " if m == "all" else ""
+    panels = [(inp["rows"], f"{m}_chips_cpu_s", f"{dates}chips per CPU-second, caches off"),
+              (inp["rows"], f"{m}_cached_chips_cpu_s", f"{dates}chips per CPU-second, caches on"),
+              (inp["rows"], "codec_mb_cpu_s", "decode of frames / chunks / tiles alone, MB per CPU-second, 1 thread")]
+    if inp["shape"][0] > 1:
+        panels.insert(2, (inp["rows"], "single_chips_cpu_s", "single-date chips per CPU-second, caches off"))
+    if "link" in inp:
+        panels.append((inp["link"]["rows"], f"{m}_chips_s", f"{dates}chips per wall second over the "
+                       f"{inp['link']['delay'] * 1000:.0f} ms link, caches on"))
+    cols = 2
+    fig, axes = plt.subplots(-(-len(panels) // cols), cols, figsize=(12, 4.4 * -(-len(panels) // cols)), squeeze=False)
     colours = {"zarr": "tab:blue", "cog": "tab:orange", "tiles": "tab:green"}
-    for ax, key, xl in ((axes[0], f"{m}_chips_cpu_s", f"{'all-date' if m == 'all' else ''} chips per CPU-second"),
-                        (axes[1], "codec_mb_cpu_s", "decode of frames / chunks / tiles alone, MB per CPU-second, 1 thread")):
-        rr = sorted((r for r in inp["rows"] if r["family"] == "rumi"), key=lambda r: r[key])
-        ax.plot([r[key] for r in rr], [r["ratio"] for r in rr], "-o", color="tab:red", label="rumi", zorder=3)
-        for r in rr:
-            ax.annotate(r["name"].replace("rumi ", "").replace(" (default)", "*"), (r[key], r["ratio"]),
-                        textcoords="offset points", xytext=(4, 4), fontsize=8, color="tab:red")
+    for ax, (rows, key, xl) in zip(axes.flat, panels):
+        rows = [r for r in rows if key in r and (not r.get("budget") or "cached" in key)]
+        for budget, style, col in ((False, "-o", "tab:red"), (True, "--s", "tab:purple")):
+            rr = sorted((r for r in rows if r["family"] == "rumi" and bool(r.get("budget")) == budget), key=lambda r: r[key])
+            if not rr:
+                continue
+            ax.plot([r[key] for r in rr], [r["ratio"] for r in rr], style, color=col, zorder=3,
+                    label="rumi, decoded-frame cache at GDAL's budget" if budget else "rumi")
+            for r in rr:
+                ax.annotate(r["name"].replace("rumi ", "").replace(" (default)", "*").replace(", cache = GDAL's", ""),
+                            (r[key], r["ratio"]), textcoords="offset points", xytext=(4, 4), fontsize=8, color=col)
         for fam, col in colours.items():
-            pts = [r for r in inp["rows"] if r["family"] == fam]
+            pts = [r for r in rows if r["family"] == fam]
             if pts:
                 ax.scatter([r[key] for r in pts], [r["ratio"] for r in pts], color=col,
                            label={"zarr": "Zarr v3", "cog": "COG", "tiles": "image codecs (tiles)"}[fam], zorder=2)
@@ -561,10 +860,13 @@ def plot(inp, out):
         ax.set_xlabel(xl.strip() + " (log)")
         ax.set_ylabel("compression ratio (raw / bytes)")
         ax.grid(True, alpha=0.3)
-    axes[0].legend(fontsize=8, loc="best")
+    for ax in list(axes.flat)[len(panels):]:
+        ax.axis("off")
+    axes.flat[0].legend(fontsize=8, loc="best")
+    axes.flat[1].legend(fontsize=8, loc="best")
     fig.suptitle(f"{inp['what']}: bytes against speed (up and right is better)", fontsize=10)
     fig.tight_layout()
-    fig.savefig(out, dpi=90)
+    fig.savefig(out, dpi=80)
     plt.close(fig)
 
 
@@ -579,11 +881,23 @@ def main():
     ap.add_argument("--out", default=str(REPO / "bench" / "results" / "frontier.md"))
     ap.add_argument("--img", default=str(REPO / "docs" / "img"), help="folder of the pictures ('' for none)")
     ap.add_argument("--replot", action="store_true", help="only render the report and pictures of the last run's results.json")
+    ap.add_argument("--link", default="landsat8,cube", help="inputs also read over the delayed loopback ('' for none)")
+    ap.add_argument("--link-chips", type=int, default=None, help="chips per mode and repetition over the link")
+    ap.add_argument("--delay", type=float, default=0.02, help="seconds added to each request over the link")
+    ap.add_argument("--rumi-cache-mb", type=float, default=None, help="rumi's decoded-frame cache with caches on "
+                    "(default: rumi's default)")
+    ap.add_argument("--gdal-cache-mb", type=float, default=None, help="GDAL's block cache with caches on, also the "
+                    "Zarr CacheStore's budget (default: GDAL's default, 5 %% of the memory)")
     args = ap.parse_args()
     args.chips = args.chips or (12 if args.quick else 40)
     args.reps = args.reps or (3 if args.quick else 5)
     args.min_s = args.min_s if args.min_s is not None else (0.1 if args.quick else 0.3)
-    os.environ["GDAL_CACHEMAX"] = "0"  # read by GDAL at its first block: every chip decodes its tiles
+    args.link = {s for s in args.link.split(",") if s}
+    args.link_chips = args.link_chips or (4 if args.quick else 8)
+    os.environ["GDAL_CACHEMAX"] = "0"  # caches off first (gdal_cache() sets it for each phase)
+    CACHE["rumi"] = None if args.rumi_cache_mb is None else int(args.rumi_cache_mb * 2**20)
+    CACHE["gdal"] = CACHE["zarr"] = (int(args.gdal_cache_mb * 2**20) if args.gdal_cache_mb is not None else
+                                     os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 20)
     if not CEILING.is_file():
         sys.exit(f"{CEILING} is missing: cargo build --release --example decode_ceiling (or DECODE_CEILING=path)")
     import zarr
@@ -592,11 +906,13 @@ def main():
           f"{getattr(rumi, '__version__', '?')}; CPU {cpu_name()}", flush=True)
     root = REPO / "build" / "frontier"
     only = {s for s in args.only.split(",") if s}
+    started, load0 = time.strftime("%Y-%m-%d %H:%M"), os.getloadavg()[0]
     results = []
     if args.replot:
         saved = json.loads((root / "results.json").read_text())
         args.quick, args.chips, args.reps = saved["quick"], saved.get("chips", args.chips), saved.get("reps", args.reps)
         results = saved["results"]
+        CACHE.update(saved.get("cache", {}))
         if args.img:
             Path(args.img).mkdir(parents=True, exist_ok=True)
         for inp in results if args.img else ():
@@ -607,13 +923,18 @@ def main():
     for name, (what, load) in inputs(args.quick, only).items():
         inp = run_input(name, what, load, args, root)
         inp["dominance"] = dominance(inp)
+        inp["dominance_on"] = dominance(inp, "on")
+        inp["dominance_eq"] = dominance(inp, "eq")
+        if "link" in inp:
+            inp["dominance_link"] = dominance(inp, "link")
         results.append(inp)
         if args.img:
             Path(args.img).mkdir(parents=True, exist_ok=True)
             plot(inp, Path(args.img) / f"frontier-{name}.png")
-    when = time.strftime("%Y-%m-%d %H:%M") + f" UTC; CPU: {cpu_name()}; {os.cpu_count()} cores; load average at the end {os.getloadavg()[0]:.1f}"
+    when = (f"{started}-" + time.strftime("%H:%M") + f" UTC; CPU: {cpu_name()}; {os.cpu_count()} cores; load average "
+            f"at the start {load0:.1f}, at the end {os.getloadavg()[0]:.1f}")
     (root / "results.json").write_text(json.dumps(dict(quick=args.quick, chips=args.chips, reps=args.reps, when=when,
-                                                       results=results), indent=1))
+                                                       cache=CACHE, results=results), indent=1))
     md = render(results, args, when)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(md)
