@@ -294,6 +294,33 @@ def test_catalogue_without_class_counts_is_refused_naming_the_rebuild(tmp_path):
     assert set(rt.TileChipSampler(ds, max_class={"mask": {1: 0.0}})) == {(0, 32, 0), (0, 32, 32)}
 
 
+def test_searched_partitioned_catalogues_fetch_the_counts(tmp_path):
+    """A search of a partitioned catalogue leaves rumi:classes unread (null in its rows); the
+    samplers read it for the selection's rows, as images and as labels=: the same chips as from
+    the single-file catalogue of the same files."""
+    rng = np.random.default_rng(4)
+    paths = []
+    for k in range(4):
+        a = np.repeat(np.repeat(rng.integers(0, 3, (1, 1, 4, 4)), 16, 2), 16, 3).astype(np.uint8)
+        p = tmp_path / f"m{k}.rumi"
+        rumi.write(p, a, bands=["mask"], times=["2020-01-01"], tile=16, crs="EPSG:32633",
+                   geotransform=(500000.0 + 1000 * k, 10.0, 0.0, 5100000.0, 0.0, -10.0))
+        paths.append(p)
+    one = rumi.Catalog.build([str(p) for p in paths], tmp_path / "one.parquet")
+    rumi.catalog.write_parts(one.table, str(tmp_path / "cat") + "/", rows_per_group=1)
+    cat = rumi.Catalog.open(str(tmp_path / "cat") + "/")
+    s = cat.search(time=("2020-01-01", "2020-01-01"))
+    assert s.row(0)["rumi:classes"] is None
+    lim = {"min_class": {"mask": {2: 0.75}}}
+    want = {(one.row(j)["id"], r, c) for j, r, c in rt.TileChipSampler(rt.ChipDataset(one, size=32), **lim)}
+    assert want
+    ds = rt.ChipDataset(s, size=32)
+    assert {(ds.index.ids[j], r, c) for j, r, c in rt.TileChipSampler(ds, **lim)} == want
+    lab = {"min_class": {"labels:mask": {2: 0.75}}}
+    ds = rt.ChipDataset(one, size=32, labels=cat.search(time=("2020-01-01", "2020-01-01")))
+    assert {(ds.index.ids[j], r, c) for j, r, c in rt.TileChipSampler(ds, **lab)} == want
+
+
 def test_scl_band_of_the_images_per_step(tmp_path, monkeypatch):
     """A scene classification band inside the image Cube (classes 4, 5 clear, 8, 9 cloud, 0
     nodata): cloud=Cloud("scl", classes=(8, 9), max=0.1) keeps only chips whose every step read
@@ -379,3 +406,113 @@ def test_partitioned_catalogue_and_append(tmp_path):
     rumi.write(extra, np.ones((1, 1, 64, 64), np.uint8), bands=["mask"], times=["2020-01-01"], tile=16, **GEO)
     cat = cat.append([str(extra)], classes=False)
     assert [r["rumi:classes"] == [] for r in (cat.row(i) for i in range(len(cat)))].count(True) == 1
+
+
+# --- the per-file offset maps (RandomChipSampler's pools) against chip_ok on every offset ----------------
+
+
+def _blobs(rng, shape, K, cell=6):
+    """A class map of blobs of `cell` pixels (classes 0 .. K-1), shape (T, 1, Y, X), uint8."""
+    T, _, Y, X = shape
+    coarse = rng.integers(0, K, (T, 1, Y // cell + 1, X // cell + 1)).astype(np.uint8)
+    return np.repeat(np.repeat(coarse, cell, 2), cell, 3)[:, :, :Y, :X].copy()
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32 - 1), tile=st.sampled_from([8, 16, 24]), ltile=st.sampled_from([8, 16]),
+       size=st.integers(4, 28), T=st.integers(1, 3), labels=st.booleans(), step=st.sampled_from([1, 1, 2, 3]))
+def test_offset_map_is_chip_ok_on_every_offset(tmp_path, seed, tile, ltile, size, T, labels, step):
+    """constraints.offset_map (decided in blocks of offsets) holds exactly the offsets on the
+    step whose chips chip_ok admits, each bound taken per offset (tile_bounds, valid_bound,
+    label coverage), for random class maps, limits (min / max class, clouds per step,
+    min_valid), tiles, chip sizes and label files that cover part of the image; and every
+    chip RandomChipSampler draws is one of them and meets the limits on its pixels."""
+    import tempfile
+
+    from rumi.torch import constraints
+
+    rng = np.random.default_rng(seed)
+    Y, X = int(rng.integers(size, 64)), int(rng.integers(size, 64))
+    a = _blobs(rng, (T, 1, Y, X), 4)
+    a[(rng.random(a.shape) < 0.3) & (a == 3)] = 255  # nodata in some blobs
+    d = pathlib.Path(tempfile.mkdtemp(dir=tmp_path))
+    times = [f"2020-01-{k + 1:02d}" for k in range(T)]
+    rumi.write(d / "x.rumi", a, bands=["c"], times=times, tile=tile, nodata=255, **GEO)
+    cat = rumi.Catalog.build([str(d / "x.rumi")], d / "x.parquet")
+    band, px, off = "c", a, (0, 0)
+    if labels:  # a label file on the image grid over part of it (chips outside it are skipped)
+        lr, lc = int(rng.integers(0, Y - size + 1)), int(rng.integers(0, X - size + 1))
+        Yl, Xl = int(rng.integers(size, Y - lr + 1)), int(rng.integers(size, X - lc + 1))
+        lab = _blobs(rng, (T, 1, Yl, Xl), 3, cell=5)
+        x0, dx, _, y0, _, dy = GEO["geotransform"]
+        rumi.write(d / "l.rumi", lab, bands=["lab"], times=times, tile=ltile, crs=GEO["crs"],
+                   geotransform=(x0 + lc * dx, dx, 0.0, y0 + lr * dy, 0.0, dy))
+        ds = rt.ChipDataset(cat, size=size, labels=rumi.Catalog.build([str(d / "l.rumi")], d / "l.parquet"))
+        band, px, off = "lab", lab, (lr, lc)
+    else:
+        ds = rt.ChipDataset(cat, size=size)
+    k1, k2 = (int(v) for v in rng.integers(0, 3, 2))
+    lim = {"min_class": {band: {k1: round(float(rng.random()) * 0.5, 2)}} if rng.random() < 0.7 else None,
+           "max_class": {band: {k2: round(0.3 + float(rng.random()) * 0.7, 2)}} if rng.random() < 0.5 else None,
+           "cloud": rt.Cloud(band, max=round(float(rng.random()), 2), classes=(2,),
+                             min_clear_steps=None if rng.random() < 0.5 else int(rng.integers(1, T + 1)))
+           if rng.random() < 0.4 else None}
+    mv = round(float(rng.random()) * 0.9, 2) if rng.random() < 0.4 else None
+    cont = Contents(ds.index, limits_of(lim["min_class"], lim["max_class"], lim["cloud"]))
+    m = constraints.offset_map(ds.index, 0, (step, step), mv, cont)
+    R, C = (v.ravel() for v in np.meshgrid(np.arange(0, Y - size + 1, step), np.arange(0, X - size + 1, step),
+                                           indexing="ij"))
+    ok = constraints.chip_ok(ds.index, 0, R, C, mv, cont)
+    want = set(zip(R[ok].tolist(), C[ok].tolist()))
+    r, c, sure = m.at(np.arange(m.total))
+    got = list(zip(r.tolist(), c.tolist()))
+    assert sure.all() and len(got) == len(set(got)) and set(got) == want, (len(got), len(want))
+    assert m.certain == len(want)
+
+    def meets(k):
+        _, r0, c0 = k
+        v = a[:, 0, r0:r0 + size, c0:c0 + size]
+        p = px[:, 0, r0 - off[0]:r0 - off[0] + size, c0 - off[1]:c0 - off[1] + size]
+        out = mv is None or (v != 255).mean() >= mv
+        if lim["min_class"]:
+            out &= (p == k1).mean() >= lim["min_class"][band][k1]
+        if lim["max_class"]:
+            out &= (p == k2).mean() <= lim["max_class"][band][k2]
+        if lim["cloud"]:
+            clear = int(((p == 2).reshape(T, -1).mean(1) <= lim["cloud"].max).sum())
+            out &= clear >= (T if lim["cloud"].min_clear_steps is None else lim["cloud"].min_clear_steps)
+        return bool(out)
+
+    try:
+        keys = list(rt.RandomChipSampler(ds, length=60, seed=seed % 1000, align=step, min_valid=mv, **lim))
+    except rumi.RequestError as e:  # no lattice chip meets them (the constructor's check)
+        assert "meets" in str(e) or "valid fraction" in str(e) or "inside a label file" in str(e)
+        return
+    assert want or keys  # a file with chips on the step draws them
+    for k in keys:
+        assert (k[1], k[2]) in want or not want, k
+        assert meets(k), k
+
+
+def test_random_chips_are_uniform_over_the_offsets_that_meet_the_limits(tmp_path):
+    """A limit that 0.5 % of the offsets meet: RandomChipSampler draws each of them about as
+    often (within 5 standard deviations of 20,000 / their number), and no other (before the
+    pools, keys that 64 random offsets missed went to the lattice's and near them)."""
+    from rumi.torch import constraints
+
+    a = np.zeros((1, 1, 120, 120), np.uint8)
+    a[0, 0, 30:56, 40:70] = 1
+    rumi.write(tmp_path / "u.rumi", a, bands=["c"], times=["2020-01-01"], tile=10, **GEO)
+    ds = rt.ChipDataset(rumi.Catalog.build([str(tmp_path / "u.rumi")], tmp_path / "u.parquet"), size=20)
+    lim = {"min_class": {"c": {1: 0.9}}}
+    R, C = (v.ravel() for v in np.meshgrid(np.arange(101), np.arange(101), indexing="ij"))
+    ok = constraints.chip_ok(ds.index, 0, R, C, None, Contents(ds.index, limits_of(lim["min_class"], None, None)))
+    want = set(zip(R[ok].tolist(), C[ok].tolist()))
+    assert 10 <= len(want) < 0.01 * len(R)
+    keys = list(rt.RandomChipSampler(ds, length=20_000, seed=3, **lim))
+    n = {}
+    for _, r, c in keys:
+        n[(r, c)] = n.get((r, c), 0) + 1
+    assert set(n) == want
+    e = len(keys) / len(want)
+    assert all(abs(v - e) < 5 * e ** 0.5 for v in n.values()), sorted(n.values())

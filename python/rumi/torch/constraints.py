@@ -6,7 +6,8 @@ fraction bound from the catalogue's per-tile summary (`valid_bound`), label cove
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Iterable
 
 import numpy as np
 
@@ -15,7 +16,7 @@ from rumi.catalog import nodata_bound
 
 from .dtypes import Array, never_sample
 from .index import ChipIndex
-from .tiling import tile_areas, tile_overlaps
+from .tiling import tile_areas, tile_overlap_ranges, tile_overlaps
 
 if TYPE_CHECKING:
     from .contents import Contents
@@ -87,27 +88,75 @@ def valid_bound(index: ChipIndex, j: int, r0: Any, c0: Any) -> Array:
     min(samples of the tile in the chip, the tile's invalid samples) / samples of the chip."""
     r0 = np.atleast_1d(np.asarray(r0, np.int64))
     c0 = np.atleast_1d(np.asarray(c0, np.int64))
+    caps = _valid_caps(index, j)
+    if caps is None:  # every band with nodata is one its samples cannot take
+        return np.ones(r0.shape)
+    h, w = index.size
+    return _valid_sum(index, j, caps, tile_overlaps(*caps[1:], r0, c0, h, w), r0.shape)
+
+
+def _valid_caps(index: ChipIndex, j: int) -> tuple[list[Array], tuple[int, int], tuple[int, int], tuple[int, int]] | None:
+    """valid_bound's invalid samples per tile and band of file j (all its steps), its tiles,
+    shape and tile grid (None: no band with nodata its samples can take)."""
     nd = index.nodata[j]
     if nd is None or not summary_covers(index, j):
         err = min_valid_error(index, None)
         assert err is not None
         raise err
     q = index.valid_q[j]
-    if q is None:  # every band with nodata is one its samples cannot take
-        return np.ones(r0.shape)
-    Tf, _, Y, X = index.shapes[j]
-    th, tw = index.tiles[j]
+    if q is None:
+        return None
+    Tf, _, Y, X = (int(v) for v in index.shapes[j])
+    th, tw = (int(v) for v in index.tiles[j])
     ny, nx = q.shape[1:]
-    h, w = index.size
-    tsel = index.steps_count(j)
     caps = [nodata_bound(q[b]) * Tf * tile_areas((th, tw), (Y, X), (ny, nx)) * (1 + 1e-9)
             for k, b in enumerate(index.band_idx[j]) if (v := nd[k]) is not None and not never_sample(v, index.encoding)]
-    invalid = np.zeros(r0.shape)
-    for tri, tci, ov in tile_overlaps((th, tw), (Y, X), (ny, nx), r0, c0, h, w):
-        for cap in caps:
+    return caps, (th, tw), (Y, X), (int(ny), int(nx))
+
+
+def _valid_sum(index: ChipIndex, j: int, caps: Any, walk: Iterable[tuple[Array, Array, Array]], shape: Any) -> Array:
+    """valid_bound over a walk of (tile row, tile col, the chip's samples in the tile)."""
+    nd = index.nodata[j]
+    assert nd is not None
+    h, w = index.size
+    tsel = index.steps_count(j)
+    invalid = np.zeros(shape)
+    for tri, tci, ov in walk:
+        for cap in caps[0]:
             invalid += np.minimum(ov * tsel, cap[tri, tci])
     out: Array = 1.0 - invalid / (tsel * len(nd) * h * w)
     return out
+
+
+def ok_range(index: ChipIndex, j: int, r1: Array, r2: Array, c1: Array, c2: Array, min_valid: float | None = None,
+             contents: Contents | None = None) -> tuple[Array, Array]:
+    """chip_ok over blocks of chips of file j (every (r0, c0) with r1 <= r0 <= r2, c1 <= c0 <=
+    c2, per block): (every chip of the block meets the constraints, some chip may). Each
+    bound's terms are monotone in a chip's samples per tile, whose least and most over a block
+    tiling.tile_overlap_ranges gives: a block of one chip is decided as chip_ok decides it."""
+    n = len(r1)
+    h, w = index.size
+    sure, maybe = np.ones(n, bool), np.ones(n, bool)
+    if skips_unlabelled(index):
+        assert index.label is not None
+        every, some = np.zeros(n, bool), np.zeros(n, bool)
+        for m in index.label.matches[j]:
+            e, s = m.covers_block(r1, r2, c1, c2, h, w)
+            every |= e  # inside one label file (inside their union without one: decided chip by chip)
+            some |= s
+        sure &= every
+        maybe &= some
+    if min_valid is not None and min_valid > 0:
+        caps = _valid_caps(index, j)
+        if caps is not None:
+            walk = tile_overlap_ranges(*caps[1:], r1, r2, c1, c2, h, w)
+            sure &= _valid_sum(index, j, caps, [(a, b, most) for a, b, _, most in walk], (n,)) >= min_valid
+            maybe &= _valid_sum(index, j, caps, [(a, b, least) for a, b, least, _ in walk], (n,)) >= min_valid
+    if contents:
+        s_c, m_c = contents.ok_range(j, r1, r2, c1, c2)
+        sure &= s_c
+        maybe &= m_c
+    return sure, maybe
 
 
 def covered(index: ChipIndex, j: int, r0: Any, c0: Any) -> Array:
@@ -170,6 +219,100 @@ def feasible(index: ChipIndex, j: int, min_valid: float | None = None, contents:
     rows, cols = (v.ravel() for v in np.meshgrid(rs, cs, indexing="ij"))
     ok = chip_ok(index, j, rows, cols, min_valid, contents)
     return np.stack([rows[ok], cols[ok]], 1)
+
+
+#: a file's offset map keeps at most this many undecided blocks (its memory: see Offsets)
+MAP_BLOCKS = 1 << 16
+
+
+@dataclass(frozen=True)
+class Offsets:
+    """The chip offsets of a file that meet the constraints, as blocks on a step (sy, sx): block
+    b holds the offsets (r[b] + sy i, c[b] + sx k) for i < nr[b], k < nc[b]; sure[b]: each of
+    them meets the constraints; otherwise some may (the undecided blocks offset_map leaves when
+    it reaches MAP_BLOCKS: a drawn offset there is checked with chip_ok). At most about 5 x
+    MAP_BLOCKS blocks of 33 bytes (11 MB); a few thousand in practice (the blocks follow the
+    edges of the offsets that meet the constraints)."""
+
+    r: Array
+    c: Array
+    nr: Array
+    nc: Array
+    sure: Array
+    step: tuple[int, int]
+
+    @property
+    def sizes(self) -> Array:
+        out: Array = self.nr * self.nc
+        return out
+
+    @property
+    def total(self) -> int:
+        """Offsets in the blocks (those that meet the constraints, and the undecided ones)."""
+        return int(self.sizes.sum())
+
+    @property
+    def certain(self) -> int:
+        """Offsets that meet the constraints for certain (in the sure blocks)."""
+        return int(self.sizes[self.sure].sum())
+
+    def at(self, u: Array, certain: bool = False) -> tuple[Array, Array, Array]:
+        """The offsets numbered u (0 <= u < total, or < certain with certain=True: the sure
+        blocks' alone), block by block in order, each block's rows by columns: (rows, cols, sure)."""
+        blocks = np.flatnonzero(self.sure) if certain else np.arange(len(self.r))
+        sizes = self.sizes[blocks]
+        cum = np.cumsum(sizes)
+        at = np.searchsorted(cum, u, side="right")
+        b = blocks[at]
+        q = u - (cum[at] - sizes[at])
+        sy, sx = self.step
+        return self.r[b] + sy * (q // self.nc[b]), self.c[b] + sx * (q % self.nc[b]), self.sure[b]
+
+
+def offset_map(index: ChipIndex, j: int, step: tuple[int, int], min_valid: float | None = None,
+               contents: Contents | None = None) -> Offsets:
+    """Every offset of file j on the step (rows 0, sy, ... <= Y - h; columns likewise) whose
+    chip meets the constraints (chip_ok), as blocks: blocks of about a tile are decided at once
+    by ok_range (every chip meets them: kept; none can: dropped), the others halved in each
+    direction until decided, single offsets by chip_ok; past MAP_BLOCKS undecided blocks, the
+    rest stay undecided (Offsets). The same offsets as chip_ok on each one, in a few vectorised
+    steps per level of blocks rather than one bound per offset."""
+    _, _, Y, X = (int(v) for v in index.shapes[j])
+    h, w = index.size
+    sy, sx = step
+    Py, Px = (Y - h) // sy + 1, (X - w) // sx + 1
+    th, tw = (int(v) for v in index.tiles[j])
+    by, bx = max(1, th // sy), max(1, tw // sx)
+    I, K = (v.ravel() for v in np.meshgrid(np.arange(0, max(Py, 0), by), np.arange(0, max(Px, 0), bx), indexing="ij"))
+    NI, NK = np.minimum(by, Py - I), np.minimum(bx, Px - K)
+    kept: list[tuple[Array, Array, Array, Array, Array]] = []
+    held = 0
+    while len(I):
+        r1, c1 = I * sy, K * sx
+        sure, maybe = ok_range(index, j, r1, (I + NI - 1) * sy, c1, (K + NK - 1) * sx, min_valid, contents)
+        one = maybe & ~sure & (NI == 1) & (NK == 1)  # single offsets the blocks' bounds leave open: chip by chip
+        if one.any():
+            sure[one] = chip_ok(index, j, r1[one], c1[one], min_valid, contents)
+        kept.append((I[sure], K[sure], NI[sure], NK[sure], np.ones(int(sure.sum()), bool)))
+        held += int(sure.sum())
+        open_ = maybe & ~sure & ~one
+        I, K, NI, NK = I[open_], K[open_], NI[open_], NK[open_]
+        if held + 4 * len(I) > 4 * MAP_BLOCKS:  # memory bounded: the rest stay undecided
+            kept.append((I, K, NI, NK, np.zeros(len(I), bool)))
+            break
+        # halve each block in each direction where it has more than one offset
+        I, NI, K, NK = _halves(I, NI, K, NK)
+        K, NK, I, NI = _halves(K, NK, I, NI)
+    cat = [np.concatenate([k[f] for k in kept]) if kept else np.zeros(0, np.int64) for f in range(5)]
+    return Offsets(cat[0] * sy, cat[1] * sx, cat[2], cat[3], cat[4].astype(bool), (sy, sx))
+
+
+def _halves(a: Array, na: Array, b: Array, nb: Array) -> tuple[Array, Array, Array, Array]:
+    """Blocks [a, a + na) x [b, b + nb) split in two along a where na > 1."""
+    first = (na + 1) // 2
+    two = na > 1
+    return (np.concatenate([a, a[two] + first[two]]), np.concatenate([first, (na - first)[two]]),
+            np.concatenate([b, b[two]]), np.concatenate([nb, nb[two]]))
 
 
 def no_chip_error(index: ChipIndex, min_valid: float | None, contents: Contents | None = None) -> RequestError:

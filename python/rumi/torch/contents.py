@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -40,7 +40,7 @@ from rumi.catalog.decode import Rows
 
 from .dtypes import Array
 from .index import ChipIndex
-from .tiling import tile_areas, tile_overlaps
+from .tiling import tile_areas, tile_overlap_ranges, tile_overlaps
 
 #: decoded class counts kept per process (files)
 COUNTS_CACHE = 4096
@@ -299,18 +299,55 @@ class Contents:
     def score(self, lim: Limit, j: int, r0: Any, c0: Any) -> Array:
         """Per chip, how far its bound is inside the limit (>= 0: met): min: lower fraction -
         value; max: value - upper fraction; cloud: clear steps - steps needed."""
-        h, w = self.index.size
         lo, hi = self.bounds(j, lim.band, lim.classes, r0, c0)
-        n = h * w * lo.shape[1]
-        if lim.kind == "min":
-            out: Array = lo.sum(1) / n - lim.value + 1e-12
-        elif lim.kind == "max":
-            out = lim.value - hi.sum(1) / n + 1e-12
-        else:
-            clear = (hi / (h * w) <= lim.value + 1e-12).sum(1)
-            need = lo.shape[1] if lim.min_steps is None else lim.min_steps
-            out = (clear - need).astype(np.float64)
-        return out
+        return _score(lim, lo, hi, self.index.size)
+
+    def bounds_range(self, j: int, band: str, classes: tuple[int, ...] | None, r1: Array, r2: Array, c1: Array,
+                     c2: Array) -> tuple[Array, Array, Array, Array, Array]:
+        """bounds over blocks of chips of file j (every (r0, c0) with r1 <= r0 <= r2, c1 <= c0 <=
+        c2, per block): (the least lower bound, the least upper bound, the most lower bound, the
+        most upper bound) of any chip of the block, (n, S) each, and where the chips of a block
+        may take their counts from different sources (mixed: those four do not hold there). Each
+        tile's term is nondecreasing in the chip's samples in the tile, so the least and most of
+        those (tiling.tile_overlap_ranges) give them; a block of one chip gives bounds' twice."""
+        h, w = self.index.size
+        n = len(r1)
+        srcs = self.sources(j, band)
+        S = max((len(self.steps(j, s)) for s in srcs), default=1)
+        lo_a, lo_b = np.zeros((n, S)), np.zeros((n, S))
+        hi_a, hi_b = np.full((n, S), float(h * w)), np.full((n, S), float(h * w))
+        done, mixed = np.zeros(n, bool), np.zeros(n, bool)
+        for s in srcs:  # a block's first source: the one that covers every chip of it (as _first_covering per chip)
+            every, some = (np.ones(n, bool), np.ones(n, bool)) if s.match is None else s.match.covers_block(r1, r2, c1, c2, h, w)
+            mixed |= ~done & some & ~every
+            cov = ~done & every
+            done |= some
+            if not cov.any():
+                continue
+            st = self.steps(j, s)
+            sel_lo, sel_hi = (v[st] for v in _class_sum(s, classes))  # (S', ny, nx)
+            dr, dc = s.shift
+            walk = tile_overlap_ranges(s.tiles, s.shape, sel_lo.shape[1:], r1[cov] + dr, r2[cov] + dr, c1[cov] + dc,
+                                       c2[cov] + dc, h, w)
+            la, ua = _tile_sums(sel_lo, sel_hi, s.tiles, s.shape, [(a, b, least) for a, b, least, _ in walk], int(cov.sum()))
+            lb, ub = _tile_sums(sel_lo, sel_hi, s.tiles, s.shape, [(a, b, most) for a, b, _, most in walk], int(cov.sum()))
+            if la.shape[1] != S:  # a static label beside several steps: the same in each
+                la, ua, lb, ub = (np.repeat(v, S, 1) for v in (la, ua, lb, ub))
+            lo_a[cov], hi_a[cov], lo_b[cov], hi_b[cov] = la, ua, lb, ub
+        return lo_a, hi_a, lo_b, hi_b, mixed
+
+    def ok_range(self, j: int, r1: Array, r2: Array, c1: Array, c2: Array) -> tuple[Array, Array]:
+        """Over blocks of chips of file j (see bounds_range): (every chip of the block meets
+        every limit, some chip may): the scores are nondecreasing in the lower bounds and
+        nonincreasing in the upper ones, so the block's worst chip scores at least the least
+        lower and the most upper bound's score, its best at most the other way round."""
+        n = len(r1)
+        sure, maybe = np.ones(n, bool), np.ones(n, bool)
+        for lim in self.limits:
+            lo_a, hi_a, lo_b, hi_b, mixed = self.bounds_range(j, lim.band, lim.classes, r1, r2, c1, c2)
+            sure &= ~mixed & (_score(lim, lo_a, hi_b, self.index.size) >= 0)
+            maybe &= mixed | (_score(lim, lo_b, hi_a, self.index.size) >= 0)
+        return sure, maybe
 
     def value_of(self, lim: Limit, j: int, r0: Any, c0: Any) -> Array:
         """Per chip, the bound a limit is decided on: the lower fraction (min), the upper
@@ -442,6 +479,22 @@ def balance_weights(M: Array, target: Array, spread: int) -> tuple[Array, Array]
     return p, got / max(float(got.sum()), 1e-300)
 
 
+def _score(lim: Limit, lo: Array, hi: Array, size: tuple[int, int]) -> Array:
+    """Contents.score from the chips' bounds (lo, hi: (n, S)); nondecreasing in lo, nonincreasing
+    in hi."""
+    h, w = size
+    n = h * w * lo.shape[1]
+    if lim.kind == "min":
+        out: Array = lo.sum(1) / n - lim.value + 1e-12
+    elif lim.kind == "max":
+        out = lim.value - hi.sum(1) / n + 1e-12
+    else:
+        clear = (hi / (h * w) <= lim.value + 1e-12).sum(1)
+        need = lo.shape[1] if lim.min_steps is None else lim.min_steps
+        out = (clear - need).astype(np.float64)
+    return out
+
+
 def _class_sum(s: Source, classes: tuple[int, ...] | None) -> tuple[Array, Array]:
     """(T, ny, nx) float: lower and upper bounds of the source's samples of the classes (None:
     every class but 0), the upper no more than the tile's samples."""
@@ -458,13 +511,19 @@ def tile_bounds(n_lo: Array, n_hi: Array, tiles: tuple[int, int], shape: tuple[i
     step and tile; n_lo <= n <= n_hi, the catalogue's bounds) inside the h x w chips at (r0, c0)
     of a raster of shape (Y, X) with these tiles: sum over the tiles of max(0, n_lo - (tile
     samples - chip samples in it)) and of min(chip samples in it, n_hi)."""
+    return _tile_sums(n_lo, n_hi, tiles, shape, tile_overlaps(tiles, shape, n_lo.shape[1:], r0, c0, h, w), len(r0))
+
+
+def _tile_sums(n_lo: Array, n_hi: Array, tiles: tuple[int, int], shape: tuple[int, int],
+               walk: Iterable[tuple[Array, Array, Array]], count: int) -> tuple[Array, Array]:
+    """tile_bounds' sums over a walk of (tile row, tile col, the chip's samples in the tile)."""
     S, ny, nx = n_lo.shape
     area = tile_areas(tiles, shape, (ny, nx)).astype(np.float64).ravel()
     flat = np.asarray(n_lo, np.float64).reshape(S, ny * nx)
     flat_hi = np.asarray(n_hi, np.float64).reshape(S, ny * nx)
-    lo = np.zeros((len(r0), S))
-    hi = np.zeros((len(r0), S))
-    for tri, tci, ov in tile_overlaps(tiles, shape, (ny, nx), r0, c0, h, w):
+    lo = np.zeros((count, S))
+    hi = np.zeros((count, S))
+    for tri, tci, ov in walk:
         idx = tri * nx + tci
         gap = area[idx] - ov  # a tile outside the chip (ov 0) adds nothing below: count <= its area
         if S == 1:
@@ -492,7 +551,8 @@ COLUMNS = [C.BANDS, C.SHAPE, C.TILE_SHAPE, C.CLASSES]
 
 def _image_rows(index: ChipIndex) -> list[tuple[list[str], tuple[Rows, int]]]:
     """Per image file j: its bands and its row (the decoder of its shard's columns, its
-    position there), read from the shards the index holds (a few columns)."""
+    position there), read from the shards the index holds (a few columns; read_shard reads
+    rumi:classes, which a search's rows leave unread)."""
     cat = index.catalog
     shards = cat.shards()
     shard_of = np.asarray(index.shard)
@@ -513,8 +573,10 @@ def _image_rows(index: ChipIndex) -> list[tuple[list[str], tuple[Rows, int]]]:
 
 
 def _label_rows(index: ChipIndex) -> list[tuple[list[str], tuple[Rows, int]]]:
-    """Per label file l: its bands and its row."""
+    """Per label file l: its bands and its row (rumi:classes read for a search's rows, which
+    leave it unread: Catalog.table_with)."""
     assert index.labels is not None
-    rows = Rows(index.labels.table)
-    bands = index.labels.table.column(C.BANDS).to_pylist()
+    table = index.labels.table_with([C.CLASSES])
+    rows = Rows(table)
+    bands = table.column(C.BANDS).to_pylist()
     return [(list(b), (rows, i)) for i, b in enumerate(bands)]

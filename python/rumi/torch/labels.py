@@ -76,6 +76,18 @@ class LabelMatch:
         boxes = shapely.box(c0, r0, c0 + w, r0 + h)
         return np.asarray(shapely.contains(self.poly, boxes), dtype=bool)
 
+    def covers_block(self, r1: Any, r2: Any, c1: Any, c2: Any, h: int, w: int) -> tuple[Any, Any]:
+        """Over blocks of chips (every (r0, c0) with r1 <= r0 <= r2, c1 <= c0 <= c2): (every chip
+        of the block lies inside this label file, some may). The chips inside a rectangle are a
+        box of offsets; an outline's are not known per block (every block: maybe)."""
+        r1, r2, c1, c2 = (np.asarray(v) for v in (r1, r2, c1, c2))
+        if self.rect is None:
+            return np.zeros(r1.shape, bool), np.ones(r1.shape, bool)
+        r_lo, r_hi, c_lo, c_hi = self.rect
+        every = (r1 >= r_lo) & (r2 + h <= r_hi) & (c1 >= c_lo) & (c2 + w <= c_hi)
+        some = (r2 >= r_lo) & (r1 + h <= r_hi) & (c2 >= c_lo) & (c1 + w <= c_hi)
+        return every, some
+
     def covers_chip(self, r0: int, c0: int, h: int, w: int) -> bool:
         """The one chip at (r0, c0) lies wholly inside this label file."""
         if self.rect is not None:  # plain numbers: no arrays to build per chip

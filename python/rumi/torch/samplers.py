@@ -33,6 +33,10 @@ Key = tuple[int, int, int]
 DEFAULT_BLOCK = 4
 #: keys converted to Python at once while iterating
 CHUNK = 4096
+#: blocks of offsets a RandomChipSampler keeps in its files' pools (constraints.Offsets: 33 bytes a block)
+POOL_BLOCKS = 1 << 20
+#: times an offset drawn in a block a pool left undecided is drawn again when it fails
+UNDECIDED_ROUNDS = 64
 
 
 class Indexed(Protocol):
@@ -87,6 +91,7 @@ class ChipSampler(torch.utils.data.Sampler[Key]):
         self._cache: dict[Any, Any] = {}
         self._feasible: dict[int, Array] = {}
         self._files: dict[int, Array] = {}
+        self._pools: dict[int, constraints.Offsets] = {}
         if self.min_valid:
             err = constraints.min_valid_error(self.index, self.min_valid)
             if err is not None:
@@ -257,11 +262,10 @@ def _keys(js: Array, r0: Array, c0: Array) -> Array:
 class RandomChipSampler(ChipSampler):
     """length chips at random positions: a file drawn with probability proportional to its
     area, then a uniform offset. Deterministic for a seed (and epoch, see set_epoch). With
-    min_valid (or labels), files without a chip that meets it are never drawn (one drawn is
-    drawn again), and an offset that fails is redrawn (up to 63 times, then one of the file's
-    lattice offsets that meet it, see rumi.torch.constraints.lattice; with class limits, moved
-    to a random offset within a tile of it that meets them too): every key meets the
-    constraints, decided without reading pixels.
+    min_valid, labels or class limits, files without a chip that meets them are never drawn (one
+    drawn is drawn again), and the offset is uniform among the file's offsets that meet them
+    (pool: rumi.torch.constraints.offset_map, decided once per file in blocks of offsets, not
+    per key): every key meets the constraints, decided without reading pixels.
 
     align: where the offsets may fall. False (default): any pixel. True: the files' tile grid,
     so that a chip whose size is a multiple of the tile size decodes only its own tiles (a
@@ -409,7 +413,7 @@ class RandomChipSampler(ChipSampler):
         js = files[rng.choice(len(area), size=count, p=area / area.sum())]
         if self.constrained:  # files with no chip that meets the constraints: drawn again among the others
             while True:
-                bad = np.array([j for j in np.unique(js) if not len(self.feasible(int(j)))], np.int64)
+                bad = np.array([j for j in np.unique(js) if not self.pool(int(j)).total], np.int64)
                 if not len(bad):
                     break
                 area[np.isin(files, bad)] = 0.0
@@ -417,6 +421,12 @@ class RandomChipSampler(ChipSampler):
                     raise constraints.no_chip_error(index, self.min_valid, self.contents)
                 again = np.isin(js, bad)
                 js[again] = files[rng.choice(len(area), size=int(again.sum()), p=area / area.sum())]
+        if self.constrained:  # uniform over each file's offsets that meet the constraints
+            r0, c0 = np.zeros(count, np.int64), np.zeros(count, np.int64)
+            for j in np.unique(js):
+                sel = np.flatnonzero(js == j)
+                r0[sel], c0[sel] = self._uniform(int(j), len(sel), rng)
+            return _keys(js, r0, c0)
         ys = rng.random(count)
         xs = rng.random(count)
         Ys, Xs = shapes[js, 2], shapes[js, 3]
@@ -425,31 +435,49 @@ class RandomChipSampler(ChipSampler):
         Py, Px = (Ys - h) // Sy + 1, (Xs - w) // Sx + 1  # offsets per axis (Ys - h + 1 when not aligned)
         r0 = (ys * Py).astype(np.int64) * Sy
         c0 = (xs * Px).astype(np.int64) * Sx
-        if self.constrained:
-            extra = 63
-            ey = (rng.random((count, extra)) * Py[:, None]).astype(np.int64) * Sy[:, None]
-            ex = (rng.random((count, extra)) * Px[:, None]).astype(np.int64) * Sx[:, None]
-            fb = rng.random(count)
-            for j in np.unique(js):
-                sel = np.flatnonzero(js == j)
-                cand_r = np.concatenate([r0[sel, None], ey[sel]], 1)
-                cand_c = np.concatenate([c0[sel, None], ex[sel]], 1)
-                ok = self._first_ok(int(j), cand_r, cand_c)
-                first = np.argmax(ok, axis=1)
-                has = ok[np.arange(len(sel)), first]
-                r0[sel] = np.where(has, cand_r[np.arange(len(sel)), first], 0)
-                c0[sel] = np.where(has, cand_c[np.arange(len(sel)), first], 0)
-                miss = sel[~has]
-                if len(miss):
-                    F = self.feasible(int(j))
-                    sy, sx = self.steps(int(j))
-                    on = (F[:, 0] % sy == 0) & (F[:, 1] % sx == 0)
-                    F = F[on] if on.any() else F  # aligned lattice offsets where some meet the constraints
-                    pick = (fb[miss] * len(F)).astype(np.int64)
-                    r0[miss], c0[miss] = F[pick, 0], F[pick, 1]
-                    if self.contents:  # class limits: offsets near the lattice's, so that few lattice chips do not repeat
-                        r0[miss], c0[miss] = self._near(int(j), r0[miss], c0[miss], rng)
         return _keys(js, r0, c0)
+
+    def pool(self, j: int) -> constraints.Offsets:
+        """File j's offsets on its align step whose chips meet the constraints
+        (rumi.torch.constraints.offset_map; made when first asked for, and kept while the pools
+        kept hold at most POOL_BLOCKS blocks). A file with none on the step but some lattice
+        offsets that meet them (constraints.feasible): those."""
+        m = self._pools.get(j)
+        if m is None:
+            m = constraints.offset_map(self.index, j, self.steps(j), self.min_valid, self.contents)
+            if not m.total and len(F := self.feasible(j)):
+                one = np.ones(len(F), np.int64)
+                m = constraints.Offsets(F[:, 0].copy(), F[:, 1].copy(), one, one, np.ones(len(F), bool), (1, 1))
+            if sum(len(v.r) for v in self._pools.values()) + len(m.r) > POOL_BLOCKS:
+                self._pools.clear()
+            self._pools[j] = m
+        return m
+
+    def _uniform(self, j: int, n: int, rng: np.random.Generator) -> tuple[Array, Array]:
+        """n offsets of file j drawn uniformly among those on its align step whose chips meet the
+        constraints (pool): an offset of a block the pool left undecided is checked (chip_ok)
+        and drawn again when it fails, up to UNDECIDED_ROUNDS times, then one of the certain
+        ones (or of the file's lattice offsets that meet them)."""
+        m = self.pool(j)
+        r0, c0, sure = m.at(rng.integers(0, m.total, n))
+        todo = np.flatnonzero(~sure)
+        for _ in range(UNDECIDED_ROUNDS):
+            if not len(todo):
+                break
+            ok = constraints.chip_ok(self.index, j, r0[todo], c0[todo], self.min_valid, self.contents)
+            todo = todo[~ok]
+            r0[todo], c0[todo], sure = m.at(rng.integers(0, m.total, len(todo)))
+            todo = todo[~sure]
+        if len(todo):  # pragma: no cover - only past MAP_BLOCKS undecided blocks that rarely meet them
+            if m.certain:
+                r0[todo], c0[todo], _ = m.at(rng.integers(0, m.certain, len(todo)), certain=True)
+            else:
+                F = self.feasible(j)
+                if not len(F):
+                    raise constraints.no_chip_error(self.index, self.min_valid, self.contents)
+                pick = rng.integers(0, len(F), len(todo))
+                r0[todo], c0[todo] = F[pick, 0], F[pick, 1]
+        return r0, c0
 
     def _near(self, j: int, r0: Array, c0: Array, rng: np.random.Generator,
               reach: tuple[int, int] | None = None) -> tuple[Array, Array]:
