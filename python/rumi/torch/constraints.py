@@ -149,9 +149,9 @@ def ok_range(index: ChipIndex, j: int, r1: Array, r2: Array, c1: Array, c2: Arra
     if min_valid is not None and min_valid > 0:
         caps = _valid_caps(index, j)
         if caps is not None:
-            walk = tile_overlap_ranges(*caps[1:], r1, r2, c1, c2, h, w)
-            sure &= _valid_sum(index, j, caps, [(a, b, most) for a, b, _, most in walk], (n,)) >= min_valid
-            maybe &= _valid_sum(index, j, caps, [(a, b, least) for a, b, least, _ in walk], (n,)) >= min_valid
+            tri, tci, least, most = tile_overlap_ranges(*caps[1:], r1, r2, c1, c2, h, w)
+            sure &= _valid_sum(index, j, caps, zip(tri, tci, most), (n,)) >= min_valid
+            maybe &= _valid_sum(index, j, caps, zip(tri, tci, least), (n,)) >= min_valid
     if contents:
         s_c, m_c = contents.ok_range(j, r1, r2, c1, c2)
         sure &= s_c
@@ -223,6 +223,10 @@ def feasible(index: ChipIndex, j: int, min_valid: float | None = None, contents:
 
 #: a file's offset map keeps at most this many undecided blocks (its memory: see Offsets)
 MAP_BLOCKS = 1 << 16
+#: pieces per direction an undecided block of offset_map is split into
+MAP_SPLIT = 2
+#: the values (blocks x tile steps x time steps x limits x 2) offset_map bounds at once (memory: 8 bytes each, a few times)
+MAP_VALUES_AT_ONCE = 1 << 22
 
 
 @dataclass(frozen=True)
@@ -287,9 +291,16 @@ def offset_map(index: ChipIndex, j: int, step: tuple[int, int], min_valid: float
     NI, NK = np.minimum(by, Py - I), np.minimum(bx, Px - K)
     kept: list[tuple[Array, Array, Array, Array, Array]] = []
     held = 0
+    # blocks decided at once: about MAP_VALUES_AT_ONCE (tile steps x time steps x limits x 2) values
+    steps = (-(-(by * sy + h) // th) + 1) * (-(-(bx * sx + w) // tw) + 1)
+    chunk = max(256, MAP_VALUES_AT_ONCE // (2 * steps * index.steps_count(j) * max(1, len(contents.limits) if contents else 1)))
     while len(I):
         r1, c1 = I * sy, K * sx
-        sure, maybe = ok_range(index, j, r1, (I + NI - 1) * sy, c1, (K + NK - 1) * sx, min_valid, contents)
+        r2, c2 = (I + NI - 1) * sy, (K + NK - 1) * sx
+        sure, maybe = np.zeros(len(I), bool), np.zeros(len(I), bool)
+        for a in range(0, len(I), chunk):
+            b = slice(a, a + chunk)
+            sure[b], maybe[b] = ok_range(index, j, r1[b], r2[b], c1[b], c2[b], min_valid, contents)
         one = maybe & ~sure & (NI == 1) & (NK == 1)  # single offsets the blocks' bounds leave open: chip by chip
         if one.any():
             sure[one] = chip_ok(index, j, r1[one], c1[one], min_valid, contents)
@@ -300,19 +311,22 @@ def offset_map(index: ChipIndex, j: int, step: tuple[int, int], min_valid: float
         if held + 4 * len(I) > 4 * MAP_BLOCKS:  # memory bounded: the rest stay undecided
             kept.append((I, K, NI, NK, np.zeros(len(I), bool)))
             break
-        # halve each block in each direction where it has more than one offset
-        I, NI, K, NK = _halves(I, NI, K, NK)
-        K, NK, I, NI = _halves(K, NK, I, NI)
+        # split each block in each direction where it has more than one offset
+        I, NI, K, NK = _split(I, NI, K, NK, MAP_SPLIT)
+        K, NK, I, NI = _split(K, NK, I, NI, MAP_SPLIT)
     cat = [np.concatenate([k[f] for k in kept]) if kept else np.zeros(0, np.int64) for f in range(5)]
     return Offsets(cat[0] * sy, cat[1] * sx, cat[2], cat[3], cat[4].astype(bool), (sy, sx))
 
 
-def _halves(a: Array, na: Array, b: Array, nb: Array) -> tuple[Array, Array, Array, Array]:
-    """Blocks [a, a + na) x [b, b + nb) split in two along a where na > 1."""
-    first = (na + 1) // 2
-    two = na > 1
-    return (np.concatenate([a, a[two] + first[two]]), np.concatenate([first, (na - first)[two]]),
-            np.concatenate([b, b[two]]), np.concatenate([nb, nb[two]]))
+def _split(a: Array, na: Array, b: Array, nb: Array, parts: int) -> tuple[Array, Array, Array, Array]:
+    """Blocks [a, a + na) x [b, b + nb) split along a into up to `parts` of about equal size (as
+    many as they have offsets)."""
+    size = -(-na // parts)  # ceil: the pieces' size, the last one the rest
+    k = np.arange(parts)[:, None]
+    start = k * size
+    keep = start < na
+    n = np.minimum(size, na - start)
+    return ((a + start)[keep], n[keep], np.broadcast_to(b, keep.shape)[keep], np.broadcast_to(nb, keep.shape)[keep])
 
 
 def no_chip_error(index: ChipIndex, min_valid: float | None, contents: Contents | None = None) -> RequestError:

@@ -44,6 +44,8 @@ from .tiling import tile_areas, tile_overlap_ranges, tile_overlaps
 
 #: decoded class counts kept per process (files)
 COUNTS_CACHE = 4096
+#: values (tile steps x chips x time steps) _tile_sums takes at once
+TILE_SUMS_AT_ONCE = 1 << 21
 
 
 @dataclass(frozen=True)
@@ -187,6 +189,7 @@ class Contents:
         self._ltiles: list[tuple[int, int]] = [] if index.labels is None else [
             (int(a), int(b)) for a, b in index.labels.table.column(C.TILE_SHAPE).to_pylist()]
         self._cache: dict[tuple[int, str], list[Source]] = {}
+        self._sums: dict[Any, tuple[Array, Array]] = {}  # bounds_range's class sums of a source's steps
         self._where: dict[str, tuple[str, str]] = {}
         for band in self.bands:  # a band must be somewhere: the images' or the labels', not both
             kind, _, name = band.partition(":") if band.startswith(("images:", "labels:")) else ("", "", band)
@@ -302,39 +305,72 @@ class Contents:
         lo, hi = self.bounds(j, lim.band, lim.classes, r0, c0)
         return _score(lim, lo, hi, self.index.size)
 
-    def bounds_range(self, j: int, band: str, classes: tuple[int, ...] | None, r1: Array, r2: Array, c1: Array,
-                     c2: Array) -> tuple[Array, Array, Array, Array, Array]:
+    def bounds_range(self, j: int, band: str, sets: Sequence[tuple[tuple[int, ...] | None, bool]], r1: Array, r2: Array,
+                     c1: Array, c2: Array) -> tuple[list[tuple[Array, Array]], Array]:
         """bounds over blocks of chips of file j (every (r0, c0) with r1 <= r0 <= r2, c1 <= c0 <=
-        c2, per block): (the least lower bound, the least upper bound, the most lower bound, the
-        most upper bound) of any chip of the block, (n, S) each, and where the chips of a block
-        may take their counts from different sources (mixed: those four do not hold there). Each
-        tile's term is nondecreasing in the chip's samples in the tile, so the least and most of
-        those (tiling.tile_overlap_ranges) give them; a block of one chip gives bounds' twice."""
+        c2, per block), for each (classes, lower) of sets: the lower bound (lower=True) or the
+        upper bound of the samples of the classes at the least and at the most samples any chip
+        of the block has in each tile, (n, S) each: the least and the most bound of any chip of
+        the block (each tile's term is nondecreasing in the chip's samples in the tile:
+        tiling.tile_overlap_ranges); and where the chips of a block may take their counts from
+        different sources (mixed: those do not hold there). A block of one chip gives bounds'.
+        One walk and one sum over the tiles for every set and both ends."""
         h, w = self.index.size
         n = len(r1)
         srcs = self.sources(j, band)
         S = max((len(self.steps(j, s)) for s in srcs), default=1)
-        lo_a, lo_b = np.zeros((n, S)), np.zeros((n, S))
-        hi_a, hi_b = np.full((n, S), float(h * w)), np.full((n, S), float(h * w))
+        low = [i for i, (_, lower) in enumerate(sets) if lower]
+        up = [i for i, (_, lower) in enumerate(sets) if not lower]
+        lo = np.zeros((2 * n, len(low) * S))  # rows: the least, then the most samples; columns: set by set, S steps each
+        hi = np.full((2 * n, len(up) * S), float(h * w))
         done, mixed = np.zeros(n, bool), np.zeros(n, bool)
-        for s in srcs:  # a block's first source: the one that covers every chip of it (as _first_covering per chip)
+        one = bool((r1 == r2).all() and (c1 == c2).all())  # single chips: the least is the most
+        for k, s in enumerate(srcs):  # a block's first source: the one that covers every chip of it (as _first_covering per chip)
             every, some = (np.ones(n, bool), np.ones(n, bool)) if s.match is None else s.match.covers_block(r1, r2, c1, c2, h, w)
             mixed |= ~done & some & ~every
             cov = ~done & every
             done |= some
             if not cov.any():
                 continue
-            st = self.steps(j, s)
-            sel_lo, sel_hi = (v[st] for v in _class_sum(s, classes))  # (S', ny, nx)
+            sums = [self._class_steps(j, band, k, s, cl) for cl, _ in sets]
+            S1 = sums[0][0].shape[0]
+            n_lo = np.concatenate([sums[i][0] for i in low]) if low else np.zeros((0,) + sums[0][0].shape[1:])
+            n_hi = np.concatenate([sums[i][1] for i in up]) if up else np.zeros((0,) + sums[0][0].shape[1:])
             dr, dc = s.shift
-            walk = tile_overlap_ranges(s.tiles, s.shape, sel_lo.shape[1:], r1[cov] + dr, r2[cov] + dr, c1[cov] + dc,
-                                       c2[cov] + dc, h, w)
-            la, ua = _tile_sums(sel_lo, sel_hi, s.tiles, s.shape, [(a, b, least) for a, b, least, _ in walk], int(cov.sum()))
-            lb, ub = _tile_sums(sel_lo, sel_hi, s.tiles, s.shape, [(a, b, most) for a, b, _, most in walk], int(cov.sum()))
-            if la.shape[1] != S:  # a static label beside several steps: the same in each
-                la, ua, lb, ub = (np.repeat(v, S, 1) for v in (la, ua, lb, ub))
-            lo_a[cov], hi_a[cov], lo_b[cov], hi_b[cov] = la, ua, lb, ub
-        return lo_a, hi_a, lo_b, hi_b, mixed
+            every_chip = bool(cov.all())
+            b1, b2, b3, b4 = ((v if every_chip else v[cov]) for v in (r1 + dr, r2 + dr, c1 + dc, c2 + dc))
+            tri, tci, least, most = tile_overlap_ranges(s.tiles, s.shape, n_lo.shape[1:], b1, b2, b3, b4, h, w)
+            idx = tri * n_lo.shape[2] + tci
+            area = tile_areas(s.tiles, s.shape, n_lo.shape[1:]).astype(np.float64).ravel()
+            if one:
+                l, u = _tile_sums_at(n_lo, n_hi, area, idx, least)
+                l, u = np.concatenate([l, l]), np.concatenate([u, u])
+            else:
+                l, u = _tile_sums_at(n_lo, n_hi, area, np.concatenate([idx, idx], 1), np.concatenate([least, most], 1))
+            if S1 != S:  # a static label beside several steps: the same in each
+                l, u = np.repeat(l, S, 1), np.repeat(u, S, 1)
+            if every_chip:
+                lo, hi = l, u
+            else:
+                both = np.concatenate([cov, cov])
+                lo[both], hi[both] = l, u
+        out: list[tuple[Array, Array]] = []
+        for i in range(len(sets)):
+            v, at = (lo, low.index(i)) if i in low else (hi, up.index(i))
+            out.append((v[:n, at * S:(at + 1) * S], v[n:, at * S:(at + 1) * S]))
+        return out, mixed
+
+    def _class_steps(self, j: int, band: str, k: int, s: Source, classes: tuple[int, ...] | None) -> tuple[Array, Array]:
+        """_class_sum of source k of band for file j at the steps its chips read (kept)."""
+        key = (j, band, k, classes)
+        got = self._sums.get(key)
+        if got is None:
+            if len(self._sums) >= COUNTS_CACHE:
+                self._sums.clear()
+            st = self.steps(j, s)
+            lo, hi = _class_sum(s, classes)
+            got = self._sums[key] = (lo[st], hi[st])
+        return got
 
     def ok_range(self, j: int, r1: Array, r2: Array, c1: Array, c2: Array) -> tuple[Array, Array]:
         """Over blocks of chips of file j (see bounds_range): (every chip of the block meets
@@ -343,10 +379,13 @@ class Contents:
         lower and the most upper bound's score, its best at most the other way round."""
         n = len(r1)
         sure, maybe = np.ones(n, bool), np.ones(n, bool)
-        for lim in self.limits:
-            lo_a, hi_a, lo_b, hi_b, mixed = self.bounds_range(j, lim.band, lim.classes, r1, r2, c1, c2)
-            sure &= ~mixed & (_score(lim, lo_a, hi_b, self.index.size) >= 0)
-            maybe &= mixed | (_score(lim, lo_b, hi_a, self.index.size) >= 0)
+        for band in dict.fromkeys(lim.band for lim in self.limits):
+            lims = [lim for lim in self.limits if lim.band == band]
+            got, mixed = self.bounds_range(j, band, [(lim.classes, lim.kind == "min") for lim in lims], r1, r2, c1, c2)
+            for lim, (least, most) in zip(lims, got):
+                worst, best = (least, most) if lim.kind == "min" else (most, least)  # an upper bound: the most is the worst
+                sure &= ~mixed & (_score(lim, worst, worst, self.index.size) >= 0)
+                maybe &= mixed | (_score(lim, best, best, self.index.size) >= 0)
         return sure, maybe
 
     def value_of(self, lim: Limit, j: int, r0: Any, c0: Any) -> Array:
@@ -516,22 +555,41 @@ def tile_bounds(n_lo: Array, n_hi: Array, tiles: tuple[int, int], shape: tuple[i
 
 def _tile_sums(n_lo: Array, n_hi: Array, tiles: tuple[int, int], shape: tuple[int, int],
                walk: Iterable[tuple[Array, Array, Array]], count: int) -> tuple[Array, Array]:
-    """tile_bounds' sums over a walk of (tile row, tile col, the chip's samples in the tile)."""
-    S, ny, nx = n_lo.shape
+    """tile_bounds' sums over a walk of (tile row, tile col, the chip's samples in the tile):
+    _tile_sums_at over TILE_SUMS_AT_ONCE values of the walk's steps at a time."""
+    A, ny, nx = n_lo.shape
     area = tile_areas(tiles, shape, (ny, nx)).astype(np.float64).ravel()
-    flat = np.asarray(n_lo, np.float64).reshape(S, ny * nx)
-    flat_hi = np.asarray(n_hi, np.float64).reshape(S, ny * nx)
-    lo = np.zeros((count, S))
-    hi = np.zeros((count, S))
-    for tri, tci, ov in walk:
-        idx = tri * nx + tci
-        gap = area[idx] - ov  # a tile outside the chip (ov 0) adds nothing below: count <= its area
-        if S == 1:
-            lo[:, 0] += np.maximum(0.0, flat[0, idx] - gap)
-            hi[:, 0] += np.minimum(ov, flat_hi[0, idx])
-        else:
-            lo += np.maximum(0.0, flat[:, idx].T - gap[:, None])  # (chips, S)
-            hi += np.minimum(ov[:, None], flat_hi[:, idx].T)
+    lo = np.zeros((count, A))
+    hi = np.zeros((count, n_hi.shape[0]))
+    steps = list(walk)
+    per = max(1, TILE_SUMS_AT_ONCE // max(1, count * max(A, n_hi.shape[0])))
+    for k in range(0, len(steps), per):
+        part = steps[k:k + per]
+        l, u = _tile_sums_at(n_lo, n_hi, area, np.stack([tri * nx + tci for tri, tci, _ in part]),
+                             np.stack([o for _, _, o in part]))
+        lo += l
+        hi += u
+    return lo, hi
+
+
+def _tile_sums_at(n_lo: Array, n_hi: Array, area: Array, idx: Array, ov: Array) -> tuple[Array, Array]:
+    """(chips, A) lower bounds from n_lo (A, ny, nx) and (chips, B) upper bounds from n_hi (B,
+    ny, nx; A or B possibly 0) summed over the steps of a walk: idx (steps, chips) the flat
+    tile index (row x nx + col), ov the chip's samples in the tile, area the tiles' samples
+    (flat). The sums are of integers: exact in any order."""
+    A, ny, nx = n_lo.shape
+    B = n_hi.shape[0]
+    count = idx.shape[1]
+    lo, hi = np.zeros((count, A)), np.zeros((count, B))
+    if A == 1:
+        lo[:, 0] = np.maximum(0.0, np.asarray(n_lo, np.float64).reshape(ny * nx)[idx] - (area[idx] - ov)).sum(0)
+    elif A:  # a tile outside the chip (ov 0) adds nothing below: count <= its area
+        flat = np.asarray(n_lo, np.float64).reshape(A, ny * nx)
+        lo = np.maximum(0.0, flat[:, idx] - (area[idx] - ov)).sum(1).T  # (A, steps, chips) -> (chips, A)
+    if B == 1:
+        hi[:, 0] = np.minimum(ov, np.asarray(n_hi, np.float64).reshape(ny * nx)[idx]).sum(0)
+    elif B:
+        hi = np.minimum(ov, np.asarray(n_hi, np.float64).reshape(B, ny * nx)[:, idx]).sum(1).T
     return lo, hi
 
 

@@ -105,7 +105,7 @@ class ChipSampler(torch.utils.data.Sampler[Key]):
             groups = [self.files_of(int(c)) for c in self.my_streams()] if self.streams is not None else \
                 [np.arange(self.index.num_files)]
             for files in groups:
-                if not any(len(self.feasible(int(j))) for j in files):
+                if not any(self.has_chip(int(j)) for j in files):
                     raise constraints.no_chip_error(self.index, self.min_valid, self.contents)
 
     # -- the index's files ------------------------------------------------------------------
@@ -116,6 +116,10 @@ class ChipSampler(torch.utils.data.Sampler[Key]):
         if f is None:
             f = self._feasible[j] = constraints.feasible(self.index, j, self.min_valid, self.contents)
         return f
+
+    def has_chip(self, j: int) -> bool:
+        """Whether file j has a chip that meets the constraints (here: a lattice offset, feasible)."""
+        return bool(len(self.feasible(j)))
 
     def my_streams(self) -> Array:
         """The streams this rank reads (streams order only)."""
@@ -282,12 +286,12 @@ class RandomChipSampler(ChipSampler):
         min_valid: float | None = None, align: bool | int = False, streams: int | None = None, block: int | None = None,
         *, min_class: Any = None, max_class: Any = None, cloud: Any = None, balance: ClassBalance | None = None,
     ) -> None:
-        super().__init__(dataset, rank, world_size, min_valid, seed, streams, block, min_class=min_class,
-                         max_class=max_class, cloud=cloud, balance=balance)
-        self.length = _check_length(length)
         if not isinstance(align, (bool, int, np.integer)) or (not isinstance(align, bool) and int(align) < 1):
             raise ValueError(f"align must be True, False or a step in pixels >= 1, not {align!r}")
         self.align = align if isinstance(align, bool) else int(align)
+        super().__init__(dataset, rank, world_size, min_valid, seed, streams, block, min_class=min_class,
+                         max_class=max_class, cloud=cloud, balance=balance)
+        self.length = _check_length(length)
         if self.streams is not None and 0 < self.length < self.streams.count:
             raise ValueError(f"length {self.length} is less than one chip per stream ({self.streams.count} streams)")
 
@@ -436,6 +440,13 @@ class RandomChipSampler(ChipSampler):
         r0 = (ys * Py).astype(np.int64) * Sy
         c0 = (xs * Px).astype(np.int64) * Sx
         return _keys(js, r0, c0)
+
+    def has_chip(self, j: int) -> bool:
+        """Whether file j has a chip that meets the constraints: its pool has an offset (balance=:
+        a lattice offset, its candidates)."""
+        if self.contents.balance is not None:
+            return super().has_chip(j)
+        return self.pool(j).total > 0
 
     def pool(self, j: int) -> constraints.Offsets:
         """File j's offsets on its align step whose chips meet the constraints

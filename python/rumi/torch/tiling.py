@@ -43,38 +43,40 @@ def tile_areas(tiles: tuple[int, int], shape: tuple[int, int], grid: tuple[int, 
 
 
 def tile_overlap_ranges(tiles: tuple[int, int], shape: tuple[int, int], grid: tuple[int, int], r1: Array, r2: Array,
-                        c1: Array, c2: Array, h: int, w: int) -> list[tuple[Array, Array, Array, Array]]:
+                        c1: Array, c2: Array, h: int, w: int) -> tuple[Array, Array, Array, Array]:
     """tile_overlaps over blocks of chips: the h x w chips at every (r0, c0) with r1 <= r0 <=
-    r2, c1 <= c0 <= c2 (per block). Per step, each block's tile (row, col) indices (clipped into
-    the grid) and the least and the most samples any chip of the block has in that tile (float64,
-    0 outside the grid). A chip's rows in a tile are a trapezoid in r0 (rising, flat, falling):
+    r2, c1 <= c0 <= c2 (per block): four (steps, blocks) arrays: per step, each block's tile row
+    and column indices (clipped into the grid) and the least and the most samples any chip of
+    the block has in that tile (float64, 0 outside the grid). A chip's rows in a tile are a trapezoid in r0 (rising, flat, falling):
     the least over [r1, r2] is at an end, the most at the plateau's start clipped into it; the
     columns likewise, and the samples are their product. A block of one chip gives
-    tile_overlaps' samples, twice."""
+    tile_overlaps' samples (in another order of the steps), twice."""
     th, tw = tiles
     Y, X = shape
     ny, nx = grid
 
-    def axis(a1: Array, a2: Array, t: int, size: int, n: int, k: int) -> tuple[Array, Array, Array]:
-        tr = a1 // t + k
-        lo_edge, hi_edge = tr * t, np.minimum((tr + 1) * t, n)
+    def axis(a1: Array, a2: Array, t: int, size: int, n: int, cells: int) -> tuple[Array, Array, Array, Array]:
+        """Per tile step k (rows) and block: the tile index (clipped), whether it is in the grid,
+        and the least and most samples of a chip in it along this axis."""
+        tr = a1 // t + np.arange(int(((a2 + size - 1) // t - a1 // t).max(initial=0)) + 1)[:, None]
+        lo_edge = tr * t
+        hi_edge = np.minimum(lo_edge + t, n)
 
         def f(a: Array) -> Array:
-            out: Array = np.clip(np.minimum(a + size, hi_edge) - np.maximum(a, lo_edge), 0, None)
+            out: Array = np.maximum(np.minimum(a + size, hi_edge) - np.maximum(a, lo_edge), 0)
             return out
 
         least = np.minimum(f(a1), f(a2))
-        most = f(np.clip(np.minimum(lo_edge, hi_edge - size), a1, a2))
-        return tr, least, most
+        most = f(np.minimum(np.maximum(np.minimum(lo_edge, hi_edge - size), a1), a2))
+        inside = (tr >= 0) & (tr < cells)
+        return np.clip(tr, 0, cells - 1), inside, least, most
 
-    out = []
-    rows = [axis(r1, r2, th, h, Y, di) for di in range(int(((r2 + h - 1) // th - r1 // th).max(initial=0)) + 1)]
-    cols = [axis(c1, c2, tw, w, X, dj) for dj in range(int(((c2 + w - 1) // tw - c1 // tw).max(initial=0)) + 1)]
-    for tr, rl, rm in rows:
-        rin = (tr >= 0) & (tr < ny)
-        tri = np.clip(tr, 0, ny - 1)
-        for tc, cl, cm in cols:
-            inside = rin & (tc >= 0) & (tc < nx)
-            out.append((tri, np.clip(tc, 0, nx - 1), np.where(inside, rl * cl, 0).astype(np.float64),
-                        np.where(inside, rm * cm, 0).astype(np.float64)))
-    return out
+    tr, rin, rl, rm = axis(np.asarray(r1), np.asarray(r2), th, h, Y, ny)
+    tc, cin, cl, cm = axis(np.asarray(c1), np.asarray(c2), tw, w, X, nx)
+    inside = rin[:, None] & cin[None]  # (rows, cols, blocks)
+    least = np.where(inside, rl[:, None] * cl[None], 0).astype(np.float64)
+    most = np.where(inside, rm[:, None] * cm[None], 0).astype(np.float64)
+    P = inside.shape[0] * inside.shape[1]
+    tri = np.broadcast_to(tr[:, None], inside.shape).reshape(P, -1)
+    tci = np.broadcast_to(tc[None], inside.shape).reshape(P, -1)
+    return tri, tci, least.reshape(P, -1), most.reshape(P, -1)
