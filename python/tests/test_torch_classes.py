@@ -516,3 +516,39 @@ def test_random_chips_are_uniform_over_the_offsets_that_meet_the_limits(tmp_path
     assert set(n) == want
     e = len(keys) / len(want)
     assert all(abs(v - e) < 5 * e ** 0.5 for v in n.values()), sorted(n.values())
+
+
+def test_limited_random_keys_split_over_ranks_streams_and_resume(tmp_path):
+    """With class limits (the pools), the epoch's keys depend only on the seed and epoch: ranks
+    1, 2 and 4 split the same sequence, a fresh sampler gives the same keys, another epoch
+    others, a resumed one the rest; streams=2 draws each stream from its own files; every key
+    meets the limit on its pixels."""
+    rng = np.random.default_rng(5)
+    files, px = [], {}
+    for k in range(4):
+        a = _blobs(rng, (1, 1, 70, 90), 3, cell=9)
+        rumi.write(tmp_path / f"f{k}.rumi", a, bands=["c"], times=["2020-01-01"], tile=16, **GEO)
+        files.append(str(tmp_path / f"f{k}.rumi"))
+        px[f"f{k}"] = a[0, 0]
+    cat = rumi.Catalog.build(files, tmp_path / "c.parquet")
+    ds = rt.ChipDataset(cat, size=20)
+    lim = {"min_class": {"c": {1: 0.3}}}
+    whole = list(rt.RandomChipSampler(ds, length=40, seed=9, **lim))
+    assert whole == list(rt.RandomChipSampler(ds, length=40, seed=9, **lim))
+    for w in (2, 4):
+        parts = [list(rt.RandomChipSampler(ds, length=40, seed=9, rank=r, world_size=w, **lim)) for r in range(w)]
+        assert [parts[i % w][i // w] for i in range(40)] == whole
+    s = rt.RandomChipSampler(ds, length=40, seed=9, **lim)
+    s.set_epoch(1)
+    assert list(s) != whole
+    s = rt.RandomChipSampler(ds, length=40, seed=9, **lim)
+    it = iter(s)
+    first = [next(it) for _ in range(15)]
+    again = rt.RandomChipSampler(ds, length=40, seed=9, **lim)
+    again.load_state_dict(s.state_dict())
+    assert first + list(again) == whole
+    streamed = list(rt.RandomChipSampler(ds, length=40, seed=9, streams=2, **lim))
+    assert len(streamed) == 40
+    ids = ds.index.ids
+    for j, r, c in whole + streamed:
+        assert (px[ids[j]][r:r + 20, c:c + 20] == 1).mean() >= 0.3

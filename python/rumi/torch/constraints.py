@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -92,7 +92,8 @@ def valid_bound(index: ChipIndex, j: int, r0: Any, c0: Any) -> Array:
     if caps is None:  # every band with nodata is one its samples cannot take
         return np.ones(r0.shape)
     h, w = index.size
-    return _valid_sum(index, j, caps, tile_overlaps(*caps[1:], r0, c0, h, w), r0.shape)
+    walk = list(tile_overlaps(*caps[1:], r0, c0, h, w))
+    return _valid_sum(index, j, caps, *(np.stack([v[k] for v in walk]) for k in range(3)))
 
 
 def _valid_caps(index: ChipIndex, j: int) -> tuple[list[Array], tuple[int, int], tuple[int, int], tuple[int, int]] | None:
@@ -114,16 +115,16 @@ def _valid_caps(index: ChipIndex, j: int) -> tuple[list[Array], tuple[int, int],
     return caps, (th, tw), (Y, X), (int(ny), int(nx))
 
 
-def _valid_sum(index: ChipIndex, j: int, caps: Any, walk: Iterable[tuple[Array, Array, Array]], shape: Any) -> Array:
-    """valid_bound over a walk of (tile row, tile col, the chip's samples in the tile)."""
+def _valid_sum(index: ChipIndex, j: int, caps: Any, tri: Array, tci: Array, ov: Array) -> Array:
+    """valid_bound over a walk of (steps, chips) arrays: tile row, tile col, the chip's samples
+    in the tile (the same order of the sums for chip_ok and for blocks of one chip)."""
     nd = index.nodata[j]
     assert nd is not None
     h, w = index.size
     tsel = index.steps_count(j)
-    invalid = np.zeros(shape)
-    for tri, tci, ov in walk:
-        for cap in caps[0]:
-            invalid += np.minimum(ov * tsel, cap[tri, tci])
+    invalid = np.zeros(ov.shape[1:])
+    for cap in caps[0]:
+        invalid += np.minimum(ov * tsel, cap[tri, tci]).sum(0)
     out: Array = 1.0 - invalid / (tsel * len(nd) * h * w)
     return out
 
@@ -150,8 +151,10 @@ def ok_range(index: ChipIndex, j: int, r1: Array, r2: Array, c1: Array, c2: Arra
         caps = _valid_caps(index, j)
         if caps is not None:
             tri, tci, least, most = tile_overlap_ranges(*caps[1:], r1, r2, c1, c2, h, w)
-            sure &= _valid_sum(index, j, caps, zip(tri, tci, most), (n,)) >= min_valid
-            maybe &= _valid_sum(index, j, caps, zip(tri, tci, least), (n,)) >= min_valid
+            v = _valid_sum(index, j, caps, np.concatenate([tri, tri], 1), np.concatenate([tci, tci], 1),
+                           np.concatenate([most, least], 1))
+            sure &= v[:n] >= min_valid
+            maybe &= v[n:] >= min_valid
     if contents:
         s_c, m_c = contents.ok_range(j, r1, r2, c1, c2)
         sure &= s_c
