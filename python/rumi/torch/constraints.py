@@ -13,10 +13,11 @@ import numpy as np
 
 from rumi import RequestError
 from rumi.catalog import nodata_bound
+from rumi.catalog.scan import tile_areas
 
 from .dtypes import Array, never_sample
 from .index import ChipIndex
-from .tiling import tile_areas, tile_overlap_ranges, tile_overlaps
+from .tiling import tile_overlap_ranges, tile_overlaps
 
 if TYPE_CHECKING:
     from .contents import Contents

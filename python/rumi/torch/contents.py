@@ -37,10 +37,11 @@ import numpy as np
 from rumi import RequestError
 from rumi.catalog import columns as C
 from rumi.catalog.decode import Rows
+from rumi.catalog.scan import tile_areas
 
 from .dtypes import Array
 from .index import ChipIndex
-from .tiling import tile_areas, tile_overlap_ranges, tile_overlaps
+from .tiling import tile_overlap_ranges, tile_overlaps
 
 #: decoded class counts kept per process (files)
 COUNTS_CACHE = 4096

@@ -1,5 +1,6 @@
 """The one walk of chips over a raster's tiles (the per-tile catalogue summaries, rumi:valid
-and rumi:classes, bound a chip's contents through it: rumi.torch.constraints, .contents)."""
+and rumi:classes, bound a chip's contents through it: rumi.torch.constraints, .contents), for
+chips and for blocks of chips (tile_overlap_ranges). The tiles' samples: rumi.catalog.scan.tile_areas."""
 
 from __future__ import annotations
 
@@ -30,16 +31,6 @@ def tile_overlaps(tiles: tuple[int, int], shape: tuple[int, int], grid: tuple[in
             ovc = np.clip(np.minimum(np.minimum(c0 + w, (tc + 1) * tw), X) - np.maximum(c0, tc * tw), 0, None)
             inside = rin & (tc >= 0) & (tc < nx)
             yield tri, np.clip(tc, 0, nx - 1), np.where(inside, ovr * ovc, 0).astype(np.float64)
-
-
-def tile_areas(tiles: tuple[int, int], shape: tuple[int, int], grid: tuple[int, int]) -> Array:
-    """The samples of each of the ny x nx tiles th x tw of a Y x X raster (the last row and column
-    cut at the raster's edge): an int64 array (ny, nx)."""
-    th, tw = tiles
-    Y, X = shape
-    ny, nx = grid
-    out: Array = np.outer(np.minimum(th, Y - np.arange(ny) * th), np.minimum(tw, X - np.arange(nx) * tw))
-    return out
 
 
 def tile_overlap_ranges(tiles: tuple[int, int], shape: tuple[int, int], grid: tuple[int, int], r1: Array, r2: Array,
