@@ -354,6 +354,11 @@ if {s3!r}:
     os.environ.update(AWS_ENDPOINT_URL=f"http://127.0.0.1:{{proxy.port}}", AWS_ACCESS_KEY_ID="test",
                       AWS_SECRET_ACCESS_KEY="test", AWS_REGION="us-east-1", AWS_ALLOW_HTTP="true")
 def reqs(): return proxy.requests if proxy else 0
+def rchar():  # bytes the process read through system calls (Linux; page cache included)
+    try:
+        return next(int(l.split()[1]) for l in open("/proc/self/io") if l.startswith("rchar"))
+    except OSError:
+        return 0
 from rumi.catalog import Catalog
 import rumi.catalog.parts, rumi.catalog.search, rumi.catalog.stores, rumi.catalog.table
 out = {{}}
@@ -363,11 +368,11 @@ out["open_s"], out["open_cpu_s"], out["open_rss_mb"], out["open_requests"] = tim
 out["rows"], out["groups"] = len(cat), cat.num_groups
 q = json.loads({query!r})
 for k in ("first", "again"):
-    r1, c1, t1, q1, g1 = rss(), cpu(), time.perf_counter(), reqs(), cat.groups_read
+    r1, c1, t1, q1, g1, b1 = rss(), cpu(), time.perf_counter(), reqs(), cat.groups_read, rchar()
     sel = cat.search(bbox=q["bbox"], time=tuple(q["time"]))
     n = len(sel)
     out[k] = dict(search_s=time.perf_counter() - t1, search_cpu_s=cpu() - c1, search_rss_mb=(rss() - r1) / 1e6,
-                  search_requests=reqs() - q1, groups_read=cat.groups_read - g1, selected=n)
+                  search_requests=reqs() - q1, groups_read=cat.groups_read - g1, selected=n, read_mb=(rchar() - b1) / 1e6)
     if k == "first":
         del sel
 # the process's own peak (VmHWM: ru_maxrss would count the parent's, kept across exec)

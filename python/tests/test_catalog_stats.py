@@ -410,6 +410,13 @@ def test_encoding_round_trips_within_its_bounds(kind):
             exact = spread < 2.0**SUM_BITS
             np.testing.assert_array_equal(g.sum[exact], w.sum[exact])
             assert (np.abs(g.sum - w.sum) <= 2.0 ** -(SUM_BITS + 1) * spread * (1 + 1e-5)).all()
+    if kind == "uint16":  # a corrupt sum (its top byte plane set): named, not a wrong mean
+        m, w = B * T, (int(head["wdef"]), int(head["wsum"]))
+        bad = bytearray(blob)
+        top = _HEAD2.itemsize + 8 + w[0] * m + (w[1] - 1) * m
+        bad[top:top + m] = b"\xff" * m
+        with pytest.raises(rumi.FormatError, match="outside its min and max"):
+            unpack_stats(bytes(bad), (T, B, Y, X), (tile, tile))
     # no missing sample: the counts take no byte
     full = encode_stats((T, B, Y, X), (tile, tile), 1, 1, steps._replace(n=np.full(steps.n.shape, Y * X)),
                         cells._replace(n=np.full(cells.n.shape, tile * tile * T)))

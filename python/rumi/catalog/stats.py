@@ -391,8 +391,12 @@ def _decode(mat: Array, shape: Sequence[int], tile_shape: Sequence[int]) -> tupl
         if integer:
             mn = a_lo.astype(np.int64) + lo[:, None]
             mx = a_hi.astype(np.int64) + lo[:, None]
+            unit = (np.uint64(1) << _quantum_bits(n, m2)).astype(np.float64)
             sm = ((sp << _quantum_bits(n, m2)).astype(np.int64) + n * mn).astype(np.float64)
             lo_f, hi_f = mn.astype(np.float64), mx.astype(np.float64)
+            span = (hi_f - lo_f) * n
+            if ((n > 0) & ((mx < mn) | (sm - lo_f * n > span + unit) | (m2 > span * (hi_f - lo_f) / 4 * (1 + 2.0**-14) + 1))).any():
+                raise FormatError("rumi:stats: a piece's mean or spread lies outside its min and max (a corrupt value?)")
         else:
             sm, lo_f, hi_f = sp.view("<f8"), a_lo.view("<f8"), a_hi.view("<f8")
         empty = n == 0
