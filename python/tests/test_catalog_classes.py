@@ -297,3 +297,56 @@ def test_old_codec_2_catalogue_reads_exact_and_unknown_codec_is_loud(tmp_path):
                      (old[:-3], r"do not decompress|bytes")):
         with pytest.raises(rumi.FormatError, match=msg):
             counts_of(with_counts(bad, "bad.parquet"))
+
+
+def test_searches_leave_the_counts_unread_and_lazy_column_reads_them(tmp_path, monkeypatch):
+    """A partitioned catalogue: a search reads no rumi:classes (its rows hold null there, as for
+    rumi:stats), and lazy_column / table_with / read_shard give the selection's values, equal to
+    the single-file catalogue's for the same files (the rows matched by their blobs' places)."""
+    from rumi.catalog import parts as P
+
+    rng = np.random.default_rng(2)
+    paths = []
+    for k in range(6):
+        a = rng.integers(0, 3 + k, (2, 1, 40, 40)).astype(np.uint8)
+        p = tmp_path / f"m{k}.rumi"
+        rumi.write(p, a, bands=["c"], times=["2020-01-01", "2020-01-02"], tile=16, crs="EPSG:32633",
+                   geotransform=(500000.0 + 1000 * k, 10.0, 0.0, 5100000.0, 0.0, -10.0))
+        paths.append(p)
+    one = rumi.Catalog.build([str(p) for p in paths], tmp_path / "one.parquet")
+    want = {r["id"]: r["rumi:classes"] for r in one.table.to_pylist()}
+    assert all(want.values())
+    rumi.catalog.write_parts(one.table, str(tmp_path / "cat") + "/", rows_per_group=2)
+    cat = rumi.Catalog.open(str(tmp_path / "cat") + "/")
+    read = []
+    orig = P.Parts.read
+
+    def spy(self, expr, columns, filters=()):
+        read.append(list(columns))
+        return orig(self, expr, columns, filters)
+
+    monkeypatch.setattr(P.Parts, "read", spy)
+    bbox = one.row(1)["bbox"]
+    box = (bbox["xmin"], bbox["ymin"], one.row(4)["bbox"]["xmax"], bbox["ymax"])
+    s = cat.search(box)
+    ids = s.column("id")
+    assert 2 <= len(ids) < 6
+    assert read and all("rumi:classes" not in c and "rumi:stats" not in c for c in read)
+    assert s.row(0)["rumi:classes"] is None and s.table.column("rumi:classes").null_count == len(ids)  # lazy
+    read.clear()
+    got = s.lazy_column("rumi:classes").to_pylist()
+    assert got == [want[i] for i in ids]
+    assert read == [["rumi:classes", "rumi:header_offset"]]
+    s.lazy_column("rumi:classes")
+    assert len(read) == 1  # kept
+    assert s.table_with(["rumi:classes"]).column("rumi:classes").to_pylist() == got
+    sh = s.read_shard(s.shards()[0], ["id", "rumi:classes"])
+    assert sh.table.column("rumi:classes").to_pylist() == [want[i] for i in sh.table.column("id").to_pylist()]
+    # deferred, and the folder opened whole: the shards' own row groups hold them
+    for c in (cat.search(box, defer=True), cat):
+        for shard in c.shards():
+            t = c.read_shard(shard, ["id", "rumi:classes"]).table
+            assert t.column("rumi:classes").to_pylist() == [want[i] for i in t.column("id").to_pylist()]
+    assert one.lazy_column("rumi:classes").to_pylist() == list(want.values())  # a single file: its column
+    with pytest.raises(ValueError, match=r"'rumi:nodata' is not one of the columns searches leave unread"):
+        s.lazy_column("rumi:nodata")

@@ -56,10 +56,11 @@ REF_COLUMNS = (K.HEADER_OFFSET, K.HEADER_SIZE)
 HEADERS = ".headers"
 
 
-#: columns that searches do not read (null in a search's rows; Catalog.stats reads rumi:stats
-#: for its selection), last in each part file: their column chunks never lie between the ranges of
-#: the columns a search reads (one range a row group, as before them)
-LAZY_COLUMNS = (K.STATS,)
+#: columns that searches do not read (null in a search's rows; Catalog.lazy_column reads them for
+#: a selection: Catalog.stats rumi:stats, the samplers' class limits rumi:classes), last in each
+#: part file: their column chunks never lie between the ranges of the columns a search reads (one
+#: range a row group, as before them; part files written before keep rumi:classes among them)
+LAZY_COLUMNS = (K.STATS, K.CLASSES)
 
 
 def part_schema() -> Any:

@@ -113,6 +113,8 @@ class Catalog:
         #: (part, blob offset, blob size) arrays
         self._parts = _parts
         self._refs = _refs
+        #: LAZY_COLUMNS read for the rows (lazy_column), by name
+        self._lazy: dict[str, Any] = {}
 
     @property
     def table(self) -> Any:
@@ -282,15 +284,37 @@ class Catalog:
         catalogued scales), else raw stored values. exact: the cells a box's edge crosses are
         read (True) or counted whole (False: no pixel read; a superset at the edge). Stats has
         .normalize() (torchvision's Normalize) and .tensors()."""
-        table = self.table
-        if self._parts is not None:  # searches leave rumi:stats unread: read it for the selection's rows
-            table = table.set_column(table.schema.get_field_index(K.STATS), K.STATS, self._lazy_column(K.STATS))
+        table = self.table_with([K.STATS])  # searches leave rumi:stats unread: read for the selection's rows
         return selection_stats(table, self._query, bands, apply_scale=apply_scale, exact=exact,
                                open_dataset=lambda i: self.dataset(i, options=options))
 
-    def _lazy_column(self, name: str) -> Any:
-        """A column searches leave unread (LAZY_COLUMNS) for the selection's rows: read with the
-        blob offsets from the row groups the search read, its rows found by (part, blob offset)."""
+    def lazy_column(self, name: str) -> Any:
+        """A column that a partitioned catalogue's rows leave unread (LAZY_COLUMNS: rumi:stats,
+        rumi:classes; null in `.table` and in row() of a search or of the folder opened whole)
+        with its values for these rows, in their order (a pyarrow ChunkedArray): read from the
+        row groups the search read, once per Catalog (kept), the rows matched by their blob's
+        place. A single file's rows hold it already: their column."""
+        if name not in LAZY_COLUMNS:
+            raise ValueError(f"{name!r} is not one of the columns searches leave unread {list(LAZY_COLUMNS)}")
+        if self._parts is None:
+            return self.table.column(name)
+        got = self._lazy.get(name)
+        if got is None:
+            self.table  # the rows and their blobs' places
+            got = self._lazy[name] = self._read_lazy(name)
+        return got
+
+    def table_with(self, names: Sequence[str]) -> Any:
+        """`.table` with the LAZY_COLUMNS among names read (lazy_column)."""
+        t = self.table
+        for n in names:
+            if n in LAZY_COLUMNS and self._parts is not None:
+                t = t.set_column(t.schema.get_field_index(n), n, self.lazy_column(n))
+        return t
+
+    def _read_lazy(self, name: str) -> Any:
+        """lazy_column of a partitioned catalogue: read with the blob offsets from the row groups
+        the search read, its rows found by (part, blob offset)."""
         assert self._parts is not None and self._refs is not None
         pa = deps().pa
         part, off, _ = self._refs
@@ -343,6 +367,9 @@ class Catalog:
             return ShardRows(t.select([c for c in cols if c != K.HEADER]), pos, None,
                              (np.full(len(pos), k, np.int32), off, size))
         t = self.table.slice(first, ROWS_PER_GROUP)
+        for c in cols:  # a partitioned catalogue's rows in memory leave LAZY_COLUMNS unread: read them
+            if c in LAZY_COLUMNS and self._parts is not None:
+                t = t.set_column(t.schema.get_field_index(c), c, self.lazy_column(c).slice(first, t.num_rows))
         pos = np.arange(t.num_rows, dtype=np.int64)
         refs = None
         if self._refs is not None:
