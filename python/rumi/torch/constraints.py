@@ -148,18 +148,20 @@ def ok_range(index: ChipIndex, j: int, r1: Array, r2: Array, c1: Array, c2: Arra
             some |= s
         sure &= every
         maybe &= some
-    if min_valid is not None and min_valid > 0:
+    if contents and maybe.any():  # each constraint on the blocks the ones before leave possible
+        at = np.flatnonzero(maybe)
+        s_c, m_c = contents.ok_range(j, r1[at], r2[at], c1[at], c2[at])
+        sure[at] &= s_c
+        maybe[at] &= m_c
+    if min_valid is not None and min_valid > 0 and maybe.any():
         caps = _valid_caps(index, j)
         if caps is not None:
-            tri, tci, least, most = tile_overlap_ranges(*caps[1:], r1, r2, c1, c2, h, w)
+            at = np.flatnonzero(maybe)
+            tri, tci, least, most = tile_overlap_ranges(*caps[1:], r1[at], r2[at], c1[at], c2[at], h, w)
             v = _valid_sum(index, j, caps, np.concatenate([tri, tri], 1), np.concatenate([tci, tci], 1),
                            np.concatenate([most, least], 1))
-            sure &= v[:n] >= min_valid
-            maybe &= v[n:] >= min_valid
-    if contents:
-        s_c, m_c = contents.ok_range(j, r1, r2, c1, c2)
-        sure &= s_c
-        maybe &= m_c
+            sure[at] &= v[:len(at)] >= min_valid
+            maybe[at] &= v[len(at):] >= min_valid
     return sure, maybe
 
 
@@ -229,8 +231,10 @@ def feasible(index: ChipIndex, j: int, min_valid: float | None = None, contents:
 MAP_BLOCKS = 1 << 16
 #: pieces per direction an undecided block of offset_map is split into
 MAP_SPLIT = 2
-#: the values (blocks x tile steps x time steps x limits x 2) offset_map bounds at once (memory: 8 bytes each, a few times)
+#: the values (blocks x tile steps x time steps x limits x 2) offset_map bounds at once (memory: 8 bytes each, a few
+#: times), and the blocks (more at once: slower, their temporaries past the CPU's caches)
 MAP_VALUES_AT_ONCE = 1 << 22
+MAP_BLOCKS_AT_ONCE = 1024
 
 
 @dataclass(frozen=True)
@@ -297,7 +301,7 @@ def offset_map(index: ChipIndex, j: int, step: tuple[int, int], min_valid: float
     held = 0
     # blocks decided at once: about MAP_VALUES_AT_ONCE (tile steps x time steps x limits x 2) values
     steps = (-(-(by * sy + h) // th) + 1) * (-(-(bx * sx + w) // tw) + 1)
-    chunk = max(256, MAP_VALUES_AT_ONCE // (2 * steps * index.steps_count(j) * max(1, len(contents.limits) if contents else 1)))
+    chunk = max(64, min(MAP_BLOCKS_AT_ONCE, MAP_VALUES_AT_ONCE // (2 * steps * index.steps_count(j) * max(1, len(contents.limits) if contents else 1))))
     while len(I):
         r1, c1 = I * sy, K * sx
         r2, c2 = (I + NI - 1) * sy, (K + NK - 1) * sx
