@@ -1038,3 +1038,40 @@ def test_a_date_range_over_built_cubes_reads_only_its_dates(stac, tmp_path):
     assert (a["stats"]["frames"], b["stats"]["frames"]) == (T * 3, 3)  # a tile: all dates' frames, then one date's
     np.testing.assert_array_equal(b["image"][0].numpy(), want[1:2])
     np.testing.assert_array_equal(a["image"][0].numpy(), want)
+
+
+def test_classes_declared_are_counted_and_false_records_none(stac, tmp_path):
+    """rumi.build(classes=) as Catalog.build's: False records no class counts (an empty list a
+    row); {band: [values]} counts those values of that band per step and tile (bounds that hold
+    numpy's counts over the built file's pixels, exact where a value is absent from a tile), the
+    files themselves up to date (only the catalogue changes); a declared band the build does not
+    write is refused by name, nothing written."""
+    items = stac["landsat"]
+    kw = dict(bands=["red", "green"], crs="EPSG:32621", resolution=60)
+    out = tmp_path / "cls"
+    cat = rumi.build(items, out, classes=False, **kw)
+    assert len(cat) >= 1 and all(r == [] for r in cat.column("rumi:classes"))
+    with rumi.open(cat.row(0)["location"]) as ds:
+        px = ds.read()[:, 1]  # green (T, Y, X)
+        tile = ds.tile_shape
+    v, n = np.unique(px[px != 0], return_counts=True)
+    vals = sorted(int(x) for x in v[np.argsort(n)[-3:]]) + [65535 - 7]  # three frequent values and an absent one
+    again = rumi.build(items, out, classes={"green": vals}, **kw)
+    assert again.report.written == [] and again.report.skipped
+    r = again.row(0)
+    [e] = r["rumi:classes"]
+    assert e["band"] == 1 and e["values"] == vals
+    from rumi.catalog.classes import unpack_classes
+
+    cc = unpack_classes(r["rumi:classes"], r["rumi:shape"], r["rumi:tile_shape"])[1]
+    T, Y, X = px.shape
+    th, tw = tile
+    for ty in range(-(-Y // th)):
+        for tx in range(-(-X // tw)):
+            blk = px[:, ty * th:(ty + 1) * th, tx * tw:(tx + 1) * tw]
+            want = np.stack([(blk == x).sum(axis=(1, 2)) for x in vals], -1)  # (T, K)
+            assert (cc.lo[:, ty, tx] <= want).all() and (want <= cc.hi[:, ty, tx]).all()
+            np.testing.assert_array_equal(cc.hi[:, ty, tx][want == 0], 0)
+    assert cc.hi[..., 3].max() == 0 and cc.lo[..., :3].sum() > 0
+    _bad(stac, tmp_path, r"rumi.build: classes= declares the bands \['nir'\] categorical, the files' bands are \['vv'\]",
+         classes=["nir"])

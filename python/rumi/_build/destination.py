@@ -123,9 +123,9 @@ class Destination:
 
     # --- the catalogue --------------------------------------------------------------------
 
-    def catalogue(self, names: Sequence[str], sizes: Mapping[str, int]) -> Any:
+    def catalogue(self, names: Sequence[str], sizes: Mapping[str, int], classes: Any = None) -> Any:
         """The rumi.Catalog of the files names (their sizes as written: no HEAD per object),
-        put as dest/catalog.parquet."""
+        put as dest/catalog.parquet; classes: the bands rumi:classes counts (Catalog.build's)."""
         import pyarrow as pa
 
         from ..catalog import Catalog, describe, schema, write_table
@@ -133,7 +133,7 @@ class Destination:
 
         rows = []
         for n in names:
-            row = describe(self.url(n), options=self.options)
+            row = describe(self.url(n), options=self.options, classes=classes)
             row[FILE_SIZE] = sizes.get(n, row[FILE_SIZE])
             rows.append(row)
         write_table(pa.Table.from_pylist(rows, schema=schema()), self.url(CATALOG), options=self.options)

@@ -80,6 +80,7 @@ class BuildPlan:
     rounded: Mapping[str, str]  #: item times with a fraction of a second -> as stored, in files to build
     itemsize: int  #: bytes per output sample, as the items' metadata says (an estimate)
     seconds: float  #: how long planning took
+    classes: Any = None  #: the catalogue's classes= (rumi.catalog.classes.ClassSpec): the bands rumi:classes counts
 
     @property
     def to_build(self) -> tuple[PlannedFile, ...]:
@@ -153,6 +154,7 @@ def plan_build(
     patch_url: Callable[[str], str] | None = None,
     storage_options: dict[str, Any] | None = None,
     write_options: WriteOptions | None = None,
+    classes: Any = None,
 ) -> BuildPlan:
     """The plan of rumi.build with these arguments (see there): reads the items, the source
     files' headers where the items give no nodata, and the destination's manifest, sizes and
@@ -166,15 +168,16 @@ def plan_build(
                                 frame_unit=frame_unit, threads=threads, options=storage_options, graph=graph)
     load = LoadOptions(groupby, chunks, nodata, dtype, resampling, stac_cfg, patch_url)
     return plan_files(items, dest, bands=bands, crs=crs, resolution=resolution, tiles=tiles, time=time, anchor=anchor,
-                      load=load, write=write)
+                      load=load, write=write, classes=classes)
 
 
 def plan_files(
     items: Any, dest: Any, *, bands: str | Sequence[str], crs: Any, resolution: Any, tiles: Any, time: Any, anchor: Any,
-    load: LoadOptions, write: WriteOptions,
+    load: LoadOptions, write: WriteOptions, classes: Any = None,
 ) -> BuildPlan:
     """plan_build's work, its options as values: how the items are loaded (load) and the files
-    written (write, checked when made; its nodata is each file's load's, so one given is refused)."""
+    written (write, checked when made; its nodata is each file's load's, so one given is refused),
+    and the catalogue's classes= (checked against the bands)."""
     if write.nodata is not None:
         raise ValueError(
             f"rumi.build: write_options.nodata={write.nodata!r}: each file's nodata is its load's (odc.stac.load's "
@@ -190,6 +193,12 @@ def plan_files(
         raise ValueError(f"bands must be one or more band names, got {bands!r}")
     if len(set(band_list)) != len(band_list):
         raise ValueError(f"bands repeat a name: {band_list}")
+    from ..catalog.classes import class_spec
+
+    spec = class_spec(classes)
+    missing = spec.missing_in([band_list])
+    if missing:
+        raise ValueError(f"rumi.build: classes= declares the bands {missing} categorical, the files' bands are {band_list}")
     out_crs = _cells.output_crs(tiles, crs, resolution)
     in_range = _cells.time_ranges(time)
 
@@ -284,7 +293,7 @@ def plan_files(
         load=load, write=write,
         manifest=types.MappingProxyType(manifest), source_nodata=types.MappingProxyType(src_nodata),
         rounded=types.MappingProxyType(dict(sorted(changed.items()))),
-        itemsize=index.itemsize, seconds=_time.perf_counter() - t0,
+        itemsize=index.itemsize, seconds=_time.perf_counter() - t0, classes=spec,
     )
 
 

@@ -252,7 +252,7 @@ def run_plan(plan: BuildPlan, *, cells_in_flight: int = 2, progress: Callable[[s
             plan.dest.write_manifest(manifest)
         produced.sort(key=lambda n: order.get(n, -1))
         sizes = {n: manifest[n]["size"] for n in produced if n in manifest}
-        cat = plan.dest.catalogue(produced, sizes)
+        cat = plan.dest.catalogue(produced, sizes, classes=plan.classes)
         cat.report = report
     elif made:
         plan.dest.unprepare()
@@ -291,6 +291,7 @@ def build(
     storage_options: dict[str, Any] | None = None,
     progress: Callable[[str], None] | None = None,
     write_options: WriteOptions | None = None,
+    classes: Any = None,
 ) -> Any:
     """Builds rumi cubes (T, B, Y, X) from STAC items into dest (a folder or an s3:// prefix), one per cell of tiles
     and range of time (see the module's text), and returns their rumi.Catalog (also saved as
@@ -317,11 +318,15 @@ def build(
     storage_options: object-storage options (as rumi.open's options=) for an s3:// dest.
     write_options: instead of tile, level, frame_unit, threads, graph and storage_options, one
     rumi.WriteOptions (its nodata left None: each file's is its load's).
+    classes: the bands whose class counts per step and tile the catalogue records (rumi:classes),
+    as Catalog.build's classes= (None: integer bands with at most 32 values; False: none; a band
+    name, a list of them, or {band: [values]}: rumi.catalog.classes); a declared band that is
+    not among bands is a ValueError (nothing written).
     progress: called with one line per file. Raises ValueError (nothing written) on bad
     input; BuildError at the end when cells failed."""
     write = WriteOptions.gather(write_options, "rumi.build", {"options": "storage_options"}, tile=tile, level=level,
                                 frame_unit=frame_unit, threads=threads, options=storage_options, graph=graph)
     load = LoadOptions(groupby, chunks, nodata, dtype, resampling, stac_cfg, patch_url)
     plan = plan_files(items, dest, bands=bands, crs=crs, resolution=resolution, tiles=tiles, time=time, anchor=anchor,
-                      load=load, write=write)
+                      load=load, write=write, classes=classes)
     return run_plan(plan, cells_in_flight=cells_in_flight, progress=progress)
