@@ -44,12 +44,15 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Sequence, Union
 
 import numpy as np
 
 from .._errors import FormatError, RequestError
 from . import columns as K
+
+if TYPE_CHECKING:
+    from .classes import ClassCounts
 
 Array = np.ndarray[Any, Any]
 #: a closed window in seconds since 1970 (None: open on that side); floats allowed (TorchGeo's)
@@ -359,7 +362,7 @@ class Rows:
         return {str(names[int(uniq[k])]): int(rows[first[k]]) for k in order}
 
     # -- nodata, valid summaries, scaling ------------------------------------------------------
-    def classes(self, i: int) -> dict[int, tuple[Array, Array]] | None:
+    def classes(self, i: int) -> dict[int, ClassCounts] | None:
         """Row i's class counts (rumi:classes): {band index: ClassCounts (class values (K,) int64,
         lower and upper bounds of the counts lo, hi (T, tiles_y, tiles_x, K) uint32: equal where
         exact)}, rumi.catalog.classes.unpack_classes; None: not recorded (a catalogue written
