@@ -36,8 +36,11 @@ dates, in two phases of the same run:
     every rumi setting again with its cache at GDAL's budget (rows "..., cache = GDAL's": the same
     budget for both, as a user who sizes one would size the other).
 Over the link (--link, default landsat8,cube): the input's files served by loopback nginx behind
-bench/delay_proxy.py (+20 ms a request, --delay; requests counted at the proxy), caches on:
-rumi.open(URL) kept open; Zarr through zarr's FsspecStore (fsspec + aiohttp) under the CacheStore;
+bench/delay_proxy.py (+20 ms a request, --delay; requests counted at the proxy), caches on at
+GDAL's budget for all three (rumi's decoded-frame cache too) and cold at each repetition's
+and mode (handles opened again, GDAL's block and /vsicurl/ caches emptied: every input fits the budget,
+so warm caches would read nothing over the link); rumi.open(URL); Zarr through zarr's FsspecStore
+(fsspec + aiohttp) under the CacheStore;
 COG through GDAL's /vsicurl/, rasterio datasets kept open, the dates of a chip read on a pool of
 16 threads (one dataset per date), GDAL_DISABLE_READDIR_ON_OPEN=EMPTY_DIR,
 CPL_VSIL_CURL_ALLOWED_EXTENSIONS=.tif, GDAL_HTTP_MULTIRANGE=YES, GDAL_HTTP_MERGE_CONSECUTIVE_RANGES=YES,
@@ -104,17 +107,29 @@ LINK_GDAL = {"GDAL_DISABLE_READDIR_ON_OPEN": "EMPTY_DIR", "CPL_VSIL_CURL_ALLOWED
 CACHE = {"rumi": None, "gdal": 0, "zarr": 0}
 
 
-def gdal_cache(nbytes):
-    """GDAL's block cache budget, now (GDALSetCacheMax64 of the libgdal rasterio loaded: GDAL_CACHEMAX
-    is read once); 0 flushes it."""
+def _gdal():
     import ctypes
 
     lib = next(line.split()[-1] for line in open("/proc/self/maps") if "libgdal" in line)
     g = ctypes.CDLL(lib)
     g.GDALSetCacheMax64.argtypes = [ctypes.c_int64]
     g.GDALGetCacheMax64.restype = ctypes.c_int64
+    return g
+
+
+def gdal_cache(nbytes):
+    """GDAL's block cache budget, now (GDALSetCacheMax64 of the libgdal rasterio loaded: GDAL_CACHEMAX
+    is read once); 0 flushes it."""
+    g = _gdal()
     g.GDALSetCacheMax64(int(nbytes))
     assert g.GDALGetCacheMax64() == int(nbytes)
+
+
+def cold_caches():
+    """GDAL's block cache and its /vsicurl/ cache emptied (then its budget back)."""
+    gdal_cache(0)
+    _gdal().VSICurlClearCache()
+    gdal_cache(CACHE["gdal"])
 
 
 # -- inputs: (T, C, Y, X) arrays -------------------------------------------------------------
@@ -200,8 +215,7 @@ class Rumi:
 
     def open_url(self, base):
         ds = rumi.open(base + self.path.name)
-        if CACHE["rumi"] is not None:
-            ds.set_cache_bytes(CACHE["rumi"])
+        ds.set_cache_bytes(CACHE["gdal"] if CACHE["rumi"] is None else CACHE["rumi"])  # the peers' budget
         return ds
 
     def chip(self, h, r, c, t0, nt, s):
@@ -494,12 +508,12 @@ def open_checked(k, opener, arr, keys, size, name):
     return h
 
 
-def rounds(ks, handles, keys_of, modes, size, reps, decode_min_s=None, requests=None):
+def rounds(ks, handles, keys_of, modes, size, reps, decode_min_s=None, requests=None, first=0):
     """The chips of every mode (keys_of(rep, mode)), the contenders interleaved, the order rotating
     every repetition: (mode, name) -> [(chips/s, chips/CPU-s, requests/chip)], name -> [(wall, CPU) of
     a whole decode] when decode_min_s is given."""
     res, dec = defaultdict(list), defaultdict(list)
-    for rep in range(reps):
+    for rep in range(first, first + reps):
         order = ks[rep % len(ks):] + ks[:rep % len(ks)]
         for k in order:
             h = handles[k.name]
@@ -516,7 +530,7 @@ def rounds(ks, handles, keys_of, modes, size, reps, decode_min_s=None, requests=
                 w, cpu = time.perf_counter() - w0, tsb._cpu_self() - c0
                 q = (requests() - q0) / len(keys) if requests else None
                 res[(m, k.name)].append((len(keys) / w, len(keys) / max(cpu, 1e-9), q))
-        print(f"  repetition {rep + 1}/{reps}, load {os.getloadavg()[0]:.1f}", flush=True)
+        print(f"  repetition {rep + 1}/{first + reps}, load {os.getloadavg()[0]:.1f}", flush=True)
     return res, dec
 
 
@@ -603,7 +617,10 @@ def run_input(name, what, load, args, root):
 
 
 def run_link(name, ks, rows, arr, folder, args, size, modes):
-    """The LINK settings over loopback nginx + the delay proxy, caches on; fresh chips each repetition."""
+    """The LINK settings over loopback nginx + the delay proxy, caches on at one budget (GDAL's: its block
+    cache, rumi's decoded frames, Zarr's CacheStore) and cold at each repetition's and mode's start (every handle opened
+    again, GDAL's block and /vsicurl/ caches emptied: every input fits the budget, so warm caches would read
+    nothing over the link); fresh chips each repetition."""
     from delay_proxy import ProxyProcess
     from nginx_server import Nginx
 
@@ -616,20 +633,35 @@ def run_link(name, ks, rows, arr, folder, args, size, modes):
     px = ProxyProcess(ng.port, args.delay)
     rng = np.random.default_rng(2020)
     keys = [{m: draw(rng, args.link_chips, m, T, Y, X, size) for m in modes} for _ in range(args.reps + 1)]
-    handles, opened = {}, {}
+    opened, res = defaultdict(list), defaultdict(list)
     print(f"  over loopback nginx + {args.delay * 1000:.0f} ms a request ({len(lk)} settings, {args.link_chips} chips a mode)",
           flush=True)
-    try:
-        base = f"http://127.0.0.1:{px.port}/"
-        for k in lk:
-            q0, w0 = px.requests, time.perf_counter()
-            handles[k.name] = open_checked(k, lambda k=k: k.open_url(base), arr, keys[-1], size, name)
-            opened[k.name] = (time.perf_counter() - w0, px.requests - q0)
-        res, _ = rounds(lk, handles, lambda rep, m: keys[rep][m], modes, size, args.reps, requests=lambda: px.requests)
-    finally:
+
+    def close(handles):
         for k in lk:
             if isinstance(k, Cog) and k.name in handles:
                 Cog.close(handles[k.name])
+
+    handles = {}
+    try:
+        base = f"http://127.0.0.1:{px.port}/"
+        handles = {k.name: open_checked(k, lambda k=k: k.open_url(base), arr, keys[-1], size, name) for k in lk}
+        for rep in range(args.reps):
+            for m in modes:  # cold for each mode: a mode's chips find nothing the other's left
+                close(handles)
+                handles = {}
+                cold_caches()
+                for k in lk:
+                    if m in k.modes:
+                        q0, w0 = px.requests, time.perf_counter()
+                        handles[k.name] = k.open_url(base)
+                        opened[k.name].append((time.perf_counter() - w0, px.requests - q0))
+                r, _ = rounds([k for k in lk if m in k.modes], handles, lambda rep, m: keys[rep][m], [m], size, 1,
+                              requests=lambda: px.requests, first=rep)
+                for key, v in r.items():
+                    res[key] += v
+    finally:
+        close(handles)
         handles = None
         px.stop()
         ng.stop()
@@ -642,7 +674,8 @@ def run_link(name, ks, rows, arr, folder, args, size, modes):
     out = []
     for k in lk:
         row = {f: rows[k.name][f] for f in ("name", "family", "bytes", "ratio", "codec_mb_cpu_s")}
-        row["open_check_s"], row["open_check_requests"] = opened[k.name]
+        row["open_s"] = statistics.median(w for w, _ in opened[k.name])
+        row["open_requests"] = statistics.median(q for _, q in opened[k.name])
         medians(row, res, k.name, modes, "chips_")
         out.append(row)
     return dict(delay=args.delay, chips=args.link_chips, reps=args.reps, rows=out)
@@ -762,14 +795,15 @@ def render(results, args, when):
         L.append("")
         if "link" in inp:
             lk = inp["link"]
-            L += [f"Over loopback nginx + {lk['delay'] * 1000:.0f} ms a request, caches on, {lk['chips']} fresh chips a mode "
-                  "and repetition (open + check: the handle's open and its first chips, not timed in the rest):", ""]
-            head = ["setting", "ratio", "open + check s (requests)"]
+            L += [f"Over loopback nginx + {lk['delay'] * 1000:.0f} ms a request, caches on at one budget (GDAL's) and cold "
+                  f"at each repetition's and mode's start, {lk['chips']} fresh chips a mode and repetition (open: a handle's open, "
+                  "median, not timed in the chips):", ""]
+            head = ["setting", "ratio", "open s (requests)"]
             for m in inp["modes"]:
                 head += [f"{mode_name[m]} chips/s", "chips/CPU-s", "requests/chip"]
             L += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
             for r in lk["rows"]:
-                cells = [r["name"], f"{r['ratio']:.3f}", f"{r['open_check_s']:.2f} ({r['open_check_requests']})"]
+                cells = [r["name"], f"{r['ratio']:.3f}", f"{r['open_s']:.2f} ({r['open_requests']:.0f})"]
                 for m in inp["modes"]:
                     cells += [f"{r[f'{m}_chips_s']:.2f}", f"{r[f'{m}_chips_cpu_s']:.1f}", f"{r[f'{m}_chips_requests']:.1f}"] \
                         if f"{m}_chips_s" in r else ["-"] * 3
@@ -782,7 +816,8 @@ def render(results, args, when):
     L += ["### Caches on (" + cache_words() + ")", ""] + glance(results, "on") + [""]
     L += ["### Caches on, rumi's decoded-frame cache at GDAL's budget (rows `..., cache = GDAL's`)", ""] + glance(results, "eq") + [""]
     if any("link" in i for i in results):
-        L += ["### Over the link (chips per wall second, caches on; every setting measured there)", ""] + glance(results, "link") + [""]
+        L += ["### Over the link (chips per wall second; caches on at GDAL's budget for all, cold at each repetition's "
+              "and mode's start; every setting measured there)", ""] + glance(results, "link") + [""]
     L += single_dates(results)
     L += ["## Dominance: each peer setting whose codec decodes > 0.5 GB/s per CPU-second -> the rumi setting that beats it", "",
           "The rumi setting no larger than the peer that is fastest on the measure; met = at least "
