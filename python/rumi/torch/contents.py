@@ -5,10 +5,13 @@ without reading a pixel: the samplers' class and cloud constraints (`min_class=`
 A constraint names a band and classes of it. The band is one of the image files' bands (read or
 not: an SCL band of the files constrains chips of their other bands), or one of the label files'
 bands (labels= on the image's pixel grid: the counts of the label file that covers the chip); a
-name that both have is an error: "images:NAME" or "labels:NAME" says which. Its counts per time step and tile bound, for a chip at (r0, c0) and each step it reads,
-the samples of classes C it holds: at least sum over its tiles of max(0, n_C - (tile samples -
-chip samples in the tile)), at most sum of min(chip samples in the tile, n_C). Both are exact for
-a chip of whole tiles, and never on the wrong side of the truth for others.
+name that both have is an error: "images:NAME" or "labels:NAME" says which. Its counts per time
+step and tile (the catalogue's bounds lo_C <= n_C <= hi_C: exact counts, or quantised ones,
+rumi.catalog.classes.ClassCounts) bound, for a chip at (r0, c0) and each step it reads, the
+samples of classes C it holds: at least sum over its tiles of max(0, lo_C - (tile samples - chip
+samples in the tile)), at most sum of min(chip samples in the tile, hi_C). Both are exact for a
+chip of whole tiles whose counts are exact (the quantised ones: a class absent from a tile, or
+filling it), and never on the wrong side of the truth for others.
 
 - min_class={band: {class: fraction}}: the chip's samples (all its steps, its h x w pixels) of
   the class are at least that fraction (lower bound >= fraction). A key may be a tuple of
