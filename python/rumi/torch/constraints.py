@@ -131,11 +131,12 @@ def _valid_sum(index: ChipIndex, j: int, caps: Any, tri: Array, tci: Array, ov: 
 
 
 def ok_range(index: ChipIndex, j: int, r1: Array, r2: Array, c1: Array, c2: Array, min_valid: float | None = None,
-             contents: Contents | None = None) -> tuple[Array, Array]:
+             contents: Contents | None = None, caps: Any = None) -> tuple[Array, Array]:
     """chip_ok over blocks of chips of file j (every (r0, c0) with r1 <= r0 <= r2, c1 <= c0 <=
     c2, per block): (every chip of the block meets the constraints, some chip may). Each
     bound's terms are monotone in a chip's samples per tile, whose least and most over a block
-    tiling.tile_overlap_ranges gives: a block of one chip is decided as chip_ok decides it."""
+    tiling.tile_overlap_ranges gives: a block of one chip is decided as chip_ok decides it.
+    caps: _valid_caps(index, j) when already at hand."""
     n = len(r1)
     h, w = index.size
     sure, maybe = np.ones(n, bool), np.ones(n, bool)
@@ -154,7 +155,7 @@ def ok_range(index: ChipIndex, j: int, r1: Array, r2: Array, c1: Array, c2: Arra
         sure[at] &= s_c
         maybe[at] &= m_c
     if min_valid is not None and min_valid > 0 and maybe.any():
-        caps = _valid_caps(index, j)
+        caps = _valid_caps(index, j) if caps is None else caps
         if caps is not None:
             at = np.flatnonzero(maybe)
             tri, tci, least, most = tile_overlap_ranges(*caps[1:], r1[at], r2[at], c1[at], c2[at], h, w)
@@ -299,6 +300,7 @@ def offset_map(index: ChipIndex, j: int, step: tuple[int, int], min_valid: float
     NI, NK = np.minimum(by, Py - I), np.minimum(bx, Px - K)
     kept: list[tuple[Array, Array, Array, Array, Array]] = []
     held = 0
+    caps = _valid_caps(index, j) if min_valid is not None and min_valid > 0 else None
     # blocks decided at once: about MAP_VALUES_AT_ONCE (tile steps x time steps x limits x 2) values
     steps = (-(-(by * sy + h) // th) + 1) * (-(-(bx * sx + w) // tw) + 1)
     chunk = max(64, min(MAP_BLOCKS_AT_ONCE, MAP_VALUES_AT_ONCE // (2 * steps * index.steps_count(j) * max(1, len(contents.limits) if contents else 1))))
@@ -308,7 +310,7 @@ def offset_map(index: ChipIndex, j: int, step: tuple[int, int], min_valid: float
         sure, maybe = np.zeros(len(I), bool), np.zeros(len(I), bool)
         for a in range(0, len(I), chunk):
             b = slice(a, a + chunk)
-            sure[b], maybe[b] = ok_range(index, j, r1[b], r2[b], c1[b], c2[b], min_valid, contents)
+            sure[b], maybe[b] = ok_range(index, j, r1[b], r2[b], c1[b], c2[b], min_valid, contents, caps)
         one = maybe & ~sure & (NI == 1) & (NK == 1)  # single offsets the blocks' bounds leave open: chip by chip
         if one.any():
             sure[one] = chip_ok(index, j, r1[one], c1[one], min_valid, contents)

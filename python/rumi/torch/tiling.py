@@ -46,9 +46,9 @@ def tile_overlap_ranges(tiles: tuple[int, int], shape: tuple[int, int], grid: tu
     Y, X = shape
     ny, nx = grid
 
-    def axis(a1: Array, a2: Array, t: int, size: int, n: int, cells: int) -> tuple[Array, Array, Array, Array]:
-        """Per tile step k (rows) and block: the tile index (clipped), whether it is in the grid,
-        and the least and most samples of a chip in it along this axis."""
+    def axis(a1: Array, a2: Array, t: int, size: int, n: int, cells: int) -> tuple[Array, Array, Array]:
+        """Per tile step k (rows) and block: the tile index (clipped into the grid) and the least
+        and most samples of a chip in it along this axis (0 outside the grid)."""
         tr = a1 // t + np.arange(int(((a2 + size - 1) // t - a1 // t).max(initial=0)) + 1)[:, None]
         lo_edge = tr * t
         hi_edge = np.minimum(lo_edge + t, n)
@@ -57,17 +57,17 @@ def tile_overlap_ranges(tiles: tuple[int, int], shape: tuple[int, int], grid: tu
             out: Array = np.maximum(np.minimum(a + size, hi_edge) - np.maximum(a, lo_edge), 0)
             return out
 
-        least = np.minimum(f(a1), f(a2))
-        most = f(np.minimum(np.maximum(np.minimum(lo_edge, hi_edge - size), a1), a2))
-        inside = (tr >= 0) & (tr < cells)
-        return np.clip(tr, 0, cells - 1), inside, least, most
+        inside = (tr >= 0) & (tr < cells)  # outside the grid: no samples
+        least = np.minimum(f(a1), f(a2)) * inside
+        most = f(np.minimum(np.maximum(np.minimum(lo_edge, hi_edge - size), a1), a2)) * inside
+        return np.minimum(np.maximum(tr, 0), cells - 1), least, most
 
-    tr, rin, rl, rm = axis(np.asarray(r1), np.asarray(r2), th, h, Y, ny)
-    tc, cin, cl, cm = axis(np.asarray(c1), np.asarray(c2), tw, w, X, nx)
-    inside = rin[:, None] & cin[None]  # (rows, cols, blocks)
-    least = np.where(inside, rl[:, None] * cl[None], 0).astype(np.float64)
-    most = np.where(inside, rm[:, None] * cm[None], 0).astype(np.float64)
-    P = inside.shape[0] * inside.shape[1]
-    tri = np.broadcast_to(tr[:, None], inside.shape).reshape(P, -1)
-    tci = np.broadcast_to(tc[None], inside.shape).reshape(P, -1)
-    return tri, tci, least.reshape(P, -1), most.reshape(P, -1)
+    tr, rl, rm = axis(np.asarray(r1), np.asarray(r2), th, h, Y, ny)
+    tc, cl, cm = axis(np.asarray(c1), np.asarray(c2), tw, w, X, nx)
+    Dr, Dc = len(tr), len(tc)
+    shape = (Dr * Dc, tr.shape[1])
+    least = np.multiply(rl[:, None], cl[None], dtype=np.float64).reshape(shape)  # (rows, cols, blocks) as (steps, blocks)
+    most = np.multiply(rm[:, None], cm[None], dtype=np.float64).reshape(shape)
+    tri = np.repeat(tr, Dc, 0)
+    tci = np.tile(tc, (Dr, 1))
+    return tri, tci, least, most
