@@ -158,7 +158,7 @@ def ok_range(index: ChipIndex, j: int, r1: Array, r2: Array, c1: Array, c2: Arra
         caps = _valid_caps(index, j) if caps is None else caps
         if caps is not None:
             at = np.flatnonzero(maybe)
-            tri, tci, least, most = tile_overlap_ranges(*caps[1:], r1[at], r2[at], c1[at], c2[at], h, w)
+            tri, tci, least, most = tile_overlap_ranges(caps[1], caps[2], caps[3], r1[at], r2[at], c1[at], c2[at], h, w)
             v = _valid_sum(index, j, caps, np.concatenate([tri, tri], 1), np.concatenate([tci, tci], 1),
                            np.concatenate([most, least], 1))
             sure[at] &= v[:len(at)] >= min_valid
