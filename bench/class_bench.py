@@ -12,7 +12,8 @@ beside the LANDFIRE elevation (the images), and the eo-learn NDVI stack with its
 masks (101 x 100). rumi's files are `rumi convert --tile 64` (fuel, elevation) and 67-step Cubes
 with 16 x 16 tiles (NDVI, masks); the peer reads the GeoTIFFs. Each case draws --chips chips:
 
-- min_class: fuel class 165 >= 40 % and class 99 <= 2 % of a 96 x 96 chip;
+- min_class: fuel class 165 >= 30 % and class 99 <= 5 % of a 96 x 96 chip (40 % and 2 % together,
+  which the exact counts admitted, are beyond the bounds of the quantised counts);
 - cloud: at least 37 of the 67 steps of a 32 x 32 chip at most 5 % cloudy;
 - balance: four fuel classes (165, 185, 122, 102: 16 %, 39 %, 2.7 %, 1.2 % of the map) in equal
   shares of the drawn pixels (the peer: rejection with acceptance probability inversely
@@ -26,6 +27,7 @@ plain RandomChipSampler's time per key, beside the constrained ones' (target: <=
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import subprocess
@@ -89,10 +91,10 @@ def landfire(out, chips, reps):
 
     # -- min / max class --------------------------------------------------------------------------
     size = 96
-    lim = dict(min_class={"labels:band 0": {165: 0.4}}, max_class={"labels:band 0": {99: 0.02}})
+    lim = dict(min_class={"labels:band 0": {165: 0.3}}, max_class={"labels:band 0": {99: 0.05}})
 
     def ok(a):
-        return (a == 165).mean() >= 0.4 and (a == 99).mean() <= 0.02
+        return (a == 165).mean() >= 0.3 and (a == 99).mean() <= 0.05
 
     def rumi_min():
         ds = rt.ChipDataset(cat, size=size, labels=lcat)
@@ -134,14 +136,6 @@ def landfire(out, chips, reps):
         distinct = len(set(rt.RandomChipSampler(dst, length=chips, seed=0, **lim)))
         res["min_class"][f"labels_tile_{t}"] = {"admitted_of_true": [len(adm & truly), len(truly), len(adm - truly)],
                                                 "distinct": distinct}
-
-    # -- plain against constrained: time per key (the sampler alone, 10,000 keys) -----------------
-    def per_key(**kw):
-        n = 10_000
-        w, c, _ = best(lambda: list(rt.RandomChipSampler(ds, length=n, seed=0, **kw)), reps)
-        return round(w / n * 1e6, 2)
-    res["per_key_us"] = {"plain": per_key(), "min_max_class": per_key(**lim),
-                         "balance": per_key(balance=rt.ClassBalance("labels:band 0", {165: 1, 185: 1, 122: 1, 102: 1}))}
 
     # -- balance ----------------------------------------------------------------------------------
     size = 64
@@ -223,6 +217,8 @@ def clouds(out, chips, reps):
     rumi.write(out / "clm.rumi", m[keep][:, None], bands=["clouds"], times=tt, **geo)
     cat = rumi.Catalog.build([str(out / "ndvi.rumi")], out / "ndvi.parquet")
     lcat = rumi.Catalog.build([str(out / "clm.rumi")], out / "clm.parquet")
+    if not chips:  # the files and catalogues alone (per_key)
+        return {}
     size, need = 32, 37
     mk = m[keep]
     T, Y, X = mk.shape
@@ -249,6 +245,62 @@ def clouds(out, chips, reps):
         return keys, reads, nbytes
 
     return {"cloud": case(rumi_cloud, peer_cloud, lambda k: ok(mk[:, k[1]:k[1] + size, k[2]:k[2] + size]), reps, chips)}
+
+
+def per_key(out, reps, n=10_000):
+    """RandomChipSampler's CPU time per key, the sampler alone (made, then its n keys listed),
+    plain and with each kind of constraint, the repetitions interleaved (each round times every
+    case once, so a change of the machine's load shows in all; a first round uncounted, garbage
+    collected before each): the median over the rounds, and
+    each case's ratio to the plain sampler of its own dataset (the target: <= 2x). LANDFIRE
+    (elevation images with nodata 32767, fuel classes as labels, tiles of 64, 96 x 96 chips):
+    min_valid, min / max class, both, balance; eo-learn (NDVI Cube, cloud masks as labels, tiles
+    of 16, 67 steps, 32 x 32 chips): the cloud limit. A second epoch (set_epoch(1)) reuses the
+    sampler's per-file pools: its time per key is given too."""
+    import rumi
+    import rumi.torch as rt
+
+    elev = convert("lf_elev_220_mt_hood_utm.tif", out, "--tile", "64")
+    fuel = convert("lf_fbfm40_220_mt_hood_utm.tif", out, "--tile", "64")
+    lf = rt.ChipDataset(rumi.Catalog.build([str(elev)], out / "pk_elev.parquet"), size=96,
+                        labels=rumi.Catalog.build([str(fuel)], out / "pk_fuel.parquet"))
+    eo = rt.ChipDataset(rumi.Catalog.open(out / "ndvi.parquet"), size=32, labels=rumi.Catalog.open(out / "clm.parquet"))
+    # the limits of test_torch_classes (40 % and 2 % together are beyond the quantised counts' bounds)
+    lim = dict(min_class={"labels:band 0": {165: 0.3}}, max_class={"labels:band 0": {99: 0.05}})
+    cases = {
+        "landfire plain": (lf, {}),
+        "landfire min_valid=0.99": (lf, dict(min_valid=0.99)),
+        "landfire min/max class": (lf, lim),
+        "landfire min_valid + class": (lf, dict(min_valid=0.99, **lim)),
+        "landfire balance": (lf, dict(balance=rt.ClassBalance("labels:band 0", {165: 1, 185: 1, 122: 1, 102: 1}))),
+        "eo-learn plain": (eo, {}),
+        "eo-learn cloud": (eo, dict(cloud=rt.Cloud("clouds", max=0.05, min_clear_steps=37))),
+    }
+    first = {k: [] for k in cases}
+    second = {k: [] for k in cases}
+    for rep in range(reps + 1):  # the first round warms up (imports, caches) and is not counted
+        for name, (ds, kw) in cases.items():
+            gc.collect()  # the previous case's garbage is not collected in this one's time
+            t = time.process_time()
+            s = rt.RandomChipSampler(ds, length=n, seed=0, **kw)
+            keys = list(s)
+            t1 = time.process_time() - t
+            assert len(keys) == n
+            s.set_epoch(1)
+            gc.collect()
+            t = time.process_time()
+            list(s)
+            if rep:
+                first[name].append(t1)
+                second[name].append(time.process_time() - t)
+    res = {}
+    for name in cases:
+        plain = "landfire plain" if name.startswith("landfire") else "eo-learn plain"
+        us, us2 = (float(np.median(v[name])) / n * 1e6 for v in (first, second))
+        p1, p2 = (float(np.median(v[plain])) / n * 1e6 for v in (first, second))
+        res[name] = {"us_per_key": round(us, 2), "ratio": round(us / p1, 2), "second_epoch_us_per_key": round(us2, 2),
+                     "second_epoch_ratio": round(us2 / p2, 2)}
+    return res
 
 
 def growth(out):
@@ -298,6 +350,8 @@ def main():
     ap.add_argument("--chips", type=int, default=500)
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--growth-only", action="store_true")
+    ap.add_argument("--per-key-only", action="store_true", help="only the time per key against the plain sampler")
+    ap.add_argument("--keys", type=int, default=10_000, help="keys per sampler in the time per key (default 10,000)")
     ap.add_argument("--out", help="results JSON (default: print)")
     a = ap.parse_args()
     if not DATA.exists():
@@ -308,10 +362,15 @@ def main():
         out = Path(tmp)
         res = {"when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "chips": a.chips, "reps": a.reps,
                "load": os.getloadavg()[0]}
-        res["growth"] = growth(out)
-        if not a.growth_only:
+        if a.per_key_only:
+            clouds(out, 0, 0)  # the eo-learn files and catalogues
+            res["per_key"] = per_key(out, a.reps, a.keys)
+        else:
+            res["growth"] = growth(out)
+        if not a.growth_only and not a.per_key_only:
             res.update(landfire(out, a.chips, a.reps))
             res.update(clouds(out, a.chips, a.reps))
+            res["per_key"] = per_key(out, a.reps, a.keys)
     text = json.dumps(res, indent=1, default=str)
     if a.out:
         Path(a.out).write_text(text)
