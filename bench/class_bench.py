@@ -2,10 +2,11 @@
 from the catalogue's class counts (rumi:classes) without reading a pixel, against the rejection
 sampling a TorchGeo user writes today (draw a random window, read its labels with rasterio,
 keep it when it meets the constraint, else draw again), and the catalogue's growth from the
-column (docs/scaling.md's sizes).
+column (docs/scaling.md's sizes; the encoding each row got); --search ROWS: a search's time and
+bytes read with the column read by searches and left for later (search_cost).
 
     ~/.cache/rumi/venvs/torch-py3.11/bin/python bench/class_bench.py [--chips 500] [--reps 3]
-    ~/.cache/rumi/venvs/torch-py3.11/bin/python bench/class_bench.py --growth-only
+    ~/.cache/rumi/venvs/torch-py3.11/bin/python bench/class_bench.py --growth-only [--search 100000]
 
 Inputs (../shared/data): the LANDFIRE fuel-model map (labels, 27 classes, 1013 x 799, int16)
 beside the LANDFIRE elevation (the images), and the eo-learn NDVI stack with its 68-date cloud
@@ -313,6 +314,7 @@ def growth(out):
 
     import rumi
     from rumi.catalog.classes import encode_counts
+    from rumi.catalog.scan import tile_areas
 
     res = {}
     for name, extra in (("lf_fbfm40_220_mt_hood_utm.tif", ()), ("lf_fbfm40_220_mt_hood_utm.tif", ("--tile", "64")),
@@ -322,12 +324,14 @@ def growth(out):
         f = convert(name, d, *extra)
         cat = rumi.Catalog.build([str(f)], d / "c.parquet")
         v = cat.row(0)["rumi:classes"]
-        res[f"{name} {' '.join(extra) or 'tile 256'}"] = {"bands": len(v), "bytes": sum(len(e["counts"]) + 8 * len(e["values"]) for e in v)}
+        res[f"{name} {' '.join(extra) or 'tile 256'}"] = {"bands": len(v), "bytes": sum(len(e["counts"]) + 8 * len(e["values"]) for e in v),
+                                                          "codec_table": sorted({e["counts"][:2].hex() for e in v})}
     # simulated rows: counts of blobby class maps per 128 x 128 tile and step
     rng = np.random.default_rng(0)
     T, ny, nx = 48, 16, 16
+    area = tile_areas((128, 128), (2048, 2048), (ny, nx))
     for K, label in ((2, "cloud mask (2 classes)"), (12, "scene classification (12 classes)")):
-        sizes = []
+        sizes, kinds = [], []
         for _ in range(20):
             # per step a field of 30 x 30 px blobs: each tile holds 1-3 classes
             blob = rng.integers(0, K, (T, 2048 // 32, 2048 // 32))
@@ -335,13 +339,92 @@ def growth(out):
                 blob = (rng.random((T, 1, 1)) < 0.3) * blob  # 70 % of the steps clear
             field = np.repeat(np.repeat(blob, 32, 1), 32, 2)
             counts = np.stack([(field == k).reshape(T, ny, 128, nx, 128).sum(axis=(2, 4)) for k in range(K)], -1)
-            sizes.append(len(encode_counts(counts)) + 8 * K)
-        res[f"simulated Cube row, {label}"] = {"bytes": int(np.mean(sizes))}
+            sizes.append(len(encode_counts(counts, area)) + 8 * K)
+            kinds.append(encode_counts(counts, area)[:2].hex())
+        res[f"simulated Cube row, {label}"] = {"bytes": int(np.mean(sizes)), "codec_table": sorted(set(kinds))}
     # the catalogue's growth at docs/scaling.md's sizes: its parquet is 573 MB at 1 M rows (573
     # bytes a row; 5,729 MB at 10 M); the column's counts are zstd already, so Parquet's own
     # compression leaves them as they are: growth = the column's bytes a row / 573
     for k, v in res.items():
         v["growth_at_scaling_md"] = round(v["bytes"] / 573.0, 3)
+    return res
+
+
+def cloud_pool(n, rng, T=48):
+    """rumi:classes values of n simulated cloud-mask rows (the growth's: 2048 x 2048, 16 x 16
+    tiles of 128, T steps, 30 % of the steps half cloudy in 320 m blobs), encoded as cataloguing
+    encodes them."""
+    from rumi.catalog.classes import encode_counts
+    from rumi.catalog.scan import tile_areas
+
+    area = tile_areas((128, 128), (2048, 2048), (16, 16))
+    out = []
+    for _ in range(n):
+        blob = rng.integers(0, 2, (T, 64, 64)) * (rng.random((T, 1, 1)) < 0.3)
+        cloudy = blob.reshape(T, 16, 4, 16, 4).sum(axis=(2, 4)) * 1024  # 32 x 32 px blobs, 4 x 4 a tile
+        counts = np.stack([128 * 128 - cloudy, cloudy], -1)
+        out.append([{"band": 4, "values": [0, 1], "counts": encode_counts(counts, area)}])
+    return out
+
+
+def search_cost(out, rows, reps):
+    """A bbox + time search of a partitioned catalogue of `rows` rows (bench/scale_bench.py's,
+    each with a cloud-mask band's rumi:classes from cloud_pool) with the column read by searches
+    (as before 2026-12-07) and left for later (parts.LAZY_COLUMNS): wall and CPU seconds (best
+    of reps), bytes read from the part files (rchar of /proc/self/io), rows returned."""
+    import pyarrow as pa
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    import scale_bench as sb
+
+    import rumi
+    from rumi.catalog import parts as P, table as TB
+    from rumi.catalog import columns as K
+
+    rng = np.random.default_rng(0)
+    pool = cloud_pool(2000, rng)  # a value recurs within a Parquet page rarely (as StatsPool)
+    tiles_n, years = sb.plan(rows)
+    tiles = sb.Tiles(tiles_n)
+    q = sb.query_for(rows, want=rows // 100)
+    res = {"rows": rows, "classes_bytes_a_row": round(float(np.mean([len(v[0]["counts"]) for v in pool])), 1)}
+
+    def rchar():
+        with open("/proc/self/io") as f:
+            return int(next(line for line in f if line.startswith("rchar")).split()[1])
+
+    for name, lazy in (("read by searches", (K.STATS,)), ("lazy", (K.STATS, K.CLASSES))):
+        saved = P.LAZY_COLUMNS, TB.LAZY_COLUMNS
+        P.LAZY_COLUMNS = TB.LAZY_COLUMNS = lazy
+        try:
+            folder = out / f"search_{len(lazy)}"
+            folder.mkdir()
+            done = 0
+            for k in range(years):
+                n = min(tiles_n, rows - done)
+                table, blob_total = sb.year_table(tiles, np.arange(n), sb.FIRST_YEAR + k, rng)
+                i = table.schema.get_field_index(K.CLASSES)
+                vals = [pool[j] for j in rng.integers(0, len(pool), n).tolist()]
+                table = table.set_column(i, table.schema.field(i), pa.array(vals, table.schema.field(i).type))
+                sb.sparse_headers(P.write_parts(table, str(folder)), blob_total)
+                done += n
+            best = None
+            for _ in range(reps):
+                cat = rumi.Catalog.open(str(folder))
+                r0, t = rchar(), clock()
+                s = cat.search(q["bbox"], time=q["time"])
+                n_rows = len(s)
+                w, c = since(t)
+                got = (round(w, 4), round(c, 4), rchar() - r0, n_rows)
+                if best is None or got[0] < best[0]:
+                    best = got
+            t = clock()
+            s.lazy_column(K.CLASSES) if lazy == (K.STATS, K.CLASSES) else None
+            lw, _ = since(t)
+            res[name] = {"wall_s": best[0], "cpu_s": best[1], "bytes_read": best[2], "rows": best[3],
+                         "parquet_bytes": sum(p.stat().st_size for p in folder.glob("*.parquet")),
+                         "lazy_column_s": round(lw, 4) if lazy == (K.STATS, K.CLASSES) else None}
+        finally:
+            P.LAZY_COLUMNS, TB.LAZY_COLUMNS = saved
     return res
 
 
@@ -352,6 +435,9 @@ def main():
     ap.add_argument("--growth-only", action="store_true")
     ap.add_argument("--per-key-only", action="store_true", help="only the time per key against the plain sampler")
     ap.add_argument("--keys", type=int, default=10_000, help="keys per sampler in the time per key (default 10,000)")
+    ap.add_argument("--search", type=int, default=0, metavar="ROWS",
+                    help="also a search's time and bytes with rumi:classes read by searches and lazy (partitioned "
+                         "catalogues of ROWS rows of cloud-mask Cubes)")
     ap.add_argument("--out", help="results JSON (default: print)")
     a = ap.parse_args()
     if not DATA.exists():
@@ -367,6 +453,8 @@ def main():
             res["per_key"] = per_key(out, a.reps, a.keys)
         else:
             res["growth"] = growth(out)
+        if a.search:
+            res["search"] = search_cost(out, a.search, a.reps)
         if not a.growth_only and not a.per_key_only:
             res.update(landfire(out, a.chips, a.reps))
             res.update(clouds(out, a.chips, a.reps))
