@@ -24,7 +24,8 @@ Columns (stac-geoparquet style, then rumi's own):
   rumi:classes (per categorical band: its index, its classes and the count of each per time
   step and tile, nodata not counted, exact within a budget of bytes, else quantised to lower and
   upper bounds: rumi.catalog.classes, ClassCounts, class_counts; an empty list: no categorical
-  band; null: not recorded).
+  band; null: not recorded; like rumi:stats, null in a partitioned catalogue's search rows, which
+  leave it unread: Catalog.lazy_column).
 
 Nodata: rumi files have no nodata field; `rumi convert`/`stack` keep the sources' nodata in GDAL's
 PAM sidecar `<file>.aux.xml` (PAMDataset/PAMRasterBand[@band]/NoDataValue, band t * B + b + 1),

@@ -406,7 +406,10 @@ class Catalog:
         inclusive) and that hold every band text in bands. defer=True (a partitioned catalogue
         opened whole): no row is read now; the selection reads its rows when first asked
         (len, table, row), or a shard at a time (shards, read_shard: what each rank of
-        rumi.torch's sharded ChipDataset reads)."""
+        rumi.torch's sharded ChipDataset reads). A partitioned catalogue's search leaves
+        rumi:stats and rumi:classes unread (parts.LAZY_COLUMNS: null in its rows and `.table`):
+        lazy_column / table_with read them for the selection, stats() and the samplers' class
+        limits do so themselves."""
         return self._select(query(bbox, crs, time, bands), defer)
 
     def filter_crs(self, crs: str | int) -> Catalog:
