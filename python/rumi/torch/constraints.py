@@ -295,7 +295,7 @@ def offset_map(index: ChipIndex, j: int, step: tuple[int, int], min_valid: float
     sy, sx = step
     Py, Px = (Y - h) // sy + 1, (X - w) // sx + 1
     th, tw = (int(v) for v in index.tiles[j])
-    by, bx = max(1, th // sy), max(1, tw // sx)
+    by, bx = max(1, th // sy // 2), max(1, tw // sx // 2)  # blocks of half a tile: fewer levels
     I, K = (v.ravel() for v in np.meshgrid(np.arange(0, max(Py, 0), by), np.arange(0, max(Px, 0), bx), indexing="ij"))
     NI, NK = np.minimum(by, Py - I), np.minimum(bx, Px - K)
     kept: list[tuple[Array, Array, Array, Array, Array]] = []
