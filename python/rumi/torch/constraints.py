@@ -285,7 +285,7 @@ class Offsets:
 def offset_map(index: ChipIndex, j: int, step: tuple[int, int], min_valid: float | None = None,
                contents: Contents | None = None) -> Offsets:
     """Every offset of file j on the step (rows 0, sy, ... <= Y - h; columns likewise) whose
-    chip meets the constraints (chip_ok), as blocks: blocks of about a tile are decided at once
+    chip meets the constraints (chip_ok), as blocks: blocks of about half a tile are decided at once
     by ok_range (every chip meets them: kept; none can: dropped), the others halved in each
     direction until decided, single offsets by chip_ok; past MAP_BLOCKS undecided blocks, the
     rest stay undecided (Offsets). The same offsets as chip_ok on each one, in a few vectorised
