@@ -253,7 +253,7 @@ def test_bounds_hold_the_pixels(tmp_path, seed, tile, size, K, T, nodata, table)
     with pytest.MonkeyPatch.context() as m:
         if table is not None:
             enc = classes.encode_counts
-            m.setattr(classes, "encode_counts", lambda c, a: enc(c, a, table=table))
+            m.setattr(classes, "encode_counts", lambda c, a, **kw: enc(c, a, table=table))
         cat = rumi.Catalog.build([str(d / "x.rumi")], d / "x.parquet")
     assert all(e["counts"][0] == (2 if table is None else 3) for e in cat.row(0)["rumi:classes"])
     ds = rt.ChipDataset(cat, size=size)
@@ -552,3 +552,31 @@ def test_limited_random_keys_split_over_ranks_streams_and_resume(tmp_path):
     ids = ds.index.ids
     for j, r, c in whole + streamed:
         assert (px[ids[j]][r:r + 20, c:c + 20] == 1).mean() >= 0.3
+
+
+def test_offset_map_past_its_memory_bound_checks_each_drawn_offset(tmp_path, monkeypatch):
+    """With MAP_BLOCKS small the map stops refining and leaves blocks undecided (bounded memory,
+    huge files); RandomChipSampler then checks each offset drawn in them (chip_ok) and draws
+    again: the same keys' property, every one meets the limit, and the draws stay uniform over
+    the offsets that meet it (all of them drawn, none far from the mean)."""
+    from rumi.torch import constraints
+
+    a = np.zeros((1, 1, 60, 60), np.uint8)
+    a[0, 0, 10:40, 15:45] = 1
+    rumi.write(tmp_path / "m.rumi", a, bands=["c"], times=["2020-01-01"], tile=8, **GEO)
+    ds = rt.ChipDataset(rumi.Catalog.build([str(tmp_path / "m.rumi")], tmp_path / "m.parquet"), size=16)
+    lim = {"min_class": {"c": {1: 0.75}}}
+    cont = Contents(ds.index, limits_of(lim["min_class"], None, None))
+    full = constraints.offset_map(ds.index, 0, (1, 1), None, cont)
+    want = set(zip(*(v.tolist() for v in full.at(np.arange(full.total))[:2])))
+    monkeypatch.setattr(constraints, "MAP_BLOCKS", 2)
+    small = constraints.offset_map(ds.index, 0, (1, 1), None, cont)
+    assert small.total > small.certain and len(small.r) < len(full.r)  # undecided blocks left
+    keys = list(rt.RandomChipSampler(ds, length=6000, seed=1, **lim))
+    n = {}
+    for _, r, c in keys:
+        assert (a[0, 0, r:r + 16, c:c + 16] == 1).mean() >= 0.75
+        n[(r, c)] = n.get((r, c), 0) + 1
+    assert set(n) == want
+    e = len(keys) / len(want)
+    assert all(abs(v - e) < 5 * e ** 0.5 for v in n.values()), sorted(n.values())

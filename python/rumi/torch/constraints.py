@@ -296,6 +296,8 @@ def offset_map(index: ChipIndex, j: int, step: tuple[int, int], min_valid: float
     Py, Px = (Y - h) // sy + 1, (X - w) // sx + 1
     th, tw = (int(v) for v in index.tiles[j])
     by, bx = max(1, th // sy // 2), max(1, tw // sx // 2)  # blocks of half a tile: fewer levels
+    while -(-Py // by) * -(-Px // bx) > MAP_BLOCKS:  # a huge file: larger first blocks (memory bounded)
+        by, bx = 2 * by, 2 * bx
     I, K = (v.ravel() for v in np.meshgrid(np.arange(0, max(Py, 0), by), np.arange(0, max(Px, 0), bx), indexing="ij"))
     NI, NK = np.minimum(by, Py - I), np.minimum(bx, Px - K)
     kept: list[tuple[Array, Array, Array, Array, Array]] = []
