@@ -1073,5 +1073,6 @@ def test_classes_declared_are_counted_and_false_records_none(stac, tmp_path):
             assert (cc.lo[:, ty, tx] <= want).all() and (want <= cc.hi[:, ty, tx]).all()
             np.testing.assert_array_equal(cc.hi[:, ty, tx][want == 0], 0)
     assert cc.hi[..., 3].max() == 0 and cc.lo[..., :3].sum() > 0
+    assert rumi.plan_build(items, out, classes={"green": vals}, exact_classes=True, **kw).classes.exact  # kept for the catalogue
     _bad(stac, tmp_path, r"rumi.build: classes= declares the bands \['nir'\] categorical, the files' bands are \['vv'\]",
          classes=["nir"])

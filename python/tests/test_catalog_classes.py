@@ -350,3 +350,26 @@ def test_searches_leave_the_counts_unread_and_lazy_column_reads_them(tmp_path, m
     assert one.lazy_column("rumi:classes").to_pylist() == list(want.values())  # a single file: its column
     with pytest.raises(ValueError, match=r"'rumi:nodata' is not one of the columns searches leave unread"):
         s.lazy_column("rumi:nodata")
+
+
+def test_exact_classes_keeps_the_counts_exact(converted, tmp_path):
+    """exact_classes=True (Catalog.build, append, rumi-catalog build --exact-classes): the
+    LANDFIRE fuel counts at tiles of 64, quantised by default (over the budget), are exact
+    (codec 2, equal to numpy); a non-bool is refused."""
+    import subprocess
+    import sys
+
+    fbfm = converted("lf_fbfm40_220_mt_hood_utm.tif", "--tile", "64")
+    px = tiff_pixels(DATA / "lf_fbfm40_220_mt_hood_utm.tif")[0]
+    assert counts_of(rumi.Catalog.build([str(fbfm)], tmp_path / "q.parquet"))[0].exact is False
+    cat = rumi.Catalog.build([str(fbfm)], tmp_path / "e.parquet", exact_classes=True)
+    cc = counts_of(cat)[0]
+    assert cat.row(0)["rumi:classes"][0]["counts"][0] == 2 and cc.exact
+    np.testing.assert_array_equal(cc.lo, oracle(px[None], (64, 64), cc.values))
+    parts = rumi.Catalog.build([str(fbfm)], str(tmp_path / "p") + "/").append([str(fbfm)], exact_classes=True)
+    assert [r[0]["counts"][0] for r in parts.column("rumi:classes")] in ([3, 2], [2, 3])
+    subprocess.run([sys.executable, "-m", "rumi.catalog.cli", "build", str(fbfm), "-o", str(tmp_path / "cli.parquet"),
+                    "--exact-classes"], check=True, capture_output=True)
+    assert counts_of(rumi.Catalog.open(tmp_path / "cli.parquet"))[0].exact
+    with pytest.raises(TypeError, match=r"exact_classes must be True or False, not 'yes'"):
+        rumi.Catalog.build([str(fbfm)], tmp_path / "x.parquet", exact_classes="yes")

@@ -155,6 +155,7 @@ def plan_build(
     storage_options: dict[str, Any] | None = None,
     write_options: WriteOptions | None = None,
     classes: Any = None,
+    exact_classes: bool = False,
 ) -> BuildPlan:
     """The plan of rumi.build with these arguments (see there): reads the items, the source
     files' headers where the items give no nodata, and the destination's manifest, sizes and
@@ -168,16 +169,16 @@ def plan_build(
                                 frame_unit=frame_unit, threads=threads, options=storage_options, graph=graph)
     load = LoadOptions(groupby, chunks, nodata, dtype, resampling, stac_cfg, patch_url)
     return plan_files(items, dest, bands=bands, crs=crs, resolution=resolution, tiles=tiles, time=time, anchor=anchor,
-                      load=load, write=write, classes=classes)
+                      load=load, write=write, classes=classes, exact_classes=exact_classes)
 
 
 def plan_files(
     items: Any, dest: Any, *, bands: str | Sequence[str], crs: Any, resolution: Any, tiles: Any, time: Any, anchor: Any,
-    load: LoadOptions, write: WriteOptions, classes: Any = None,
+    load: LoadOptions, write: WriteOptions, classes: Any = None, exact_classes: bool = False,
 ) -> BuildPlan:
     """plan_build's work, its options as values: how the items are loaded (load) and the files
     written (write, checked when made; its nodata is each file's load's, so one given is refused),
-    and the catalogue's classes= (checked against the bands)."""
+    and the catalogue's classes= and exact_classes= (checked against the bands)."""
     if write.nodata is not None:
         raise ValueError(
             f"rumi.build: write_options.nodata={write.nodata!r}: each file's nodata is its load's (odc.stac.load's "
@@ -195,7 +196,7 @@ def plan_files(
         raise ValueError(f"bands repeat a name: {band_list}")
     from ..catalog.classes import class_spec
 
-    spec = class_spec(classes)
+    spec = class_spec(classes, exact_classes)
     missing = spec.missing_in([band_list])
     if missing:
         raise ValueError(f"rumi.build: classes= declares the bands {missing} categorical, the files' bands are {band_list}")

@@ -292,6 +292,7 @@ def build(
     progress: Callable[[str], None] | None = None,
     write_options: WriteOptions | None = None,
     classes: Any = None,
+    exact_classes: bool = False,
 ) -> Any:
     """Builds rumi cubes (T, B, Y, X) from STAC items into dest (a folder or an s3:// prefix), one per cell of tiles
     and range of time (see the module's text), and returns their rumi.Catalog (also saved as
@@ -321,12 +322,13 @@ def build(
     classes: the bands whose class counts per step and tile the catalogue records (rumi:classes),
     as Catalog.build's classes= (None: integer bands with at most 32 values; False: none; a band
     name, a list of them, or {band: [values]}: rumi.catalog.classes); a declared band that is
-    not among bands is a ValueError (nothing written).
+    not among bands is a ValueError (nothing written). exact_classes: those counts exact whatever
+    their bytes (Catalog.build's).
     progress: called with one line per file. Raises ValueError (nothing written) on bad
     input; BuildError at the end when cells failed."""
     write = WriteOptions.gather(write_options, "rumi.build", {"options": "storage_options"}, tile=tile, level=level,
                                 frame_unit=frame_unit, threads=threads, options=storage_options, graph=graph)
     load = LoadOptions(groupby, chunks, nodata, dtype, resampling, stac_cfg, patch_url)
     plan = plan_files(items, dest, bands=bands, crs=crs, resolution=resolution, tiles=tiles, time=time, anchor=anchor,
-                      load=load, write=write, classes=classes)
+                      load=load, write=write, classes=classes, exact_classes=exact_classes)
     return run_plan(plan, cells_in_flight=cells_in_flight, progress=progress)

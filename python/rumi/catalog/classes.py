@@ -15,14 +15,15 @@ integer type is an error.
 
 The column: a list with one struct per categorical band, in band order: `band` (the band's index
 in the file), `values` (its classes, int64, increasing) and `counts`: each class's samples per
-time step and tile (nodata samples not counted), quantised (encode_counts, COUNTS_CODEC 3): one
-code per (class, step, tile), 0 exactly none, the top code exactly all of the tile's samples, a
-code between them a range of the fraction (the edges of CODE_TABLES: the finest table whose
-codes fit the band's budget, CODES_BUDGET); a 2-class band whose classes fill every tile keeps
-the codes of one class (the other is the rest). decode_bounds reads them back as lower and
-upper bounds of each count, never on the wrong side (ClassCounts); codec 2 (exact counts,
-catalogues written before 2026-12-07) reads as bounds that are equal. An empty list: no
-categorical band; null: not recorded (a catalogue written before the column)."""
+time step and tile (nodata samples not counted): exact (codec 2) when they fit the band's budget
+(max(CODES_BUDGET_FLOOR bytes, CODES_BUDGET_BITS per step and tile)) or `exact_classes=True`
+asks for them, else quantised (codec 3, encode_counts): one code per (class, step, tile), 0
+exactly none, the top code exactly all of the tile's samples, a code between them a range of the
+fraction (the finest table of CODE_TABLES whose codes fit the budget); a 2-class band whose
+classes fill every tile keeps the codes of one class (the other is the rest). decode_bounds
+reads them back as lower and upper bounds of each count, never on the wrong side (ClassCounts;
+equal for codec 2, which catalogues written before 2026-12-07 hold throughout). An empty list:
+no categorical band; null: not recorded (a catalogue written before the column)."""
 
 from __future__ import annotations
 
@@ -66,10 +67,12 @@ _PER_VALUE = 24
 @dataclass(frozen=True)
 class ClassSpec:
     """`classes=` normalised: detect (the rule above), or the bands declared (name or index ->
-    the values to count, None: every value)."""
+    the values to count, None: every value); exact: the counts kept exact whatever their bytes
+    (`exact_classes=True`), else exact within the budget (encode_counts)."""
 
     detect: bool
     declared: tuple[tuple[str | int, tuple[int, ...] | None], ...] = ()
+    exact: bool = False
 
     def missing_in(self, band_lists: Sequence[Sequence[str]]) -> list[str | int]:
         """The declared bands that no file of band_lists has."""
@@ -99,12 +102,17 @@ class ClassSpec:
         return out
 
 
-def class_spec(classes: Any) -> ClassSpec:
-    """`classes=` as users give it -> ClassSpec (ValueError / TypeError naming what is wrong)."""
+def class_spec(classes: Any, exact: bool = False) -> ClassSpec:
+    """`classes=` as users give it -> ClassSpec (ValueError / TypeError naming what is wrong);
+    exact: `exact_classes=` (the counts exact whatever their bytes)."""
+    if not isinstance(exact, bool):
+        raise TypeError(f"exact_classes must be True or False, not {exact!r}")
+    if isinstance(classes, ClassSpec):
+        return ClassSpec(classes.detect, classes.declared, exact or classes.exact)
     if classes is None or classes is True or classes == "auto":
-        return ClassSpec(True)
+        return ClassSpec(True, (), exact)
     if classes is False:
-        return ClassSpec(False)
+        return ClassSpec(False, (), exact)
     if isinstance(classes, (str, int)) and not isinstance(classes, bool):
         classes = [classes]
     items: list[tuple[Any, Any]]
@@ -133,7 +141,7 @@ def class_spec(classes: Any) -> ClassSpec:
         if not v or len(v) > DECLARED_MAX:
             raise ValueError(f"classes: band {key!r} needs 1 to {DECLARED_MAX} values, not {len(v)}")
         out.append((k, tuple(v)))
-    return ClassSpec(False, tuple(out))
+    return ClassSpec(False, tuple(out), exact)
 
 
 class _Band:
@@ -167,6 +175,7 @@ class ClassSink:
         if th * tw >= 2**32:
             raise FormatError(f"{where}: tiles of {th}x{tw} samples are too large for rumi:classes' uint32 counts")
         self.detect = spec.detect
+        self.exact = spec.exact
         self.bands = {b: _Band(v, (T, tiles.ny, tiles.nx)) for b, v in spec.bands_of(names, np.dtype(dtype), where).items()}
 
     @property
@@ -220,7 +229,7 @@ class ClassSink:
         """The rumi:classes value: one struct per categorical band, in band order."""
         T, _, Y, X = self.tiles.shape
         area = tile_areas(self.tiles.tile_shape, (Y, X), (self.tiles.ny, self.tiles.nx))
-        return [{"band": b, "values": st.values.tolist(), "counts": encode_counts(st.counts, area)}
+        return [{"band": b, "values": st.values.tolist(), "counts": encode_counts(st.counts, area, exact=self.exact)}
                 for b, st in sorted(self.bands.items())]
 
 
@@ -295,7 +304,8 @@ def code_bounds(codes: np.ndarray[Any, Any], area: np.ndarray[Any, Any], table: 
     return lo, hi
 
 
-def encode_counts(counts: np.ndarray[Any, Any], area: np.ndarray[Any, Any], table: int | None = None) -> bytes:
+def encode_counts(counts: np.ndarray[Any, Any], area: np.ndarray[Any, Any], table: int | None = None,
+                  exact: bool = False) -> bytes:
     """(T, ny, nx, K) counts of tiles of `area` samples (ny, nx) -> the column's bytes: the exact
     counts (codec 2, _encode_exact) when they fit the band's budget (max(CODES_BUDGET_FLOOR,
     CODES_BUDGET_BITS per step and tile)), else codec 3: COUNTS_CODEC, the table (an index of CODE_TABLES), flags (1: the codes are zstd-compressed;
@@ -303,7 +313,7 @@ def encode_counts(counts: np.ndarray[Any, Any], area: np.ndarray[Any, Any], tabl
     out + 1 (0: none; a 2-class band with flag 2: the other class's codes say it), then the
     codes in (K, T, ny, nx) order, packed (_pack: 4 bits a code, 2 for the coarsest table). The
     table: the finest whose bytes fit the budget, else the coarsest (table=: codec 3 with that
-    table, whatever the budget)."""
+    table, whatever the budget; exact=True: the exact counts, whatever their bytes)."""
     import pyarrow as pa
 
     c = np.asarray(counts, np.int64)
@@ -322,7 +332,7 @@ def encode_counts(counts: np.ndarray[Any, Any], area: np.ndarray[Any, Any], tabl
         keep = np.delete(keep, drop, 0)
     budget = max(CODES_BUDGET_FLOOR, int(CODES_BUDGET_BITS * T * ny * nx / 8))
     out = _encode_exact(c)
-    if table is None and len(out) <= budget:
+    if table is None and (exact or len(out) <= budget):
         return out
     for t, edges in enumerate(CODE_TABLES):
         if table is not None and t != table:

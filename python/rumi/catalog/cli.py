@@ -23,6 +23,8 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--classes", nargs="+", metavar="BAND",
                    help="bands whose class counts per step and tile are recorded (default: integer bands with at most "
                         "32 values; 'none': no band)")  # fmt: skip
+    b.add_argument("--exact-classes", action="store_true",
+                   help="keep the class counts exact whatever their bytes (default: quantised past ~1.3 KB a band)")
     b.add_argument("--no-stats", action="store_true",
                    help="do not record the numeric statistics (rumi:stats; they read every file's pixels once)")
     v = sub.add_parser("vrt", help="GDAL VRT mosaic of a selection")
@@ -47,7 +49,7 @@ def _run(args: argparse.Namespace) -> int:
         nd = None if not args.nodata else (args.nodata[0] if len(args.nodata) == 1 else args.nodata)
         cl = None if not args.classes else (False if args.classes == ["none"] else args.classes)
         cat = Catalog.build(args.srcs, args.output, on_error="skip" if args.skip_errors else "raise", nodata=nd, classes=cl,
-                            stats=not args.no_stats)
+                            stats=not args.no_stats, exact_classes=args.exact_classes)
         print(f"{args.output}: {len(cat)} files")
         return 0
     cat = Catalog.open(args.catalog)

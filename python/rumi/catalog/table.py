@@ -152,6 +152,7 @@ class Catalog:
         nodata: Any = None,
         classes: Any = None,
         stats: bool = True,
+        exact_classes: bool = False,
     ) -> Catalog:
         """Catalogues srcs (paths or URLs of rumi files, folders (their *.rumi files, sub-folders
         included) or glob patterns such as "tiles/*.rumi") into the GeoParquet file path, or,
@@ -162,11 +163,13 @@ class Catalog:
         without); default: each file's PAM sidecar <file>.aux.xml (see rumi.catalog's notes).
         classes: the bands whose class counts per step and tile rumi:classes records (None:
         integer bands with at most 32 values; False: none; a band name, a list of them, or
-        {band: [values]}: rumi.catalog.classes).
+        {band: [values]}: rumi.catalog.classes). exact_classes: keep those counts exact whatever
+        their bytes (a label map's: exact bounds), else exact within a budget of bytes a band
+        (about 1.3 KB) and quantised past it (lower and upper bounds: docs/scaling.md).
         stats: record each file's numeric statistics (rumi:stats, Catalog.stats): every file's
         pixels are read once (stats=False: headers only, unless nodata or classes need the pixels)."""
         pa = deps().pa
-        rows = _describe_all(srcs, options, on_error, nodata, classes, stats)
+        rows = _describe_all(srcs, options, on_error, nodata, class_spec(classes, exact_classes), stats)
         if not rows:
             raise ValueError("no rumi file to catalogue")
         if _is_folder(path):
@@ -187,11 +190,11 @@ class Catalog:
         return cls(table, os.fspath(path_or_url), (), stamp)
 
     def append(self, srcs: Any, *, options: dict[str, Any] | None = None, on_error: str = "raise", nodata: Any = None,
-               classes: Any = None, stats: bool = True) -> Catalog:
+               classes: Any = None, stats: bool = True, exact_classes: bool = False) -> Catalog:
         """Adds rows to a partitioned catalogue as new part files (never rewriting one; two
         appenders at once both keep their rows) and returns the catalogue opened again (the
         parts known keep their cached footers). srcs: rumi files as build takes them, or a
-        pyarrow Table of the catalogue schema; nodata, classes, stats: as build's."""
+        pyarrow Table of the catalogue schema; nodata, classes, stats, exact_classes: as build's."""
         if self._parts is None or self._query:
             raise FormatError(
                 f"{self.path}: append adds part files to a partitioned catalogue opened whole (a folder: "
@@ -200,7 +203,8 @@ class Catalog:
         if isinstance(srcs, pa.Table):
             table = srcs
         else:
-            table = pa.Table.from_pylist(_describe_all(srcs, options, on_error, nodata, classes, stats), schema=schema())
+            table = pa.Table.from_pylist(_describe_all(srcs, options, on_error, nodata, class_spec(classes, exact_classes),
+                                                       stats), schema=schema())
         write_parts(table, self._parts.url, options=self._parts.options)
         parts = self._parts.refreshed()
         return Catalog(None, self.path, (), ("parts", tuple(parts.names)), parts)
