@@ -555,24 +555,39 @@ def test_part_names_carry_their_summaries(rows, tmp_path):
 def test_the_scale_bench_rows_have_the_catalogues_schema(tmp_path, monkeypatch):
     """bench/scale_bench.py's synthetic rows (part_rows, also bench/scale_loader.py's) are the
     catalogue's current schema, whatever columns it gains: they write as parts, open and search
-    (it raised KeyError on 'rumi:etag' when the catalogue gained that column)."""
+    (it raised KeyError on 'rumi:etag' when the catalogue gained that column); with --stats'
+    values (StatsPool) they give Catalog.stats the pieces drawn. Loading it leaves sys.path as it
+    was: it imports the installed rumi (it put the source tree's python/ first, and every later
+    spawned child imported rumi without its native module)."""
     import importlib.util
 
     pytest.importorskip("pyproj")
     path = Path(__file__).resolve().parents[2] / "bench" / "scale_bench.py"
-    # the benchmark puts the source tree's python/ first on sys.path as it loads: undone after the
-    # test, or every later spawned child (multiprocessing, dask) imports rumi from the sources,
-    # without the native module of the installed package, and dies with its task
     monkeypatch.setattr(sys, "path", list(sys.path))
+    before = list(sys.path)
     spec = importlib.util.spec_from_file_location("scale_bench", path)
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
+    assert sys.path == before
     tiles = bench.Tiles(12)
     table, _ = bench.year_table(tiles, np.arange(12), 2021, np.random.default_rng(0))
     assert table.schema.names == parts_mod.part_schema().names
     write_parts(table, str(tmp_path / "c"), rows_per_group=4)
     cat = Catalog.open(str(tmp_path / "c") + "/")
     assert len(cat.search(time=("2021-01-01", "2021-12-31"))) == 12
+    with pytest.raises(rumi.RequestError, match="no statistics"):
+        cat.stats()
+    pool = bench.StatsPool(per=2)
+    table, _ = bench.year_table(tiles, np.arange(12), 2021, np.random.default_rng(0), pool)
+    write_parts(table, str(tmp_path / "d"), rows_per_group=4)
+    got = Catalog.open(str(tmp_path / "d") + "/").search(time=("2021-01-01", "2021-12-31")).stats()
+    T = [len(t) for t in table.column("rumi:times").to_pylist()]
+    fs = [rumi.catalog.unpack_stats(b, (t, 4, 2048, 2048), (128, 128)) for b, t in zip(table.column("rumi:stats").to_pylist(), T)]
+    from rumi.catalog.stats import Pieces, total
+
+    want = total(Pieces(*(np.stack([f.cells[k].reshape(4, -1) for f in fs], 1).reshape(4, -1) for k in range(5))), axis=1)
+    assert got.count.tolist() == want.n.tolist() and np.allclose(got.mean, want.sum / want.n, rtol=1e-12)
+    assert table.column("rumi:classes").to_pylist() == [[]] * 12
 
 
 @pytest.fixture()
