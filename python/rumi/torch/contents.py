@@ -193,7 +193,7 @@ class Contents:
         self._ltiles: list[tuple[int, int]] = [] if index.labels is None else [
             (int(a), int(b)) for a, b in index.labels.table.column(C.TILE_SHAPE).to_pylist()]
         self._cache: dict[tuple[int, str], list[Source]] = {}
-        self._sums: dict[Any, tuple[Array, Array]] = {}  # bounds_range's class sums of a source's steps
+        self._sums: dict[Any, Any] = {}  # bounds_range's class sums of a source's steps
         self._where: dict[str, tuple[str, str]] = {}
         for band in self.bands:  # a band must be somewhere: the images' or the labels', not both
             kind, _, name = band.partition(":") if band.startswith(("images:", "labels:")) else ("", "", band)
@@ -336,16 +336,23 @@ class Contents:
             done |= some
             if not cov.any():
                 continue
-            sums = [self._class_steps(j, band, k, s, cl) for cl, _ in sets]
-            S1 = sums[0][0].shape[0]
-            n_lo = np.concatenate([sums[i][0] for i in low]) if low else np.zeros((0,) + sums[0][0].shape[1:])
-            n_hi = np.concatenate([sums[i][1] for i in up]) if up else np.zeros((0,) + sums[0][0].shape[1:])
+            key = ("stacked", j, band, k, tuple(sets))
+            got = self._sums.get(key)
+            if got is None:  # the sets' sums stacked (lower-bound sets, upper-bound sets) and the tiles' samples
+                if len(self._sums) >= COUNTS_CACHE:
+                    self._sums.clear()
+                sums = [self._class_steps(j, band, k, s, cl) for cl, _ in sets]
+                rest = (0,) + sums[0][0].shape[1:]
+                got = (np.concatenate([sums[i][0] for i in low]) if low else np.zeros(rest),
+                       np.concatenate([sums[i][1] for i in up]) if up else np.zeros(rest),
+                       tile_areas(s.tiles, s.shape, rest[1:]).astype(np.float64).ravel(), sums[0][0].shape[0])
+                self._sums[key] = got
+            n_lo, n_hi, area, S1 = got
             dr, dc = s.shift
             every_chip = bool(cov.all())
             b1, b2, b3, b4 = ((v if every_chip else v[cov]) for v in (r1 + dr, r2 + dr, c1 + dc, c2 + dc))
             tri, tci, least, most = tile_overlap_ranges(s.tiles, s.shape, n_lo.shape[1:], b1, b2, b3, b4, h, w)
             idx = tri * n_lo.shape[2] + tci
-            area = tile_areas(s.tiles, s.shape, n_lo.shape[1:]).astype(np.float64).ravel()
             if one:
                 l, u = _tile_sums_at(n_lo, n_hi, area, idx, least)
                 l, u = np.concatenate([l, l]), np.concatenate([u, u])
