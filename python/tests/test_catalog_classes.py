@@ -61,9 +61,9 @@ def test_landfire_fuel_classes_equal_numpy(converted, tmp_path):
     np.testing.assert_array_equal(vals, want_vals)
     assert len(vals) == 27 and 32767 not in vals
     want = oracle(px[None], (64, 64), vals)
-    # 27 classes x 208 tiles: exact, 3.3 KB; over the budget, so quantised (codec 3, the fine table)
+    # 27 classes x 208 tiles: exact, 3.3 KB; over the budget, so quantised (codec 4, the fine table)
     blob = cat.row(0)["rumi:classes"][0]["counts"]
-    assert blob[:2] == bytes([3, 0]) and len(blob) <= 1280
+    assert blob[:2] == bytes([4, 0]) and len(blob) <= 1280
     assert_bounds(got[0], want, _areas(799, 1013, 64, 64))
     assert not got[0].exact and ((got[0].hi.astype(np.int64) - got[0].lo) <= 4096 / 8).all()
     assert cat.row(1)["rumi:classes"] == []  # elevation: no categorical band
@@ -186,7 +186,7 @@ def test_one_read_of_each_file(tmp_path, monkeypatch):
     assert len(calls) == 4  # one per tile row (4 rows of 32 over 100), all steps at once
 
 
-# --- the quantised counts (codec 3) and the exact ones (codec 2) -------------------------------------
+# --- the quantised counts (codec 4) and the exact ones (codec 2) -------------------------------------
 
 
 def _areas(Y, X, th, tw):
@@ -215,7 +215,7 @@ def test_quantised_counts_bound_the_truth(seed, T, Y, X, tile, K, fill, table):
     (the whole-tile chips of absent and pure classes), the bounds are within the table's ranges
     of the tile (the fine table: a count's range at most an eighth of its tile), and the exact
     codec (table None: written when within the budget) gives lo == hi == the counts."""
-    from rumi.catalog.classes import CODE_TABLES, ClassCounts, decode_bounds, encode_counts
+    from rumi.catalog.classes import CODE_DENOM, CODE_TABLES, ClassCounts, decode_bounds, encode_counts
 
     rng = np.random.default_rng(seed)
     blobs = rng.integers(0, K, (T, Y // 5 + 1, X // 5 + 1))
@@ -227,7 +227,7 @@ def test_quantised_counts_bound_the_truth(seed, T, Y, X, tile, K, fill, table):
     want = oracle(a, (tile, tile), list(range(K)))
     area = _areas(Y, X, tile, tile)
     blob = encode_counts(want, area, table=table)
-    assert blob[0] == 3 if table is not None else blob[0] in (2, 3)
+    assert blob[0] == 4 if table is not None else blob[0] in (2, 4)
     cc = ClassCounts(np.arange(K), *decode_bounds(blob, (T, 1, Y, X), (tile, tile), K))
     assert_bounds(cc, want, area)
     if blob[0] == 2:  # within the budget: exact
@@ -236,7 +236,7 @@ def test_quantised_counts_bound_the_truth(seed, T, Y, X, tile, K, fill, table):
     else:
         e = np.array(CODE_TABLES[blob[1]])
         width = (cc.hi.astype(np.int64) - cc.lo) / area[None, :, :, None]
-        assert (width <= np.diff(e).max() / 64 + 1e-12).all()
+        assert (width <= np.diff(e).max() / CODE_DENOM + 1e-12).all()
         if blob[1] == 0:
             assert (width <= 1 / 8 + 1e-12).all()
         mid = cc.estimate()
@@ -264,17 +264,18 @@ def test_two_classes_filling_their_tiles_keep_one_class():
 
 
 def test_old_codec_2_catalogue_reads_exact_and_unknown_codec_is_loud(tmp_path):
-    """A catalogue written before codec 3 (every band's counts as codec 2: width, byte planes,
-    zstd; written here by hand from the format's description) reads its exact counts; a codec
-    this version does not know is a FormatError naming it, never a guess."""
+    """A catalogue written before the quantised codes (every band's counts as codec 2: width,
+    byte planes, zstd; written here by hand from the format's description) reads its exact
+    counts; a codec this version does not know, or codec 3 (the quantised codes' first form, with
+    other edges), is a FormatError naming it, never a guess."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     rng = np.random.default_rng(5)
-    a = rng.integers(0, 3, (2, 1, 300, 300)).astype(np.uint8)  # 1,200+ bytes of counts: codec 3 today
+    a = rng.integers(0, 3, (2, 1, 300, 300)).astype(np.uint8)  # 1,200+ bytes of counts: codec 4 today
     rumi.write(tmp_path / "m.rumi", a, bands=["c"], times=["2020-01-01", "2020-01-02"], tile=16, **GEO)
     cat = rumi.Catalog.build([str(tmp_path / "m.rumi")], tmp_path / "c.parquet")
-    assert cat.row(0)["rumi:classes"][0]["counts"][0] == 3
+    assert cat.row(0)["rumi:classes"][0]["counts"][0] == 4
     want = oracle(a[:, 0], (16, 16), [0, 1, 2])  # (T, ny, nx, K), values < 2**16
     planes = np.ascontiguousarray(np.moveaxis(want, -1, 0).astype("<u2").reshape(-1).view(np.uint8).reshape(-1, 2).T)
     old = bytes([2, 2]) + pa.Codec("zstd").compress(planes.tobytes(), asbytes=True)
@@ -292,8 +293,10 @@ def test_old_codec_2_catalogue_reads_exact_and_unknown_codec_is_loud(tmp_path):
     assert cc.exact
     np.testing.assert_array_equal(cc.lo, want)
     np.testing.assert_array_equal(cc.hi, want)
-    for bad, msg in ((bytes([4, 0, 0, 0]) + b"x", r"counts of codec \[4, 0, 0, 0\], this version reads codecs 2 and 3"),
-                     (bytes([3, 7, 0, 0]), r"counts of codec \[3, 7, 0, 0\]"),
+    for bad, msg in ((bytes([5, 0, 0, 0]) + b"x", r"counts of codec \[5, 0, 0, 0\], this version reads codecs 2 and 4"),
+                     (bytes([4, 7, 0, 0]), r"counts of codec \[4, 7, 0, 0\]"),
+                     (bytes([3, 0, 0, 0]) + b"x", r"counts of codec 3, a development form of 2026-12-07 .* build the "
+                                                  r"catalogue again"),
                      (old[:-3], r"do not decompress|bytes")):
         with pytest.raises(rumi.FormatError, match=msg):
             counts_of(with_counts(bad, "bad.parquet"))
@@ -367,7 +370,7 @@ def test_exact_classes_keeps_the_counts_exact(converted, tmp_path):
     assert cat.row(0)["rumi:classes"][0]["counts"][0] == 2 and cc.exact
     np.testing.assert_array_equal(cc.lo, oracle(px[None], (64, 64), cc.values))
     parts = rumi.Catalog.build([str(fbfm)], str(tmp_path / "p") + "/").append([str(fbfm)], exact_classes=True)
-    assert [r[0]["counts"][0] for r in parts.column("rumi:classes")] in ([3, 2], [2, 3])
+    assert [r[0]["counts"][0] for r in parts.column("rumi:classes")] in ([4, 2], [2, 4])
     subprocess.run([sys.executable, "-m", "rumi.catalog.cli", "build", str(fbfm), "-o", str(tmp_path / "cli.parquet"),
                     "--exact-classes"], check=True, capture_output=True)
     assert counts_of(rumi.Catalog.open(tmp_path / "cli.parquet"))[0].exact

@@ -91,7 +91,7 @@ def test_tile_aligned_chips_are_exact(landfire, tmp_path, monkeypatch):
     with monkeypatch.context() as m:
         m.setattr(classes, "CODES_BUDGET_FLOOR", 1 << 20)
         exact = rumi.Catalog.build([lcat.row(0)["location"]], tmp_path / "exact.parquet")
-    assert lcat.row(0)["rumi:classes"][0]["counts"][0] == 3 and exact.row(0)["rumi:classes"][0]["counts"][0] == 2
+    assert lcat.row(0)["rumi:classes"][0]["counts"][0] == 4 and exact.row(0)["rumi:classes"][0]["counts"][0] == 2
     tiles = list(rt.TileChipSampler(rt.ChipDataset(cat, size=64, labels=lcat)))
     for lim, test, same in (
             ({"min_class": {"labels:band 0": {(161, 162, 165): 0.5}}}, lambda a: np.isin(a, (161, 162, 165)).mean() >= 0.5, False),
@@ -234,7 +234,7 @@ def test_bounds_hold_the_pixels(tmp_path, seed, tile, size, K, T, nodata, table)
     """For random class maps (blobs of classes, nodata 255 or none) and random chips: lower
     bound <= the chip's class count <= upper bound for every class, step and chip, from the
     exact counts (table None: these small files are within the budget) and from each table of
-    the quantised ones (codec 3); equal for chips of whole tiles with the exact counts, and
+    the quantised ones (codec 4); equal for chips of whole tiles with the exact counts, and
     with the codes where the class is absent from the chip or fills it."""
     from rumi.catalog import classes
 
@@ -255,7 +255,7 @@ def test_bounds_hold_the_pixels(tmp_path, seed, tile, size, K, T, nodata, table)
             enc = classes.encode_counts
             m.setattr(classes, "encode_counts", lambda c, a, **kw: enc(c, a, table=table))
         cat = rumi.Catalog.build([str(d / "x.rumi")], d / "x.parquet")
-    assert all(e["counts"][0] == (2 if table is None else 3) for e in cat.row(0)["rumi:classes"])
+    assert all(e["counts"][0] == (2 if table is None else 4) for e in cat.row(0)["rumi:classes"])
     ds = rt.ChipDataset(cat, size=size)
     cont = Contents(ds.index, limits_of({"c": {0: 0.0}}, None, None))
     r0 = rng.integers(0, Y - size + 1, 50)

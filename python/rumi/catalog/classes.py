@@ -17,7 +17,7 @@ The column: a list with one struct per categorical band, in band order: `band` (
 in the file), `values` (its classes, int64, increasing) and `counts`: each class's samples per
 time step and tile (nodata samples not counted): exact (codec 2) when they fit the band's budget
 (max(CODES_BUDGET_FLOOR bytes, CODES_BUDGET_BITS per step and tile)) or `exact_classes=True`
-asks for them, else quantised (codec 3, encode_counts): one code per (class, step, tile), 0
+asks for them, else quantised (codec 4, encode_counts): one code per (class, step, tile), 0
 exactly none, the top code exactly all of the tile's samples, a code between them a range of the
 fraction (the finest table of CODE_TABLES whose codes fit the budget); a 2-class band whose
 classes fill every tile keeps the codes of one class (the other is the rest). decode_bounds
@@ -42,17 +42,20 @@ from .scan import Tiles, scan, tile_areas, tiles_of
 DETECT_MAX = 32
 #: the most classes a band declared categorical may have
 DECLARED_MAX = 1024
-#: the counts' encoding written (encode_counts): quantised codes, two a byte, zstd
-COUNTS_CODEC = 3
+#: the counts' encoding written (encode_counts): quantised codes, packed, zstd
+COUNTS_CODEC = 4
+#: codec 3: the first form of COUNTS_CODEC (2026-12-07 11:10-12:00, other edges), refused by name
+_DEV_CODEC = 3
 #: the exact counts as byte planes, zstd: written when they fit the band's budget (every band's
 #: in catalogues written before 2026-12-07)
 _EXACT_CODEC = 2
-#: codec 3's tables: the edges, in CODE_DENOM-ths of a tile's samples, of the ranges its codes
-#: between 0 (none) and len(edges) (all) stand for: code i, more than edges[i - 1] and at most
-#: edges[i]. Fine (14 ranges, narrow at both ends: a cloud fraction under 1/64, 1/32, 1/16),
-#: coarse (6), coarsest (2: at most half, more than half)
-CODE_TABLES = ((0, 1, 2, 4, 8, 16, 24, 32, 40, 48, 56, 60, 62, 63, 64), (0, 2, 8, 32, 56, 62, 64), (0, 32, 64))
-CODE_DENOM = 64
+#: COUNTS_CODEC's tables: the edges, in CODE_DENOM-ths of a tile's samples, of the ranges its
+#: codes between 0 (none) and len(edges) (all) stand for: code i, more than edges[i - 1] and at
+#: most edges[i]. Fine (14 ranges, narrow near none: a fraction under 1/128, 1/64, 1/32, 1/16,
+#: then eighths, then 31/32 and 127/128), coarse (6), coarsest (2: at most half, more than half)
+CODE_TABLES = ((0, 2, 4, 8, 16, 32, 64, 96, 128, 160, 192, 224, 248, 254, 256), (0, 8, 32, 128, 224, 248, 256),
+               (0, 128, 256))
+CODE_DENOM = 256
 #: a band's counts take at most this many bytes, or CODES_BUDGET_BITS per step and tile when
 #: that is more: encode_counts writes the exact counts when they fit, else the finest table
 #: that fits (the coarsest when none does)
@@ -308,12 +311,13 @@ def encode_counts(counts: np.ndarray[Any, Any], area: np.ndarray[Any, Any], tabl
                   exact: bool = False) -> bytes:
     """(T, ny, nx, K) counts of tiles of `area` samples (ny, nx) -> the column's bytes: the exact
     counts (codec 2, _encode_exact) when they fit the band's budget (max(CODES_BUDGET_FLOOR,
-    CODES_BUDGET_BITS per step and tile)), else codec 3: COUNTS_CODEC, the table (an index of CODE_TABLES), flags (1: the codes are zstd-compressed;
-    2: the counts of every step and tile sum to its samples) and the class whose codes are left
-    out + 1 (0: none; a 2-class band with flag 2: the other class's codes say it), then the
-    codes in (K, T, ny, nx) order, packed (_pack: 4 bits a code, 2 for the coarsest table). The
-    table: the finest whose bytes fit the budget, else the coarsest (table=: codec 3 with that
-    table, whatever the budget; exact=True: the exact counts, whatever their bytes)."""
+    CODES_BUDGET_BITS per step and tile)), else codec 4: COUNTS_CODEC, the table (an index of
+    CODE_TABLES), flags (1: the codes are zstd-compressed; 2: the counts of every step and tile
+    sum to its samples) and the class whose codes are left out + 1 (0: none; a 2-class band with
+    flag 2: the other class's codes say it), then the codes in (K, T, ny, nx) order, packed
+    (_pack: 4 bits a code, 2 for the coarsest table). The table: the finest whose bytes fit the
+    budget, else the coarsest (table=: codec 4 with that table, whatever the budget; exact=True:
+    the exact counts, whatever their bytes)."""
     import pyarrow as pa
 
     c = np.asarray(counts, np.int64)
@@ -348,7 +352,7 @@ def encode_counts(counts: np.ndarray[Any, Any], area: np.ndarray[Any, Any], tabl
 
 def decode_bounds(blob: bytes, shape: Sequence[int], tile_shape: Sequence[int], K: int) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
     """The column's bytes of a band with K classes of a file of shape (T, B, Y, X) and tiles ->
-    uint32 (lower, upper) bounds of the counts (T, tiles_y, tiles_x, K): codec 3's codes, or
+    uint32 (lower, upper) bounds of the counts (T, tiles_y, tiles_x, K): codec 4's codes, or
     codec 2's exact counts (both bounds the same array). FormatError when they do not hold that,
     naming an unknown codec."""
     import pyarrow as pa
@@ -360,6 +364,9 @@ def decode_bounds(blob: bytes, shape: Sequence[int], tile_shape: Sequence[int], 
     if len(blob) >= 1 and blob[0] == _EXACT_CODEC:
         c = _decode_exact(blob, want)
         return c, c
+    if len(blob) >= 1 and blob[0] == _DEV_CODEC:
+        raise FormatError(f"rumi:classes: counts of codec {_DEV_CODEC}, a development form of 2026-12-07 that this "
+                          f"version does not read: build the catalogue again")
     if len(blob) < 4 or blob[0] != COUNTS_CODEC or blob[1] >= len(CODE_TABLES) or blob[2] > 3 or blob[3] > K:
         raise FormatError(f"rumi:classes: counts of codec {list(blob[:4])}, this version reads codecs "
                           f"{_EXACT_CODEC} and {COUNTS_CODEC} (tables 0-{len(CODE_TABLES) - 1}): a catalogue written by a "
@@ -436,7 +443,7 @@ def _encode_exact(c: np.ndarray[Any, Any]) -> bytes:
 
 
 def _decode_exact(blob: bytes, want: tuple[int, int, int, int]) -> np.ndarray[Any, Any]:
-    """Codec 2 (catalogues written before codec 3): the width w of a count (1, 2 or 4 bytes),
+    """Codec 2 (every band's in catalogues written before the quantised codes): the width w of a count (1, 2 or 4 bytes),
     then zstd of the counts in (K, T, ny, nx) order as w byte planes -> uint32 (T, ny, nx, K)."""
     import pyarrow as pa
 
