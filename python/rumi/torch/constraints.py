@@ -235,7 +235,7 @@ MAP_SPLIT = 2
 #: the values (blocks x tile steps x time steps x limits x 2) offset_map bounds at once (memory: 8 bytes each, a few
 #: times), and the blocks (more at once: slower, their temporaries past the CPU's caches)
 MAP_VALUES_AT_ONCE = 1 << 22
-MAP_BLOCKS_AT_ONCE = 1024
+MAP_BLOCKS_AT_ONCE = 1536
 
 
 @dataclass(frozen=True)
@@ -310,8 +310,9 @@ def offset_map(index: ChipIndex, j: int, step: tuple[int, int], min_valid: float
         r1, c1 = I * sy, K * sx
         r2, c2 = (I + NI - 1) * sy, (K + NK - 1) * sx
         sure, maybe = np.zeros(len(I), bool), np.zeros(len(I), bool)
-        for a in range(0, len(I), chunk):
-            b = slice(a, a + chunk)
+        part = -(-len(I) // -(-len(I) // chunk))  # equal parts of at most chunk blocks
+        for a in range(0, len(I), part):
+            b = slice(a, a + part)
             sure[b], maybe[b] = ok_range(index, j, r1[b], r2[b], c1[b], c2[b], min_valid, contents, caps)
         one = maybe & ~sure & (NI == 1) & (NK == 1)  # single offsets the blocks' bounds leave open: chip by chip
         if one.any():
