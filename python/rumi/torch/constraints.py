@@ -150,19 +150,20 @@ def ok_range(index: ChipIndex, j: int, r1: Array, r2: Array, c1: Array, c2: Arra
         sure &= every
         maybe &= some
     if contents and maybe.any():  # each constraint on the blocks the ones before leave possible
-        at = np.flatnonzero(maybe)
+        at: Any = slice(None) if maybe.all() else np.flatnonzero(maybe)
         s_c, m_c = contents.ok_range(j, r1[at], r2[at], c1[at], c2[at])
         sure[at] &= s_c
         maybe[at] &= m_c
     if min_valid is not None and min_valid > 0 and maybe.any():
         caps = _valid_caps(index, j) if caps is None else caps
         if caps is not None:
-            at = np.flatnonzero(maybe)
+            at = slice(None) if maybe.all() else np.flatnonzero(maybe)
             tri, tci, least, most = tile_overlap_ranges(caps[1], caps[2], caps[3], r1[at], r2[at], c1[at], c2[at], h, w)
+            m = tri.shape[1]
             v = _valid_sum(index, j, caps, np.concatenate([tri, tri], 1), np.concatenate([tci, tci], 1),
                            np.concatenate([most, least], 1))
-            sure[at] &= v[:len(at)] >= min_valid
-            maybe[at] &= v[len(at):] >= min_valid
+            sure[at] &= v[:m] >= min_valid
+            maybe[at] &= v[m:] >= min_valid
     return sure, maybe
 
 
