@@ -20,7 +20,7 @@ import rumi  # noqa: E402
 from conftest import DATA, tiff_pixels  # noqa: E402
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
-from rumi.catalog.classes import DETECT_MAX, unpack_classes  # noqa: E402
+from rumi.catalog.classes import CODE_DENOM, CODE_TABLES, DETECT_MAX, ClassCounts, counts_budget, decode_bounds, encode_counts, unpack_classes  # noqa: E402
 
 GEO = dict(crs="EPSG:32633", geotransform=(500000.0, 10.0, 0.0, 5100000.0, 0.0, -10.0))
 
@@ -61,11 +61,19 @@ def test_landfire_fuel_classes_equal_numpy(converted, tmp_path):
     np.testing.assert_array_equal(vals, want_vals)
     assert len(vals) == 27 and 32767 not in vals
     want = oracle(px[None], (64, 64), vals)
-    # 27 classes x 208 tiles: exact, 3.3 KB; over the budget, so quantised (codec 4, the fine table)
+    # 27 classes x 208 tiles of one step (a label map): exact, 3.5 KB, within a one-step file's budget
     blob = cat.row(0)["rumi:classes"][0]["counts"]
-    assert blob[:2] == bytes([4, 0]) and len(blob) <= 1280
-    assert_bounds(got[0], want, _areas(799, 1013, 64, 64))
-    assert not got[0].exact and ((got[0].hi.astype(np.int64) - got[0].lo) <= 4096 / 8).all()
+    assert blob[0] == 2 and 1280 < len(blob) <= counts_budget(1, 208) == 4096
+    assert got[0].exact
+    np.testing.assert_array_equal(got[0].lo, want)
+    # the same counts as two steps of a Cube are over a Cube's budget: quantised (codec 4)
+    two = np.concatenate([want, want])
+    blob = encode_counts(two, _areas(799, 1013, 64, 64))
+    assert blob[0] == 4 and len(blob) <= counts_budget(2, 208) == 1280
+    cc = ClassCounts(vals, *decode_bounds(blob, (2, 1, 799, 1013), (64, 64), len(vals)))
+    assert_bounds(cc, two, _areas(799, 1013, 64, 64))
+    widest = np.diff(CODE_TABLES[blob[1]]).max() / CODE_DENOM
+    assert not cc.exact and ((cc.hi.astype(np.int64) - cc.lo) <= 4096 * widest).all()
     assert cat.row(1)["rumi:classes"] == []  # elevation: no categorical band
     # the pass's own counts (class_counts): exact
     cc = rumi.catalog.class_counts(rumi.open(fbfm), nodata=32767)[0]
@@ -215,7 +223,6 @@ def test_quantised_counts_bound_the_truth(seed, T, Y, X, tile, K, fill, table):
     (the whole-tile chips of absent and pure classes), the bounds are within the table's ranges
     of the tile (the fine table: a count's range at most an eighth of its tile), and the exact
     codec (table None: written when within the budget) gives lo == hi == the counts."""
-    from rumi.catalog.classes import CODE_DENOM, CODE_TABLES, ClassCounts, decode_bounds, encode_counts
 
     rng = np.random.default_rng(seed)
     blobs = rng.integers(0, K, (T, Y // 5 + 1, X // 5 + 1))
@@ -231,7 +238,7 @@ def test_quantised_counts_bound_the_truth(seed, T, Y, X, tile, K, fill, table):
     cc = ClassCounts(np.arange(K), *decode_bounds(blob, (T, 1, Y, X), (tile, tile), K))
     assert_bounds(cc, want, area)
     if blob[0] == 2:  # within the budget: exact
-        assert cc.exact and len(blob) <= 1280
+        assert cc.exact and len(blob) <= counts_budget(T, area.size)
         np.testing.assert_array_equal(cc.lo, want)
     else:
         e = np.array(CODE_TABLES[blob[1]])
@@ -337,11 +344,14 @@ def test_searches_leave_the_counts_unread_and_lazy_column_reads_them(tmp_path, m
     assert read and all("rumi:classes" not in c and "rumi:stats" not in c for c in read)
     assert s.row(0)["rumi:classes"] is None and s.table.column("rumi:classes").null_count == len(ids)  # lazy
     read.clear()
+    lazy = []
+    orig_lazy = P.Parts.lazy_values
+    monkeypatch.setattr(P.Parts, "lazy_values", lambda self, name, *a: lazy.append(name) or orig_lazy(self, name, *a))
     got = s.lazy_column("rumi:classes").to_pylist()
     assert got == [want[i] for i in ids]
-    assert read == [["rumi:classes", "rumi:header_offset"]]
+    assert read == [] and lazy == ["rumi:classes"]  # no search again: the rows' places in their parts
     s.lazy_column("rumi:classes")
-    assert len(read) == 1  # kept
+    assert len(lazy) == 1  # kept
     assert s.table_with(["rumi:classes"]).column("rumi:classes").to_pylist() == got
     sh = s.read_shard(s.shards()[0], ["id", "rumi:classes"])
     assert sh.table.column("rumi:classes").to_pylist() == [want[i] for i in sh.table.column("id").to_pylist()]
@@ -357,18 +367,18 @@ def test_searches_leave_the_counts_unread_and_lazy_column_reads_them(tmp_path, m
 
 def test_exact_classes_keeps_the_counts_exact(converted, tmp_path):
     """exact_classes=True (Catalog.build, append, rumi-catalog build --exact-classes): the
-    LANDFIRE fuel counts at tiles of 64, quantised by default (over the budget), are exact
+    LANDFIRE fuel counts at tiles of 32, quantised by default (over a one-step file's budget), are exact
     (codec 2, equal to numpy); a non-bool is refused."""
     import subprocess
     import sys
 
-    fbfm = converted("lf_fbfm40_220_mt_hood_utm.tif", "--tile", "64")
+    fbfm = converted("lf_fbfm40_220_mt_hood_utm.tif", "--tile", "32")
     px = tiff_pixels(DATA / "lf_fbfm40_220_mt_hood_utm.tif")[0]
     assert counts_of(rumi.Catalog.build([str(fbfm)], tmp_path / "q.parquet"))[0].exact is False
     cat = rumi.Catalog.build([str(fbfm)], tmp_path / "e.parquet", exact_classes=True)
     cc = counts_of(cat)[0]
     assert cat.row(0)["rumi:classes"][0]["counts"][0] == 2 and cc.exact
-    np.testing.assert_array_equal(cc.lo, oracle(px[None], (64, 64), cc.values))
+    np.testing.assert_array_equal(cc.lo, oracle(px[None], (32, 32), cc.values))
     parts = rumi.Catalog.build([str(fbfm)], str(tmp_path / "p") + "/").append([str(fbfm)], exact_classes=True)
     assert [r[0]["counts"][0] for r in parts.column("rumi:classes")] in ([4, 2], [2, 4])
     subprocess.run([sys.executable, "-m", "rumi.catalog.cli", "build", str(fbfm), "-o", str(tmp_path / "cli.parquet"),

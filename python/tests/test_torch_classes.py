@@ -54,8 +54,8 @@ def test_landfire_min_and_max_class(landfire, monkeypatch):
     """Fuel class 165 (TU5, 16 % of the map) at least 30 % of every chip, class 99 (barren)
     at most 5 %: every chip of the three samplers meets both on the label GeoTIFF's pixels, and
     without the limits some chips do not (the assertions can fail). (The labels' counts are
-    quantised: 27 classes x 208 tiles are over the exact counts' budget; 40 % and 2 % together,
-    which the exact counts admitted, are beyond the bounds of the codes.)"""
+    exact: 27 classes x 208 tiles of one step are within a label map's budget; docs/training.md
+    draws 40 % and 2 % together, which quantised codes could not bound.)"""
     cat, lcat, fuel = landfire
     ds = rt.ChipDataset(cat, size=96, labels=lcat)
     size = 96
@@ -82,15 +82,16 @@ def test_landfire_min_and_max_class(landfire, monkeypatch):
 
 def test_tile_aligned_chips_are_exact(landfire, tmp_path, monkeypatch):
     """A chip of the tile's size on the tile grid: its bound is its tile's count, exactly when
-    the catalogue holds the exact counts (within their budget: here a larger one), and for the
-    quantised counts where a class is absent or fills the tile; otherwise the tile sampler keeps
-    a subset of the chips whose pixels meet the limit (never one that does not)."""
+    the catalogue holds the exact counts (within their budget: a label map of one step), and for
+    the quantised counts (here forced by a smaller budget) where a class is absent or fills the
+    tile; otherwise the tile sampler keeps a subset of the chips whose pixels meet the limit
+    (never one that does not)."""
     from rumi.catalog import classes
 
-    cat, lcat, fuel = landfire
+    cat, exact, fuel = landfire
     with monkeypatch.context() as m:
-        m.setattr(classes, "CODES_BUDGET_FLOOR", 1 << 20)
-        exact = rumi.Catalog.build([lcat.row(0)["location"]], tmp_path / "exact.parquet")
+        m.setattr(classes, "CODES_BUDGET_ONE_STEP", 1280)
+        lcat = rumi.Catalog.build([exact.row(0)["location"]], tmp_path / "quantised.parquet")
     assert lcat.row(0)["rumi:classes"][0]["counts"][0] == 4 and exact.row(0)["rumi:classes"][0]["counts"][0] == 2
     tiles = list(rt.TileChipSampler(rt.ChipDataset(cat, size=64, labels=lcat)))
     for lim, test, same in (

@@ -16,7 +16,8 @@ integer type is an error.
 The column: a list with one struct per categorical band, in band order: `band` (the band's index
 in the file), `values` (its classes, int64, increasing) and `counts`: each class's samples per
 time step and tile (nodata samples not counted): exact (codec 2) when they fit the band's budget
-(max(CODES_BUDGET_FLOOR bytes, CODES_BUDGET_BITS per step and tile)) or `exact_classes=True`
+(counts_budget: 4 KB for a file of one step, a label map; else max(1,280 bytes, 0.5 bit per step
+and tile)) or `exact_classes=True`
 asks for them, else quantised (codec 4, encode_counts): one code per (class, step, tile), 0
 exactly none, the top code exactly all of the tile's samples, a code between them a range of the
 fraction (the finest table of CODE_TABLES whose codes fit the budget); a 2-class band whose
@@ -61,6 +62,18 @@ CODE_DENOM = 256
 #: that fits (the coarsest when none does)
 CODES_BUDGET_FLOOR = 1280
 CODES_BUDGET_BITS = 0.5
+#: the floor for a file of one time step: a label map, on which class limits are drawn (the
+#: LANDFIRE fuel map's 27 classes at tiles of 64, 3.5 KB exact, admit 109 chips with class 165
+#: >= 40 % where its quantised codes admit 6); its counts have no step factor to grow with
+CODES_BUDGET_ONE_STEP = 4096
+
+
+def counts_budget(steps: int, tiles: int) -> int:
+    """The bytes a band's counts may take exact (encode_counts): CODES_BUDGET_ONE_STEP for a
+    file of one step, else CODES_BUDGET_FLOOR, or CODES_BUDGET_BITS per step and tile when that
+    is more."""
+    floor = CODES_BUDGET_ONE_STEP if steps == 1 else CODES_BUDGET_FLOOR
+    return max(floor, int(CODES_BUDGET_BITS * steps * tiles / 8))
 #: zstd's level for the counts (small arrays: the level costs little)
 ZSTD_LEVEL = 19
 #: classes counted by comparing each value (fewer) or by a searchsorted index and bincount (more)
@@ -310,8 +323,7 @@ def code_bounds(codes: np.ndarray[Any, Any], area: np.ndarray[Any, Any], table: 
 def encode_counts(counts: np.ndarray[Any, Any], area: np.ndarray[Any, Any], table: int | None = None,
                   exact: bool = False) -> bytes:
     """(T, ny, nx, K) counts of tiles of `area` samples (ny, nx) -> the column's bytes: the exact
-    counts (codec 2, _encode_exact) when they fit the band's budget (max(CODES_BUDGET_FLOOR,
-    CODES_BUDGET_BITS per step and tile)), else codec 4: COUNTS_CODEC, the table (an index of
+    counts (codec 2, _encode_exact) when they fit the band's budget (counts_budget), else codec 4: COUNTS_CODEC, the table (an index of
     CODE_TABLES), flags (1: the codes are zstd-compressed; 2: the counts of every step and tile
     sum to its samples) and the class whose codes are left out + 1 (0: none; a 2-class band with
     flag 2: the other class's codes say it), then the codes in (K, T, ny, nx) order, packed
@@ -334,7 +346,7 @@ def encode_counts(counts: np.ndarray[Any, Any], area: np.ndarray[Any, Any], tabl
     keep = np.moveaxis(c, -1, 0)
     if drop >= 0:
         keep = np.delete(keep, drop, 0)
-    budget = max(CODES_BUDGET_FLOOR, int(CODES_BUDGET_BITS * T * ny * nx / 8))
+    budget = counts_budget(T, ny * nx)
     out = _encode_exact(c)
     if table is None and (exact or len(out) <= budget):
         return out
