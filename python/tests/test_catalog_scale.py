@@ -654,3 +654,191 @@ def test_https_server_without_range_support_is_named_as_the_core_names_it(https_
     assert f"the server at {server} does not support HTTP Range requests" in text, text
     assert text.startswith(f"{server}/part-") and f".parquet: the server at {server} " in text, text
     assert "status 200, not 206 Partial Content" in text, text
+
+
+# --- the lazy columns beside each part (issue 50: the search figures unchanged) ----------------
+
+
+def with_lazy(table: pa.Table, seed: int = 7) -> pa.Table:
+    """table with rumi:stats and rumi:classes values (random bytes: nothing decodes them here;
+    some rows without), as large as real ones: 600 bytes and 300 of counts a row."""
+    rng = np.random.default_rng(seed)
+    n = table.num_rows
+    stats = [None if i % 13 == 0 else rng.bytes(600) for i in range(n)]
+    classes = [[] if i % 5 == 0 else [{"band": 0, "values": [1, 2, 7], "counts": rng.bytes(300)}] for i in range(n)]
+    sch = schema()
+    for name, values in (("rumi:stats", stats), ("rumi:classes", classes)):
+        table = table.set_column(sch.get_field_index(name), sch.field(name), pa.array(values, sch.field(name).type))
+    return table
+
+
+def _by_id(table: pa.Table, name: str) -> dict:
+    return dict(zip(table.column("id").to_pylist(), table.column(name).to_pylist()))
+
+
+def test_lazy_columns_lie_beside_each_part(rows, tmp_path):
+    """rumi:stats and rumi:classes are not in a part file: they lie in `part-....lazy` beside it
+    (a Parquet file of those columns, the part's rows and row groups), named in the part's
+    "rumi:catalog" metadata; a search leaves them unread and lazy_column reads its rows' values;
+    the whole folder's rows, column(), read_shard and append read them from there. A folder
+    without their values has no .lazy file (its metadata: none there) and reads them null."""
+    import json
+
+    lazy = with_lazy(rows)
+    d = tmp_path / "lazy"
+    write_parts(lazy, str(d), rows_per_group=32)
+    names = sorted(n for n in os.listdir(d) if n.endswith(".parquet"))
+    assert sorted(n for n in os.listdir(d) if n.endswith(".lazy")) == sorted(n[:-8] + ".lazy" for n in names)
+    for n in names:
+        part, side = pq.ParquetFile(d / n), pq.ParquetFile(d / (n[:-8] + ".lazy"))
+        assert "rumi:stats" not in part.schema_arrow.names and "rumi:classes" not in part.schema_arrow.names
+        assert side.schema_arrow.names == ["rumi:stats", "rumi:classes"]
+        assert [side.metadata.row_group(i).num_rows for i in range(side.metadata.num_row_groups)] == \
+               [part.metadata.row_group(i).num_rows for i in range(part.metadata.num_row_groups)]
+        assert json.loads(part.schema_arrow.metadata[b"rumi:catalog"])["lazy"] == ["rumi:stats", "rumi:classes"]
+    stats, classes = _by_id(lazy, "rumi:stats"), _by_id(lazy, "rumi:classes")
+    cat = Catalog.open(d)
+    for q in QUERIES[:4]:
+        s = cat.search(**q)
+        ids = s.column("id")
+        assert set(ids) == brute(rows, **q) and s.table.column("rumi:stats").null_count == len(ids)
+        assert s.lazy_column("rumi:stats").to_pylist() == [stats[i] for i in ids]
+        assert s.lazy_column("rumi:classes").to_pylist() == [classes[i] for i in ids]
+        assert s.filter_crs("EPSG:3857").lazy_column("rumi:stats").to_pylist() == \
+               [stats[i] for i in s.filter_crs("EPSG:3857").column("id")]
+        d_ = cat.search(**q, defer=True)
+        for sh in d_.shards()[:5]:
+            t = d_.read_shard(sh, ["id", "rumi:stats", "rumi:classes"]).table
+            assert t.column("rumi:stats").to_pylist() == [stats[i] for i in t.column("id").to_pylist()]
+            assert t.column("rumi:classes").to_pylist() == [classes[i] for i in t.column("id").to_pylist()]
+    by_id = {r["id"]: r for r in lazy.to_pylist()}
+    for i in (0, 777, len(cat) - 1):
+        r = cat.row(i)
+        assert r == by_id[r["id"]]
+    assert dict(zip(cat.column("id"), cat.column("rumi:stats"))) == stats
+    # append: the new parts' lazy columns beside them too
+    new = with_lazy(gen_rows(100, seed=5, id0=100_000, year0=2023), seed=9)
+    cat2 = cat.append(new)
+    s = cat2.search(time=("2023-01-01", None))
+    assert s.lazy_column("rumi:stats").to_pylist() == [_by_id(new, "rumi:stats")[i] for i in s.column("id")]
+    # no values: no .lazy file, the column null
+    e = tmp_path / "none"
+    write_parts(rows, str(e), rows_per_group=32)
+    assert not [n for n in os.listdir(e) if n.endswith(".lazy")]
+    part = pq.ParquetFile(next(e.glob("*.parquet")))
+    assert json.loads(part.schema_arrow.metadata[b"rumi:catalog"])["lazy"] == []
+    s = Catalog.open(e).search(**QUERIES[0])
+    assert len(s) and s.lazy_column("rumi:stats").null_count == len(s)
+
+
+def test_parts_written_with_the_lazy_columns_inside_still_read(rows, tmp_path):
+    """A part written before the .lazy files (rumi:stats and rumi:classes its last columns, no
+    "lazy" in its metadata) reads as before, beside parts written now: searches, lazy_column,
+    rows and shards give the values; a .lazy file a part's metadata names and that is missing
+    is a FormatError naming it (never null values)."""
+    import json
+    import shutil
+
+    lazy = with_lazy(rows)
+    d = tmp_path / "mixed"
+    write_parts(lazy, str(d), rows_per_group=32)
+    names = sorted(n for n in os.listdir(d) if n.endswith(".parquet"))
+    # the 2021 part as rumi wrote parts before: the columns inside, last
+    p = d / names[1]
+    t = pq.read_table(p)
+    side = pq.read_table(d / (names[1][:-8] + ".lazy"))
+    md = dict(t.schema.metadata)
+    info = json.loads(md[b"rumi:catalog"])
+    del info["lazy"]
+    md[b"rumi:catalog"] = json.dumps(info).encode()
+    old = t.append_column(side.schema.field(0), side.column(0)).append_column(side.schema.field(1), side.column(1))
+    assert old.schema.names == parts_mod.part_schema().names
+    pq.write_table(old.replace_schema_metadata(md), p, row_group_size=32)
+    os.remove(d / (names[1][:-8] + ".lazy"))
+    stats, classes = _by_id(lazy, "rumi:stats"), _by_id(lazy, "rumi:classes")
+    cat = Catalog.open(d)
+    for q in QUERIES[:4]:
+        s = cat.search(**q)
+        ids = s.column("id")
+        assert set(ids) == brute(rows, **q) and s.table.column("rumi:classes").null_count == len(ids)
+        assert s.lazy_column("rumi:stats").to_pylist() == [stats[i] for i in ids]
+        assert s.lazy_column("rumi:classes").to_pylist() == [classes[i] for i in ids]
+        for sh in cat.search(**q, defer=True).shards()[:8]:
+            t = cat.search(**q, defer=True).read_shard(sh, ["id", "rumi:classes"]).table
+            assert t.column("rumi:classes").to_pylist() == [classes[i] for i in t.column("id").to_pylist()]
+    by_id = {r["id"]: r for r in lazy.to_pylist()}
+    for i in range(0, len(cat), 397):
+        r = cat.row(i)
+        assert r == by_id[r["id"]]
+    # a part whose .lazy file is gone: loud, naming it
+    shutil.copytree(d, tmp_path / "lost")
+    gone = names[2][:-8] + ".lazy"
+    os.remove(tmp_path / "lost" / gone)
+    cat = Catalog.open(tmp_path / "lost")
+    s = cat.search(time=("2022-01-01", "2022-12-31"))
+    assert len(s) and s.column("id")
+    with pytest.raises(rumi.FormatError, match=rf"{gone} is missing: the lazy columns"):
+        s.lazy_column("rumi:stats")
+    with pytest.raises(rumi.FormatError, match=rf"{gone} is missing"):
+        cat.row(len(cat) - 1)
+
+
+def test_a_search_over_s3_reads_the_same_ranges_with_and_without_the_lazy_columns(rows, moto, nginx, monkeypatch):
+    """Over S3 (moto) a search of a folder whose rows have rumi:stats and rumi:classes reads the
+    same ranges, the same number of requests, as one without them: the columns lie beside the
+    parts (in a part, their bytes lay between consecutive row groups: a range per row group);
+    lazy_column then reads the .lazy files only. Over https (a published folder), the listing
+    gives the sizes of the files beside each part: lazy_column asks no HEAD."""
+    import json
+    import shutil
+
+    boto3 = pytest.importorskip("boto3")
+    endpoint, _ = moto
+    for k, v in {"AWS_ENDPOINT_URL": endpoint, "AWS_ACCESS_KEY_ID": "test", "AWS_SECRET_ACCESS_KEY": "test",
+                 "AWS_REGION": "us-east-1", "AWS_ALLOW_HTTP": "true"}.items():
+        monkeypatch.setenv(k, v)
+    boto3.client("s3", endpoint_url=endpoint).create_bucket(Bucket="lazy")
+    lazy = with_lazy(rows)
+    write_parts(rows, "s3://lazy/without/", rows_per_group=32)
+    write_parts(lazy, "s3://lazy/with/", rows_per_group=32)
+    reads: list[tuple[str, int, int]] = []
+    real = stores.ObjectFile.readinto
+
+    def counting(self, b):
+        reads.append((self.loc.text, self._pos, len(b)))
+        return real(self, b)
+
+    monkeypatch.setattr(stores.ObjectFile, "readinto", counting)
+    q = dict(bbox=(-100.0, -20.0, -60.0, 10.0), time=("2021-01-01", "2022-12-31"))
+    got = {}
+    for name in ("without", "with"):
+        cat = Catalog.open(f"s3://lazy/{name}/")
+        reads.clear()
+        s = cat.search(**q)
+        got[name] = [(u.rsplit("/", 1)[1].split(".", 1)[0], n) for u, _, n in reads], s.column("id"), cat.groups_read
+    (r0, ids0, g0), (r1, ids1, g1) = got["without"], got["with"]
+    assert ids0 == ids1 and set(ids0) == brute(rows, **q) and g0 == g1
+    assert len(r1) == len(r0) < g1, (len(r0), len(r1), g1)  # row groups read as runs, not one by one
+    assert not any(u.endswith(".lazy") for u, _, _ in reads)
+    reads.clear()
+    assert s.lazy_column("rumi:stats").to_pylist() == [_by_id(lazy, "rumi:stats")[i] for i in ids1]
+    assert reads and all(u.endswith(".lazy") for u, _, _ in reads)
+    # https: the listing names each part's files beside and their sizes
+    web = Path(nginx.root) / "lazyweb"
+    write_parts(lazy, str(web), rows_per_group=32)
+    write_listing(str(web))
+    listing = json.loads((web / "_parts.json").read_text())
+    for e in listing:
+        stem = e["name"][:-8]
+        assert e["beside"] == {x: (web / (stem + x)).stat().st_size for x in (".headers", ".lazy")}
+    from rumi._location import Location
+
+    heads = []
+    size = Location.size
+    monkeypatch.setattr(Location, "size", lambda self, *a, **k: (heads.append(self.text), size(self, *a, **k))[1])
+    s = Catalog.open(nginx.url("lazyweb/")).search(**q)
+    assert s.lazy_column("rumi:classes").to_pylist() == [_by_id(lazy, "rumi:classes")[i] for i in s.column("id")]
+    i = next(i for i, f in enumerate(s.column("id")) if _by_id(rows, "rumi:header")[f] is not None)
+    assert s.row(i)["rumi:header"] == _by_id(rows, "rumi:header")[s.column("id")[i]]
+    assert heads == []  # every size from the listing: no HEAD
+    shutil.rmtree(web)

@@ -3,7 +3,10 @@ stac-geoparquet's conventions, searched where it lies.
 
 Layout: `part-<UTC time>-<random>.<summary>.parquet` files, each a GeoParquet 1.1 file of the catalogue's
 columns but rumi:header, which lies beside it in `part-....headers` (the blobs end to end; the
-columns rumi:header_offset / rumi:header_size locate a row's blob there). Rows are grouped by the
+columns rumi:header_offset / rumi:header_size locate a row's blob there), and but the columns
+searches leave unread (LAZY_COLUMNS: rumi:stats, rumi:classes), which lie beside it in
+`part-....lazy` (Parquet: the part's rows, in its order and row groups; read by a row's place in
+its part) so that the row groups a search reads lie end to end (one range over S3). Rows are grouped by the
 year of their first time (one year per part file), and in a part sorted along a Hilbert curve of
 their bbox centre, then by time; row groups of ROWS_PER_GROUP rows carry min/max statistics of
 the bbox covering (bbox.xmin ... bbox.ymax), the time columns and proj:code only (a small
@@ -57,10 +60,16 @@ HEADERS = ".headers"
 
 
 #: columns that searches do not read (null in a search's rows; Catalog.lazy_column reads them for
-#: a selection: Catalog.stats rumi:stats, the samplers' class limits rumi:classes), last in each
-#: part file: their column chunks never lie between the ranges of the columns a search reads (one
-#: range a row group, as before them; part files written before keep rumi:classes among them)
+#: a selection: Catalog.stats rumi:stats, the samplers' class limits rumi:classes). A part file
+#: holds none of them: they lie beside it, in `part-....lazy` (a Parquet file of these columns, the
+#: part's rows in its order and row groups), so that a search's row groups stay one range (in the
+#: part they would lie between them: a range per row group over S3); the part's "rumi:catalog"
+#: metadata names the ones there ("lazy": [], all null: no file). Parts written before keep them
+#: in the part file, last (no "lazy" key).
 LAZY_COLUMNS = (K.STATS, K.CLASSES)
+LAZY = ".lazy"
+#: the columns a search's expression reads (search.pushdown: STAT_COLUMNS' top-level columns)
+PUSHED = tuple(dict.fromkeys(c.split(".")[0] for c in STAT_COLUMNS))
 
 
 def part_schema() -> Any:
@@ -297,7 +306,8 @@ def parse_summary(name: str) -> tuple[np.ndarray[Any, Any], dict[str, Any]] | No
 def write_part(fs: Any, root: str, table: Any, blobs: Sequence[bytes | None] | None, *, rows_per_group: int = ROWS_PER_GROUP,
                options: dict[str, Any] | None = None) -> str:
     """Writes one part file of table (the catalogue schema, rows in the order to keep) and, when
-    blobs (one per row, or None) has any, its .headers file first. A table that has the columns
+    blobs (one per row, or None) has any, its .headers file first; LAZY_COLUMNS with a value go
+    to its .lazy file, first too. A table that has the columns
     rumi:header_offset / rumi:header_size instead keeps them (its blobs written beside by the
     caller, under the returned name with .headers for .parquet). Returns its path."""
     pa, pq, *_ = deps()
@@ -319,12 +329,19 @@ def write_part(fs: Any, root: str, table: Any, blobs: Sequence[bytes | None] | N
         table = table.append_column(K.HEADER_OFFSET, pa.array(offs, pa.int64(), mask=mask))
         table = table.append_column(K.HEADER_SIZE, pa.array(sizes, pa.int64(), mask=mask))
     table = table.select(part_schema().names).cast(part_schema())
+    lazy = [c for c in LAZY_COLUMNS if table.column(c).null_count < n]  # the ones with a value
+    side = table.select(lazy)
+    table = table.drop_columns(list(LAZY_COLUMNS))
     ext = extent(table)
     name = _part_name(summary_token(n, rows_per_group, ext))
+    if lazy:  # beside the part, in its row groups (LAZY_COLUMNS), before it as its blobs
+        sink = pa.BufferOutputStream()
+        pq.write_table(side, sink, compression="zstd", row_group_size=rows_per_group, write_statistics=False)
+        put(fs, f"{root}/{name}{LAZY}", sink.getvalue(), options)
     if chunks:  # the blobs first: a part is never listed before its blobs exist
         put(fs, f"{root}/{name}{HEADERS}", b"".join(chunks), options)
     md = file_metadata(table)
-    md[K.CATALOG_KEY] = json.dumps({**json.loads(md[K.CATALOG_KEY]), "extent": ext}).encode()
+    md[K.CATALOG_KEY] = json.dumps({**json.loads(md[K.CATALOG_KEY]), "extent": ext, "lazy": lazy}).encode()
     table = table.replace_schema_metadata(md)
     sink = pa.BufferOutputStream()
     pq.write_table(
@@ -372,12 +389,22 @@ def write_parts(
 
 
 def write_listing(url: str, options: dict[str, Any] | None = None) -> str:
-    """Writes the folder's `_parts.json` (its part files' names and sizes), which readers over
+    """Writes the folder's `_parts.json` (its part files' names and sizes, and those of the
+    files beside each: "beside", {".headers": size, ".lazy": size}), which readers over
     http(s) use instead of a listing: publish it after copying the folder to a web server (or
     after appending to a folder a web server serves). Returns its path."""
     fs, root = store(url, options)
     parts = list_parts(fs, root)
-    body = json.dumps([{"name": p.rsplit("/", 1)[-1], "size": s} for p, s in parts]).encode()
+    near = {suffix: dict(list_parts(fs, root, suffix)) for suffix in (HEADERS, LAZY)}
+    entries = []
+    for p, s in parts:
+        e: dict[str, Any] = {"name": p.rsplit("/", 1)[-1], "size": s}
+        # the sizes of the files beside it (a reader then opens them without a HEAD request)
+        beside = {x: near[x][f] for x in near if (f := p[: -len(".parquet")] + x) in near[x]}
+        if beside:
+            e["beside"] = beside
+        entries.append(e)
+    body = json.dumps(entries).encode()
     path = f"{root}/{LISTING}"
     put(fs, path, body, options)
     return path
@@ -407,6 +434,10 @@ class Parts:
         self.sizes = [s for _, s in listed]
         self._kept: dict[str, Any] = {}
         self._kept_lock = threading.Lock()
+        #: per part path, the LAZY_COLUMNS in its .lazy file (None: in the part, as written
+        #: before), from its footer; the .lazy files' footers last read (FOOTERS_KEPT)
+        self._lazy_of: dict[str, list[str] | None] = {}
+        self._side_md: dict[str, Any] = {}
         self.group_rows, self.extents = self._summaries(listed)
         self.rows = np.array([int(g.sum()) for g in self.group_rows], np.int64)
         self.headers = Headers(url, options, self.names, self.fs, self.root)
@@ -462,6 +493,13 @@ class Parts:
         md = frag.metadata.metadata or {}
         if K.CATALOG_KEY not in md:
             raise FormatError(f"{path} is not a rumi catalogue part (no rumi:catalog metadata)")
+        try:
+            lazy = json.loads(md[K.CATALOG_KEY]).get("lazy")
+        except (ValueError, AttributeError):
+            raise FormatError(f"{path}: its rumi:catalog metadata is not a JSON object") from None
+        if lazy is not None and (not isinstance(lazy, list) or not set(lazy) <= set(LAZY_COLUMNS)):
+            raise FormatError(f"{path}: its rumi:catalog metadata names {lazy!r} as its lazy columns (of {list(LAZY_COLUMNS)})")
+        self._lazy_of[path] = lazy
         return frag
 
     @property
@@ -481,6 +519,7 @@ class Parts:
         new = Parts.__new__(Parts)
         new.__dict__.update(self.__dict__)
         new._kept, new._kept_lock = dict(self._kept), threading.Lock()
+        new._lazy_of, new._side_md = dict(self._lazy_of), dict(self._side_md)
         listed = list_parts(self.fs, self.root)
         known = {p: (g, e) for p, g, e in zip(self.paths, self.group_rows, self.extents)}
         added = [(p, s) for p, s in listed if p not in known]
@@ -494,29 +533,150 @@ class Parts:
         new.groups_read = 0
         return new
 
-    def read(self, expr: Any, columns: Sequence[str], filters: Any = ()) -> tuple[Any, np.ndarray[Any, Any]]:
+    def read(self, expr: Any, columns: Sequence[str], filters: Any = ()) -> tuple[Any, np.ndarray[Any, Any], np.ndarray[Any, Any]]:
         """The rows that pass expr (a pyarrow.dataset expression, None: all), with columns (the
-        part schema's), and each row's part index. The parts whose extents cannot match filters
-        (the search expr comes from) are skipped, then only the row groups whose statistics may
-        match are read (pyarrow.dataset's push-down); their count is added to groups_read."""
+        part schema's), each row's part index and its row in the part. The parts whose extents
+        cannot match filters (the search expr comes from) are skipped, then only the row groups
+        whose statistics may match are read (pyarrow.dataset's push-down; LAZY_COLUMNS asked for
+        from the .lazy files); their count is added to groups_read."""
         pa = deps().pa
-        tables, part = [], []
+        cols = list(columns)
+        tables, part, at = [], [], []
         for k in range(len(self.paths)):
             if filters and not may_match(self.extents[k], filters):
                 continue
             frag = self.frag(k)
-            expr = self._expr(k, expr, filters)
-            sub = frag.subset(expr) if expr is not None else frag
+            e = self._expr(k, expr, filters)
+            sub = frag.subset(e) if e is not None else frag
             if sub is None or not sub.row_groups:
                 continue
             self.groups_read += len(sub.row_groups)
-            t = _read(self.paths[k], sub.to_table, schema=self.schema, columns=list(columns), filter=expr, use_threads=True)
+            here, beside = self._split(k, cols)
+            # the row groups whole, each row's place in the part kept through the filter
+            t = _read(self.paths[k], sub.to_table, schema=self.schema, use_threads=True,
+                      columns=list(dict.fromkeys(here + (list(PUSHED) if e is not None else []))))
+            starts = self._starts(k)
+            rows = np.concatenate([np.arange(starts[rg.id], starts[rg.id + 1]) for rg in sub.row_groups])
+            if len(rows) != t.num_rows:
+                raise FormatError(f"{self.paths[k]}: its row groups hold {t.num_rows} rows, its footer says {len(rows)}")
+            if e is not None:
+                t = t.append_column("rumi:row", pa.array(rows)).filter(e)
+                rows = np.asarray(t.column("rumi:row").to_numpy(), np.int64)
+            t = self._with_lazy(k, t.select(here), rows, beside).select(cols)
             if t.num_rows:
                 tables.append(t)
                 part.append(np.full(t.num_rows, k, np.int32))
+                at.append(rows)
         if not tables:
-            return self.schema.empty_table().select(list(columns)), np.zeros(0, np.int32)
-        return pa.concat_tables(tables), np.concatenate(part)
+            return self.schema.empty_table().select(cols), np.zeros(0, np.int32), np.zeros(0, np.int64)
+        return pa.concat_tables(tables), np.concatenate(part), np.concatenate(at)
+
+    def _split(self, k: int, columns: Sequence[str]) -> tuple[list[str], list[str]]:
+        """columns as (those read from part k, those from its .lazy file)."""
+        if self.lazy_of(k) is None:  # written before: all in the part
+            return list(columns), []
+        return [c for c in columns if c not in LAZY_COLUMNS], [c for c in columns if c in LAZY_COLUMNS]
+
+    def _with_lazy(self, k: int, t: Any, rows: np.ndarray[Any, Any], names: Sequence[str]) -> Any:
+        """t (rows of part k) with the LAZY_COLUMNS names appended, read for its rows."""
+        for n in names:
+            t = t.append_column(self.schema.field(n), self.lazy_rows(k, n, rows))
+        return t
+
+    def _starts(self, k: int) -> np.ndarray[Any, Any]:
+        """The first row of each row group of part k, then its rows."""
+        return np.concatenate([[0], np.cumsum(self.group_rows[k])]).astype(np.int64)
+
+    def lazy_of(self, k: int) -> list[str] | None:
+        """The LAZY_COLUMNS that lie in part k's .lazy file (the others: null in every row), or
+        None for a part written before that holds them itself (its footer says: read if not yet)."""
+        path = self.paths[k]
+        if path not in self._lazy_of:
+            self.frag(k)
+        return self._lazy_of[path]
+
+    def lazy_rows(self, k: int, name: str, rows: np.ndarray[Any, Any]) -> Any:
+        """Column name (one of LAZY_COLUMNS) of rows (rows of part k, any order): the row groups
+        that hold them read from its .lazy file (a part written before: from the part)."""
+        pa = deps().pa
+        rows = np.asarray(rows, np.int64)
+        have = self.lazy_of(k)
+        if have is not None and name not in have:  # null in every row of the part
+            return pa.nulls(len(rows), self.schema.field(name).type)
+        starts = self._starts(k)
+        if len(rows) and (rows.min() < 0 or rows.max() >= starts[-1]):
+            raise IndexError(f"rows {rows.min()}..{rows.max()} of {self.paths[k]}, a part of {starts[-1]} rows")
+        g = np.searchsorted(starts, rows, side="right") - 1
+        ids = np.unique(g)
+        if have is None:
+            t = _read(self.paths[k], self.frag(k).subset(row_group_ids=ids.tolist()).to_table, schema=self.schema, columns=[name])
+        else:
+            t = self._side(k, ids.tolist(), [name])
+        first = np.concatenate([[0], np.cumsum(np.diff(starts)[ids])])[:-1]  # each group's first row in t
+        return t.column(name).take(pa.array(first[np.searchsorted(ids, g)] + rows - starts[g]))
+
+    def lazy_values(self, name: str, part: np.ndarray[Any, Any], rows: np.ndarray[Any, Any]) -> Any:
+        """Column name (one of LAZY_COLUMNS) of the rows at (part, row in the part), in their
+        order (a ChunkedArray): lazy_rows of each part (FOOTER_THREADS at once)."""
+        pa = deps().pa
+        part, rows = np.asarray(part), np.asarray(rows, np.int64)
+        typ = self.schema.field(name).type
+        ks = np.unique(part).tolist()
+        picks = [np.flatnonzero(part == k) for k in ks]
+
+        def one(j: int) -> Any:
+            return self.lazy_rows(ks[j], name, rows[picks[j]])
+
+        if len(ks) <= 1:
+            got = [one(j) for j in range(len(ks))]
+        else:
+            from concurrent.futures import ThreadPoolExecutor
+
+            with ThreadPoolExecutor(min(FOOTER_THREADS, len(ks))) as ex:
+                got = list(ex.map(one, range(len(ks))))
+        if not got:
+            return pa.chunked_array([], type=typ)
+        cat = pa.chunked_array([c for a in got for c in (a.chunks if hasattr(a, "chunks") else [a])], type=typ)
+        back = np.empty(len(part), np.int64)
+        back[np.concatenate(picks)] = np.arange(len(part))
+        return cat.take(pa.array(back))
+
+    def _side_path(self, k: int) -> str:
+        return f"{self.paths[k][: -len('.parquet')]}{LAZY}"
+
+    def _side(self, k: int, ids: Sequence[int], columns: Sequence[str]) -> Any:
+        """Row groups ids of part k's .lazy file (its row groups are the part's), columns."""
+        pa, pq, *_ = deps()
+        path = self._side_path(k)
+        try:
+            f = self.fs.open_input_file(path)
+        except FileNotFoundError:
+            raise FormatError(f"{path} is missing: the lazy columns {self.lazy_of(k)} of the part {self.paths[k]} "
+                              "lie there (copy the folder whole)") from None
+        except OSError as e:
+            raise RumiIOError(f"{path}: {e}") from None
+        try:
+            with self._kept_lock:
+                md = self._side_md.get(path)
+            pf = pq.ParquetFile(f, metadata=md, pre_buffer=True)
+            groups = [pf.metadata.row_group(i).num_rows for i in range(pf.metadata.num_row_groups)]
+            if groups != self.group_rows[k].tolist():
+                raise FormatError(f"{path}: its row groups ({sum(groups)} rows) are not those of its part {self.paths[k]} "
+                                  f"({int(self.rows[k])} rows)")
+            missing = [c for c in columns if c not in pf.schema_arrow.names]
+            if missing:
+                raise FormatError(f"{path} lacks the columns {missing} that its part's metadata places there")
+            t = pf.read_row_groups(list(ids), columns=list(columns))
+        except pa.ArrowInvalid as e:
+            raise FormatError(f"{path} is not a readable file of a part's lazy columns (truncated or corrupt?): {e}") from None
+        finally:
+            f.close()
+        with self._kept_lock:
+            self._side_md.pop(path, None)
+            self._side_md[path] = pf.metadata
+            while len(self._side_md) > FOOTERS_KEPT:
+                del self._side_md[next(iter(self._side_md))]
+        return t.cast(pa.schema([self.schema.field(c) for c in columns]))
 
     def groups(self, expr: Any, filters: Any = ()) -> list[tuple[int, int]]:
         """(part, row group id) of the row groups a search's expr (None: all) may match, in
@@ -544,10 +704,16 @@ class Parts:
         return expr
 
     def read_column(self, name: str) -> Any:
-        """One column of every row, part by part."""
+        """One column of every row, part by part (LAZY_COLUMNS from the .lazy files)."""
         pa = deps().pa
-        cols = [_read(self.paths[k], self.frag(k).to_table, schema=self.schema, columns=[name]).column(0) for k in range(len(self.paths))]
-        return pa.chunked_array([c for col in cols for c in col.chunks], type=self.schema.field(name).type)
+        cols = []
+        for k in range(len(self.paths)):
+            if self._split(k, [name])[1]:
+                cols.append(self.lazy_rows(k, name, np.arange(self.rows[k])))
+            else:
+                cols.append(_read(self.paths[k], self.frag(k).to_table, schema=self.schema, columns=[name]).column(0))
+        return pa.chunked_array([c for col in cols for c in (col.chunks if hasattr(col, "chunks") else [col])],
+                                type=self.schema.field(name).type)
 
     def locate(self, i: int) -> tuple[int, int, int]:
         """Row i of the whole catalogue -> (part, row group, row in the group)."""
@@ -561,9 +727,12 @@ class Parts:
         return k, g, i - int(self.group_rows[k][:g].sum())
 
     def group(self, k: int, rg: int, columns: Sequence[str]) -> Any:
-        """Row group rg of part k (columns of the part schema)."""
+        """Row group rg of part k (columns of the part schema; LAZY_COLUMNS from its .lazy file)."""
         self.groups_read += 1
-        return _read(self.paths[k], self.frag(k).subset(row_group_ids=[rg]).to_table, schema=self.schema, columns=list(columns))
+        here, beside = self._split(k, columns)
+        t = _read(self.paths[k], self.frag(k).subset(row_group_ids=[rg]).to_table, schema=self.schema, columns=here)
+        start = int(self._starts(k)[rg])
+        return self._with_lazy(k, t, np.arange(start, start + t.num_rows), beside).select(list(columns))
 
     def header(self, k: int, offset: int | None, size: int | None) -> bytes | None:
         """The blob of a row of part k (one range read of its .headers file)."""

@@ -205,6 +205,8 @@ def list_parts(fs: Any, root: str, suffix: str = ".parquet") -> list[tuple[str, 
         for e in names:
             p = root + "/" + e["name"]
             handler.know_size(p, int(e["size"]))
+            for suffix, n in (e.get("beside") or {}).items():  # the files beside the part (write_listing)
+                handler.know_size(p[: -len(".parquet")] + suffix, int(n))
             out.append((p, int(e["size"])))
         return sorted(out)
     try:

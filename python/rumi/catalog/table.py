@@ -103,16 +103,17 @@ class Catalog:
     PART_ROWS_CACHED = 1_000
 
     def __init__(self, table: Any, path: str | None = None, query: Query = (), _stamp: Stamp | None = None,
-                 _parts: Parts | None = None, _refs: Any = None) -> None:
+                 _parts: Parts | None = None, _refs: Any = None, _at: Any = None) -> None:
         self._table = table
         self.path = path
         self._query = tuple(query)
         self._stamp = _stamp
         self._rows: list[dict[str, Any]] | None = None
         #: a partitioned catalogue's parts (None: a single file); _refs: per row of the table,
-        #: (part, blob offset, blob size) arrays
+        #: (part, blob offset, blob size) arrays; _at: each row's row in its part
         self._parts = _parts
         self._refs = _refs
+        self._at = _at
         #: LAZY_COLUMNS read for the rows (lazy_column), by name
         self._lazy: dict[str, Any] = {}
 
@@ -122,7 +123,7 @@ class Catalog:
         stay beside: its rumi:header column is null; row() and dataset() read them)."""
         if self._table is None:
             assert self._parts is not None
-            self._table, self._refs = _read_parts(self._parts, self._query)
+            self._table, self._refs, self._at = _read_parts(self._parts, self._query)
         return self._table
 
     @property
@@ -296,8 +297,9 @@ class Catalog:
         """A column that a partitioned catalogue's rows leave unread (LAZY_COLUMNS: rumi:stats,
         rumi:classes; null in `.table` and in row() of a search or of the folder opened whole)
         with its values for these rows, in their order (a pyarrow ChunkedArray): read from the
-        row groups the search read, once per Catalog (kept), the rows matched by their blob's
-        place. A single file's rows hold it already: their column."""
+        row groups that hold them of the files beside their parts (`part-....lazy`; a part
+        written before holds them itself), by each row's place in its part, once per Catalog
+        (kept). A single file's rows hold it already: their column."""
         if name not in LAZY_COLUMNS:
             raise ValueError(f"{name!r} is not one of the columns searches leave unread {list(LAZY_COLUMNS)}")
         if self._parts is None:
@@ -317,26 +319,9 @@ class Catalog:
         return t
 
     def _read_lazy(self, name: str) -> Any:
-        """lazy_column of a partitioned catalogue: read with the blob offsets from the row groups
-        the search read, its rows found by (part, blob offset)."""
+        """lazy_column of a partitioned catalogue: its rows' values at their places in their parts."""
         assert self._parts is not None and self._refs is not None
-        pa = deps().pa
-        part, off, _ = self._refs
-        t, p2 = self._parts.read(pushdown(self._query), [name, K.HEADER_OFFSET], self._query)
-        o2 = np.asarray(t.column(K.HEADER_OFFSET).fill_null(-1).to_numpy(zero_copy_only=False), np.int64)
-        if (off < 0).any() or (o2 < 0).any():  # rows without a blob: the search's rows again
-            full, refs = _read_parts(self._parts, self._query, lazy=False)
-            if not (np.array_equal(refs[0], part) and full.column("id").equals(self.table.column("id"))):
-                raise FormatError(f"{self.path}: the catalogue's parts changed since the search (open and search it again)")
-            return full.column(name)
-        k2 = p2.astype(np.int64) * (1 << 40) + o2
-        order = np.argsort(k2, kind="stable")
-        want = part.astype(np.int64) * (1 << 40) + off
-        pos = np.searchsorted(k2[order], want)
-        pos = np.minimum(pos, max(len(k2) - 1, 0))
-        if len(k2) == 0 or not (k2[order][pos] == want).all():
-            raise FormatError(f"{self.path}: the catalogue's parts changed since the search (open and search it again)")
-        return t.column(name).take(pa.array(order[pos]))
+        return self._parts.lazy_values(name, self._refs[0], self._at)
 
     # -- shards: the pieces a reader reads alone -------------------------------------------
     def shards(self) -> list[tuple[int, int]]:
@@ -425,12 +410,13 @@ class Catalog:
             if self._table is None:  # push the search down to the part files
                 if defer or self._query:  # a deferred selection's searches are deferred too
                     return Catalog(None, self.path, self._query + q, self._stamp, self._parts)
-                table, refs = _read_parts(self._parts, self._query + q)
-                return Catalog(table, self.path, self._query + q, self._stamp, self._parts, refs)
+                table, refs, at = _read_parts(self._parts, self._query + q)
+                return Catalog(table, self.path, self._query + q, self._stamp, self._parts, refs, at)
             m = mask(self._table, q)
             idx = np.flatnonzero(m)
             refs = tuple(r[idx] for r in self._refs)
-            return Catalog(self._table.filter(deps().pa.array(m)), self.path, self._query + q, self._stamp, self._parts, refs)
+            return Catalog(self._table.filter(deps().pa.array(m)), self.path, self._query + q, self._stamp, self._parts, refs,
+                           self._at[idx])
         return Catalog(apply(self.table, q), self.path, self._query + q, self._stamp)
 
     # -- GDAL ----------------------------------------------------------------------------
@@ -465,14 +451,14 @@ def _reopen_parts(path: str, options: dict[str, Any] | None, names: tuple[str, .
     return cat._select(query, deferred) if query else cat
 
 
-def _read_parts(parts: Parts, q: Query, lazy: bool = True) -> tuple[Any, tuple[Any, Any, Any]]:
-    """The rows of parts that pass q (catalogue schema, rumi:header null) and their blobs' refs:
-    the row groups whose statistics may match are read (push-down), then the exact filters.
-    lazy: LAZY_COLUMNS are not read (null)."""
+def _read_parts(parts: Parts, q: Query, lazy: bool = True) -> tuple[Any, tuple[Any, Any, Any], Any]:
+    """The rows of parts that pass q (catalogue schema, rumi:header null), their blobs' refs and
+    their rows in their parts: the row groups whose statistics may match are read (push-down),
+    then the exact filters. lazy: LAZY_COLUMNS are not read (null)."""
     pa = deps().pa
     sch = schema()
     cols = [n for n in parts.schema.names if not (lazy and n in LAZY_COLUMNS)]
-    t, part = parts.read(pushdown(q), cols, q)
+    t, part, at = parts.read(pushdown(q), cols, q)
     for n in LAZY_COLUMNS if lazy else ():
         if n in parts.schema.names:
             t = t.append_column(parts.schema.field(n), pa.nulls(t.num_rows, parts.schema.field(n).type))
@@ -480,13 +466,13 @@ def _read_parts(parts: Parts, q: Query, lazy: bool = True) -> tuple[Any, tuple[A
     if q:
         m = mask(t, q)
         t = t.filter(pa.array(m))
-        part = part[m]
+        part, at = part[m], at[m]
     off = np.asarray(t.column(K.HEADER_OFFSET).fill_null(-1).to_numpy(zero_copy_only=False), np.int64)
     size = np.asarray(t.column(K.HEADER_SIZE).fill_null(-1).to_numpy(zero_copy_only=False), np.int64)
     t = t.drop_columns(list(REF_COLUMNS))
     t = t.add_column(sch.get_field_index(K.HEADER), sch.field(K.HEADER), pa.nulls(t.num_rows, pa.binary()))
     t = t.select(sch.names).cast(sch).replace_schema_metadata(None)
-    return t, (part, off, size)
+    return t, (part, off, size), at
 
 
 def _in_schema_order(row: dict[str, Any]) -> dict[str, Any]:
