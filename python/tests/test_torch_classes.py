@@ -129,12 +129,22 @@ def test_balance_moves_the_class_shares_to_the_target(landfire):
     assert set(target) <= set(classes.tolist())
 
 
-def test_impossible_limits_name_the_best_bound(landfire):
+def test_impossible_limits_name_the_best_bound(landfire, tmp_path, monkeypatch):
     cat, lcat, fuel = landfire
     ds = rt.ChipDataset(cat, size=96, labels=lcat)
     with pytest.raises(rumi.RequestError, match=r"min_class: labels:band 0 class 102 >= 0.95: the best lower bound 0\.\d+ "
-                                                 r"\(file lf_elev_220_mt_hood_utm_tile_64 at row \d+, col \d+\)"):
+                                                 r"\(file lf_elev_220_mt_hood_utm_tile_64 at row \d+, col \d+\); ") as e:
         rt.RandomChipSampler(ds, length=10, min_class={"labels:band 0": {102: 0.95}})
+    assert "exact_classes" not in str(e.value)  # the counts are exact
+    # from quantised counts the error says how to get exact ones
+    from rumi.catalog import classes
+
+    with monkeypatch.context() as m:
+        m.setattr(classes, "CODES_BUDGET_ONE_STEP", 1280)
+        qcat = rumi.Catalog.build([lcat.row(0)["location"]], tmp_path / "quantised.parquet")
+    with pytest.raises(rumi.RequestError, match=r"the best lower bound 0\.\d+ \(file \S+ at row \d+, col \d+\) from quantised "
+                                                 r"counts of 'labels:band 0' \(a catalogue built with exact_classes=True"):
+        rt.RandomChipSampler(rt.ChipDataset(cat, size=96, labels=qcat), length=10, min_class={"labels:band 0": {102: 0.95}})
     for cls in (rt.GridChipSampler, rt.TileChipSampler):
         with pytest.raises(rumi.RequestError, match=r"min_class: labels:band 0 class 102 >= 0.95: the best lower bound"):
             cls(ds, min_class={"labels:band 0": {102: 0.95}})

@@ -431,9 +431,11 @@ class Contents:
         out = []
         for lim in self.limits:
             best, where = None, ("", 0, 0)
+            quantised = False
             for j in range(self.index.num_files):
                 if not self.sources(j, lim.band):
                     continue
+                quantised = quantised or any(not np.array_equal(s.lo, s.hi) for s in self.sources(j, lim.band))
                 rs, cs = lattice(j)
                 R, C = (v.ravel() for v in np.meshgrid(rs, cs, indexing="ij"))
                 if not len(R):
@@ -448,7 +450,9 @@ class Contents:
             else:
                 what = "clear steps" if lim.kind == "cloud" else ("lower bound" if lim.kind == "min" else "upper bound")
                 shown = f"{int(best)}" if lim.kind == "cloud" else f"{best:.4f}"
-                out.append(f"{lim.text}: the best {what} {shown} (file {where[0]} at row {where[1]}, col {where[2]})")
+                out.append(f"{lim.text}: the best {what} {shown} (file {where[0]} at row {where[1]}, col {where[2]})"
+                           + (f" from quantised counts of {lim.band!r} (a catalogue built with exact_classes=True "
+                              "bounds chips closer)" if quantised else ""))
         return "; ".join(out)
 
     # -- balance -------------------------------------------------------------------------------
