@@ -41,7 +41,7 @@ GDAL's budget for all three (rumi's decoded-frame cache too) and cold at each re
 and mode (handles opened again, GDAL's block and /vsicurl/ caches emptied: every input fits the budget,
 so warm caches would read nothing over the link); rumi.open(URL); Zarr through zarr's FsspecStore
 (fsspec + aiohttp) under the CacheStore;
-COG through GDAL's /vsicurl/, rasterio datasets kept open, the dates of a chip read on a pool of
+COG through GDAL's /vsicurl/, rasterio datasets kept open through a mode's chips, the dates of a chip read on a pool of
 16 threads (one dataset per date), GDAL_DISABLE_READDIR_ON_OPEN=EMPTY_DIR,
 CPL_VSIL_CURL_ALLOWED_EXTENSIONS=.tif, GDAL_HTTP_MULTIRANGE=YES, GDAL_HTTP_MERGE_CONSECUTIVE_RANGES=YES,
 GDAL_HTTP_VERSION=1.1 (its /vsicurl/ region cache on, its default). A subset of the settings there
@@ -867,7 +867,7 @@ def plot(inp, out):
         panels.insert(2, (inp["rows"], "single_chips_cpu_s", "single-date chips per CPU-second, caches off"))
     if "link" in inp:
         panels.append((inp["link"]["rows"], f"{m}_chips_s", f"{dates}chips per wall second over the "
-                       f"{inp['link']['delay'] * 1000:.0f} ms link, caches on"))
+                       f"{inp['link']['delay'] * 1000:.0f} ms link, caches on from cold"))
     cols = 2
     fig, axes = plt.subplots(-(-len(panels) // cols), cols, figsize=(12, 4.4 * -(-len(panels) // cols)), squeeze=False)
     colours = {"zarr": "tab:blue", "cog": "tab:orange", "tiles": "tab:green"}
@@ -898,7 +898,7 @@ def plot(inp, out):
     for ax in list(axes.flat)[len(panels):]:
         ax.axis("off")
     axes.flat[0].legend(fontsize=8, loc="best")
-    axes.flat[1].legend(fontsize=8, loc="best")
+    axes.flat[1].legend(fontsize=8, loc="lower right")
     fig.suptitle(f"{inp['what']}: bytes against speed (up and right is better)", fontsize=10)
     fig.tight_layout()
     fig.savefig(out, dpi=80)
