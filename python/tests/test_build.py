@@ -1040,7 +1040,7 @@ def test_a_date_range_over_built_cubes_reads_only_its_dates(stac, tmp_path):
     np.testing.assert_array_equal(a["image"][0].numpy(), want)
 
 
-def test_classes_declared_are_counted_and_false_records_none(stac, tmp_path):
+def test_classes_declared_are_counted_and_false_records_none(stac, tmp_path, capsys):
     """rumi.build(classes=) as Catalog.build's: False records no class counts (an empty list a
     row); {band: [values]} counts those values of that band per step and tile (bounds that hold
     numpy's counts over the built file's pixels, exact where a value is absent from a tile), the
@@ -1074,5 +1074,16 @@ def test_classes_declared_are_counted_and_false_records_none(stac, tmp_path):
             np.testing.assert_array_equal(cc.hi[:, ty, tx][want == 0], 0)
     assert cc.hi[..., 3].max() == 0 and cc.lo[..., :3].sum() > 0
     assert rumi.plan_build(items, out, classes={"green": vals}, exact_classes=True, **kw).classes.exact  # kept for the catalogue
+    # the console script's --classes: 'none' as classes=False (a fresh folder), a band by name as ["green"]
+    from rumi._build.cli import main
+
+    coll = tmp_path / "items.json"
+    coll.write_text(json.dumps(pystac.ItemCollection(items).to_dict()))
+    args = [str(coll), "--bands", "red", "green", "--crs", "EPSG:32621", "--resolution", "60", "-q"]
+    assert main([*args[:1], str(tmp_path / "cli"), *args[1:], "--classes", "none"]) == 0
+    assert all(r == [] for r in rumi.Catalog.open(tmp_path / "cli" / "catalog.parquet").column("rumi:classes"))
+    # green declared categorical: counted, so refused for its thousands of values (the option reached the build)
+    assert main([*args[:1], str(tmp_path / "cli2"), *args[1:], "--classes", "green", "--exact-classes"]) == 2
+    assert "band 1 is declared categorical (classes=) but has more than 1024 distinct values" in capsys.readouterr().err
     _bad(stac, tmp_path, r"rumi.build: classes= declares the bands \['nir'\] categorical, the files' bands are \['vv'\]",
          classes=["nir"])

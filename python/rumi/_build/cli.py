@@ -40,6 +40,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--frame-unit", type=int, help="rumi frame_unit 0..9 (default by shape)")
     p.add_argument("--graph", default="auto", help="compression graph, as rumi convert's: auto (default), "
                    "auto:<percent>, fast (the fastest decode), image (the smallest), numeric, generic, best")
+    p.add_argument("--classes", nargs="+", metavar="BAND",
+                   help="bands whose class counts per step and tile the catalogue records (default: integer bands with "
+                        "at most 32 values; 'none': no band), as rumi-catalog build's")  # fmt: skip
+    p.add_argument("--exact-classes", action="store_true",
+                   help="keep the class counts exact whatever their bytes (default: quantised past 4 KB a band for a "
+                        "file of one step, 1,280 bytes for a Cube)")  # fmt: skip
     p.add_argument("--workers", type=int, help="run on a dask LocalCluster of this many worker processes")
     p.add_argument("-q", "--quiet", action="store_true")
     a = p.parse_args(argv)
@@ -81,6 +87,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             groupby=a.groupby, chunks=None if a.chunk is None else {"x": a.chunk, "y": a.chunk}, nodata=a.nodata, dtype=a.dtype,
             resampling=a.resampling, tile=a.tile, level=a.level, frame_unit=a.frame_unit, graph=a.graph, progress=say,
             anchor=None if a.anchor == "edge" else a.anchor,
+            classes=None if not a.classes else (False if a.classes == ["none"] else a.classes), exact_classes=a.exact_classes,
         )
         r = cat.report
         print(f"{a.dest}: {len(r.written)} written, {len(r.skipped)} up to date, {len(cat)} in {cat.path}")

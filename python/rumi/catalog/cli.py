@@ -24,7 +24,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="bands whose class counts per step and tile are recorded (default: integer bands with at most "
                         "32 values; 'none': no band)")  # fmt: skip
     b.add_argument("--exact-classes", action="store_true",
-                   help="keep the class counts exact whatever their bytes (default: quantised past ~1.3 KB a band)")
+                   help="keep the class counts exact whatever their bytes (default: quantised past 4 KB a band for a "
+                        "file of one step, 1,280 bytes for a Cube)")
     b.add_argument("--no-stats", action="store_true",
                    help="do not record the numeric statistics (rumi:stats; they read every file's pixels once)")
     v = sub.add_parser("vrt", help="GDAL VRT mosaic of a selection")
