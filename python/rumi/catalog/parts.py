@@ -434,9 +434,9 @@ class Parts:
         self.sizes = [s for _, s in listed]
         self._kept: dict[str, Any] = {}
         self._kept_lock = threading.Lock()
-        #: per part path, the LAZY_COLUMNS in its .lazy file (None: in the part, as written
-        #: before), from its footer; the .lazy files' footers last read (FOOTERS_KEPT)
-        self._lazy_of: dict[str, list[str] | None] = {}
+        #: per part path, the columns in its .lazy file (none for a part written before), from
+        #: its footer; the .lazy files' footers last read (FOOTERS_KEPT)
+        self._lazy_of: dict[str, list[str]] = {}
         self._side_md: dict[str, Any] = {}
         self.group_rows, self.extents = self._summaries(listed)
         self.rows = np.array([int(g.sum()) for g in self.group_rows], np.int64)
@@ -494,11 +494,12 @@ class Parts:
         if K.CATALOG_KEY not in md:
             raise FormatError(f"{path} is not a rumi catalogue part (no rumi:catalog metadata)")
         try:
-            lazy = json.loads(md[K.CATALOG_KEY]).get("lazy")
+            lazy = json.loads(md[K.CATALOG_KEY]).get("lazy", [])
         except (ValueError, AttributeError):
             raise FormatError(f"{path}: its rumi:catalog metadata is not a JSON object") from None
-        if lazy is not None and (not isinstance(lazy, list) or not set(lazy) <= set(LAZY_COLUMNS)):
-            raise FormatError(f"{path}: its rumi:catalog metadata names {lazy!r} as its lazy columns (of {list(LAZY_COLUMNS)})")
+        if not isinstance(lazy, list) or not set(lazy) <= set(self.schema.names) - set(frag.physical_schema.names):
+            raise FormatError(f"{path}: its rumi:catalog metadata places {lazy!r} in its .lazy file (columns of the "
+                              "catalogue that the part lacks)")
         self._lazy_of[path] = lazy
         return frag
 
@@ -573,9 +574,8 @@ class Parts:
 
     def _split(self, k: int, columns: Sequence[str]) -> tuple[list[str], list[str]]:
         """columns as (those read from part k, those from its .lazy file)."""
-        if self.lazy_of(k) is None:  # written before: all in the part
-            return list(columns), []
-        return [c for c in columns if c not in LAZY_COLUMNS], [c for c in columns if c in LAZY_COLUMNS]
+        beside = self.lazy_of(k)
+        return [c for c in columns if c not in beside], [c for c in columns if c in beside]
 
     def _with_lazy(self, k: int, t: Any, rows: np.ndarray[Any, Any], names: Sequence[str]) -> Any:
         """t (rows of part k) with the LAZY_COLUMNS names appended, read for its rows."""
@@ -587,9 +587,9 @@ class Parts:
         """The first row of each row group of part k, then its rows."""
         return np.concatenate([[0], np.cumsum(self.group_rows[k])]).astype(np.int64)
 
-    def lazy_of(self, k: int) -> list[str] | None:
-        """The LAZY_COLUMNS that lie in part k's .lazy file (the others: null in every row), or
-        None for a part written before that holds them itself (its footer says: read if not yet)."""
+    def lazy_of(self, k: int) -> list[str]:
+        """The columns that lie in part k's .lazy file (LAZY_COLUMNS with a value; none in a part
+        written before, which holds them itself), as its footer says (read if not yet)."""
         path = self.paths[k]
         if path not in self._lazy_of:
             self.frag(k)
@@ -597,21 +597,22 @@ class Parts:
 
     def lazy_rows(self, k: int, name: str, rows: np.ndarray[Any, Any]) -> Any:
         """Column name (one of LAZY_COLUMNS) of rows (rows of part k, any order): the row groups
-        that hold them read from its .lazy file (a part written before: from the part)."""
+        that hold them read from its .lazy file (a part written before: from the part; null
+        without I/O when neither holds it)."""
         pa = deps().pa
         rows = np.asarray(rows, np.int64)
-        have = self.lazy_of(k)
-        if have is not None and name not in have:  # null in every row of the part
+        beside = name in self.lazy_of(k)
+        if not beside and name not in self.frag(k).physical_schema.names:  # null in every row
             return pa.nulls(len(rows), self.schema.field(name).type)
         starts = self._starts(k)
         if len(rows) and (rows.min() < 0 or rows.max() >= starts[-1]):
             raise IndexError(f"rows {rows.min()}..{rows.max()} of {self.paths[k]}, a part of {starts[-1]} rows")
         g = np.searchsorted(starts, rows, side="right") - 1
         ids = np.unique(g)
-        if have is None:
-            t = _read(self.paths[k], self.frag(k).subset(row_group_ids=ids.tolist()).to_table, schema=self.schema, columns=[name])
-        else:
+        if beside:
             t = self._side(k, ids.tolist(), [name])
+        else:  # a part written before: in the part
+            t = _read(self.paths[k], self.frag(k).subset(row_group_ids=ids.tolist()).to_table, schema=self.schema, columns=[name])
         first = np.concatenate([[0], np.cumsum(np.diff(starts)[ids])])[:-1]  # each group's first row in t
         return t.column(name).take(pa.array(first[np.searchsorted(ids, g)] + rows - starts[g]))
 
