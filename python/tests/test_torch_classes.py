@@ -129,6 +129,51 @@ def test_balance_moves_the_class_shares_to_the_target(landfire):
     assert set(target) <= set(classes.tolist())
 
 
+def test_balance_jitter_checks_candidates_only_under_limits(landfire, monkeypatch):
+    """balance=: each drawn lattice chip moves within a quarter chip. Without constraints (the
+    fuel map's own band, no labels) no candidate is checked (each key one draw; before, 15 per
+    key were drawn and bounded by chip_ok); with labels and min_class every key meets the limit
+    on its pixels and lies within a quarter chip of a weighted candidate."""
+    cat, lcat, fuel = landfire
+    target = {165: 0.25, 185: 0.25, 122: 0.25, 102: 0.25}
+    from rumi.torch import constraints
+
+    with monkeypatch.context() as m:
+        def refuse(*a, **k):
+            raise AssertionError("chip_ok called without constraints")
+
+        m.setattr(constraints, "chip_ok", refuse)
+        keys = list(rt.RandomChipSampler(rt.ChipDataset(lcat, size=64), length=300, seed=3,
+                                         balance=rt.ClassBalance("band 0", target)))
+    assert len(set(keys)) > 250  # moved off the lattice
+    ds = rt.ChipDataset(cat, size=64, labels=lcat)
+    bal = rt.ClassBalance("labels:band 0", target)
+    s = rt.RandomChipSampler(ds, length=300, seed=3, balance=bal, min_class={"labels:band 0": {165: 0.3}})
+    keys = np.array(list(s))
+    assert all((fuel[r:r + 64, c:c + 64] == 165).mean() >= 0.3 for _, r, c in keys)
+    cands = s.balanced(np.arange(ds.index.num_files))[0]
+    near = (np.abs(keys[:, None, 1] - cands[None, :, 1]) <= 16) & (np.abs(keys[:, None, 2] - cands[None, :, 2]) <= 16)
+    assert near.any(1).all()
+    assert len(set(map(tuple, keys))) > 200
+
+
+def test_balance_estimate_of_some_classes(landfire):
+    """Contents.estimate(classes=): the columns of those classes of the estimate of every class
+    (balance= estimates its target's classes alone); a target the band lacks is an error naming
+    the classes it has."""
+    cat, lcat, _ = landfire
+    ds = rt.ChipDataset(cat, size=64, labels=lcat)
+    c = Contents(ds.index, [], rt.ClassBalance("labels:band 0"))
+    r0, c0 = np.array([0, 100, 300, 700]), np.array([0, 64, 250, 600])
+    vals, e = c.estimate(0, "labels:band 0", r0, c0)
+    some, es = c.estimate(0, "labels:band 0", r0, c0, classes=[102, 165, 99999])
+    assert some.tolist() == [102, 165]
+    np.testing.assert_array_equal(es, e[:, np.searchsorted(vals, some)])
+    with pytest.raises(ValueError, match=r"none of the target classes \[99999\] occurs in band 'labels:band 0' of these "
+                                         r"files \(it has \[.*165.*\]\)"):
+        list(rt.RandomChipSampler(ds, length=5, balance=rt.ClassBalance("labels:band 0", {99999: 1.0})))
+
+
 def test_impossible_limits_name_the_best_bound(landfire, tmp_path, monkeypatch):
     cat, lcat, fuel = landfire
     ds = rt.ChipDataset(cat, size=96, labels=lcat)

@@ -456,23 +456,27 @@ class Contents:
         return "; ".join(out)
 
     # -- balance -------------------------------------------------------------------------------
-    def estimate(self, j: int, band: str, r0: Any, c0: Any) -> tuple[Array, Array]:
+    def estimate(self, j: int, band: str, r0: Any, c0: Any,
+                 classes: Sequence[int] | None = None) -> tuple[Array, Array]:
         """(values, shares): each class's expected share of the chips' samples (n, K) from the
         counts spread evenly over each tile (an estimate, not a bound: the middle of each count's
-        bounds, ClassCounts.estimate)."""
+        bounds, ClassCounts.estimate). classes: only these (those the band has), not every one."""
         r0 = np.atleast_1d(np.asarray(r0, np.int64))
         c0 = np.atleast_1d(np.asarray(c0, np.int64))
         h, w = self.index.size
         srcs = self.sources(j, band)
         vals = np.unique(np.concatenate([s.values for s in srcs])) if srcs else np.zeros(0, np.int64)
+        if classes is not None:
+            vals = vals[np.isin(vals, np.asarray(list(classes)))]
         out = np.zeros((len(r0), len(vals)))
         for s, cov in _first_covering(srcs, r0, c0, h, w):
             steps = self.steps(j, s)
-            cnt = (s.lo[steps].astype(np.float64) + s.hi[steps]) / 2  # (S, ny, nx, K): ClassCounts.estimate
+            sel = np.flatnonzero(np.isin(s.values, vals))
+            cnt = (s.lo[steps][..., sel].astype(np.float64) + s.hi[steps][..., sel]) / 2  # (S, ny, nx, K): ClassCounts.estimate
             area = tile_areas(s.tiles, s.shape, cnt.shape[1:3])
             dens = cnt.sum(0) / (len(steps) * area[:, :, None])  # (ny, nx, K): share of each tile's samples
             e = _overlap_sum(dens, s.tiles, s.shape, r0[cov] + s.shift[0], c0[cov] + s.shift[1], h, w) / (h * w)
-            out[np.ix_(np.flatnonzero(cov), np.searchsorted(vals, s.values))] = e
+            out[np.ix_(np.flatnonzero(cov), np.searchsorted(vals, s.values[sel]))] = e
         return vals, out
 
 
@@ -505,8 +509,8 @@ def balance_weights(M: Array, target: Array, spread: int) -> tuple[Array, Array]
     f = M - np.outer(M.sum(1), target)
     need = min(float(spread), n / 4.0)
     p = np.full(n, 1.0 / n)
-    for mu in BALANCE_MU:
-        lam = np.zeros(K)
+    lam = np.zeros(K)
+    for mu in BALANCE_MU:  # each mu's Newton steps start from the previous mu's lambda (fewer steps)
 
         def dual(v: Array) -> float:
             z = f @ v
@@ -515,15 +519,17 @@ def balance_weights(M: Array, target: Array, spread: int) -> tuple[Array, Array]
 
         for _ in range(100):
             z = f @ lam
-            w = np.exp(z - z.max())
-            p = w / w.sum()
+            top = float(z.max())
+            w = np.exp(z - top)
+            total = float(w.sum())
+            p = w / total
             mean = p @ f
             g = mean + mu * lam
             if np.abs(g).max() < 1e-9:
                 break
             cov = (f * p[:, None]).T @ f - np.outer(mean, mean) + (mu + 1e-12) * np.eye(K)
             step = np.linalg.solve(cov, g)
-            a, o = 1.0, dual(lam)
+            a, o = 1.0, float(np.log(total) + top + 0.5 * mu * lam @ lam)  # dual(lam), from z
             while dual(lam - a * step) > o - 1e-4 * a * float(g @ step) and a > 1e-8:
                 a /= 2
             lam = lam - a * step

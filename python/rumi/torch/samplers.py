@@ -37,6 +37,8 @@ CHUNK = 4096
 POOL_BLOCKS = 1 << 20
 #: times an offset drawn in a block a pool left undecided is drawn again when it fails
 UNDECIDED_ROUNDS = 64
+#: balance=: the random offsets near a drawn lattice chip tried per round for the keys not met yet (15 in all)
+NEAR_ROUNDS = (1, 3, 11)
 
 
 class Indexed(Protocol):
@@ -333,7 +335,7 @@ class RandomChipSampler(ChipSampler):
             F = F[on] if on.any() else F
             if not len(F):
                 continue
-            vals, e = self.contents.estimate(j, bal.band, F[:, 0], F[:, 1])
+            vals, e = self.contents.estimate(j, bal.band, F[:, 0], F[:, 1], None if bal.target is None else list(bal.target))
             keys.append(np.concatenate([np.full((len(F), 1), j, np.int64), F], 1))
             ests.append((vals, e))
         if not keys:
@@ -350,9 +352,11 @@ class RandomChipSampler(ChipSampler):
             target = np.where(present, 1.0, 0.0)
         else:
             target = np.array([bal.target.get(int(c), 0.0) for c in classes])
-            if not (target[present] > 0).any():
+            if not (target[present] > 0).any():  # (the estimates are of the target's classes alone: every class here)
+                have = np.unique(np.concatenate([v[e.sum(0) > 0] for v, e in (
+                    self.contents.estimate(int(k[0, 0]), bal.band, k[:, 1], k[:, 2]) for k in keys)]))
                 raise ValueError(f"balance: none of the target classes {sorted(bal.target)} occurs in band "
-                                 f"{bal.band!r} of these files (it has {classes[present].tolist()})")
+                                 f"{bal.band!r} of these files (it has {have.tolist()})")
         target = target / target.sum()
         on = target > 0  # the shares are those of the target's classes among themselves
         p, got = balance_weights(M[:, on], target[on], bal.spread)
@@ -492,42 +496,33 @@ class RandomChipSampler(ChipSampler):
 
     def _near(self, j: int, r0: Array, c0: Array, rng: np.random.Generator,
               reach: tuple[int, int] | None = None) -> tuple[Array, Array]:
-        """For each offset (r0, c0) that meets the constraints, the first of 15 random offsets
-        within reach (default a tile) of it (on the align step) that meets them too, else itself."""
+        """For each offset (r0, c0) that meets the constraints, the first of sum(NEAR_ROUNDS) random
+        offsets within reach (default a tile) of it (on the align step) that meets them too, else
+        itself. The candidates are drawn and decided in rounds (NEAR_ROUNDS) for the offsets none
+        has met yet: without constraints one draw per offset (no check), with them most offsets
+        are met in the first round (before: 15 drawn for each, decided in rounds)."""
         _, _, Y, X = (int(v) for v in self.index.shapes[j])
         h, w = self.index.size
         th, tw = reach if reach is not None else (int(v) for v in self.index.tiles[j])
         sy, sx = self.steps(j)
-        n, m = len(r0), 15
-        dr = (rng.integers(-th, th + 1, (n, m)) // sy) * sy
-        dc = (rng.integers(-tw, tw + 1, (n, m)) // sx) * sx
-        cand_r = np.concatenate([np.clip(r0[:, None] + dr, 0, (Y - h) // sy * sy), r0[:, None]], 1)
-        cand_c = np.concatenate([np.clip(c0[:, None] + dc, 0, (X - w) // sx * sx), c0[:, None]], 1)
-        ok = self._first_ok(j, cand_r, cand_c)
-        ok[:, -1] = True  # the lattice offset itself meets them
-        first = np.argmax(ok, axis=1)
-        return cand_r[np.arange(n), first], cand_c[np.arange(n), first]
-
-
-    def _first_ok(self, j: int, cand_r: Array, cand_c: Array) -> Array:
-        """bool (n, m): where the candidates meet the constraints, decided in rounds of
-        candidate columns (1, 3, 12, then the rest) for the rows none has met yet: the first
-        one that meets them is the same as with every candidate decided, at a fraction of the
-        work when most rows are met early (unset entries stay False past a row's first)."""
-        n, m = cand_r.shape
-        ok = np.zeros((n, m), bool)
-        todo = np.arange(n)
-        lo = 0
-        for hi in (1, 4, 16, m):
-            hi = min(hi, m)
-            if lo >= hi or not len(todo):
+        r_out, c_out = r0.copy(), c0.copy()
+        todo = np.arange(len(r0))
+        for m in NEAR_ROUNDS:
+            if not len(todo):
                 break
-            got = constraints.chip_ok(self.index, j, cand_r[todo, lo:hi].ravel(), cand_c[todo, lo:hi].ravel(),
-                                      self.min_valid, self.contents).reshape(len(todo), hi - lo)
-            ok[todo, lo:hi] = got
-            todo = todo[~got.any(axis=1)]
-            lo = hi
-        return ok
+            cand_r = np.clip(r0[todo, None] + (rng.integers(-th, th + 1, (len(todo), m)) // sy) * sy, 0, (Y - h) // sy * sy)
+            cand_c = np.clip(c0[todo, None] + (rng.integers(-tw, tw + 1, (len(todo), m)) // sx) * sx, 0, (X - w) // sx * sx)
+            if not self.constrained:  # every offset meets them: the first candidate
+                r_out[todo], c_out[todo] = cand_r[:, 0], cand_c[:, 0]
+                break
+            ok = constraints.chip_ok(self.index, j, cand_r.ravel(), cand_c.ravel(), self.min_valid,
+                                     self.contents).reshape(len(todo), m)
+            hit = ok.any(axis=1)
+            first = np.argmax(ok[hit], axis=1)
+            r_out[todo[hit]] = cand_r[hit][np.arange(len(first)), first]
+            c_out[todo[hit]] = cand_c[hit][np.arange(len(first)), first]
+            todo = todo[~hit]
+        return r_out, c_out
 
 
 class _EveryChip(ChipSampler):
