@@ -33,6 +33,8 @@ class DelayProxy:
             except OSError:
                 return
             s = socket.create_connection(("127.0.0.1", self.target))
+            for x in (c, s):  # no Nagle: a response's last small segment must not wait for the client's delayed ACK
+                x.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             threading.Thread(target=self._pipe, args=(c, s, True), daemon=True).start()
             threading.Thread(target=self._pipe, args=(s, c, False), daemon=True).start()
 
