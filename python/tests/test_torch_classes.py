@@ -640,3 +640,40 @@ def test_offset_map_past_its_memory_bound_checks_each_drawn_offset(tmp_path, mon
     assert set(n) == want
     e = len(keys) / len(want)
     assert all(abs(v - e) < 5 * e ** 0.5 for v in n.values()), sorted(n.values())
+
+
+def test_offset_map_for_few_keys_leaves_blocks_to_check_and_refines(tmp_path):
+    """offset_map(keys=) stops splitting where checking the few keys drawn in the undecided
+    blocks costs less (a large file's first keys): its certain offsets meet the limit, its
+    undecided blocks hold the rest of them; refine decides them (to single offsets: the exact
+    map's set). RandomChipSampler draws from such a map, refined as keys are drawn: every key
+    meets the limit and each offset that does is drawn about as often."""
+    from rumi.torch import constraints
+
+    rng = np.random.default_rng(4)
+    a = _blobs(rng, (1, 1, 150, 150), 3, cell=23)
+    rumi.write(tmp_path / "k.rumi", a, bands=["c"], times=["2020-01-01"], tile=16, **GEO)
+    ds = rt.ChipDataset(rumi.Catalog.build([str(tmp_path / "k.rumi")], tmp_path / "k.parquet"), size=24)
+    lim = {"min_class": {"c": {1: 0.6}}}
+    cont = Contents(ds.index, limits_of(lim["min_class"], None, None))
+    full = constraints.offset_map(ds.index, 0, (1, 1), None, cont)
+    want = set(zip(*(v.tolist() for v in full.at(np.arange(full.total))[:2])))
+    few = constraints.offset_map(ds.index, 0, (1, 1), None, cont, keys=0)
+    assert few.certain and few.total > few.certain and len(few.r) < len(full.r)
+    r, c, sure = few.at(np.arange(few.total))
+    got = set(zip(r.tolist(), c.tolist()))
+    assert set(zip(r[sure].tolist(), c[sure].tolist())) <= want <= got
+    more = constraints.refine(few, ds.index, 0, None, cont, 1000)
+    assert few.certain < more.certain <= more.total < few.total
+    exact = constraints.refine(few, ds.index, 0, None, cont)
+    r, c, sure = exact.at(np.arange(exact.total))
+    assert sure.all() and len(r) == len(want) and set(zip(r.tolist(), c.tolist())) == want
+    s = rt.RandomChipSampler(ds, length=20 * len(want), seed=2, **lim)
+    keys = list(s)
+    assert len(s.pool(0).r) > len(few.r)  # refined for the keys drawn
+    n = {}
+    for _, r0, c0 in keys:
+        n[(r0, c0)] = n.get((r0, c0), 0) + 1
+    assert set(n) == want
+    e = len(keys) / len(want)
+    assert all(abs(v - e) < 5 * e ** 0.5 for v in n.values()), sorted(n.values())

@@ -237,6 +237,9 @@ MAP_SPLIT = 2
 #: times), and the blocks (more at once: slower, their temporaries past the CPU's caches)
 MAP_VALUES_AT_ONCE = 1 << 22
 MAP_BLOCKS_AT_ONCE = 1536
+#: offset_map(keys=): the cost of checking a drawn offset with chip_ok (RandomChipSampler, UNDECIDED_AHEAD draws a
+#: key at once) against bounding a block, in a file's first epoch and the later ones that reuse its map
+MAP_CHECK_COST = 2.0
 
 
 @dataclass(frozen=True)
@@ -244,7 +247,7 @@ class Offsets:
     """The chip offsets of a file that meet the constraints, as blocks on a step (sy, sx): block
     b holds the offsets (r[b] + sy i, c[b] + sx k) for i < nr[b], k < nc[b]; sure[b]: each of
     them meets the constraints; otherwise some may (the undecided blocks offset_map leaves when
-    it reaches MAP_BLOCKS: a drawn offset there is checked with chip_ok). At most about 5 x
+    it reaches MAP_BLOCKS, or for a few keys: a drawn offset there is checked with chip_ok). At most about 5 x
     MAP_BLOCKS blocks of 33 bytes (11 MB); a few thousand in practice (the blocks follow the
     edges of the offsets that meet the constraints)."""
 
@@ -284,13 +287,21 @@ class Offsets:
 
 
 def offset_map(index: ChipIndex, j: int, step: tuple[int, int], min_valid: float | None = None,
-               contents: Contents | None = None) -> Offsets:
+               contents: Contents | None = None, keys: float | None = None) -> Offsets:
     """Every offset of file j on the step (rows 0, sy, ... <= Y - h; columns likewise) whose
     chip meets the constraints (chip_ok), as blocks: blocks of about half a tile are decided at once
     by ok_range (every chip meets them: kept; none can: dropped), the others halved in each
     direction until decided, single offsets by chip_ok; past MAP_BLOCKS undecided blocks, the
     rest stay undecided (Offsets). The same offsets as chip_ok on each one, in a few vectorised
-    steps per level of blocks rather than one bound per offset."""
+    steps per level of blocks rather than one bound per offset.
+
+    keys: the keys the map is for (None: every offset decided). A level's undecided blocks are
+    split further only while the next level's blocks (4 per block, each bounded at about the
+    cost of a chip_ok of one offset) are fewer than the checks those keys would cost drawn in
+    them (keys x their share of the map's offsets), once some offsets are certain; the others
+    stay undecided, and an offset drawn in them is checked with chip_ok (RandomChipSampler;
+    `refine` goes on when more keys are drawn). A large file's first keys then cost a level or
+    two of blocks, not the map to single offsets along every edge."""
     _, _, Y, X = (int(v) for v in index.shapes[j])
     h, w = index.size
     sy, sx = step
@@ -301,8 +312,37 @@ def offset_map(index: ChipIndex, j: int, step: tuple[int, int], min_valid: float
         by, bx = 2 * by, 2 * bx
     I, K = (v.ravel() for v in np.meshgrid(np.arange(0, max(Py, 0), by), np.arange(0, max(Px, 0), bx), indexing="ij"))
     NI, NK = np.minimum(by, Py - I), np.minimum(bx, Px - K)
-    kept: list[tuple[Array, Array, Array, Array, Array]] = []
-    held = 0
+    return _decide(index, j, step, (I, K, NI, NK), [], min_valid, contents, keys, (by, bx))
+
+
+def refine(m: Offsets, index: ChipIndex, j: int, min_valid: float | None = None, contents: Contents | None = None,
+           keys: float | None = None) -> Offsets:
+    """m (offset_map's, of file j with these constraints) with its undecided blocks split and
+    decided further, as offset_map decides them for `keys` (None: to single offsets): the same
+    offsets, fewer of them left to chip_ok."""
+    und = ~m.sure
+    if not und.any():
+        return m
+    sy, sx = m.step
+    kept = [(m.r[m.sure] // sy, m.c[m.sure] // sx, m.nr[m.sure], m.nc[m.sure], np.ones(int(m.sure.sum()), bool))]
+    I, NI, K, NK = _split(m.r[und] // sy, m.nr[und], m.c[und] // sx, m.nc[und], MAP_SPLIT)
+    K, NK, I, NI = _split(K, NK, I, NI, MAP_SPLIT)
+    by, bx = int(NI.max(initial=1)), int(NK.max(initial=1))
+    return _decide(index, j, m.step, (I, K, NI, NK), kept, min_valid, contents, keys, (by, bx))
+
+
+def _decide(index: ChipIndex, j: int, step: tuple[int, int], blocks: tuple[Array, Array, Array, Array],
+            kept: list[tuple[Array, Array, Array, Array, Array]], min_valid: float | None, contents: Contents | None,
+            keys: float | None, first: tuple[int, int]) -> Offsets:
+    """offset_map's levels from blocks (I, K, NI, NK: first offset and offsets per axis, in steps;
+    at most `first` offsets per axis), the blocks already decided in kept."""
+    sy, sx = step
+    h, w = index.size
+    th, tw = (int(v) for v in index.tiles[j])
+    by, bx = first
+    I, K, NI, NK = blocks
+    held = sum(len(k[0]) for k in kept)
+    certain = sum(int((k[2] * k[3]).sum()) for k in kept)
     caps = _valid_caps(index, j) if min_valid is not None and min_valid > 0 else None
     # blocks decided at once: about MAP_VALUES_AT_ONCE (tile steps x time steps x limits x 2) values
     steps = (-(-(by * sy + h) // th) + 1) * (-(-(bx * sx + w) // tw) + 1)
@@ -320,11 +360,17 @@ def offset_map(index: ChipIndex, j: int, step: tuple[int, int], min_valid: float
             sure[one] = chip_ok(index, j, r1[one], c1[one], min_valid, contents)
         kept.append((I[sure], K[sure], NI[sure], NK[sure], np.ones(int(sure.sum()), bool)))
         held += int(sure.sum())
+        certain += int((NI[sure] * NK[sure]).sum())
         open_ = maybe & ~sure & ~one
         I, K, NI, NK = I[open_], K[open_], NI[open_], NK[open_]
         if held + 4 * len(I) > 4 * MAP_BLOCKS:  # memory bounded: the rest stay undecided
             kept.append((I, K, NI, NK, np.zeros(len(I), bool)))
             break
+        if keys is not None and certain and len(I):
+            left = int((NI * NK).sum())
+            if 4 * len(I) >= MAP_CHECK_COST * keys * left / (left + certain):  # cheaper to check the keys drawn in them
+                kept.append((I, K, NI, NK, np.zeros(len(I), bool)))
+                break
         # split each block in each direction where it has more than one offset
         I, NI, K, NK = _split(I, NI, K, NK, MAP_SPLIT)
         K, NK, I, NI = _split(K, NK, I, NI, MAP_SPLIT)

@@ -37,6 +37,8 @@ CHUNK = 4096
 POOL_BLOCKS = 1 << 20
 #: times an offset drawn in a block a pool left undecided is drawn again when it fails
 UNDECIDED_ROUNDS = 64
+#: the draws of a key with an undecided one decided at once (_uniform)
+UNDECIDED_AHEAD = 4
 #: balance=: the random offsets near a drawn lattice chip tried per round for the keys not met yet (15 in all)
 NEAR_ROUNDS = (1, 3, 11)
 
@@ -94,6 +96,7 @@ class ChipSampler(torch.utils.data.Sampler[Key]):
         self._feasible: dict[int, Array] = {}
         self._files: dict[int, Array] = {}
         self._pools: dict[int, constraints.Offsets] = {}
+        self._drawn: dict[int, int] = {}  # the keys drawn from each pool when it was last refined
         if self.min_valid:
             err = constraints.min_valid_error(self.index, self.min_valid)
             if err is not None:
@@ -459,7 +462,9 @@ class RandomChipSampler(ChipSampler):
         offsets that meet them (constraints.feasible): those."""
         m = self._pools.get(j)
         if m is None:
-            m = constraints.offset_map(self.index, j, self.steps(j), self.min_valid, self.contents)
+            # decided for no keys yet: a level or two of blocks (_uniform refines it for the keys drawn)
+            m = constraints.offset_map(self.index, j, self.steps(j), self.min_valid, self.contents, keys=0)
+            self._drawn[j] = 0
             if not m.total and len(F := self.feasible(j)):
                 one = np.ones(len(F), np.int64)
                 m = constraints.Offsets(F[:, 0].copy(), F[:, 1].copy(), one, one, np.ones(len(F), bool), (1, 1))
@@ -474,13 +479,29 @@ class RandomChipSampler(ChipSampler):
         and drawn again when it fails, up to UNDECIDED_ROUNDS times, then one of the certain
         ones (or of the file's lattice offsets that meet them)."""
         m = self.pool(j)
+        drawn = self._drawn.get(j, 0) + n
+        if m.total > m.certain and drawn >= 2 * self._drawn.get(j, 0):  # its blocks decided further for the keys drawn
+            m = self._pools[j] = constraints.refine(m, self.index, j, self.min_valid, self.contents, drawn)
+            self._drawn[j] = drawn
+            if sum(len(v.r) for v in self._pools.values()) > POOL_BLOCKS:
+                self._pools = {j: m}
         r0, c0, sure = m.at(rng.integers(0, m.total, n))
         todo = np.flatnonzero(~sure)
-        for _ in range(UNDECIDED_ROUNDS):
+        k = UNDECIDED_AHEAD
+        for _ in range(0, UNDECIDED_ROUNDS, k):
             if not len(todo):
                 break
-            ok = constraints.chip_ok(self.index, j, r0[todo], c0[todo], self.min_valid, self.contents)
-            todo = todo[~ok]
+            # each key's undecided draw and its next k - 1 draws, their undecided ones checked at once (one
+            # chip_ok): the key takes the first that is certain or meets them (as drawing them one at a time)
+            mr, mc, ms = m.at(rng.integers(0, m.total, len(todo) * (k - 1)))
+            cr = np.concatenate([r0[todo, None], mr.reshape(-1, k - 1)], 1)
+            cc = np.concatenate([c0[todo, None], mc.reshape(-1, k - 1)], 1)
+            ok = np.concatenate([np.zeros((len(todo), 1), bool), ms.reshape(-1, k - 1)], 1)
+            ok[~ok] = constraints.chip_ok(self.index, j, cr[~ok], cc[~ok], self.min_valid, self.contents)
+            hit = ok.any(axis=1)
+            first = np.argmax(ok[hit], axis=1)
+            r0[todo[hit]], c0[todo[hit]] = cr[hit][np.arange(len(first)), first], cc[hit][np.arange(len(first)), first]
+            todo = todo[~hit]
             r0[todo], c0[todo], sure = m.at(rng.integers(0, m.total, len(todo)))
             todo = todo[~sure]
         if len(todo):  # pragma: no cover - only past MAP_BLOCKS undecided blocks that rarely meet them
