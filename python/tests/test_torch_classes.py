@@ -642,12 +642,14 @@ def test_offset_map_past_its_memory_bound_checks_each_drawn_offset(tmp_path, mon
     assert all(abs(v - e) < 5 * e ** 0.5 for v in n.values()), sorted(n.values())
 
 
-def test_offset_map_for_few_keys_leaves_blocks_to_check_and_refines(tmp_path):
+def test_offset_map_for_few_keys_leaves_blocks_to_check_and_refines(tmp_path, monkeypatch):
     """offset_map(keys=) stops splitting where checking the few keys drawn in the undecided
     blocks costs less (a large file's first keys): its certain offsets meet the limit, its
     undecided blocks hold the rest of them; refine decides them (to single offsets: the exact
     map's set). RandomChipSampler draws from such a map, refined as keys are drawn: every key
-    meets the limit and each offset that does is drawn about as often."""
+    meets the limit and each offset that does is drawn about as often. (A map this small is
+    decided whole with the default MAP_CHECK_CALL: its last blocks cost less than a call that
+    checks draws; without that cost it stops early, as a large file's does.)"""
     from rumi.torch import constraints
 
     rng = np.random.default_rng(4)
@@ -658,6 +660,9 @@ def test_offset_map_for_few_keys_leaves_blocks_to_check_and_refines(tmp_path):
     cont = Contents(ds.index, limits_of(lim["min_class"], None, None))
     full = constraints.offset_map(ds.index, 0, (1, 1), None, cont)
     want = set(zip(*(v.tolist() for v in full.at(np.arange(full.total))[:2])))
+    whole = constraints.offset_map(ds.index, 0, (1, 1), None, cont, keys=0)
+    assert whole.sure.all() and whole.certain == len(want)
+    monkeypatch.setattr(constraints, "MAP_CHECK_CALL", 0)
     few = constraints.offset_map(ds.index, 0, (1, 1), None, cont, keys=0)
     assert few.certain and few.total > few.certain and len(few.r) < len(full.r)
     r, c, sure = few.at(np.arange(few.total))

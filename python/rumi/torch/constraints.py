@@ -240,6 +240,8 @@ MAP_BLOCKS_AT_ONCE = 1536
 #: offset_map(keys=): the cost of checking a drawn offset with chip_ok (RandomChipSampler, UNDECIDED_AHEAD draws a
 #: key at once) against bounding a block, in a file's first epoch and the later ones that reuse its map
 MAP_CHECK_COST = 2.0
+#: and the fixed cost of a chip_ok call (an epoch's checks of a file), in blocks
+MAP_CHECK_CALL = 1000
 
 
 @dataclass(frozen=True)
@@ -368,7 +370,7 @@ def _decide(index: ChipIndex, j: int, step: tuple[int, int], blocks: tuple[Array
             break
         if keys is not None and certain and len(I):
             left = int((NI * NK).sum())
-            if 4 * len(I) >= MAP_CHECK_COST * keys * left / (left + certain):  # cheaper to check the keys drawn in them
+            if 4 * len(I) >= MAP_CHECK_COST * keys * left / (left + certain) + MAP_CHECK_CALL:  # cheaper to check them
                 kept.append((I, K, NI, NK, np.zeros(len(I), bool)))
                 break
         # split each block in each direction where it has more than one offset

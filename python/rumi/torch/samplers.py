@@ -96,7 +96,8 @@ class ChipSampler(torch.utils.data.Sampler[Key]):
         self._feasible: dict[int, Array] = {}
         self._files: dict[int, Array] = {}
         self._pools: dict[int, constraints.Offsets] = {}
-        self._drawn: dict[int, int] = {}  # the keys drawn from each pool when it was last refined
+        self._drawn: dict[int, int] = {}  # the keys drawn from each pool
+        self._refined: dict[int, int] = {}  # and those when it was last refined
         if self.min_valid:
             err = constraints.min_valid_error(self.index, self.min_valid)
             if err is not None:
@@ -464,7 +465,7 @@ class RandomChipSampler(ChipSampler):
         if m is None:
             # decided for no keys yet: a level or two of blocks (_uniform refines it for the keys drawn)
             m = constraints.offset_map(self.index, j, self.steps(j), self.min_valid, self.contents, keys=0)
-            self._drawn[j] = 0
+            self._drawn[j] = self._refined[j] = 0
             if not m.total and len(F := self.feasible(j)):
                 one = np.ones(len(F), np.int64)
                 m = constraints.Offsets(F[:, 0].copy(), F[:, 1].copy(), one, one, np.ones(len(F), bool), (1, 1))
@@ -479,10 +480,10 @@ class RandomChipSampler(ChipSampler):
         and drawn again when it fails, up to UNDECIDED_ROUNDS times, then one of the certain
         ones (or of the file's lattice offsets that meet them)."""
         m = self.pool(j)
-        drawn = self._drawn.get(j, 0) + n
-        if m.total > m.certain and drawn >= 2 * self._drawn.get(j, 0):  # its blocks decided further for the keys drawn
+        drawn = self._drawn[j] = self._drawn.get(j, 0) + n
+        if m.total > m.certain and drawn >= 2 * self._refined.get(j, 0):  # decided further as the keys double
             m = self._pools[j] = constraints.refine(m, self.index, j, self.min_valid, self.contents, drawn)
-            self._drawn[j] = drawn
+            self._refined[j] = drawn
             if sum(len(v.r) for v in self._pools.values()) > POOL_BLOCKS:
                 self._pools = {j: m}
         r0, c0, sure = m.at(rng.integers(0, m.total, n))
