@@ -677,8 +677,8 @@ def _by_id(table: pa.Table, name: str) -> dict:
 
 
 def test_lazy_columns_lie_beside_each_part(rows, tmp_path):
-    """rumi:stats and rumi:classes are not in a part file: they lie in `part-....lazy` beside it
-    (a Parquet file of those columns, the part's rows and row groups), named in the part's
+    """rumi:stats and rumi:classes are not in a part file: each lies beside it in its own
+    `part-....stats.lazy` / `.classes.lazy` (Parquet, the part's rows and row groups), named in the part's
     "rumi:catalog" metadata; a search leaves them unread and lazy_column reads its rows' values;
     the whole folder's rows, column(), read_shard and append read them from there. A folder
     without their values has no .lazy file (its metadata: none there) and reads them null."""
@@ -688,13 +688,16 @@ def test_lazy_columns_lie_beside_each_part(rows, tmp_path):
     d = tmp_path / "lazy"
     write_parts(lazy, str(d), rows_per_group=32)
     names = sorted(n for n in os.listdir(d) if n.endswith(".parquet"))
-    assert sorted(n for n in os.listdir(d) if n.endswith(".lazy")) == sorted(n[:-8] + ".lazy" for n in names)
+    assert sorted(n for n in os.listdir(d) if n.endswith(".lazy")) == \
+           sorted(n[:-8] + x for n in names for x in (".stats.lazy", ".classes.lazy"))
     for n in names:
-        part, side = pq.ParquetFile(d / n), pq.ParquetFile(d / (n[:-8] + ".lazy"))
+        part = pq.ParquetFile(d / n)
         assert "rumi:stats" not in part.schema_arrow.names and "rumi:classes" not in part.schema_arrow.names
-        assert side.schema_arrow.names == ["rumi:stats", "rumi:classes"]
-        assert [side.metadata.row_group(i).num_rows for i in range(side.metadata.num_row_groups)] == \
-               [part.metadata.row_group(i).num_rows for i in range(part.metadata.num_row_groups)]
+        for x, col in ((".stats.lazy", "rumi:stats"), (".classes.lazy", "rumi:classes")):
+            side = pq.ParquetFile(d / (n[:-8] + x))
+            assert side.schema_arrow.names == [col]
+            assert [side.metadata.row_group(i).num_rows for i in range(side.metadata.num_row_groups)] == \
+                   [part.metadata.row_group(i).num_rows for i in range(part.metadata.num_row_groups)]
         assert json.loads(part.schema_arrow.metadata[b"rumi:catalog"])["lazy"] == ["rumi:stats", "rumi:classes"]
     stats, classes = _by_id(lazy, "rumi:stats"), _by_id(lazy, "rumi:classes")
     cat = Catalog.open(d)
@@ -746,7 +749,8 @@ def test_parts_written_with_the_lazy_columns_inside_still_read(rows, tmp_path):
     # the 2021 part as rumi wrote parts before: the columns inside, last
     p = d / names[1]
     t = pq.read_table(p)
-    side = pq.read_table(d / (names[1][:-8] + ".lazy"))
+    side = pq.read_table(d / (names[1][:-8] + ".stats.lazy")).append_column(
+        "rumi:classes", pq.read_table(d / (names[1][:-8] + ".classes.lazy")).column(0))
     md = dict(t.schema.metadata)
     info = json.loads(md[b"rumi:catalog"])
     del info["lazy"]
@@ -754,7 +758,8 @@ def test_parts_written_with_the_lazy_columns_inside_still_read(rows, tmp_path):
     old = t.append_column(side.schema.field(0), side.column(0)).append_column(side.schema.field(1), side.column(1))
     assert old.schema.names == parts_mod.part_schema().names
     pq.write_table(old.replace_schema_metadata(md), p, row_group_size=32)
-    os.remove(d / (names[1][:-8] + ".lazy"))
+    os.remove(d / (names[1][:-8] + ".stats.lazy"))
+    os.remove(d / (names[1][:-8] + ".classes.lazy"))
     stats, classes = _by_id(lazy, "rumi:stats"), _by_id(lazy, "rumi:classes")
     cat = Catalog.open(d)
     for q in QUERIES[:4]:
@@ -772,12 +777,13 @@ def test_parts_written_with_the_lazy_columns_inside_still_read(rows, tmp_path):
         assert r == by_id[r["id"]]
     # a part whose .lazy file is gone: loud, naming it
     shutil.copytree(d, tmp_path / "lost")
-    gone = names[2][:-8] + ".lazy"
+    gone = names[2][:-8] + ".stats.lazy"
     os.remove(tmp_path / "lost" / gone)
     cat = Catalog.open(tmp_path / "lost")
     s = cat.search(time=("2022-01-01", "2022-12-31"))
     assert len(s) and s.column("id")
-    with pytest.raises(rumi.FormatError, match=rf"{gone} is missing: the lazy columns"):
+    assert s.lazy_column("rumi:classes").to_pylist() == [classes[i] for i in s.column("id")]  # its own file
+    with pytest.raises(rumi.FormatError, match=rf"{gone} is missing: the lazy column rumi:stats"):
         s.lazy_column("rumi:stats")
     with pytest.raises(rumi.FormatError, match=rf"{gone} is missing"):
         cat.row(len(cat) - 1)
@@ -787,7 +793,7 @@ def test_a_search_over_s3_reads_the_same_ranges_with_and_without_the_lazy_column
     """Over S3 (moto) a search of a folder whose rows have rumi:stats and rumi:classes reads the
     same ranges, the same number of requests, as one without them: the columns lie beside the
     parts (in a part, their bytes lay between consecutive row groups: a range per row group);
-    lazy_column then reads the .lazy files only. Over https (a published folder), the listing
+    lazy_column then reads the column's .lazy files only, its row groups as runs too. Over https (a published folder), the listing
     gives the sizes of the files beside each part: lazy_column asks no HEAD."""
     import json
     import shutil
@@ -820,9 +826,14 @@ def test_a_search_over_s3_reads_the_same_ranges_with_and_without_the_lazy_column
     assert ids0 == ids1 and set(ids0) == brute(rows, **q) and g0 == g1
     assert len(r1) == len(r0) < g1, (len(r0), len(r1), g1)  # row groups read as runs, not one by one
     assert not any(u.endswith(".lazy") for u, _, _ in reads)
-    reads.clear()
-    assert s.lazy_column("rumi:stats").to_pylist() == [_by_id(lazy, "rumi:stats")[i] for i in ids1]
-    assert reads and all(u.endswith(".lazy") for u, _, _ in reads)
+    for col in ("rumi:stats", "rumi:classes"):
+        reads.clear()
+        assert s.lazy_column(col).to_pylist() == [_by_id(lazy, col)[i] for i in ids1]
+        files = {u for u, _, _ in reads}
+        assert files and all(u.endswith(parts_mod.lazy_suffix(col)) for u in files)
+        # as the search: a footer a file, then the runs of row groups it read (a range a row
+        # group if the other column lay between them)
+        assert len(reads) <= len(r1), (reads, r1)
     # https: the listing names each part's files beside and their sizes
     web = Path(nginx.root) / "lazyweb"
     write_parts(lazy, str(web), rows_per_group=32)
@@ -830,7 +841,7 @@ def test_a_search_over_s3_reads_the_same_ranges_with_and_without_the_lazy_column
     listing = json.loads((web / "_parts.json").read_text())
     for e in listing:
         stem = e["name"][:-8]
-        assert e["beside"] == {x: (web / (stem + x)).stat().st_size for x in (".headers", ".lazy")}
+        assert e["beside"] == {x: (web / (stem + x)).stat().st_size for x in (".headers", ".stats.lazy", ".classes.lazy")}
     from rumi._location import Location
 
     heads = []

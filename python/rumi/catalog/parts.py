@@ -4,9 +4,10 @@ stac-geoparquet's conventions, searched where it lies.
 Layout: `part-<UTC time>-<random>.<summary>.parquet` files, each a GeoParquet 1.1 file of the catalogue's
 columns but rumi:header, which lies beside it in `part-....headers` (the blobs end to end; the
 columns rumi:header_offset / rumi:header_size locate a row's blob there), and but the columns
-searches leave unread (LAZY_COLUMNS: rumi:stats, rumi:classes), which lie beside it in
-`part-....lazy` (Parquet: the part's rows, in its order and row groups; read by a row's place in
-its part) so that the row groups a search reads lie end to end (one range over S3). Rows are grouped by the
+searches leave unread (LAZY_COLUMNS: rumi:stats, rumi:classes), which lie beside it, a file a
+column, in `part-....stats.lazy` and `part-....classes.lazy` (Parquet: the part's rows, in its
+order and row groups; read by a row's place in its part) so that the row groups a search reads
+lie end to end (one range over S3), and a lazy column's too. Rows are grouped by the
 year of their first time (one year per part file), and in a part sorted along a Hilbert curve of
 their bbox centre, then by time; row groups of ROWS_PER_GROUP rows carry min/max statistics of
 the bbox covering (bbox.xmin ... bbox.ymax), the time columns and proj:code only (a small
@@ -61,13 +62,21 @@ HEADERS = ".headers"
 
 #: columns that searches do not read (null in a search's rows; Catalog.lazy_column reads them for
 #: a selection: Catalog.stats rumi:stats, the samplers' class limits rumi:classes). A part file
-#: holds none of them: they lie beside it, in `part-....lazy` (a Parquet file of these columns, the
-#: part's rows in its order and row groups), so that a search's row groups stay one range (in the
-#: part they would lie between them: a range per row group over S3); the part's "rumi:catalog"
-#: metadata names the ones there ("lazy": [], all null: no file). Parts written before keep them
-#: in the part file, last (no "lazy" key).
+#: holds none of them: each lies beside it in its own `part-....<name>.lazy` (lazy_suffix: a
+#: Parquet file of that column, the part's rows in its order and row groups), so that a search's
+#: row groups stay one range (in the part they would lie between them: a range per row group
+#: over S3); the part's "rumi:catalog" metadata names the ones there ("lazy": [], all null: no
+#: file). Parts written before keep them in the part file, last (no "lazy" key).
 LAZY_COLUMNS = (K.STATS, K.CLASSES)
 LAZY = ".lazy"
+
+
+def lazy_suffix(name: str) -> str:
+    """The suffix of the file beside a part that holds its lazy column name (a file a column,
+    so that a column's row groups lie end to end there too): ".stats.lazy", ".classes.lazy"."""
+    return f".{name.rsplit(':', 1)[-1]}{LAZY}"
+
+
 #: the columns a search's expression reads (search.pushdown: STAT_COLUMNS' top-level columns)
 PUSHED = tuple(dict.fromkeys(c.split(".")[0] for c in STAT_COLUMNS))
 
@@ -306,8 +315,8 @@ def parse_summary(name: str) -> tuple[np.ndarray[Any, Any], dict[str, Any]] | No
 def write_part(fs: Any, root: str, table: Any, blobs: Sequence[bytes | None] | None, *, rows_per_group: int = ROWS_PER_GROUP,
                options: dict[str, Any] | None = None) -> str:
     """Writes one part file of table (the catalogue schema, rows in the order to keep) and, when
-    blobs (one per row, or None) has any, its .headers file first; LAZY_COLUMNS with a value go
-    to its .lazy file, first too. A table that has the columns
+    blobs (one per row, or None) has any, its .headers file first; each of LAZY_COLUMNS with a
+    value goes to its .lazy file (lazy_suffix), first too. A table that has the columns
     rumi:header_offset / rumi:header_size instead keeps them (its blobs written beside by the
     caller, under the returned name with .headers for .parquet). Returns its path."""
     pa, pq, *_ = deps()
@@ -334,10 +343,10 @@ def write_part(fs: Any, root: str, table: Any, blobs: Sequence[bytes | None] | N
     table = table.drop_columns(list(LAZY_COLUMNS))
     ext = extent(table)
     name = _part_name(summary_token(n, rows_per_group, ext))
-    if lazy:  # beside the part, in its row groups (LAZY_COLUMNS), before it as its blobs
+    for c in lazy:  # beside the part, in its row groups, a file a column, before it as its blobs
         sink = pa.BufferOutputStream()
-        pq.write_table(side, sink, compression="zstd", row_group_size=rows_per_group, write_statistics=False)
-        put(fs, f"{root}/{name}{LAZY}", sink.getvalue(), options)
+        pq.write_table(side.select([c]), sink, compression="zstd", row_group_size=rows_per_group, write_statistics=False)
+        put(fs, f"{root}/{name}{lazy_suffix(c)}", sink.getvalue(), options)
     if chunks:  # the blobs first: a part is never listed before its blobs exist
         put(fs, f"{root}/{name}{HEADERS}", b"".join(chunks), options)
     md = file_metadata(table)
@@ -390,17 +399,17 @@ def write_parts(
 
 def write_listing(url: str, options: dict[str, Any] | None = None) -> str:
     """Writes the folder's `_parts.json` (its part files' names and sizes, and those of the
-    files beside each: "beside", {".headers": size, ".lazy": size}), which readers over
+    files beside each: "beside", {".headers": size, ".stats.lazy": size, ...}), which readers over
     http(s) use instead of a listing: publish it after copying the folder to a web server (or
     after appending to a folder a web server serves). Returns its path."""
     fs, root = store(url, options)
     parts = list_parts(fs, root)
-    near = {suffix: dict(list_parts(fs, root, suffix)) for suffix in (HEADERS, LAZY)}
+    near = {p: n for suffix in (HEADERS, LAZY) for p, n in list_parts(fs, root, suffix)}
     entries = []
     for p, s in parts:
         e: dict[str, Any] = {"name": p.rsplit("/", 1)[-1], "size": s}
         # the sizes of the files beside it (a reader then opens them without a HEAD request)
-        beside = {x: near[x][f] for x in near if (f := p[: -len(".parquet")] + x) in near[x]}
+        beside = {x: near[f] for x in [HEADERS, *map(lazy_suffix, LAZY_COLUMNS)] if (f := p[: -len(".parquet")] + x) in near}
         if beside:
             e["beside"] = beside
         entries.append(e)
@@ -434,7 +443,7 @@ class Parts:
         self.sizes = [s for _, s in listed]
         self._kept: dict[str, Any] = {}
         self._kept_lock = threading.Lock()
-        #: per part path, the columns in its .lazy file (none for a part written before), from
+        #: per part path, the columns in its .lazy files (none for a part written before), from
         #: its footer; the .lazy files' footers last read (FOOTERS_KEPT)
         self._lazy_of: dict[str, list[str]] = {}
         self._side_md: dict[str, Any] = {}
@@ -498,7 +507,7 @@ class Parts:
         except (ValueError, AttributeError):
             raise FormatError(f"{path}: its rumi:catalog metadata is not a JSON object") from None
         if not isinstance(lazy, list) or not set(lazy) <= set(self.schema.names) - set(frag.physical_schema.names):
-            raise FormatError(f"{path}: its rumi:catalog metadata places {lazy!r} in its .lazy file (columns of the "
+            raise FormatError(f"{path}: its rumi:catalog metadata places {lazy!r} in .lazy files (columns of the "
                               "catalogue that the part lacks)")
         self._lazy_of[path] = lazy
         return frag
@@ -573,7 +582,7 @@ class Parts:
         return pa.concat_tables(tables), np.concatenate(part), np.concatenate(at)
 
     def _split(self, k: int, columns: Sequence[str]) -> tuple[list[str], list[str]]:
-        """columns as (those read from part k, those from its .lazy file)."""
+        """columns as (those read from part k, those from its .lazy files)."""
         beside = self.lazy_of(k)
         return [c for c in columns if c not in beside], [c for c in columns if c in beside]
 
@@ -588,7 +597,7 @@ class Parts:
         return np.concatenate([[0], np.cumsum(self.group_rows[k])]).astype(np.int64)
 
     def lazy_of(self, k: int) -> list[str]:
-        """The columns that lie in part k's .lazy file (LAZY_COLUMNS with a value; none in a part
+        """The columns that lie in part k's .lazy files (LAZY_COLUMNS with a value; none in a part
         written before, which holds them itself), as its footer says (read if not yet)."""
         path = self.paths[k]
         if path not in self._lazy_of:
@@ -597,7 +606,7 @@ class Parts:
 
     def lazy_rows(self, k: int, name: str, rows: np.ndarray[Any, Any]) -> Any:
         """Column name (one of LAZY_COLUMNS) of rows (rows of part k, any order): the row groups
-        that hold them read from its .lazy file (a part written before: from the part; null
+        that hold them read from its .lazy file of the column (a part written before: from the part; null
         without I/O when neither holds it)."""
         pa = deps().pa
         rows = np.asarray(rows, np.int64)
@@ -610,7 +619,7 @@ class Parts:
         g = np.searchsorted(starts, rows, side="right") - 1
         ids = np.unique(g)
         if beside:
-            t = self._side(k, ids.tolist(), [name])
+            t = self._side(k, ids.tolist(), name)
         else:  # a part written before: in the part
             t = _read(self.paths[k], self.frag(k).subset(row_group_ids=ids.tolist()).to_table, schema=self.schema, columns=[name])
         first = np.concatenate([[0], np.cumsum(np.diff(starts)[ids])])[:-1]  # each group's first row in t
@@ -642,18 +651,16 @@ class Parts:
         back[np.concatenate(picks)] = np.arange(len(part))
         return cat.take(pa.array(back))
 
-    def _side_path(self, k: int) -> str:
-        return f"{self.paths[k][: -len('.parquet')]}{LAZY}"
-
-    def _side(self, k: int, ids: Sequence[int], columns: Sequence[str]) -> Any:
-        """Row groups ids of part k's .lazy file (its row groups are the part's), columns."""
+    def _side(self, k: int, ids: Sequence[int], name: str) -> Any:
+        """Row groups ids of part k's .lazy file of column name (its row groups are the part's)."""
         pa, pq, *_ = deps()
-        path = self._side_path(k)
+        path = f"{self.paths[k][: -len('.parquet')]}{lazy_suffix(name)}"
+        columns = [name]
         try:
             f = self.fs.open_input_file(path)
         except FileNotFoundError:
-            raise FormatError(f"{path} is missing: the lazy columns {self.lazy_of(k)} of the part {self.paths[k]} "
-                              "lie there (copy the folder whole)") from None
+            raise FormatError(f"{path} is missing: the lazy column {name} of the part {self.paths[k]} "
+                              "lies there (copy the folder whole)") from None
         except OSError as e:
             raise RumiIOError(f"{path}: {e}") from None
         try:
@@ -728,7 +735,7 @@ class Parts:
         return k, g, i - int(self.group_rows[k][:g].sum())
 
     def group(self, k: int, rg: int, columns: Sequence[str]) -> Any:
-        """Row group rg of part k (columns of the part schema; LAZY_COLUMNS from its .lazy file)."""
+        """Row group rg of part k (columns of the part schema; LAZY_COLUMNS from its .lazy files)."""
         self.groups_read += 1
         here, beside = self._split(k, columns)
         t = _read(self.paths[k], self.frag(k).subset(row_group_ids=[rg]).to_table, schema=self.schema, columns=here)
