@@ -5,6 +5,7 @@ fraction bound from the catalogue's per-tile summary (`valid_bound`), label cove
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -265,6 +266,12 @@ class Offsets:
         out: Array = self.nr * self.nc
         return out
 
+    @functools.cached_property
+    def _ends(self) -> Array:
+        """The running sum of the blocks' sizes (block b's offsets end before _ends[b])."""
+        out: Array = np.cumsum(self.sizes)
+        return out
+
     @property
     def total(self) -> int:
         """Offsets in the blocks (those that meet the constraints, and the undecided ones)."""
@@ -278,12 +285,16 @@ class Offsets:
     def at(self, u: Array, certain: bool = False) -> tuple[Array, Array, Array]:
         """The offsets numbered u (0 <= u < total, or < certain with certain=True: the sure
         blocks' alone), block by block in order, each block's rows by columns: (rows, cols, sure)."""
-        blocks = np.flatnonzero(self.sure) if certain else np.arange(len(self.r))
-        sizes = self.sizes[blocks]
-        cum = np.cumsum(sizes)
-        at = np.searchsorted(cum, u, side="right")
-        b = blocks[at]
-        q = u - (cum[at] - sizes[at])
+        if certain:
+            blocks = np.flatnonzero(self.sure)
+            sizes = self.sizes[blocks]
+            cum = np.cumsum(sizes)
+            at = np.searchsorted(cum, u, side="right")
+            b = blocks[at]
+            q = u - (cum[at] - sizes[at])
+        else:  # every block: their running sums kept (a sampler draws from them every epoch)
+            b = np.searchsorted(self._ends, u, side="right")
+            q = u - self._ends[b] + self.nr[b] * self.nc[b]
         sy, sx = self.step
         return self.r[b] + sy * (q // self.nc[b]), self.c[b] + sx * (q % self.nc[b]), self.sure[b]
 
