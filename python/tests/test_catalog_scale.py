@@ -787,6 +787,10 @@ def test_parts_written_with_the_lazy_columns_inside_still_read(rows, tmp_path):
         s.lazy_column("rumi:stats")
     with pytest.raises(rumi.FormatError, match=rf"{gone} is missing"):
         cat.row(len(cat) - 1)
+    cut = tmp_path / "lost" / (names[2][:-8] + ".classes.lazy")  # truncated: named, never a guess
+    cut.write_bytes(cut.read_bytes()[: cut.stat().st_size // 2])
+    with pytest.raises(rumi.FormatError, match=rf"{cut.name} is not a readable file of a part's lazy column"):
+        Catalog.open(tmp_path / "lost").search(time=("2022-01-01", "2022-12-31")).lazy_column("rumi:classes")
 
 
 def test_a_search_over_s3_reads_the_same_ranges_with_and_without_the_lazy_columns(rows, moto, nginx, monkeypatch):

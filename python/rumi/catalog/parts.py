@@ -606,8 +606,8 @@ class Parts:
 
     def lazy_rows(self, k: int, name: str, rows: np.ndarray[Any, Any]) -> Any:
         """Column name (one of LAZY_COLUMNS) of rows (rows of part k, any order): the row groups
-        that hold them read from its .lazy file of the column (a part written before: from the part; null
-        without I/O when neither holds it)."""
+        that hold them read from the column's .lazy file (a part written before: from the part;
+        null without I/O when neither holds it)."""
         pa = deps().pa
         rows = np.asarray(rows, np.int64)
         beside = name in self.lazy_of(k)
@@ -655,7 +655,6 @@ class Parts:
         """Row groups ids of part k's .lazy file of column name (its row groups are the part's)."""
         pa, pq, *_ = deps()
         path = f"{self.paths[k][: -len('.parquet')]}{lazy_suffix(name)}"
-        columns = [name]
         try:
             f = self.fs.open_input_file(path)
         except FileNotFoundError:
@@ -671,12 +670,11 @@ class Parts:
             if groups != self.group_rows[k].tolist():
                 raise FormatError(f"{path}: its row groups ({sum(groups)} rows) are not those of its part {self.paths[k]} "
                                   f"({int(self.rows[k])} rows)")
-            missing = [c for c in columns if c not in pf.schema_arrow.names]
-            if missing:
-                raise FormatError(f"{path} lacks the columns {missing} that its part's metadata places there")
-            t = pf.read_row_groups(list(ids), columns=list(columns))
+            if name not in pf.schema_arrow.names:
+                raise FormatError(f"{path} lacks the column {name} that its part's metadata places there")
+            t = pf.read_row_groups(list(ids), columns=[name])
         except pa.ArrowInvalid as e:
-            raise FormatError(f"{path} is not a readable file of a part's lazy columns (truncated or corrupt?): {e}") from None
+            raise FormatError(f"{path} is not a readable file of a part's lazy column (truncated or corrupt?): {e}") from None
         finally:
             f.close()
         with self._kept_lock:
@@ -684,7 +682,7 @@ class Parts:
             self._side_md[path] = pf.metadata
             while len(self._side_md) > FOOTERS_KEPT:
                 del self._side_md[next(iter(self._side_md))]
-        return t.cast(pa.schema([self.schema.field(c) for c in columns]))
+        return t.cast(pa.schema([self.schema.field(name)]))
 
     def groups(self, expr: Any, filters: Any = ()) -> list[tuple[int, int]]:
         """(part, row group id) of the row groups a search's expr (None: all) may match, in
