@@ -534,6 +534,7 @@ def test_part_names_carry_their_summaries(rows, tmp_path):
     assert len(names) >= 5
     for n in names:
         assert len(n.encode()) < 255 and len((n[: -len(".parquet")] + ".headers").encode()) < 255
+        assert len((n[: -len(".parquet")] + parts_mod.lazy_suffix("rumi:classes")).encode()) < 255
         groups, ext = parts_mod.parse_summary(n)
         meta = pq.ParquetFile(d / n).metadata
         assert groups.tolist() == [meta.row_group(i).num_rows for i in range(meta.num_row_groups)]
