@@ -82,8 +82,9 @@ PUSHED = tuple(dict.fromkeys(c.split(".")[0] for c in STAT_COLUMNS))
 
 
 def part_schema() -> Any:
-    """The part files' schema: the catalogue's, rumi:header replaced by the blob's place beside,
-    LAZY_COLUMNS last."""
+    """The schema parts are read with: the catalogue's, rumi:header replaced by the blob's place
+    beside, LAZY_COLUMNS last (a part file written now lacks them: they lie in its .lazy files;
+    one written before holds them, last)."""
     pa = deps().pa
     s = schema()
     s = s.remove(s.get_field_index(K.HEADER))
