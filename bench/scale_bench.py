@@ -318,10 +318,12 @@ def write_catalogue(folder: Path, rows: int, seed: int = 0, stats: StatsPool | N
         done += n
         del table
     cpu1 = os.times()
-    size = sum(p.stat().st_size for p in folder.glob("*.parquet"))
+    # the catalogue's Parquet: the parts and the .lazy files beside them (rumi:stats, rumi:classes)
+    lazy = sum(p.stat().st_size for p in folder.glob("*.lazy"))
+    size = sum(p.stat().st_size for p in folder.glob("*.parquet")) + lazy
     blobs = sum(p.stat().st_size for p in folder.glob("*.headers"))
     return {"rows": done, "tiles": tiles_n, "years": years, "gen_s": gen, "write_s": write, "stats": stats is not None,
-            "write_cpu_s": (cpu1.user - cpu0.user) + (cpu1.system - cpu0.system), "parquet_bytes": size,
+            "write_cpu_s": (cpu1.user - cpu0.user) + (cpu1.system - cpu0.system), "parquet_bytes": size, "lazy_bytes": lazy,
             "blob_bytes_sparse": blobs, "parts": len(list(folder.glob("*.parquet"))), "total_s": time.perf_counter() - t0}
 
 
