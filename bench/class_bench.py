@@ -7,6 +7,7 @@ bytes read with the column read by searches and left for later (search_cost).
 
     ~/.cache/rumi/venvs/torch-py3.11/bin/python bench/class_bench.py [--chips 500] [--reps 3]
     ~/.cache/rumi/venvs/torch-py3.11/bin/python bench/class_bench.py --growth-only [--search 100000]
+    ~/.cache/rumi/venvs/torch-py3.11/bin/python bench/class_bench.py --many-files-only [--files 200] [--reps 3]
 
 Inputs (../shared/data): the LANDFIRE fuel-model map (labels, 27 classes, 1013 x 799, int16)
 beside the LANDFIRE elevation (the images), and the eo-learn NDVI stack with its 68-date cloud
@@ -23,7 +24,8 @@ with 16 x 16 tiles (NDVI, masks); the peer reads the GeoTIFFs. Each case draws -
 Measured: wall and CPU seconds (process time, threads included) of choosing the chips (rumi: the
 sampler's construction and its keys; the peer: its loop), label bytes decoded to choose them,
 and how close each constraint is met on the chips' actual pixels (the GeoTIFF's). Also rumi's
-plain RandomChipSampler's time per key, beside the constrained ones' (target: <= 2x)."""
+plain RandomChipSampler's time per key, beside the constrained ones' (target: <= 2x), also over
+--files small image + label files (about 50 keys a file: the per-file cost)."""
 
 from __future__ import annotations
 
@@ -249,7 +251,7 @@ def clouds(out, chips, reps):
     return {"cloud": case(rumi_cloud, peer_cloud, lambda k: ok(mk[:, k[1]:k[1] + size, k[2]:k[2] + size]), reps, chips)}
 
 
-def per_key(out, reps, n=10_000):
+def per_key(out, reps, n=10_000, files=200, many_only=False):
     """RandomChipSampler's CPU time per key, the sampler alone (made, then its n keys listed),
     plain and with each kind of constraint, the repetitions interleaved (each round times every
     case once, so a change of the machine's load shows in all; a first round uncounted, garbage
@@ -259,7 +261,25 @@ def per_key(out, reps, n=10_000):
     min_valid, min / max class, both, balance; eo-learn (NDVI Cube, cloud masks as labels, tiles
     of 16, 67 steps, 32 x 32 chips): the cloud limit; a large file (large_file: 256 x 256 chips
     of a 4096 x 4096 class map): one and two class limits. A second epoch (set_epoch(1)) reuses
-    the sampler's per-file pools: its time per key is given too."""
+    the sampler's per-file pools: its time per key is given too. Many files (many_files: `files`
+    small image + label files, about n / files keys a file): min_class and max_class, where each
+    file's offsets are decided for few keys; many_only: these cases alone (no shared data)."""
+    import rumi
+    import rumi.torch as rt
+
+    many = many_files(out, files)
+    cases = {
+        f"{files} files plain": (many, {}),
+        f"{files} files min_class": (many, dict(min_class={"cls": {5: 0.2}})),
+        f"{files} files max_class": (many, dict(max_class={"cls": {1: 0.3}})),
+    }
+    if not many_only:
+        cases.update(_shared_cases(out))
+    return _per_key_runs(cases, reps, n)
+
+
+def _shared_cases(out):
+    """per_key's cases on the shared rasters (LANDFIRE, eo-learn) and large_file."""
     import rumi
     import rumi.torch as rt
 
@@ -272,7 +292,7 @@ def per_key(out, reps, n=10_000):
     lim = dict(min_class={"labels:band 0": {165: 0.4}}, max_class={"labels:band 0": {99: 0.02}})
     big = large_file(out)
     one = {"min_class": {"classes": {1: 0.3}}}
-    cases = {
+    return {
         "landfire plain": (lf, {}),
         "landfire min_valid=0.99": (lf, dict(min_valid=0.99)),
         "landfire min/max class": (lf, lim),
@@ -284,6 +304,13 @@ def per_key(out, reps, n=10_000):
         "large min_class": (big, one),
         "large min/max class": (big, dict(one, max_class={"classes": {2: 0.1}})),
     }
+
+
+def _per_key_runs(cases, reps, n):
+    """per_key's interleaved rounds over cases ({name: (dataset, sampler arguments)}; a case's
+    plain sampler: the one named with its first word and "plain")."""
+    import rumi.torch as rt
+
     first = {k: [] for k in cases}
     second = {k: [] for k in cases}
     for rep in range(reps + 1):  # the first round warms up (imports, caches) and is not counted
@@ -303,12 +330,39 @@ def per_key(out, reps, n=10_000):
                 second[name].append(time.process_time() - t)
     res = {}
     for name in cases:
-        plain = name.split()[0] + " plain"
+        plain = name.rsplit(" ", 1)[0] + " plain" if name.startswith(tuple("0123456789")) else name.split()[0] + " plain"
         us, us2 = (float(np.median(v[name])) / n * 1e6 for v in (first, second))
         p1, p2 = (float(np.median(v[plain])) / n * 1e6 for v in (first, second))
         res[name] = {"us_per_key": round(us, 2), "ratio": round(us / p1, 2), "second_epoch_us_per_key": round(us2, 2),
                      "second_epoch_ratio": round(us2 / p2, 2)}
     return res
+
+
+def many_files(out, n):
+    """n small files (seed 0): 512 x 512 uint16 images beside uint8 label files of classes 1-5 in
+    blobs of 64 pixels (shares 50/20/15/10/5 %), tiles of 64, as 96 x 96 chips with labels: a
+    sampler of 10,000 keys draws about 50 keys a file, so the per-file cost of deciding the
+    offsets shows (each file's map made and refined for few keys)."""
+    import rumi
+    import rumi.torch as rt
+
+    rng = np.random.default_rng(0)
+    d = out / f"many{n}"
+    d.mkdir(exist_ok=True)
+    imgs, labs = [], []
+    for i in range(n):
+        gt = (500000.0 + i * 6000, 10.0, 0.0, 5100000.0, 0.0, -10.0)
+        img = rng.integers(1, 9000, (1, 1, 512, 512), dtype=np.uint16)
+        blobs = rng.choice([1, 2, 3, 4, 5], (1, 1, 9, 9), p=[.5, .2, .15, .1, .05])
+        lab = np.repeat(np.repeat(blobs, 64, 2), 64, 3)[:, :, :512, :512].astype(np.uint8)
+        fi, fl = d / f"i{i}.rumi", d / f"l{i}.rumi"
+        if not fl.exists():
+            rumi.write(fi, img, bands=["red"], times=["2020-01-01"], crs="EPSG:32633", geotransform=gt, tile=64)
+            rumi.write(fl, lab, bands=["cls"], times=["2020-01-01"], crs="EPSG:32633", geotransform=gt, tile=64)
+        imgs.append(str(fi))
+        labs.append(str(fl))
+    return rt.ChipDataset(rumi.Catalog.build(imgs, d / "img.parquet"), size=96,
+                          labels=rumi.Catalog.build(labs, d / "lab.parquet"))
 
 
 def large_file(out):
@@ -457,11 +511,25 @@ def main():
     ap.add_argument("--growth-only", action="store_true")
     ap.add_argument("--per-key-only", action="store_true", help="only the time per key against the plain sampler")
     ap.add_argument("--keys", type=int, default=10_000, help="keys per sampler in the time per key (default 10,000)")
+    ap.add_argument("--files", type=int, default=200,
+                    help="the many-files case of the time per key: small image + label files (default 200)")
+    ap.add_argument("--many-files-only", action="store_true",
+                    help="only the many-files cases of the time per key (no shared data needed)")
     ap.add_argument("--search", type=int, default=0, metavar="ROWS",
                     help="also a search's time and bytes with rumi:classes read by searches and lazy (partitioned "
                          "catalogues of ROWS rows of cloud-mask Cubes)")
     ap.add_argument("--out", help="results JSON (default: print)")
     a = ap.parse_args()
+    if a.many_files_only:
+        with tempfile.TemporaryDirectory() as tmp:
+            res = {"when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "reps": a.reps, "files": a.files,
+                   "load": os.getloadavg()[0], "per_key": per_key(Path(tmp), a.reps, a.keys, a.files, True)}
+            res["load_after"] = os.getloadavg()[0]
+        text = json.dumps(res, indent=1, default=str)
+        if a.out:
+            Path(a.out).write_text(text)
+        print(text)
+        return
     if not DATA.exists():
         sys.exit(f"{DATA} is absent: the benchmark needs the shared real rasters")
     if not CLI.exists():
@@ -472,7 +540,7 @@ def main():
                "load": os.getloadavg()[0]}
         if a.per_key_only:
             clouds(out, 0, 0)  # the eo-learn files and catalogues
-            res["per_key"] = per_key(out, a.reps, a.keys)
+            res["per_key"] = per_key(out, a.reps, a.keys, a.files)
         else:
             res["growth"] = growth(out)
         if a.search:
@@ -480,7 +548,7 @@ def main():
         if not a.growth_only and not a.per_key_only:
             res.update(landfire(out, a.chips, a.reps))
             res.update(clouds(out, a.chips, a.reps))
-            res["per_key"] = per_key(out, a.reps, a.keys)
+            res["per_key"] = per_key(out, a.reps, a.keys, a.files)
     text = json.dumps(res, indent=1, default=str)
     if a.out:
         Path(a.out).write_text(text)
