@@ -682,3 +682,97 @@ def test_offset_map_for_few_keys_leaves_blocks_to_check_and_refines(tmp_path, mo
     assert set(n) == want
     e = len(keys) / len(want)
     assert all(abs(v - e) < 5 * e ** 0.5 for v in n.values()), sorted(n.values())
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32 - 1), labels=st.booleans(), kind=st.sampled_from(["min", "max", "both"]))
+def test_chips_ok_of_many_files_is_chip_ok_of_each(tmp_path, seed, labels, kind):
+    """constraints.chips_ok (chips of several files in one walk: Contents.ok_many) decides each chip
+    as chip_ok on its file decides it: files of several shapes, label files over parts of them (or
+    none: skipped chips) and chips partly outside them."""
+    import tempfile
+
+    from rumi.torch import constraints
+
+    rng = np.random.default_rng(seed)
+    d = pathlib.Path(tempfile.mkdtemp(dir=tmp_path))
+    imgs, labs = [], []
+    for i in range(6):
+        Y, X = (40, 48) if i % 2 else (56, 40)
+        x0 = 500000.0 + i * 1000
+        a = _blobs(rng, (1, 1, Y, X), 3)
+        rumi.write(d / f"i{i}.rumi", a, bands=["c"], times=["2020-01-01"], tile=8, crs=GEO["crs"],
+                   geotransform=(x0, 10.0, 0.0, 5100000.0, 0.0, -10.0))
+        imgs.append(str(d / f"i{i}.rumi"))
+        if labels and i != 3:  # file 3 without labels; the others' cover a part of the image
+            lr, lc = int(rng.integers(0, 8)), int(rng.integers(0, 8))
+            lab = _blobs(rng, (1, 1, Y - lr - int(rng.integers(0, 8)), X - lc), 3, cell=5)
+            rumi.write(d / f"l{i}.rumi", lab, bands=["lab"], times=["2020-01-01"], tile=8, crs=GEO["crs"],
+                       geotransform=(x0 + lc * 10.0, 10.0, 0.0, 5100000.0 - lr * 10.0, 0.0, -10.0))
+            labs.append(str(d / f"l{i}.rumi"))
+    cat = rumi.Catalog.build(imgs, d / "i.parquet")
+    ds = rt.ChipDataset(cat, size=16, labels=rumi.Catalog.build(labs, d / "l.parquet")) if labels else \
+        rt.ChipDataset(cat, size=16)
+    band = "lab" if labels else "c"
+    mn = {band: {1: 0.3}} if kind != "max" else None
+    mx = {band: {0: 0.4}} if kind != "min" else None
+    cont = Contents(ds.index, limits_of(mn, mx, None))
+    js = rng.integers(0, 6, 3000)
+    r0, c0 = rng.integers(-4, 44, 3000), rng.integers(-4, 36, 3000)
+    got = constraints.chips_ok(ds.index, js, r0, c0, None, cont)
+    want = np.zeros(len(js), bool)
+    for j in range(6):
+        m = js == j
+        want[m] = constraints.chip_ok(ds.index, j, r0[m], c0[m], None, cont)
+    assert (got == want).all() and want.any() and not want.all()
+
+
+def test_many_small_files_draw_by_rejection_without_maps(tmp_path, monkeypatch):
+    """Many small files drawn few keys each (RandomChipSampler's _rejected: candidates of every
+    file checked at once): no file's offset map is made, every key meets the limit on its pixels,
+    an epoch's keys depend on the seed and epoch alone (a fresh sampler at epoch 1 gives the keys
+    of one that drew epoch 0 first: before, the pools it had built changed them), and the offsets
+    of a file are drawn uniformly among those that meet the limit (chi-square over 80 epochs)."""
+    from rumi.torch import constraints
+
+    rng = np.random.default_rng(11)
+    files, px = [], {}
+    for k in range(12):  # class 1 in a band on the left and one at the bottom, of each file's own widths
+        a = np.zeros((1, 1, 40, 40), np.uint8)
+        a[0, 0, :, :int(rng.integers(8, 24))] = 1
+        a[0, 0, int(rng.integers(20, 36)):, :] = 1
+        rumi.write(tmp_path / f"s{k}.rumi", a, bands=["c"], times=["2020-01-01"], tile=8, crs=GEO["crs"],
+                   geotransform=(500000.0 + k * 1000, 10.0, 0.0, 5100000.0, 0.0, -10.0))
+        files.append(str(tmp_path / f"s{k}.rumi"))
+        px[f"s{k}"] = a[0, 0]
+    ds = rt.ChipDataset(rumi.Catalog.build(files, tmp_path / "s.parquet"), size=16)
+    lim = {"min_class": {"c": {1: 0.45}}}
+    cont = Contents(ds.index, limits_of(lim["min_class"], None, None))
+    R, C = (v.ravel() for v in np.meshgrid(np.arange(25), np.arange(25), indexing="ij"))
+    oks = [constraints.chip_ok(ds.index, j, R, C, None, cont) for j in range(12)]
+    assert all(0.15 < ok.mean() < 0.9 for ok in oks), [round(ok.mean(), 2) for ok in oks]
+    made = []
+    real = constraints.offset_map
+    monkeypatch.setattr(constraints, "offset_map", lambda *a, **k: made.append(a[1]) or real(*a, **k))
+    s = rt.RandomChipSampler(ds, length=240, seed=4, **lim)
+    made.clear()  # (the constructor's check of a file)
+    first = list(s)
+    s.set_epoch(1)
+    second = list(s)
+    assert made == []
+    fresh = rt.RandomChipSampler(ds, length=240, seed=4, **lim)
+    fresh.set_epoch(1)
+    assert list(fresh) == second != first
+    ids = ds.index.ids
+    n = np.zeros(625)
+    for e in range(80):
+        s.set_epoch(e)
+        for j, r, c in s:
+            assert (px[ids[j]][r:r + 16, c:c + 16] == 1).mean() >= 0.45
+            if j == 0:
+                n[r * 25 + c] += 1
+    ok = oks[0]
+    assert n[~ok].sum() == 0 and (n[ok] > 0).mean() > 0.9
+    e = n[ok].sum() / ok.sum()
+    chi2, dof = float(((n[ok] - e) ** 2 / e).sum()), int(ok.sum()) - 1
+    assert chi2 < dof + 6 * (2 * dof) ** 0.5, (chi2, dof)

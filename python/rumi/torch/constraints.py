@@ -198,6 +198,45 @@ def chip_ok(index: ChipIndex, j: int, r0: Any, c0: Any, min_valid: float | None 
     return ok
 
 
+def chips_ok(index: ChipIndex, js: Array, r0: Array, c0: Array, min_valid: float | None = None,
+             contents: Contents | None = None, files: Array | None = None, inv: Array | None = None) -> Array:
+    """chip_ok of chips of several files at once (chip i of file js[i]): the label coverage of files
+    with one label rectangle and the class limits (Contents.ok_many) in a few numpy calls for
+    all the files; min_valid, and the coverage of files with other labels, file by file.
+    files, inv: np.unique(js, return_inverse=True) when at hand (js[i] == files[inv[i]])."""
+    js, r0, c0 = (np.asarray(v, np.int64) for v in (js, r0, c0))
+    if files is None or inv is None:
+        files, inv = np.unique(js, return_inverse=True)
+    if min_valid is not None and min_valid > 0:
+        out: Array = np.zeros(len(js), bool)
+        for i, j in enumerate(files.tolist()):
+            sel = inv == i
+            if sel.any():
+                out[sel] = chip_ok(index, j, r0[sel], c0[sel], min_valid, contents)
+        return out
+    ok: Array = np.ones(len(js), bool)
+    if skips_unlabelled(index):
+        assert index.label is not None
+        h, w = index.size
+        big = 1 << 62
+        rect = np.empty((len(files), 4), np.int64)
+        for i, j in enumerate(files.tolist()):
+            ms = index.label.matches[j]
+            if not ms:
+                rect[i] = (big, -big, big, -big)  # no label: no chip covered
+            elif len(ms) == 1 and ms[0].rect is not None:
+                rect[i] = ms[0].rect
+            else:  # file by file
+                rect[i] = (-big, big, -big, big)
+                sel = inv == i
+                ok[sel] = covered(index, j, r0[sel], c0[sel])
+        g = rect[inv]
+        ok &= (r0 >= g[:, 0]) & (r0 + h <= g[:, 1]) & (c0 >= g[:, 2]) & (c0 + w <= g[:, 3])
+    if contents and ok.any():
+        ok[ok] = contents.ok_many(files, inv[ok], r0[ok], c0[ok])
+    return ok
+
+
 def lattice(index: ChipIndex, j: int, contents: Contents | None = None) -> tuple[Array, Array]:
     """Chip offsets (rows, cols) where every constraint's optimum lies: the breakpoints of
     valid_bound (chip edges on tile edges) and of the label rectangles, plus a grid of a

@@ -303,6 +303,78 @@ class Contents:
             ok &= self.score(lim, j, r0, c0) >= 0
         return ok
 
+    def ok_many(self, files: Array, inv: Array, r0: Array, c0: Array) -> Array:
+        """ok of chips of several files at once (chip i of file files[inv[i]]): the files whose counts for
+        a limit are one source of one step with a rectangle (flat_counts) in one walk over the
+        tiles per tile grid, their counts side by side in one flat array (a file's block at its
+        base); the others file by file (ok). The same sums as bounds' (of integers: exact in any
+        order), so the same decisions, in a few numpy calls for all the files rather than many per file."""
+        h, w = self.index.size
+        ok: Array = np.ones(len(inv), bool)
+        present = np.bincount(inv, minlength=len(files)) > 0
+        for lim in self.limits:
+            flat = [self.flat_counts(int(j), lim) if p else None for j, p in zip(files.tolist(), present.tolist())]
+            score = np.empty(len(inv))
+            groups: dict[Any, list[int]] = {}
+            for i, f in enumerate(flat):
+                if not present[i]:
+                    continue
+                if f is None:  # file by file
+                    sel = inv == i
+                    score[sel] = self.score(lim, int(files[i]), r0[sel], c0[sel])
+                else:
+                    groups.setdefault(f[:3], []).append(i)
+            for (tiles, shape, grid), members in groups.items():
+                pos = np.full(len(files), -1, np.int64)
+                pos[members] = np.arange(len(members))
+                g = pos[inv]
+                sel = np.flatnonzero(g >= 0)
+                g = g[sel]
+                fs = [flat[i] for i in members]
+                assert all(f is not None for f in fs)
+                shift = np.array([f[3] for f in fs], np.int64).reshape(-1, 2)  # type: ignore[index]
+                rect = np.array([f[4] for f in fs], np.int64).reshape(-1, 4)  # type: ignore[index]
+                n_lo = np.concatenate([f[5] for f in fs])  # type: ignore[index]
+                n_hi = np.concatenate([f[6] for f in fs])  # type: ignore[index]
+                ny, nx = grid
+                base = g * (ny * nx)
+                area = tile_areas(tiles, shape, grid).astype(np.float64).ravel()
+                a0, b0 = r0[sel], c0[sel]
+                lo, hi = np.zeros(len(sel)), np.zeros(len(sel))
+                for tri, tci, ov in tile_overlaps(tiles, shape, grid, a0 + shift[g, 0], b0 + shift[g, 1], h, w):
+                    t = tri * nx + tci
+                    lo += np.maximum(0.0, n_lo[base + t] - (area[t] - ov))
+                    hi += np.minimum(ov, n_hi[base + t])
+                cov = (a0 >= rect[g, 0]) & (a0 + h <= rect[g, 1]) & (b0 >= rect[g, 2]) & (b0 + w <= rect[g, 3])
+                lo[~cov], hi[~cov] = 0.0, float(h * w)  # chips no source covers: 0 and every sample (bounds)
+                score[sel] = _score(lim, lo[:, None], hi[:, None], self.index.size)
+            ok &= score >= 0
+        return ok
+
+    def flat_counts(self, j: int, lim: Limit) -> tuple[Any, ...] | None:
+        """ok_many's terms of file j for a limit: (tiles, shape, tile grid, shift, the rectangle of
+        image offsets the source covers, the flat lower and upper counts of the limit's classes),
+        or None where bounds sums otherwise (several sources or steps, a label without a
+        rectangle: file by file)."""
+        key = ("flat", j, lim.band, lim.classes)
+        got: Any = self._sums.get(key)
+        if got is None:
+            srcs = self.sources(j, lim.band)
+            got = False
+            if len(srcs) == 1 and len(self.steps(j, srcs[0])) == 1:
+                s = srcs[0]
+                big = 1 << 62
+                rect = (-big, big, -big, big) if s.match is None else s.match.rect
+                if rect is not None:
+                    lo, hi = self._class_steps(j, lim.band, 0, s, lim.classes)
+                    got = (s.tiles, s.shape, tuple(int(v) for v in lo.shape[1:]), s.shift, tuple(rect),
+                           np.asarray(lo, np.float64).ravel(), np.asarray(hi, np.float64).ravel())
+            if len(self._sums) >= COUNTS_CACHE:
+                self._sums.clear()
+            self._sums[key] = got
+        out: tuple[Any, ...] | None = got or None
+        return out
+
     def score(self, lim: Limit, j: int, r0: Any, c0: Any) -> Array:
         """Per chip, how far its bound is inside the limit (>= 0: met): min: lower fraction -
         value; max: value - upper fraction; cloud: clear steps - steps needed."""

@@ -39,6 +39,15 @@ POOL_BLOCKS = 1 << 20
 UNDECIDED_ROUNDS = 64
 #: the draws of a key with an undecided one decided at once (_uniform)
 UNDECIDED_AHEAD = 4
+#: the files a draw gives at most this many keys draw them by rejection first (_rejected: uniform offsets on the step,
+#: those of every such file checked at once), a file's offset map (pool) made only for the keys none met: many small
+#: files drawn few keys each then cost a few numpy calls in all, not a map (a few ms) each
+REJECT_KEYS = 256
+#: the candidates per key of _rejected's rounds, in turn
+REJECT_ROUNDS = (4, 8, 32, 128)
+#: _rejected leaves a file's keys to its pool once they would need more candidates than this (estimated from the
+#: acceptance of its candidates so far; about the cost of a small file's offset map)
+REJECT_GIVE_UP = 2000
 #: balance=: the random offsets near a drawn lattice chip tried per round for the keys not met yet (15 in all)
 NEAR_ROUNDS = (1, 3, 11)
 
@@ -275,7 +284,9 @@ class RandomChipSampler(ChipSampler):
     min_valid, labels or class limits, files without a chip that meets them are never drawn (one
     drawn is drawn again), and the offset is uniform among the file's offsets that meet them
     (pool: rumi.torch.constraints.offset_map, decided once per file in blocks of offsets, not
-    per key): every key meets the constraints, decided without reading pixels.
+    per key): every key meets the constraints, decided without reading pixels. The keys of files a
+    draw gives at most REJECT_KEYS of them are drawn by rejection first, the candidates of all
+    those files checked at once (_rejected), a file's pool made only for keys that would cost more.
 
     align: where the offsets may fall. False (default): any pixel. True: the files' tile grid,
     so that a chip whose size is a multiple of the tile size decodes only its own tiles (a
@@ -423,21 +434,30 @@ class RandomChipSampler(ChipSampler):
         shapes = np.asarray(index.shapes, np.int64)
         area = ((shapes[files, 2] - h + 1) * (shapes[files, 3] - w + 1)).astype(float)
         js = files[rng.choice(len(area), size=count, p=area / area.sum())]
-        if self.constrained:  # files with no chip that meets the constraints: drawn again among the others
-            while True:
-                bad = np.array([j for j in np.unique(js) if not self.pool(int(j)).total], np.int64)
-                if not len(bad):
+        if self.constrained:  # uniform over each file's offsets that meet the constraints
+            r0, c0 = np.zeros(count, np.int64), np.zeros(count, np.int64)
+            todo = np.arange(count)
+            while len(todo):
+                # the keys of files drawn at most REJECT_KEYS of them: by rejection first, every file at once
+                _, inv, cnt = np.unique(js[todo], return_inverse=True, return_counts=True)
+                few = todo[cnt[inv] <= REJECT_KEYS]
+                r0[few], c0[few], met = self._rejected(js[few], rng)
+                left = np.sort(np.concatenate([todo[cnt[inv] > REJECT_KEYS], few[~met]]))
+                bad = []
+                for j in np.unique(js[left]):
+                    sel = left[js[left] == j]
+                    got = self._uniform(int(j), len(sel), rng)
+                    if got is None:  # no chip meets the constraints: its keys drawn again among the other files
+                        bad.append(int(j))
+                    else:
+                        r0[sel], c0[sel] = got
+                if not bad:
                     break
                 area[np.isin(files, bad)] = 0.0
                 if not area.sum():  # pragma: no cover - the constructor found a file with one
                     raise constraints.no_chip_error(index, self.min_valid, self.contents)
-                again = np.isin(js, bad)
-                js[again] = files[rng.choice(len(area), size=int(again.sum()), p=area / area.sum())]
-        if self.constrained:  # uniform over each file's offsets that meet the constraints
-            r0, c0 = np.zeros(count, np.int64), np.zeros(count, np.int64)
-            for j in np.unique(js):
-                sel = np.flatnonzero(js == j)
-                r0[sel], c0[sel] = self._uniform(int(j), len(sel), rng)
+                todo = left[np.isin(js[left], bad)]
+                js[todo] = files[rng.choice(len(area), size=len(todo), p=area / area.sum())]
             return _keys(js, r0, c0)
         ys = rng.random(count)
         xs = rng.random(count)
@@ -474,12 +494,59 @@ class RandomChipSampler(ChipSampler):
             self._pools[j] = m
         return m
 
-    def _uniform(self, j: int, n: int, rng: np.random.Generator) -> tuple[Array, Array]:
+    def _rejected(self, js: Array, rng: np.random.Generator) -> tuple[Array, Array, Array]:
+        """An offset for each key of files js (key i: file js[i]) by rejection: REJECT_ROUNDS[k]
+        offsets uniform on its file's align step in round k, every key's of a round checked in one
+        constraints.chips_ok, the key taking the first that meets the constraints (uniform among
+        those that do). (rows, cols, whether one was met). A file's keys that would need more than
+        REJECT_GIVE_UP candidates more (at its acceptance so far) are left unmet (to its pool). The
+        draws depend only on the keys, the rng and which offsets meet the constraints (not on the
+        pools the sampler holds: a file whose pool has no offset is drawn for too, none met)."""
+        n = len(js)
+        h, w = self.index.size
+        shapes = np.asarray(self.index.shapes, np.int64)[js].reshape(-1, 4)
+        step = self._steps(js)
+        P = np.stack([(shapes[:, 2] - h) // step[:, 0] + 1, (shapes[:, 3] - w) // step[:, 1] + 1], 1)
+        r0, c0 = np.zeros(n, np.int64), np.zeros(n, np.int64)
+        met = np.zeros(n, bool)
+        files, inv = np.unique(js, return_inverse=True)
+        empty = np.array([j in self._pools and not self._pools[j].total for j in files.tolist()], bool)[inv] \
+            | (P < 1).any(1)
+        todo = np.arange(n)
+        tried, hits = np.zeros(len(files)), np.zeros(len(files))
+        for k in REJECT_ROUNDS:
+            if not len(todo):
+                break
+            t = todo[:, None]
+            cr = rng.integers(0, np.maximum(P[t, 0], 1), (len(todo), k)) * step[t, 0]
+            cc = rng.integers(0, np.maximum(P[t, 1], 1), (len(todo), k)) * step[t, 1]
+            ok = np.zeros((len(todo), k), bool)
+            live = np.flatnonzero(~empty[todo])  # a file known to have none: no check
+            if len(live):
+                ok[live] = constraints.chips_ok(self.index, np.repeat(js[todo[live]], k), cr[live].ravel(),
+                                                cc[live].ravel(), self.min_valid, self.contents, files,
+                                                np.repeat(inv[todo[live]], k)).reshape(len(live), k)
+            hit = ok.any(axis=1)
+            first = np.argmax(ok[hit], axis=1)
+            r0[todo[hit]] = cr[hit][np.arange(len(first)), first]
+            c0[todo[hit]] = cc[hit][np.arange(len(first)), first]
+            met[todo[hit]] = True
+            tried += np.bincount(inv[todo], minlength=len(files)) * k
+            hits += np.bincount(inv[todo], ok.sum(1), minlength=len(files))
+            todo = todo[~hit]
+            # a file whose keys left would need more candidates than its map costs: its pool draws them
+            need = np.bincount(inv[todo], minlength=len(files)) * (tried + 1) / (hits + 1)
+            todo = todo[need[inv[todo]] <= REJECT_GIVE_UP]
+        return r0, c0, met
+
+    def _uniform(self, j: int, n: int, rng: np.random.Generator) -> tuple[Array, Array] | None:
         """n offsets of file j drawn uniformly among those on its align step whose chips meet the
-        constraints (pool): an offset of a block the pool left undecided is checked (chip_ok)
-        and drawn again when it fails, up to UNDECIDED_ROUNDS times, then one of the certain
-        ones (or of the file's lattice offsets that meet them)."""
+        constraints (None: there is none), from its pool: an offset of a block the pool left
+        undecided is checked (chip_ok) and drawn again when it fails, up to UNDECIDED_ROUNDS
+        times, then one of the certain ones (or of the file's lattice offsets that meet them)."""
         m = self.pool(j)
+        if not m.total:
+            return None
         drawn = self._drawn[j] = self._drawn.get(j, 0) + n
         if m.total > m.certain and drawn >= 2 * self._refined.get(j, 0):  # decided further as the keys double
             m = self._pools[j] = constraints.refine(m, self.index, j, self.min_valid, self.contents, drawn)
