@@ -262,14 +262,16 @@ def per_key(out, reps, n=10_000, files=200, many_only=False):
     of 16, 67 steps, 32 x 32 chips): the cloud limit; a large file (large_file: 256 x 256 chips
     of a 4096 x 4096 class map): one and two class limits. A second epoch (set_epoch(1)) reuses
     the sampler's per-file pools: its time per key is given too. Many files (many_files: `files`
-    small image + label files, about n / files keys a file): min_class and max_class, where each
+    small image + label files, about n / files keys a file): the label coverage alone, min_class
+    and max_class, each against the images' sampler without labels (no constraint), where each
     file's offsets are decided for few keys; many_only: these cases alone (no shared data)."""
     import rumi
     import rumi.torch as rt
 
-    many = many_files(out, files)
+    many, alone = many_files(out, files)
     cases = {
-        f"{files} files plain": (many, {}),
+        f"{files} files plain": (alone, {}),  # no constraint (the images alone)
+        f"{files} files labels": (many, {}),  # chips inside the label files (on_missing="skip")
         f"{files} files min_class": (many, dict(min_class={"cls": {5: 0.2}})),
         f"{files} files max_class": (many, dict(max_class={"cls": {1: 0.3}})),
     }
@@ -315,7 +317,8 @@ def _per_key_runs(cases, reps, n):
     second = {k: [] for k in cases}
     for rep in range(reps + 1):  # the first round warms up (imports, caches) and is not counted
         for name, (ds, kw) in cases.items():
-            gc.collect()  # the previous case's garbage is not collected in this one's time
+            s = None  # the previous case's sampler freed, and its garbage collected, outside this one's time
+            gc.collect()
             t = time.process_time()
             s = rt.RandomChipSampler(ds, length=n, seed=0, **kw)
             keys = list(s)
@@ -342,7 +345,8 @@ def many_files(out, n):
     """n small files (seed 0): 512 x 512 uint16 images beside uint8 label files of classes 1-5 in
     blobs of 64 pixels (shares 50/20/15/10/5 %), tiles of 64, as 96 x 96 chips with labels: a
     sampler of 10,000 keys draws about 50 keys a file, so the per-file cost of deciding the
-    offsets shows (each file's map made and refined for few keys)."""
+    offsets shows (each file's map made and refined for few keys). (the dataset with labels, the
+    images alone: its sampler has no constraint, the one with labels keeps chips inside them)"""
     import rumi
     import rumi.torch as rt
 
@@ -361,8 +365,8 @@ def many_files(out, n):
             rumi.write(fl, lab, bands=["cls"], times=["2020-01-01"], crs="EPSG:32633", geotransform=gt, tile=64)
         imgs.append(str(fi))
         labs.append(str(fl))
-    return rt.ChipDataset(rumi.Catalog.build(imgs, d / "img.parquet"), size=96,
-                          labels=rumi.Catalog.build(labs, d / "lab.parquet"))
+    ic = rumi.Catalog.build(imgs, d / "img.parquet")
+    return rt.ChipDataset(ic, size=96, labels=rumi.Catalog.build(labs, d / "lab.parquet")), rt.ChipDataset(ic, size=96)
 
 
 def large_file(out):

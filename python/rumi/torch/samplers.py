@@ -44,7 +44,7 @@ UNDECIDED_AHEAD = 4
 #: files drawn few keys each then cost a few numpy calls in all, not a map (a few ms) each
 REJECT_KEYS = 256
 #: the candidates per key of _rejected's rounds, in turn
-REJECT_ROUNDS = (4, 8, 32, 128)
+REJECT_ROUNDS = (2, 4, 8, 16, 32, 64, 128)
 #: _rejected leaves a file's keys to its pool once they would need more candidates than this (estimated from the
 #: acceptance of its candidates so far; about the cost of a small file's offset map)
 REJECT_GIVE_UP = 2000
