@@ -776,3 +776,30 @@ def test_many_small_files_draw_by_rejection_without_maps(tmp_path, monkeypatch):
     e = n[ok].sum() / ok.sum()
     chi2, dof = float(((n[ok] - e) ** 2 / e).sum()), int(ok.sum()) - 1
     assert chi2 < dof + 6 * (2 * dof) ** 0.5, (chi2, dof)
+
+
+def test_keys_of_an_epoch_do_not_depend_on_the_epochs_drawn_before(landfire):
+    """Keys drawn from a file's offset map (one file, thousands of keys: not by rejection) are a
+    function of the seed, the epoch and the constraints: a fresh sampler at epoch 2 (a restart,
+    load_state_dict at another world size) gives the keys of one that drew epochs 0 and 1 first
+    (its maps refined by them), with min_valid and class limits, and with streams."""
+    cat, lcat, fuel = landfire
+    ds = rt.ChipDataset(cat, size=96, labels=lcat)
+    for lim in ({"min_class": {"labels:band 0": {165: 0.4}}, "max_class": {"labels:band 0": {99: 0.02}}},
+                {"min_class": {"labels:band 0": {165: 0.3}}, "min_valid": 0.99},
+                {"max_class": {"labels:band 0": {99: 0.05}}, "streams": 2}):
+        s = rt.RandomChipSampler(ds, length=3_000, seed=7, **lim)
+        for e in (0, 1):
+            s.set_epoch(e)
+            list(s)
+        s.set_epoch(2)
+        after = list(s)
+        fresh = rt.RandomChipSampler(ds, length=3_000, seed=7, **lim)
+        fresh.set_epoch(2)
+        assert list(fresh) == after, lim
+        # and the keys meet the limits on the label pixels
+        for _, r, c in after[:200]:
+            px = fuel[r:r + 96, c:c + 96]
+            if "min_class" in lim:
+                (cls, f), = lim["min_class"]["labels:band 0"].items()
+                assert (px == cls).mean() >= f

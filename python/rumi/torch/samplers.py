@@ -394,7 +394,18 @@ class RandomChipSampler(ChipSampler):
 
     def epoch_keys(self) -> Array:
         rng = np.random.default_rng([self.seed, self.epoch])
+        self._fresh_pools()
         return self._draw(np.arange(self.index.num_files), self.length, rng)
+
+    def _fresh_pools(self) -> None:
+        """Forget the offset maps' refinements and draw counts before an epoch's (or a stream's)
+        keys are drawn: a map's blocks, which index its draws, depend on the keys drawn from it so
+        far, so keys drawn after other epochs would differ from a restarted run's (a resume at
+        another world size). Each epoch decides its maps again from the same start: its keys are a
+        function of the seed, the epoch (and stream) and the constraints."""
+        self._pools.clear()
+        self._drawn.clear()
+        self._refined.clear()
 
     def stream_length(self) -> int:
         assert self.streams is not None
@@ -407,6 +418,7 @@ class RandomChipSampler(ChipSampler):
                              "streams")
         L = self.stream_length()
         rng = np.random.default_rng([self.seed, self.epoch, c])
+        self._fresh_pools()
         keys = self._draw(files, L, rng)
         # the stream's files a block at a time: blocks in a random order, their keys shuffled
         block = np.empty(self.index.num_files, np.int64)
