@@ -81,6 +81,15 @@ class WriteOptions(Options):
         if frame_unit is not None and not (isinstance(frame_unit, (int, np.integer)) and 0 <= frame_unit <= 9):
             raise ValueError(f"frame_unit must be an int 0..9, got {frame_unit!r}")
 
+    @classmethod
+    def training(cls, **changes: Any) -> WriteOptions:
+        """The layout measured best for a store read by random chips (a training Cube):
+        graph="fast", tiles of 128 (docs/compression.md, "What each writer writes, and why": 1.9x
+        the default's all-date chips per CPU-second for about 4 % more bytes); `changes` as
+        keywords, e.g. WriteOptions.training(threads=4). The default (graph="auto", tiles of 256)
+        is the smaller archive."""
+        return cls(**{"graph": "fast", "tile": 128, **changes})
+
     @property
     def tile_hw(self) -> tuple[int, int]:
         """(height, width) of a tile."""

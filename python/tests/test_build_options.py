@@ -63,3 +63,38 @@ def test_build_with_write_options_writes_the_keywords_files(stac, tmp_path):
     # the same options again, given either way: up to date
     assert rumi.build(items, tmp_path / "opts", **kw, **KW).report.skipped == ["all.rumi"]
     assert rumi.build(items, tmp_path / "kw", **kw, write_options=rumi.WriteOptions(**KW)).report.skipped == ["all.rumi"]
+
+
+def test_the_training_preset_is_fast_frames_of_128_tiles(stac, tmp_path):
+    """WriteOptions.training() / rumi-build --for-training: graph="fast", tiles of 128 (the layout
+    docs/compression.md measured for chips), as values and as the console script's flag, whose
+    --tile/--graph still win; the pixels are the default build's."""
+    import json
+
+    import pystac
+
+    from rumi._build.cli import main
+
+    assert rumi.WriteOptions.training() == rumi.WriteOptions(graph="fast", tile=128)
+    assert rumi.WriteOptions.training(threads=2, tile=64) == rumi.WriteOptions(graph="fast", tile=64, threads=2)
+    with pytest.raises(ValueError, match=r"level=3 cannot be combined with graph='fast'"):
+        rumi.WriteOptions.training(level=3)
+    items = stac["s1"]
+    kw = dict(bands="vv", crs="EPSG:32631", resolution=20)
+    rumi.build(items, tmp_path / "kw", **kw, graph="fast", tile=128)
+    rumi.build(items, tmp_path / "preset", **kw, write_options=rumi.WriteOptions.training())
+    coll = tmp_path / "items.json"
+    coll.write_text(json.dumps(pystac.ItemCollection(items).to_dict()))
+    args = [str(coll), "--bands", "vv", "--crs", "EPSG:32631", "--resolution", "20", "-q"]
+    assert main([*args[:1], str(tmp_path / "cli"), *args[1:], "--for-training"]) == 0
+    assert main([*args[:1], str(tmp_path / "cli64"), *args[1:], "--for-training", "--tile", "64"]) == 0
+    assert main([*args[:1], str(tmp_path / "plain"), *args[1:]]) == 0
+    for d in ("preset", "cli"):
+        for n in ("all.rumi", "all.rumi.header"):
+            assert (tmp_path / d / n).read_bytes() == (tmp_path / "kw" / n).read_bytes(), (d, n)
+    with rumi.open(tmp_path / "plain" / "all.rumi") as ref, rumi.open(tmp_path / "cli" / "all.rumi") as ds, \
+            rumi.open(tmp_path / "cli64" / "all.rumi") as d64:
+        assert (ref.tile_shape, ds.tile_shape, d64.tile_shape) == ((256, 256), (128, 128), (64, 64))
+        np.testing.assert_array_equal(ds.read(), ref.read())
+        np.testing.assert_array_equal(d64.read(), ref.read())
+    assert (tmp_path / "cli" / "all.rumi").read_bytes() != (tmp_path / "plain" / "all.rumi").read_bytes()

@@ -6,6 +6,7 @@ import sys
 from typing import Any, Sequence
 
 from .._errors import RumiError
+from .._internal import WriteOptions
 from .cells import odc_crs
 from .run import BuildError, build
 
@@ -34,12 +35,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--dtype", help="output sample type (default: the bands')")
     p.add_argument("--nodata", type=float, help="output nodata (default: the bands')")
     p.add_argument("--chunk", type=int, help="odc-stac load chunks of N x N pixels (default: blocks of tile rows of about 32 MiB)")
-    p.add_argument("--tile", type=int, default=256, help="rumi tile size (default 256)")
+    p.add_argument("--tile", type=int, help="rumi tile size (default 256; 128 with --for-training)")
     p.add_argument("--level", type=int, help="OpenZL level of the numeric candidate (default 7; 0: without it, "
                    "the fastest to encode and decode, larger on categorical rasters)")
     p.add_argument("--frame-unit", type=int, help="rumi frame_unit 0..9 (default by shape)")
-    p.add_argument("--graph", default="auto", help="compression graph, as rumi convert's: auto (default), "
+    p.add_argument("--graph", help="compression graph, as rumi convert's: auto (default), "
                    "auto:<percent>, fast (the fastest decode), image (the smallest), numeric, generic, best")
+    p.add_argument("--for-training", action="store_true",
+                   help="the layout for a store read by random chips: --graph fast --tile 128 unless given "
+                        "(rumi.WriteOptions.training(); docs/compression.md)")  # fmt: skip
     p.add_argument("--classes", nargs="+", metavar="BAND",
                    help="bands whose class counts per step and tile the catalogue records (default: integer bands with "
                         "at most 32 values; 'none': no band), as rumi-catalog build's")  # fmt: skip
@@ -49,6 +53,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--workers", type=int, help="run on a dask LocalCluster of this many worker processes")
     p.add_argument("-q", "--quiet", action="store_true")
     a = p.parse_args(argv)
+    preset = WriteOptions.training() if a.for_training else WriteOptions()
+    tile = preset.tile if a.tile is None else a.tile
+    graph = preset.graph if a.graph is None else a.graph
     tiles = None
     if a.tile_size is not None:
         if a.tile_size < 1:
@@ -85,7 +92,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         cat = build(
             a.items, a.dest, bands=a.bands, crs=a.crs, resolution=a.resolution, tiles=tiles, time=time,
             groupby=a.groupby, chunks=None if a.chunk is None else {"x": a.chunk, "y": a.chunk}, nodata=a.nodata, dtype=a.dtype,
-            resampling=a.resampling, tile=a.tile, level=a.level, frame_unit=a.frame_unit, graph=a.graph, progress=say,
+            resampling=a.resampling, tile=tile, level=a.level, frame_unit=a.frame_unit, graph=graph, progress=say,
             anchor=None if a.anchor == "edge" else a.anchor,
             classes=None if not a.classes else (False if a.classes == ["none"] else a.classes), exact_classes=a.exact_classes,
         )
