@@ -113,16 +113,35 @@ def epsg_code(crs: Any, what: str = "a CRS is 'EPSG:<code>' or an int") -> int:
     return _exact_epsg(crs, what)
 
 
+def exact_epsg(obj: Any) -> int | None:
+    """The EPSG code of a pyproj CRS that is that EPSG CRS: pyproj's identification at confidence
+    100, or the one EPSG candidate PROJ finds equivalent to it (the same datum, projection,
+    parameters and units under other names, axis order aside: a "+proj=tmerc ... +datum=WGS84"
+    with UTM 33N's parameters is EPSG:32633); None otherwise, never a near match (pyproj's
+    to_epsg(min_confidence=70) takes "+proj=utm +zone=33 +ellps=GRS80", of no datum, for
+    EPSG:25833 among 3045 and 3006 alike; rasterio's to_epsg() a custom transverse Mercator for
+    the UTM zone it resembles)."""
+    code = obj.to_epsg(min_confidence=100)
+    if code is not None:
+        return int(code)
+    pyproj = _pyproj()
+    same = {
+        int(m.code)
+        for m in obj.list_authority(auth_name="EPSG", min_confidence=25)
+        if m.code.isdigit() and pyproj.CRS.from_epsg(int(m.code)).equals(obj, ignore_axis_order=True)
+    }
+    return same.pop() if len(same) == 1 else None
+
+
 def _exact_epsg(crs: Any, what: str) -> int:
-    """The EPSG code a CRS object (rasterio's, pyproj's, a WKT or PROJ string) names exactly:
-    pyproj's identification at confidence 100, never a near match (rasterio's to_epsg() takes a
-    custom transverse Mercator for the UTM zone it resembles)."""
+    """The EPSG code a CRS object (rasterio's, pyproj's, a WKT or PROJ string) names exactly
+    (exact_epsg)."""
     pyproj = _pyproj()
     try:
         obj = pyproj.CRS.from_user_input(crs)
     except pyproj.exceptions.CRSError as e:
         raise ValueError(f"{what}, or a CRS object naming an EPSG code; got {crs!r}, which pyproj cannot read ({e})") from None
-    code = obj.to_epsg(min_confidence=100)
+    code = exact_epsg(obj)
     if code is None:
         raise ValueError(
             f"{what}, or a CRS object that is an EPSG CRS exactly; got the CRS {obj.name!r}, which has no EPSG "

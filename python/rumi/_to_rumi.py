@@ -12,7 +12,7 @@ from typing import Any, Iterator, Sequence
 
 import numpy as np
 
-from ._crs import CrsLike
+from ._crs import CrsLike, exact_epsg
 from ._dataset import default_threads
 from ._location import Location
 from ._write import PathLike, Writer, WriteOptions, WriteSpec, encode_block
@@ -108,7 +108,7 @@ def _attempt(get: Any) -> Any:
 
 
 def _epsg(crs: Any) -> int:
-    code = crs.to_epsg(min_confidence=70)
+    code = exact_epsg(crs)
     if code is None:
         raise ValueError(
             f"the array's CRS ({crs.name}) has no EPSG code, and rumi records EPSG codes: reproject it, "

@@ -417,12 +417,24 @@ def test_crs_objects_naming_an_epsg_code_exactly(tmp_path):
                 w.write(a)
             with rumi.open(p) as ds:
                 assert ds.epsg == code
-    custom = pyproj.CRS.from_proj4("+proj=tmerc +lat_0=0 +lon_0=15 +k=0.9996 +x_0=500000 +y_0=0 +datum=WGS84 +units=m")
-    odd = rasterio.crs.CRS.from_wkt(custom.to_wkt())
-    assert odd.to_epsg() == 32633  # rasterio's guess, which rumi must not take
-    for crs in (odd, custom, custom.to_wkt()):
-        with pytest.raises(ValueError, match="'unknown', which has no EPSG code.*EPSG:<code>"):
-            rumi.write(str(tmp_path / "x.rumi"), a, crs=crs, **good)
+    # UTM 33N's parameters and datum under no name: PROJ finds EPSG:32633 equivalent, so it is that CRS
+    same = pyproj.CRS.from_proj4("+proj=tmerc +lat_0=0 +lon_0=15 +k=0.9996 +x_0=500000 +y_0=0 +datum=WGS84 +units=m")
+    for i, crs in enumerate((rasterio.crs.CRS.from_wkt(same.to_wkt()), same, same.to_wkt())):
+        rumi.write(str(tmp_path / f"same{i}.rumi"), a, crs=crs, **good)
+        with rumi.open(str(tmp_path / f"same{i}.rumi")) as ds:
+            assert ds.epsg == 32633
+    # near matches: pyproj's to_epsg(min_confidence=70) names 25833 (3045 and 3006 match as well) for a UTM
+    # zone of no datum, 32633 for one on the WGS 84 ellipsoid without its datum; rasterio's to_epsg() guesses
+    near = {"+proj=utm +zone=33 +ellps=GRS80 +units=m": 25833, "+proj=utm +zone=33 +ellps=WGS84 +units=m": 32633}
+    for proj4, guess in near.items():
+        odd = pyproj.CRS.from_proj4(proj4)
+        assert odd.to_epsg(min_confidence=70) == guess  # the guess rumi must not take
+        for crs in (rasterio.crs.CRS.from_wkt(odd.to_wkt()), odd, odd.to_wkt()):
+            with pytest.raises(ValueError, match="'unknown', which has no EPSG code.*EPSG:<code>"):
+                rumi.write(str(tmp_path / "x.rumi"), a, crs=crs, **good)
+    custom = pyproj.CRS.from_proj4("+proj=tmerc +lat_0=0 +lon_0=15 +k=0.9996 +x_0=500100 +y_0=0 +datum=WGS84 +units=m")
+    with pytest.raises(ValueError, match="'unknown', which has no EPSG code.*EPSG:<code>"):
+        rumi.write(str(tmp_path / "x.rumi"), a, crs=custom, **good)
     assert not os.path.exists(tmp_path / "x.rumi")
 
 

@@ -154,6 +154,27 @@ def test_rioxarray_and_odc_geo_metadata(tmp_path):
     assert not (tmp_path / "rot.rumi").exists()
 
 
+def test_the_arrays_crs_is_an_epsg_crs_exactly_or_refused(tmp_path):
+    """The array's CRS (rioxarray's, CF's crs_wkt) is recorded as an EPSG code only when it is
+    that EPSG CRS (as crs= of rumi.write): pyproj's near match at confidence 70 ("+proj=utm
+    +zone=33 +ellps=GRS80", of no datum, as EPSG:25833, one of several) is refused naming what to
+    do, an unnamed CRS equivalent to EPSG:32633 is that code."""
+    pytest.importorskip("rioxarray")
+    pyproj = pytest.importorskip("pyproj")
+    a = np.zeros((1, 1, 20, 20), "uint16")
+    odd = pyproj.CRS.from_proj4("+proj=utm +zone=33 +ellps=GRS80 +units=m")
+    assert odd.to_epsg(min_confidence=70) == 25833
+    for x in (cf_array(a, crs=None).rio.write_crs(odd.to_wkt()), cf_array(a, crs=odd.to_wkt())):
+        with pytest.raises(ValueError, match=r"the array's CRS \(unknown\) has no EPSG code.*pass crs='EPSG:n'"):
+            rumi.to_rumi(x, tmp_path / "odd.rumi")
+    assert not (tmp_path / "odd.rumi").exists()
+    rumi.to_rumi(cf_array(a, crs=None).rio.write_crs(odd.to_wkt()), tmp_path / "given.rumi", crs="EPSG:25833")
+    same = pyproj.CRS.from_proj4("+proj=tmerc +lat_0=0 +lon_0=15 +k=0.9996 +x_0=500000 +y_0=0 +datum=WGS84 +units=m")
+    rumi.to_rumi(cf_array(a, crs=same.to_wkt()), tmp_path / "same.rumi")
+    with rumi.open(tmp_path / "same.rumi") as ds, rumi.open(tmp_path / "given.rumi") as given:
+        assert (ds.epsg, given.epsg) == (32633, 25833)
+
+
 def test_arrays_rumi_cannot_write(tmp_path):
     a = np.zeros((1, 1, 20, 20), "uint16")
     with pytest.raises(ValueError, match="the array has no CRS"):
