@@ -188,18 +188,20 @@ def inputs(quick, only):
 class Rumi:
     family = "rumi"
 
-    def __init__(self, graph, tile=256):
-        self.graph, self.tile = graph, tile
-        self.name = f"rumi {graph}" + (" (default)" if graph == "auto" else "") + (f" t{tile}" if tile != 256 else "")
+    def __init__(self, graph, tile=256, unit=None):
+        """unit: the frame unit (None: the writer's default for the shape)."""
+        self.graph, self.tile, self.unit = graph, tile, unit
+        self.name = (f"rumi {graph}" + (" (default)" if graph == "auto" and unit is None else "")
+                     + (f" t{tile}" if tile != 256 else "") + (f" u{unit}" if unit is not None else ""))
         self.modes = ("single", "all")
 
     def write(self, root, arr, times, gt, crs):
-        self.path = root / f"rumi_{self.graph.replace(':', '_')}_t{self.tile}.rumi"
+        self.path = root / f"rumi_{self.graph.replace(':', '_')}_t{self.tile}{'' if self.unit is None else f'_u{self.unit}'}.rumi"
         for p in (self.path, Path(str(self.path) + ".header"), Path(str(self.path) + ".aux.xml")):
             p.unlink(missing_ok=True)
         data = arr[0] if arr.shape[0] == 1 else arr
         rumi.write(self.path, data, bands=[f"b{i + 1}" for i in range(arr.shape[1])], times=list(times),
-                   crs=crs, geotransform=gt, graph=self.graph, tile=self.tile)
+                   crs=crs, geotransform=gt, graph=self.graph, tile=self.tile, frame_unit=self.unit)
         self.T = arr.shape[0]
 
     def files(self):
@@ -222,6 +224,11 @@ class Rumi:
         if self.T == 1:
             return h.read(window=(r, c, s, s))
         return h.read(t=slice(t0, t0 + nt), window=(r, c, s, s))
+
+    def chips(self, h, keys, s):
+        """keys read at once on a pool of threads (as the chip loader reads remote chips: at most
+        max_in_flight reads in flight)."""
+        return list(_pool(len(keys)).map(lambda k: self.chip(h, *k, s), keys))
 
     def decode_all(self, h):
         h.read()
@@ -290,6 +297,11 @@ class Zarr:
 
     def chip(self, h, r, c, t0, nt, s):
         return h[t0:t0 + nt, :, r:r + s, c:c + s]
+
+    def chips(self, h, keys, s):
+        """keys read at once on a pool of threads (each a synchronous zarr read: zarr runs every read's
+        chunk requests on its one event loop, so all the chips' chunks are in flight together)."""
+        return list(_pool(len(keys)).map(lambda k: self.chip(h, *k, s), keys))
 
     def decode_all(self, h):
         h[...]
@@ -362,19 +374,33 @@ class Cog:
     def open(self, cache=False):
         return [rasterio.open(p) for p in self.paths]  # GDAL's cache: gdal_cache(), for the process
 
-    def open_url(self, base):
+    def open_url(self, base, copies=1):
         """Every date's dataset over /vsicurl/ (opened on the pool), its reads on the pool: one
-        dataset per date, so no dataset is read by two threads at once."""
+        dataset per date, so no dataset is read by two threads at once; `copies` sets of them for
+        chips read at once (a GDAL dataset serves one thread at a time: chip i of a batch reads copy
+        i; the copies share GDAL's /vsicurl/ cache of the file's bytes, not its block cache)."""
         pool = ThreadPoolExecutor(16)
         urls = ["/vsicurl/" + base + f"{p.parent.name}/{p.name}" for p in self.paths]
-        return pool, list(pool.map(rasterio.open, urls))
+        return pool, [list(pool.map(rasterio.open, urls)) for _ in range(copies)]
 
     def chip(self, h, r, c, t0, nt, s):
         w = Window(c, r, s, s)
         if isinstance(h, tuple):
-            pool, ds = h
-            return np.stack(list(pool.map(lambda d: d.read(window=w), ds[t0:t0 + nt])))
+            pool, copies = h
+            return np.stack(list(pool.map(lambda d: d.read(window=w), copies[0][t0:t0 + nt])))
         return np.stack([d.read(window=w) for d in h[t0:t0 + nt]])
+
+    def chips(self, h, keys, s):
+        """keys read at once: every (chip, date) on the pool of 16 threads, chip i from copy i."""
+        pool, copies = h
+        assert len(keys) <= len(copies), "one copy of the datasets a chip in flight"
+        jobs = [(i, t, Window(c, r, s, s)) for i, (r, c, t0, nt) in enumerate(keys) for t in range(t0, t0 + nt)]
+        got = list(pool.map(lambda j: copies[j[0]][j[1]].read(window=j[2]), jobs))
+        out, at = [], 0
+        for r, c, t0, nt in keys:
+            out.append(np.stack(got[at:at + nt]))
+            at += nt
+        return out
 
     def decode_all(self, h):
         for d in h:
@@ -382,8 +408,8 @@ class Cog:
 
     @staticmethod
     def close(h):
-        pool, ds = h if isinstance(h, tuple) else (None, h)
-        for d in ds:
+        pool, copies = h if isinstance(h, tuple) else (None, [h])
+        for d in (d for ds in copies for d in ds):
             d.close()
         if pool is not None:
             pool.shutdown()
@@ -464,11 +490,15 @@ class Tiles:
         return min(timed(lambda: self.decode_all(self), 0.05)[1] for _ in range(reps))
 
 
-def contenders(cube, dates):
+def contenders(cube, dates, one_band=False):
     """Every contender; on a Cube of 512 x 512 or more also rumi fast with tiles 128 (an all-date
     chip decodes 2.25x its area instead of 4x: a layout a rumi user can pick for chips); on
-    every input of several dates also Zarr with chunks of one date (the single-date user's layout)."""
+    every input of several dates also Zarr with chunks of one date (the single-date user's layout);
+    on inputs of several dates and one band also every rumi setting with frame unit 0 (a frame a
+    date at each tile location, the single-date user's layout: the default there, unit 1, puts
+    every date of a tile location in one frame)."""
     return ([Rumi(g) for g in RUMI_SETTINGS] + ([Rumi("fast", 128)] if cube else [])
+            + ([Rumi(g, unit=0) for g in RUMI_SETTINGS] if dates and one_band else [])
             + [Zarr(c, s) for c, s in ZARR] + ([Zarr(c, s, 1) for c, s in ZARR_1DATE] if dates else [])
             + [Cog(*x) for x in COG] + [Tiles("jxl"), Tiles("htj2k")])
 
@@ -480,6 +510,16 @@ def nbytes(k):
 
 
 # -- measuring -------------------------------------------------------------------------------
+
+_POOLS = {}
+
+
+def _pool(n):
+    """A thread pool of n threads, kept (the batches' reads)."""
+    if n not in _POOLS:
+        _POOLS[n] = ThreadPoolExecutor(n)
+    return _POOLS[n]
+
 
 def timed(fn, min_s):
     """(wall s, CPU s) per call of fn, repeated until min_s of wall time."""
@@ -508,10 +548,11 @@ def open_checked(k, opener, arr, keys, size, name):
     return h
 
 
-def rounds(ks, handles, keys_of, modes, size, reps, decode_min_s=None, requests=None, first=0):
+def rounds(ks, handles, keys_of, modes, size, reps, decode_min_s=None, requests=None, first=0, batch=1):
     """The chips of every mode (keys_of(rep, mode)), the contenders interleaved, the order rotating
     every repetition: (mode, name) -> [(chips/s, chips/CPU-s, requests/chip)], name -> [(wall, CPU) of
-    a whole decode] when decode_min_s is given."""
+    a whole decode] when decode_min_s is given. batch > 1: the chips read batch at a time, each batch
+    at once (k.chips), one batch after the other."""
     res, dec = defaultdict(list), defaultdict(list)
     for rep in range(first, first + reps):
         order = ks[rep % len(ks):] + ks[:rep % len(ks)]
@@ -525,8 +566,12 @@ def rounds(ks, handles, keys_of, modes, size, reps, decode_min_s=None, requests=
                 keys = keys_of(rep, m)
                 q0 = requests() if requests else 0
                 w0, c0 = time.perf_counter(), tsb._cpu_self()
-                for r, c, t0, nt in keys:
-                    k.chip(h, r, c, t0, nt, size)
+                if batch > 1:
+                    for i in range(0, len(keys), batch):
+                        k.chips(h, keys[i:i + batch], size)
+                else:
+                    for r, c, t0, nt in keys:
+                        k.chip(h, r, c, t0, nt, size)
                 w, cpu = time.perf_counter() - w0, tsb._cpu_self() - c0
                 q = (requests() - q0) / len(keys) if requests else None
                 res[(m, k.name)].append((len(keys) / w, len(keys) / max(cpu, 1e-9), q))
@@ -553,7 +598,9 @@ def run_input(name, what, load, args, root):
     folder = root / name
     folder.mkdir(parents=True, exist_ok=True)
     ks, rows = [], {}
-    for k in contenders(T > 1 and min(Y, X) >= 512, T > 1):
+    for k in contenders(T > 1 and min(Y, X) >= 512, T > 1, C == 1):
+        if args.link_only and k.name not in LINK:
+            continue
         if isinstance(k, Tiles) and not k.usable(arr.dtype):
             print(f"  {k.name}: not for {arr.dtype}", flush=True)
             continue
@@ -575,6 +622,11 @@ def run_input(name, what, load, args, root):
         ks.append(k)
     rng = np.random.default_rng(48)
     modes = ["single"] + (["all"] if T > 1 else [])
+    if args.link_only:  # the link alone, the files' other figures from the last run's results (--merge)
+        prev = {r["name"]: r for r in args.prev.get(name, {}).get("rows", [])}
+        for k in ks:
+            rows[k.name]["codec_mb_cpu_s"] = prev.get(k.name, {}).get("codec_mb_cpu_s", float("nan"))
+        return dict(name=name, link=run_link(name, ks, rows, arr, folder, args, size, modes))
     keys = {m: draw(rng, args.chips, m, T, Y, X, size) for m in modes}
     # caches off: the same chips every repetition
     gdal_cache(0)
@@ -633,7 +685,12 @@ def run_link(name, ks, rows, arr, folder, args, size, modes):
     px = ProxyProcess(ng.port, args.delay)
     rng = np.random.default_rng(2020)
     keys = [{m: draw(rng, args.link_chips, m, T, Y, X, size) for m in modes} for _ in range(args.reps + 1)]
-    opened, res = defaultdict(list), defaultdict(list)
+    opened, res = defaultdict(list), {1: defaultdict(list), args.link_batch: defaultdict(list)}
+    batches = sorted(res)  # 1: one chip after the other; link_batch: that many chips at once
+
+    def open_url(k, base):
+        return k.open_url(base, copies=args.link_batch) if isinstance(k, Cog) else k.open_url(base)
+
     print(f"  over loopback nginx + {args.delay * 1000:.0f} ms a request ({len(lk)} settings, {args.link_chips} chips a mode)",
           flush=True)
 
@@ -645,21 +702,28 @@ def run_link(name, ks, rows, arr, folder, args, size, modes):
     handles = {}
     try:
         base = f"http://127.0.0.1:{px.port}/"
-        handles = {k.name: open_checked(k, lambda k=k: k.open_url(base), arr, keys[-1], size, name) for k in lk}
+        handles = {k.name: open_checked(k, lambda k=k: open_url(k, base), arr, keys[-1], size, name) for k in lk}
+        for k in lk if args.link_batch > 1 else ():  # the batch reads' pixels too
+            for m in (m for m in modes if m in k.modes):
+                ks_ = keys[-1][m][:args.link_batch]
+                for (r, c, t0, nt), got in zip(ks_, k.chips(handles[k.name], ks_, size)):
+                    want = arr[t0:t0 + nt, :, r:r + size, c:c + size]
+                    assert np.array_equal(np.asarray(got).reshape(want.shape), want, equal_nan=want.dtype.kind == "f"), (name, k.name)
         for rep in range(args.reps):
-            for m in modes:  # cold for each mode: a mode's chips find nothing the other's left
-                close(handles)
-                handles = {}
-                cold_caches()
-                for k in lk:
-                    if m in k.modes:
-                        q0, w0 = px.requests, time.perf_counter()
-                        handles[k.name] = k.open_url(base)
-                        opened[k.name].append((time.perf_counter() - w0, px.requests - q0))
-                r, _ = rounds([k for k in lk if m in k.modes], handles, lambda rep, m: keys[rep][m], [m], size, 1,
-                              requests=lambda: px.requests, first=rep)
-                for key, v in r.items():
-                    res[key] += v
+            for m in modes:
+                for b in batches:  # cold for each mode and batch: a mode's chips find nothing the other's left
+                    close(handles)
+                    handles = {}
+                    cold_caches()
+                    for k in lk:
+                        if m in k.modes:
+                            q0, w0 = px.requests, time.perf_counter()
+                            handles[k.name] = open_url(k, base)
+                            opened[k.name].append((time.perf_counter() - w0, px.requests - q0))
+                    r, _ = rounds([k for k in lk if m in k.modes], handles, lambda rep, m: keys[rep][m], [m], size, 1,
+                                  requests=lambda: px.requests, first=rep, batch=b)
+                    for key, v in r.items():
+                        res[b][key] += v
     finally:
         close(handles)
         handles = None
@@ -676,9 +740,11 @@ def run_link(name, ks, rows, arr, folder, args, size, modes):
         row = {f: rows[k.name][f] for f in ("name", "family", "bytes", "ratio", "codec_mb_cpu_s")}
         row["open_s"] = statistics.median(w for w, _ in opened[k.name])
         row["open_requests"] = statistics.median(q for _, q in opened[k.name])
-        medians(row, res, k.name, modes, "chips_")
+        medians(row, res[1], k.name, modes, "chips_")
+        if args.link_batch > 1:
+            medians(row, res[args.link_batch], k.name, modes, "batch_chips_")
         out.append(row)
-    return dict(delay=args.delay, chips=args.link_chips, reps=args.reps, rows=out)
+    return dict(delay=args.delay, chips=args.link_chips, reps=args.reps, batch=args.link_batch, rows=out)
 
 
 # -- reporting -------------------------------------------------------------------------------
@@ -692,7 +758,9 @@ MEASURES = {  # what a dominance table compares: row key suffix, its words
     "on": ("cached_chips_cpu_s", "chips per CPU-second, caches on"),
     "eq": ("cached_chips_cpu_s", "chips per CPU-second, caches on, rumi's at GDAL's budget"),
     "link": ("chips_s", "chips per wall second over the link"),
+    "linkb": ("batch_chips_s", "chips per wall second over the link, a batch of chips at once"),
 }
+LINKS = ("link", "linkb")
 
 
 def dominance(inp, measure="off", fast_mb=500.0, need=1.2):
@@ -700,11 +768,11 @@ def dominance(inp, measure="off", fast_mb=500.0, need=1.2):
     setting no larger that is fastest on the measure, its speed and size ratios, met or missed (the link: every
     peer setting measured there)."""
     suffix = MEASURES[measure][0]
-    rows = inp["link"]["rows"] if measure == "link" else inp["rows"]
+    rows = inp["link"]["rows"] if measure in LINKS else inp["rows"]
     rumis = [r for r in rows if r["family"] == "rumi" and bool(r.get("budget")) == (measure == "eq")]
     out = []
     for p in rows:
-        if p["family"] == "rumi" or (measure != "link" and p["codec_mb_cpu_s"] < fast_mb):
+        if p["family"] == "rumi" or (measure not in LINKS and p["codec_mb_cpu_s"] < fast_mb):
             continue
         for m in inp["modes"]:
             k = f"{m}_{suffix}"
@@ -736,7 +804,7 @@ def glance(results, measure="off", mode_of=main_mode):
     input's chips of mode_of(input) (by default all dates on Cubes, else single date): the rumi
     setting, its chips against the peer's and its size against the peer's; '-' where the peer's
     codec decodes under 0.5 GB/s, does not take the input or was not measured there."""
-    results = [i for i in results if measure != "link" or "link" in i]
+    results = [i for i in results if measure not in LINKS or f"dominance_{measure}" in i]
     key = "dominance" if measure == "off" else f"dominance_{measure}"
     peers = list(dict.fromkeys(d["peer"] for inp in results for d in inp.get(key, [])))
     L = ["| peer setting | " + " | ".join(i["name"] + (" (all dates)" if mode_of(i) == "all" else "") for i in results) + " |",
@@ -757,11 +825,12 @@ def single_dates(results):
     L = ["## Single-date chips on inputs of several dates", "",
          "Each cell as in the tables above, for single-date chips: caches off, caches on, caches on with rumi's at "
          "GDAL's budget (`eq`; chips per CPU-second) and, "
-         "where measured, over the link (chips per wall second). Zarr with chunks (T, C, 256, 256) decodes every date of "
+         "where measured, over the link (chips per wall second: `link` one chip after the other, `linkb` a batch of "
+         "chips at once). Zarr with chunks (T, C, 256, 256) decodes every date of "
          "a single-date chip's chunks; `1-date chunks`: (1, C, 256, 256), the layout a single-date user picks.", ""]
-    cols = [(i, meas) for i in multi for meas in ("off", "on", "eq", "link") if meas != "link" or "link" in i]
+    cols = [(i, meas) for i in multi for meas in ("off", "on", "eq", "link", "linkb") if meas not in LINKS or f"dominance_{meas}" in i]
     L += ["| peer setting | " + " | ".join(f"{i['name']} {meas}" for i, meas in cols) + " |", "|---|" + "---|" * len(cols)]
-    key = {"off": "dominance", "on": "dominance_on", "eq": "dominance_eq", "link": "dominance_link"}
+    key = {"off": "dominance", "on": "dominance_on", "eq": "dominance_eq", "link": "dominance_link", "linkb": "dominance_linkb"}
     peers = list(dict.fromkeys(d["peer"] for i, meas in cols for d in i.get(key[meas], []) if d["mode"] == "single"))
     for p in peers:
         cells = [cell(next((d for d in i.get(key[meas], []) if d["peer"] == p and d["mode"] == "single"), None))
@@ -781,6 +850,9 @@ def render(results, args, when):
     for inp in results:
         L += [f"## {inp['name']}: {inp['what']} ({inp['raw'] / MB:.1f} MB raw, chips {inp['chip']} x {inp['chip']})", "",
               f"![{inp['name']}](../../docs/img/frontier-{inp['name']}.png)", ""]
+        if inp.get("measured") or inp.get("link_when"):
+            L += ["Measured " + ", ".join(x for x in (inp.get("measured"), inp.get("link_when") and
+                                                      f"the link {inp['link_when']}") if x) + ".", ""]
         head = ["setting", "ratio", "encode MB/CPU-s", "codec alone MB/CPU-s", "whole read MB/CPU-s"]
         for m in inp["modes"]:
             head += [f"{mode_name[m]} chips/CPU-s", "chips/s", "caches on: chips/CPU-s", "chips/s"]
@@ -798,15 +870,25 @@ def render(results, args, when):
             L += [f"Over loopback nginx + {lk['delay'] * 1000:.0f} ms a request, caches on at one budget (GDAL's) and cold "
                   f"at each repetition's and mode's start, {lk['chips']} fresh chips a mode and repetition (open: a handle's open, "
                   "median, not timed in the chips):", ""]
+            nb = lk.get("batch", 1)
+            if nb > 1:
+                L[-2] = L[-2][:-1] + (f"; `{nb} at once`: the same chips read {nb} at a time, each batch's chips on as many "
+                                      "threads (rumi's and zarr's reads; the COGs' (chip, date) reads on 16 threads, a "
+                                      "copy of the datasets a chip), from cold again):")
             head = ["setting", "ratio", "open s (requests)"]
             for m in inp["modes"]:
                 head += [f"{mode_name[m]} chips/s", "chips/CPU-s", "requests/chip"]
+                if nb > 1:
+                    head += [f"{nb} at once: chips/s", "chips/CPU-s"]
             L += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
             for r in lk["rows"]:
                 cells = [r["name"], f"{r['ratio']:.3f}", f"{r['open_s']:.2f} ({r['open_requests']:.0f})"]
                 for m in inp["modes"]:
                     cells += [f"{r[f'{m}_chips_s']:.2f}", f"{r[f'{m}_chips_cpu_s']:.1f}", f"{r[f'{m}_chips_requests']:.1f}"] \
                         if f"{m}_chips_s" in r else ["-"] * 3
+                    if nb > 1:
+                        cells += [f"{r[f'{m}_batch_chips_s']:.2f}", f"{r[f'{m}_batch_chips_cpu_s']:.1f}"] \
+                            if f"{m}_batch_chips_s" in r else ["-"] * 2
                 L.append("| " + " | ".join(cells) + " |")
             L.append("")
     L += ["## Dominance at a glance", "", "Each cell: the rumi setting no larger than the peer that reads the most chips "
@@ -818,6 +900,9 @@ def render(results, args, when):
     if any("link" in i for i in results):
         L += ["### Over the link (chips per wall second; caches on at GDAL's budget for all, cold at each repetition's "
               "and mode's start; every setting measured there)", ""] + glance(results, "link") + [""]
+    if any("dominance_linkb" in i for i in results):
+        L += ["### Over the link, a batch of chips at once (chips per wall second; as above, the chips read a batch at "
+              "a time)", ""] + glance(results, "linkb") + [""]
     L += single_dates(results)
     L += ["## Dominance: each peer setting whose codec decodes > 0.5 GB/s per CPU-second -> the rumi setting that beats it", "",
           "The rumi setting no larger than the peer that is fastest on the measure; met = at least "
@@ -825,7 +910,7 @@ def render(results, args, when):
           "setting is as small, the smallest one.", "",
           "| input | peer setting | chips | measure | rumi setting | chips | size | |", "|---|---|---|---|---|---|---|---|"]
     for inp in results:
-        for meas in ("off", "on", "eq", "link"):
+        for meas in ("off", "on", "eq", "link", "linkb"):
             for d in inp.get("dominance" if meas == "off" else f"dominance_{meas}", []):
                 # a Cube's Zarr chunks hold every date: its single-date chips decode them all (layout, not codec)
                 note = (" (Zarr chunks of every date)" if inp["shape"][0] > 1 and d["mode"] == "single"
@@ -868,6 +953,9 @@ def plot(inp, out):
     if "link" in inp:
         panels.append((inp["link"]["rows"], f"{m}_chips_s", f"{dates}chips per wall second over the "
                        f"{inp['link']['delay'] * 1000:.0f} ms link, caches on from cold"))
+        if inp["link"].get("batch", 1) > 1:
+            panels.append((inp["link"]["rows"], f"{m}_batch_chips_s", f"{dates}chips per wall second over the "
+                           f"{inp['link']['delay'] * 1000:.0f} ms link, {inp['link']['batch']} at once"))
     cols = 2
     fig, axes = plt.subplots(-(-len(panels) // cols), cols, figsize=(12, 4.4 * -(-len(panels) // cols)), squeeze=False)
     colours = {"zarr": "tab:blue", "cog": "tab:orange", "tiles": "tab:green"}
@@ -919,6 +1007,12 @@ def main():
     ap.add_argument("--link", default="landsat8,cube", help="inputs also read over the delayed loopback ('' for none)")
     ap.add_argument("--link-chips", type=int, default=None, help="chips per mode and repetition over the link")
     ap.add_argument("--delay", type=float, default=0.02, help="seconds added to each request over the link")
+    ap.add_argument("--link-batch", type=int, default=8, help="over the link also the chips read this many at once "
+                    "(1: one after the other only)")
+    ap.add_argument("--link-only", action="store_true", help="only the link's settings, written and read over the link "
+                    "(implies --merge: the inputs' other figures stay the last run's)")
+    ap.add_argument("--merge", action="store_true", help="the inputs measured replace theirs in the last run's "
+                    "results.json, the others kept (the report says when each was measured)")
     ap.add_argument("--rumi-cache-mb", type=float, default=None, help="rumi's decoded-frame cache with caches on "
                     "(default: rumi's default)")
     ap.add_argument("--gdal-cache-mb", type=float, default=None, help="GDAL's block cache with caches on, also the "
@@ -929,6 +1023,13 @@ def main():
     args.min_s = args.min_s if args.min_s is not None else (0.1 if args.quick else 0.3)
     args.link = {s for s in args.link.split(",") if s}
     args.link_chips = args.link_chips or (4 if args.quick else 8)
+    args.link_batch = max(1, min(args.link_batch, args.link_chips))
+    args.merge = args.merge or args.link_only
+    prev_file = REPO / "build" / "frontier" / "results.json"
+    prev = json.loads(prev_file.read_text()) if args.merge and prev_file.is_file() else None
+    if args.merge and prev is None:
+        sys.exit(f"--merge / --link-only: no {prev_file} to merge into")
+    args.prev = {i["name"]: i for i in prev["results"]} if prev else {}
     os.environ["GDAL_CACHEMAX"] = "0"  # caches off first (gdal_cache() sets it for each phase)
     CACHE["rumi"] = None if args.rumi_cache_mb is None else int(args.rumi_cache_mb * 2**20)
     CACHE["gdal"] = CACHE["zarr"] = (int(args.gdal_cache_mb * 2**20) if args.gdal_cache_mb is not None else
@@ -956,18 +1057,37 @@ def main():
         print(render(results, args, saved.get("when")))
         return
     for name, (what, load) in inputs(args.quick, only).items():
+        if args.link_only and name not in args.link:
+            continue
+        t0 = time.strftime("%Y-%m-%d %H:%M")
         inp = run_input(name, what, load, args, root)
-        inp["dominance"] = dominance(inp)
-        inp["dominance_on"] = dominance(inp, "on")
-        inp["dominance_eq"] = dominance(inp, "eq")
+        if args.link_only:
+            inp = dict(args.prev[name], link=inp["link"], link_when=f"{t0}-" + time.strftime("%H:%M") + " UTC")
+        else:
+            inp["measured"] = f"{t0}-" + time.strftime("%H:%M") + " UTC"
+            inp["dominance"] = dominance(inp)
+            inp["dominance_on"] = dominance(inp, "on")
+            inp["dominance_eq"] = dominance(inp, "eq")
+        inp.pop("dominance_link", None)
+        inp.pop("dominance_linkb", None)
         if "link" in inp:
             inp["dominance_link"] = dominance(inp, "link")
+            if inp["link"].get("batch", 1) > 1:
+                inp["dominance_linkb"] = dominance(inp, "linkb")
         results.append(inp)
         if args.img:
             Path(args.img).mkdir(parents=True, exist_ok=True)
             plot(inp, Path(args.img) / f"frontier-{name}.png")
     when = (f"{started}-" + time.strftime("%H:%M") + f" UTC; CPU: {cpu_name()}; {os.cpu_count()} cores; load average "
             f"at the start {load0:.1f}, at the end {os.getloadavg()[0]:.1f}")
+    if prev:  # the inputs measured now replace theirs; the rest stay the last run's
+        measured = [i["name"] for i in results]
+        new = {i["name"]: i for i in results}
+        results = [new.pop(i["name"], i) for i in prev["results"]] + list(new.values())
+        what = "the link of " if args.link_only else ""
+        when = f"{prev['when']}; {what}{', '.join(measured)} measured again {when}"
+        if prev.get("quick") != args.quick or prev.get("chips") != args.chips or prev.get("reps") != args.reps:
+            when += f" ({'--quick, ' if args.quick else ''}{args.chips} chips, {args.reps} repetitions)"
     (root / "results.json").write_text(json.dumps(dict(quick=args.quick, chips=args.chips, reps=args.reps, when=when,
                                                        cache=CACHE, results=results), indent=1))
     md = render(results, args, when)
