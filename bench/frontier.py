@@ -5,7 +5,9 @@ caches on, single-date chips on the Cube, and over a 20 ms link.
 
 Contenders (each written here from the same array, its pixels checked against it):
   - rumi: `graph=` auto (the default), auto:25, auto:0 (the smallest), fast (rumi.write, tiles 256;
-    on Cubes of 512 x 512 or more also fast with tiles 128); read through rumi.open(...) kept open;
+    on Cubes of 512 x 512 or more also fast with tiles 128; on inputs of several dates and one band,
+    whose default frame unit 1 puts every date of a tile location in one frame, also every setting
+    with frame unit 0, a frame a date: `u0`); read through rumi.open(...) kept open;
   - Zarr v3 (zarr-python 3, numcodecs): blosc-lz4 byte shuffle and bit shuffle, blosc-zstd byte
     shuffle (Blosc's default level 5), pcodec (numcodecs.zarr3.PCodec, level 8), numcodecs' delta
     + blosc-zstd shuffle, zstd 5 in shards of (T, C, 1024, 1024); chunks (T, C, 256, 256) (a Cube's
@@ -45,12 +47,17 @@ COG through GDAL's /vsicurl/, rasterio datasets kept open through a mode's chips
 16 threads (one dataset per date), GDAL_DISABLE_READDIR_ON_OPEN=EMPTY_DIR,
 CPL_VSIL_CURL_ALLOWED_EXTENSIONS=.tif, GDAL_HTTP_MULTIRANGE=YES, GDAL_HTTP_MERGE_CONSECUTIVE_RANGES=YES,
 GDAL_HTTP_VERSION=1.1 (its /vsicurl/ region cache on, its default). A subset of the settings there
-(LINK below); --link-chips chips per repetition, fresh each one.
+(LINK below); --link-chips chips per repetition, fresh each one; each reader reads them one after
+the other (a chip's own requests concurrent) and, from cold again, --link-batch of them at once as a
+training loader with reads in flight does (rumi's and zarr's reads on a pool of that many threads:
+rumi's releases the GIL, zarr's run on its event loop; the COGs' (chip, date) reads on the pool of 16
+threads, each chip on a copy of the datasets, as a GDAL dataset serves one thread at a time).
 CPU-seconds: getrusage RUSAGE_SELF (every thread of this process: zarr's event loop, rumi's and
 GDAL's decoders and HTTP clients); nginx and the proxy are other processes, not counted.
 Contenders interleaved, the order rotating every repetition; medians.
 
     ~/.cache/rumi/venvs/torch-py3.11/bin/python bench/frontier.py [--quick] [--only landsat8,cube] [--link '']
+        [--merge: the inputs measured replace theirs in the last results.json] [--link-only: the link alone]
     (zarr, numcodecs, pcodec and aiohttp: `pip install --target build/frontier-pkgs zarr numcodecs
     pcodec aiohttp`, found there by this script; imagecodecs and matplotlib from the venv)
 
