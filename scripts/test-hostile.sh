@@ -4,11 +4,12 @@
 # stateless opens), each case in its own process under a timeout and an address-space limit.
 #
 #   scripts/test-hostile.sh               # every case; under a minute
-#   scripts/test-hostile.sh --valgrind    # the gdalinfo cases under valgrind --error-exitcode=99
-#                                         # (every 3rd case; RUMI_HOSTILE_VALGRIND_SUBSET=all
-#                                         # for every case, slow), one pytest process per core
-#                                         # (RUMI_HOSTILE_JOBS=n: n processes; valgrind runs each
-#                                         # process on one core)
+#   scripts/test-hostile.sh --valgrind    # the GDAL cases (gdalinfo's GDALInfo -checksum and the
+#                                         # multidimensional reads) under valgrind --error-exitcode=99,
+#                                         # all in one process (tests/hostile/gdal_batch.py; under a
+#                                         # minute); RUMI_HOSTILE_VALGRIND_SUBSET=k: every k-th case;
+#                                         # one pytest process per core (RUMI_HOSTILE_JOBS=n: n
+#                                         # processes; valgrind runs each process on one core)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 need=(time)
