@@ -386,3 +386,125 @@ def test_exact_classes_keeps_the_counts_exact(converted, tmp_path):
     assert counts_of(rumi.Catalog.open(tmp_path / "cli.parquet"))[0].exact
     with pytest.raises(TypeError, match=r"exact_classes must be True or False, not 'yes'"):
         rumi.Catalog.build([str(fbfm)], tmp_path / "x.parquet", exact_classes="yes")
+
+
+def _damage(blob, how, rng):
+    """A blob damaged as a catalogue might be: cut short, a byte flipped, a second frame
+    appended, the frame's stated size changed (a header byte), or two blobs' bytes traded."""
+    b = bytearray(blob)
+    if how == "cut":
+        return bytes(b[:max(1, len(b) - 1 - int(rng.integers(0, 4)))])
+    if how == "flip":
+        i = int(rng.integers(0, len(b)))
+        b[i] ^= 1 << int(rng.integers(0, 8))
+        return bytes(b)
+    if how == "append":
+        return bytes(b) + bytes(b[2 if b[0] == 2 else 4:])
+    return bytes(b)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), G=st.integers(1, 12), T=st.integers(1, 3), Y=st.integers(1, 70),
+       X=st.integers(1, 70), tile=st.sampled_from([1, 3, 16, 32]), K=st.integers(1, 5),
+       fill=st.sampled_from(["full", "nodata", "pure"]),
+       tables=st.lists(st.sampled_from([None, "exact", 0, 1, 2]), min_size=1, max_size=3),
+       damage=st.sampled_from([None, None, "cut", "flip", "append"]))
+def test_many_rows_decode_as_each_row(seed, G, T, Y, X, tile, K, fill, tables, damage):
+    """decode_bounds_many (the class counts of many files of one layout decoded at once, their
+    zstd frames concatenated and decompressed in one call): on random class maps, exact and
+    quantised blobs mixed (every table), each file's bounds equal decode_bounds' of its blob
+    alone; a damaged blob among them (cut short, a flipped bit, a second frame appended) gives
+    the FormatError decode_bounds gives for it, or, where decode_bounds still reads it, its values:
+    never another file's bytes read as its counts."""
+    from rumi.catalog.classes import decode_bounds_many
+
+    rng = np.random.default_rng(seed)
+    area = _areas(Y, X, tile, tile)
+    blobs = []
+    for g in range(G):
+        blobs_ = rng.integers(0, K, (T, Y // 5 + 1, X // 5 + 1))
+        a = np.repeat(np.repeat(blobs_, 5, 1), 5, 2)[:, :Y, :X].copy()
+        if fill != "pure":
+            a[rng.random(a.shape) < 0.1] = rng.integers(0, K)
+        if fill == "nodata":
+            a[rng.random(a.shape) < 0.05] = -1
+        t = tables[g % len(tables)]
+        blobs.append(encode_counts(oracle(a, (tile, tile), list(range(K))), area,
+                                   **({"exact": True} if t == "exact" else {"table": t})))
+    if damage is not None:
+        k = int(rng.integers(0, G))
+        blobs[k] = _damage(blobs[k], damage, rng)
+    shape, tiles = (T, 1, Y, X), (tile, tile)
+    want, err = [], None
+    for b in blobs:
+        try:
+            want.append(decode_bounds(b, shape, tiles, K))
+        except rumi.FormatError as e:
+            err = e
+    gap = rng.integers(0, 3, G)  # the blobs apart in the buffer, in another order
+    order = rng.permutation(G)
+    data, start, end = bytearray(), np.zeros(G, np.int64), np.zeros(G, np.int64)
+    for g in order.tolist():
+        data += bytes(int(gap[g]))
+        start[g] = len(data)
+        data += blobs[g]
+        end[g] = len(data)
+    data += bytes(3)
+    if err is not None:
+        with pytest.raises(rumi.FormatError):
+            decode_bounds_many(np.frombuffer(bytes(data), np.uint8), start, end, shape, tiles, K)
+        return
+    from unittest import mock
+
+    import rumi.catalog.classes as cl
+
+    with mock.patch.object(cl, "decode_bounds", side_effect=cl.decode_bounds) as alone:
+        lo, hi = decode_bounds_many(np.frombuffer(bytes(data), np.uint8), start, end, shape, tiles, K)
+    if damage is None:
+        assert alone.call_count == 0  # every blob in the one pass (none decoded alone)
+    assert lo.dtype == np.uint32 and hi.dtype == np.uint32 and lo.shape == (G,) + want[0][0].shape
+    for g, (wl, wh) in enumerate(want):
+        np.testing.assert_array_equal(lo[g], wl)
+        np.testing.assert_array_equal(hi[g], wh)
+
+
+def test_classes_of_many_rows_equal_each_rows(tmp_path):
+    """Rows.classes_many (the rows' rumi:classes decoded at once, per layout) gives each row's
+    unpack_classes: two bands counted, files of two shapes and tiles, one file without categorical
+    bands, the rows asked for in another order and twice; a row not recorded (a null) says so."""
+    import pyarrow as pa
+    from rumi.catalog import columns as Cn
+    from rumi.catalog.decode import Rows
+
+    rng = np.random.default_rng(11)
+    paths = []
+    for i, (Y, X, tile, T) in enumerate([(64, 64, 16, 1), (64, 64, 16, 1), (50, 70, 32, 2), (64, 64, 16, 1)]):
+        a = rng.integers(0, 3 + i, (T, 2, Y, X)).astype(np.uint8)
+        if i == 1:
+            a = rng.integers(0, 60000, (T, 2, Y, X)).astype(np.uint16)  # no categorical band
+        rumi.write(tmp_path / f"f{i}.rumi", a, bands=["a", "b"], times=[f"2020-01-0{k + 1}" for k in range(T)], tile=tile,
+                   **GEO)
+        paths.append(str(tmp_path / f"f{i}.rumi"))
+    cat = rumi.Catalog.build(paths, tmp_path / "c.parquet")
+    t = cat.table_with([Cn.CLASSES])
+    col = t.column(Cn.CLASSES)
+    v = col.to_pylist()
+    v[3] = None  # not recorded
+    t = t.set_column(t.schema.get_field_index(Cn.CLASSES), t.schema.field(Cn.CLASSES), pa.array(v, col.type))
+    rows = Rows(t)
+    ask = np.array([2, 0, 3, 1, 0])
+    recorded, batches = rows.classes_many(ask)
+    np.testing.assert_array_equal(recorded, [True, True, False, True, True])
+    got = {}
+    for b in batches:
+        for g in range(len(b.row)):
+            got[(int(b.row[g]), int(b.band[g]))] = (b.values[g], b.lo[g], b.hi[g])
+    want = {}
+    for p, i in enumerate(ask.tolist()):
+        for band, cc in (rows.classes(i) or {}).items():
+            want[(p, band)] = cc
+    assert set(got) == set(want) and len(want) == 6  # rows 2, 0 and 0 again: 2 bands each (1: none, 3: null)
+    for k, cc in want.items():
+        np.testing.assert_array_equal(got[k][0], cc.values)
+        np.testing.assert_array_equal(got[k][1], cc.lo)
+        np.testing.assert_array_equal(got[k][2], cc.hi)

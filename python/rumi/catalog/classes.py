@@ -415,6 +415,153 @@ def decode_bounds(blob: bytes, shape: Sequence[int], tile_shape: Sequence[int], 
             np.ascontiguousarray(np.moveaxis(hi, 0, -1)).astype(np.uint32))
 
 
+def decode_bounds_many(data: np.ndarray[Any, Any], start: np.ndarray[Any, Any], end: np.ndarray[Any, Any],
+                       shape: Sequence[int], tile_shape: Sequence[int], K: int) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """decode_bounds of G bands of one layout (files of shape (T, B, Y, X) and these tiles, K
+    classes) at once: blob g is data[start[g]:end[g]] (data uint8, start and end (G,)) -> uint32
+    (lower, upper) bounds (G, T, tiles_y, tiles_x, K), equal to decode_bounds' of each blob. The
+    blobs of one header (codec, width or table, flags, class left out) are decoded in one pass:
+    their zstd frames, each checked to be one frame of one block whose stated size is the one
+    the layout needs (_one_frame), concatenated and decompressed in one call (zstd reads
+    concatenated frames as their contents concatenated), then one numpy pass over the payloads.
+    A blob that fails a check is decoded alone (decode_bounds: its FormatError)."""
+    import pyarrow as pa
+
+    data = np.asarray(data, np.uint8)
+    s, e = np.asarray(start, np.int64), np.asarray(end, np.int64)
+    T, _, Y, X = (int(v) for v in shape)
+    th, tw = (int(v) for v in tile_shape)
+    ny, nx = tile_counts((Y, X), (th, tw))
+    K = int(K)
+    G = len(s)
+    lo = np.zeros((G, T, ny, nx, K), np.uint32)
+    hi: np.ndarray[Any, Any] | None = None  # the upper bounds once some differ from the lower (else lo itself)
+    ln = e - s
+    head = np.zeros((G, 4), np.int64)  # the header bytes (-1: past the blob)
+    for k in range(4):
+        head[:, k] = np.where(ln > k, data[np.minimum(s + k, max(len(data) - 1, 0))] if len(data) else 0, -1)
+    done = np.zeros(G, bool)
+    n = T * ny * nx * K
+    exact = (head[:, 0] == _EXACT_CODEC) & (n > 0)  # (no counts: decode_bounds alone)
+    for w in (1, 2, 4):  # codec 2: the counts' width w, zstd of w byte planes
+        g = np.flatnonzero(exact & (head[:, 1] == w))
+        raw = _frames(data, s[g] + 2, e[g], w * n, pa)
+        if raw is None:
+            continue
+        g = g[raw[1]]
+        planes = np.frombuffer(raw[0], np.uint8).reshape(len(g), w, n)
+        cnt = np.ascontiguousarray(planes.transpose(0, 2, 1)).view(f"<u{w}").reshape(len(g), K, T, ny, nx)
+        lo[g] = np.moveaxis(cnt, 1, -1)
+        done[g] = True
+    area = tile_areas((th, tw), (Y, X), (ny, nx))
+    quant = (head[:, 0] == COUNTS_CODEC) & (head[:, 1] >= 0) & (head[:, 1] < len(CODE_TABLES)) & (head[:, 2] >= 0) \
+        & (head[:, 2] <= 3) & (head[:, 3] >= 0) & (head[:, 3] <= K)
+    quant &= (head[:, 3] == 0) | ((head[:, 2] & 2 > 0) & (K == 2))  # a class left out: only of 2 filling the tiles
+    quant &= n > 0
+    keys = head[quant, 1] * 64 + head[quant, 2] * 8 + head[quant, 3]
+    for key in np.unique(keys).tolist():
+        table, flags, drop = key // 64, key // 8 % 8, key % 8 - 1
+        g = np.flatnonzero(quant)[keys == key]
+        kept = K - (drop >= 0)
+        m = kept * T * ny * nx
+        bits = _bits(table)
+        nbytes = -(-m * bits // 8)
+        if flags & 1:
+            raw = _frames(data, s[g] + 4, e[g], nbytes, pa)
+        else:  # the packed codes as they are
+            ok = ln[g] == 4 + nbytes
+            raw = (_gather(data, s[g][ok] + 4, e[g][ok]).tobytes(), ok) if ok.any() else None
+        if raw is None:
+            continue
+        g = g[raw[1]]
+        q = _unpack(raw[0], bits).reshape(len(g), -1)[:, :m].reshape(len(g), kept, T, ny, nx)
+        L = len(CODE_TABLES[table])
+        l, u = code_bounds(q, area, table)
+        if drop >= 0:  # the rest of every tile
+            l = np.insert(l, drop, 0, axis=1)
+            u = np.insert(u, drop, np.broadcast_to(area, (T, ny, nx)), axis=1)
+        if flags & 2:  # the counts fill each tile: each is the area less the others
+            sl, su = l.sum(1, keepdims=True), u.sum(1, keepdims=True)
+            l, u = np.maximum(l, area - (su - u)), np.minimum(u, area - (sl - l))
+        good = ~(q > L).reshape(len(g), -1).any(1) & ~(l > u).reshape(len(g), -1).any(1)  # else decode_bounds' error
+        g = g[good]
+        if hi is None:
+            hi = lo.copy()
+        lo[g] = np.moveaxis(l[good], 1, -1)
+        hi[g] = np.moveaxis(u[good], 1, -1)
+        done[g] = True
+    for i in np.flatnonzero(~done).tolist():  # alone: decode_bounds decodes it or names what is wrong
+        a, b = decode_bounds(data[s[i]:e[i]].tobytes(), shape, tile_shape, K)
+        if hi is None and a is not b:
+            hi = lo.copy()
+        lo[i] = a
+        if hi is not None:
+            hi[i] = b
+    return lo, (lo if hi is None else hi)
+
+
+#: a zstd frame's magic number (little-endian) and the sizes of its header's fields by flag
+_ZSTD_MAGIC = (0x28, 0xB5, 0x2F, 0xFD)
+_ZSTD_DID = np.array([0, 1, 2, 4], np.int64)
+_ZSTD_FCS = np.array([0, 2, 4, 8], np.int64)
+
+
+def _frames(data: np.ndarray[Any, Any], s: np.ndarray[Any, Any], e: np.ndarray[Any, Any], size: int,
+            pa: Any) -> tuple[bytes, np.ndarray[Any, Any]] | None:
+    """The zstd frames data[s[g]:e[g]] that are one frame each (_one_frame) stating `size`
+    bytes, decompressed in one call: (their contents concatenated, which of them), None when
+    none is (or the call fails: each decoded alone then, naming its fault)."""
+    ok = _one_frame(data, s, e, size)
+    if not ok.any():
+        return None
+    try:
+        out: bytes = pa.Codec("zstd").decompress(_gather(data, s[ok], e[ok]).tobytes(),
+                                                 decompressed_size=size * int(ok.sum()), asbytes=True)
+    except (OSError, ValueError, pa.ArrowException):
+        return None
+    return out, ok
+
+
+def _one_frame(data: np.ndarray[Any, Any], s: np.ndarray[Any, Any], e: np.ndarray[Any, Any], size: int) -> np.ndarray[Any, Any]:
+    """Per blob data[s:e]: it is exactly one zstd frame (RFC 8878: magic, header without a
+    dictionary, its content size stated and equal to `size`) of one block (the last, of a type
+    1-3), ending where the blob ends: decompressed concatenated, each gives its own bytes, in
+    place."""
+    ok = e - s >= 9  # magic, descriptor, a content size, a block header
+    top = max(len(data) - 1, 0)
+
+    def at(p: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+        return np.where(p < e, data[np.clip(p, 0, top)] if len(data) else 0, 0).astype(np.int64)
+
+    for k, b in enumerate(_ZSTD_MAGIC):
+        ok &= at(s + k) == b
+    fhd = at(s + 4)
+    single = (fhd >> 5) & 1
+    fcs_size = np.where((fhd >> 6 == 0) & (single == 1), 1, _ZSTD_FCS[fhd >> 6])
+    ok &= (fhd & 3 == 0) & (fhd & 8 == 0) & (fcs_size > 0)  # no dictionary, the reserved bit clear, a size stated
+    p = s + 5 + (1 - single) + _ZSTD_DID[fhd & 3]
+    fcs = np.zeros(len(s), np.int64)
+    for k in range(8):
+        fcs |= np.where(k < fcs_size, at(p + k) << (8 * k), 0)
+    fcs += np.where(fcs_size == 2, 256, 0)
+    ok &= fcs == size
+    b = p + fcs_size
+    bh = at(b) | at(b + 1) << 8 | at(b + 2) << 16
+    btype = (bh >> 1) & 3
+    content = np.where(btype == 1, 1, bh >> 3)
+    ok &= (bh & 1 == 1) & (btype != 3) & (b + 3 + content + 4 * ((fhd >> 2) & 1) == e)
+    out: np.ndarray[Any, Any] = ok
+    return out
+
+
+def _gather(data: np.ndarray[Any, Any], s: np.ndarray[Any, Any], e: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """data[s[0]:e[0]], data[s[1]:e[1]], ... concatenated (one gather)."""
+    ln = e - s
+    start = np.repeat(s - np.concatenate([[0], np.cumsum(ln)[:-1]]), ln)
+    out: np.ndarray[Any, Any] = data[start + np.arange(int(ln.sum()))]
+    return out
+
+
 def _bits(table: int) -> int:
     """The bits of a code of CODE_TABLES[table]: 2 for codes 0-3, else 4."""
     return 2 if len(CODE_TABLES[table]) <= 3 else 4
@@ -490,6 +637,63 @@ def unpack_classes(value: Sequence[Mapping[str, Any]] | None, shape: Sequence[in
         vals = np.asarray(e["values"], np.int64)
         out[b] = ClassCounts(vals, *decode_bounds(e["counts"], shape, tile_shape, len(vals)))
     return out
+
+
+class ClassBatch(NamedTuple):
+    """Class counts of many bands of one layout (unpack_classes_many): entry g is band band[g]
+    of the row at position row[g] of the rows asked for, its classes values[g] (int64 (K,)) and
+    the lower and upper bounds of their counts lo[g], hi[g] (uint32 (T, tiles_y, tiles_x, K):
+    ClassCounts' of the row; hi is lo when every one is exact)."""
+
+    row: np.ndarray[Any, Any]
+    band: np.ndarray[Any, Any]
+    values: np.ndarray[Any, Any]
+    lo: np.ndarray[Any, Any]
+    hi: np.ndarray[Any, Any]
+
+
+def unpack_classes_many(column: Any, shapes: np.ndarray[Any, Any], tiles: np.ndarray[Any, Any],
+                        rows: Any) -> tuple[np.ndarray[Any, Any], list[ClassBatch]]:
+    """unpack_classes of many rows at once: the rumi:classes column (Arrow), every row's shape
+    (n, 4) and tiles (n, 2), and the rows wanted (indices) -> (which of them recorded the column
+    (not null), their bands' counts as ClassBatches: the bands of one layout (shape, tiles,
+    classes) decoded together, decode_bounds_many). The same values and errors as unpack_classes
+    row by row, with no Python work per row."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from .decode import binary, lists
+
+    def one(a: Any) -> Any:  # one Arrow array of a chunked one
+        return a.combine_chunks() if hasattr(a, "combine_chunks") else a
+
+    rows = np.asarray(rows, np.int64).ravel()
+    arr = one(column.take(pa.array(rows, pa.int64())))
+    recorded = np.asarray(arr.is_valid().to_numpy(zero_copy_only=False), bool)
+    lengths = np.asarray(pc.list_value_length(arr).fill_null(0).to_numpy(zero_copy_only=False), np.int64)
+    flat = one(pc.list_flatten(arr))
+    if not len(flat):
+        return recorded, []
+    entry_row = np.repeat(np.arange(len(rows)), lengths)
+    band = np.asarray(flat.field("band").fill_null(-1).to_numpy(zero_copy_only=False), np.int64)
+    vals = lists(flat.field("values"), np.int64)
+    counts = binary(flat.field("counts"))
+    shp = np.asarray(shapes, np.int64)[rows[entry_row]].reshape(-1, 4)
+    til = np.asarray(tiles, np.int64)[rows[entry_row]].reshape(-1, 2)
+    bad = np.flatnonzero((band < 0) | (band >= shp[:, 1]))
+    if len(bad):
+        raise FormatError(f"rumi:classes names band {int(band[bad[0]])} of a {int(shp[bad[0], 1])}-band file")
+    K = vals.lengths
+    layout = np.concatenate([shp[:, [0, 2, 3]], til, K[:, None]], 1)
+    keys, which = np.unique(layout, axis=0, return_inverse=True)
+    which = which.ravel()
+    out = []
+    for u, (T, Y, X, th, tw, k) in enumerate(keys.tolist()):
+        g = np.flatnonzero(which == u)
+        lo, hi = decode_bounds_many(counts.values, counts.off[g], counts.off[g + 1], (T, 1, Y, X), (th, tw), k)
+        v = vals.values[vals.off[g][:, None] + np.arange(k)] if k else np.zeros((len(g), 0), np.int64)
+        out.append(ClassBatch(entry_row[g], band[g], v, lo, hi))
+    return recorded, out
 
 
 def class_counts(dataset: Dataset, nodata: Any = None, classes: Any = None) -> dict[int, ClassCounts]:

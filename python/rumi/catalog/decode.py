@@ -19,6 +19,7 @@ RumiRasterDataset, the label index.
     rows.proj_shapes                      # proj:shape (n, 2) float, NaN when not 2 values
     rows.valid                            # rumi:valid, the packed summaries (Ragged bytes)
     rows.classes(i)                       # rumi:classes of row i: {band: ClassCounts (classes, lo, hi (T, ty, tx, K))}
+    rows.classes_many(rows)               #   of many rows at once: ClassBatch per layout (rumi.catalog.classes)
     rows.scaling(keep, bi)                # scales, offsets, units of the bands read, recorded
     rows.strings(name)                    # a string / binary column as Ragged bytes (id, location,
                                           # rumi:etag, rumi:digest, rumi:header)
@@ -370,6 +371,14 @@ class Rows:
         from .classes import unpack_classes
 
         return unpack_classes(self.column(K.CLASSES)[i].as_py(), self.shapes[i].tolist(), self.tiles[i].tolist())
+
+    def classes_many(self, rows: Array) -> tuple[Array, list[Any]]:
+        """classes of many rows at once (rows: indices): (which recorded the column, their bands'
+        counts as rumi.catalog.classes.ClassBatch per layout, each band's row its position in
+        rows), rumi.catalog.classes.unpack_classes_many: no Python work per row."""
+        from .classes import unpack_classes_many
+
+        return unpack_classes_many(self.column(K.CLASSES), self.shapes, self.tiles, rows)
 
     @functools.cached_property
     def nodata(self) -> Ragged:

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
@@ -50,6 +50,9 @@ from .tiling import tile_overlap_ranges, tile_overlaps
 COUNTS_CACHE = 4096
 #: values (tile steps x chips x time steps) _tile_sums takes at once
 TILE_SUMS_AT_ONCE = 1 << 21
+#: the bytes of ok_many's class sums kept per sampler (FlatBank: 1 KB a file of 8 x 8 tiles);
+#: past them every file's are decoded again when next needed
+FLAT_BYTES = 256 << 20
 
 
 @dataclass(frozen=True)
@@ -194,6 +197,7 @@ class Contents:
             (int(a), int(b)) for a, b in index.labels.table.column(C.TILE_SHAPE).to_pylist()]
         self._cache: dict[tuple[int, str], list[Source]] = {}
         self._sums: dict[Any, Any] = {}  # bounds_range's class sums of a source's steps
+        self._banks: dict[Any, FlatBank] = {}  # ok_many's class sums per (band, classes), many files at once
         self._where: dict[str, tuple[str, str]] = {}
         for band in self.bands:  # a band must be somewhere: the images' or the labels', not both
             kind, _, name = band.partition(":") if band.startswith(("images:", "labels:")) else ("", "", band)
@@ -306,50 +310,179 @@ class Contents:
     def ok_many(self, files: Array, inv: Array, r0: Array, c0: Array) -> Array:
         """ok of chips of several files at once (chip i of file files[inv[i]]): the files whose counts for
         a limit are one source of one step with a rectangle (flat_counts) in one walk over the
-        tiles per tile grid, their counts side by side in one flat array (a file's block at its
-        base); the others file by file (ok). The same sums as bounds' (of integers: exact in any
-        order), so the same decisions, in a few numpy calls for all the files rather than many per file."""
+        tiles per tile grid, their class sums side by side in the limit's FlatBank (decoded and
+        summed for many files at once when first needed: flat_many); the others file by file
+        (ok). The same sums as bounds' (of integers: exact in any order), so the same decisions,
+        in a few numpy calls for all the files rather than many per file."""
         h, w = self.index.size
         ok: Array = np.ones(len(inv), bool)
         present = np.bincount(inv, minlength=len(files)) > 0
         for lim in self.limits:
-            flat = [self.flat_counts(int(j), lim) if p else None for j, p in zip(files.tolist(), present.tolist())]
+            bank = self.flat_many(files[present], lim)
+            gid = bank.gid[files]
             score = np.empty(len(inv))
-            groups: dict[Any, list[int]] = {}
-            for i, f in enumerate(flat):
-                if not present[i]:
-                    continue
-                if f is None:  # file by file
-                    sel = inv == i
-                    score[sel] = self.score(lim, int(files[i]), r0[sel], c0[sel])
-                else:
-                    groups.setdefault(f[:3], []).append(i)
-            for (tiles, shape, grid), members in groups.items():
-                pos = np.full(len(files), -1, np.int64)
-                pos[members] = np.arange(len(members))
-                g = pos[inv]
-                sel = np.flatnonzero(g >= 0)
-                g = g[sel]
-                fs = [flat[i] for i in members]
-                assert all(f is not None for f in fs)
-                shift = np.array([f[3] for f in fs], np.int64).reshape(-1, 2)  # type: ignore[index]
-                rect = np.array([f[4] for f in fs], np.int64).reshape(-1, 4)  # type: ignore[index]
-                n_lo = np.concatenate([f[5] for f in fs])  # type: ignore[index]
-                n_hi = np.concatenate([f[6] for f in fs])  # type: ignore[index]
-                ny, nx = grid
+            for i in np.flatnonzero(present & (gid < 0)).tolist():  # file by file
+                sel = inv == i
+                score[sel] = self.score(lim, int(files[i]), r0[sel], c0[sel])
+            chip_gid = gid[inv]
+            for u in np.unique(gid[present & (gid >= 0)]).tolist():
+                grp = bank.groups[u]
+                sel = np.flatnonzero(chip_gid == u)
+                g = bank.pos[files[inv[sel]]]
+                ny, nx = grp.grid
                 base = g * (ny * nx)
-                area = tile_areas(tiles, shape, grid).astype(np.float64).ravel()
+                n_lo, n_hi = grp.lo[:grp.n].ravel(), grp.hi[:grp.n].ravel()
+                shift, rect = grp.shift, grp.rect
                 a0, b0 = r0[sel], c0[sel]
                 lo, hi = np.zeros(len(sel)), np.zeros(len(sel))
-                for tri, tci, ov in tile_overlaps(tiles, shape, grid, a0 + shift[g, 0], b0 + shift[g, 1], h, w):
+                for tri, tci, ov in tile_overlaps(grp.tiles, grp.shape, grp.grid, a0 + shift[g, 0], b0 + shift[g, 1], h, w):
                     t = tri * nx + tci
-                    lo += np.maximum(0.0, n_lo[base + t] - (area[t] - ov))
+                    lo += np.maximum(0.0, n_lo[base + t] - (grp.area[t] - ov))
                     hi += np.minimum(ov, n_hi[base + t])
                 cov = (a0 >= rect[g, 0]) & (a0 + h <= rect[g, 1]) & (b0 >= rect[g, 2]) & (b0 + w <= rect[g, 3])
                 lo[~cov], hi[~cov] = 0.0, float(h * w)  # chips no source covers: 0 and every sample (bounds)
                 score[sel] = _score(lim, lo[:, None], hi[:, None], self.index.size)
             ok &= score >= 0
         return ok
+
+    def ok_range_many(self, js: Array, r1: Array, r2: Array, c1: Array, c2: Array) -> tuple[Array, Array]:
+        """ok_range over blocks of chips of several files at once (block i of file js[i]): (every
+        chip of the block meets every limit, some chip may), from the limits' FlatBanks in one
+        walk per tile grid (tiling.tile_overlap_ranges); a block of a file decided file by file
+        (not in a bank) is undecided (False, True), as is one partly inside its source's
+        rectangle."""
+        h, w = self.index.size
+        js, r1, r2, c1, c2 = (np.asarray(v, np.int64) for v in (js, r1, r2, c1, c2))
+        sure, maybe = np.zeros(len(js), bool), np.ones(len(js), bool)
+        if not self.limits:
+            return ~sure, maybe
+        sure[:] = True
+        files, inv = np.unique(js, return_inverse=True)
+        decided = np.ones(len(js), bool)
+        for lim in self.limits:
+            bank = self.flat_many(files, lim)
+            gid = bank.gid[js]
+            decided &= gid >= 0
+            for u in np.unique(gid[gid >= 0]).tolist():
+                grp = bank.groups[u]
+                sel = np.flatnonzero(gid == u)
+                g = bank.pos[js[sel]]
+                ny, nx = grp.grid
+                dr, dc = grp.shift[g, 0], grp.shift[g, 1]
+                tri, tci, least, most = tile_overlap_ranges(grp.tiles, grp.shape, grp.grid, r1[sel] + dr, r2[sel] + dr,
+                                                            c1[sel] + dc, c2[sel] + dc, h, w)
+                t = tri * nx + tci
+                idx = g * (ny * nx) + t
+                area = grp.area[t]
+                if lim.kind == "min":  # the lower bound at the least and the most samples in each tile
+                    n = grp.lo[:grp.n].ravel()[idx]
+                    at_least = np.maximum(0.0, n - (area - least)).sum(0)
+                    at_most = np.maximum(0.0, n - (area - most)).sum(0)
+                    worst, best = at_least, at_most
+                else:  # the upper bound: the most samples are the worst
+                    n = grp.hi[:grp.n].ravel()[idx]
+                    worst, best = np.minimum(most, n).sum(0), np.minimum(least, n).sum(0)
+                rect = grp.rect[g]
+                a1, a2, b1, b2 = r1[sel], r2[sel], c1[sel], c2[sel]
+                every = (a1 >= rect[:, 0]) & (a2 + h <= rect[:, 1]) & (b1 >= rect[:, 2]) & (b2 + w <= rect[:, 3])
+                some = (np.maximum(a1, rect[:, 0]) <= np.minimum(a2, rect[:, 1] - h)) \
+                    & (np.maximum(b1, rect[:, 2]) <= np.minimum(b2, rect[:, 3] - w))
+                uncovered = _score(lim, np.zeros((1, 1)), np.full((1, 1), float(h * w)), self.index.size)[0] >= 0
+                s_worst = _score(lim, worst[:, None], worst[:, None], self.index.size) >= 0
+                s_best = _score(lim, best[:, None], best[:, None], self.index.size) >= 0
+                mixed = some & ~every
+                sure[sel] &= np.where(some, ~mixed & s_worst, uncovered)
+                maybe[sel] &= np.where(some, mixed | s_best, uncovered)
+        sure &= decided  # a block some limit leaves to the file-by-file path: undecided
+        return sure, maybe
+
+    def flat_many(self, files: Array, lim: Limit) -> FlatBank:
+        """The limit's FlatBank with files' terms in it: those not there yet found (flat_spec),
+        their rows' class counts decoded at once per catalogue part (Rows.classes_many), the
+        limit's classes summed at the step their chips read, in one numpy pass per layout. A
+        file whose counts are not one source of one step with a rectangle, or whose row holds
+        none for the band (unrecorded: its error is bounds'), is marked file by file."""
+        key = (lim.band, lim.classes)
+        bank = self._banks.get(key)
+        if bank is None or bank.bytes > FLAT_BYTES:
+            bank = self._banks[key] = FlatBank(self.index.num_files)
+        new = files[bank.gid[files] == -2]
+        if not len(new):
+            return bank
+        bank.gid[new] = -1
+        specs = [self.flat_spec(int(j), lim.band) for j in new.tolist()]
+        by_rows: dict[int, list[int]] = {}
+        for k, sp in enumerate(specs):
+            if sp is not None:
+                by_rows.setdefault(id(sp.rows), []).append(k)
+        for ks in by_rows.values():
+            got = [sp for sp in (specs[k] for k in ks) if sp is not None]
+            rows = got[0].rows
+            want, at = np.unique(np.array([sp.row for sp in got], np.int64), return_inverse=True)
+            rk = at.ravel() * (1 << 20) + np.array([sp.band for sp in got], np.int64)  # each file's (row, band)
+            _, batches = rows.classes_many(want)
+            for bt in batches:
+                ek = bt.row * (1 << 20) + bt.band  # the entries' (row, band)
+                order = np.argsort(ek, kind="stable")
+                p = np.minimum(np.searchsorted(ek[order], rk), len(ek) - 1)
+                reqs = np.flatnonzero(ek[order][p] == rk)
+                T, ny, nx, K = bt.lo.shape[1:]
+                step = np.array([got[k].step for k in reqs.tolist()], np.int64)
+                reqs = reqs[(step >= 0) & (step < T)]  # others file by file (bounds names them)
+                if not len(reqs):
+                    continue
+                g = order[p[reqs]]
+                sps = [got[k] for k in reqs.tolist()]
+                fs = new[[ks[k] for k in reqs.tolist()]]
+                area = tile_areas(sps[0].tiles, sps[0].shape, (ny, nx))
+                bad = (bt.lo[g].sum(-1, dtype=np.int64) > area).reshape(len(g), -1).any(1) \
+                    | (bt.hi[g] > area[..., None]).reshape(len(g), -1).any(1)
+                if bad.any():  # the bounds rely on it
+                    fid = self.index.ids[int(fs[int(np.argmax(bad))])]
+                    raise RequestError(f"rumi:classes of {fid} counts more samples in a tile than it has: build the "
+                                       "catalogue again")
+                step = np.array([v.step for v in sps], np.int64)
+                vals = bt.values[g]
+                sel = (vals != 0 if lim.classes is None else np.isin(vals, lim.classes))[:, None, None, :]
+                lo = np.where(sel, bt.lo[g, step], 0).sum(-1, dtype=np.int64)
+                hi = np.minimum(np.where(sel, bt.hi[g, step], 0).sum(-1, dtype=np.int64), area)
+                bank.add(fs, sps[0].tiles, sps[0].shape, (ny, nx), np.array([v.shift for v in sps], np.int64).reshape(-1, 2),
+                         np.array([v.rect for v in sps], np.int64).reshape(-1, 4), lo, hi)
+        return bank
+
+    def flat_spec(self, j: int, band: str) -> FlatSpec | None:
+        """Where file j's counts of band lie when they are one source of one step with a
+        rectangle (flat_counts' files), found without decoding them; None: file by file."""
+        index = self.index
+        where, name = self._where[band]
+        big = 1 << 62
+        if len(index.steps_of(j, 0, 0)) != 1:
+            return None
+        if where == "images":
+            bands, (rows, i) = self._rows[j]
+            if name not in bands:
+                return None
+            _, _, Y, X = (int(v) for v in index.shapes[j])
+            th, tw = (int(v) for v in index.tiles[j])
+            return FlatSpec(rows, i, bands.index(name), (th, tw), (Y, X), index.steps_of(j, 0, 0)[0], (0, 0),
+                            (-big, big, -big, big))
+        lab = index.label
+        if self._label_rows is None or lab is None:
+            return None
+        ms = [m for m in lab.matches[j] if name in self._label_rows[m.label][0]]
+        if len(ms) != 1 or not ms[0].same_grid or ms[0].rect is None or ms[0].off is None:
+            return None  # file by file (sources names a label on another grid)
+        m = ms[0]
+        assert m.rect is not None and m.off is not None
+        lbands, (rows, i) = self._label_rows[m.label]
+        if m.tsteps is None:
+            t = 0
+        else:
+            t = m.tsteps.get(int(index.step_times[j][index.steps_of(j, 0, 0)[0]]), -1)
+        _, _, Yl, Xl = (int(v) for v in lab.shapes[m.label])
+        r_lo, r_hi, c_lo, c_hi = (int(v) for v in m.rect)
+        return FlatSpec(rows, i, lbands.index(name), self._ltiles[m.label], (Yl, Xl), t, (int(m.off[0]), int(m.off[1])),
+                        (r_lo, r_hi, c_lo, c_hi))
 
     def flat_counts(self, j: int, lim: Limit) -> tuple[Any, ...] | None:
         """ok_many's terms of file j for a limit: (tiles, shape, tile grid, shift, the rectangle of
@@ -550,6 +683,75 @@ class Contents:
             e = _overlap_sum(dens, s.tiles, s.shape, r0[cov] + s.shift[0], c0[cov] + s.shift[1], h, w) / (h * w)
             out[np.ix_(np.flatnonzero(cov), np.searchsorted(vals, s.values[sel]))] = e
         return vals, out
+
+
+class FlatSpec(NamedTuple):
+    """Where a file's counts of a band lie (Contents.flat_spec): the Rows of its row, the row,
+    the band's index there, the counted file's tiles and (Y, X), the step its chips read, the
+    shift of its pixel grid from the image's and the rectangle of image offsets it covers."""
+
+    rows: Rows
+    row: int
+    band: int
+    tiles: tuple[int, int]
+    shape: tuple[int, int]
+    step: int
+    shift: tuple[int, int]
+    rect: tuple[int, int, int, int]
+
+
+class FlatBank:
+    """A limit's class sums (ok_many's terms) of many files: per file, gid (-2: not looked at
+    yet, -1: file by file, else its group) and pos (its row in the group); a group per tile
+    grid (tiles, (Y, X), (ny, nx)) holds each file's shift, rectangle and flat lower and upper
+    sums (rows of ny x nx), grown by doubling."""
+
+    def __init__(self, n_files: int) -> None:
+        self.gid = np.full(n_files, -2, np.int64)
+        self.pos = np.zeros(n_files, np.int64)
+        self.groups: list[FlatGroup] = []
+        self._of: dict[Any, int] = {}
+        self.bytes = 0
+
+    def add(self, files: Array, tiles: tuple[int, int], shape: tuple[int, int], grid: tuple[int, int], shift: Array,
+            rect: Array, lo: Array, hi: Array) -> None:
+        key = (tiles, shape, grid)
+        u = self._of.get(key)
+        if u is None:
+            u = self._of[key] = len(self.groups)
+            self.groups.append(FlatGroup(tiles, shape, grid))
+        grp = self.groups[u]
+        self.gid[files] = u
+        self.pos[files] = grp.add(shift, rect, lo.reshape(len(files), -1), hi.reshape(len(files), -1))
+        self.bytes += 2 * lo.size * 8
+
+
+class FlatGroup:
+    """A FlatBank's files of one tile grid: n files' shift (n, 2), rect (n, 4), lower and upper
+    class sums lo, hi (n, ny x nx) float64 (the arrays' first n rows)."""
+
+    def __init__(self, tiles: tuple[int, int], shape: tuple[int, int], grid: tuple[int, int]) -> None:
+        self.tiles, self.shape, self.grid = tiles, shape, grid
+        self.area = tile_areas(tiles, shape, grid).astype(np.float64).ravel()
+        m = grid[0] * grid[1]
+        self.n = 0
+        self.shift, self.rect = np.zeros((0, 2), np.int64), np.zeros((0, 4), np.int64)
+        self.lo, self.hi = np.zeros((0, m)), np.zeros((0, m))
+
+    def add(self, shift: Array, rect: Array, lo: Array, hi: Array) -> Array:
+        """Appends files' terms: their rows."""
+        k = len(lo)
+        if self.n + k > len(self.lo):
+            cap = max(2 * len(self.lo), self.n + k, 16)
+            for name in ("shift", "rect", "lo", "hi"):
+                old = getattr(self, name)
+                grown = np.zeros((cap,) + old.shape[1:], old.dtype)
+                grown[:self.n] = old[:self.n]
+                setattr(self, name, grown)
+        at = np.arange(self.n, self.n + k)
+        self.shift[at], self.rect[at], self.lo[at], self.hi[at] = shift, rect, lo, hi
+        self.n += k
+        return at
 
 
 def _first_covering(srcs: Sequence[Source], r0: Array, c0: Array, h: int, w: int) -> Iterator[tuple[Source, Array]]:
