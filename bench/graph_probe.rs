@@ -6,7 +6,9 @@
 //!
 //! Run: `cargo run --release --example graph_probe -- [--reps R] FILE.rumi...`; with `--screen`, the
 //! writer's `auto` choice three ways (whole frames, a sample, a sample with the slow encoders'
-//! probe): bytes, encode MB/s and picks per candidate.
+//! probe): bytes, encode MB/s and picks per candidate. `--graphs` also takes `fast@W` (`fast`
+//! with W bytes per modelled ns of decode, `codec::encode_fast_weighted`) and with `--pick` the
+//! per-frame pick among the graphs given of least `bytes + lambda * decode ns` for a few lambdas.
 
 use std::time::Instant;
 
@@ -14,7 +16,7 @@ use rumi::codec::{self, AlignedBuf, Coding, Graph, Predictor, Stage};
 
 /// `PRED/LOW-HIGH[/cK-SEG]`: a predictor (left, up, gradient, or bandsN for pixel-interleaved
 /// frames of N bands), the stages of the low and high
-/// byte planes (entropy, pivco, sparse, zstd, fieldlz, partition) and optional classes.
+/// byte planes (entropy, pivco, sparse, zstd, fieldlz, partition, store, lz4) and optional classes.
 fn parse_coded(s: &str) -> Option<Graph> {
     let mut parts = s.split('/');
     let p = match parts.next()? {
@@ -31,6 +33,8 @@ fn parse_coded(s: &str) -> Option<Graph> {
             "zstd" => Stage::Zstd,
             "fieldlz" => Stage::FieldLz,
             "partition" => Stage::Partition,
+            "store" => Stage::Store,
+            "lz4" => Stage::Lz4,
             _ => return None,
         })
     };
@@ -52,6 +56,7 @@ fn main() {
     let mut max_frames = usize::MAX;
     let mut once = false;
     let mut screen = false;
+    let mut pick = false;
     let mut files = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -60,6 +65,7 @@ fn main() {
             "--frames" => max_frames = args.next().and_then(|s| s.parse().ok()).unwrap_or(usize::MAX).max(1),
             "--once" => once = true,
             "--screen" => screen = true,
+            "--pick" => pick = true,
             "--graphs" => only = args.next().map(|s| s.split(',').map(str::to_string).collect()),
             _ => files.push(a),
         }
@@ -81,6 +87,10 @@ fn main() {
     for name in only.iter().flatten() {
         if let Some(g) = parse_coded(name) {
             graphs.push((Box::leak(name.clone().into_boxed_str()), g));
+        }
+        // fast@W: `fast` with W bytes per modelled ns of decode (codec::encode_fast_weighted)
+        if name.strip_prefix("fast@").is_some_and(|w| w.parse::<f64>().is_ok()) {
+            graphs.push((Box::leak(name.clone().into_boxed_str()), Graph::Fast));
         }
     }
     match &only {
@@ -148,6 +158,11 @@ fn main() {
             let t_enc = Instant::now();
             let enc: Vec<Vec<u8>> = if name == "file" {
                 stored.clone()
+            } else if let Some(w) = name.strip_prefix("fast@").and_then(|w| w.parse::<f64>().ok()) {
+                frames
+                    .iter()
+                    .map(|(b, row)| codec::encode_fast_weighted(b.as_bytes(), width, *row, w).expect("encode"))
+                    .collect()
             } else {
                 frames
                     .iter()
@@ -190,6 +205,34 @@ fn main() {
         // the writer's choice (`codec::choose`) among the image candidates (gradient fast, left
         // fast, left+lz, numeric 7) with several per-class costs: 0 is `--graph image`, 0.02 the
         // default
+        if pick {
+            // per frame, the graph of least `bytes + lambda * decode ns`, the decode ns modelled
+            // as the frame's raw bytes / the graph's speed over all frames ("model"), or the
+            // frame's own measured decode ("measured"); lambda in bytes per ns of decode
+            let speed: Vec<f64> = per.iter().map(|(_, s)| raw as f64 / s.iter().sum::<f64>() / 1e9).collect();
+            for lambda in [0.0, 0.1, 0.2, 0.3, 0.5, 0.75, 1.0, 1.5, 2.0, 4.0] {
+                for measured in [false, true] {
+                    let (mut size, mut t, mut picks) = (0usize, 0f64, vec![0usize; per.len()]);
+                    for (i, (b, _)) in frames.iter().enumerate() {
+                        let n = b.as_bytes().len() as f64;
+                        let cost = |g: usize| {
+                            let ns = if measured { per[g].1[i] * 1e9 } else { n / speed[g] };
+                            per[g].0[i].len() as f64 + lambda * ns
+                        };
+                        let g = (0..per.len()).min_by(|&a, &b| cost(a).total_cmp(&cost(b))).expect("graphs");
+                        size += per[g].0[i].len();
+                        t += per[g].1[i];
+                        picks[g] += 1;
+                    }
+                    println!(
+                        "{f}\tpick, {} lambda {lambda}\tratio {:.3}\tdecode {:.0} MB/s\tpicks {picks:?}",
+                        if measured { "measured" } else { "model" },
+                        raw as f64 / size as f64,
+                        raw as f64 / t / 1e6
+                    );
+                }
+            }
+        }
         if only.is_some() || once {
             continue;
         }

@@ -4,7 +4,10 @@
 //! ([`encode_best`]), or on a sample of its rows with a probe before the slow ones
 //! ([`encode_screened`], what the writer runs).
 
+use openzl_sys as zl;
+
 use super::encode::{check_width, encode_src};
+use super::ffi::compress_with;
 use super::graph::{Coding, Graph, Predictor, Stage};
 use crate::aligned::AlignedBuf;
 use crate::error::{Error, Result};
@@ -118,23 +121,97 @@ impl Graph {
     }
 }
 
-/// With [`Graph::Fast`], a frame keeps the coding of its higher byte planes with zstd instead of
-/// PivCo Huffman when that makes the frame at least this fraction smaller: zstd decodes planes
-/// of long runs of zeros (a DEM's, a margin's) faster than Huffman and much smaller (a Huffman
-/// code spends a bit per byte), but dense planes at 0.6x PivCo's speed for a few percent
-/// (docs/performance.md, "A decode-speed setting").
-pub const FAST_ZSTD_GAIN: f64 = 0.05;
+/// With [`Graph::Fast`], what one nanosecond of modelled decode time is worth in bytes: each
+/// stream of a frame (the low byte plane; the higher planes together) keeps the [`FAST_STAGES`]
+/// stage of least `bytes + FAST_BYTES_PER_NS * decode ns`, the ns modelled as the stream's
+/// length times the stage's [`fast_ns_per_byte`]. Measured with `bench/graph_probe.rs --fast`
+/// on the 48-date Cube's and Landsat 8's frames (docs/performance.md, "A decode-speed
+/// setting"): 0 keeps the smallest stage, larger weights the faster ones.
+pub const FAST_BYTES_PER_NS: f64 = 0.4;
 
-/// The frame [`Graph::Fast`] writes: the left predictor, the low byte plane to PivCo Huffman,
-/// the higher planes to PivCo or, when that is [`FAST_ZSTD_GAIN`] smaller, to zstd.
-pub(super) fn encode_fast(src: &AlignedBuf, width: usize, row: usize) -> Result<Vec<u8>> {
-    let pivco = encode_src(src, width, row, Graph::Coded(Predictor::Left, Coding::PLANES_PIVCO))?;
-    if width == 1 {
-        return Ok(pivco);
+/// The stages [`Graph::Fast`] picks among for each stream, the fastest to decode first (ties
+/// keep the first): stored (a copy: noisy low planes, on which a Huffman code saves a few
+/// percent), LZ4 (runs and repeats: a cloud's or a margin's planes), PivCo Huffman, zstd.
+pub const FAST_STAGES: [Stage; 4] = [Stage::Store, Stage::Lz4, Stage::Pivco, Stage::Zstd];
+
+/// The decode ns per byte of a stream [`Graph::Fast`] models for each of [`FAST_STAGES`]: one
+/// thread of the measurement machine, the frame's fixed costs left out (`bench/graph_probe.rs`
+/// on the Cube's 128 x 128 frames: stored ~0, LZ4 0.16-0.40, PivCo 0.32-0.37, zstd 0.65).
+pub fn fast_ns_per_byte(stage: Stage) -> f64 {
+    match stage {
+        Stage::Store => 0.0,
+        Stage::Lz4 => 0.3,
+        Stage::Pivco => 0.35,
+        Stage::Zstd => 0.65,
+        _ => 1.0,
     }
-    let zstd = Coding { high: Stage::Zstd, ..Coding::PLANES_PIVCO };
-    let zstd = encode_src(src, width, row, Graph::Coded(Predictor::Left, zstd))?;
-    Ok(if (zstd.len() as f64) <= pivco.len() as f64 * (1.0 - FAST_ZSTD_GAIN) { zstd } else { pivco })
+}
+
+/// The frame [`Graph::Fast`] writes: the left predictor, the low byte plane and the higher
+/// planes each to the stage [`FAST_BYTES_PER_NS`] picks.
+pub(super) fn encode_fast(src: &AlignedBuf, width: usize, row: usize) -> Result<Vec<u8>> {
+    encode_fast_src(src, width, row, FAST_BYTES_PER_NS)
+}
+
+/// [`Graph::Fast`]'s frame with another weight than [`FAST_BYTES_PER_NS`] (what
+/// `bench/graph_probe.rs --fast` compares).
+pub fn encode_fast_weighted(samples: &[u8], width: usize, row: usize, bytes_per_ns: f64) -> Result<Vec<u8>> {
+    check_width(samples, width)?;
+    encode_fast_src(&AlignedBuf::copy_of(samples), width, row, bytes_per_ns)
+}
+
+fn encode_fast_src(src: &AlignedBuf, width: usize, row: usize, bytes_per_ns: f64) -> Result<Vec<u8>> {
+    let planes = left_planes(src.as_bytes(), width);
+    let low = fast_stage(&planes[..1], bytes_per_ns)?;
+    let high = if planes.len() > 1 { fast_stage(&planes[1..], bytes_per_ns)? } else { Stage::Pivco };
+    encode_src(src, width, row, Graph::Coded(Predictor::Left, Coding { low, high, classes: 0, segment: 0 }))
+}
+
+/// Of [`FAST_STAGES`], the one of least `bytes + bytes_per_ns * modelled ns` over `planes`
+/// (each compressed alone as a one-stream frame).
+fn fast_stage(planes: &[AlignedBuf], bytes_per_ns: f64) -> Result<Stage> {
+    let mut best = (f64::MAX, Stage::Pivco);
+    for st in FAST_STAGES {
+        let gid = match st {
+            Stage::Store => zl::ZL_StandardGraphID_store,
+            Stage::Lz4 => zl::ZL_StandardGraphID_lz4,
+            Stage::Zstd => zl::ZL_StandardGraphID_zstd,
+            _ => zl::ZL_StandardGraphID_huffman_pivco,
+        };
+        let mut cost = 0.0;
+        for p in planes {
+            let n = compress_with(p, None, None, zl::ZL_GraphID { gid }, 6)?.len();
+            cost += n as f64 + bytes_per_ns * fast_ns_per_byte(st) * p.as_bytes().len() as f64;
+        }
+        if cost < best.0 {
+            best = (cost, st);
+        }
+    }
+    Ok(best.1)
+}
+
+/// The byte planes of the left predictor's zigzagged residuals of `samples` (little-endian
+/// elements of `width` bytes, each less the one before, the first less 0, wrapping), as the
+/// [`Predictor::Left`] graph codes them: plane `k` holds byte `k` of every residual.
+fn left_planes(samples: &[u8], width: usize) -> Vec<AlignedBuf> {
+    let n = samples.len() / width;
+    let mut planes: Vec<AlignedBuf> = (0..width).map(|_| AlignedBuf::zeroed(n)).collect();
+    let bits = 8 * width as u32;
+    let mask = if width == 8 { u64::MAX } else { (1u64 << bits) - 1 };
+    let mut prev = 0u64;
+    for (i, x) in samples.chunks_exact(width).enumerate() {
+        let mut b = [0u8; 8];
+        b[..width].copy_from_slice(x);
+        let v = u64::from_le_bytes(b);
+        let d = v.wrapping_sub(prev) & mask;
+        prev = v;
+        // zigzag in `bits`: the sign to the low bit
+        let z = ((d << 1) & mask) ^ if (d >> (bits - 1)) & 1 == 1 { mask } else { 0 };
+        for (k, p) in planes.iter_mut().enumerate() {
+            p.as_bytes_mut()[i] = (z >> (8 * k)) as u8;
+        }
+    }
+    planes
 }
 
 /// Of candidate frames `(graph, bytes)` of `width`-byte elements, the index of the one to keep:

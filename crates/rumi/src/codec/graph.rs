@@ -207,6 +207,11 @@ pub enum Stage {
     /// For 16-bit residuals as `low` (no byte planes): `partition` into buckets (one per value
     /// below 240, then power-of-two buckets) and raw extra bits; buckets to PivCo.
     Partition,
+    /// Stored as they are (`ZL_GRAPH_STORE`): decoding is a copy; for planes an entropy code
+    /// saves little of (the low byte plane of noisy 16-bit residuals, [`Graph::Fast`]).
+    Store,
+    /// OpenZL's LZ4 (`ZL_GRAPH_LZ4`).
+    Lz4,
 }
 
 impl Stage {
@@ -218,6 +223,8 @@ impl Stage {
             Stage::Zstd => 3,
             Stage::FieldLz => 4,
             Stage::Partition => 5,
+            Stage::Store => 6,
+            Stage::Lz4 => 7,
         }
     }
     fn from_id(id: i32) -> Stage {
@@ -227,6 +234,8 @@ impl Stage {
             3 => Stage::Zstd,
             4 => Stage::FieldLz,
             5 => Stage::Partition,
+            6 => Stage::Store,
+            7 => Stage::Lz4,
             _ => Stage::Entropy,
         }
     }
@@ -249,7 +258,16 @@ mod tests {
         for id in [-1, 0, 5, 15, 272, 511, 768] {
             assert_eq!(Predictor::from_id(id), None, "{id}");
         }
-        let stages = [Stage::Entropy, Stage::Pivco, Stage::Sparse, Stage::Zstd, Stage::FieldLz, Stage::Partition];
+        let stages = [
+            Stage::Entropy,
+            Stage::Pivco,
+            Stage::Sparse,
+            Stage::Zstd,
+            Stage::FieldLz,
+            Stage::Partition,
+            Stage::Store,
+            Stage::Lz4,
+        ];
         for low in stages {
             for high in stages {
                 for (classes, segment) in [(0, 0), (4, 64), (16, 4080)] {

@@ -35,7 +35,10 @@ mod graph;
 mod predict;
 mod residual;
 
-pub use choose::{choose, encode_best, encode_screened, FAST_ZSTD_GAIN, SLOWER_COSTS};
+pub use choose::{
+    choose, encode_best, encode_fast_weighted, encode_screened, fast_ns_per_byte, FAST_BYTES_PER_NS, FAST_STAGES,
+    SLOWER_COSTS,
+};
 pub use cpu::cpu_supported;
 pub use decode::decode_into;
 pub(crate) use decode::{decode_to, decode_uninit};

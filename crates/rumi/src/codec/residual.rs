@@ -89,6 +89,8 @@ fn stage<'g>(run: &Run<'g>, e: Edge<'g>, st: Stage) -> Step {
         Stage::Entropy => run.send(e, graph_id(zl::ZL_StandardGraphID_entropy)),
         Stage::Pivco | Stage::Partition => run.send(e, graph_id(zl::ZL_StandardGraphID_huffman_pivco)),
         Stage::Zstd => run.send(e, graph_id(zl::ZL_StandardGraphID_zstd)),
+        Stage::Store => run.send(e, graph_id(zl::ZL_StandardGraphID_store)),
+        Stage::Lz4 => run.send(e, graph_id(zl::ZL_StandardGraphID_lz4)),
         Stage::FieldLz => {
             let n = run.run1(e, node(zl::ZL_StandardNodeID_convert_serial_to_num8))?;
             run.send(n, graph_id(zl::ZL_StandardGraphID_field_lz))
