@@ -447,6 +447,52 @@ def cloud_pool(n, rng, T=48):
     return out
 
 
+def decode_many(rows, reps, sample=2000, distinct=1000):
+    """The first epoch's decode of the class counts per rank: a catalogue part of `rows` rows
+    (rumi:classes of distinct simulated files repeated: label maps as many_files' (512 x 512,
+    tiles of 64, classes 1-5 in blobs, exact counts) and cloud-mask Cubes as cloud_pool's (48
+    steps, quantised)), decoded row by row (Rows.classes, the way before 2026-12-07 14:20: a
+    sample of rows, per row) and all at once (Rows.classes_many): CPU us a row, the best of
+    reps, and the seconds for every row."""
+    import pyarrow as pa
+    from rumi.catalog import columns as C
+    from rumi.catalog.classes import encode_counts
+    from rumi.catalog.decode import Rows
+    from rumi.catalog.scan import tile_areas
+
+    rng = np.random.default_rng(0)
+    area = tile_areas((64, 64), (512, 512), (8, 8))
+    labels = []
+    for _ in range(distinct):
+        blobs = rng.choice([1, 2, 3, 4, 5], (8, 8), p=[.5, .2, .15, .1, .05])
+        counts = (blobs[..., None] == np.arange(1, 6)) * 4096
+        labels.append([{"band": 0, "values": [1, 2, 3, 4, 5], "counts": encode_counts(counts[None], area)}])
+    cubes = cloud_pool(max(1, distinct // 10), rng)
+    ctype = C.schema().field(C.CLASSES).type
+    out = {}
+    for name, pool, shape, tile in (("label maps", labels, [1, 1, 512, 512], [64, 64]),
+                                    ("cloud-mask Cubes", cubes, [48, 5, 2048, 2048], [128, 128])):
+        n = rows if name == "label maps" else max(1, rows // 5)
+        t = pa.table({C.SHAPE: pa.array([shape] * n, pa.list_(pa.int64())),
+                      C.TILE_SHAPE: pa.array([tile] * n, pa.list_(pa.int64())),
+                      C.CLASSES: pa.array([pool[i % len(pool)] for i in range(n)], ctype)})
+        one, many = [], []
+        for _ in range(reps):
+            r = Rows(t)
+            r.shapes, r.tiles  # (decoded once per part in both ways)
+            k = min(sample, n)
+            c = time.process_time()
+            for i in range(k):
+                r.classes(i)
+            one.append((time.process_time() - c) / k)
+            c = time.process_time()
+            r.classes_many(np.arange(n))
+            many.append((time.process_time() - c) / n)
+        out[name] = {"rows": n, "per_row_us": round(min(one) * 1e6, 1), "many_us": round(min(many) * 1e6, 2),
+                     "per_row_s_all": round(min(one) * n, 2), "many_s_all": round(min(many) * n, 3)}
+    return out
+
+
 def search_cost(out, rows, reps):
     """A bbox + time search of a partitioned catalogue of `rows` rows (bench/scale_bench.py's,
     each with a cloud-mask band's rumi:classes from cloud_pool) with the column read by searches
@@ -522,8 +568,15 @@ def main():
     ap.add_argument("--search", type=int, default=0, metavar="ROWS",
                     help="also a search's time and bytes with rumi:classes read by searches and lazy (partitioned "
                          "catalogues of ROWS rows of cloud-mask Cubes)")
+    ap.add_argument("--decode-rows", type=int, default=0, metavar="ROWS",
+                    help="only the class counts' decode of ROWS simulated rows, row by row and all at once")
     ap.add_argument("--out", help="results JSON (default: print)")
     a = ap.parse_args()
+    if a.decode_rows:
+        res = {"when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "load": os.getloadavg()[0],
+               "decode": decode_many(a.decode_rows, a.reps)}
+        print(json.dumps(res, indent=1))
+        return
     if a.many_files_only:
         with tempfile.TemporaryDirectory() as tmp:
             res = {"when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "reps": a.reps, "files": a.files,

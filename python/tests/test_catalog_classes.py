@@ -491,14 +491,24 @@ def test_classes_of_many_rows_equal_each_rows(tmp_path):
     v = col.to_pylist()
     v[3] = None  # not recorded
     t = t.set_column(t.schema.get_field_index(Cn.CLASSES), t.schema.field(Cn.CLASSES), pa.array(v, col.type))
+    from unittest import mock
+
+    import rumi.catalog.classes as cl
+
     rows = Rows(t)
     ask = np.array([2, 0, 3, 1, 0])
-    recorded, batches = rows.classes_many(ask)
-    np.testing.assert_array_equal(recorded, [True, True, False, True, True])
-    got = {}
-    for b in batches:
-        for g in range(len(b.row)):
-            got[(int(b.row[g]), int(b.band[g]))] = (b.values[g], b.lo[g], b.hi[g])
+    for alone in (cl.ALONE_COUNTS, 1):  # each layout in one pass; each band decoded alone (a Cube's)
+        with mock.patch.object(cl, "ALONE_COUNTS", alone):
+            recorded, batches = rows.classes_many(ask)
+        np.testing.assert_array_equal(recorded, [True, True, False, True, True])
+        got = {}
+        for b in batches:
+            for g in range(len(b.row)):
+                got[(int(b.row[g]), int(b.band[g]))] = (b.values[g], b.lo[g], b.hi[g])
+        _same_as_each_row(rows, ask, got)
+
+
+def _same_as_each_row(rows, ask, got):
     want = {}
     for p, i in enumerate(ask.tolist()):
         for band, cc in (rows.classes(i) or {}).items():

@@ -727,6 +727,58 @@ def test_chips_ok_of_many_files_is_chip_ok_of_each(tmp_path, seed, labels, kind)
     assert (got == want).all() and want.any() and not want.all()
 
 
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32 - 1), labels=st.booleans(), kind=st.sampled_from(["min", "max", "both", "cloud"]))
+def test_blocks_of_many_files_hold_their_chips(tmp_path, seed, labels, kind):
+    """Contents.ok_range_many (blocks of chips of several files decided at once from the limits'
+    FlatBanks, which RandomChipSampler's rejection draws its candidates within): a block it calls
+    sure has every chip meeting the limits (Contents.ok chip by chip), one it rules out has none,
+    and a block of one chip is decided as that chip: files of several shapes, label files over
+    parts of them (or none), blocks partly outside them."""
+    import tempfile
+
+    rng = np.random.default_rng(seed)
+    d = pathlib.Path(tempfile.mkdtemp(dir=tmp_path))
+    imgs, labs = [], []
+    for i in range(5):
+        Y, X = (40, 48) if i % 2 else (56, 40)
+        x0 = 500000.0 + i * 1000
+        rumi.write(d / f"i{i}.rumi", _blobs(rng, (1, 1, Y, X), 3), bands=["c"], times=["2020-01-01"], tile=8,
+                   crs=GEO["crs"], geotransform=(x0, 10.0, 0.0, 5100000.0, 0.0, -10.0))
+        imgs.append(str(d / f"i{i}.rumi"))
+        if labels and i != 3:
+            lr, lc = int(rng.integers(0, 8)), int(rng.integers(0, 8))
+            lab = _blobs(rng, (1, 1, Y - lr - int(rng.integers(0, 8)), X - lc), 3, cell=5)
+            rumi.write(d / f"l{i}.rumi", lab, bands=["lab"], times=["2020-01-01"], tile=8, crs=GEO["crs"],
+                       geotransform=(x0 + lc * 10.0, 10.0, 0.0, 5100000.0 - lr * 10.0, 0.0, -10.0))
+            labs.append(str(d / f"l{i}.rumi"))
+    cat = rumi.Catalog.build(imgs, d / "i.parquet")
+    ds = rt.ChipDataset(cat, size=12, labels=rumi.Catalog.build(labs, d / "l.parquet")) if labels else \
+        rt.ChipDataset(cat, size=12)
+    band = "lab" if labels else "c"
+    mn = {band: {1: 0.3}} if kind in ("min", "both") else None
+    mx = {band: {0: 0.4}} if kind in ("max", "both") else None
+    cl = rt.Cloud(band, max=0.2, classes=(2,)) if kind == "cloud" else None
+    cont = Contents(ds.index, limits_of(mn, mx, cl))
+    n = 400
+    js = rng.integers(0, 5, n)
+    r1, c1 = rng.integers(-4, 40, n), rng.integers(-4, 32, n)
+    one = rng.random(n) < 0.5
+    r2 = np.where(one, r1, r1 + rng.integers(0, 12, n))
+    c2 = np.where(one, c1, c1 + rng.integers(0, 12, n))
+    sure, maybe = cont.ok_range_many(js, r1, r2, c1, c2)
+    assert not (sure & ~maybe).any()
+    for i in range(n):
+        R, C = (v.ravel() for v in np.meshgrid(np.arange(r1[i], r2[i] + 1), np.arange(c1[i], c2[i] + 1), indexing="ij"))
+        ok = cont.ok(int(js[i]), R, C)
+        if sure[i]:
+            assert ok.all(), i
+        if not maybe[i]:
+            assert not ok.any(), i
+        if one[i] and (labels is False or int(js[i]) != 3):  # one chip of a file in the banks: its decision
+            assert sure[i] == maybe[i] == bool(ok[0]), i
+
+
 def test_many_small_files_draw_by_rejection_without_maps(tmp_path, monkeypatch):
     """Many small files drawn few keys each (RandomChipSampler's _rejected: candidates of every
     file checked at once): no file's offset map is made, every key meets the limit on its pixels,

@@ -476,7 +476,7 @@ def decode_bounds_many(data: np.ndarray[Any, Any], start: np.ndarray[Any, Any], 
         g = g[raw[1]]
         q = _unpack(raw[0], bits).reshape(len(g), -1)[:, :m].reshape(len(g), kept, T, ny, nx)
         L = len(CODE_TABLES[table])
-        l, u = code_bounds(q, area, table)
+        l, u = code_bounds(q, area, table)  # (G, kept, T, ny, nx): a class's counts side by side, as decode_bounds
         if drop >= 0:  # the rest of every tile
             l = np.insert(l, drop, 0, axis=1)
             u = np.insert(u, drop, np.broadcast_to(area, (T, ny, nx)), axis=1)
@@ -484,11 +484,12 @@ def decode_bounds_many(data: np.ndarray[Any, Any], start: np.ndarray[Any, Any], 
             sl, su = l.sum(1, keepdims=True), u.sum(1, keepdims=True)
             l, u = np.maximum(l, area - (su - u)), np.minimum(u, area - (sl - l))
         good = ~(q > L).reshape(len(g), -1).any(1) & ~(l > u).reshape(len(g), -1).any(1)  # else decode_bounds' error
-        g = g[good]
+        if not good.all():
+            g, l, u = g[good], l[good], u[good]
         if hi is None:
             hi = lo.copy()
-        lo[g] = np.moveaxis(l[good], 1, -1)
-        hi[g] = np.moveaxis(u[good], 1, -1)
+        lo[g] = np.moveaxis(l, 1, -1)
+        hi[g] = np.moveaxis(u, 1, -1)
         done[g] = True
     for i in np.flatnonzero(~done).tolist():  # alone: decode_bounds decodes it or names what is wrong
         a, b = decode_bounds(data[s[i]:e[i]].tobytes(), shape, tile_shape, K)
@@ -652,12 +653,19 @@ class ClassBatch(NamedTuple):
     hi: np.ndarray[Any, Any]
 
 
+#: the counts (steps x tiles x classes, all bands) unpack_classes_many decodes in one call of
+#: decode_bounds_many (its temporaries: some 40 bytes a count)
+MANY_AT_ONCE = 1 << 18
+#: a band with this many counts or more is decoded alone (decode_bounds: its calls cost little beside its counts)
+ALONE_COUNTS = 8192
+
+
 def unpack_classes_many(column: Any, shapes: np.ndarray[Any, Any], tiles: np.ndarray[Any, Any],
                         rows: Any) -> tuple[np.ndarray[Any, Any], list[ClassBatch]]:
     """unpack_classes of many rows at once: the rumi:classes column (Arrow), every row's shape
     (n, 4) and tiles (n, 2), and the rows wanted (indices) -> (which of them recorded the column
     (not null), their bands' counts as ClassBatches: the bands of one layout (shape, tiles,
-    classes) decoded together, decode_bounds_many). The same values and errors as unpack_classes
+    classes) decoded together, decode_bounds_many, MANY_AT_ONCE counts at a time). The same values and errors as unpack_classes
     row by row, with no Python work per row."""
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -689,10 +697,21 @@ def unpack_classes_many(column: Any, shapes: np.ndarray[Any, Any], tiles: np.nda
     which = which.ravel()
     out = []
     for u, (T, Y, X, th, tw, k) in enumerate(keys.tolist()):
-        g = np.flatnonzero(which == u)
-        lo, hi = decode_bounds_many(counts.values, counts.off[g], counts.off[g + 1], (T, 1, Y, X), (th, tw), k)
-        v = vals.values[vals.off[g][:, None] + np.arange(k)] if k else np.zeros((len(g), 0), np.int64)
-        out.append(ClassBatch(entry_row[g], band[g], v, lo, hi))
+        every = np.flatnonzero(which == u)
+        ny, nx = tile_counts((Y, X), (th, tw))
+        size = T * ny * nx * k
+        per = max(1, MANY_AT_ONCE // max(1, size))
+        for at in range(0, len(every), per):  # the temporaries bounded: MANY_AT_ONCE counts a call
+            g = every[at:at + per]
+            if size >= ALONE_COUNTS:  # a Cube's: the work is the counts', not the calls' (one pass is no faster)
+                got = [decode_bounds(counts.values[counts.off[i]:counts.off[i + 1]].tobytes(), (T, 1, Y, X), (th, tw), k)
+                       for i in g.tolist()]
+                lo = np.stack([v[0] for v in got])
+                hi = lo if all(v[0] is v[1] for v in got) else np.stack([v[1] for v in got])
+            else:
+                lo, hi = decode_bounds_many(counts.values, counts.off[g], counts.off[g + 1], (T, 1, Y, X), (th, tw), k)
+            v = vals.values[vals.off[g][:, None] + np.arange(k)] if k else np.zeros((len(g), 0), np.int64)
+            out.append(ClassBatch(entry_row[g], band[g], v, lo, hi))
     return recorded, out
 
 

@@ -53,6 +53,8 @@ TILE_SUMS_AT_ONCE = 1 << 21
 #: the bytes of ok_many's class sums kept per sampler (FlatBank: 1 KB a file of 8 x 8 tiles);
 #: past them every file's are decoded again when next needed
 FLAT_BYTES = 256 << 20
+#: the files flat_many decodes at once (their decoded counts bounded)
+FLAT_FILES_AT_ONCE = 4096
 
 
 @dataclass(frozen=True)
@@ -335,10 +337,13 @@ class Contents:
                 shift, rect = grp.shift, grp.rect
                 a0, b0 = r0[sel], c0[sel]
                 lo, hi = np.zeros(len(sel)), np.zeros(len(sel))
+                lower = lim.kind == "min"  # the one bound the limit is decided on (_score)
                 for tri, tci, ov in tile_overlaps(grp.tiles, grp.shape, grp.grid, a0 + shift[g, 0], b0 + shift[g, 1], h, w):
                     t = tri * nx + tci
-                    lo += np.maximum(0.0, n_lo[base + t] - (grp.area[t] - ov))
-                    hi += np.minimum(ov, n_hi[base + t])
+                    if lower:
+                        lo += np.maximum(0.0, n_lo[base + t] - (grp.area[t] - ov))
+                    else:
+                        hi += np.minimum(ov, n_hi[base + t])
                 cov = (a0 >= rect[g, 0]) & (a0 + h <= rect[g, 1]) & (b0 >= rect[g, 2]) & (b0 + w <= rect[g, 3])
                 lo[~cov], hi[~cov] = 0.0, float(h * w)  # chips no source covers: 0 and every sample (bounds)
                 score[sel] = _score(lim, lo[:, None], hi[:, None], self.index.size)
@@ -406,9 +411,13 @@ class Contents:
         bank = self._banks.get(key)
         if bank is None or bank.bytes > FLAT_BYTES:
             bank = self._banks[key] = FlatBank(self.index.num_files)
-        new = files[bank.gid[files] == -2]
-        if not len(new):
-            return bank
+        todo = files[bank.gid[files] == -2]
+        for at in range(0, len(todo), FLAT_FILES_AT_ONCE):
+            self._flat_add(bank, todo[at:at + FLAT_FILES_AT_ONCE], lim)
+        return bank
+
+    def _flat_add(self, bank: FlatBank, new: Array, lim: Limit) -> None:
+        """flat_many for files not in the bank yet."""
         bank.gid[new] = -1
         specs = [self.flat_spec(int(j), lim.band) for j in new.tolist()]
         by_rows: dict[int, list[int]] = {}
@@ -448,7 +457,6 @@ class Contents:
                 hi = np.minimum(np.where(sel, bt.hi[g, step], 0).sum(-1, dtype=np.int64), area)
                 bank.add(fs, sps[0].tiles, sps[0].shape, (ny, nx), np.array([v.shift for v in sps], np.int64).reshape(-1, 2),
                          np.array([v.rect for v in sps], np.int64).reshape(-1, 4), lo, hi)
-        return bank
 
     def flat_spec(self, j: int, band: str) -> FlatSpec | None:
         """Where file j's counts of band lie when they are one source of one step with a

@@ -48,6 +48,9 @@ REJECT_ROUNDS = (2, 4, 8, 16, 32, 64, 128)
 #: _rejected leaves a file's keys to its pool once they would need more candidates than this (estimated from the
 #: acceptance of its candidates so far; about the cost of a small file's offset map)
 REJECT_GIVE_UP = 2000
+#: the most blocks of offsets a file's keys are drawn from by rejection (_maybe_blocks: about a
+#: tile a side, coarser past it)
+MAYBE_BLOCKS = 1024
 #: balance=: the random offsets near a drawn lattice chip tried per round for the keys not met yet (15 in all)
 NEAR_ROUNDS = (1, 3, 11)
 
@@ -107,6 +110,7 @@ class ChipSampler(torch.utils.data.Sampler[Key]):
         self._pools: dict[int, constraints.Offsets] = {}
         self._drawn: dict[int, int] = {}  # the keys drawn from each pool
         self._refined: dict[int, int] = {}  # and those when it was last refined
+        self._maybe = _Blocks(self.index.num_files)  # the blocks _rejected draws offsets from (RandomChipSampler)
         if self.min_valid:
             err = constraints.min_valid_error(self.index, self.min_valid)
             if err is not None:
@@ -272,6 +276,51 @@ def _check_length(length: Any) -> int:
     if isinstance(length, bool) or int(length) < 0:
         raise ValueError(f"length must be an integer >= 0, not {length!r}")
     return int(length)
+
+
+class _Blocks:
+    """RandomChipSampler._maybe_blocks' blocks of the files looked at so far: file j's are
+    rows start[j] to start[j] + count[j] (start -1: not yet) of size (offsets), r_0, c_0 (the
+    first row and column, in steps) and width (columns), grown by doubling."""
+
+    def __init__(self, n_files: int) -> None:
+        self.start = np.full(n_files, -1, np.int64)
+        self.count = np.zeros(n_files, np.int64)
+        self.n = 0
+        self.size, self.r_0, self.c_0, self.width = (np.zeros(0, np.int64) for _ in range(4))
+
+    def add(self, files: Array, count: Array, size: Array, r_0: Array, c_0: Array, width: Array) -> None:
+        k = len(size)
+        if self.n + k > len(self.size):
+            cap = max(2 * len(self.size), self.n + k, 64)
+            for name in ("size", "r_0", "c_0", "width"):
+                grown = np.zeros(cap, np.int64)
+                grown[:self.n] = getattr(self, name)[:self.n]
+                setattr(self, name, grown)
+        self.size[self.n:self.n + k], self.r_0[self.n:self.n + k] = size, r_0
+        self.c_0[self.n:self.n + k], self.width[self.n:self.n + k] = c_0, width
+        self.start[files] = self.n + np.cumsum(count) - count
+        self.count[files] = count
+        self.n += k
+
+
+def _ranges(start: Array, count: Array) -> Array:
+    """The indices start[0] ... start[0] + count[0] - 1, start[1] ..., concatenated."""
+    return np.repeat(start - (np.cumsum(count) - count), count) + np.arange(int(count.sum()))
+
+
+def _in_blocks(draw: tuple[Array, ...], f: Array, u: Array) -> tuple[Array, Array]:
+    """Offsets (rows, columns, in steps) of files f (indices into _maybe_blocks' files), one per
+    value of u (uniform in [0, 1), (len(f), k)): uniform over the file's offsets in its blocks."""
+    total, base, cum, r_0, c_0, width = draw
+    if not len(r_0):  # no file has an offset: nothing to draw (its keys are left unmet)
+        return np.zeros(u.shape, np.int64), np.zeros(u.shape, np.int64)
+    tot = total[f][:, None]
+    at = base[f][:, None] + np.minimum((u * tot).astype(np.int64), np.maximum(tot - 1, 0))
+    b = np.minimum(np.searchsorted(cum, at, side="right") - 1, len(r_0) - 1)
+    local = at - cum[b]
+    w = np.maximum(width[b], 1)
+    return r_0[b] + local // w, c_0[b] + local % w
 
 
 def _keys(js: Array, r0: Array, c0: Array) -> Array:
@@ -522,16 +571,20 @@ class RandomChipSampler(ChipSampler):
         r0, c0 = np.zeros(n, np.int64), np.zeros(n, np.int64)
         met = np.zeros(n, bool)
         files, inv = np.unique(js, return_inverse=True)
+        inv = inv.ravel()
+        first = np.zeros(len(files), np.int64)
+        first[inv[::-1]] = np.arange(n)[::-1]  # a key of each file
+        draw = self._maybe_blocks(files, P[first], step[first])
         empty = np.array([j in self._pools and not self._pools[j].total for j in files.tolist()], bool)[inv] \
-            | (P < 1).any(1)
+            | (P < 1).any(1) | (draw[0][inv] == 0)
         todo = np.arange(n)
         tried, hits = np.zeros(len(files)), np.zeros(len(files))
         for k in REJECT_ROUNDS:
             if not len(todo):
                 break
+            cr, cc = _in_blocks(draw, inv[todo], rng.random((len(todo), k)))
             t = todo[:, None]
-            cr = rng.integers(0, np.maximum(P[t, 0], 1), (len(todo), k)) * step[t, 0]
-            cc = rng.integers(0, np.maximum(P[t, 1], 1), (len(todo), k)) * step[t, 1]
+            cr, cc = cr * step[t, 0], cc * step[t, 1]
             ok = np.zeros((len(todo), k), bool)
             live = np.flatnonzero(~empty[todo])  # a file known to have none: no check
             if len(live):
@@ -550,6 +603,53 @@ class RandomChipSampler(ChipSampler):
             need = np.bincount(inv[todo], minlength=len(files)) * (tried + 1) / (hits + 1)
             todo = todo[need[inv[todo]] <= REJECT_GIVE_UP]
         return r0, c0, met
+
+    def _maybe_blocks(self, files: Array, P: Array, step: Array) -> tuple[Array, ...]:
+        """The offsets _rejected draws the keys of files from (P: each file's offsets per axis on
+        its align step, step): uniform over the blocks of offsets (about a tile of them a side,
+        at most MAYBE_BLOCKS a file) where some chip may meet the class limits
+        (Contents.ok_range_many: every file's blocks at once), which hold every offset that does
+        (the others are never drawn: the acceptance rises, the keys stay uniform among the
+        offsets that meet them). (each file's offsets in them, where its blocks start, the
+        blocks' cumulative offsets, first row and column, columns), in offsets of the step; without
+        class limits one block a file."""
+        kept = self._maybe
+        new = np.flatnonzero(kept.start[files] < 0)
+        if len(new):  # a function of the file and the constraints: kept across epochs
+            kept.add(files[new], *self._offset_blocks(files[new], P[new], step[new]))
+        nb = kept.count[files]
+        at = _ranges(kept.start[files], nb)
+        size = kept.size[at]
+        start = np.concatenate([[0], np.cumsum(nb)])
+        cum = np.concatenate([[0], np.cumsum(size)])
+        return cum[start[1:]] - cum[start[:-1]], cum[start[:-1]], cum, kept.r_0[at], kept.c_0[at], kept.width[at]
+
+    def _offset_blocks(self, files: Array, P: Array, step: Array) -> tuple[Array, ...]:
+        """_maybe_blocks' blocks of files: (their number per file, then per block its offsets,
+        first row and column and its columns), the blocks no chip of which meets the limits left out."""
+        F = len(files)
+        P = np.maximum(P, 0)
+        if not self.contents.limits:
+            B = np.maximum(P, 1)
+        else:
+            B = np.maximum(np.asarray(self.index.tiles, np.int64)[files].reshape(-1, 2) // step, 1)
+            while True:  # coarser where a file would have more than MAYBE_BLOCKS
+                big = (-(-P // B)).prod(1) > MAYBE_BLOCKS
+                if not big.any():
+                    break
+                B[big] *= 2
+        nby, nbx = -(-P[:, 0] // B[:, 0]), -(-P[:, 1] // B[:, 1])
+        nb = nby * nbx
+        f = np.repeat(np.arange(F), nb)
+        local = np.arange(int(nb.sum())) - np.repeat(np.cumsum(nb) - nb, nb)
+        r_0, c_0 = local // nbx[f] * B[f, 0], local % nbx[f] * B[f, 1]
+        r_1, c_1 = np.minimum(r_0 + B[f, 0], P[f, 0]), np.minimum(c_0 + B[f, 1], P[f, 1])
+        keep = (r_1 > r_0) & (c_1 > c_0)
+        if self.contents.limits and len(f):
+            sy, sx = step[f, 0], step[f, 1]
+            keep &= self.contents.ok_range_many(files[f], r_0 * sy, (r_1 - 1) * sy, c_0 * sx, (c_1 - 1) * sx)[1]
+        return (np.bincount(f[keep], minlength=F), ((r_1 - r_0) * (c_1 - c_0))[keep], r_0[keep], c_0[keep],
+                (c_1 - c_0)[keep])
 
     def _uniform(self, j: int, n: int, rng: np.random.Generator) -> tuple[Array, Array] | None:
         """n offsets of file j drawn uniformly among those on its align step whose chips meet the

@@ -21,16 +21,17 @@ def tile_overlaps(tiles: tuple[int, int], shape: tuple[int, int], grid: tuple[in
     th, tw = tiles
     Y, X = shape
     ny, nx = grid
+
+    def axis(a0: Array, size: int, t: int, n: int, cells: int, d: int) -> tuple[Array, Array]:
+        tr = a0 // t + d
+        ov = np.clip(np.minimum(np.minimum(a0 + size, (tr + 1) * t), n) - np.maximum(a0, tr * t), 0, None)
+        return np.clip(tr, 0, cells - 1), ov * ((tr >= 0) & (tr < cells))  # no samples outside the grid
+
+    cols = [axis(c0, w, tw, X, nx, dj) for dj in range(-(-w // tw) + 1)]  # each column step once, not per row step
     for di in range(-(-h // th) + 1):
-        tr = r0 // th + di
-        ovr = np.clip(np.minimum(np.minimum(r0 + h, (tr + 1) * th), Y) - np.maximum(r0, tr * th), 0, None)
-        rin = (tr >= 0) & (tr < ny)
-        tri = np.clip(tr, 0, ny - 1)
-        for dj in range(-(-w // tw) + 1):
-            tc = c0 // tw + dj
-            ovc = np.clip(np.minimum(np.minimum(c0 + w, (tc + 1) * tw), X) - np.maximum(c0, tc * tw), 0, None)
-            inside = rin & (tc >= 0) & (tc < nx)
-            yield tri, np.clip(tc, 0, nx - 1), np.where(inside, ovr * ovc, 0).astype(np.float64)
+        tri, ovr = axis(r0, h, th, Y, ny, di)
+        for tci, ovc in cols:
+            yield tri, tci, np.multiply(ovr, ovc, dtype=np.float64)
 
 
 def tile_overlap_ranges(tiles: tuple[int, int], shape: tuple[int, int], grid: tuple[int, int], r1: Array, r2: Array,
