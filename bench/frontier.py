@@ -801,7 +801,7 @@ def dominance(inp, measure="off", fast_mb=500.0, need=1.2):
 def cell(d):
     if d is None:
         return "-"
-    name = d["rumi"].replace("rumi ", "").replace(" (default)", "")
+    name = d["rumi"].replace("rumi ", "").replace(" (default)", "").replace(", cache = GDAL's", "")
     c = f"{name} {d['speed']:.2f}x, {d['size']:.2f}x"
     return c if d["met"] else f"**missed**: {c}"
 
