@@ -113,13 +113,19 @@ def test_dask_blocks_on_the_threaded_scheduler(tmp_path):
 
 def test_dask_blocks_on_the_processes_scheduler(tmp_path):
     # the blocks are encoded in the pool's processes and placed here: the same bytes as threads
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     import dask
 
     a = (np.arange(2 * 2 * 300 * 260, dtype="uint32") * 7 % 4093).astype("uint16").reshape(2, 2, 300, 260)
     x = cf_array(da.from_array(a, chunks=(1, 1, 100, 100)))
     with dask.config.set(scheduler="threads"):
         rumi.to_rumi(x, tmp_path / "t.rumi", tile=64, block_bytes=1)
-    with dask.config.set(scheduler="processes", num_workers=2):
+    # one pool of 2 spawned processes for the write: without pool=, dask starts (spawns) a pool
+    # per compute call, and to_rumi computes a batch of blocks at a time (~100 s here, not 6)
+    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as pool, \
+            dask.config.set(scheduler="processes", pool=pool):
         rumi.to_rumi(x, tmp_path / "p.rumi", tile=64, block_bytes=1)
     assert (tmp_path / "p.rumi").read_bytes() == (tmp_path / "t.rumi").read_bytes()
     with rumi.open(tmp_path / "p.rumi") as ds:
