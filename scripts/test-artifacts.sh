@@ -49,8 +49,8 @@ skip_deb=${RUMI_ARTIFACTS_SKIP_DEB:-0}
 py311=$(find_python 3.11) || die "no Python 3.11"
 py312=$(find_python 3.12) || die "no Python 3.12"
 py310=$(find_python 3.10 || true)
-torch311=$cache/venvs/torch-py3.11
-torch312=$cache/venvs/torchgeo-py3.12
+torch311=${RUMI_TORCH_VENV:-$cache/venvs/torch-py3.11}          # scripts/test-torch.sh's venvs
+torch312=${RUMI_TORCHGEO_VENV:-$cache/venvs/torchgeo-py3.12}
 
 # qemu-user runs the wheel on emulated CPUs (before PATH changes: apt may need the system's tools)
 scripts/apt-install.sh --no-install-recommends qemu-user

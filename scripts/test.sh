@@ -29,6 +29,8 @@
 #                                                      arm64 CLI; the CLI's features (object-store) give the core a
 #                                                      second build here (17 crates; openzl-sys and the rest shared):
 #                                                      unified, the plugins would link aws-lc's initialisation code
+# target/manylinux, target/aarch64-manylinux and target/aarch64-gnu build only what is packaged
+# stripped: without the release profile's line tables (CARGO_PROFILE_RELEASE_DEBUG=false).
 # The zig folders cannot share with the GNU ones: the wheel links against glibc 2.28 (zig), the
 # plugins need g++'s libstdc++ ABI (GDAL's C++ API) and link the newer glibc. Not built in CI any
 # more: `cargo build --release` after the test build (15 crates again: openzl-sys, zstd-sys,
@@ -43,6 +45,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib/ci-steps.sh
+# the torch and TorchGeo venvs of this run (test-torch.sh installs the rumi wheel into them;
+# test-wheels.sh and test-artifacts.sh use them): venvs of CI's own, never a developer's venv of
+# the default names, where the package may be installed editable (a new machine has neither)
+export RUMI_TORCH_VENV=${RUMI_TORCH_VENV:-${RUMI_CACHE:-$HOME/.cache/rumi}/venvs/ci-torch-py3.11}
+export RUMI_TORCHGEO_VENV=${RUMI_TORCHGEO_VENV:-${RUMI_CACHE:-$HOME/.cache/rumi}/venvs/ci-torchgeo-py3.12}
 
 step "install the build dependencies (scripts/install-deps.sh)"
 scripts/install-deps.sh
