@@ -15,7 +15,8 @@
 #                                                      (gdal_autotest and hostile conftests) is fresh, and the amd64
 #                                                      .deb packages these binaries
 #   target/other-gdal       gcc, GDAL masked          first the core alone, `cargo test -p rumi` (test-core-without-gdal.sh:
-#                                                      it builds without GDAL), then
+#                                                      it builds without GDAL; in the background from
+#                                                      the end of cargo test), then
 #                           gcc/g++, pip GDAL 3.10/3.12  the plugin (core without object-store) for the rasterio wheels
 #                                                      (test-wheels): the core's dependencies reused, the core once more
 #                                                      (getrandom's features differ without the dev-dependencies), the
@@ -40,8 +41,9 @@
 # plugins again in build-wheels.sh.
 # Downloads, apt and pip installs run in the background (output in build/ci-logs/NAME.log, shown
 # when the step that needs them waits for them; a failed job fails the run) while the compiles
-# run; the aarch64 compiles, then the valgrind pass, run beside the Python suites (mostly one core
-# each). The end of the output is a table of every step's wall time.
+# run; the core's GDAL-free build and tests beside the GDAL suites, the aarch64 compiles, then the
+# valgrind pass (under a minute) beside the Python suites (mostly one core each). The end of the
+# output is a table of every step's wall time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib/ci-steps.sh
@@ -79,9 +81,11 @@ step "cargo clippy"
 cargo clippy --workspace --all-targets --release -- -D warnings
 step "cargo test (the whole workspace)"
 cargo test --release --workspace
-step "core crate without GDAL (scripts/test-core-without-gdal.sh)"
-# in target/other-gdal (cold here): the plugins for the rasterio wheels reuse its dependencies
-RUMI_CORE_TARGET_DIR=target/other-gdal scripts/test-core-without-gdal.sh
+# in target/other-gdal (cold here), beside the GDAL suites (one process at a time: a core left
+# idle) and the steps after them; the plugins for the rasterio wheels (test-wheels.sh, which
+# awaits it) reuse its dependencies. Its own mount namespace masks GDAL for it alone.
+background "core crate without GDAL (scripts/test-core-without-gdal.sh)" core-nogdal \
+  env RUMI_CORE_TARGET_DIR=target/other-gdal scripts/test-core-without-gdal.sh
 if [ -d tests/gdal_autotest ] && ls tests/gdal_autotest/test_*.py >/dev/null 2>&1; then
   # its conftest builds `--lib --bin rumi --example make_fixture`: fresh from cargo test (a plain
   # `cargo build --release` here would compile the core and the crates above it again, without
@@ -120,6 +124,7 @@ step "PyTorch loader: pytest test_torch*.py, TorchGeo (scripts/test-torch.sh)"
 scripts/test-torch.sh
 step "real clients: QGIS, rasterio, rioxarray + dask, GDAL tools, /vsicurl/ via nginx"
 RUMI_SKIP_BUILD=1 scripts/test-clients.sh
+await core-nogdal
 step "GDAL 3.10 and 3.12 headers, pip rasterio 1.4 / 1.5 wheels (scripts/test-wheels.sh)"
 scripts/test-wheels.sh
 step "artefacts: the amd64 .deb (scripts/build-deb.sh: target/release as the tests built it)"
