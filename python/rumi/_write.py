@@ -549,8 +549,9 @@ def write(
     graph: how frames are coded, as `rumi convert --graph` (docs/compression.md): "auto" (the
     default: per frame the smallest candidate unless a faster one is within 4 % per decode-speed
     class), "auto:<percent>" (that weight instead, 0..100: 0 the smallest, larger the faster),
-    "fast" (the fastest decode: the left predictor and PivCo Huffman, 2-3x auto's decode speed
-    for a few percent more bytes; no level), "image" (the smallest: every candidate on every
+    "fast" (the fastest decode: the left predictor, each byte-plane stream stored, LZ4, PivCo
+    Huffman or zstd by its bytes and modelled decode time, 2-3x auto's decode speed for a few
+    percent more bytes; no level), "image" (the smallest: every candidate on every
     frame), "numeric", "generic", "best". Every graph writes standard OpenZL frames; a name not
     in this list is a ValueError listing them. Only the auto graphs sample the frame unit.
     pixel_is_point: record PixelIsPoint.

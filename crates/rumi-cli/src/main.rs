@@ -69,7 +69,8 @@ pub struct WriteOpts {
     /// Compression graph: auto (default: per frame the smallest of the image candidates unless a
     /// faster one is within 4 % per decode-speed class), auto:<percent> (that weight instead,
     /// 0..=100: 0 the smallest, larger the faster to decode), fast (the fastest decode: the left
-    /// predictor and PivCo Huffman, 2-3x auto's decode speed for 3-30 % more bytes), image (the
+    /// predictor, each byte-plane stream stored, LZ4, PivCo Huffman or zstd by its bytes and
+    /// modelled decode time; 2-3x auto's decode speed for 3-30 % more bytes), image (the
     /// smallest: every candidate on every frame), numeric, generic, or best (numeric at levels 6
     /// and 7, smaller kept). All write standard OpenZL frames.
     #[arg(long, value_name = "GRAPH", value_parser = parse_graph)]
@@ -118,7 +119,7 @@ pub enum GraphArg {
     Auto,
     /// auto with this many percent per decode-speed class instead of 4
     AutoWeighted(u8),
-    /// the left predictor and PivCo Huffman on every frame: the fastest decode
+    /// the left predictor, each stream stored, LZ4, PivCo or zstd: the fastest decode
     Fast,
 }
 
