@@ -830,6 +830,41 @@ def test_many_small_files_draw_by_rejection_without_maps(tmp_path, monkeypatch):
     assert chi2 < dof + 6 * (2 * dof) ** 0.5, (chi2, dof)
 
 
+def test_many_files_keys_do_not_depend_on_the_kept_counts_and_blocks(tmp_path, monkeypatch):
+    """The class sums (FlatBank) and the blocks of offsets (_maybe_blocks) a sampler keeps across
+    epochs are functions of the files and the constraints: with budgets of 0 (made again at every
+    call) the keys of every epoch are the same, labels on the images' grid and two limits."""
+    from rumi.torch import contents, samplers
+
+    rng = np.random.default_rng(21)
+    imgs, labs = [], []
+    for k in range(10):
+        gt = (500000.0 + k * 1000, 10.0, 0.0, 5100000.0, 0.0, -10.0)
+        rumi.write(tmp_path / f"i{k}.rumi", rng.integers(0, 99, (1, 1, 48, 48)).astype(np.uint8), bands=["v"],
+                   times=["2020-01-01"], tile=8, crs=GEO["crs"], geotransform=gt)
+        rumi.write(tmp_path / f"l{k}.rumi", _blobs(rng, (1, 1, 48, 48), 3, cell=6), bands=["lab"], times=["2020-01-01"],
+                   tile=8, crs=GEO["crs"], geotransform=gt)
+        imgs.append(str(tmp_path / f"i{k}.rumi"))
+        labs.append(str(tmp_path / f"l{k}.rumi"))
+    ds = rt.ChipDataset(rumi.Catalog.build(imgs, tmp_path / "i.parquet"), size=12,
+                        labels=rumi.Catalog.build(labs, tmp_path / "l.parquet"))
+    lim = {"min_class": {"lab": {1: 0.3}}, "max_class": {"lab": {2: 0.5}}}
+
+    def epochs():
+        s = rt.RandomChipSampler(ds, length=300, seed=5, **lim)
+        out = []
+        for e in range(3):
+            s.set_epoch(e)
+            out.append(list(s))
+        return out
+
+    kept = epochs()
+    monkeypatch.setattr(contents, "FLAT_BYTES", 0)
+    monkeypatch.setattr(samplers, "MAYBE_KEPT", 0)
+    assert epochs() == kept
+    assert kept[0] != kept[1]
+
+
 def test_keys_of_an_epoch_do_not_depend_on_the_epochs_drawn_before(landfire):
     """Keys drawn from a file's offset map (one file, thousands of keys: not by rejection) are a
     function of the seed, the epoch and the constraints: a fresh sampler at epoch 2 (a restart,

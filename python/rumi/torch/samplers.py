@@ -51,6 +51,8 @@ REJECT_GIVE_UP = 2000
 #: the most blocks of offsets a file's keys are drawn from by rejection (_maybe_blocks: about a
 #: tile a side, coarser past it)
 MAYBE_BLOCKS = 1024
+#: the blocks kept across epochs (32 bytes each); past them they are made again as files are drawn
+MAYBE_KEPT = 1 << 22
 #: balance=: the random offsets near a drawn lattice chip tried per round for the keys not met yet (15 in all)
 NEAR_ROUNDS = (1, 3, 11)
 
@@ -614,6 +616,8 @@ class RandomChipSampler(ChipSampler):
         blocks' cumulative offsets, first row and column, columns), in offsets of the step; without
         class limits one block a file."""
         kept = self._maybe
+        if kept.n > MAYBE_KEPT:  # bounded memory: the blocks of the files drawn next are made again
+            kept = self._maybe = _Blocks(self.index.num_files)
         new = np.flatnonzero(kept.start[files] < 0)
         if len(new):  # a function of the file and the constraints: kept across epochs
             kept.add(files[new], *self._offset_blocks(files[new], P[new], step[new]))
