@@ -96,6 +96,53 @@ if [ "$(cat "$extras/.complete" 2>/dev/null)" != "${extras_reqs[*]}" ]; then
   figure "once: the extras unpacked (pip --target, native)" "$(secs "$t") s"
 fi
 
+# 6. Debian 13's Python 3.13 (rasterio 1.5 has no wheel for Python 3.11: the rumi-gdal wheel's
+# GDAL 3.12 plugin is loaded here), beside the checks of Debian 12's (one emulated process at a
+# time each: the two use both cores). Its packages and wheels fetched first, here (natively, in a
+# subshell: arm64_root sets the root for its suite); its emulated part in a subshell in the
+# background, its output, figures and failure gathered at the end.
+venv13=$work/venv-3.13
+extras13_reqs=(xarray "dask[array]" rioxarray)
+extras13=$arm64_dir/extras-py3.13
+py313_fetch() {
+  arm64_root trixie || { echo "Debian 13's arm64 packages could not be had"; return 1; }
+  arm64_wheelhouse "$rumi_whl" "$gdal_whl" "rasterio>=1.5,<1.6" || { echo "pip download of the aarch64 wheels for Python 3.13"; return 1; }
+  if [ "$(cat "$extras13/.complete" 2>/dev/null)" != "${extras13_reqs[*]}" ]; then
+    rm -rf "$extras13"
+    if arm64_wheelhouse --target "$extras13" "${extras13_reqs[@]}"; then echo "${extras13_reqs[*]}" >"$extras13/.complete"
+    else echo "the Python 3.13 extras in $extras13"; return 1; fi
+  fi
+}
+py313_checks() {
+  local first=${#figures[@]}
+  fail=0
+  arm64_root trixie
+  arm64_python "$venv13"
+  t=$(date +%s.%N)
+  pip_in "$venv13/bin/python" "$rumi_whl" "$gdal_whl" "rasterio>=1.5,<1.6" || bad "pip install of the aarch64 wheels + rasterio 1.5 (Python 3.13)"
+  figure "pip install aarch64 rumi + rumi-gdal + rasterio 1.5, Python 3.13 (emulated)" "$(secs "$t") s"
+  echo "$extras13" >"$("$venv13/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/zz_borrowed_extras.pth"
+  mkdir -p "$work/smoke-3.13"
+  t=$(date +%s.%N)
+  if out=$("$venv13/bin/python" "$repo/tests/artifacts/smoke.py" "$work/smoke-3.13" --expect-rasterio 1.5 2>&1); then
+    sed 's/^/  /' <<<"$out"
+    figure "smoke.py, Python 3.13 + rasterio 1.5 (emulated Neoverse N1)" "$(secs "$t") s"
+  else
+    sed 's/^/  /' <<<"$out"; bad "smoke.py on aarch64 with Python 3.13 and rasterio 1.5"
+  fi
+  printf '%s\n' "${figures[@]:$first}" >"$work/py313.figures"
+  return $fail
+}
+stamp "Debian 13's arm64 Python 3.13: its packages and wheels, then a fresh venv, the rumi wheel, rumi-gdal + rasterio 1.5 (GDAL 3.12), in the background"
+py313_pid=""
+if why=$(py313_fetch 2>&1 | tail -1; exit "${PIPESTATUS[0]}"); then
+  (py313_checks) >"$work/py313.log" 2>&1 &
+  py313_pid=$!
+  trap '[ -z "${py313_pid:-}" ] || kill "$py313_pid" 2>/dev/null || true' EXIT
+else
+  bad "$why"
+fi
+
 stamp "a fresh venv of Debian's arm64 Python 3.11 (qemu-aarch64): the rumi wheel, then rumi-gdal + rasterio 1.4"
 venv=$work/venv
 arm64_python "$venv"
@@ -285,32 +332,14 @@ EOF
   rm -rf "$sys"
 fi
 
-stamp "Debian 13's arm64 Python 3.13: a fresh venv, the rumi wheel, rumi-gdal + rasterio 1.5 (GDAL 3.12)"
-# rasterio 1.5 has no wheel for Python 3.11: the rumi-gdal wheel's GDAL 3.12 plugin is loaded here
-arm64_root trixie || bad "Debian 13's arm64 packages could not be had"
-venv13=$work/venv-3.13
-extras13_reqs=(xarray "dask[array]" rioxarray)
-extras13=$arm64_dir/extras-py3.13
-if arm64_wheelhouse "$rumi_whl" "$gdal_whl" "rasterio>=1.5,<1.6"; then
-  if [ "$(cat "$extras13/.complete" 2>/dev/null)" != "${extras13_reqs[*]}" ]; then
-    rm -rf "$extras13"
-    if arm64_wheelhouse --target "$extras13" "${extras13_reqs[@]}"; then echo "${extras13_reqs[*]}" >"$extras13/.complete"; else bad "the Python 3.13 extras in $extras13"; fi
-  fi
-  arm64_python "$venv13"
-  t=$(date +%s.%N)
-  pip_in "$venv13/bin/python" "$rumi_whl" "$gdal_whl" "rasterio>=1.5,<1.6" || bad "pip install of the aarch64 wheels + rasterio 1.5 (Python 3.13)"
-  figure "pip install aarch64 rumi + rumi-gdal + rasterio 1.5, Python 3.13 (emulated)" "$(secs "$t") s"
-  echo "$extras13" >"$("$venv13/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/zz_borrowed_extras.pth"
-  mkdir -p "$work/smoke-3.13"
-  t=$(date +%s.%N)
-  if out=$("$venv13/bin/python" "$repo/tests/artifacts/smoke.py" "$work/smoke-3.13" --expect-rasterio 1.5 2>&1); then
-    sed 's/^/  /' <<<"$out"
-    figure "smoke.py, Python 3.13 + rasterio 1.5 (emulated Neoverse N1)" "$(secs "$t") s"
-  else
-    sed 's/^/  /' <<<"$out"; bad "smoke.py on aarch64 with Python 3.13 and rasterio 1.5"
-  fi
-else
-  bad "pip download of the aarch64 wheels for Python 3.13"
+stamp "Debian 13's arm64 Python 3.13 (run beside the checks above): its output"
+if [ -n "$py313_pid" ]; then
+  py313_rc=0
+  wait "$py313_pid" || py313_rc=$?
+  py313_pid=""
+  cat "$work/py313.log"
+  [ "$py313_rc" = 0 ] || bad "the Python 3.13 checks (above; exit status $py313_rc)"
+  while IFS= read -r f; do [ -z "$f" ] || figures+=("$f"); done <"$work/py313.figures" 2>/dev/null || true
 fi
 
 stamp "aarch64 figures"
