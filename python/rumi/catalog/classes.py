@@ -660,34 +660,15 @@ MANY_AT_ONCE = 1 << 18
 ALONE_COUNTS = 8192
 
 
-def unpack_classes_many(column: Any, shapes: np.ndarray[Any, Any], tiles: np.ndarray[Any, Any],
-                        rows: Any) -> tuple[np.ndarray[Any, Any], list[ClassBatch]]:
-    """unpack_classes of many rows at once: the rumi:classes column (Arrow), every row's shape
-    (n, 4) and tiles (n, 2), and the rows wanted (indices) -> (which of them recorded the column
-    (not null), their bands' counts as ClassBatches: the bands of one layout (shape, tiles,
-    classes) decoded together, decode_bounds_many, MANY_AT_ONCE counts at a time). The same values and errors as unpack_classes
-    row by row, with no Python work per row."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    from .decode import binary, lists
-
-    def one(a: Any) -> Any:  # one Arrow array of a chunked one
-        return a.combine_chunks() if hasattr(a, "combine_chunks") else a
-
-    rows = np.asarray(rows, np.int64).ravel()
-    arr = one(column.take(pa.array(rows, pa.int64())))
-    recorded = np.asarray(arr.is_valid().to_numpy(zero_copy_only=False), bool)
-    lengths = np.asarray(pc.list_value_length(arr).fill_null(0).to_numpy(zero_copy_only=False), np.int64)
-    flat = one(pc.list_flatten(arr))
-    if not len(flat):
-        return recorded, []
-    entry_row = np.repeat(np.arange(len(rows)), lengths)
-    band = np.asarray(flat.field("band").fill_null(-1).to_numpy(zero_copy_only=False), np.int64)
-    vals = lists(flat.field("values"), np.int64)
-    counts = binary(flat.field("counts"))
-    shp = np.asarray(shapes, np.int64)[rows[entry_row]].reshape(-1, 4)
-    til = np.asarray(tiles, np.int64)[rows[entry_row]].reshape(-1, 2)
+def unpack_classes_many(entry_row: np.ndarray[Any, Any], band: np.ndarray[Any, Any], vals: Any, counts: Any,
+                        shp: np.ndarray[Any, Any], til: np.ndarray[Any, Any]) -> list[ClassBatch]:
+    """unpack_classes of many rows' entries at once, as rumi.catalog.decode's Rows.classes_many
+    hands them out of the rumi:classes column: per entry (one band of one row) its row's position,
+    its band (-1: null), its class values and counts blob (vals, counts: Ragged int64 and uint8,
+    rumi.catalog.decode), its row's shape (n, 4) and tiles (n, 2) -> ClassBatches: the bands of
+    one layout (shape, tiles, classes) decoded together, decode_bounds_many, MANY_AT_ONCE counts
+    at a time. The same values and errors as unpack_classes row by row, with no Python work per
+    row."""
     bad = np.flatnonzero((band < 0) | (band >= shp[:, 1]))
     if len(bad):
         raise FormatError(f"rumi:classes names band {int(band[bad[0]])} of a {int(shp[bad[0], 1])}-band file")
@@ -712,7 +693,7 @@ def unpack_classes_many(column: Any, shapes: np.ndarray[Any, Any], tiles: np.nda
                 lo, hi = decode_bounds_many(counts.values, counts.off[g], counts.off[g + 1], (T, 1, Y, X), (th, tw), k)
             v = vals.values[vals.off[g][:, None] + np.arange(k)] if k else np.zeros((len(g), 0), np.int64)
             out.append(ClassBatch(entry_row[g], band[g], v, lo, hi))
-    return recorded, out
+    return out
 
 
 def class_counts(dataset: Dataset, nodata: Any = None, classes: Any = None) -> dict[int, ClassCounts]:

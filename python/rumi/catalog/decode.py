@@ -378,7 +378,22 @@ class Rows:
         rows), rumi.catalog.classes.unpack_classes_many: no Python work per row."""
         from .classes import unpack_classes_many
 
-        return unpack_classes_many(self.column(K.CLASSES), self.shapes, self.tiles, rows)
+        import pyarrow.compute as pc
+
+        pa = K.deps().pa
+        rows = np.asarray(rows, np.int64).ravel()
+        arr = _arr(self.column(K.CLASSES).take(pa.array(rows, pa.int64())))
+        recorded = _np(arr.is_valid(), bool)
+        flat = _arr(pc.list_flatten(arr))
+        if not len(flat):
+            return recorded, []
+        entry_row = np.repeat(np.arange(len(rows)), _np(pc.list_value_length(arr), np.int64))
+        band = _np(flat.field("band"), np.int64, -1)
+        at = rows[entry_row]
+        shp = np.asarray(self.shapes, np.int64)[at].reshape(-1, 4)
+        til = np.asarray(self.tiles, np.int64)[at].reshape(-1, 2)
+        return recorded, unpack_classes_many(entry_row, band, lists(flat.field("values"), np.int64),
+                                             binary(flat.field("counts")), shp, til)
 
     @functools.cached_property
     def nodata(self) -> Ragged:
