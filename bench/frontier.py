@@ -735,6 +735,7 @@ def run_link(name, ks, rows, arr, folder, args, size, modes):
         close(handles)
         handles = None
         px.stop()
+        shortages = ng.shortages()
         ng.stop()
         gdal_cache(0)
         for v, x in saved.items():
@@ -742,6 +743,9 @@ def run_link(name, ks, rows, arr, folder, args, size, modes):
                 os.environ.pop(v, None)
             else:
                 os.environ[v] = x
+    if shortages:  # nginx closed idle connections: the readers after it retried (their backoff in the figures)
+        print(f"  WARNING: nginx ran out of connections {shortages} times: these link figures are the server's",
+              flush=True)
     out = []
     for k in lk:
         row = {f: rows[k.name][f] for f in ("name", "family", "bytes", "ratio", "codec_mb_cpu_s")}
@@ -751,7 +755,8 @@ def run_link(name, ks, rows, arr, folder, args, size, modes):
         if args.link_batch > 1:
             medians(row, res[args.link_batch], k.name, modes, "batch_chips_")
         out.append(row)
-    return dict(delay=args.delay, chips=args.link_chips, reps=args.reps, batch=args.link_batch, rows=out)
+    return dict(delay=args.delay, chips=args.link_chips, reps=args.reps, batch=args.link_batch, rows=out,
+                nginx_shortages=shortages)
 
 
 # -- reporting -------------------------------------------------------------------------------

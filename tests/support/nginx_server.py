@@ -13,6 +13,12 @@ from pathlib import Path
 
 
 LOG_FORMAT = "'\"$request\" $status $body_bytes_sent \"$http_range\"'"
+# nginx's connections (listening sockets and idle keep-alive ones included): readers that keep
+# their idle connections (GDAL dataset copies, aiohttp's pool, rumi's) can hold dozens at once;
+# at nginx's limit it closes idle ones, and a client that sends on one of them retries after its
+# backoff (issue 48: at 64, rumi `auto` 8 at once over the link read ~100 chips/s instead of ~250)
+WORKER_CONNECTIONS = 1024
+SHORTAGE = "worker_connections are not enough"
 LOG_LINE = re.compile(r'^"(?P<method>\S+) (?P<uri>\S+) [^"]*" (?P<status>\d+) (?P<bytes>\d+) "(?P<range>[^"]*)"$')
 
 
@@ -39,8 +45,8 @@ class Nginx:
         user = "user root root;\n" if os.geteuid() == 0 else ""
         return f"""{user}worker_processes 1;
 pid {self.workdir}/nginx.pid;
-error_log {self.workdir}/error.log;
-events {{ worker_connections 64; }}
+error_log {self.workdir}/error.log warn;
+events {{ worker_connections {WORKER_CONNECTIONS}; }}
 http {{
   log_format rumi {LOG_FORMAT};
   access_log {self.log} rumi;
@@ -93,6 +99,11 @@ http {{
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+
+    def shortages(self):
+        """How many times nginx ran out of connections (and closed idle keep-alive ones) so far."""
+        err = self.workdir / "error.log"
+        return err.read_text(errors="replace").count(SHORTAGE) if err.exists() else 0
 
     def url(self, name):
         return f"http://127.0.0.1:{self.port}/{name}"
