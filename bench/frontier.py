@@ -106,7 +106,7 @@ MB = 1e6
 CEILING = Path(os.environ.get("DECODE_CEILING", REPO / "target" / "release" / "examples" / "decode_ceiling"))
 ZARR_1DATE = (("blosc-lz4-shuffle", None), ("blosc-zstd-shuffle", None), ("pcodec", None), ("zstd", 1024))
 # the settings measured over the link (names as the tables print them)
-LINK = ("rumi auto (default)", "rumi fast", "rumi fast t128", "zarr blosc-lz4-shuffle", "zarr pcodec", "zarr zstd sharded",
+LINK = ("rumi auto (default)", "rumi auto:25", "rumi fast", "rumi fast t128", "zarr blosc-lz4-shuffle", "zarr pcodec", "zarr zstd sharded",
         "zarr blosc-lz4-shuffle, 1-date chunks", "COG ZSTD 1 + predictor", "COG ZSTD 9 + predictor")
 LINK_GDAL = {"GDAL_DISABLE_READDIR_ON_OPEN": "EMPTY_DIR", "CPL_VSIL_CURL_ALLOWED_EXTENSIONS": ".tif",
              "GDAL_HTTP_MULTIRANGE": "YES", "GDAL_HTTP_MERGE_CONSECUTIVE_RANGES": "YES", "GDAL_HTTP_VERSION": "1.1"}
