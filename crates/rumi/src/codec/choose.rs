@@ -4,11 +4,10 @@
 //! ([`encode_best`]), or on a sample of its rows with a probe before the slow ones
 //! ([`encode_screened`], what the writer runs).
 
-use openzl_sys as zl;
-
 use super::encode::{check_width, encode_src};
 use super::ffi::compress_with;
 use super::graph::{Coding, Graph, Predictor, Stage};
+use super::residual::standard_graph;
 use crate::aligned::AlignedBuf;
 use crate::error::{Error, Result};
 
@@ -179,16 +178,11 @@ const FAST_LZ4_TRIAL_LEVEL: i32 = 2;
 fn fast_stage(planes: &[AlignedBuf], bytes_per_ns: f64) -> Result<Stage> {
     let mut best = (f64::MAX, Stage::Pivco);
     for st in FAST_STAGES {
-        let gid = match st {
-            Stage::Store => zl::ZL_StandardGraphID_store,
-            Stage::Lz4 => zl::ZL_StandardGraphID_lz4,
-            Stage::Zstd => zl::ZL_StandardGraphID_zstd,
-            _ => zl::ZL_StandardGraphID_huffman_pivco,
-        };
+        let Some(graph) = standard_graph(st) else { continue };
         let mut cost = 0.0;
         for p in planes {
             let level = if st == Stage::Lz4 { FAST_LZ4_TRIAL_LEVEL } else { 6 };
-            let n = compress_with(p, None, None, zl::ZL_GraphID { gid }, level)?.len();
+            let n = compress_with(p, None, None, graph, level)?.len();
             cost += n as f64 + bytes_per_ns * fast_ns_per_byte(st) * p.as_bytes().len() as f64;
         }
         if cost < best.0 {

@@ -83,20 +83,29 @@ fn partition<'g>(run: &Run<'g>, z: Edge<'g>) -> Step {
     run.send(out[1], graph_id(zl::ZL_StandardGraphID_store))
 }
 
+/// The standard OpenZL graph a serial stream goes to for the stages that are one (None: a stage
+/// built of nodes first: FieldLz, Sparse); what [`stage`] sends and `choose`'s `fast` trials.
+pub(super) fn standard_graph(st: Stage) -> Option<zl::ZL_GraphID> {
+    Some(graph_id(match st {
+        Stage::Entropy => zl::ZL_StandardGraphID_entropy,
+        Stage::Pivco | Stage::Partition => zl::ZL_StandardGraphID_huffman_pivco,
+        Stage::Zstd => zl::ZL_StandardGraphID_zstd,
+        Stage::Store => zl::ZL_StandardGraphID_store,
+        Stage::Lz4 => zl::ZL_StandardGraphID_lz4,
+        Stage::FieldLz | Stage::Sparse => return None,
+    }))
+}
+
 /// A serial stream of residual bytes to its stage.
 fn stage<'g>(run: &Run<'g>, e: Edge<'g>, st: Stage) -> Step {
-    match st {
-        Stage::Entropy => run.send(e, graph_id(zl::ZL_StandardGraphID_entropy)),
-        Stage::Pivco | Stage::Partition => run.send(e, graph_id(zl::ZL_StandardGraphID_huffman_pivco)),
-        Stage::Zstd => run.send(e, graph_id(zl::ZL_StandardGraphID_zstd)),
-        Stage::Store => run.send(e, graph_id(zl::ZL_StandardGraphID_store)),
-        Stage::Lz4 => run.send(e, graph_id(zl::ZL_StandardGraphID_lz4)),
-        Stage::FieldLz => {
+    match (st, standard_graph(st)) {
+        (_, Some(g)) => run.send(e, g),
+        (Stage::FieldLz, None) => {
             let n = run.run1(e, node(zl::ZL_StandardNodeID_convert_serial_to_num8))?;
             run.send(n, graph_id(zl::ZL_StandardGraphID_field_lz))
         }
-        Stage::Sparse => {
-            // sparse_num pays on planes that are mostly zeros (the high planes of integer
+        (_, None) => {
+            // Sparse: sparse_num pays on planes that are mostly zeros (the high planes of integer
             // residuals); a dense plane (a float's mantissa) goes to `entropy`
             let bytes = e.bytes();
             if bytes.iter().filter(|&&b| b == 0).count() * 4 < bytes.len() * 3 {
