@@ -6,8 +6,9 @@
 
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicPtr, Ordering};
 use std::sync::Mutex;
+
+use rumi::per_process::PerProcess;
 
 use crate::capi::{rumi_io, RUMI_IO_EOF, RUMI_IO_ERROR, RUMI_IO_OK};
 
@@ -42,26 +43,31 @@ extern "C" {
 const SEEK_SET: c_int = 0;
 const SEEK_END: c_int = 2;
 
-/// A VSI handle and the process it belongs to, whose threads alone take its lock.
-struct Slot {
-    /// the handle (null once closed); a VSI handle has a file position, so every use holds the lock
-    fp: Mutex<*mut c_void>,
-    /// the process id the handle belongs to: a forked child shares the parent's handle (a local
-    /// file's descriptor, hence its file offset, a network handle's connection) and must not
-    /// read through it, nor take its lock: fork copies a mutex as it was, held by a thread of
-    /// the parent's that the child does not have, and the child would wait for it forever
-    pid: u32,
+/// A VSI handle (null once closed), closed on drop; a VSI handle has a file position, so every
+/// use holds the mutex around it.
+struct Handle(*mut c_void);
+
+// SAFETY: VSI handles may move between threads; a Handle is only used with its mutex held.
+unsafe impl Send for Handle {}
+
+impl Drop for Handle {
+    fn drop(&mut self) {
+        if !self.0.is_null() {
+            // SAFETY: this process's handle (handed over by `rumi_gdal_open`'s caller, or
+            // reopened in a forked child), closed once.
+            unsafe { VSIFCloseL(self.0) };
+        }
+    }
 }
 
 /// A VSI handle, closed on drop. A process forked after the open reopens the file for itself
-/// at its first read ([`VsiFile::slot_for`]) into a slot of its own: GDAL users fork (Python's
-/// multiprocessing) with datasets open in the parent, and reads of parent and child through
-/// one handle interleave their seeks and read the wrong bytes.
+/// at its first read ([`locked`]): GDAL users fork (Python's multiprocessing) with datasets open
+/// in the parent, and reads of parent and child through one handle (a local file's descriptor,
+/// hence its file offset, a network handle's connection) interleave their seeks and read the
+/// wrong bytes. The handle is the process's own ([`PerProcess`]): the child never takes the
+/// parent's lock, which a thread of the parent's may have held at the fork, nor closes its handle.
 pub(crate) struct VsiFile {
-    /// the slot of the process that reads now (a `Box<Slot>`): the opener's, or a forked
-    /// child's, which replaces it in the child only; a replaced slot is left as it is (its lock
-    /// may be held by a thread that only the parent has, its handle is the parent's)
-    slot: AtomicPtr<Slot>,
+    handle: PerProcess<Mutex<Handle>>,
     /// the GDAL path the handle reads, to reopen it in a forked child
     path: CString,
     /// the server of a URL (`http://host:port` of `/vsicurl/http://host:port/f.rumi`), else
@@ -69,39 +75,14 @@ pub(crate) struct VsiFile {
     server: String,
 }
 
-// SAFETY: a handle is only used with its slot's mutex held, and VSI handles may move between threads.
-unsafe impl Send for VsiFile {}
-// SAFETY: as above: every use of a handle goes through its slot's mutex; slots are swapped atomically.
-unsafe impl Sync for VsiFile {}
-
-impl Drop for VsiFile {
-    fn drop(&mut self) {
-        let p = *self.slot.get_mut();
-        // SAFETY: the slot pointer is always a live `Box<Slot>` (never null, freed only here).
-        let slot = unsafe { &mut *p };
-        // a forked child that never read leaves the parent's slot and handle to the parent
-        if slot.pid == std::process::id() {
-            let fp = *slot.fp.get_mut().unwrap_or_else(|e| e.into_inner());
-            if !fp.is_null() {
-                // SAFETY: this process's handle (handed over by `rumi_gdal_open`'s caller, or
-                // reopened here), closed once.
-                unsafe { VSIFCloseL(fp) };
-            }
-            // SAFETY: the box made in `VsiFile::with_owner` or `slot_for`, freed once.
-            drop(unsafe { Box::from_raw(p) });
-        }
-    }
-}
-
 impl VsiFile {
     /// Takes over `fp` (a `VSILFILE *`, non-null).
     pub(crate) fn new(fp: *mut c_void) -> Box<VsiFile> {
-        Self::with_owner(fp, std::process::id())
-    }
-
-    fn with_owner(fp: *mut c_void, pid: u32) -> Box<VsiFile> {
-        let slot = Box::into_raw(Box::new(Slot { fp: Mutex::new(fp), pid }));
-        Box::new(VsiFile { slot: AtomicPtr::new(slot), path: CString::default(), server: String::new() })
+        Box::new(VsiFile {
+            handle: PerProcess::new(Mutex::new(Handle(fp))),
+            path: CString::default(),
+            server: String::new(),
+        })
     }
 
     /// Records the GDAL path the handle reads, for messages.
@@ -130,37 +111,6 @@ impl VsiFile {
             prefix_len: prefix.len(),
         }
     }
-
-    /// The slot of process `pid`, decided on the slot's process id before any lock is taken:
-    /// the current slot when it is pid's, else (a process forked after the open, or after its
-    /// parent's reopen) a new slot with the handle `reopen` gives (told the slot it replaces;
-    /// `Err`: the read's error code), which this process's later reads use. The replaced slot
-    /// is never locked nor closed here.
-    fn slot_for(&self, pid: u32, reopen: impl FnOnce(&Slot) -> Result<*mut c_void, c_int>) -> Result<&Slot, c_int> {
-        let cur = self.slot.load(Ordering::Acquire);
-        // SAFETY: the slot pointer is always a live `Box<Slot>`; slots are never freed while the file lives.
-        let slot = unsafe { &*cur };
-        if slot.pid == pid {
-            return Ok(slot);
-        }
-        let fresh = Box::into_raw(Box::new(Slot { fp: Mutex::new(reopen(slot)?), pid }));
-        match self.slot.compare_exchange(cur, fresh, Ordering::AcqRel, Ordering::Acquire) {
-            // SAFETY: installed: alive until the file is dropped.
-            Ok(_) => Ok(unsafe { &*fresh }),
-            Err(won) => {
-                // another thread of this process reopened first: its slot is this process's
-                // SAFETY: `fresh` was never shared; `won` is a live slot.
-                let mine = unsafe { Box::from_raw(fresh) };
-                let fp = mine.fp.into_inner().unwrap_or_else(|e| e.into_inner());
-                if !fp.is_null() && !cfg!(test) {
-                    // (the unit tests' handles are fake)
-                    // SAFETY: the handle just opened by `reopen`, used by nobody.
-                    unsafe { VSIFCloseL(fp) };
-                }
-                Ok(unsafe { &*won })
-            }
-        }
-    }
 }
 
 /// Runs `f` on the handle of `ctx` (a `VsiFile`) with its lock held, first reopening the file
@@ -169,26 +119,26 @@ fn locked(ctx: *mut c_void, f: impl FnOnce(*mut c_void, &VsiFile) -> c_int) -> c
     catch_unwind(AssertUnwindSafe(|| {
         // SAFETY: `ctx` is the `VsiFile` of `VsiFile::io`, alive while the dataset lives.
         let file = unsafe { &*(ctx as *const VsiFile) };
-        let pid = std::process::id();
-        let slot = match file.slot_for(pid, |parent| {
+        let handle = match file.handle.get_or_try_init(|parent| {
             // SAFETY: a NUL-terminated path and access mode; GDAL returns a new handle or NULL.
             let fresh = unsafe { VSIFOpenL(file.path.as_ptr(), c"rb".as_ptr()) };
             if fresh.is_null() {
                 crate::capi::io::set_failure_cause(format!(
-                    "this process ({pid}) was forked from process {} after the open, and cannot reopen '{}' to \
+                    "this process ({}) was forked from process {} after the open, and cannot reopen '{}' to \
                      read it through a handle of its own (the parent's is not shared: its file offset would be)",
-                    parent.pid,
+                    std::process::id(),
+                    parent.unwrap_or(0),
                     file.path.to_string_lossy()
                 ));
                 return Err(RUMI_IO_ERROR);
             }
-            Ok(fresh)
+            Ok(Mutex::new(Handle(fresh)))
         }) {
-            Ok(slot) => slot,
+            Ok(handle) => handle,
             Err(code) => return code,
         };
-        let fp = slot.fp.lock().unwrap_or_else(|e| e.into_inner());
-        f(*fp, file)
+        let fp = handle.lock().unwrap_or_else(|e| e.into_inner());
+        f(fp.0, file)
     }))
     .unwrap_or(RUMI_IO_ERROR)
 }
@@ -319,71 +269,4 @@ pub(crate) unsafe fn sidecar(path: &CStr, siblings: *mut *mut c_char) -> Option<
     // SAFETY: `name` is NUL-terminated; CPLCheckForFile rewrites it in place, same length.
     let found = unsafe { CPLCheckForFile(name.as_mut_ptr().cast(), siblings) } != 0;
     found.then(|| CStr::from_bytes_until_nul(&name).ok().map(CStr::to_owned)).flatten()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::sync::mpsc;
-    use std::time::Duration;
-
-    /// Fake handles and process ids (not this process's: nothing is closed through GDAL).
-    const PARENT: u32 = u32::MAX - 2;
-    const CHILD: u32 = u32::MAX - 1;
-    const GRANDCHILD: u32 = u32::MAX;
-
-    fn fake(n: usize) -> *mut c_void {
-        n as *mut c_void
-    }
-
-    /// The state fork leaves a child in when another thread of the parent was reading: the
-    /// slot's lock held by a thread the child does not have. The child (and its own child)
-    /// gets a slot of its own without taking that lock; the parent keeps its slot.
-    #[test]
-    fn a_forked_process_never_takes_the_lock_of_a_slot_not_its_own() {
-        let file = VsiFile::with_owner(fake(1), PARENT);
-        let parent = file.slot_for(PARENT, |_| panic!("the opener reopens nothing")).unwrap() as *const Slot as usize;
-        // SAFETY (test): the slot is alive while `file` is; its lock is held for good, as a
-        // thread of the parent would hold it at fork.
-        std::mem::forget(unsafe { &*(parent as *const Slot) }.fp.lock().unwrap());
-        let file: &'static VsiFile = Box::leak(file);
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            let mut told = None;
-            let child = file
-                .slot_for(CHILD, |p| {
-                    told = Some(p.pid);
-                    Ok(fake(2))
-                })
-                .unwrap();
-            let fp = *child.fp.lock().unwrap();
-            let again = file.slot_for(CHILD, |_| panic!("reopened twice")).unwrap() as *const Slot as usize;
-            let grand = file.slot_for(GRANDCHILD, |p| Ok(fake(3 + p.pid as usize - CHILD as usize))).unwrap();
-            tx.send((
-                told,
-                fp as usize,
-                child.pid,
-                again == child as *const Slot as usize,
-                *grand.fp.lock().unwrap() as usize,
-            ))
-            .unwrap();
-        });
-        // a hang (the held lock taken) fails here rather than stalling the suite
-        let got = rx.recv_timeout(Duration::from_secs(60)).expect("the forked process waited on its parent's lock");
-        assert_eq!(got, (Some(PARENT), 2, CHILD, true, 3));
-    }
-
-    /// Two threads of a forked child reopening at once: one slot wins, the other's handle is
-    /// given up, and both read through the winner's.
-    #[test]
-    fn threads_of_a_child_share_one_reopened_slot() {
-        let file: &'static VsiFile = Box::leak(VsiFile::with_owner(fake(1), PARENT));
-        let a = file.slot_for(CHILD, |_| {
-            // another thread installs its slot while this one reopens
-            let b = file.slot_for(CHILD, |_| Ok(fake(7))).unwrap();
-            assert_eq!(*b.fp.lock().unwrap() as usize, 7);
-            Ok(fake(8))
-        });
-        assert_eq!(*a.unwrap().fp.lock().unwrap() as usize, 7);
-    }
 }

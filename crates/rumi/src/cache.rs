@@ -2,9 +2,11 @@
 //! spare frame buffers (what caches let go of, reused by the next decodes of that size).
 
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crate::aligned::AlignedBuf;
+use crate::per_process::PerProcess;
 
 /// Default byte budget of a reader's decoded-frame cache.
 pub const DEFAULT_CACHE_BYTES: u64 = 32 << 20;
@@ -17,14 +19,19 @@ const SPARE_BYTES: usize = DEFAULT_CACHE_BYTES as usize;
 /// bytes: a frame decoded into a thread's larger scratch buffer, an edge tile, holds up to one
 /// frame's worth more). Buffers evicted while nobody else holds them go back to the decoding
 /// thread for reuse (no allocation or page faults per frame in long reads).
+///
+/// The frames are this process's ([`PerProcess`]): a child of `fork()` starts with an empty
+/// cache of the same budget and never takes the parent's lock, which a thread of the parent
+/// may have held at the fork (the child's reads waited for it forever).
 #[derive(Debug)]
 pub struct FrameCache {
-    inner: Mutex<CacheInner>,
+    /// the byte budget, read without the lock (a forked child's cache starts with it)
+    budget: AtomicU64,
+    inner: PerProcess<Mutex<CacheInner>>,
 }
 
 #[derive(Debug, Default)]
 struct CacheInner {
-    budget: u64,
     bytes: u64,
     frames: VecDeque<(u64, Arc<AlignedBuf>)>,
 }
@@ -38,18 +45,18 @@ impl Default for FrameCache {
 impl FrameCache {
     /// An empty cache holding at most `budget` bytes of decoded frames (0 disables it).
     pub fn new(budget: u64) -> Self {
-        FrameCache { inner: Mutex::new(CacheInner { budget, ..CacheInner::default() }) }
+        FrameCache { budget: AtomicU64::new(budget), inner: PerProcess::new(Mutex::default()) }
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, CacheInner> {
         // a panic while holding the lock cannot leave the queue inconsistent: recover it
-        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+        self.inner.get_or_init(|_| Mutex::default()).lock().unwrap_or_else(|p| p.into_inner())
     }
 
     /// Changes the budget, evicting what no longer fits.
     pub fn set_budget(&self, budget: u64) {
         let mut c = self.lock();
-        c.budget = budget;
+        self.budget.store(budget, Ordering::Relaxed);
         if let Some(buf) = c.shrink(budget) {
             spare::put(buf);
         }
@@ -70,7 +77,7 @@ impl FrameCache {
 
     /// The byte budget.
     pub fn budget(&self) -> u64 {
-        self.lock().budget
+        self.budget.load(Ordering::Relaxed)
     }
 
     /// The decoded frame `index`, if cached (it becomes the most recently used).
@@ -88,10 +95,12 @@ impl FrameCache {
     pub(crate) fn insert(&self, index: u64, buf: AlignedBuf) -> Option<AlignedBuf> {
         let size = buf.as_bytes().len() as u64;
         let mut c = self.lock();
-        if size > c.budget || c.frames.iter().any(|(i, _)| *i == index) {
+        // read under the lock: set_budget changes it holding the lock
+        let budget = self.budget();
+        if size > budget || c.frames.iter().any(|(i, _)| *i == index) {
             return Some(buf);
         }
-        let budget = c.budget - size;
+        let budget = budget - size;
         let recycled = c.shrink(budget);
         c.frames.push_back((index, Arc::new(buf)));
         c.bytes += size;
@@ -131,18 +140,20 @@ impl CacheInner {
 /// spares each such read allocates its frames afresh and the C allocator hands the memory back
 /// to the kernel between reads, so that every frame is page-faulted in again (landsat8 cells:
 /// 1,090 page faults per 256 x 256 window, 0.77x the windows/s of the pre-planner driver).
-/// The lock is only ever tried: a child of `fork()` whose parent held it skips the spares.
+/// The lock is only ever tried (a thread that finds it taken skips the spares), and the
+/// spares are the process's own: a child of `fork()` starts with none.
 /// Hosts use them too, for buffers they hand out batch after batch (the Python package's
 /// training batches).
 pub mod spare {
-    use std::sync::{Mutex, OnceLock};
+    use std::sync::Mutex;
 
     use super::SPARE_BYTES;
     use crate::aligned::AlignedBuf;
+    use crate::per_process::PerProcess;
 
     fn spares() -> &'static Mutex<(usize, Vec<AlignedBuf>)> {
-        static SPARES: OnceLock<Mutex<(usize, Vec<AlignedBuf>)>> = OnceLock::new();
-        SPARES.get_or_init(|| Mutex::new((0, Vec::new())))
+        static SPARES: PerProcess<Mutex<(usize, Vec<AlignedBuf>)>> = PerProcess::empty();
+        SPARES.get_or_init(|_| Mutex::new((0, Vec::new())))
     }
 
     /// Keeps `buf` for reuse when there is room (otherwise frees it).
@@ -199,6 +210,51 @@ mod tests {
         assert_eq!((b.as_bytes().len(), b.held_bytes()), (size - 1000, 3_000_016));
         assert!(spare::take(size).is_none());
         assert_eq!(held.as_bytes().len(), size);
+    }
+
+    /// A real fork() while a thread of the parent holds the cache's lock (as a thread inside a
+    /// read holds it): the child reads and caches on its own (an empty cache of the same
+    /// budget) instead of waiting for that lock forever; its spares and pools work.
+    #[test]
+    fn a_forked_child_never_waits_on_locks_its_parent_held() {
+        let c = FrameCache::new(1 << 20);
+        assert!(c.insert(1, AlignedBuf::zeroed(1000)).is_none());
+        // held while the process forks: the child's copy is held for good
+        let held = c.lock();
+        // SAFETY: the child only runs this test's code, which takes no lock the parent holds
+        // (the point of the test) and allocates (glibc's malloc is fork-safe), then _exits.
+        let pid = unsafe { libc::fork() };
+        assert!(pid >= 0, "fork failed");
+        if pid == 0 {
+            let ok = c.get(1).is_none()
+                && c.budget() == 1 << 20
+                && c.insert(2, AlignedBuf::zeroed(3000)).is_none()
+                && c.get(2).is_some_and(|b| b.as_bytes().len() == 3000)
+                && c.bytes() == 3000
+                && {
+                    spare::put(AlignedBuf::zeroed(5_000_017));
+                    spare::take(5_000_017).is_some()
+                }
+                && crate::pool::get(2).is_ok_and(|p| p.install(rayon::current_num_threads) == 2);
+            // SAFETY: ends the child at once, without the test harness's exit handlers.
+            unsafe { libc::_exit(if ok { 0 } else { 1 }) };
+        }
+        drop(held);
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        let mut status = 0;
+        // SAFETY: waits for our own child, without blocking.
+        while unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) } == 0 {
+            if std::time::Instant::now() > deadline {
+                // SAFETY: kills and reaps our own child.
+                unsafe {
+                    libc::kill(pid, libc::SIGKILL);
+                    libc::waitpid(pid, &mut status, 0);
+                }
+                panic!("the forked child still waits after 60 s on a lock its parent held");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0, "the child's cache misbehaved: {status}");
     }
 
     #[test]

@@ -27,6 +27,7 @@ pub mod limits;
 pub mod name;
 pub mod open;
 pub mod pam;
+pub mod per_process;
 pub mod pool;
 mod promote;
 pub mod read;

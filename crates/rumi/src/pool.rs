@@ -2,16 +2,18 @@
 //! Every host that runs work on a pool (the read path's decoders, the Python binding's writer)
 //! takes it from here.
 //!
-//! Fork safety: pools are kept per process id. A child of `fork()` inherits the registry but
-//! not the pools' threads; its first request builds new pools, and the parent's are forgotten
-//! (never joined or dropped: their threads do not exist in the child).
+//! Fork safety: the registry is the process's own ([`PerProcess`]). A child of `fork()`
+//! inherits the parent's registry but not the pools' threads, nor a lock a parent's thread held
+//! at the fork; its first request builds new pools, and the parent's are left as they are
+//! (never locked, joined or dropped).
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 
 use rayon::ThreadPool;
 
 use crate::error::{Error, Result};
+use crate::per_process::PerProcess;
 
 /// Largest thread count honoured (a host asking for more gets this many).
 pub const MAX_THREADS: usize = 256;
@@ -19,21 +21,14 @@ pub const MAX_THREADS: usize = 256;
 /// The pool of `threads` threads (at least 1, at most [`MAX_THREADS`]) of this process, built
 /// on first use.
 pub fn get(threads: usize) -> Result<Arc<ThreadPool>> {
-    type Pools = HashMap<(u32, usize), Arc<ThreadPool>>;
-    static POOLS: OnceLock<Mutex<Pools>> = OnceLock::new();
+    // the parent's registry (its lock perhaps held for good, its pools without threads here)
+    // is left as it is in a forked child, never locked nor dropped
+    static POOLS: PerProcess<Mutex<HashMap<usize, Arc<ThreadPool>>>> = PerProcess::empty();
     let threads = threads.clamp(1, MAX_THREADS);
-    let key = (std::process::id(), threads);
     // a panic while holding the lock cannot leave the map inconsistent: recover it
-    let mut map = POOLS.get_or_init(|| Mutex::new(HashMap::new())).lock().unwrap_or_else(|p| p.into_inner());
-    if let Some(p) = map.get(&key) {
+    let mut map = POOLS.get_or_init(|_| Mutex::default()).lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(p) = map.get(&threads) {
         return Ok(Arc::clone(p));
-    }
-    // Pools of a parent process have no threads here: forget them without running their Drop.
-    let stale: Vec<_> = map.keys().filter(|k| k.0 != key.0).copied().collect();
-    for k in stale {
-        if let Some(p) = map.remove(&k) {
-            std::mem::forget(p);
-        }
     }
     let p = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -41,7 +36,7 @@ pub fn get(threads: usize) -> Result<Arc<ThreadPool>> {
         .build()
         .map_err(|e| Error::Threads { threads, message: e.to_string() })?;
     let p = Arc::new(p);
-    map.insert(key, Arc::clone(&p));
+    map.insert(threads, Arc::clone(&p));
     Ok(p)
 }
 

@@ -24,8 +24,9 @@ use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::panic::catch_unwind;
 use std::ptr;
-use std::sync::{Mutex, OnceLock};
+use std::sync::Mutex;
 
+use rumi::per_process::PerProcess;
 use rumi::Limits;
 
 use rumi::open::{max_blob_bytes, BlobCheck, HeaderBlob, OpenOptions, StaleSidecar};
@@ -323,8 +324,9 @@ pub extern "C" fn rumi_gdal_encoding_name(encoding: u32) -> *const c_char {
 /// `text` as a C string that lives as long as the process: the core's static names (encodings,
 /// GDAL data types), each made once.
 fn static_cstr(text: &'static str) -> &'static CStr {
-    static NAMES: OnceLock<Mutex<HashMap<&'static str, &'static CStr>>> = OnceLock::new();
-    let mut names = NAMES.get_or_init(Default::default).lock().unwrap_or_else(|p| p.into_inner());
+    // the process's own (a forked child never takes a lock a parent's thread held at the fork)
+    static NAMES: PerProcess<Mutex<HashMap<&'static str, &'static CStr>>> = PerProcess::empty();
+    let mut names = NAMES.get_or_init(|_| Mutex::default()).lock().unwrap_or_else(|p| p.into_inner());
     names.entry(text).or_insert_with(|| Box::leak(CString::new(text).unwrap_or_default().into_boxed_c_str()))
 }
 

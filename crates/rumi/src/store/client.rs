@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 use std::io;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use object_store::aws::{AmazonS3Builder, AmazonS3ConfigKey};
@@ -13,6 +13,7 @@ use object_store::path::Path;
 use object_store::{BackoffConfig, ClientOptions, ObjectStore, RetryConfig};
 
 use super::Options;
+use crate::per_process::PerProcess;
 
 /// The client of one endpoint and the runtime that drives it, shared by its sources.
 pub(super) struct Client {
@@ -76,17 +77,12 @@ pub(super) fn io_err(url: &str, e: object_store::Error) -> io::Error {
 
 /// This process's client for `key`, built by `build` the first time.
 fn client(key: String, build: impl FnOnce() -> io::Result<Built>) -> io::Result<Arc<Client>> {
-    type Registry = Mutex<(u32, HashMap<String, Arc<Client>>)>;
-    static CLIENTS: OnceLock<Registry> = OnceLock::new();
-    let reg = CLIENTS.get_or_init(|| Mutex::new((std::process::id(), HashMap::new())));
+    // a forked child leaves the parent's registry as it is (its runtimes and sockets are the
+    // parent's, its lock perhaps held for good by a parent's thread): never locked nor closed
+    static CLIENTS: PerProcess<Mutex<HashMap<String, Arc<Client>>>> = PerProcess::empty();
+    let reg = CLIENTS.get_or_init(|_| Mutex::default());
     let mut g = reg.lock().map_err(|_| io::Error::other("the object-storage client registry is poisoned"))?;
-    let pid = std::process::id();
-    if g.0 != pid {
-        // inherited through fork(): the parent's runtimes and sockets; never close them here
-        std::mem::forget(std::mem::take(&mut g.1));
-        g.0 = pid;
-    }
-    if let Some(c) = g.1.get(&key) {
+    if let Some(c) = g.get(&key) {
         return Ok(Arc::clone(c));
     }
     // current-thread: no worker threads to lose in a forked child; concurrent callers share
@@ -97,7 +93,7 @@ fn client(key: String, build: impl FnOnce() -> io::Result<Built>) -> io::Result<
         .map_err(|e| io::Error::other(format!("cannot start the I/O runtime: {e}")))?;
     let (store, parts) = build()?;
     let c = Arc::new(Client { store, parts, rt });
-    g.1.insert(key, Arc::clone(&c));
+    g.insert(key, Arc::clone(&c));
     Ok(c)
 }
 
