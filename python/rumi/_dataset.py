@@ -14,6 +14,7 @@ import numpy as np
 from . import _rumi
 from ._crs import check_registered
 from ._dtypes import Array, Tensor, numpy_dtype
+from ._fork import renew_after_fork
 from ._errors import FormatError, LimitError, RequestError, RumiError, RumiIOError
 from ._grid import BoundingBox, Grid
 from ._location import Location
@@ -90,6 +91,7 @@ class Dataset:
         if self.threads < 1:
             raise ValueError("threads must be >= 1")
         self._lock = threading.Lock()
+        renew_after_fork(self, "_lock")
         self._georef: _rumi.GeoInfo | None = None
         self._trailer: _rumi.TrailerInfo | None = None
         self._fetched = False

@@ -17,6 +17,7 @@ from . import _rumi
 from ._crs import epsg_code
 from ._dataset import read_batch
 from ._dtypes import TORCH_TYPES, gdal_type
+from ._fork import renew_after_fork
 from ._grid import transformer
 from ._nodata import Nodata, fits, gdal_texts, pam_nodata, valid_mask
 from ._nodata import normalize as normalize_nodata
@@ -40,6 +41,7 @@ __all__ = [
     "read_batch",
     "TORCH_TYPES",
     "gdal_type",
+    "renew_after_fork",  # locks a forked child gets afresh (rumi.torch's readers, the catalogue's files)
     "transformer",
     "Nodata",
     "fits",

@@ -154,3 +154,95 @@ def test_raw_fork_child_rebuilds_its_reader(tmp_path):
     os.close(w)
     _, status = os.waitpid(pid, 0)
     assert os.read(r, 10) == b"ok" and status == 0
+
+
+def forked(fn, timeout=60):
+    """fn() in a child of os.fork(): 0 when it returned True, 1 when not (or raised), "hung" when
+    the child still ran after timeout seconds (then killed)."""
+    import signal
+    import time
+
+    pid = os.fork()
+    if pid == 0:
+        ok = False
+        try:
+            ok = bool(fn())
+        finally:
+            os._exit(0 if ok else 1)
+    deadline = time.monotonic() + timeout
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return os.waitstatus_to_exitcode(status)
+        if time.monotonic() > deadline:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            return "hung"
+        time.sleep(0.02)
+
+
+def holding(lock):
+    """A thread of this process that holds lock until the returned function is called."""
+    import threading
+
+    held, release = threading.Event(), threading.Event()
+
+    def hold():
+        with lock:
+            held.set()
+            release.wait()
+
+    t = threading.Thread(target=hold)
+    t.start()
+    held.wait()
+
+    def done():
+        release.set()
+        t.join()
+
+    return done
+
+
+def test_a_child_forked_while_a_parent_thread_holds_the_datasets_lock_reads(tmp_path):
+    """fork() copies a held threading.Lock held: the child's first read took the Dataset's lock
+    (to reopen its reader) and waited forever."""
+    a = cube(T=1, B=2, Y=100, X=120, dtype=np.uint16)
+    ds = rumi.open(write_cube(str(tmp_path / "l.rumi"), a), threads=2)
+    ds.read()
+    done = holding(ds._lock)  # as a parent's thread inside Dataset.close holds it
+    try:
+        status = forked(lambda: np.array_equal(ds.read(), a))
+    finally:
+        done()
+    assert status == 0
+    assert np.array_equal(ds.read(), a)
+
+
+def test_children_forked_while_a_parent_thread_reads_do_not_hang(tmp_path):
+    """fork() while another thread of the parent is inside a read (its decoded-frame cache's
+    lock, the decode pool's registry): each child reads on its own. Probabilistic: 24 forks at
+    varied moments of the parent's reads (the hang reproduced within 40 such rounds before)."""
+    import threading
+    import time
+
+    a = cube(T=1, B=3, Y=256, X=320, dtype=np.uint16)
+    ds = rumi.open(write_cube(str(tmp_path / "r.rumi"), a), threads=2)
+    stop, errors = threading.Event(), []
+
+    def reader():
+        while not stop.is_set():
+            if not np.array_equal(ds.read(window=(0, 0, 64, 64)), a[:, :, :64, :64]):
+                errors.append("parent thread: other pixels")
+
+    t = threading.Thread(target=reader)
+    t.start()
+    try:
+        for k in range(24):
+            time.sleep(0.002 * (k % 5))
+            status = forked(lambda: np.array_equal(ds.read(), a))
+            if status != 0:
+                errors.append(f"child {k}: {status}")
+    finally:
+        stop.set()
+        t.join()
+    assert not errors, errors

@@ -633,3 +633,33 @@ def test_read_options_read_what_their_keywords_read(cat, files):
                  lambda: rt.ChipDataset(sel, size=48, read_options=rt.ReadOptions(threads="two"))):
         with pytest.raises(ValueError, match=r"^invalid literal for int\(\) with base 10: 'two'$"):
             call()
+
+
+def test_a_child_forked_while_a_parent_thread_holds_the_reader_pools_lock_opens_its_readers():
+    """fork() copies a held threading.Lock held: a DataLoader worker forked while a read-ahead
+    thread of the parent was inside ReaderPool.reader waited forever for the pool's lock."""
+    from test_dlpack_fork import forked, holding
+
+    from rumi.torch.readers import ReaderPool
+
+    pool = ReaderPool(files=4)
+
+    class Asked(Exception):
+        pass
+
+    def row():
+        raise Asked  # the child got the lock and asked for the row of a file it has not open
+
+    def child():
+        try:
+            pool.reader("k", row)
+        except Asked:
+            return True
+        return False
+
+    done = holding(pool._lock)
+    try:
+        status = forked(child)
+    finally:
+        done()
+    assert status == 0

@@ -37,6 +37,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .._errors import FormatError, RumiIOError
+from .._internal import renew_after_fork
 from . import columns as K
 from .columns import deps, file_metadata, micros, schema
 from .decode import overlap
@@ -444,6 +445,7 @@ class Parts:
         self.sizes = [s for _, s in listed]
         self._kept: dict[str, Any] = {}
         self._kept_lock = threading.Lock()
+        renew_after_fork(self, "_kept_lock")
         #: per part path, the columns in its .lazy files (none for a part written before), from
         #: its footer; the .lazy files' footers last read (FOOTERS_KEPT)
         self._lazy_of: dict[str, list[str]] = {}
@@ -530,6 +532,7 @@ class Parts:
         new = Parts.__new__(Parts)
         new.__dict__.update(self.__dict__)
         new._kept, new._kept_lock = dict(self._kept), threading.Lock()
+        renew_after_fork(new, "_kept_lock")
         new._lazy_of, new._side_md = dict(self._lazy_of), dict(self._side_md)
         listed = list_parts(self.fs, self.root)
         known = {p: (g, e) for p, g, e in zip(self.paths, self.group_rows, self.extents)}
@@ -757,6 +760,7 @@ class Headers:
         self._fs, self._root = fs, root
         self._files: dict[int, Any] = {}
         self._lock = threading.Lock()
+        renew_after_fork(self, "_lock")
         self._pid = os.getpid()
 
     def __getstate__(self) -> dict[str, Any]:

@@ -12,6 +12,7 @@ import threading
 from typing import Any
 
 from .._errors import RequestError, RumiIOError
+from .._internal import renew_after_fork
 from .._location import Location
 from .columns import deps
 
@@ -78,6 +79,7 @@ class ObjectHandler(_handler_base()):  # type: ignore[misc]
         self.options = options
         self._sizes: dict[str, int] = {}
         self._lock = threading.Lock()
+        renew_after_fork(self, "_lock")
 
     def get_type_name(self) -> str:
         return "rumi-object"

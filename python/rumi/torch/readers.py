@@ -30,7 +30,7 @@ import torch
 
 import rumi
 from rumi import Location
-from rumi._internal import Options
+from rumi._internal import Options, renew_after_fork
 from rumi.catalog import open_row
 
 #: the decoded-frame budget per process that ChipDataset's readers share by default (keep_cache)
@@ -130,6 +130,7 @@ class ReaderPool:
 
     def _reset(self) -> None:
         self._lock = threading.Lock()
+        renew_after_fork(self, "_lock")
         self._readers: collections.OrderedDict[Hashable, rumi.Dataset] = collections.OrderedDict()
         self._pid: int | None = None
         self._pool: ThreadPoolExecutor | None = None
