@@ -18,7 +18,7 @@ pytest.importorskip("shapely")
 
 import rumi  # noqa: E402
 from conftest import DATA, tiff_pixels  # noqa: E402
-from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import HealthCheck, assume, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from rumi.catalog.classes import CODE_DENOM, CODE_TABLES, DETECT_MAX, ClassCounts, counts_budget, decode_bounds, encode_counts, unpack_classes  # noqa: E402
 
@@ -388,84 +388,139 @@ def test_exact_classes_keeps_the_counts_exact(converted, tmp_path):
         rumi.Catalog.build([str(fbfm)], tmp_path / "x.parquet", exact_classes="yes")
 
 
-def _damage(blob, how, rng):
-    """A blob damaged as a catalogue might be: cut short, a byte flipped, a second frame
-    appended, the frame's stated size changed (a header byte), or two blobs' bytes traded."""
-    b = bytearray(blob)
-    if how == "cut":
-        return bytes(b[:max(1, len(b) - 1 - int(rng.integers(0, 4)))])
-    if how == "flip":
-        i = int(rng.integers(0, len(b)))
-        b[i] ^= 1 << int(rng.integers(0, 8))
-        return bytes(b)
-    if how == "append":
-        return bytes(b) + bytes(b[2 if b[0] == 2 else 4:])
-    return bytes(b)
+def _true_counts(rng, T, area, K, fill):
+    """Random true counts (T, ny, nx, K) of tiles of `area` samples: each tile's samples (all of
+    them, or fewer: nodata) drawn over K classes of skewed shares, some tiles of one class."""
+    m = np.broadcast_to(area, (T,) + area.shape).copy()
+    if fill == "nodata":
+        m = rng.integers(0, m + 1)
+    if K == 0:
+        return np.zeros(m.shape + (0,), np.int64)
+    c = rng.multinomial(m, rng.dirichlet(np.full(K, 0.3)))
+    pure = rng.random(m.shape) < (0.3 if fill == "pure" else 0.02)
+    c[pure] = 0
+    c[pure, rng.integers(0, K)] = m[pure]
+    return c
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32 - 1), G=st.integers(1, 12), T=st.integers(1, 3), Y=st.integers(1, 70),
-       X=st.integers(1, 70), tile=st.sampled_from([1, 3, 16, 32]), K=st.integers(1, 5),
-       fill=st.sampled_from(["full", "nodata", "pure"]),
-       tables=st.lists(st.sampled_from([None, "exact", 0, 1, 2]), min_size=1, max_size=3),
-       damage=st.sampled_from([None, None, "cut", "flip", "append"]))
-def test_many_rows_decode_as_each_row(seed, G, T, Y, X, tile, K, fill, tables, damage):
-    """decode_bounds_many (the class counts of many files of one layout decoded at once, their
-    zstd frames concatenated and decompressed in one call): on random class maps, exact and
-    quantised blobs mixed (every table), each file's bounds equal decode_bounds' of its blob
-    alone; a damaged blob among them (cut short, a flipped bit, a second frame appended) gives
-    the FormatError decode_bounds gives for it, or, where decode_bounds still reads it, its values:
-    never another file's bytes read as its counts."""
-    from rumi.catalog.classes import decode_bounds_many
+def _pack4(codes):
+    """The format's packed codes of 4 bits (the first in the low bits), written from its description."""
+    q = np.concatenate([codes, np.zeros(len(codes) % 2, np.uint8)]).astype(np.uint8)
+    return (q[0::2] | (q[1::2] << 4)).tobytes()
 
-    rng = np.random.default_rng(seed)
-    area = _areas(Y, X, tile, tile)
-    blobs = []
-    for g in range(G):
-        blobs_ = rng.integers(0, K, (T, Y // 5 + 1, X // 5 + 1))
-        a = np.repeat(np.repeat(blobs_, 5, 1), 5, 2)[:, :Y, :X].copy()
-        if fill != "pure":
-            a[rng.random(a.shape) < 0.1] = rng.integers(0, K)
-        if fill == "nodata":
-            a[rng.random(a.shape) < 0.05] = -1
-        t = tables[g % len(tables)]
-        blobs.append(encode_counts(oracle(a, (tile, tile), list(range(K))), area,
-                                   **({"exact": True} if t == "exact" else {"table": t})))
-    if damage is not None:
-        k = int(rng.integers(0, G))
-        blobs[k] = _damage(blobs[k], damage, rng)
-    shape, tiles = (T, 1, Y, X), (tile, tile)
-    want, err = [], None
-    for b in blobs:
-        try:
-            want.append(decode_bounds(b, shape, tiles, K))
-        except rumi.FormatError as e:
-            err = e
-    gap = rng.integers(0, 3, G)  # the blobs apart in the buffer, in another order
-    order = rng.permutation(G)
-    data, start, end = bytearray(), np.zeros(G, np.int64), np.zeros(G, np.int64)
-    for g in order.tolist():
-        data += bytes(int(gap[g]))
-        start[g] = len(data)
-        data += blobs[g]
-        end[g] = len(data)
-    data += bytes(3)
-    if err is not None:
-        with pytest.raises(rumi.FormatError):
-            decode_bounds_many(np.frombuffer(bytes(data), np.uint8), start, end, shape, tiles, K)
-        return
-    from unittest import mock
 
+def _faulty(blob, fault, T, K, n):
+    """A blob (of K classes, T steps, n counts) with a fault of the kind named, and the message
+    that must name it."""
+    head = 2 if blob[0] == 2 else 4
+    if fault == "codec":
+        return bytes([9]) + blob[1:], r"counts of codec \[9, .*this version reads codecs 2 and 4 .*newer rumi, or damaged"
+    if fault == "dev":
+        return bytes([3]) + blob[1:], r"counts of codec 3, a development form of 2026-12-07 .*build the catalogue again"
+    if fault == "width":
+        return bytes([2, 3]) + blob[2:], r"counts of codec \[2, 3\], codec 2 has widths 1, 2 or 4"
+    if fault == "table":
+        return bytes([4, 7, 0, 0]) + blob[head:], r"counts of codec \[4, 7, 0, 0\], this version reads codecs 2 and 4 \(tables 0-2\)"
+    if fault == "left":  # class 0 left out: of 2 classes not filling their tiles (flag 2 clear), of K != 2 filling them
+        return bytes([4, 0, 0 if K == 2 else 2, 1]), rf"counts leave class 0 out of a band of {K} classes that do not fill"
+    if fault == "code":  # table 1 has codes 0-7: a code 8
+        codes = np.zeros(n, np.uint8)
+        codes[n // 2] = 8
+        return bytes([4, 1, 0, 0]) + _pack4(codes), r"a count's code past table 1's 7"
+    if fault == "contradict":  # flag 2 (the counts fill every tile), every code 0 (none)
+        return bytes([4, 0, 2, 0]) + _pack4(np.zeros(n, np.uint8)), r"counts whose bounds contradict each other \(damaged\)"
+    if fault == "garble" and blob[0] in (2, 4) and (blob[0] == 2 or blob[2] & 1):  # its zstd frame's block made garbage
+        fhd = blob[head + 4]  # (RFC 8878: no dictionary id, as rumi writes them)
+        at = head + 5 + (0 if fhd & 32 else 1) + ((1 if fhd & 32 else 0) if fhd >> 6 == 0 else 1 << (fhd >> 6))
+        if blob[at] >> 1 & 3 == 2:  # a compressed block: its literals a table it has not (0xff)
+            return blob[:at + 3] + b"\xff" * (len(blob) - at - 3), r"counts of \(.*\) do not decompress"
+    assert fault in ("cut", "garble")
+    if len(blob) == head:  # nothing to cut (no counts, no zstd): a byte more
+        return blob + b"\0", rf"counts of 1 bytes, \({T}, .*\) needs 0"
+    return blob[:max(head, len(blob) - 3)], r"counts of \(.*\) do not decompress|counts of \d+ bytes, \(.*\) needs \d+"
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), G=st.integers(1, 6), T=st.integers(1, 3), Y=st.integers(1, 70),
+       X=st.integers(1, 70), tile=st.sampled_from([1, 3, 16, 32]), K=st.sampled_from([0, 1, 2, 2, 3, 5]), big=st.sampled_from([False] * 4 + [True]),
+       kinds=st.lists(st.sampled_from(["auto", "exact", 0, 1, 2]), min_size=1, max_size=4),
+       fault=st.sampled_from([None, None, "codec", "dev", "width", "table", "left", "code", "contradict", "cut", "garble"]))
+def test_many_blobs_decode_to_bounds_of_the_truth(seed, G, T, Y, X, tile, K, big, kinds, fault):
+    """decode_bounds_many (the column's one decoder; decode_bounds its case of one blob) against
+    the true counts: random counts (skewed shares, nodata or not, tiles of one class) encoded by
+    encode_counts, exact (codec 2) and quantised (codec 4, every table, zstd'd or not, a 2-class
+    band filling its tiles with one class left out) mixed in one call, the blobs apart in the
+    buffer in another order, payloads under and (big) past zstd's block of 128 KiB: each count
+    within its bounds, none and all exact, codec 2's exact (upper the lower array itself when every
+    blob is); a faulty blob among good ones: a FormatError naming its fault, alone or among them."""
     import rumi.catalog.classes as cl
 
-    with mock.patch.object(cl, "decode_bounds", side_effect=cl.decode_bounds) as alone:
-        lo, hi = decode_bounds_many(np.frombuffer(bytes(data), np.uint8), start, end, shape, tiles, K)
-    if damage is None:
-        assert alone.call_count == 0  # every blob in the one pass (none decoded alone)
-    assert lo.dtype == np.uint32 and hi.dtype == np.uint32 and lo.shape == (G,) + want[0][0].shape
-    for g, (wl, wh) in enumerate(want):
-        np.testing.assert_array_equal(lo[g], wl)
-        np.testing.assert_array_equal(hi[g], wh)
+    if big:  # 24 x 63 x 63 x 3 counts: exact ones and table 0 / 1's codes are zstd frames of several blocks
+        T, Y, X, tile, K, G = 24, 1000, 1000, 16, 3, min(G, 3)
+    assume(K >= 1 or fault not in ("left", "code", "contradict"))
+    rng = np.random.default_rng(seed)
+    area = _areas(Y, X, tile, tile)
+    shape, tiles = (T, 1, Y, X), (tile, tile)
+    truth, blobs = [], []
+    for g in range(G):
+        c = _true_counts(rng, T, area, K, ["full", "nodata", "pure"][int(rng.integers(0, 3))])
+        kind = kinds[g % len(kinds)]
+        truth.append(c)
+        blobs.append(encode_counts(c, area, **({} if kind == "auto" else {"exact": True} if kind == "exact" else {"table": kind})))
+
+    def at_once(blobs):
+        gap, order = rng.integers(0, 3, len(blobs)), rng.permutation(len(blobs))
+        data, start, end = bytearray(), np.zeros(len(blobs), np.int64), np.zeros(len(blobs), np.int64)
+        for g in order.tolist():
+            data += bytes(int(gap[g]))
+            start[g] = len(data)
+            data += blobs[g]
+            end[g] = len(data)
+        return cl.decode_bounds_many(np.frombuffer(bytes(data + bytes(3)), np.uint8), start, end, shape, tiles, K)
+
+    if fault is not None:
+        k = int(rng.integers(0, G))
+        bad, msg = _faulty(blobs[k], fault, T, K, K * T * area.size)
+        with pytest.raises(rumi.FormatError, match=msg):
+            decode_bounds(bad, shape, tiles, K)
+        with pytest.raises(rumi.FormatError, match=msg):
+            at_once(blobs[:k] + [bad] + blobs[k + 1:])
+    lo, hi = at_once(blobs)
+    assert lo.shape == (G, T) + area.shape + (K,) and lo.dtype == hi.dtype == np.uint32
+    assert (hi is lo) == all(b[0] == 2 for b in blobs)
+    for g, c in enumerate(truth):
+        one = decode_bounds(blobs[g], shape, tiles, K)
+        assert (one[1] is one[0]) == (blobs[g][0] == 2)
+        for got in (ClassCounts(np.arange(K), lo[g], hi[g]), ClassCounts(np.arange(K), *one)):
+            assert_bounds(got, c, area)
+            if blobs[g][0] == 2:
+                np.testing.assert_array_equal(got.lo, c)
+                np.testing.assert_array_equal(got.hi, c)
+
+
+def test_a_garbled_frame_among_frames_decompressed_at_once_is_named():
+    """Exact counts of 5 files of one layout and width (their frames decompressed in one call),
+    one garbled (its frame's block made garbage, the frame's header and sizes kept): the
+    FormatError names it (the call failed, each decompressed alone), never another file's bytes
+    read as its counts; without it, the others' counts exactly."""
+    from rumi.catalog.classes import decode_bounds_many
+
+    rng = np.random.default_rng(7)
+    area = _areas(64, 64, 8, 8)  # counts < 256: width 1
+    truth = [_true_counts(rng, 2, area, 3, "full") for _ in range(5)]
+    blobs = [encode_counts(c, area, exact=True) for c in truth]
+    bad, msg = _faulty(blobs[2], "garble", 2, 3, 3 * 2 * area.size)
+    assert len(bad) == len(blobs[2]) and bad != blobs[2] and len({b[:2] for b in blobs}) == 1
+
+    def at_once(blobs):
+        off = np.cumsum([0] + [len(b) for b in blobs])
+        return decode_bounds_many(np.frombuffer(b"".join(blobs), np.uint8), off[:-1], off[1:], (2, 1, 64, 64), (8, 8), 3)
+
+    with pytest.raises(rumi.FormatError, match=msg):
+        at_once(blobs[:2] + [bad] + blobs[3:])
+    lo, hi = at_once(blobs)
+    assert hi is lo
+    np.testing.assert_array_equal(lo, np.stack(truth))
 
 
 def test_classes_of_many_rows_equal_each_rows(tmp_path):
@@ -497,8 +552,8 @@ def test_classes_of_many_rows_equal_each_rows(tmp_path):
 
     rows = Rows(t)
     ask = np.array([2, 0, 3, 1, 0])
-    for alone in (cl.ALONE_COUNTS, 1):  # each layout in one pass; each band decoded alone (a Cube's)
-        with mock.patch.object(cl, "ALONE_COUNTS", alone):
+    for many in (cl.MANY_AT_ONCE, 1):  # each layout in one call; each band in a call of its own (a Cube's)
+        with mock.patch.object(cl, "MANY_AT_ONCE", many):
             recorded, batches = rows.classes_many(ask)
         np.testing.assert_array_equal(recorded, [True, True, False, True, True])
         got = {}

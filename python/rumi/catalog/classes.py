@@ -28,9 +28,8 @@ no categorical band; null: not recorded (a catalogue written before the column).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
-from typing import Any, Mapping, NamedTuple, Sequence
+from typing import Any, Callable, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
@@ -366,65 +365,24 @@ def decode_bounds(blob: bytes, shape: Sequence[int], tile_shape: Sequence[int], 
     """The column's bytes of a band with K classes of a file of shape (T, B, Y, X) and tiles ->
     uint32 (lower, upper) bounds of the counts (T, tiles_y, tiles_x, K): codec 4's codes, or
     codec 2's exact counts (both bounds the same array). FormatError when they do not hold that,
-    naming an unknown codec."""
-    import pyarrow as pa
-
-    T, _, Y, X = (int(v) for v in shape)
-    th, tw = (int(v) for v in tile_shape)
-    ny, nx = tile_counts((Y, X), (th, tw))
-    want = (T, ny, nx, int(K))
-    if len(blob) >= 1 and blob[0] == _EXACT_CODEC:
-        c = _decode_exact(blob, want)
-        return c, c
-    if len(blob) >= 1 and blob[0] == _DEV_CODEC:
-        raise FormatError(f"rumi:classes: counts of codec {_DEV_CODEC}, a development form of 2026-12-07 that this "
-                          f"version does not read: build the catalogue again")
-    if len(blob) < 4 or blob[0] != COUNTS_CODEC or blob[1] >= len(CODE_TABLES) or blob[2] > 3 or blob[3] > K:
-        raise FormatError(f"rumi:classes: counts of codec {list(blob[:4])}, this version reads codecs "
-                          f"{_EXACT_CODEC} and {COUNTS_CODEC} (tables 0-{len(CODE_TABLES) - 1}): a catalogue written by a "
-                          "newer rumi, or damaged")
-    table, flags, drop = blob[1], blob[2], blob[3] - 1
-    if drop >= 0 and not (flags & 2 and K == 2):
-        raise FormatError(f"rumi:classes: counts leave class {drop} out of a band of {K} classes that do not fill its tiles")
-    kept = K - (drop >= 0)
-    n = kept * T * ny * nx
-    bits = _bits(table)
-    nbytes = -(-n * bits // 8)
-    body = blob[4:]
-    if flags & 1:
-        try:
-            body = pa.Codec("zstd").decompress(body, decompressed_size=nbytes, asbytes=True)
-        except (OSError, ValueError, pa.ArrowException) as e:
-            raise FormatError(f"rumi:classes: counts of {want} do not decompress: {e}") from None
-    if len(body) != nbytes:
-        raise FormatError(f"rumi:classes: counts of {len(body)} bytes, {want} needs {nbytes}")
-    q = _unpack(body, bits)[:n].reshape(kept, T, ny, nx)
-    if (q > len(CODE_TABLES[table])).any():
-        raise FormatError(f"rumi:classes: a count's code past table {table}'s {len(CODE_TABLES[table])}")
-    area = tile_areas((th, tw), (Y, X), (ny, nx))
-    lo, hi = code_bounds(q, area, table)
-    if drop >= 0:  # the rest of every tile
-        lo = np.insert(lo, drop, 0, axis=0)
-        hi = np.insert(hi, drop, np.broadcast_to(area, (T, ny, nx)), axis=0)
-    if flags & 2:  # the counts fill each tile: each is the area less the others
-        slo, shi = lo.sum(0), hi.sum(0)
-        lo, hi = np.maximum(lo, area - (shi - hi)), np.minimum(hi, area - (slo - lo))
-    if (lo > hi).any():
-        raise FormatError("rumi:classes: counts whose bounds contradict each other (damaged)")
-    return (np.ascontiguousarray(np.moveaxis(lo, 0, -1)).astype(np.uint32),
-            np.ascontiguousarray(np.moveaxis(hi, 0, -1)).astype(np.uint32))
+    naming an unknown codec. decode_bounds_many of one blob."""
+    lo, hi = decode_bounds_many(np.frombuffer(blob, np.uint8), np.zeros(1, np.int64), np.array([len(blob)], np.int64),
+                                shape, tile_shape, K)
+    one = lo[0]
+    return one, (one if hi is lo else hi[0])
 
 
 def decode_bounds_many(data: np.ndarray[Any, Any], start: np.ndarray[Any, Any], end: np.ndarray[Any, Any],
                        shape: Sequence[int], tile_shape: Sequence[int], K: int) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
-    """decode_bounds of G bands of one layout (files of shape (T, B, Y, X) and these tiles, K
-    classes) at once: blob g is data[start[g]:end[g]] (data uint8, start and end (G,)) -> uint32
-    (lower, upper) bounds (G, T, tiles_y, tiles_x, K), equal to decode_bounds' of each blob. The
-    blobs of one header (codec, width or table, flags, class left out) are decoded in one pass:
-    their zstd frames, each checked to be one frame of one block whose stated size is the one
-    the layout needs (_one_frame), concatenated and decompressed in one call (zstd reads
-    concatenated frames as their contents concatenated), then one numpy pass over the payloads.
-    A blob that fails a check is decoded alone (decode_bounds: its FormatError)."""
+    """The column's one decoder: the counts of G bands of one layout (files of shape (T, B, Y, X)
+    and these tiles, K classes), blob g data[start[g]:end[g]] (data uint8, start and end (G,)) ->
+    uint32 (lower, upper) bounds (G, T, tiles_y, tiles_x, K), the upper the lower array itself
+    when every blob is exact (codec 2). The headers are checked at once; the blobs of one header
+    (codec, width or table, flags, class left out) are decoded together: their zstd frames
+    decompressed in one call where each is one frame of one block of the size the layout needs
+    (_one_frame; zstd reads concatenated frames as their contents concatenated), the others
+    (contents past a block of 128 KiB, or damaged) one by one, then one numpy pass over the
+    payloads. FormatError naming the fault of the first bad blob."""
     import pyarrow as pa
 
     data = np.asarray(data, np.uint8)
@@ -433,72 +391,94 @@ def decode_bounds_many(data: np.ndarray[Any, Any], start: np.ndarray[Any, Any], 
     th, tw = (int(v) for v in tile_shape)
     ny, nx = tile_counts((Y, X), (th, tw))
     K = int(K)
-    G = len(s)
-    lo = np.zeros((G, T, ny, nx, K), np.uint32)
-    hi: np.ndarray[Any, Any] | None = None  # the upper bounds once some differ from the lower (else lo itself)
-    ln = e - s
-    head = np.zeros((G, 4), np.int64)  # the header bytes (-1: past the blob)
-    for k in range(4):
-        head[:, k] = np.where(ln > k, data[np.minimum(s + k, max(len(data) - 1, 0))] if len(data) else 0, -1)
-    done = np.zeros(G, bool)
-    n = T * ny * nx * K
-    exact = (head[:, 0] == _EXACT_CODEC) & (n > 0)  # (no counts: decode_bounds alone)
-    for w in (1, 2, 4):  # codec 2: the counts' width w, zstd of w byte planes
-        g = np.flatnonzero(exact & (head[:, 1] == w))
-        raw = _frames(data, s[g] + 2, e[g], w * n, pa)
-        if raw is None:
-            continue
-        g = g[raw[1]]
-        planes = np.frombuffer(raw[0], np.uint8).reshape(len(g), w, n)
-        cnt = np.ascontiguousarray(planes.transpose(0, 2, 1)).view(f"<u{w}").reshape(len(g), K, T, ny, nx)
-        lo[g] = np.moveaxis(cnt, 1, -1)
-        done[g] = True
-    area = tile_areas((th, tw), (Y, X), (ny, nx))
-    quant = (head[:, 0] == COUNTS_CODEC) & (head[:, 1] >= 0) & (head[:, 1] < len(CODE_TABLES)) & (head[:, 2] >= 0) \
-        & (head[:, 2] <= 3) & (head[:, 3] >= 0) & (head[:, 3] <= K)
-    quant &= (head[:, 3] == 0) | ((head[:, 2] & 2 > 0) & (K == 2))  # a class left out: only of 2 filling the tiles
-    quant &= n > 0
-    keys = head[quant, 1] * 64 + head[quant, 2] * 8 + head[quant, 3]
-    for key in np.unique(keys).tolist():
-        table, flags, drop = key // 64, key // 8 % 8, key % 8 - 1
-        g = np.flatnonzero(quant)[keys == key]
-        kept = K - (drop >= 0)
-        m = kept * T * ny * nx
-        bits = _bits(table)
-        nbytes = -(-m * bits // 8)
-        if flags & 1:
-            raw = _frames(data, s[g] + 4, e[g], nbytes, pa)
-        else:  # the packed codes as they are
-            ok = ln[g] == 4 + nbytes
-            raw = (_gather(data, s[g][ok] + 4, e[g][ok]).tobytes(), ok) if ok.any() else None
-        if raw is None:
-            continue
-        g = g[raw[1]]
-        q = _unpack(raw[0], bits).reshape(len(g), -1)[:, :m].reshape(len(g), kept, T, ny, nx)
-        L = len(CODE_TABLES[table])
-        l, u = code_bounds(q, area, table)  # (G, kept, T, ny, nx): a class's counts side by side, as decode_bounds
-        if drop >= 0:  # the rest of every tile
-            l = np.insert(l, drop, 0, axis=1)
-            u = np.insert(u, drop, np.broadcast_to(area, (T, ny, nx)), axis=1)
-        if flags & 2:  # the counts fill each tile: each is the area less the others
-            sl, su = l.sum(1, keepdims=True), u.sum(1, keepdims=True)
-            l, u = np.maximum(l, area - (su - u)), np.minimum(u, area - (sl - l))
-        good = ~(q > L).reshape(len(g), -1).any(1) & ~(l > u).reshape(len(g), -1).any(1)  # else decode_bounds' error
-        if not good.all():
-            g, l, u = g[good], l[good], u[good]
-        if hi is None:
-            hi = lo.copy()
-        lo[g] = np.moveaxis(l, 1, -1)
-        hi[g] = np.moveaxis(u, 1, -1)
-        done[g] = True
-    for i in np.flatnonzero(~done).tolist():  # alone: decode_bounds decodes it or names what is wrong
-        a, b = decode_bounds(data[s[i]:e[i]].tobytes(), shape, tile_shape, K)
-        if hi is None and a is not b:
-            hi = lo.copy()
-        lo[i] = a
-        if hi is not None:
-            hi[i] = b
-    return lo, (lo if hi is None else hi)
+    want, n = (T, ny, nx, K), T * ny * nx
+    idx = s[:, None] + np.arange(4)
+    head = np.where(idx < e[:, None], data[np.minimum(idx, len(data) - 1)] if len(data) else 0, -1).astype(np.int64)  # -1: past it
+    codec, table, flags, left = head.T  # codec 2: the width of a count at table's place; left: the class left out + 1
+    bad = np.zeros(len(s), bool)  # blobs found bad, left out of what follows
+    faults: list[tuple[int, str]] = []  # the first blob of each fault found, and its message
+
+    def fault(hit: np.ndarray[Any, Any], why: Callable[[int], str]) -> None:
+        hit = hit[~bad[hit]]
+        if len(hit):
+            bad[hit] = True
+            faults.append((int(hit[0]), why(int(hit[0]))))
+
+    def payloads(g: np.ndarray[Any, Any], at: int, size: int, zstd: bool) -> np.ndarray[Any, Any]:
+        """Blobs g's bytes from `at` on, `size` bytes as they are or zstd's contents: (len(g), size) uint8."""
+        a, b = s[g] + at, e[g]
+        out = np.zeros((len(g), size), np.uint8)
+        if not zstd:  # the packed codes as they are
+            one = b - a == size
+            fault(g[~one], lambda i: f"rumi:classes: counts of {e[i] - s[i] - at} bytes, {want} needs {size}")
+            out[one] = _gather(data, a[one], b[one]).reshape(int(one.sum()), size)
+            return out
+        one = _one_frame(data, a, b, size) if len(g) > 1 else np.zeros(len(g), bool)
+        if one.any():  # one frame of one block of `size` each: one call
+            try:
+                z = pa.Codec("zstd").decompress(_gather(data, a[one], b[one]).tobytes(), decompressed_size=size * int(one.sum()),
+                                                asbytes=True)
+                out[one] = np.frombuffer(z, np.uint8).reshape(int(one.sum()), size)
+            except (OSError, ValueError, pa.ArrowException):
+                one[:] = False  # one of them is damaged: each alone names its fault
+        for j in np.flatnonzero(~one).tolist():  # alone: several blocks, not one frame, or damaged
+            try:
+                z = pa.Codec("zstd").decompress(data[a[j]:b[j]].tobytes(), decompressed_size=size, asbytes=True)
+            except (OSError, ValueError, pa.ArrowException) as x:
+                fault(g[j:j + 1], lambda i: f"rumi:classes: counts of {want} do not decompress: {x}")
+                continue
+            if len(z) != size:
+                fault(g[j:j + 1], lambda i: f"rumi:classes: counts of {len(z)} bytes, {want} needs {size}")
+                continue
+            out[j] = np.frombuffer(z, np.uint8)
+        return out
+
+    exact = (codec == _EXACT_CODEC) & ((table == 1) | (table == 2) | (table == 4))
+    quant = (codec == COUNTS_CODEC) & (e - s >= 4) & (table < len(CODE_TABLES)) & (flags <= 3) & (left <= K)
+    stray = quant & (left > 0) & ((flags & 2 == 0) | (K != 2))  # a class left out: only of 2 filling the tiles
+    if not (exact | (quant & ~stray)).all():  # the headers' faults, each its message
+        fault(np.flatnonzero((codec == _EXACT_CODEC) & ~exact),
+              lambda i: f"rumi:classes: counts of codec {data[s[i]:e[i]][:2].tolist()}, codec {_EXACT_CODEC} has widths 1, 2 or 4")
+        fault(np.flatnonzero(codec == _DEV_CODEC), lambda i: f"rumi:classes: counts of codec {_DEV_CODEC}, a development form "
+              f"of 2026-12-07 that this version does not read: build the catalogue again")
+        fault(np.flatnonzero((codec != _EXACT_CODEC) & ~quant), lambda i: f"rumi:classes: counts of codec "
+              f"{data[s[i]:e[i]][:4].tolist()}, this version reads codecs {_EXACT_CODEC} and {COUNTS_CODEC} (tables 0-"
+              f"{len(CODE_TABLES) - 1}): a catalogue written by a newer rumi, or damaged")
+        fault(np.flatnonzero(stray), lambda i: f"rumi:classes: counts leave class {int(left[i]) - 1} out of a band of {K} "
+              "classes that do not fill its tiles")
+    lo = hi = np.empty((len(s),) + want, np.uint32)  # (each good blob's written below; a bad one raises)
+    if quant.any():
+        hi = np.empty_like(lo)
+    key = np.where(codec == COUNTS_CODEC, head @ [1 << 24, 1 << 16, 1 << 8, 1], (codec << 24) + (table << 16))
+    for k in np.unique(key[~bad]).tolist():  # the blobs of one header (codec 2's: codec and width)
+        g = np.flatnonzero((key == k) & ~bad)
+        c, t, f, d = k >> 24, k >> 16 & 255, k >> 8 & 255, k & 255
+        if c == _EXACT_CODEC:  # the counts in (K, T, ny, nx) order as t byte planes
+            cnt = payloads(g, 2, t * n * K, True).reshape(len(g), t, n * K).transpose(0, 2, 1)
+            l = u = np.ascontiguousarray(cnt).view(f"<u{t}").reshape(len(g), K, T, ny, nx)
+        else:  # the codes of table t of the classes kept (all but d - 1), packed, zstd'd with flag 1
+            kept, bits = K - (d > 0), _bits(t)
+            q = _unpack(payloads(g, 4, -(-kept * n * bits // 8), f & 1 > 0), bits)[:, :kept * n].reshape(len(g), kept, T, ny, nx)
+            L = len(CODE_TABLES[t])
+            fault(g[(q > L).reshape(len(g), -1).any(1)], lambda i: f"rumi:classes: a count's code past table {t}'s {L}")
+            area = tile_areas((th, tw), (Y, X), (ny, nx))
+            l, u = code_bounds(q, area, t)  # (G, kept, T, ny, nx): a class's counts side by side
+            if d > 0:  # the rest of every tile
+                l = np.insert(l, d - 1, 0, axis=1)
+                u = np.insert(u, d - 1, np.broadcast_to(area, (T, ny, nx)), axis=1)
+            if f & 2:  # the counts fill each tile: each is the area less the others
+                sl, su = l.sum(1, keepdims=True), u.sum(1, keepdims=True)
+                l, u = np.maximum(l, area - (su - u)), np.minimum(u, area - (sl - l))
+            fault(g[(l > u).reshape(len(g), -1).any(1)], lambda i: "rumi:classes: counts whose bounds contradict each other (damaged)")
+        if bad[g].any():
+            g, l, u = g[~bad[g]], l[~bad[g]], u[~bad[g]]
+        to: Any = slice(None) if len(g) == len(s) else g  # (every blob: no scatter)
+        lo[to] = l.transpose(0, 2, 3, 4, 1)
+        if hi is not lo:
+            hi[to] = u.transpose(0, 2, 3, 4, 1)
+    if faults:
+        raise FormatError(min(faults)[1])
+    return lo, hi
 
 
 #: a zstd frame's magic number (little-endian) and the sizes of its header's fields by flag
@@ -507,27 +487,12 @@ _ZSTD_DID = np.array([0, 1, 2, 4], np.int64)
 _ZSTD_FCS = np.array([0, 2, 4, 8], np.int64)
 
 
-def _frames(data: np.ndarray[Any, Any], s: np.ndarray[Any, Any], e: np.ndarray[Any, Any], size: int,
-            pa: Any) -> tuple[bytes, np.ndarray[Any, Any]] | None:
-    """The zstd frames data[s[g]:e[g]] that are one frame each (_one_frame) stating `size`
-    bytes, decompressed in one call: (their contents concatenated, which of them), None when
-    none is (or the call fails: each decoded alone then, naming its fault)."""
-    ok = _one_frame(data, s, e, size)
-    if not ok.any():
-        return None
-    try:
-        out: bytes = pa.Codec("zstd").decompress(_gather(data, s[ok], e[ok]).tobytes(),
-                                                 decompressed_size=size * int(ok.sum()), asbytes=True)
-    except (OSError, ValueError, pa.ArrowException):
-        return None
-    return out, ok
-
-
 def _one_frame(data: np.ndarray[Any, Any], s: np.ndarray[Any, Any], e: np.ndarray[Any, Any], size: int) -> np.ndarray[Any, Any]:
     """Per blob data[s:e]: it is exactly one zstd frame (RFC 8878: magic, header without a
-    dictionary, its content size stated and equal to `size`) of one block (the last, of a type
-    1-3), ending where the blob ends: decompressed concatenated, each gives its own bytes, in
-    place."""
+    dictionary, its content size stated and equal to `size`) of one block (the last, raw, RLE or
+    compressed), ending where the blob ends: such frames decompressed concatenated give each its
+    own bytes, in place (decode_bounds_many's one call; it decides only that: a blob it rejects is
+    decompressed alone)."""
     ok = e - s >= 9  # magic, descriptor, a content size, a block header
     top = max(len(data) - 1, 0)
 
@@ -578,12 +543,11 @@ def _pack(q: np.ndarray[Any, Any], bits: int) -> bytes:
     return out.tobytes()
 
 
-def _unpack(body: bytes, bits: int) -> np.ndarray[Any, Any]:
-    """_pack's bytes -> the codes (uint8), 8 // bits a byte."""
-    b = np.frombuffer(body, np.uint8)
+def _unpack(body: np.ndarray[Any, Any], bits: int) -> np.ndarray[Any, Any]:
+    """_pack's bytes (uint8 (G, nbytes)) -> the codes (uint8 (G, nbytes * 8 // bits)), 8 // bits a byte."""
     per = 8 // bits
-    out: np.ndarray[Any, Any] = np.stack([(b >> np.uint8(bits * i)) & np.uint8((1 << bits) - 1) for i in range(per)], 1).ravel()
-    return out
+    out: np.ndarray[Any, Any] = np.stack([(body >> np.uint8(bits * i)) & np.uint8((1 << bits) - 1) for i in range(per)], -1)
+    return out.reshape(len(body), body.shape[1] * per)
 
 
 def _encode_exact(c: np.ndarray[Any, Any]) -> bytes:
@@ -600,27 +564,6 @@ def _encode_exact(c: np.ndarray[Any, Any]) -> bytes:
     planes = np.ascontiguousarray(k.reshape(-1).view(np.uint8).reshape(-1, w).T)
     z: bytes = pa.Codec("zstd", compression_level=ZSTD_LEVEL).compress(planes.tobytes(), asbytes=True)
     return bytes([_EXACT_CODEC, w]) + z
-
-
-def _decode_exact(blob: bytes, want: tuple[int, int, int, int]) -> np.ndarray[Any, Any]:
-    """Codec 2 (every band's in catalogues written before the quantised codes): the width w of a count (1, 2 or 4 bytes),
-    then zstd of the counts in (K, T, ny, nx) order as w byte planes -> uint32 (T, ny, nx, K)."""
-    import pyarrow as pa
-
-    n = math.prod(want)
-    if len(blob) < 2 or blob[1] not in (1, 2, 4):
-        raise FormatError(f"rumi:classes: counts of codec {list(blob[:2])}, codec {_EXACT_CODEC} has widths 1, 2 or 4")
-    w = blob[1]
-    try:
-        raw = pa.Codec("zstd").decompress(blob[2:], decompressed_size=w * n, asbytes=True)
-    except (OSError, ValueError, pa.ArrowException) as e:
-        raise FormatError(f"rumi:classes: counts of {want} do not decompress: {e}") from None
-    if len(raw) != w * n:
-        raise FormatError(f"rumi:classes: counts of {len(raw)} bytes, {want} needs {w * n}")
-    planes = np.frombuffer(raw, np.uint8).reshape(w, n)
-    k = np.ascontiguousarray(planes.T).view(f"<u{w}").reshape((want[3],) + want[:3])
-    out: np.ndarray[Any, Any] = np.ascontiguousarray(np.moveaxis(k, 0, -1)).astype(np.uint32)
-    return out
 
 
 def unpack_classes(value: Sequence[Mapping[str, Any]] | None, shape: Sequence[int],
@@ -656,7 +599,8 @@ class ClassBatch(NamedTuple):
 #: the counts (steps x tiles x classes, all bands) unpack_classes_many decodes in one call of
 #: decode_bounds_many (its temporaries: some 40 bytes a count)
 MANY_AT_ONCE = 1 << 18
-#: a band with this many counts or more is decoded alone (decode_bounds: its calls cost little beside its counts)
+#: a band with this many counts or more is decoded in a call of its own (a Cube's: the temporaries of
+#: several past the caches, ten at once cost 3x each alone)
 ALONE_COUNTS = 8192
 
 
@@ -681,16 +625,10 @@ def unpack_classes_many(entry_row: np.ndarray[Any, Any], band: np.ndarray[Any, A
         every = np.flatnonzero(which == u)
         ny, nx = tile_counts((Y, X), (th, tw))
         size = T * ny * nx * k
-        per = max(1, MANY_AT_ONCE // max(1, size))
+        per = 1 if size >= ALONE_COUNTS else max(1, MANY_AT_ONCE // max(1, size))
         for at in range(0, len(every), per):  # the temporaries bounded: MANY_AT_ONCE counts a call
             g = every[at:at + per]
-            if size >= ALONE_COUNTS:  # a Cube's: the work is the counts', not the calls' (one pass is no faster)
-                got = [decode_bounds(counts.values[counts.off[i]:counts.off[i + 1]].tobytes(), (T, 1, Y, X), (th, tw), k)
-                       for i in g.tolist()]
-                lo = np.stack([v[0] for v in got])
-                hi = lo if all(v[0] is v[1] for v in got) else np.stack([v[1] for v in got])
-            else:
-                lo, hi = decode_bounds_many(counts.values, counts.off[g], counts.off[g + 1], (T, 1, Y, X), (th, tw), k)
+            lo, hi = decode_bounds_many(counts.values, counts.off[g], counts.off[g + 1], (T, 1, Y, X), (th, tw), k)
             v = vals.values[vals.off[g][:, None] + np.arange(k)] if k else np.zeros((len(g), 0), np.int64)
             out.append(ClassBatch(entry_row[g], band[g], v, lo, hi))
     return out
