@@ -6,8 +6,8 @@ caches on, single-date chips on the Cube, and over a 20 ms link.
 Contenders (each written here from the same array, its pixels checked against it):
   - rumi: `graph=` auto (the default), auto:25, auto:0 (the smallest), fast (rumi.write, tiles 256;
     on Cubes of 512 x 512 or more also fast with tiles 128; on inputs of several dates and one band,
-    whose default frame unit 1 puts every date of a tile location in one frame, also every setting
-    with frame unit 0, a frame a date: `u0`); read through rumi.open(...) kept open;
+    whose default frame unit 0 makes a frame a date, also every setting with frame unit 1, every
+    date of a tile location in one frame: `u1`); read through rumi.open(...) kept open;
   - Zarr v3 (zarr-python 3, numcodecs): blosc-lz4 byte shuffle and bit shuffle, blosc-zstd byte
     shuffle (Blosc's default level 5), pcodec (numcodecs.zarr3.PCodec, level 8), numcodecs' delta
     + blosc-zstd shuffle, zstd 5 in shards of (T, C, 1024, 1024); chunks (T, C, 256, 256) (a Cube's
@@ -501,11 +501,11 @@ def contenders(cube, dates, one_band=False):
     """Every contender; on a Cube of 512 x 512 or more also rumi fast with tiles 128 (an all-date
     chip decodes 2.25x its area instead of 4x: a layout a rumi user can pick for chips); on
     every input of several dates also Zarr with chunks of one date (the single-date user's layout);
-    on inputs of several dates and one band also every rumi setting with frame unit 0 (a frame a
-    date at each tile location, the single-date user's layout: the default there, unit 1, puts
-    every date of a tile location in one frame)."""
+    on inputs of several dates and one band also every rumi setting with frame unit 1 (every date
+    of a tile location in one frame, the all-date user's layout: the default there, unit 0, makes
+    a frame a date)."""
     return ([Rumi(g) for g in RUMI_SETTINGS] + ([Rumi("fast", 128)] if cube else [])
-            + ([Rumi(g, unit=0) for g in RUMI_SETTINGS] if dates and one_band else [])
+            + ([Rumi(g, unit=1) for g in RUMI_SETTINGS] if dates and one_band else [])
             + [Zarr(c, s) for c, s in ZARR] + ([Zarr(c, s, 1) for c, s in ZARR_1DATE] if dates else [])
             + [Cog(*x) for x in COG] + [Tiles("jxl"), Tiles("htj2k")])
 

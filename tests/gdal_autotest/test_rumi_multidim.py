@@ -557,9 +557,9 @@ def test_ndvi_cube_gdalmdiminfo(ndvi_cube):
     assert arrays["time"]["attributes"]["calendar"]["value"] == "proleptic_gregorian"
     assert arrays["band"]["values"] == ["NDVI"]
     assert arrays["data"]["datatype"] == "Float32"
-    assert arrays["data"]["attributes"]["frame_unit"]["value"] == 1  # rumi stack's default for B = 1
+    assert arrays["data"]["attributes"]["frame_unit"]["value"] == 0  # rumi stack's default for B = 1: a frame a date
     assert arrays["data"]["attributes"]["encoding"]["value"] == "float32"
-    assert arrays["data"]["block_size"] == [68, 1, 32, 32]
+    assert arrays["data"]["block_size"] == [1, 1, 32, 32]
     assert "32633" in arrays["data"]["srs"]["wkt"]
     gt = gdal.Open(str(NDVI)).GetGeoTransform()
     x = arrays["x"]["values"]

@@ -378,7 +378,7 @@ fn stacks_two_sar_dates_into_a_cube() {
     let r = Reader::open(fs::File::open(&out).unwrap(), Limits::default()).unwrap();
     let l = *r.layout();
     assert_eq!((l.times, l.bands, l.length, l.width, l.encoding), (2, 1, 217, 268, SampleEncoding::F32));
-    assert_eq!(l.frame_unit.value(), 1, "default for B = 1, T = 2 is t h w");
+    assert_eq!(l.frame_unit.value(), 0, "default for B = 1, T = 2 is a frame a date");
     let t = &r.trailer().unwrap().time;
     assert_eq!(t.kind, TimeKind::Instant);
     assert_eq!((t.step_iso(0).as_str(), t.step_iso(1).as_str()), ("2015-03-09T17:30:17Z", "2017-03-09T05:43:56Z"));
