@@ -14,7 +14,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from . import _rumi
-from ._crs import epsg_code
+from ._crs import epsg_code, exact_epsg
 from ._dataset import read_batch
 from ._dtypes import TORCH_TYPES, gdal_type
 from ._fork import renew_after_fork
@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 __all__ = [
     "_rumi",  # the native module: CORE_VERSION, clean_stale, spare_buffer, tile_counts
     "epsg_code",
+    "exact_epsg",  # the one rule of "this CRS is EPSG:n" (TorchGeo's query CRS)
     "read_batch",
     "TORCH_TYPES",
     "gdal_type",

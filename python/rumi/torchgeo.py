@@ -59,7 +59,7 @@ from affine import Affine
 
 import rumi
 from rumi import Grid, RequestError, Window
-from rumi._internal import Scaling, apply_scaling, covering, transformer, valid_mask
+from rumi._internal import Scaling, apply_scaling, covering, exact_epsg, transformer, valid_mask
 from rumi.catalog import columns as K
 from rumi.catalog.decode import Rows, one_sample_type, overlap
 from rumi.catalog.stats import Stats
@@ -320,10 +320,10 @@ def _span(lo: int, hi: int) -> tuple[pd.Timestamp, pd.Timestamp]:
 
 
 def _crs_text(crs: CRS) -> str:
-    """"EPSG:n" of a CRS that is EPSG code n (the files' CRS text: rumi.Grid compares them),
-    else its WKT."""
-    code = crs.to_epsg()
-    return f"EPSG:{code}" if code is not None and CRS.from_user_input(f"EPSG:{code}") == crs else crs.to_wkt()
+    """"EPSG:n" of a CRS that is EPSG code n exactly (rumi's one rule, exact_epsg; the files' CRS
+    text: rumi.Grid compares them), else its WKT."""
+    code = exact_epsg(crs)
+    return f"EPSG:{code}" if code is not None else str(crs.to_wkt())
 
 
 def _outline(grid: Grid, crs: str, geographic: bool, lifted: bool = False) -> Any:
