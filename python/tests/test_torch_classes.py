@@ -865,6 +865,42 @@ def test_many_files_keys_do_not_depend_on_the_kept_counts_and_blocks(tmp_path, m
     assert kept[0] != kept[1]
 
 
+def test_offset_maps_as_first_made_are_kept_across_epochs(tmp_path, monkeypatch):
+    """Files drawn many keys each take them from their offset maps (pools), a file with none that
+    meets the limit is drawn again among the others: the maps as first made (for no keys) are kept
+    across epochs, so a later epoch makes none again (before: every file's made again each epoch),
+    and its keys are still those of a fresh sampler at that epoch (the refinements an epoch made
+    are not kept), meet the limit on their pixels and never fall in the file without one."""
+    from rumi.torch import constraints
+
+    rng = np.random.default_rng(5)
+    files, px = [], {}
+    for k in range(3):
+        a = _blobs(rng, (1, 1, 64, 64), 3, cell=6) if k < 2 else np.zeros((1, 1, 64, 64), np.uint8)
+        rumi.write(tmp_path / f"p{k}.rumi", a, bands=["c"], times=["2020-01-01"], tile=8, crs=GEO["crs"],
+                   geotransform=(500000.0 + k * 1000, 10.0, 0.0, 5100000.0, 0.0, -10.0))
+        files.append(str(tmp_path / f"p{k}.rumi"))
+        px[f"p{k}"] = a[0, 0]
+    ds = rt.ChipDataset(rumi.Catalog.build(files, tmp_path / "p.parquet"), size=12)
+    lim = {"min_class": {"c": {1: 0.4}}}
+    made = []
+    real = constraints.offset_map
+    monkeypatch.setattr(constraints, "offset_map", lambda *a, **k: made.append(a[1]) or real(*a, **k))
+    s = rt.RandomChipSampler(ds, length=1500, seed=3, **lim)
+    first = list(s)
+    assert sorted(set(made)) == [0, 1, 2]  # every file's map (file 2's has no offset)
+    made.clear()
+    s.set_epoch(1)
+    second = list(s)
+    assert made == []
+    fresh = rt.RandomChipSampler(ds, length=1500, seed=3, **lim)
+    fresh.set_epoch(1)
+    assert list(fresh) == second != first
+    ids = ds.index.ids
+    for j, r, c in first + second:
+        assert j != 2 and (px[ids[j]][r:r + 12, c:c + 12] == 1).mean() >= 0.4
+
+
 def test_keys_of_an_epoch_do_not_depend_on_the_epochs_drawn_before(landfire):
     """Keys drawn from a file's offset map (one file, thousands of keys: not by rejection) are a
     function of the seed, the epoch and the constraints: a fresh sampler at epoch 2 (a restart,

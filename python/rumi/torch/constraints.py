@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import math
+import weakref
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -218,23 +219,43 @@ def chips_ok(index: ChipIndex, js: Array, r0: Array, c0: Array, min_valid: float
     if skips_unlabelled(index):
         assert index.label is not None
         h, w = index.size
-        big = 1 << 62
-        rect = np.empty((len(files), 4), np.int64)
-        for i, j in enumerate(files.tolist()):
-            ms = index.label.matches[j]
-            if not ms:
-                rect[i] = (big, -big, big, -big)  # no label: no chip covered
-            elif len(ms) == 1 and ms[0].rect is not None:
-                rect[i] = ms[0].rect
-            else:  # file by file
-                rect[i] = (-big, big, -big, big)
-                sel = inv == i
-                ok[sel] = covered(index, j, r0[sel], c0[sel])
+        rect, each = _label_rects(index, files)
+        for i in np.flatnonzero(each).tolist():  # file by file
+            sel = inv == i
+            ok[sel] = covered(index, int(files[i]), r0[sel], c0[sel])
         g = rect[inv]
         ok &= (r0 >= g[:, 0]) & (r0 + h <= g[:, 1]) & (c0 >= g[:, 2]) & (c0 + w <= g[:, 3])
     if contents and ok.any():
         ok[ok] = contents.ok_many(files, inv[ok], r0[ok], c0[ok])
     return ok
+
+
+#: per label index (its files' matches are fixed when it is made): chips_ok's rectangle of each image file
+#: looked at so far and its kind (-1 not yet, 0 its one label rectangle, 1 file by file)
+_RECTS: weakref.WeakKeyDictionary[Any, tuple[Array, Array]] = weakref.WeakKeyDictionary()
+
+
+def _label_rects(index: ChipIndex, files: Array) -> tuple[Array, Array]:
+    """chips_ok's label rectangles of files (r_lo, r_hi, c_lo, c_hi of image rows and columns
+    that one label file covers; none: an empty one) and whether each is decided file by file
+    (several label files, or one without a rectangle: an everything-rectangle, `covered` per chip),
+    looked up once per file and kept with the label index."""
+    label = index.label
+    assert label is not None
+    kept = _RECTS.get(label)
+    if kept is None or len(kept[1]) != index.num_files:
+        kept = _RECTS[label] = (np.zeros((index.num_files, 4), np.int64), np.full(index.num_files, -1, np.int8))
+    rect, kind = kept
+    big = 1 << 62
+    for j in files[kind[files] < 0].tolist():
+        ms = label.matches[j]
+        if not ms:
+            rect[j], kind[j] = (big, -big, big, -big), 0  # no label: no chip covered
+        elif len(ms) == 1 and ms[0].rect is not None:
+            rect[j], kind[j] = ms[0].rect, 0
+        else:
+            rect[j], kind[j] = (-big, big, -big, big), 1
+    return rect[files], kind[files] == 1
 
 
 def lattice(index: ChipIndex, j: int, contents: Contents | None = None) -> tuple[Array, Array]:

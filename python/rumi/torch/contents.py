@@ -333,17 +333,21 @@ class Contents:
                 g = bank.pos[files[inv[sel]]]
                 ny, nx = grp.grid
                 base = g * (ny * nx)
-                n_lo, n_hi = grp.lo[:grp.n].ravel(), grp.hi[:grp.n].ravel()
                 shift, rect = grp.shift, grp.rect
                 a0, b0 = r0[sel], c0[sel]
                 lo, hi = np.zeros(len(sel)), np.zeros(len(sel))
                 lower = lim.kind == "min"  # the one bound the limit is decided on (_score)
+                # the lower bound's terms max(0, n - (area - ov)) as max(0, (n - area) + ov): of integers, exact
+                n_of = (grp.lo[:grp.n] - grp.area).ravel() if lower else grp.hi[:grp.n].ravel()
+                row: Any = None
                 for tri, tci, ov in tile_overlaps(grp.tiles, grp.shape, grp.grid, a0 + shift[g, 0], b0 + shift[g, 1], h, w):
-                    t = tri * nx + tci
+                    if row is None or tri is not row[0]:  # a row step's tiles: its column steps share them
+                        row = (tri, base + tri * nx)
+                    n = n_of[row[1] + tci]
                     if lower:
-                        lo += np.maximum(0.0, n_lo[base + t] - (grp.area[t] - ov))
+                        lo += np.maximum(n + ov, 0.0, out=n)
                     else:
-                        hi += np.minimum(ov, n_hi[base + t])
+                        hi += np.minimum(ov, n, out=n)
                 cov = (a0 >= rect[g, 0]) & (a0 + h <= rect[g, 1]) & (b0 >= rect[g, 2]) & (b0 + w <= rect[g, 3])
                 lo[~cov], hi[~cov] = 0.0, float(h * w)  # chips no source covers: 0 and every sample (bounds)
                 score[sel] = _score(lim, lo[:, None], hi[:, None], self.index.size)

@@ -110,6 +110,7 @@ class ChipSampler(torch.utils.data.Sampler[Key]):
         self._feasible: dict[int, Array] = {}
         self._files: dict[int, Array] = {}
         self._pools: dict[int, constraints.Offsets] = {}
+        self._first: dict[int, constraints.Offsets] = {}  # the pools as first made (for no keys): kept across epochs
         self._drawn: dict[int, int] = {}  # the keys drawn from each pool
         self._refined: dict[int, int] = {}  # and those when it was last refined
         self._maybe = _Blocks(self.index.num_files)  # the blocks _rejected draws offsets from (RandomChipSampler)
@@ -453,8 +454,11 @@ class RandomChipSampler(ChipSampler):
         keys are drawn: a map's blocks, which index its draws, depend on the keys drawn from it so
         far, so keys drawn after other epochs would differ from a restarted run's (a resume at
         another world size). Each epoch decides its maps again from the same start: its keys are a
-        function of the seed, the epoch (and stream) and the constraints."""
-        self._pools.clear()
+        function of the seed, the epoch (and stream) and the constraints. The maps as first made
+        (for no keys: a function of the file and the constraints alone) are kept across epochs
+        (_first, while they hold at most POOL_BLOCKS blocks): each epoch starts from them, not
+        from a map made again."""
+        self._pools = dict(self._first)
         self._drawn.clear()
         self._refined.clear()
 
@@ -546,12 +550,17 @@ class RandomChipSampler(ChipSampler):
         offsets that meet them (constraints.feasible): those."""
         m = self._pools.get(j)
         if m is None:
-            # decided for no keys yet: a level or two of blocks (_uniform refines it for the keys drawn)
-            m = constraints.offset_map(self.index, j, self.steps(j), self.min_valid, self.contents, keys=0)
+            m = self._first.get(j)
+            if m is None:
+                # decided for no keys yet: a level or two of blocks (_uniform refines it for the keys drawn)
+                m = constraints.offset_map(self.index, j, self.steps(j), self.min_valid, self.contents, keys=0)
+                if not m.total and len(F := self.feasible(j)):
+                    one = np.ones(len(F), np.int64)
+                    m = constraints.Offsets(F[:, 0].copy(), F[:, 1].copy(), one, one, np.ones(len(F), bool), (1, 1))
+                if sum(len(v.r) for v in self._first.values()) + len(m.r) > POOL_BLOCKS:
+                    self._first.clear()
+                self._first[j] = m
             self._drawn[j] = self._refined[j] = 0
-            if not m.total and len(F := self.feasible(j)):
-                one = np.ones(len(F), np.int64)
-                m = constraints.Offsets(F[:, 0].copy(), F[:, 1].copy(), one, one, np.ones(len(F), bool), (1, 1))
             if sum(len(v.r) for v in self._pools.values()) + len(m.r) > POOL_BLOCKS:
                 self._pools.clear()
             self._pools[j] = m

@@ -22,14 +22,17 @@ def tile_overlaps(tiles: tuple[int, int], shape: tuple[int, int], grid: tuple[in
     Y, X = shape
     ny, nx = grid
 
-    def axis(a0: Array, size: int, t: int, n: int, cells: int, d: int) -> tuple[Array, Array]:
-        tr = a0 // t + d
-        ov = np.clip(np.minimum(np.minimum(a0 + size, (tr + 1) * t), n) - np.maximum(a0, tr * t), 0, None)
-        return np.clip(tr, 0, cells - 1), ov * ((tr >= 0) & (tr < cells))  # no samples outside the grid
+    def axis(a0: Array, first: Array, end: Array, t: int, n: int, cells: int, d: int) -> tuple[Array, Array]:
+        tr = first + d  # (first: a0 // t, end: a0 + size, once per axis)
+        edge = tr * t
+        ov = np.maximum(np.minimum(end, np.minimum(edge + t, n)) - np.maximum(a0, edge), 0)
+        return np.minimum(np.maximum(tr, 0), cells - 1), ov * ((tr >= 0) & (tr < cells))  # no samples outside the grid
 
-    cols = [axis(c0, w, tw, X, nx, dj) for dj in range(-(-w // tw) + 1)]  # each column step once, not per row step
+    c_first, c_end = c0 // tw, c0 + w
+    cols = [axis(c0, c_first, c_end, tw, X, nx, dj) for dj in range(-(-w // tw) + 1)]  # each column step once
+    r_first, r_end = r0 // th, r0 + h
     for di in range(-(-h // th) + 1):
-        tri, ovr = axis(r0, h, th, Y, ny, di)
+        tri, ovr = axis(r0, r_first, r_end, th, Y, ny, di)
         for tci, ovc in cols:
             yield tri, tci, np.multiply(ovr, ovc, dtype=np.float64)
 
