@@ -865,6 +865,31 @@ def test_many_files_keys_do_not_depend_on_the_kept_counts_and_blocks(tmp_path, m
     assert kept[0] != kept[1]
 
 
+def test_tile_walk_of_many_chips_is_each_chips_walk():
+    """tiling.tile_overlaps of many chips over few distinct offsets (each axis' tiles and samples
+    computed once per offset and looked up) gives every chip the tiles and samples of its own
+    walk (one chip: computed directly), offsets before, inside and past the raster."""
+    from rumi.torch.tiling import tile_overlaps
+
+    rng = np.random.default_rng(8)
+    for _ in range(30):
+        th, tw = (int(v) for v in rng.integers(3, 20, 2))
+        Y, X = (int(v) for v in rng.integers(10, 90, 2))
+        h, w = (int(v) for v in rng.integers(1, 40, 2))
+        grid = (-(-Y // th), -(-X // tw))
+        n = int(rng.integers(100, 600))
+        r0, c0 = rng.integers(-h, Y + 5, n), rng.integers(-w, X + 5, n)
+        many = list(tile_overlaps((th, tw), (Y, X), grid, r0, c0, h, w))
+        for i in rng.choice(n, 25, replace=False):
+            one = list(tile_overlaps((th, tw), (Y, X), grid, r0[i:i + 1], c0[i:i + 1], h, w))
+            assert len(one) == len(many)
+            for (a, b, v), (A, B, V) in zip(one, many):
+                assert (a[0], b[0], v[0]) == (A[i], B[i], V[i]) and V.dtype == np.float64
+        total = sum(v for _, _, v in many)  # every chip's samples inside the raster, once
+        inside = (np.clip(r0 + h, 0, Y) - np.clip(r0, 0, Y)) * (np.clip(c0 + w, 0, X) - np.clip(c0, 0, X))
+        assert (total == inside).all()
+
+
 def test_offset_maps_as_first_made_are_kept_across_epochs(tmp_path, monkeypatch):
     """Files drawn many keys each take them from their offset maps (pools), a file with none that
     meets the limit is drawn again among the others: the maps as first made (for no keys) are kept

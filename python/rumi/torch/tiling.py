@@ -22,17 +22,27 @@ def tile_overlaps(tiles: tuple[int, int], shape: tuple[int, int], grid: tuple[in
     Y, X = shape
     ny, nx = grid
 
-    def axis(a0: Array, first: Array, end: Array, t: int, n: int, cells: int, d: int) -> tuple[Array, Array]:
-        tr = first + d  # (first: a0 // t, end: a0 + size, once per axis)
-        edge = tr * t
-        ov = np.maximum(np.minimum(end, np.minimum(edge + t, n)) - np.maximum(a0, edge), 0)
-        return np.minimum(np.maximum(tr, 0), cells - 1), ov * ((tr >= 0) & (tr < cells))  # no samples outside the grid
+    def axis(a0: Array, size: int, t: int, n: int, cells: int) -> list[tuple[Array, Array]]:
+        """Per step d along the axis: each chip's tile index (clipped into the grid) and its samples
+        in that tile (0 outside the grid). Many chips over few distinct offsets: computed once per
+        offset and looked up (the same values)."""
+        at = None
+        if a0.size > 64:
+            lo, hi = int(a0.min()), int(a0.max())
+            if hi - lo + 1 <= a0.size // 2:
+                at, a0 = a0 - lo, np.arange(lo, hi + 1, dtype=a0.dtype)
+        first, end = a0 // t, a0 + size
+        out = []
+        for d in range(-(-size // t) + 1):
+            tr = first + d
+            edge = tr * t
+            ov = np.maximum(np.minimum(end, np.minimum(edge + t, n)) - np.maximum(a0, edge), 0)
+            ti, ov = np.minimum(np.maximum(tr, 0), cells - 1), ov * ((tr >= 0) & (tr < cells))  # none outside the grid
+            out.append((ti, ov) if at is None else (ti[at], ov.astype(np.float64)[at]))  # (exact: small integers)
+        return out
 
-    c_first, c_end = c0 // tw, c0 + w
-    cols = [axis(c0, c_first, c_end, tw, X, nx, dj) for dj in range(-(-w // tw) + 1)]  # each column step once
-    r_first, r_end = r0 // th, r0 + h
-    for di in range(-(-h // th) + 1):
-        tri, ovr = axis(r0, r_first, r_end, th, Y, ny, di)
+    cols = axis(np.asarray(c0), w, tw, X, nx)  # each column step once, not per row step
+    for tri, ovr in axis(np.asarray(r0), h, th, Y, ny):
         for tci, ovc in cols:
             yield tri, tci, np.multiply(ovr, ovc, dtype=np.float64)
 
