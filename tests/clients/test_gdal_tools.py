@@ -73,7 +73,7 @@ def test_gdalinfo_json(fresh):
     assert info["cornerCoordinates"] == src["cornerCoordinates"]
     md = info["metadata"]
     assert md[""]["TIMES"] == ",".join(r.times) and md[""]["TIME_COUNT"] == "2"
-    assert md["RUMI"]["FRAME_UNIT"] == "1" and md["RUMI"]["TIME_COUNT"] == "2"
+    assert md["RUMI"]["FRAME_UNIT"] == "0" and md["RUMI"]["TIME_COUNT"] == "2"  # one band: a frame a date
     assert md["RUMI"]["SAMPLE_ENCODING"] == "float32"
     assert md["SUBDATASETS"]["SUBDATASET_2_NAME"] == f'RUMI:"{r.rumi}":1'
     assert [b["description"] for b in info["bands"]] == [f"VV @ {t}" for t in r.times]
