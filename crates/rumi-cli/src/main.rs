@@ -57,9 +57,9 @@ pub struct WriteOpts {
     /// Nominal tile size: N for N x N, or WIDTHxLENGTH.
     #[arg(long, value_name = "N|WxL", default_value = "256", value_parser = parse_tile)]
     pub tile: (u16, u16),
-    /// frame_unit (0..=9). Default: 0 when B = T = 1, 1 when exactly one of B, T exceeds 1
-    /// (2 for multi-band Images of 8-bit samples with --graph image), 9 when both do (tiles,
-    /// time then band: a chip's dates are one run of frames).
+    /// frame_unit (0..=9). Default: 0 for one band, whatever the dates (a frame a date), 1 for
+    /// a multi-band Image (2 for multi-band Images of 8-bit samples with --graph image), 9 when
+    /// B and T both exceed 1 (tiles, time then band: a chip's dates are one run of frames).
     #[arg(long, value_name = "N")]
     pub frame_unit: Option<u16>,
     /// OpenZL compression level, 1..=22 (default 7): the numeric graph's, or with auto/image the
