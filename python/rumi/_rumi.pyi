@@ -177,3 +177,19 @@ def clean_stale(path: str) -> list[str]: ...
 def parse_time(text: str) -> tuple[int, bool, int]: ...
 def parse_interval(text: str) -> tuple[tuple[int, bool], tuple[int, bool]]: ...
 def tile_counts(shape: tuple[int, int], tile: tuple[int, int]) -> tuple[int, int]: ...
+def tile_sums(
+    tiles: tuple[int, int],
+    shape: tuple[int, int],
+    grid: tuple[int, int],
+    table: Any,
+    area: Any,
+    rows: Any,
+    r1: Any,
+    r2: Any,
+    c1: Any,
+    c2: Any,
+    size: tuple[int, int],
+    lower: bool,
+    least: Any,
+    most: Any = None,
+) -> None: ...

@@ -25,6 +25,7 @@ use rumi::{Category, Error, LimitKind, Limits};
 mod dlpack;
 mod spare;
 mod store;
+mod tiles;
 mod write;
 
 /// Maps a core error to the Python exception of its category (classes defined in
@@ -555,6 +556,7 @@ fn _rumi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parse_time, m)?)?;
     m.add_function(wrap_pyfunction!(parse_interval, m)?)?;
     m.add_function(wrap_pyfunction!(tile_counts, m)?)?;
+    m.add_function(wrap_pyfunction!(tiles::tile_sums, m)?)?;
     m.add_function(wrap_pyfunction!(write::encode_tiles, m)?)?;
     m.add_function(wrap_pyfunction!(write::frame_unit_from_image, m)?)?;
     m.add_function(wrap_pyfunction!(write::graph_check, m)?)?;

@@ -44,7 +44,7 @@ from rumi.catalog.scan import tile_areas
 
 from .dtypes import Array
 from .index import ChipIndex
-from .tiling import tile_overlap_ranges, tile_overlaps
+from .tiling import tile_overlap_ranges, tile_overlaps, tile_sum_ranges, tile_sums
 
 #: decoded class counts kept per process (files)
 COUNTS_CACHE = 4096
@@ -311,11 +311,11 @@ class Contents:
 
     def ok_many(self, files: Array, inv: Array, r0: Array, c0: Array) -> Array:
         """ok of chips of several files at once (chip i of file files[inv[i]]): the files whose counts for
-        a limit are one source of one step with a rectangle (flat_counts) in one walk over the
-        tiles per tile grid, their class sums side by side in the limit's FlatBank (decoded and
-        summed for many files at once when first needed: flat_many); the others file by file
-        (ok). The same sums as bounds' (of integers: exact in any order), so the same decisions,
-        in a few numpy calls for all the files rather than many per file."""
+        a limit are one source of one step with a rectangle (flat_counts) in one native walk over
+        the tiles per tile grid (tiling.tile_sums), their class sums side by side in the limit's
+        FlatBank (decoded and summed for many files at once when first needed: flat_many); the
+        others file by file (ok). The same sums as bounds' (of integers: exact in any order), so
+        the same decisions, in a few calls for all the files rather than many per file."""
         h, w = self.index.size
         ok: Array = np.ones(len(inv), bool)
         present = np.bincount(inv, minlength=len(files)) > 0
@@ -331,23 +331,12 @@ class Contents:
                 grp = bank.groups[u]
                 sel = np.flatnonzero(chip_gid == u)
                 g = bank.pos[files[inv[sel]]]
-                ny, nx = grp.grid
-                base = g * (ny * nx)
                 shift, rect = grp.shift, grp.rect
                 a0, b0 = r0[sel], c0[sel]
-                lo, hi = np.zeros(len(sel)), np.zeros(len(sel))
                 lower = lim.kind == "min"  # the one bound the limit is decided on (_score)
-                # the lower bound's terms max(0, n - (area - ov)) as max(0, (n - area) + ov): of integers, exact
-                n_of = (grp.lo[:grp.n] - grp.area).ravel() if lower else grp.hi[:grp.n].ravel()
-                row: Any = None
-                for tri, tci, ov in tile_overlaps(grp.tiles, grp.shape, grp.grid, a0 + shift[g, 0], b0 + shift[g, 1], h, w):
-                    if row is None or tri is not row[0]:  # a row step's tiles: its column steps share them
-                        row = (tri, base + tri * nx)
-                    n = n_of[row[1] + tci]
-                    if lower:
-                        lo += np.maximum(n + ov, 0.0, out=n)
-                    else:
-                        hi += np.minimum(ov, n, out=n)
+                sums = tile_sums(grp.tiles, grp.shape, grp.grid, (grp.lo if lower else grp.hi)[:grp.n], grp.area, g,
+                                 a0 + shift[g, 0], b0 + shift[g, 1], h, w, lower)
+                lo, hi = (sums, np.zeros(len(sel))) if lower else (np.zeros(len(sel)), sums)
                 cov = (a0 >= rect[g, 0]) & (a0 + h <= rect[g, 1]) & (b0 >= rect[g, 2]) & (b0 + w <= rect[g, 3])
                 lo[~cov], hi[~cov] = 0.0, float(h * w)  # chips no source covers: 0 and every sample (bounds)
                 score[sel] = _score(lim, lo[:, None], hi[:, None], self.index.size)
@@ -357,7 +346,7 @@ class Contents:
     def ok_range_many(self, js: Array, r1: Array, r2: Array, c1: Array, c2: Array) -> tuple[Array, Array]:
         """ok_range over blocks of chips of several files at once (block i of file js[i]): (every
         chip of the block meets every limit, some chip may), from the limits' FlatBanks in one
-        walk per tile grid (tiling.tile_overlap_ranges); a block of a file decided file by file
+        native walk per tile grid (tiling.tile_sum_ranges); a block of a file decided file by file
         (not in a bank) is undecided (False, True), as is one partly inside its source's
         rectangle."""
         h, w = self.index.size
@@ -376,21 +365,13 @@ class Contents:
                 grp = bank.groups[u]
                 sel = np.flatnonzero(gid == u)
                 g = bank.pos[js[sel]]
-                ny, nx = grp.grid
                 dr, dc = grp.shift[g, 0], grp.shift[g, 1]
-                tri, tci, least, most = tile_overlap_ranges(grp.tiles, grp.shape, grp.grid, r1[sel] + dr, r2[sel] + dr,
-                                                            c1[sel] + dc, c2[sel] + dc, h, w)
-                t = tri * nx + tci
-                idx = g * (ny * nx) + t
-                area = grp.area[t]
-                if lim.kind == "min":  # the lower bound at the least and the most samples in each tile
-                    n = grp.lo[:grp.n].ravel()[idx]
-                    at_least = np.maximum(0.0, n - (area - least)).sum(0)
-                    at_most = np.maximum(0.0, n - (area - most)).sum(0)
-                    worst, best = at_least, at_most
-                else:  # the upper bound: the most samples are the worst
-                    n = grp.hi[:grp.n].ravel()[idx]
-                    worst, best = np.minimum(most, n).sum(0), np.minimum(least, n).sum(0)
+                lower = lim.kind == "min"
+                least, most = tile_sum_ranges(grp.tiles, grp.shape, grp.grid, (grp.lo if lower else grp.hi)[:grp.n],
+                                              grp.area, g, r1[sel] + dr, r2[sel] + dr, c1[sel] + dc, c2[sel] + dc, h,
+                                              w, lower)
+                # the lower bound at the least and the most samples in each tile; an upper bound: the most are the worst
+                worst, best = (least, most) if lower else (most, least)
                 rect = grp.rect[g]
                 a1, a2, b1, b2 = r1[sel], r2[sel], c1[sel], c2[sel]
                 every = (a1 >= rect[:, 0]) & (a2 + h <= rect[:, 1]) & (b1 >= rect[:, 2]) & (b2 + w <= rect[:, 3])

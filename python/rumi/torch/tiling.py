@@ -1,12 +1,16 @@
 """The one walk of chips over a raster's tiles (the per-tile catalogue summaries, rumi:valid
 and rumi:classes, bound a chip's contents through it: rumi.torch.constraints, .contents), for
-chips and for blocks of chips (tile_overlap_ranges). The tiles' samples: rumi.catalog.scan.tile_areas."""
+chips and for blocks of chips (tile_overlap_ranges); tile_sums and tile_sum_ranges: the bounds' sums over
+that walk for many chips or blocks of one tile grid in one native call (rumi._rumi.tile_sums, the
+walk here its reference). The tiles' samples: rumi.catalog.scan.tile_areas."""
 
 from __future__ import annotations
 
 from typing import Iterator
 
 import numpy as np
+
+from rumi._internal import _rumi
 
 from .dtypes import Array
 
@@ -85,3 +89,32 @@ def tile_overlap_ranges(tiles: tuple[int, int], shape: tuple[int, int], grid: tu
     tri = np.repeat(tr, Dc, 0)
     tci = np.tile(tc, (Dr, 1))
     return tri, tci, least, most
+
+
+def tile_sums(tiles: tuple[int, int], shape: tuple[int, int], grid: tuple[int, int], table: Array, area: Array,
+              rows: Array, r0: Array, c0: Array, h: int, w: int, lower: bool) -> Array:
+    """Per h x w chip at (r0, c0) (tiles th x tw of a Y x X raster, ny x nx of them): the sum
+    over the tiles it touches of a bound's term of the tile's value n in row rows[i] of table
+    (float64 (files, ny x nx); area (ny x nx) the tiles' samples, each value in [0, its
+    area]), ov the chip's samples in the tile (tile_overlaps'): lower, the lower bound's
+    max(0, n - (area - ov)), else the upper bound's min(ov, n). The sums of the walk's terms,
+    exactly (integers), in one native call; a ValueError names a bad input."""
+    rows, r0, c0 = (np.ascontiguousarray(v, np.int64) for v in (rows, r0, c0))
+    out = np.empty(len(r0))
+    _rumi.tile_sums(tiles, shape, grid, np.ascontiguousarray(table, np.float64), np.ascontiguousarray(area, np.float64),
+                    rows, r0, r0, c0, c0, (h, w), lower, out)
+    return out
+
+
+def tile_sum_ranges(tiles: tuple[int, int], shape: tuple[int, int], grid: tuple[int, int], table: Array, area: Array,
+                    rows: Array, r1: Array, r2: Array, c1: Array, c2: Array, h: int, w: int,
+                    lower: bool) -> tuple[Array, Array]:
+    """tile_sums over blocks of chips (every (r0, c0) with r1 <= r0 <= r2, c1 <= c0 <= c2, per
+    block): the sums at the least and at the most samples any chip of the block has in each
+    tile (tile_overlap_ranges'); each term is nondecreasing in the samples, so least <= every
+    chip's tile_sums <= most (bounds: no one chip need reach them)."""
+    least, most = np.empty(len(r1)), np.empty(len(r1))
+    rows, r1, r2, c1, c2 = (np.ascontiguousarray(v, np.int64) for v in (rows, r1, r2, c1, c2))
+    _rumi.tile_sums(tiles, shape, grid, np.ascontiguousarray(table, np.float64), np.ascontiguousarray(area, np.float64),
+                    rows, r1, r2, c1, c2, (h, w), lower, least, most)
+    return least, most
