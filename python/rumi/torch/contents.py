@@ -331,13 +331,13 @@ class Contents:
                 grp = bank.groups[u]
                 sel = np.flatnonzero(chip_gid == u)
                 g = bank.pos[files[inv[sel]]]
-                shift, rect = grp.shift, grp.rect
+                shift, rect = np.take(grp.shift, g, 0), np.take(grp.rect, g, 0)
                 a0, b0 = r0[sel], c0[sel]
                 lower = lim.kind == "min"  # the one bound the limit is decided on (_score)
                 sums = tile_sums(grp.tiles, grp.shape, grp.grid, (grp.lo if lower else grp.hi)[:grp.n], grp.area, g,
-                                 a0 + shift[g, 0], b0 + shift[g, 1], h, w, lower)
+                                 a0 + shift[:, 0], b0 + shift[:, 1], h, w, lower)
                 lo, hi = (sums, np.zeros(len(sel))) if lower else (np.zeros(len(sel)), sums)
-                cov = (a0 >= rect[g, 0]) & (a0 + h <= rect[g, 1]) & (b0 >= rect[g, 2]) & (b0 + w <= rect[g, 3])
+                cov = (a0 >= rect[:, 0]) & (a0 + h <= rect[:, 1]) & (b0 >= rect[:, 2]) & (b0 + w <= rect[:, 3])
                 lo[~cov], hi[~cov] = 0.0, float(h * w)  # chips no source covers: 0 and every sample (bounds)
                 score[sel] = _score(lim, lo[:, None], hi[:, None], self.index.size)
             ok &= score >= 0
@@ -355,31 +355,32 @@ class Contents:
         if not self.limits:
             return ~sure, maybe
         sure[:] = True
-        files, inv = np.unique(js, return_inverse=True)
+        files = _distinct(js, self.index.num_files)
         decided = np.ones(len(js), bool)
+        size = self.index.size
         for lim in self.limits:
             bank = self.flat_many(files, lim)
             gid = bank.gid[js]
             decided &= gid >= 0
-            for u in np.unique(gid[gid >= 0]).tolist():
+            lower = lim.kind == "min"
+            uncovered = _score(lim, np.zeros((1, 1)), np.full((1, 1), float(h * w)), size)[0] >= 0
+            for u in _distinct(gid[gid >= 0], len(bank.groups)).tolist():
                 grp = bank.groups[u]
-                sel = np.flatnonzero(gid == u)
+                of_u = gid == u
+                sel: Any = slice(None) if of_u.all() else np.flatnonzero(of_u)  # one tile grid: no copies
                 g = bank.pos[js[sel]]
-                dr, dc = grp.shift[g, 0], grp.shift[g, 1]
-                lower = lim.kind == "min"
+                shift, rect = np.take(grp.shift, g, 0), np.take(grp.rect, g, 0)  # (np.take: 10x fancy indexing's speed)
+                a1, a2, b1, b2 = r1[sel], r2[sel], c1[sel], c2[sel]
+                dr, dc = shift[:, 0], shift[:, 1]
                 least, most = tile_sum_ranges(grp.tiles, grp.shape, grp.grid, (grp.lo if lower else grp.hi)[:grp.n],
-                                              grp.area, g, r1[sel] + dr, r2[sel] + dr, c1[sel] + dc, c2[sel] + dc, h,
-                                              w, lower)
+                                              grp.area, g, a1 + dr, a2 + dr, b1 + dc, b2 + dc, h, w, lower)
                 # the lower bound at the least and the most samples in each tile; an upper bound: the most are the worst
                 worst, best = (least, most) if lower else (most, least)
-                rect = grp.rect[g]
-                a1, a2, b1, b2 = r1[sel], r2[sel], c1[sel], c2[sel]
                 every = (a1 >= rect[:, 0]) & (a2 + h <= rect[:, 1]) & (b1 >= rect[:, 2]) & (b2 + w <= rect[:, 3])
                 some = (np.maximum(a1, rect[:, 0]) <= np.minimum(a2, rect[:, 1] - h)) \
                     & (np.maximum(b1, rect[:, 2]) <= np.minimum(b2, rect[:, 3] - w))
-                uncovered = _score(lim, np.zeros((1, 1)), np.full((1, 1), float(h * w)), self.index.size)[0] >= 0
-                s_worst = _score(lim, worst[:, None], worst[:, None], self.index.size) >= 0
-                s_best = _score(lim, best[:, None], best[:, None], self.index.size) >= 0
+                s_worst = _score(lim, worst[:, None], worst[:, None], size) >= 0
+                s_best = _score(lim, best[:, None], best[:, None], size) >= 0
                 mixed = some & ~every
                 sure[sel] &= np.where(some, ~mixed & s_worst, uncovered)
                 maybe[sel] &= np.where(some, mixed | s_best, uncovered)
@@ -745,6 +746,17 @@ class FlatGroup:
         self.shift[at], self.rect[at], self.lo[at], self.hi[at] = shift, rect, lo, hi
         self.n += k
         return at
+
+
+def _distinct(v: Array, n: int) -> Array:
+    """The distinct values of v (integers in [0, n)), increasing: np.unique's, without its sort
+    where v is not much shorter than n."""
+    if 8 * len(v) < n or len(v) < 64:
+        out: Array = np.unique(v)
+        return out
+    seen = np.zeros(n, bool)
+    seen[v] = True
+    return np.flatnonzero(seen)
 
 
 def _first_covering(srcs: Sequence[Source], r0: Array, c0: Array, h: int, w: int) -> Iterator[tuple[Source, Array]]:
