@@ -779,6 +779,66 @@ def test_blocks_of_many_files_hold_their_chips(tmp_path, seed, labels, kind):
             assert sure[i] == maybe[i] == bool(ok[0]), i
 
 
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32 - 1), kind=st.sampled_from([None, "min", "max", "both"]), step=st.sampled_from([1, 1, 3]),
+       levels=st.sampled_from([0, 1, 2, 4]), band=st.sampled_from(["lab", "c"]))
+def test_the_blocks_rejection_draws_from_hold_every_chip_that_meets_the_constraints(tmp_path, monkeypatch, seed, kind,
+                                                                                    step, levels, band):
+    """RandomChipSampler._offset_blocks (the blocks its rejection draws candidates from, every file's at once): they
+    hold every offset on the step whose chip chip_ok admits (brute force over each file's offsets), each offset once,
+    and every offset of a block marked sure is one (a candidate drawn there is not checked): label files over parts of
+    the images (chips outside them skipped: the blocks lie inside the label rectangle), a file without one, a file
+    with two label files (never sure: checked chip by chip), with and without class limits (of the labels or of the
+    images), any number of levels."""
+    import tempfile
+
+    from rumi.torch import constraints, samplers
+
+    monkeypatch.setattr(samplers, "MAYBE_LEVELS", levels)
+    rng = np.random.default_rng(seed)
+    d = pathlib.Path(tempfile.mkdtemp(dir=tmp_path))
+    imgs, labs = [], []
+    for i in range(5):
+        Y, X = (40, 48) if i % 2 else (56, 40)
+        x0 = 500000.0 + i * 1000
+        rumi.write(d / f"i{i}.rumi", _blobs(rng, (1, 1, Y, X), 3), bands=["c"], times=["2020-01-01"], tile=8,
+                   crs=GEO["crs"], geotransform=(x0, 10.0, 0.0, 5100000.0, 0.0, -10.0))
+        imgs.append(str(d / f"i{i}.rumi"))
+        for k in range(2 if i == 4 else 0 if i == 3 else 1):  # file 3: no label; file 4: two label files
+            lr, lc = int(rng.integers(0, 8)) + 20 * k, int(rng.integers(0, 8))
+            lab = _blobs(rng, (1, 1, Y - lr - int(rng.integers(0, 8)), X - lc), 3, cell=5)
+            rumi.write(d / f"l{i}_{k}.rumi", lab, bands=["lab"], times=["2020-01-01"], tile=8, crs=GEO["crs"],
+                       geotransform=(x0 + lc * 10.0, 10.0, 0.0, 5100000.0 - lr * 10.0, 0.0, -10.0))
+            labs.append(str(d / f"l{i}_{k}.rumi"))
+    ds = rt.ChipDataset(rumi.Catalog.build(imgs, d / "i.parquet"), size=12,
+                        labels=rumi.Catalog.build(labs, d / "l.parquet"))
+    mn = {band: {1: 0.3}} if kind in ("min", "both") else None  # limits on the labels or on the images' band
+    mx = {band: {0: 0.4}} if kind in ("max", "both") else None
+    s = rt.RandomChipSampler(ds, length=10, align=step if step > 1 else False, min_class=mn, max_class=mx)
+    files = np.arange(5)
+    st_ = s._steps(files)
+    shapes = np.asarray(ds.index.shapes, np.int64)
+    P = np.stack([(shapes[:, 2] - 12) // st_[:, 0] + 1, (shapes[:, 3] - 12) // st_[:, 1] + 1], 1)
+    count, size, r_0, c_0, width, sure = s._offset_blocks(files, P, st_)
+    assert count[3] == 0 and (kind is not None or (count[:3] > 0).all())  # no label: no block
+    at = 0
+    for j in range(5):
+        R, C = (v.ravel() for v in np.meshgrid(np.arange(P[j, 0]), np.arange(P[j, 1]), indexing="ij"))
+        ok = constraints.chip_ok(ds.index, j, R * st_[j, 0], C * st_[j, 1], None, s.contents)
+        held = np.zeros((P[j, 0], P[j, 1]), np.int64)
+        for b in range(at, at + count[j]):
+            rows = np.arange(r_0[b], r_0[b] + size[b] // width[b])
+            cols = np.arange(c_0[b], c_0[b] + width[b])
+            held[np.ix_(rows, cols)] += 1
+            if sure[b]:
+                assert ok.reshape(held.shape)[np.ix_(rows, cols)].all(), (j, b)
+                assert j != 4  # two label files: chip by chip
+        at += count[j]
+        assert held.max(initial=0) <= 1  # each offset once
+        assert not (ok & (held.ravel() == 0)).any(), j  # every offset that meets them is in a block
+    assert sure.any() or kind is not None
+
+
 def test_many_small_files_draw_by_rejection_without_maps(tmp_path, monkeypatch):
     """Many small files drawn few keys each (RandomChipSampler's _rejected: candidates of every
     file checked at once): no file's offset map is made, every key meets the limit on its pixels,

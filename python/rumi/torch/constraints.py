@@ -219,7 +219,7 @@ def chips_ok(index: ChipIndex, js: Array, r0: Array, c0: Array, min_valid: float
     if skips_unlabelled(index):
         assert index.label is not None
         h, w = index.size
-        rect, each = _label_rects(index, files)
+        rect, each = label_rects(index, files)
         for i in np.flatnonzero(each).tolist():  # file by file
             sel = inv == i
             ok[sel] = covered(index, int(files[i]), r0[sel], c0[sel])
@@ -235,7 +235,7 @@ def chips_ok(index: ChipIndex, js: Array, r0: Array, c0: Array, min_valid: float
 _RECTS: weakref.WeakKeyDictionary[Any, tuple[Array, Array]] = weakref.WeakKeyDictionary()
 
 
-def _label_rects(index: ChipIndex, files: Array) -> tuple[Array, Array]:
+def label_rects(index: ChipIndex, files: Array) -> tuple[Array, Array]:
     """chips_ok's label rectangles of files (r_lo, r_hi, c_lo, c_hi of image rows and columns
     that one label file covers; none: an empty one) and whether each is decided file by file
     (several label files, or one without a rectangle: an everything-rectangle, `covered` per chip),

@@ -44,15 +44,21 @@ UNDECIDED_AHEAD = 4
 #: files drawn few keys each then cost a few numpy calls in all, not a map (a few ms) each
 REJECT_KEYS = 256
 #: the candidates per key of _rejected's rounds, in turn
-REJECT_ROUNDS = (2, 4, 8, 16, 32, 64, 128)
+REJECT_ROUNDS = (1, 2, 4, 8, 16, 32, 64, 128)
 #: _rejected leaves a file's keys to its pool once they would need more candidates than this (estimated from the
 #: acceptance of its candidates so far; about the cost of a small file's offset map)
 REJECT_GIVE_UP = 2000
 #: the most blocks of offsets a file's keys are drawn from by rejection (_maybe_blocks: about a
 #: tile a side, coarser past it)
 MAYBE_BLOCKS = 1024
-#: the blocks kept across epochs (32 bytes each); past them they are made again as files are drawn
+#: times _offset_blocks halves the blocks it leaves undecided
+MAYBE_LEVELS = 2
+#: the blocks kept across epochs (40 bytes each); past them they are made again as files are drawn
 MAYBE_KEPT = 1 << 22
+#: construction shows that some file has a chip by SOME_CHIP_TRIES offsets drawn in each of SOME_CHIP_FILES files
+#: (_some_chip), before it makes a file's pool
+SOME_CHIP_FILES = 16
+SOME_CHIP_TRIES = 32
 #: balance=: the random offsets near a drawn lattice chip tried per round for the keys not met yet (15 in all)
 NEAR_ROUNDS = (1, 3, 11)
 
@@ -127,7 +133,7 @@ class ChipSampler(torch.utils.data.Sampler[Key]):
             groups = [self.files_of(int(c)) for c in self.my_streams()] if self.streams is not None else \
                 [np.arange(self.index.num_files)]
             for files in groups:
-                if not any(self.has_chip(int(j)) for j in files):
+                if not self._some_chip(files):
                     raise constraints.no_chip_error(self.index, self.min_valid, self.contents)
 
     # -- the index's files ------------------------------------------------------------------
@@ -142,6 +148,10 @@ class ChipSampler(torch.utils.data.Sampler[Key]):
     def has_chip(self, j: int) -> bool:
         """Whether file j has a chip that meets the constraints (here: a lattice offset, feasible)."""
         return bool(len(self.feasible(j)))
+
+    def _some_chip(self, files: Array) -> bool:
+        """Whether one of files has a chip that meets the constraints (has_chip, file by file until one has)."""
+        return any(self.has_chip(int(j)) for j in files)
 
     def my_streams(self) -> Array:
         """The streams this rank reads (streams order only)."""
@@ -284,24 +294,26 @@ def _check_length(length: Any) -> int:
 class _Blocks:
     """RandomChipSampler._maybe_blocks' blocks of the files looked at so far: file j's are
     rows start[j] to start[j] + count[j] (start -1: not yet) of size (offsets), r_0, c_0 (the
-    first row and column, in steps) and width (columns), grown by doubling."""
+    first row and column, in steps), width (columns) and sure (1: each of its chips meets the
+    class limits), grown by doubling."""
 
     def __init__(self, n_files: int) -> None:
         self.start = np.full(n_files, -1, np.int64)
         self.count = np.zeros(n_files, np.int64)
         self.n = 0
-        self.size, self.r_0, self.c_0, self.width = (np.zeros(0, np.int64) for _ in range(4))
+        self.size, self.r_0, self.c_0, self.width, self.sure = (np.zeros(0, np.int64) for _ in range(5))
 
-    def add(self, files: Array, count: Array, size: Array, r_0: Array, c_0: Array, width: Array) -> None:
+    def add(self, files: Array, count: Array, size: Array, r_0: Array, c_0: Array, width: Array, sure: Array) -> None:
         k = len(size)
         if self.n + k > len(self.size):
             cap = max(2 * len(self.size), self.n + k, 64)
-            for name in ("size", "r_0", "c_0", "width"):
+            for name in ("size", "r_0", "c_0", "width", "sure"):
                 grown = np.zeros(cap, np.int64)
                 grown[:self.n] = getattr(self, name)[:self.n]
                 setattr(self, name, grown)
         self.size[self.n:self.n + k], self.r_0[self.n:self.n + k] = size, r_0
         self.c_0[self.n:self.n + k], self.width[self.n:self.n + k] = c_0, width
+        self.sure[self.n:self.n + k] = sure
         self.start[files] = self.n + np.cumsum(count) - count
         self.count[files] = count
         self.n += k
@@ -312,18 +324,19 @@ def _ranges(start: Array, count: Array) -> Array:
     return np.repeat(start - (np.cumsum(count) - count), count) + np.arange(int(count.sum()))
 
 
-def _in_blocks(draw: tuple[Array, ...], f: Array, u: Array) -> tuple[Array, Array]:
+def _in_blocks(draw: tuple[Array, ...], f: Array, u: Array) -> tuple[Array, Array, Array]:
     """Offsets (rows, columns, in steps) of files f (indices into _maybe_blocks' files), one per
-    value of u (uniform in [0, 1), (len(f), k)): uniform over the file's offsets in its blocks."""
-    total, base, cum, r_0, c_0, width = draw
+    value of u (uniform in [0, 1), (len(f), k)): uniform over the file's offsets in its blocks;
+    and whether each lies in a sure block (its chip meets the class limits)."""
+    total, base, cum, r_0, c_0, width, sure = draw
     if not len(r_0):  # no file has an offset: nothing to draw (its keys are left unmet)
-        return np.zeros(u.shape, np.int64), np.zeros(u.shape, np.int64)
+        return np.zeros(u.shape, np.int64), np.zeros(u.shape, np.int64), np.zeros(u.shape, bool)
     tot = total[f][:, None]
     at = base[f][:, None] + np.minimum((u * tot).astype(np.int64), np.maximum(tot - 1, 0))
     b = np.minimum(np.searchsorted(cum, at, side="right") - 1, len(r_0) - 1)
     local = at - cum[b]
     w = np.maximum(width[b], 1)
-    return r_0[b] + local // w, c_0[b] + local % w
+    return r_0[b] + local // w, c_0[b] + local % w, sure[b] > 0
 
 
 def _keys(js: Array, r0: Array, c0: Array) -> Array:
@@ -508,9 +521,9 @@ class RandomChipSampler(ChipSampler):
                 # the keys of files drawn at most REJECT_KEYS of them: by rejection first, every file at once
                 _, inv, cnt = np.unique(js[todo], return_inverse=True, return_counts=True)
                 few = todo[cnt[inv] <= REJECT_KEYS]
-                r0[few], c0[few], met = self._rejected(js[few], rng)
-                left = np.sort(np.concatenate([todo[cnt[inv] > REJECT_KEYS], few[~met]]))
-                bad = []
+                r0[few], c0[few], met, none = self._rejected(js[few], rng)
+                left = np.sort(np.concatenate([todo[cnt[inv] > REJECT_KEYS], few[~met & ~none]]))
+                bad = np.unique(js[few[none]]).tolist()  # no offset of theirs meets the class limits: no pool made
                 for j in np.unique(js[left]):
                     sel = left[js[left] == j]
                     got = self._uniform(int(j), len(sel), rng)
@@ -523,7 +536,7 @@ class RandomChipSampler(ChipSampler):
                 area[np.isin(files, bad)] = 0.0
                 if not area.sum():  # pragma: no cover - the constructor found a file with one
                     raise constraints.no_chip_error(index, self.min_valid, self.contents)
-                todo = left[np.isin(js[left], bad)]
+                todo = np.sort(np.concatenate([few[none], left[np.isin(js[left], bad)]]))
                 js[todo] = files[rng.choice(len(area), size=len(todo), p=area / area.sum())]
             return _keys(js, r0, c0)
         ys = rng.random(count)
@@ -535,6 +548,28 @@ class RandomChipSampler(ChipSampler):
         r0 = (ys * Py).astype(np.int64) * Sy
         c0 = (xs * Px).astype(np.int64) * Sx
         return _keys(js, r0, c0)
+
+    def _some_chip(self, files: Array) -> bool:
+        """Whether one of files has a chip that meets the constraints: one found among SOME_CHIP_TRIES offsets drawn
+        in each of the first SOME_CHIP_FILES files' blocks (_maybe_blocks; checked at once: constraints.chips_ok)
+        shows it without a file's pool; else file by file (has_chip)."""
+        head = np.asarray(files[:SOME_CHIP_FILES], np.int64)
+        if self.contents.balance is None and len(head):
+            h, w = self.index.size
+            shapes = np.asarray(self.index.shapes, np.int64)[head].reshape(-1, 4)
+            step = self._steps(head)
+            P = np.stack([(shapes[:, 2] - h) // step[:, 0] + 1, (shapes[:, 3] - w) // step[:, 1] + 1], 1)
+            live = (P >= 1).all(1)
+            head, P, step = head[live], P[live], step[live]
+            draw = self._maybe_blocks(head, P, step)
+            f = np.flatnonzero(draw[0] > 0)
+            if len(f):
+                rows, cols, _ = _in_blocks(draw, f, np.random.default_rng(0).random((len(f), SOME_CHIP_TRIES)))
+                k = SOME_CHIP_TRIES
+                if constraints.chips_ok(self.index, np.repeat(head[f], k), (rows * step[f, :1]).ravel(),
+                                        (cols * step[f, 1:]).ravel(), self.min_valid, self.contents).any():
+                    return True
+        return super()._some_chip(files)
 
     def has_chip(self, j: int) -> bool:
         """Whether file j has a chip that meets the constraints: its pool has an offset (balance=:
@@ -566,11 +601,12 @@ class RandomChipSampler(ChipSampler):
             self._pools[j] = m
         return m
 
-    def _rejected(self, js: Array, rng: np.random.Generator) -> tuple[Array, Array, Array]:
+    def _rejected(self, js: Array, rng: np.random.Generator) -> tuple[Array, Array, Array, Array]:
         """An offset for each key of files js (key i: file js[i]) by rejection: REJECT_ROUNDS[k]
         offsets uniform on its file's align step in round k, every key's of a round checked in one
         constraints.chips_ok, the key taking the first that meets the constraints (uniform among
-        those that do). (rows, cols, whether one was met). A file's keys that would need more than
+        those that do). (rows, cols, whether one was met, whether the file has none: no offset on
+        a step of one pixel in a block where some chip may meet the class limits). A file's keys that would need more than
         REJECT_GIVE_UP candidates more (at its acceptance so far) are left unmet (to its pool). The
         draws depend only on the keys, the rng and which offsets meet the constraints (not on the
         pools the sampler holds: a file whose pool has no offset is drawn for too, none met)."""
@@ -590,18 +626,24 @@ class RandomChipSampler(ChipSampler):
             | (P < 1).any(1) | (draw[0][inv] == 0)
         todo = np.arange(n)
         tried, hits = np.zeros(len(files)), np.zeros(len(files))
+        others = bool(self.min_valid)  # a sure block's chips meet every other constraint
         for k in REJECT_ROUNDS:
             if not len(todo):
                 break
-            cr, cc = _in_blocks(draw, inv[todo], rng.random((len(todo), k)))
+            cr, cc, cs = _in_blocks(draw, inv[todo], rng.random((len(todo), k)))
             t = todo[:, None]
             cr, cc = cr * step[t, 0], cc * step[t, 1]
             ok = np.zeros((len(todo), k), bool)
             live = np.flatnonzero(~empty[todo])  # a file known to have none: no check
             if len(live):
-                ok[live] = constraints.chips_ok(self.index, np.repeat(js[todo[live]], k), cr[live].ravel(),
-                                                cc[live].ravel(), self.min_valid, self.contents, files,
-                                                np.repeat(inv[todo[live]], k)).reshape(len(live), k)
+                cj, ci = np.repeat(js[todo[live]], k), np.repeat(inv[todo[live]], k)
+                lr, lc, sure = cr[live].ravel(), cc[live].ravel(), cs[live].ravel()
+                res = np.ones(len(cj), bool)
+                for part, lims in ((~sure, self.contents), (sure if others else None, None)):
+                    if part is not None and part.any():  # in a sure block: the other constraints alone
+                        res[part] = constraints.chips_ok(self.index, cj[part], lr[part], lc[part], self.min_valid, lims,
+                                                         files, ci[part])
+                ok[live] = res.reshape(len(live), k)
             hit = ok.any(axis=1)
             first = np.argmax(ok[hit], axis=1)
             r0[todo[hit]] = cr[hit][np.arange(len(first)), first]
@@ -613,17 +655,21 @@ class RandomChipSampler(ChipSampler):
             # a file whose keys left would need more candidates than its map costs: its pool draws them
             need = np.bincount(inv[todo], minlength=len(files)) * (tried + 1) / (hits + 1)
             todo = todo[need[inv[todo]] <= REJECT_GIVE_UP]
-        return r0, c0, met
+        # the blocks hold every offset on the step that may meet the class limits, and on a step of one pixel the
+        # file's lattice too (its pool's last resort): none, no chip
+        none = (draw[0][inv] == 0) & (P >= 1).all(1) & (step == 1).all(1) \
+            & (bool(self.contents.limits) or constraints.skips_unlabelled(self.index))
+        return r0, c0, met, none
 
     def _maybe_blocks(self, files: Array, P: Array, step: Array) -> tuple[Array, ...]:
         """The offsets _rejected draws the keys of files from (P: each file's offsets per axis on
-        its align step, step): uniform over the blocks of offsets (about a tile of them a side,
-        at most MAYBE_BLOCKS a file) where some chip may meet the class limits
-        (Contents.ok_range_many: every file's blocks at once), which hold every offset that does
-        (the others are never drawn: the acceptance rises, the keys stay uniform among the
-        offsets that meet them). (each file's offsets in them, where its blocks start, the
-        blocks' cumulative offsets, first row and column, columns), in offsets of the step; without
-        class limits one block a file."""
+        its align step, step): uniform over the blocks of offsets (_offset_blocks: about a tile of
+        them a side, halved where undecided) where some chip may meet the class limits, which hold
+        every offset that does (the others are never drawn: the acceptance rises, the keys stay
+        uniform among the offsets that meet them), each block sure or not (each of its chips meets
+        the limits: a candidate there needs no check of them). (each file's offsets in them, where
+        its blocks start, the blocks' cumulative offsets, first row and column, columns, sure), in
+        offsets of the step; without class limits one block a file."""
         kept = self._maybe
         if kept.n > MAYBE_KEPT:  # bounded memory: the blocks of the files drawn next are made again
             kept = self._maybe = _Blocks(self.index.num_files)
@@ -635,13 +681,30 @@ class RandomChipSampler(ChipSampler):
         size = kept.size[at]
         start = np.concatenate([[0], np.cumsum(nb)])
         cum = np.concatenate([[0], np.cumsum(size)])
-        return cum[start[1:]] - cum[start[:-1]], cum[start[:-1]], cum, kept.r_0[at], kept.c_0[at], kept.width[at]
+        return (cum[start[1:]] - cum[start[:-1]], cum[start[:-1]], cum, kept.r_0[at], kept.c_0[at], kept.width[at],
+                kept.sure[at])
 
     def _offset_blocks(self, files: Array, P: Array, step: Array) -> tuple[Array, ...]:
         """_maybe_blocks' blocks of files: (their number per file, then per block its offsets,
-        first row and column and its columns), the blocks no chip of which meets the limits left out."""
+        first row and column, its columns and whether it is sure), the blocks no chip of which
+        meets the limits left out. Blocks of a tile (coarser where a file would have more than
+        MAYBE_BLOCKS) decided for every file at once (Contents.ok_range_many), the undecided ones
+        halved in each direction and decided again, MAYBE_LEVELS times (a candidate drawn in a
+        sure block is not checked, and fewer are drawn in vain). With labels that skip the unlabelled
+        chips, a file of one label rectangle has blocks of the offsets inside it alone (sure where
+        the class limits are); a file of several, its every offset (never sure: checked)."""
         F = len(files)
         P = np.maximum(P, 0)
+        lo = np.zeros((F, 2), np.int64)  # the first offset (in steps) of the range the blocks cover, and its offsets
+        labelled = np.ones(F, bool)  # each chip of the range has labels (or needs none)
+        if constraints.skips_unlabelled(self.index):  # a file with one label rectangle: the offsets inside it
+            rect, each = constraints.label_rects(self.index, files)
+            h, w = self.index.size
+            lo = np.minimum(np.maximum(-(-rect[:, [0, 2]] // step), 0), P)  # (within the offsets: no overflow below)
+            hi = np.maximum(np.minimum((rect[:, [1, 3]] - (h, w)) // step, P - 1), -1)
+            P = np.where(each[:, None], P, np.maximum(hi - lo + 1, 0))
+            lo[each] = 0
+            labelled = ~each
         if not self.contents.limits:
             B = np.maximum(P, 1)
         else:
@@ -656,13 +719,35 @@ class RandomChipSampler(ChipSampler):
         f = np.repeat(np.arange(F), nb)
         local = np.arange(int(nb.sum())) - np.repeat(np.cumsum(nb) - nb, nb)
         r_0, c_0 = local // nbx[f] * B[f, 0], local % nbx[f] * B[f, 1]
-        r_1, c_1 = np.minimum(r_0 + B[f, 0], P[f, 0]), np.minimum(c_0 + B[f, 1], P[f, 1])
-        keep = (r_1 > r_0) & (c_1 > c_0)
-        if self.contents.limits and len(f):
-            sy, sx = step[f, 0], step[f, 1]
-            keep &= self.contents.ok_range_many(files[f], r_0 * sy, (r_1 - 1) * sy, c_0 * sx, (c_1 - 1) * sx)[1]
-        return (np.bincount(f[keep], minlength=F), ((r_1 - r_0) * (c_1 - c_0))[keep], r_0[keep], c_0[keep],
-                (c_1 - c_0)[keep])
+        nr, nc = np.minimum(B[f, 0], P[f, 0] - r_0), np.minimum(B[f, 1], P[f, 1] - c_0)
+        keep = (nr > 0) & (nc > 0)
+        f, r_0, c_0, nr, nc = f[keep], r_0[keep] + lo[f[keep], 0], c_0[keep] + lo[f[keep], 1], nr[keep], nc[keep]
+        sure = labelled[f]
+        if self.contents.limits:
+            out: list[tuple[Array, ...]] = []
+            for level in range(MAYBE_LEVELS + 1):
+                sy, sx = step[f, 0], step[f, 1]
+                s_b, m_b = self.contents.ok_range_many(files[f], r_0 * sy, (r_0 + nr - 1) * sy, c_0 * sx,
+                                                       (c_0 + nc - 1) * sx)
+                split = m_b & ~s_b & ((nr > 1) | (nc > 1))
+                if level == MAYBE_LEVELS:
+                    split[:] = False
+                done = m_b & ~split
+                out.append((f[done], r_0[done], c_0[done], nr[done], nc[done], s_b[done] & labelled[f[done]]))
+                if not split.any():
+                    break
+                f, r_0, c_0, nr, nc = f[split], r_0[split], c_0[split], nr[split], nc[split]
+                # each block in (up to) four: the first half of its rows and columns, then the rest
+                hr, hc = -(-nr // 2), -(-nc // 2)
+                f, r_0, c_0 = np.tile(f, 4), np.concatenate([r_0, r_0, r_0 + hr, r_0 + hr]), \
+                    np.concatenate([c_0, c_0 + hc, c_0, c_0 + hc])
+                nr, nc = np.concatenate([hr, hr, nr - hr, nr - hr]), np.concatenate([hc, nc - hc, hc, nc - hc])
+                keep = (nr > 0) & (nc > 0)
+                f, r_0, c_0, nr, nc = f[keep], r_0[keep], c_0[keep], nr[keep], nc[keep]
+            f, r_0, c_0, nr, nc, sure = (np.concatenate([o[k] for o in out]) for k in range(6))
+            order = np.argsort(f, kind="stable")  # each file's blocks together (_Blocks)
+            f, r_0, c_0, nr, nc, sure = f[order], r_0[order], c_0[order], nr[order], nc[order], sure[order]
+        return np.bincount(f, minlength=F), nr * nc, r_0, c_0, nc, sure.astype(np.int64)
 
     def _uniform(self, j: int, n: int, rng: np.random.Generator) -> tuple[Array, Array] | None:
         """n offsets of file j drawn uniformly among those on its align step whose chips meet the
