@@ -819,16 +819,18 @@ def test_the_blocks_rejection_draws_from_hold_every_chip_that_meets_the_constrai
     st_ = s._steps(files)
     shapes = np.asarray(ds.index.shapes, np.int64)
     P = np.stack([(shapes[:, 2] - 12) // st_[:, 0] + 1, (shapes[:, 3] - 12) // st_[:, 1] + 1], 1)
-    count, size, r_0, c_0, width, sure = s._offset_blocks(files, P, st_)
+    count, cell, end, r_0, c_0, sure = s._offset_blocks(files, P, st_)
     assert count[3] == 0 and (kind is not None or (count[:3] > 0).all())  # no label: no block
+    assert (end <= P).all()
     at = 0
     for j in range(5):
         R, C = (v.ravel() for v in np.meshgrid(np.arange(P[j, 0]), np.arange(P[j, 1]), indexing="ij"))
         ok = constraints.chip_ok(ds.index, j, R * st_[j, 0], C * st_[j, 1], None, s.contents)
         held = np.zeros((P[j, 0], P[j, 1]), np.int64)
-        for b in range(at, at + count[j]):
-            rows = np.arange(r_0[b], r_0[b] + size[b] // width[b])
-            cols = np.arange(c_0[b], c_0[b] + width[b])
+        for b in range(at, at + count[j]):  # a cell's offsets past the file's end are not drawn
+            rows = np.arange(r_0[b], min(r_0[b] + cell[j, 0], end[j, 0]))
+            cols = np.arange(c_0[b], min(c_0[b] + cell[j, 1], end[j, 1]))
+            assert len(rows) and len(cols)
             held[np.ix_(rows, cols)] += 1
             if sure[b]:
                 assert ok.reshape(held.shape)[np.ix_(rows, cols)].all(), (j, b)

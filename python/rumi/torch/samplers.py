@@ -53,7 +53,7 @@ REJECT_GIVE_UP = 2000
 MAYBE_BLOCKS = 1024
 #: times _offset_blocks halves the blocks it leaves undecided
 MAYBE_LEVELS = 2
-#: the blocks kept across epochs (40 bytes each); past them they are made again as files are drawn
+#: the cells kept across epochs (17 bytes each); past them they are made again as files are drawn
 MAYBE_KEPT = 1 << 22
 #: construction shows that some file has a chip by SOME_CHIP_TRIES offsets drawn in each of SOME_CHIP_FILES files
 #: (_some_chip), before it makes a file's pool
@@ -292,51 +292,67 @@ def _check_length(length: Any) -> int:
 
 
 class _Blocks:
-    """RandomChipSampler._maybe_blocks' blocks of the files looked at so far: file j's are
-    rows start[j] to start[j] + count[j] (start -1: not yet) of size (offsets), r_0, c_0 (the
-    first row and column, in steps), width (columns) and sure (1: each of its chips meets the
-    class limits), grown by doubling."""
+    """RandomChipSampler._maybe_blocks' cells of the files looked at so far: file j's are rows
+    start[j] to start[j] + count[j] (start -1: not yet), each cell[j] offsets a side (rows,
+    columns, in steps; those at or past end[j] are not the file's), at r_0, c_0 (its first row
+    and column, in steps), sure (each of its chips meets the class limits); grown by doubling."""
 
     def __init__(self, n_files: int) -> None:
         self.start = np.full(n_files, -1, np.int64)
         self.count = np.zeros(n_files, np.int64)
+        self.cell = np.ones((n_files, 2), np.int64)
+        self.end = np.zeros((n_files, 2), np.int64)
         self.n = 0
-        self.size, self.r_0, self.c_0, self.width, self.sure = (np.zeros(0, np.int64) for _ in range(5))
+        self.r_0, self.c_0 = np.zeros(0, np.int64), np.zeros(0, np.int64)
+        self.sure = np.zeros(0, bool)
 
-    def add(self, files: Array, count: Array, size: Array, r_0: Array, c_0: Array, width: Array, sure: Array) -> None:
-        k = len(size)
-        if self.n + k > len(self.size):
-            cap = max(2 * len(self.size), self.n + k, 64)
-            for name in ("size", "r_0", "c_0", "width", "sure"):
-                grown = np.zeros(cap, np.int64)
-                grown[:self.n] = getattr(self, name)[:self.n]
+    def add(self, files: Array, count: Array, cell: Array, end: Array, r_0: Array, c_0: Array, sure: Array) -> None:
+        k = len(r_0)
+        if self.n + k > len(self.r_0):
+            cap = max(2 * len(self.r_0), self.n + k, 64)
+            for name in ("r_0", "c_0", "sure"):
+                old = getattr(self, name)
+                grown = np.zeros(cap, old.dtype)
+                grown[:self.n] = old[:self.n]
                 setattr(self, name, grown)
-        self.size[self.n:self.n + k], self.r_0[self.n:self.n + k] = size, r_0
-        self.c_0[self.n:self.n + k], self.width[self.n:self.n + k] = c_0, width
-        self.sure[self.n:self.n + k] = sure
+        self.r_0[self.n:self.n + k], self.c_0[self.n:self.n + k], self.sure[self.n:self.n + k] = r_0, c_0, sure
         self.start[files] = self.n + np.cumsum(count) - count
-        self.count[files] = count
+        self.count[files], self.cell[files], self.end[files] = count, cell, end
         self.n += k
 
 
-def _ranges(start: Array, count: Array) -> Array:
-    """The indices start[0] ... start[0] + count[0] - 1, start[1] ..., concatenated."""
-    return np.repeat(start - (np.cumsum(count) - count), count) + np.arange(int(count.sum()))
-
-
-def _in_blocks(draw: tuple[Array, ...], f: Array, u: Array) -> tuple[Array, Array, Array]:
+def _in_blocks(draw: tuple[Array, ...], f: Array, u: Array) -> tuple[Array, Array, Array, Array]:
     """Offsets (rows, columns, in steps) of files f (indices into _maybe_blocks' files), one per
-    value of u (uniform in [0, 1), (len(f), k)): uniform over the file's offsets in its blocks;
-    and whether each lies in a sure block (its chip meets the class limits)."""
-    total, base, cum, r_0, c_0, width, sure = draw
+    value of u (uniform in [0, 1), (len(f), k)): uniform over the offsets of the file's cells
+    (a cell drawn, then an offset in it: equal cells, no search), whether each lies in a sure
+    cell (its chip meets the class limits) and whether it is one of the file's (a cell at its
+    edge may reach past them: such a draw meets nothing, the others stay uniform)."""
+    count, start, cell, end, r_0, c_0, sure = draw
     if not len(r_0):  # no file has an offset: nothing to draw (its keys are left unmet)
-        return np.zeros(u.shape, np.int64), np.zeros(u.shape, np.int64), np.zeros(u.shape, bool)
-    tot = total[f][:, None]
-    at = base[f][:, None] + np.minimum((u * tot).astype(np.int64), np.maximum(tot - 1, 0))
-    b = np.minimum(np.searchsorted(cum, at, side="right") - 1, len(r_0) - 1)
-    local = at - cum[b]
-    w = np.maximum(width[b], 1)
-    return r_0[b] + local // w, c_0[b] + local % w, sure[b] > 0
+        z = np.zeros(u.shape, np.int64)
+        return z, z, z.astype(bool), z.astype(bool)
+    K, ch, cw = count[f][:, None], cell[f, :1], cell[f, 1:]
+    per = ch * cw
+    x = np.minimum((u * (K * per)).astype(np.int64), np.maximum(K * per - 1, 0))
+    k = x // per
+    at = x - k * per
+    b = np.minimum(np.maximum(start[f][:, None] + k, 0), len(r_0) - 1)
+    r, c = r_0[b] + at // cw, c_0[b] + at % cw
+    inside = (r < end[f, :1]) & (c < end[f, 1:]) & (K > 0)
+    return r, c, sure[b] & inside, inside
+
+
+def _group(js: Array, n_files: int) -> tuple[Array, Array, Array]:
+    """np.unique(js, return_inverse=True, return_counts=True) of file indices (0 <= js < n_files): by counting
+    where the files are few beside the keys (no sort)."""
+    if n_files > 16 * len(js) + 4096:
+        files, inv, cnt = np.unique(js, return_inverse=True, return_counts=True)
+        return files, inv.ravel(), cnt
+    count = np.bincount(js, minlength=n_files)
+    files = np.flatnonzero(count)
+    rank = np.zeros(n_files, np.int64)
+    rank[files] = np.arange(len(files))
+    return files, rank[js], count[files]
 
 
 def _keys(js: Array, r0: Array, c0: Array) -> Array:
@@ -519,7 +535,7 @@ class RandomChipSampler(ChipSampler):
             todo = np.arange(count)
             while len(todo):
                 # the keys of files drawn at most REJECT_KEYS of them: by rejection first, every file at once
-                _, inv, cnt = np.unique(js[todo], return_inverse=True, return_counts=True)
+                _, inv, cnt = _group(js[todo], index.num_files)
                 few = todo[cnt[inv] <= REJECT_KEYS]
                 r0[few], c0[few], met, none = self._rejected(js[few], rng)
                 left = np.sort(np.concatenate([todo[cnt[inv] > REJECT_KEYS], few[~met & ~none]]))
@@ -564,10 +580,10 @@ class RandomChipSampler(ChipSampler):
             draw = self._maybe_blocks(head, P, step)
             f = np.flatnonzero(draw[0] > 0)
             if len(f):
-                rows, cols, _ = _in_blocks(draw, f, np.random.default_rng(0).random((len(f), SOME_CHIP_TRIES)))
-                k = SOME_CHIP_TRIES
-                if constraints.chips_ok(self.index, np.repeat(head[f], k), (rows * step[f, :1]).ravel(),
-                                        (cols * step[f, 1:]).ravel(), self.min_valid, self.contents).any():
+                rows, cols, _, inside = _in_blocks(draw, f, np.random.default_rng(0).random((len(f), SOME_CHIP_TRIES)))
+                js = np.repeat(head[f], SOME_CHIP_TRIES)[inside.ravel()]
+                if constraints.chips_ok(self.index, js, (rows * step[f, :1])[inside], (cols * step[f, 1:])[inside],
+                                        self.min_valid, self.contents).any():
                     return True
         return super()._some_chip(files)
 
@@ -612,38 +628,41 @@ class RandomChipSampler(ChipSampler):
         pools the sampler holds: a file whose pool has no offset is drawn for too, none met)."""
         n = len(js)
         h, w = self.index.size
-        shapes = np.asarray(self.index.shapes, np.int64)[js].reshape(-1, 4)
-        step = self._steps(js)
-        P = np.stack([(shapes[:, 2] - h) // step[:, 0] + 1, (shapes[:, 3] - w) // step[:, 1] + 1], 1)
         r0, c0 = np.zeros(n, np.int64), np.zeros(n, np.int64)
         met = np.zeros(n, bool)
-        files, inv = np.unique(js, return_inverse=True)
-        inv = inv.ravel()
-        first = np.zeros(len(files), np.int64)
-        first[inv[::-1]] = np.arange(n)[::-1]  # a key of each file
-        draw = self._maybe_blocks(files, P[first], step[first])
-        empty = np.array([j in self._pools and not self._pools[j].total for j in files.tolist()], bool)[inv] \
-            | (P < 1).any(1) | (draw[0][inv] == 0)
+        files, inv, _ = _group(js, self.index.num_files)
+        shapes = np.asarray(self.index.shapes, np.int64)[files].reshape(-1, 4)
+        step = self._steps(files)  # per file
+        P = np.stack([(shapes[:, 2] - h) // step[:, 0] + 1, (shapes[:, 3] - w) // step[:, 1] + 1], 1)
+        draw = self._maybe_blocks(files, P, step)
+        # the blocks hold every offset on the step that may meet the class limits, and on a step of one pixel the
+        # file's lattice too (its pool's last resort): none, no chip
+        none = (draw[0] == 0) & (P >= 1).all(1) & (step == 1).all(1) \
+            & (bool(self.contents.limits) or constraints.skips_unlabelled(self.index))
+        empty = (np.array([j in self._pools and not self._pools[j].total for j in files.tolist()], bool)
+                 | (P < 1).any(1) | (draw[0] == 0))[inv]
+        step = step[inv]
         todo = np.arange(n)
         tried, hits = np.zeros(len(files)), np.zeros(len(files))
         others = bool(self.min_valid)  # a sure block's chips meet every other constraint
         for k in REJECT_ROUNDS:
             if not len(todo):
                 break
-            cr, cc, cs = _in_blocks(draw, inv[todo], rng.random((len(todo), k)))
+            cr, cc, cs, cin = _in_blocks(draw, inv[todo], rng.random((len(todo), k)))
             t = todo[:, None]
             cr, cc = cr * step[t, 0], cc * step[t, 1]
-            ok = np.zeros((len(todo), k), bool)
-            live = np.flatnonzero(~empty[todo])  # a file known to have none: no check
-            if len(live):
-                cj, ci = np.repeat(js[todo[live]], k), np.repeat(inv[todo[live]], k)
-                lr, lc, sure = cr[live].ravel(), cc[live].ravel(), cs[live].ravel()
-                res = np.ones(len(cj), bool)
-                for part, lims in ((~sure, self.contents), (sure if others else None, None)):
-                    if part is not None and part.any():  # in a sure block: the other constraints alone
+            ok = cs & ~empty[t] if not others else np.zeros((len(todo), k), bool)  # in a sure cell: met
+            check = cin & ~empty[t] & (others | ~cs)  # a file known to have none: no check
+            if check.any():
+                at = np.nonzero(check)
+                sure = cs[at]
+                res = np.ones(len(sure), bool)
+                cj, ci, lr, lc = js[todo[at[0]]], inv[todo[at[0]]], cr[at], cc[at]
+                for part, lims in ((~sure, self.contents), (sure, None)):
+                    if part.any():  # in a sure cell: the other constraints alone
                         res[part] = constraints.chips_ok(self.index, cj[part], lr[part], lc[part], self.min_valid, lims,
                                                          files, ci[part])
-                ok[live] = res.reshape(len(live), k)
+                ok[at] = res
             hit = ok.any(axis=1)
             first = np.argmax(ok[hit], axis=1)
             r0[todo[hit]] = cr[hit][np.arange(len(first)), first]
@@ -655,47 +674,39 @@ class RandomChipSampler(ChipSampler):
             # a file whose keys left would need more candidates than its map costs: its pool draws them
             need = np.bincount(inv[todo], minlength=len(files)) * (tried + 1) / (hits + 1)
             todo = todo[need[inv[todo]] <= REJECT_GIVE_UP]
-        # the blocks hold every offset on the step that may meet the class limits, and on a step of one pixel the
-        # file's lattice too (its pool's last resort): none, no chip
-        none = (draw[0][inv] == 0) & (P >= 1).all(1) & (step == 1).all(1) \
-            & (bool(self.contents.limits) or constraints.skips_unlabelled(self.index))
-        return r0, c0, met, none
+        return r0, c0, met, none[inv]
 
     def _maybe_blocks(self, files: Array, P: Array, step: Array) -> tuple[Array, ...]:
         """The offsets _rejected draws the keys of files from (P: each file's offsets per axis on
-        its align step, step): uniform over the blocks of offsets (_offset_blocks: about a tile of
-        them a side, halved where undecided) where some chip may meet the class limits, which hold
-        every offset that does (the others are never drawn: the acceptance rises, the keys stay
-        uniform among the offsets that meet them), each block sure or not (each of its chips meets
-        the limits: a candidate there needs no check of them). (each file's offsets in them, where
-        its blocks start, the blocks' cumulative offsets, first row and column, columns, sure), in
-        offsets of the step; without class limits one block a file."""
+        its align step, step): uniform over the cells of offsets (_offset_blocks: about a quarter
+        of a tile a side) where some chip may meet the class limits, which hold every offset that
+        does (the others are never drawn: the acceptance rises, the keys stay uniform among the
+        offsets that meet them), each cell sure or not (each of its chips meets the limits: a
+        candidate there needs no check of them). (per file its cells, where they start, the cells'
+        size and the end of its offsets; then every cell's first row and column and sure), in
+        offsets of the step: _in_blocks' draw; without class limits one cell a file."""
         kept = self._maybe
-        if kept.n > MAYBE_KEPT:  # bounded memory: the blocks of the files drawn next are made again
+        if kept.n > MAYBE_KEPT:  # bounded memory: the cells of the files drawn next are made again
             kept = self._maybe = _Blocks(self.index.num_files)
         new = np.flatnonzero(kept.start[files] < 0)
         if len(new):  # a function of the file and the constraints: kept across epochs
             kept.add(files[new], *self._offset_blocks(files[new], P[new], step[new]))
-        nb = kept.count[files]
-        at = _ranges(kept.start[files], nb)
-        size = kept.size[at]
-        start = np.concatenate([[0], np.cumsum(nb)])
-        cum = np.concatenate([[0], np.cumsum(size)])
-        return (cum[start[1:]] - cum[start[:-1]], cum[start[:-1]], cum, kept.r_0[at], kept.c_0[at], kept.width[at],
-                kept.sure[at])
+        return (kept.count[files], kept.start[files], kept.cell[files], kept.end[files], kept.r_0[:kept.n],
+                kept.c_0[:kept.n], kept.sure[:kept.n])
 
     def _offset_blocks(self, files: Array, P: Array, step: Array) -> tuple[Array, ...]:
-        """_maybe_blocks' blocks of files: (their number per file, then per block its offsets,
-        first row and column, its columns and whether it is sure), the blocks no chip of which
-        meets the limits left out. Blocks of a tile (coarser where a file would have more than
-        MAYBE_BLOCKS) decided for every file at once (Contents.ok_range_many), the undecided ones
-        halved in each direction and decided again, MAYBE_LEVELS times (a candidate drawn in a
-        sure block is not checked, and fewer are drawn in vain). With labels that skip the unlabelled
-        chips, a file of one label rectangle has blocks of the offsets inside it alone (sure where
-        the class limits are); a file of several, its every offset (never sure: checked)."""
+        """_maybe_blocks' cells of files: (their number per file, the cells' size per file, the end
+        of its offsets, then per cell its first row and column and whether it is sure), those no
+        chip of which meets the limits left out. Blocks of about a tile (coarser where a file would
+        have more than MAYBE_BLOCKS; 2**MAYBE_LEVELS cells a side) decided for every file at once
+        (Contents.ok_range_many), the undecided ones halved in each direction and decided again,
+        MAYBE_LEVELS times (a candidate drawn in a sure cell is not checked, and fewer are drawn in
+        vain). With labels that skip the unlabelled chips, a file of one label rectangle has the
+        offsets inside it alone (sure where the class limits are); a file of several, its every
+        offset (never sure: checked)."""
         F = len(files)
         P = np.maximum(P, 0)
-        lo = np.zeros((F, 2), np.int64)  # the first offset (in steps) of the range the blocks cover, and its offsets
+        lo = np.zeros((F, 2), np.int64)  # the first offset (in steps) of the range the cells cover, and its offsets
         labelled = np.ones(F, bool)  # each chip of the range has labels (or needs none)
         if constraints.skips_unlabelled(self.index):  # a file with one label rectangle: the offsets inside it
             rect, each = constraints.label_rects(self.index, files)
@@ -705,49 +716,54 @@ class RandomChipSampler(ChipSampler):
             P = np.where(each[:, None], P, np.maximum(hi - lo + 1, 0))
             lo[each] = 0
             labelled = ~each
-        if not self.contents.limits:
-            B = np.maximum(P, 1)
-        else:
-            B = np.maximum(np.asarray(self.index.tiles, np.int64)[files].reshape(-1, 2) // step, 1)
-            while True:  # coarser where a file would have more than MAYBE_BLOCKS
-                big = (-(-P // B)).prod(1) > MAYBE_BLOCKS
-                if not big.any():
-                    break
-                B[big] *= 2
-        nby, nbx = -(-P[:, 0] // B[:, 0]), -(-P[:, 1] // B[:, 1])
+        end = lo + P
+        if not self.contents.limits:  # one cell of every offset
+            one = (P > 0).all(1)
+            return one.astype(np.int64), np.maximum(P, 1), end, lo[one, 0], lo[one, 1], labelled[one]
+        n = 1 << MAYBE_LEVELS  # cells a side of a first block
+        B = np.maximum(np.asarray(self.index.tiles, np.int64)[files].reshape(-1, 2) // step, 1)
+        while True:  # coarser where a file would have more than MAYBE_BLOCKS
+            big = (-(-P // B)).prod(1) > MAYBE_BLOCKS
+            if not big.any():
+                break
+            B[big] *= 2
+        cell = -(-B // n)
+        cells = -(-P // cell)  # per axis
+        nby, nbx = -(-cells[:, 0] // n), -(-cells[:, 1] // n)
         nb = nby * nbx
         f = np.repeat(np.arange(F), nb)
         local = np.arange(int(nb.sum())) - np.repeat(np.cumsum(nb) - nb, nb)
-        r_0, c_0 = local // nbx[f] * B[f, 0], local % nbx[f] * B[f, 1]
-        nr, nc = np.minimum(B[f, 0], P[f, 0] - r_0), np.minimum(B[f, 1], P[f, 1] - c_0)
-        keep = (nr > 0) & (nc > 0)
-        f, r_0, c_0, nr, nc = f[keep], r_0[keep] + lo[f[keep], 0], c_0[keep] + lo[f[keep], 1], nr[keep], nc[keep]
-        sure = labelled[f]
-        if self.contents.limits:
-            out: list[tuple[Array, ...]] = []
-            for level in range(MAYBE_LEVELS + 1):
-                sy, sx = step[f, 0], step[f, 1]
-                s_b, m_b = self.contents.ok_range_many(files[f], r_0 * sy, (r_0 + nr - 1) * sy, c_0 * sx,
-                                                       (c_0 + nc - 1) * sx)
-                split = m_b & ~s_b & ((nr > 1) | (nc > 1))
-                if level == MAYBE_LEVELS:
-                    split[:] = False
-                done = m_b & ~split
-                out.append((f[done], r_0[done], c_0[done], nr[done], nc[done], s_b[done] & labelled[f[done]]))
-                if not split.any():
-                    break
-                f, r_0, c_0, nr, nc = f[split], r_0[split], c_0[split], nr[split], nc[split]
-                # each block in (up to) four: the first half of its rows and columns, then the rest
-                hr, hc = -(-nr // 2), -(-nc // 2)
-                f, r_0, c_0 = np.tile(f, 4), np.concatenate([r_0, r_0, r_0 + hr, r_0 + hr]), \
-                    np.concatenate([c_0, c_0 + hc, c_0, c_0 + hc])
-                nr, nc = np.concatenate([hr, hr, nr - hr, nr - hr]), np.concatenate([hc, nc - hc, hc, nc - hc])
-                keep = (nr > 0) & (nc > 0)
-                f, r_0, c_0, nr, nc = f[keep], r_0[keep], c_0[keep], nr[keep], nc[keep]
-            f, r_0, c_0, nr, nc, sure = (np.concatenate([o[k] for o in out]) for k in range(6))
-            order = np.argsort(f, kind="stable")  # each file's blocks together (_Blocks)
-            f, r_0, c_0, nr, nc, sure = f[order], r_0[order], c_0[order], nr[order], nc[order], sure[order]
-        return np.bincount(f, minlength=F), nr * nc, r_0, c_0, nc, sure.astype(np.int64)
+        i0, k0 = local // nbx[f] * n, local % nbx[f] * n  # blocks in cells: first cell, cells a side
+        ni, nk = np.minimum(n, cells[f, 0] - i0), np.minimum(n, cells[f, 1] - k0)
+        out: list[tuple[Array, ...]] = []
+        for level in range(MAYBE_LEVELS + 1):
+            (ch, cw), (ly, lx), (ey, ex) = cell[f].T, lo[f].T, end[f].T
+            r1, c1 = ly + i0 * ch, lx + k0 * cw
+            r2, c2 = np.minimum(r1 + ni * ch, ey) - 1, np.minimum(c1 + nk * cw, ex) - 1
+            sy, sx = step[f, 0], step[f, 1]
+            s_b, m_b = self.contents.ok_range_many(files[f], r1 * sy, r2 * sy, c1 * sx, c2 * sx)
+            split = m_b & ~s_b & ((ni > 1) | (nk > 1))
+            done = m_b & ~split
+            out.append((f[done], i0[done], k0[done], ni[done], nk[done], s_b[done] & labelled[f[done]]))
+            if not split.any():
+                break
+            f, i0, k0, ni, nk = f[split], i0[split], k0[split], ni[split], nk[split]
+            # each block in (up to) four: the first half of its cells a side, then the rest
+            hi_, hk = -(-ni // 2), -(-nk // 2)
+            f, i0, k0 = np.tile(f, 4), np.concatenate([i0, i0, i0 + hi_, i0 + hi_]), \
+                np.concatenate([k0, k0 + hk, k0, k0 + hk])
+            ni, nk = np.concatenate([hi_, hi_, ni - hi_, ni - hi_]), np.concatenate([hk, nk - hk, hk, nk - hk])
+            keep = (ni > 0) & (nk > 0)
+            f, i0, k0, ni, nk = f[keep], i0[keep], k0[keep], ni[keep], nk[keep]
+        f, i0, k0, ni, nk, sure = (np.concatenate([o[k] for o in out]) for k in range(6))
+        # the blocks as cells, each file's together (_Blocks)
+        m = ni * nk
+        fc = np.repeat(f, m)
+        local = np.arange(int(m.sum())) - np.repeat(np.cumsum(m) - m, m)
+        ci, ck = np.repeat(i0, m) + local // np.repeat(nk, m), np.repeat(k0, m) + local % np.repeat(nk, m)
+        order = np.argsort(fc, kind="stable")
+        fc, ci, ck, sc = fc[order], ci[order], ck[order], np.repeat(sure, m)[order]
+        return (np.bincount(fc, minlength=F), cell, end, lo[fc, 0] + ci * cell[fc, 0], lo[fc, 1] + ck * cell[fc, 1], sc)
 
     def _uniform(self, j: int, n: int, rng: np.random.Generator) -> tuple[Array, Array] | None:
         """n offsets of file j drawn uniformly among those on its align step whose chips meet the
