@@ -645,6 +645,9 @@ class RandomChipSampler(ChipSampler):
         todo = np.arange(n)
         tried, hits = np.zeros(len(files)), np.zeros(len(files))
         others = bool(self.min_valid)  # a sure block's chips meet every other constraint
+        # a cell's chips have labels unless its file has several label files (its cells cover every offset)
+        contents_only = not others and bool(self.contents) and not (
+            constraints.skips_unlabelled(self.index) and constraints.label_rects(self.index, files)[1].any())
         for k in REJECT_ROUNDS:
             if not len(todo):
                 break
@@ -658,7 +661,9 @@ class RandomChipSampler(ChipSampler):
                 sure = cs[at]
                 res = np.ones(len(sure), bool)
                 cj, ci, lr, lc = js[todo[at[0]]], inv[todo[at[0]]], cr[at], cc[at]
-                for part, lims in ((~sure, self.contents), (sure, None)):
+                if contents_only:  # in a cell of its file: labelled, the class limits alone to check
+                    res = self.contents.ok_many(files, ci, lr, lc)
+                for part, lims in ((~sure, self.contents), (sure, None)) if not contents_only else ():
                     if part.any():  # in a sure cell: the other constraints alone
                         res[part] = constraints.chips_ok(self.index, cj[part], lr[part], lc[part], self.min_valid, lims,
                                                          files, ci[part])
