@@ -387,9 +387,9 @@ class RandomChipSampler(ChipSampler):
         if not isinstance(align, (bool, int, np.integer)) or (not isinstance(align, bool) and int(align) < 1):
             raise ValueError(f"align must be True, False or a step in pixels >= 1, not {align!r}")
         self.align = align if isinstance(align, bool) else int(align)
+        self.length = _check_length(length)
         super().__init__(dataset, rank, world_size, min_valid, seed, streams, block, min_class=min_class,
                          max_class=max_class, cloud=cloud, balance=balance)
-        self.length = _check_length(length)
         if self.streams is not None and 0 < self.length < self.streams.count:
             raise ValueError(f"length {self.length} is less than one chip per stream ({self.streams.count} streams)")
 
@@ -569,10 +569,14 @@ class RandomChipSampler(ChipSampler):
         """Whether one of files has a chip that meets the constraints: one found among SOME_CHIP_TRIES offsets drawn
         in each of the first SOME_CHIP_FILES files' blocks (_maybe_blocks; checked at once: constraints.chips_ok)
         shows it without a file's pool; else file by file (has_chip)."""
+        h, w = self.index.size
+        shapes = np.asarray(self.index.shapes, np.int64)
+        area = ((shapes[:, 2] - h + 1) * (shapes[:, 3] - w + 1)).clip(0).astype(float)
         head = np.asarray(files[:SOME_CHIP_FILES], np.int64)
+        # a file an epoch draws more than REJECT_KEYS keys from draws them from its pool: has_chip makes it
+        head = head[self.length * area[head] <= REJECT_KEYS * max(area.sum(), 1.0)]
         if self.contents.balance is None and len(head):
-            h, w = self.index.size
-            shapes = np.asarray(self.index.shapes, np.int64)[head].reshape(-1, 4)
+            shapes = shapes[head].reshape(-1, 4)
             step = self._steps(head)
             P = np.stack([(shapes[:, 2] - h) // step[:, 0] + 1, (shapes[:, 3] - w) // step[:, 1] + 1], 1)
             live = (P >= 1).all(1)
