@@ -327,19 +327,21 @@ class Contents:
                 sel = inv == i
                 score[sel] = self.score(lim, int(files[i]), r0[sel], c0[sel])
             chip_gid = gid[inv]
+            pos = bank.pos[files]
             for u in np.unique(gid[present & (gid >= 0)]).tolist():
                 grp = bank.groups[u]
-                sel = np.flatnonzero(chip_gid == u)
-                g = bank.pos[files[inv[sel]]]
+                of_u = chip_gid == u
+                at: Any = slice(None) if of_u.all() else np.flatnonzero(of_u)  # one tile grid: no copies
+                g = pos[inv[at]]
                 shift, rect = np.take(grp.shift, g, 0), np.take(grp.rect, g, 0)
-                a0, b0 = r0[sel], c0[sel]
+                a0, b0 = r0[at], c0[at]
                 lower = lim.kind == "min"  # the one bound the limit is decided on (_score)
                 sums = tile_sums(grp.tiles, grp.shape, grp.grid, (grp.lo if lower else grp.hi)[:grp.n], grp.area, g,
                                  a0 + shift[:, 0], b0 + shift[:, 1], h, w, lower)
-                lo, hi = (sums, np.zeros(len(sel))) if lower else (np.zeros(len(sel)), sums)
+                lo, hi = (sums, np.zeros(len(g))) if lower else (np.zeros(len(g)), sums)
                 cov = (a0 >= rect[:, 0]) & (a0 + h <= rect[:, 1]) & (b0 >= rect[:, 2]) & (b0 + w <= rect[:, 3])
                 lo[~cov], hi[~cov] = 0.0, float(h * w)  # chips no source covers: 0 and every sample (bounds)
-                score[sel] = _score(lim, lo[:, None], hi[:, None], self.index.size)
+                score[at] = _score(lim, lo[:, None], hi[:, None], self.index.size)
             ok &= score >= 0
         return ok
 
