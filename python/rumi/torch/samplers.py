@@ -388,6 +388,8 @@ class RandomChipSampler(ChipSampler):
             raise ValueError(f"align must be True, False or a step in pixels >= 1, not {align!r}")
         self.align = align if isinstance(align, bool) else int(align)
         self.length = _check_length(length)
+        self._area: Array | None = None  # each file's offsets (_expected)
+        self._area_sum = 1.0
         super().__init__(dataset, rank, world_size, min_valid, seed, streams, block, min_class=min_class,
                          max_class=max_class, cloud=cloud, balance=balance)
         if self.streams is not None and 0 < self.length < self.streams.count:
@@ -570,13 +572,11 @@ class RandomChipSampler(ChipSampler):
         in each of the first SOME_CHIP_FILES files' blocks (_maybe_blocks; checked at once: constraints.chips_ok)
         shows it without a file's pool; else file by file (has_chip)."""
         h, w = self.index.size
-        shapes = np.asarray(self.index.shapes, np.int64)
-        area = ((shapes[:, 2] - h + 1) * (shapes[:, 3] - w + 1)).clip(0).astype(float)
         head = np.asarray(files[:SOME_CHIP_FILES], np.int64)
         # a file an epoch draws more than REJECT_KEYS keys from draws them from its pool: has_chip makes it
-        head = head[self.length * area[head] <= REJECT_KEYS * max(area.sum(), 1.0)]
+        head = head[np.array([self._expected(int(j)) <= REJECT_KEYS for j in head.tolist()], bool)]
         if self.contents.balance is None and len(head):
-            shapes = shapes[head].reshape(-1, 4)
+            shapes = np.asarray(self.index.shapes, np.int64)[head].reshape(-1, 4)
             step = self._steps(head)
             P = np.stack([(shapes[:, 2] - h) // step[:, 0] + 1, (shapes[:, 3] - w) // step[:, 1] + 1], 1)
             live = (P >= 1).all(1)
@@ -598,24 +598,35 @@ class RandomChipSampler(ChipSampler):
             return super().has_chip(j)
         return self.pool(j).total > 0
 
+    def _expected(self, j: int) -> float:
+        """The keys an epoch draws from file j on average (length x its share of the offsets): what its pool is
+        first decided for (a function of the sampler's settings, so the same in every epoch and process)."""
+        if self._area is None:
+            h, w = self.index.size
+            shapes = np.asarray(self.index.shapes, np.int64)
+            self._area = ((shapes[:, 2] - h + 1) * (shapes[:, 3] - w + 1)).clip(0).astype(float)
+            self._area_sum = max(float(self._area.sum()), 1.0)
+        return float(self.length * self._area[j] / self._area_sum)
+
     def pool(self, j: int) -> constraints.Offsets:
         """File j's offsets on its align step whose chips meet the constraints
         (rumi.torch.constraints.offset_map; made when first asked for, and kept while the pools
         kept hold at most POOL_BLOCKS blocks). A file with none on the step but some lattice
         offsets that meet them (constraints.feasible): those."""
         m = self._pools.get(j)
+        keys = self._expected(j)
         if m is None:
             m = self._first.get(j)
             if m is None:
-                # decided for no keys yet: a level or two of blocks (_uniform refines it for the keys drawn)
-                m = constraints.offset_map(self.index, j, self.steps(j), self.min_valid, self.contents, keys=0)
+                # decided for the keys an epoch draws from it on average (_uniform refines it for more)
+                m = constraints.offset_map(self.index, j, self.steps(j), self.min_valid, self.contents, keys=keys)
                 if not m.total and len(F := self.feasible(j)):
                     one = np.ones(len(F), np.int64)
                     m = constraints.Offsets(F[:, 0].copy(), F[:, 1].copy(), one, one, np.ones(len(F), bool), (1, 1))
                 if sum(len(v.r) for v in self._first.values()) + len(m.r) > POOL_BLOCKS:
                     self._first.clear()
                 self._first[j] = m
-            self._drawn[j] = self._refined[j] = 0
+            self._drawn[j], self._refined[j] = 0, keys
             if sum(len(v.r) for v in self._pools.values()) + len(m.r) > POOL_BLOCKS:
                 self._pools.clear()
             self._pools[j] = m
@@ -783,7 +794,7 @@ class RandomChipSampler(ChipSampler):
         if not m.total:
             return None
         drawn = self._drawn[j] = self._drawn.get(j, 0) + n
-        if m.total > m.certain and drawn >= 2 * self._refined.get(j, 0):  # decided further as the keys double
+        if m.total > m.certain and drawn >= 2 * self._refined.get(j, self._expected(j)):  # further as the keys double
             m = self._pools[j] = constraints.refine(m, self.index, j, self.min_valid, self.contents, drawn)
             self._refined[j] = drawn
             if sum(len(v.r) for v in self._pools.values()) > POOL_BLOCKS:
