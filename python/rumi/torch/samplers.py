@@ -118,7 +118,7 @@ class ChipSampler(torch.utils.data.Sampler[Key]):
         self._pools: dict[int, constraints.Offsets] = {}
         self._first: dict[int, constraints.Offsets] = {}  # the pools as first made (for no keys): kept across epochs
         self._drawn: dict[int, int] = {}  # the keys drawn from each pool
-        self._refined: dict[int, int] = {}  # and those when it was last refined
+        self._refined: dict[int, float] = {}  # and those it was last decided for
         self._maybe = _Blocks(self.index.num_files)  # the blocks _rejected draws offsets from (RandomChipSampler)
         if self.min_valid:
             err = constraints.min_valid_error(self.index, self.min_valid)
@@ -739,7 +739,8 @@ class RandomChipSampler(ChipSampler):
         end = lo + P
         if not self.contents.limits:  # one cell of every offset
             one = (P > 0).all(1)
-            return one.astype(np.int64), np.maximum(P, 1), end, lo[one, 0], lo[one, 1], labelled[one]
+            counts: Array = np.asarray(one, np.int64)
+            return counts, np.maximum(P, 1), end, lo[one, 0], lo[one, 1], labelled[one]
         n = 1 << MAYBE_LEVELS  # cells a side of a first block
         B = np.maximum(np.asarray(self.index.tiles, np.int64)[files].reshape(-1, 2) // step, 1)
         while True:  # coarser where a file would have more than MAYBE_BLOCKS
@@ -756,12 +757,12 @@ class RandomChipSampler(ChipSampler):
         i0, k0 = local // nbx[f] * n, local % nbx[f] * n  # blocks in cells: first cell, cells a side
         ni, nk = np.minimum(n, cells[f, 0] - i0), np.minimum(n, cells[f, 1] - k0)
         out: list[tuple[Array, ...]] = []
+        per_file = [np.ascontiguousarray(a[:, k]) for a in (cell, lo, end, step) for k in (0, 1)]
         for level in range(MAYBE_LEVELS + 1):
-            (ch, cw), (ly, lx), (ey, ex) = cell[f].T, lo[f].T, end[f].T
+            ch, cw, ly, lx, ey, ex, sy, sx = (np.take(a, f) for a in per_file)  # (np.take: no 2-d fancy indexing)
             r1, c1 = ly + i0 * ch, lx + k0 * cw
             r2, c2 = np.minimum(r1 + ni * ch, ey) - 1, np.minimum(c1 + nk * cw, ex) - 1
-            sy, sx = step[f, 0], step[f, 1]
-            s_b, m_b = self.contents.ok_range_many(files[f], r1 * sy, r2 * sy, c1 * sx, c2 * sx)
+            s_b, m_b = self.contents.ok_range_many(np.take(files, f), r1 * sy, r2 * sy, c1 * sx, c2 * sx)
             split = m_b & ~s_b & ((ni > 1) | (nk > 1))
             done = m_b & ~split
             out.append((f[done], i0[done], k0[done], ni[done], nk[done], s_b[done] & labelled[f[done]]))
