@@ -452,7 +452,7 @@ class Contents:
         index = self.index
         where, name = self._where[band]
         big = 1 << 62
-        if len(index.steps_of(j, 0, 0)) != 1:
+        if index.steps_count(j) != 1:
             return None
         if where == "images":
             bands, (rows, i) = self._rows[j]
@@ -460,7 +460,7 @@ class Contents:
                 return None
             _, _, Y, X = (int(v) for v in index.shapes[j])
             th, tw = (int(v) for v in index.tiles[j])
-            return FlatSpec(rows, i, bands.index(name), (th, tw), (Y, X), index.steps_of(j, 0, 0)[0], (0, 0),
+            return FlatSpec(rows, i, bands.index(name), (th, tw), (Y, X), self._one_step(j), (0, 0),
                             (-big, big, -big, big))
         lab = index.label
         if self._label_rows is None or lab is None:
@@ -474,11 +474,18 @@ class Contents:
         if m.tsteps is None:
             t = 0
         else:
-            t = m.tsteps.get(int(index.step_times[j][index.steps_of(j, 0, 0)[0]]), -1)
+            t = m.tsteps.get(int(index.step_times[j][self._one_step(j)]), -1)
         _, _, Yl, Xl = (int(v) for v in lab.shapes[m.label])
         r_lo, r_hi, c_lo, c_hi = (int(v) for v in m.rect)
         return FlatSpec(rows, i, lbands.index(name), self._ltiles[m.label], (Yl, Xl), t, (int(m.off[0]), int(m.off[1])),
                         (r_lo, r_hi, c_lo, c_hi))
+
+    def _one_step(self, j: int) -> int:
+        """The one step the chips of file j read (steps_count(j) == 1): its only one, without making its FileInfo."""
+        off = self.index.cols["steps.off"]
+        if int(off[j + 1]) - int(off[j]) == 1:
+            return int(self.index.cols["steps"][int(off[j])])
+        return self.index.steps_of(j, 0, 0)[0]
 
     def flat_counts(self, j: int, lim: Limit) -> tuple[Any, ...] | None:
         """ok_many's terms of file j for a limit: (tiles, shape, tile grid, shift, the rectangle of
