@@ -327,19 +327,19 @@ def _in_blocks(draw: tuple[Array, ...], f: Array, u: Array) -> tuple[Array, Arra
     (a cell drawn, then an offset in it: equal cells, no search), whether each lies in a sure
     cell (its chip meets the class limits) and whether it is one of the file's (a cell at its
     edge may reach past them: such a draw meets nothing, the others stay uniform)."""
-    count, start, cell, end, r_0, c_0, sure = draw
+    count, start, cell_r, cell_c, end_r, end_c, r_0, c_0, sure = draw
     if not len(r_0):  # no file has an offset: nothing to draw (its keys are left unmet)
         z = np.zeros(u.shape, np.int64)
         return z, z, z.astype(bool), z.astype(bool)
-    K, ch, cw = count[f][:, None], cell[f, :1], cell[f, 1:]
+    K, ch, cw = (np.take(v, f)[:, None] for v in (count, cell_r, cell_c))
     per = ch * cw
     x = np.minimum((u * (K * per)).astype(np.int64), np.maximum(K * per - 1, 0))
     k = x // per
     at = x - k * per
-    b = np.minimum(np.maximum(start[f][:, None] + k, 0), len(r_0) - 1)
-    r, c = r_0[b] + at // cw, c_0[b] + at % cw
-    inside = (r < end[f, :1]) & (c < end[f, 1:]) & (K > 0)
-    return r, c, sure[b] & inside, inside
+    b = np.minimum(np.maximum(np.take(start, f)[:, None] + k, 0), len(r_0) - 1)
+    r, c = np.take(r_0, b) + at // cw, np.take(c_0, b) + at % cw
+    inside = (r < np.take(end_r, f)[:, None]) & (c < np.take(end_c, f)[:, None]) & (K > 0)
+    return r, c, np.take(sure, b) & inside, inside
 
 
 def _group(js: Array, n_files: int) -> tuple[Array, Array, Array]:
@@ -684,9 +684,8 @@ class RandomChipSampler(ChipSampler):
                                                          files, ci[part])
                 ok[at] = res
             hit = ok.any(axis=1)
-            first = np.argmax(ok[hit], axis=1)
-            r0[todo[hit]] = cr[hit][np.arange(len(first)), first]
-            c0[todo[hit]] = cc[hit][np.arange(len(first)), first]
+            first = np.flatnonzero(hit) * k + np.argmax(ok[hit], axis=1)  # each met key's first candidate met
+            r0[todo[hit]], c0[todo[hit]] = np.take(cr, first), np.take(cc, first)
             met[todo[hit]] = True
             tried += np.bincount(inv[todo], minlength=len(files)) * k
             hits += np.bincount(inv[todo], ok.sum(1), minlength=len(files))
@@ -711,8 +710,8 @@ class RandomChipSampler(ChipSampler):
         new = np.flatnonzero(kept.start[files] < 0)
         if len(new):  # a function of the file and the constraints: kept across epochs
             kept.add(files[new], *self._offset_blocks(files[new], P[new], step[new]))
-        return (kept.count[files], kept.start[files], kept.cell[files], kept.end[files], kept.r_0[:kept.n],
-                kept.c_0[:kept.n], kept.sure[:kept.n])
+        return (kept.count[files], kept.start[files], kept.cell[files, 0], kept.cell[files, 1], kept.end[files, 0],
+                kept.end[files, 1], kept.r_0[:kept.n], kept.c_0[:kept.n], kept.sure[:kept.n])
 
     def _offset_blocks(self, files: Array, P: Array, step: Array) -> tuple[Array, ...]:
         """_maybe_blocks' cells of files: (their number per file, the cells' size per file, the end
