@@ -819,7 +819,9 @@ def test_the_blocks_rejection_draws_from_hold_every_chip_that_meets_the_constrai
     st_ = s._steps(files)
     shapes = np.asarray(ds.index.shapes, np.int64)
     P = np.stack([(shapes[:, 2] - 12) // st_[:, 0] + 1, (shapes[:, 3] - 12) // st_[:, 1] + 1], 1)
-    count, cell, end, r_0, c_0, sure = s._offset_blocks(files, P, st_)
+    count, cell, end, lo, ncx, idx, sure = s._offset_blocks(files, P, st_)
+    fc = np.repeat(files, count)
+    r_0, c_0 = lo[fc, 0] + idx // ncx[fc] * cell[fc, 0], lo[fc, 1] + idx % ncx[fc] * cell[fc, 1]
     assert count[3] == 0 and (kind is not None or (count[:3] > 0).all())  # no label: no block
     assert (end <= P).all()
     at = 0

@@ -53,8 +53,8 @@ REJECT_GIVE_UP = 2000
 MAYBE_BLOCKS = 1024
 #: times _offset_blocks halves the blocks it leaves undecided
 MAYBE_LEVELS = 2
-#: the cells kept across epochs (17 bytes each); past them they are made again as files are drawn
-MAYBE_KEPT = 1 << 22
+#: the cells kept across epochs (5 bytes each); past them they are made again as files are drawn
+MAYBE_KEPT = 1 << 24
 #: construction shows that some file has a chip by SOME_CHIP_TRIES offsets drawn in each of SOME_CHIP_FILES files
 #: (_some_chip), before it makes a file's pool
 SOME_CHIP_FILES = 16
@@ -294,30 +294,34 @@ def _check_length(length: Any) -> int:
 class _Blocks:
     """RandomChipSampler._maybe_blocks' cells of the files looked at so far: file j's are rows
     start[j] to start[j] + count[j] (start -1: not yet), each cell[j] offsets a side (rows,
-    columns, in steps; those at or past end[j] are not the file's), at r_0, c_0 (its first row
-    and column, in steps), sure (each of its chips meets the class limits); grown by doubling."""
+    columns, in steps; those at or past end[j] are not the file's) on a grid from lo[j], ncx[j]
+    cells a row: a cell is its number there (idx, row-major: 4 bytes) and sure (each of its chips
+    meets the class limits); grown by doubling."""
 
     def __init__(self, n_files: int) -> None:
         self.start = np.full(n_files, -1, np.int64)
         self.count = np.zeros(n_files, np.int64)
         self.cell = np.ones((n_files, 2), np.int64)
         self.end = np.zeros((n_files, 2), np.int64)
+        self.lo = np.zeros((n_files, 2), np.int64)
+        self.ncx = np.ones(n_files, np.int64)
         self.n = 0
-        self.r_0, self.c_0 = np.zeros(0, np.int64), np.zeros(0, np.int64)
+        self.idx = np.zeros(0, np.int32)
         self.sure = np.zeros(0, bool)
 
-    def add(self, files: Array, count: Array, cell: Array, end: Array, r_0: Array, c_0: Array, sure: Array) -> None:
-        k = len(r_0)
-        if self.n + k > len(self.r_0):
-            cap = max(2 * len(self.r_0), self.n + k, 64)
-            for name in ("r_0", "c_0", "sure"):
+    def add(self, files: Array, count: Array, cell: Array, end: Array, lo: Array, ncx: Array, idx: Array,
+            sure: Array) -> None:
+        k = len(idx)
+        if self.n + k > len(self.idx):
+            cap = max(2 * len(self.idx), self.n + k, 64)
+            for name in ("idx", "sure"):
                 old = getattr(self, name)
                 grown = np.zeros(cap, old.dtype)
                 grown[:self.n] = old[:self.n]
                 setattr(self, name, grown)
-        self.r_0[self.n:self.n + k], self.c_0[self.n:self.n + k], self.sure[self.n:self.n + k] = r_0, c_0, sure
+        self.idx[self.n:self.n + k], self.sure[self.n:self.n + k] = idx, sure
         self.start[files] = self.n + np.cumsum(count) - count
-        self.count[files], self.cell[files], self.end[files] = count, cell, end
+        self.count[files], self.cell[files], self.end[files], self.lo[files], self.ncx[files] = count, cell, end, lo, ncx
         self.n += k
 
 
@@ -327,17 +331,19 @@ def _in_blocks(draw: tuple[Array, ...], f: Array, u: Array) -> tuple[Array, Arra
     (a cell drawn, then an offset in it: equal cells, no search), whether each lies in a sure
     cell (its chip meets the class limits) and whether it is one of the file's (a cell at its
     edge may reach past them: such a draw meets nothing, the others stay uniform)."""
-    count, start, cell_r, cell_c, end_r, end_c, r_0, c_0, sure = draw
-    if not len(r_0):  # no file has an offset: nothing to draw (its keys are left unmet)
+    count, start, cell_r, cell_c, end_r, end_c, lo_r, lo_c, ncx, idx, sure = draw
+    if not len(idx):  # no file has an offset: nothing to draw (its keys are left unmet)
         z = np.zeros(u.shape, np.int64)
         return z, z, z.astype(bool), z.astype(bool)
-    K, ch, cw = (np.take(v, f)[:, None] for v in (count, cell_r, cell_c))
+    K, ch, cw, nx = (np.take(v, f)[:, None] for v in (count, cell_r, cell_c, ncx))
     per = ch * cw
     x = np.minimum((u * (K * per)).astype(np.int64), np.maximum(K * per - 1, 0))
     k = x // per
     at = x - k * per
-    b = np.minimum(np.maximum(np.take(start, f)[:, None] + k, 0), len(r_0) - 1)
-    r, c = np.take(r_0, b) + at // cw, np.take(c_0, b) + at % cw
+    b = np.minimum(np.maximum(np.take(start, f)[:, None] + k, 0), len(idx) - 1)
+    q = np.take(idx, b).astype(np.int64)
+    r = np.take(lo_r, f)[:, None] + q // nx * ch + at // cw
+    c = np.take(lo_c, f)[:, None] + q % nx * cw + at % cw
     inside = (r < np.take(end_r, f)[:, None]) & (c < np.take(end_c, f)[:, None]) & (K > 0)
     return r, c, np.take(sure, b) & inside, inside
 
@@ -711,7 +717,8 @@ class RandomChipSampler(ChipSampler):
         if len(new):  # a function of the file and the constraints: kept across epochs
             kept.add(files[new], *self._offset_blocks(files[new], P[new], step[new]))
         return (kept.count[files], kept.start[files], kept.cell[files, 0], kept.cell[files, 1], kept.end[files, 0],
-                kept.end[files, 1], kept.r_0[:kept.n], kept.c_0[:kept.n], kept.sure[:kept.n])
+                kept.end[files, 1], kept.lo[files, 0], kept.lo[files, 1], kept.ncx[files], kept.idx[:kept.n],
+                kept.sure[:kept.n])
 
     def _offset_blocks(self, files: Array, P: Array, step: Array) -> tuple[Array, ...]:
         """_maybe_blocks' cells of files: (their number per file, the cells' size per file, the end
@@ -739,7 +746,7 @@ class RandomChipSampler(ChipSampler):
         if not self.contents.limits:  # one cell of every offset
             one = (P > 0).all(1)
             counts: Array = np.asarray(one, np.int64)
-            return counts, np.maximum(P, 1), end, lo[one, 0], lo[one, 1], labelled[one]
+            return counts, np.maximum(P, 1), end, lo, np.ones(F, np.int64), np.zeros(int(one.sum()), np.int32), labelled[one]
         n = 1 << MAYBE_LEVELS  # cells a side of a first block
         B = np.maximum(np.asarray(self.index.tiles, np.int64)[files].reshape(-1, 2) // step, 1)
         while True:  # coarser where a file would have more than MAYBE_BLOCKS
@@ -783,7 +790,7 @@ class RandomChipSampler(ChipSampler):
         ci, ck = np.repeat(i0, m) + local // np.repeat(nk, m), np.repeat(k0, m) + local % np.repeat(nk, m)
         order = np.argsort(fc, kind="stable")
         fc, ci, ck, sc = fc[order], ci[order], ck[order], np.repeat(sure, m)[order]
-        return (np.bincount(fc, minlength=F), cell, end, lo[fc, 0] + ci * cell[fc, 0], lo[fc, 1] + ck * cell[fc, 1], sc)
+        return np.bincount(fc, minlength=F), cell, end, lo, cells[:, 1], (ci * cells[fc, 1] + ck).astype(np.int32), sc
 
     def _uniform(self, j: int, n: int, rng: np.random.Generator) -> tuple[Array, Array] | None:
         """n offsets of file j drawn uniformly among those on its align step whose chips meet the
