@@ -299,12 +299,13 @@ class _Blocks:
     meets the class limits); grown by doubling."""
 
     def __init__(self, n_files: int) -> None:
-        self.start = np.full(n_files, -1, np.int64)
-        self.count = np.zeros(n_files, np.int64)
-        self.cell = np.ones((n_files, 2), np.int64)
-        self.end = np.zeros((n_files, 2), np.int64)
-        self.lo = np.zeros((n_files, 2), np.int64)
-        self.ncx = np.ones(n_files, np.int64)
+        # per file (int32: 40 bytes a file of the index)
+        self.start = np.full(n_files, -1, np.int32)
+        self.count = np.zeros(n_files, np.int32)
+        self.cell = np.ones((n_files, 2), np.int32)
+        self.end = np.zeros((n_files, 2), np.int32)
+        self.lo = np.zeros((n_files, 2), np.int32)
+        self.ncx = np.ones(n_files, np.int32)
         self.n = 0
         self.idx = np.zeros(0, np.int32)
         self.sure = np.zeros(0, bool)
@@ -335,12 +336,12 @@ def _in_blocks(draw: tuple[Array, ...], f: Array, u: Array) -> tuple[Array, Arra
     if not len(idx):  # no file has an offset: nothing to draw (its keys are left unmet)
         z = np.zeros(u.shape, np.int64)
         return z, z, z.astype(bool), z.astype(bool)
-    K, ch, cw, nx = (np.take(v, f)[:, None] for v in (count, cell_r, cell_c, ncx))
+    K, ch, cw, nx = (np.take(v, f).astype(np.int64)[:, None] for v in (count, cell_r, cell_c, ncx))
     per = ch * cw
     x = np.minimum((u * (K * per)).astype(np.int64), np.maximum(K * per - 1, 0))
     k = x // per
     at = x - k * per
-    b = np.minimum(np.maximum(np.take(start, f)[:, None] + k, 0), len(idx) - 1)
+    b = np.minimum(np.maximum(np.take(start, f).astype(np.int64)[:, None] + k, 0), len(idx) - 1)
     q = np.take(idx, b).astype(np.int64)
     r = np.take(lo_r, f)[:, None] + q // nx * ch + at // cw
     c = np.take(lo_c, f)[:, None] + q % nx * cw + at % cw
@@ -711,7 +712,7 @@ class RandomChipSampler(ChipSampler):
         size and the end of its offsets; then every cell's first row and column and sure), in
         offsets of the step: _in_blocks' draw; without class limits one cell a file."""
         kept = self._maybe
-        if kept.n > MAYBE_KEPT:  # bounded memory: the cells of the files drawn next are made again
+        if kept.n > MAYBE_KEPT:  # bounded memory (and int32 places): the cells of the files drawn next are made again
             kept = self._maybe = _Blocks(self.index.num_files)
         new = np.flatnonzero(kept.start[files] < 0)
         if len(new):  # a function of the file and the constraints: kept across epochs
