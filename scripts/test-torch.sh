@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # PyTorch loader tests: python/tests/test_torch.py, test_torch_train.py, test_torch_classes.py (class and cloud limits),
+# test_torch_rejection.py (the random sampler's rejection cells against brute force),
 # test_torch_tiling.py (their native tile-bound sums against the numpy walk),
 # test_torch_scale.py (sharded datasets; torchrun with gloo at 4 then 2 ranks: ~45 s of it) and
 # test_torch_scales.py (apply_scale), test_scale_acceptance.py (issue 47: real scenes through every reader) in
@@ -77,6 +78,7 @@ run_tests() {
   (cd python/tests && RUMI_PY_STRICT=1 RUMI_PYTHON="$VENV/bin/python" \
     "$VENV/bin/python" -m pytest -q -ra -p no:cacheprovider --rootdir=. "$@" test_torch.py test_torch_train.py \
     test_torch_scale.py test_stale_files.py test_torch_scales.py test_scale_acceptance.py test_torch_classes.py \
+    test_torch_rejection.py \
     test_torch_tiling.py test_catalog_decode.py differential/test_diff_torch.py)
 }
 rc=0
