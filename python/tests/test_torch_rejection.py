@@ -96,14 +96,15 @@ def _chi2_ok(counts):
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32 - 1), tile=st.sampled_from([4, 5, 8, 16]), size=st.integers(3, 24),
        labels=st.sampled_from([0, 1, 2]), on_labels=st.booleans(), align=st.sampled_from([False, False, True, 2, 3]),
-       kind=st.sampled_from(["min", "max", "both", "two", "cloud"]), mv=st.sampled_from([None, None, 0.5, 0.9]))
+       kind=st.sampled_from(["min", "max", "both", "two", "cloud", "none"]), mv=st.sampled_from([None, None, 0.5, 0.9]))
 def test_every_key_meets_the_constraints_brute_force(tmp_path, seed, tile, size, labels, on_labels, align, kind, mv):
     """Random small files (shapes from the chip's size to 48, tiles 4-16: chips larger and smaller than the
-    tiles), one of them without the class at all, limits on the images' band or on labels (none / one label
-    file over a part of each image / one image with two label files, one without), min_valid with nodata,
-    align False / True / an integer: every key of three epochs is one of its file's offsets that chip_ok admits
-    (brute force over every offset on the step), meets the limits on the pixels written (one label file or
-    none), and a file without such an offset is never drawn."""
+    tiles), one of them without the class at all, limits on the images' band or on labels, or none (the labels'
+    coverage and min_valid alone); labels none, one label file over a part of each image, or one image with two
+    label files, one image without; min_valid with nodata; align False / True / an integer: every key of three
+    epochs is one of its file's offsets that chip_ok admits (brute force over every offset on the step), meets
+    the limits on the pixels written (one label file or none), and a file without such an offset is never
+    drawn."""
     rng = np.random.default_rng(seed)
     d = pathlib.Path(tempfile.mkdtemp(dir=tmp_path))
     n = int(rng.integers(2, 6))
@@ -133,7 +134,7 @@ def test_every_key_meets_the_constraints_brute_force(tmp_path, seed, tile, size,
     lim = {"min": dict(min_class={band: {1: 0.3}}), "max": dict(max_class={band: {0: 0.5}}),
            "both": dict(min_class={band: {1: 0.2}}, max_class={band: {0: 0.6}}),
            "two": dict(min_class={band: {(0, 1): 0.7, 1: 0.1}}),
-           "cloud": dict(cloud=rt.Cloud(band, max=0.3, classes=(0,)))}[kind]
+           "cloud": dict(cloud=rt.Cloud(band, max=0.3, classes=(0,))), "none": {}}[kind]
     try:
         s = rt.RandomChipSampler(ds, length=int(rng.integers(20, 200)), seed=seed % 997, align=align, min_valid=mv,
                                  **lim)
@@ -171,7 +172,7 @@ def test_every_key_meets_the_constraints_brute_force(tmp_path, seed, tile, size,
                     assert (p == 1).mean() >= 0.2 and (p == 0).mean() <= 0.6
                 elif kind == "two":
                     assert np.isin(p, (0, 1)).mean() >= 0.7 and (p == 1).mean() >= 0.1
-                else:
+                elif kind == "cloud":
                     assert (p == 0).mean() <= 0.3
 
 
@@ -549,3 +550,38 @@ def test_a_file_without_labels_draws_without_numpy_warnings(tmp_path):
         s = rt.RandomChipSampler(ds, length=100, seed=0, min_class={"lab": {1: 0.3}})
         keys = list(s)
     assert len(keys) == 100 and list(ds.index.ids).index("w0") not in {j for j, _, _ in keys}
+
+
+def test_a_label_file_off_the_pixel_grid_is_checked_chip_by_chip(tmp_path):
+    """One label file a file but off the images' pixel grid (20 m pixels shifted by a fraction of a pixel: no
+    label rectangle, its cells over every offset, never sure), labels over part of each image, a limit on the
+    images' band: every key is an offset chip_ok admits (the chip covered by the label file), none taken unchecked
+    outside the labels, and a file's keys are uniform among them."""
+    rng = np.random.default_rng(0)
+    imgs, labs, px = [], [], {}
+    for i in range(4):
+        a = _blobs(rng, (1, 1, 40, 40), 3)
+        imgs.append(_write(tmp_path / f"i{i}.rumi", a, 8, i))
+        px[f"i{i}"] = a[0, 0]
+        lab = _blobs(rng, (1, 1, 12, 14), 3, cell=3)
+        x0, _, _, y0, _, _ = _gt(i)
+        rumi.write(tmp_path / f"l{i}.rumi", lab, bands=["lab"], times=["2020-01-01"], tile=8, crs=CRS,
+                   geotransform=(x0 + 35, 20.0, 0.0, y0 - 45, 0.0, -20.0))
+        labs.append(str(tmp_path / f"l{i}.rumi"))
+    ds = rt.ChipDataset(rumi.Catalog.build(imgs, tmp_path / "i.parquet"), size=12,
+                        labels=rumi.Catalog.build(labs, tmp_path / "l.parquet"))
+    assert constraints.label_rects(ds.index, np.arange(4))[1].all()
+    for lim in ({"min_class": {"c": {1: 0.3}}}, {}):
+        s = rt.RandomChipSampler(ds, length=200, seed=0, **lim)
+        n = _counts_over_epochs(s, 40)
+        ids = list(ds.index.ids)
+        for j in range(4):
+            want = _valid(s, j)
+            R, C = _offsets(ds.index, j, (1, 1))
+            assert 0 < len(want) < 0.8 * len(R)  # the labels cover a part
+            got = {(r, c): v for (jj, r, c), v in n.items() if jj == j}
+            assert set(got) <= want, (j, sorted(set(got) - want)[:5])
+            assert all((px[ids[j]][r:r + 12, c:c + 12] == 1).mean() >= 0.3 for r, c in got) or not lim
+            if sum(got.values()) / len(want) >= 5:
+                ok, stat = _chi2_ok([got.get(k, 0) for k in want])
+                assert ok, (j, stat)
