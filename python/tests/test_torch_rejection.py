@@ -585,3 +585,39 @@ def test_a_label_file_off_the_pixel_grid_is_checked_chip_by_chip(tmp_path):
             if sum(got.values()) / len(want) >= 5:
                 ok, stat = _chi2_ok([got.get(k, 0) for k in want])
                 assert ok, (j, stat)
+
+
+@pytest.mark.parametrize("levels,labels", [(0, 0), (2, 0), (2, 1), (1, 2)])
+def test_keys_are_uniform_over_sure_and_checked_cells(tmp_path, monkeypatch, levels, labels):
+    """Files whose cells are partly sure (taken unchecked) and partly checked (any number of halvings:
+    MAYBE_LEVELS), with labels over a part of each file (one rectangle: the cells inside it) or two label files a
+    file (never sure): over 50 epochs each file's keys are its valid offsets (brute force), each drawn about as
+    often (chi-square), whichever kind of cell holds it."""
+    monkeypatch.setattr(samplers, "MAYBE_LEVELS", levels)
+    rng = np.random.default_rng(40 + levels + labels)
+    imgs, labs = [], []
+    for i in range(8):
+        Y, X = 30 + i, 34 - i
+        a = _blobs(rng, (1, 1, Y, X), 3, cell=7)
+        imgs.append(_write(tmp_path / f"u{i}.rumi", a, 8, i))
+        for k in range(labels):
+            lr, lc = (k * 9, 2) if labels == 2 else (3, 1)
+            labs.append(_write(tmp_path / f"v{i}_{k}.rumi", a[:, :, lr:Y - 1, lc:], 4, i, lr, lc, band="lab"))
+    cat = rumi.Catalog.build(imgs, tmp_path / "u.parquet")
+    ds = rt.ChipDataset(cat, size=10, labels=rumi.Catalog.build(labs, tmp_path / "v.parquet")) if labels else \
+        rt.ChipDataset(cat, size=10)
+    band = "lab" if labels else "c"
+    s = rt.RandomChipSampler(ds, length=400, seed=6, min_class={band: {1: 0.25}}, max_class={band: {2: 0.5}})
+    n = _counts_over_epochs(s, 50)
+    sure = s._maybe.sure[:s._maybe.n]
+    assert not sure.all() and (not sure.any() if labels == 2 else sure.any() or levels < 2), (sure.sum(), len(sure))
+    tested = 0
+    for j in range(8):
+        want = _valid(s, j)
+        got = {(r, c): v for (jj, r, c), v in n.items() if jj == j}
+        assert set(got) <= want
+        if want and sum(got.values()) / len(want) >= 5:
+            ok, stat = _chi2_ok([got.get(k, 0) for k in want])
+            assert ok, (j, stat, len(want))
+            tested += 1
+    assert tested >= 5
