@@ -343,6 +343,37 @@ def test_files_smaller_than_the_chip_are_left_out(tmp_path):
         rt.ChipDataset(rumi.Catalog.build(paths[:3], tmp_path / "s.parquet"), size=10)
 
 
+
+def test_lengths_0_1_2_and_streams_of_one_file_with_chips(tmp_path):
+    """Epochs of 0, 1 and 2 keys draw valid keys (of the three files with chips); streams=3 over a catalogue of 6
+    shards, each stream one file with chips: lengths 3 and 6."""
+    paths, px = _strip_files(tmp_path, 6, with_class={0, 2, 4})
+    cat = rumi.Catalog.build(paths, tmp_path / "s.parquet")
+    rumi.catalog.write_parts(cat.table, str(tmp_path / "parts") + "/", rows_per_group=1)
+    ds = rt.ChipDataset(rumi.Catalog.open(str(tmp_path / "parts") + "/"), size=12)
+    lim = {"min_class": {"c": {1: 0.9}}}
+    ids = list(ds.index.ids)
+    for L, streams in ((0, None), (1, None), (2, None), (3, 3), (6, 3)):
+        s = rt.RandomChipSampler(ds, length=L, seed=0, streams=streams, **lim)
+        keys = list(s)
+        assert len(keys) == L
+        for j, r, c in keys:
+            assert ids[j] in ("s00", "s02", "s04") and (px[int(ids[j][1:])][r:r + 12, c:c + 12] == 1).mean() >= 0.9
+
+
+@pytest.mark.xfail(strict=True, reason="a stream without a chip is the no-chip error of the whole index, naming a "
+                                       "chip that meets the limits (bound 1.0 >= 0.9), not the stream (H2, issue 50)")
+def test_a_stream_without_a_chip_is_an_error_naming_the_stream(tmp_path):
+    """streams=2 where every chip lies in stream 0's files (shards 0 and 2 of 6): the constructor's error must
+    name the stream without a chip (use fewer streams), not say that no chip meets the limits while naming one
+    that does."""
+    paths, _ = _strip_files(tmp_path, 6, with_class={0, 2})
+    cat = rumi.Catalog.build(paths, tmp_path / "s.parquet")
+    rumi.catalog.write_parts(cat.table, str(tmp_path / "parts") + "/", rows_per_group=1)
+    ds = rt.ChipDataset(rumi.Catalog.open(str(tmp_path / "parts") + "/"), size=12)
+    with pytest.raises(Exception, match=r"stream 1"):
+        rt.RandomChipSampler(ds, length=12, seed=0, streams=2, min_class={"c": {1: 0.9}})
+
 # --- 4. the mixed regime: large files (their maps) and many small ones (rejection); determinism ----------------
 
 
