@@ -255,6 +255,27 @@ def test_edge_cells_and_single_offsets_are_drawn_uniformly(tmp_path):
     assert chi2 < 10 + 6 * 20 ** 0.5, (chi2, per_file, e)
 
 
+
+@pytest.mark.parametrize("give_up", [0, 3, 40])
+def test_keys_left_to_the_pools_stay_uniform(tmp_path, monkeypatch, give_up):
+    """A file's keys that rejection gives up on (REJECT_GIVE_UP small: most or some keys left unmet) are drawn
+    from its pool: the keys of a file, from both, are still exactly its valid offsets, each about as often, and a
+    fresh sampler at epoch 5 gives the keys of one that drew the epochs before."""
+    monkeypatch.setattr(samplers, "REJECT_GIVE_UP", give_up)
+    paths, px = _edge_files(tmp_path)
+    ds = rt.ChipDataset(rumi.Catalog.build(paths, tmp_path / "e.parquet"), size=10)
+    s = rt.RandomChipSampler(ds, length=600, seed=9, min_class={"c": {1: 1.0}})
+    n = {}
+    eps = _epochs(s, range(40))
+    for keys in eps:
+        for k in keys:
+            n[k] = n.get(k, 0) + 1
+    _check_uniform(s, n, px)
+    assert len(s._first) >= (9 if give_up == 0 else 1)  # the files' maps made: their keys drawn from them
+    fresh = rt.RandomChipSampler(ds, length=600, seed=9, min_class={"c": {1: 1.0}})
+    fresh.set_epoch(5)
+    assert list(fresh) == eps[5]
+
 @pytest.mark.parametrize("align", [True, 3])
 def test_edge_cells_on_an_align_step(tmp_path, align):
     """The same files on an align step (the tiles, 5, or 3 pixels): every key is a valid offset on the step
@@ -403,7 +424,8 @@ def mixed(tmp_path_factory):
 
 LIMITS = [{"min_class": {"c": {1: 0.3}}, "max_class": {"c": {2: 0.4}}},
           {"min_class": {"lab": {1: 0.3}}},
-          {"min_class": {"c": {1: 0.25}}, "align": 4}]
+          {"min_class": {"c": {1: 0.25}}, "align": 4},
+          {"min_class": {"c": {1: 0.25}}, "align": True}]  # (steps of 16 and 8: the files' tiles)
 
 
 @pytest.mark.parametrize("lim", range(len(LIMITS)))
