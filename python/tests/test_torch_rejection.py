@@ -24,6 +24,7 @@ pytest.importorskip("pyproj")
 pytest.importorskip("shapely")
 
 import rumi  # noqa: E402
+from rumi import RequestError  # noqa: E402
 import rumi.torch as rt  # noqa: E402
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
@@ -382,17 +383,19 @@ def test_lengths_0_1_2_and_streams_of_one_file_with_chips(tmp_path):
             assert ids[j] in ("s00", "s02", "s04") and (px[int(ids[j][1:])][r:r + 12, c:c + 12] == 1).mean() >= 0.9
 
 
-@pytest.mark.xfail(strict=True, reason="a stream without a chip is the no-chip error of the whole index, naming a "
-                                       "chip that meets the limits (bound 1.0 >= 0.9), not the stream (H2, issue 50)")
 def test_a_stream_without_a_chip_is_an_error_naming_the_stream(tmp_path):
-    """streams=2 where every chip lies in stream 0's files (shards 0 and 2 of 6): the constructor's error must
-    name the stream without a chip (use fewer streams), not say that no chip meets the limits while naming one
-    that does."""
+    """streams=2 where every chip lies in one stream's files (files 0 and 2 of 6, a shard each): the constructor's
+    error must name the other stream, the one without a chip (use fewer streams), not say that no chip meets the
+    limits while naming one that does (before)."""
     paths, _ = _strip_files(tmp_path, 6, with_class={0, 2})
     cat = rumi.Catalog.build(paths, tmp_path / "s.parquet")
     rumi.catalog.write_parts(cat.table, str(tmp_path / "parts") + "/", rows_per_group=1)
     ds = rt.ChipDataset(rumi.Catalog.open(str(tmp_path / "parts") + "/"), size=12)
-    with pytest.raises(Exception, match=r"stream 1"):
+    ids, shard = list(ds.index.ids), np.asarray(ds.index.shard)
+    with_chips = {int(shard[ids.index(f"s{i:02d}")]) % 2 for i in (0, 2)}  # shard s is in stream s mod 2
+    assert len(with_chips) == 1  # (the parts' order puts both in one stream)
+    without = 1 - with_chips.pop()
+    with pytest.raises(RequestError, match=rf"^stream {without} of 2 .* use fewer streams"):
         rt.RandomChipSampler(ds, length=12, seed=0, streams=2, min_class={"c": {1: 0.9}})
 
 # --- 4. the mixed regime: large files (their maps) and many small ones (rejection); determinism ----------------
@@ -583,8 +586,6 @@ def test_cubes_with_a_cloud_limit_beside_single_step_files(tmp_path, min_clear):
 # --- 6. no numpy warning reaches the user ---------------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="samplers._in_blocks divides by a file's cells a row (ncx = 0) for files "
-                                       "without a cell: 'RuntimeWarning: divide by zero' each epoch (H2, issue 50)")
 def test_a_file_without_labels_draws_without_numpy_warnings(tmp_path):
     """Labels that skip the unlabelled chips, one file without a label file (no cell: its cells a row 0) beside
     files with labels, a class limit: the rejection's draws raise no numpy warning (np.errstate(all="raise") of

@@ -21,6 +21,8 @@ from typing import Any, Iterable, Iterator, Protocol
 import numpy as np
 import torch
 
+from rumi import RequestError
+
 from . import constraints
 from .contents import ClassBalance, Contents, balance_weights, limits_of
 from .dtypes import Array
@@ -132,9 +134,16 @@ class ChipSampler(torch.utils.data.Sampler[Key]):
         if self.constrained:
             groups = [self.files_of(int(c)) for c in self.my_streams()] if self.streams is not None else \
                 [np.arange(self.index.num_files)]
-            for files in groups:
-                if not self._some_chip(files):
-                    raise constraints.no_chip_error(self.index, self.min_valid, self.contents)
+            without = [k for k, files in enumerate(groups) if not self._some_chip(files)]
+            if len(without) == len(groups):
+                raise constraints.no_chip_error(self.index, self.min_valid, self.contents)
+            if without:  # some streams have chips, these none
+                assert self.streams is not None
+                names = ", ".join(str(int(self.my_streams()[k])) for k in without)
+                raise RequestError(
+                    f"stream{'s' if len(without) > 1 else ''} {names} of {self.streams.count} (this rank's) "
+                    f"{'have' if len(without) > 1 else 'has'} no file with a chip that meets the constraints, while "
+                    "other streams have some: use fewer streams (each stream draws its keys from its own files)")
 
     # -- the index's files ------------------------------------------------------------------
     def feasible(self, j: int) -> Array:
@@ -791,7 +800,8 @@ class RandomChipSampler(ChipSampler):
         ci, ck = np.repeat(i0, m) + local // np.repeat(nk, m), np.repeat(k0, m) + local % np.repeat(nk, m)
         order = np.argsort(fc, kind="stable")
         fc, ci, ck, sc = fc[order], ci[order], ck[order], np.repeat(sure, m)[order]
-        return np.bincount(fc, minlength=F), cell, end, lo, cells[:, 1], (ci * cells[fc, 1] + ck).astype(np.int32), sc
+        return (np.bincount(fc, minlength=F), cell, end, lo, np.maximum(cells[:, 1], 1),  # (a file of none: 1)
+                (ci * cells[fc, 1] + ck).astype(np.int32), sc)
 
     def _uniform(self, j: int, n: int, rng: np.random.Generator) -> tuple[Array, Array] | None:
         """n offsets of file j drawn uniformly among those on its align step whose chips meet the
