@@ -727,6 +727,25 @@ def test_chips_ok_of_many_files_is_chip_ok_of_each(tmp_path, seed, labels, kind)
     assert (got == want).all() and want.any() and not want.all()
 
 
+def _five_images(d, rng, labels):
+    """Five class-map images (classes 0-2, tiles of 8) of two shapes and, beside image i, labels[i] label files
+    (blobs of 5 pixels) over parts of it, the k-th 20 k rows further down: the paths of each."""
+    imgs, labs = [], []
+    for i in range(5):
+        Y, X = (40, 48) if i % 2 else (56, 40)
+        x0 = 500000.0 + i * 1000
+        rumi.write(d / f"i{i}.rumi", _blobs(rng, (1, 1, Y, X), 3), bands=["c"], times=["2020-01-01"], tile=8,
+                   crs=GEO["crs"], geotransform=(x0, 10.0, 0.0, 5100000.0, 0.0, -10.0))
+        imgs.append(str(d / f"i{i}.rumi"))
+        for k in range(labels[i]):
+            lr, lc = int(rng.integers(0, 8)) + 20 * k, int(rng.integers(0, 8))
+            lab = _blobs(rng, (1, 1, Y - lr - int(rng.integers(0, 8)), X - lc), 3, cell=5)
+            rumi.write(d / f"l{i}_{k}.rumi", lab, bands=["lab"], times=["2020-01-01"], tile=8, crs=GEO["crs"],
+                       geotransform=(x0 + lc * 10.0, 10.0, 0.0, 5100000.0 - lr * 10.0, 0.0, -10.0))
+            labs.append(str(d / f"l{i}_{k}.rumi"))
+    return imgs, labs
+
+
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32 - 1), labels=st.booleans(), kind=st.sampled_from(["min", "max", "both", "cloud"]))
 def test_blocks_of_many_files_hold_their_chips(tmp_path, seed, labels, kind):
@@ -739,19 +758,7 @@ def test_blocks_of_many_files_hold_their_chips(tmp_path, seed, labels, kind):
 
     rng = np.random.default_rng(seed)
     d = pathlib.Path(tempfile.mkdtemp(dir=tmp_path))
-    imgs, labs = [], []
-    for i in range(5):
-        Y, X = (40, 48) if i % 2 else (56, 40)
-        x0 = 500000.0 + i * 1000
-        rumi.write(d / f"i{i}.rumi", _blobs(rng, (1, 1, Y, X), 3), bands=["c"], times=["2020-01-01"], tile=8,
-                   crs=GEO["crs"], geotransform=(x0, 10.0, 0.0, 5100000.0, 0.0, -10.0))
-        imgs.append(str(d / f"i{i}.rumi"))
-        if labels and i != 3:
-            lr, lc = int(rng.integers(0, 8)), int(rng.integers(0, 8))
-            lab = _blobs(rng, (1, 1, Y - lr - int(rng.integers(0, 8)), X - lc), 3, cell=5)
-            rumi.write(d / f"l{i}.rumi", lab, bands=["lab"], times=["2020-01-01"], tile=8, crs=GEO["crs"],
-                       geotransform=(x0 + lc * 10.0, 10.0, 0.0, 5100000.0 - lr * 10.0, 0.0, -10.0))
-            labs.append(str(d / f"l{i}.rumi"))
+    imgs, labs = _five_images(d, rng, [1, 1, 1, 0, 1] if labels else [0] * 5)
     cat = rumi.Catalog.build(imgs, d / "i.parquet")
     ds = rt.ChipDataset(cat, size=12, labels=rumi.Catalog.build(labs, d / "l.parquet")) if labels else \
         rt.ChipDataset(cat, size=12)
@@ -797,19 +804,7 @@ def test_the_blocks_rejection_draws_from_hold_every_chip_that_meets_the_constrai
     monkeypatch.setattr(samplers, "MAYBE_LEVELS", levels)
     rng = np.random.default_rng(seed)
     d = pathlib.Path(tempfile.mkdtemp(dir=tmp_path))
-    imgs, labs = [], []
-    for i in range(5):
-        Y, X = (40, 48) if i % 2 else (56, 40)
-        x0 = 500000.0 + i * 1000
-        rumi.write(d / f"i{i}.rumi", _blobs(rng, (1, 1, Y, X), 3), bands=["c"], times=["2020-01-01"], tile=8,
-                   crs=GEO["crs"], geotransform=(x0, 10.0, 0.0, 5100000.0, 0.0, -10.0))
-        imgs.append(str(d / f"i{i}.rumi"))
-        for k in range(2 if i == 4 else 0 if i == 3 else 1):  # file 3: no label; file 4: two label files
-            lr, lc = int(rng.integers(0, 8)) + 20 * k, int(rng.integers(0, 8))
-            lab = _blobs(rng, (1, 1, Y - lr - int(rng.integers(0, 8)), X - lc), 3, cell=5)
-            rumi.write(d / f"l{i}_{k}.rumi", lab, bands=["lab"], times=["2020-01-01"], tile=8, crs=GEO["crs"],
-                       geotransform=(x0 + lc * 10.0, 10.0, 0.0, 5100000.0 - lr * 10.0, 0.0, -10.0))
-            labs.append(str(d / f"l{i}_{k}.rumi"))
+    imgs, labs = _five_images(d, rng, [1, 1, 1, 0, 2])  # file 3: no label; file 4: two label files
     ds = rt.ChipDataset(rumi.Catalog.build(imgs, d / "i.parquet"), size=12,
                         labels=rumi.Catalog.build(labs, d / "l.parquet"))
     mn = {band: {1: 0.3}} if kind in ("min", "both") else None  # limits on the labels or on the images' band
