@@ -791,7 +791,7 @@ def test_blocks_of_many_files_hold_their_chips(tmp_path, seed, labels, kind):
        levels=st.sampled_from([0, 1, 2, 4]), band=st.sampled_from(["lab", "c"]))
 def test_the_blocks_rejection_draws_from_hold_every_chip_that_meets_the_constraints(tmp_path, monkeypatch, seed, kind,
                                                                                     step, levels, band):
-    """RandomChipSampler._offset_blocks (the blocks its rejection draws candidates from, every file's at once): they
+    """rumi.torch.cells.Cells.decide (the cells RandomChipSampler's rejection draws candidates from, every file's at once): they
     hold every offset on the step whose chip chip_ok admits (brute force over each file's offsets), each offset once,
     and every offset of a block marked sure is one (a candidate drawn there is not checked): label files over parts of
     the images (chips outside them skipped: the blocks lie inside the label rectangle), a file without one, a file
@@ -799,9 +799,9 @@ def test_the_blocks_rejection_draws_from_hold_every_chip_that_meets_the_constrai
     images), any number of levels."""
     import tempfile
 
-    from rumi.torch import constraints, samplers
+    from rumi.torch import cells, constraints
 
-    monkeypatch.setattr(samplers, "MAYBE_LEVELS", levels)
+    monkeypatch.setattr(cells, "MAYBE_LEVELS", levels)
     rng = np.random.default_rng(seed)
     d = pathlib.Path(tempfile.mkdtemp(dir=tmp_path))
     imgs, labs = _five_images(d, rng, [1, 1, 1, 0, 2])  # file 3: no label; file 4: two label files
@@ -814,7 +814,7 @@ def test_the_blocks_rejection_draws_from_hold_every_chip_that_meets_the_constrai
     st_ = s._steps(files)
     shapes = np.asarray(ds.index.shapes, np.int64)
     P = np.stack([(shapes[:, 2] - 12) // st_[:, 0] + 1, (shapes[:, 3] - 12) // st_[:, 1] + 1], 1)
-    count, cell, end, lo, ncx, idx, sure = s._offset_blocks(files, P, st_)
+    count, cell, end, lo, ncx, idx, sure = s._cells_of().decide(files, P, st_)
     fc = np.repeat(files, count)
     r_0, c_0 = lo[fc, 0] + idx // ncx[fc] * cell[fc, 0], lo[fc, 1] + idx % ncx[fc] * cell[fc, 1]
     assert count[3] == 0 and (kind is not None or (count[:3] > 0).all())  # no label: no block
@@ -890,10 +890,10 @@ def test_many_small_files_draw_by_rejection_without_maps(tmp_path, monkeypatch):
 
 
 def test_many_files_keys_do_not_depend_on_the_kept_counts_and_blocks(tmp_path, monkeypatch):
-    """The class sums (FlatBank) and the blocks of offsets (_maybe_blocks) a sampler keeps across
+    """The class sums (FlatBank) and the cells of offsets (rumi.torch.cells) a sampler keeps across
     epochs are functions of the files and the constraints: with budgets of 0 (made again at every
     call) the keys of every epoch are the same, labels on the images' grid and two limits."""
-    from rumi.torch import contents, samplers
+    from rumi.torch import cells, contents
 
     rng = np.random.default_rng(21)
     imgs, labs = [], []
@@ -919,7 +919,7 @@ def test_many_files_keys_do_not_depend_on_the_kept_counts_and_blocks(tmp_path, m
 
     kept = epochs()
     monkeypatch.setattr(contents, "FLAT_BYTES", 0)
-    monkeypatch.setattr(samplers, "MAYBE_KEPT", 0)
+    monkeypatch.setattr(cells, "MAYBE_KEPT", 0)
     assert epochs() == kept
     assert kept[0] != kept[1]
 

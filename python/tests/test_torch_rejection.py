@@ -1,6 +1,6 @@
 """Adversarial tests of RandomChipSampler's rejection (issue 50): the keys of files an epoch draws
 few of (<= samplers.REJECT_KEYS) are drawn uniformly over equal cells of offsets decided for all
-files at once (_offset_blocks / _in_blocks), a candidate in a sure cell taken unchecked, a cell at
+files at once (rumi.torch.cells: Cells.decide / draw), a candidate in a sure cell taken unchecked, a cell at
 a file's edge reaching past its offsets (such a draw rejected), a file without a cell known to have
 no chip. Every key must meet the constraints (brute force: constraints.chip_ok over every offset
 on the step, and the pixels written), a file's keys must be uniform among its offsets that meet
@@ -28,7 +28,7 @@ from rumi import RequestError  # noqa: E402
 import rumi.torch as rt  # noqa: E402
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
-from rumi.torch import constraints, samplers  # noqa: E402
+from rumi.torch import cells, constraints, samplers  # noqa: E402
 from rumi.torch.contents import Contents, limits_of  # noqa: E402
 
 CRS = "EPSG:32633"
@@ -647,7 +647,7 @@ def test_keys_are_uniform_over_sure_and_checked_cells(tmp_path, monkeypatch, lev
     MAYBE_LEVELS), with labels over a part of each file (one rectangle: the cells inside it) or two label files a
     file (never sure): over 50 epochs each file's keys are its valid offsets (brute force), each drawn about as
     often (chi-square), whichever kind of cell holds it."""
-    monkeypatch.setattr(samplers, "MAYBE_LEVELS", levels)
+    monkeypatch.setattr(cells, "MAYBE_LEVELS", levels)
     rng = np.random.default_rng(40 + levels + labels)
     imgs, labs = [], []
     for i in range(8):
@@ -663,7 +663,7 @@ def test_keys_are_uniform_over_sure_and_checked_cells(tmp_path, monkeypatch, lev
     band = "lab" if labels else "c"
     s = rt.RandomChipSampler(ds, length=400, seed=6, min_class={band: {1: 0.25}}, max_class={band: {2: 0.5}})
     n = _counts_over_epochs(s, 50)
-    sure = s._maybe.sure[:s._maybe.n]
+    sure = s._cells_of().sure[:s._cells_of().n]
     assert not sure.all() and (not sure.any() if labels == 2 else sure.any() or levels < 2), (sure.sum(), len(sure))
     tested = 0
     for j in range(8):

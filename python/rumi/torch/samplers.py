@@ -23,7 +23,7 @@ import torch
 
 from rumi import RequestError
 
-from . import constraints
+from . import cells, constraints
 from .contents import ClassBalance, Contents, balance_weights, limits_of
 from .dtypes import Array
 from .index import ChipIndex
@@ -50,13 +50,6 @@ REJECT_ROUNDS = (1, 2, 4, 8, 16, 32, 64, 128)
 #: _rejected leaves a file's keys to its pool once they would need more candidates than this (estimated from the
 #: acceptance of its candidates so far; about the cost of a small file's offset map)
 REJECT_GIVE_UP = 2000
-#: the most blocks of offsets a file's keys are drawn from by rejection (_maybe_blocks: about a
-#: tile a side, coarser past it)
-MAYBE_BLOCKS = 1024
-#: times _offset_blocks halves the blocks it leaves undecided
-MAYBE_LEVELS = 2
-#: the cells kept across epochs (5 bytes each); past them they are made again as files are drawn
-MAYBE_KEPT = 1 << 24
 #: construction shows that some file has a chip by SOME_CHIP_TRIES offsets drawn in each of SOME_CHIP_FILES files
 #: (_some_chip), before it makes a file's pool
 SOME_CHIP_FILES = 16
@@ -121,7 +114,7 @@ class ChipSampler(torch.utils.data.Sampler[Key]):
         self._first: dict[int, constraints.Offsets] = {}  # the pools as first made (for no keys): kept across epochs
         self._drawn: dict[int, int] = {}  # the keys drawn from each pool
         self._refined: dict[int, float] = {}  # and those it was last decided for
-        self._maybe = _Blocks(self.index.num_files)  # the blocks _rejected draws offsets from (RandomChipSampler)
+        self._cells: cells.Cells | None = None  # RandomChipSampler's: _cells_of
         if self.min_valid:
             err = constraints.min_valid_error(self.index, self.min_valid)
             if err is not None:
@@ -298,64 +291,6 @@ def _check_length(length: Any) -> int:
     if isinstance(length, bool) or int(length) < 0:
         raise ValueError(f"length must be an integer >= 0, not {length!r}")
     return int(length)
-
-
-class _Blocks:
-    """RandomChipSampler._maybe_blocks' cells of the files looked at so far: file j's are rows
-    start[j] to start[j] + count[j] (start -1: not yet), each cell[j] offsets a side (rows,
-    columns, in steps; those at or past end[j] are not the file's) on a grid from lo[j], ncx[j]
-    cells a row: a cell is its number there (idx, row-major: 4 bytes) and sure (each of its chips
-    meets the class limits); grown by doubling."""
-
-    def __init__(self, n_files: int) -> None:
-        # per file (int32: 40 bytes a file of the index)
-        self.start = np.full(n_files, -1, np.int32)
-        self.count = np.zeros(n_files, np.int32)
-        self.cell = np.ones((n_files, 2), np.int32)
-        self.end = np.zeros((n_files, 2), np.int32)
-        self.lo = np.zeros((n_files, 2), np.int32)
-        self.ncx = np.ones(n_files, np.int32)
-        self.n = 0
-        self.idx = np.zeros(0, np.int32)
-        self.sure = np.zeros(0, bool)
-
-    def add(self, files: Array, count: Array, cell: Array, end: Array, lo: Array, ncx: Array, idx: Array,
-            sure: Array) -> None:
-        k = len(idx)
-        if self.n + k > len(self.idx):
-            cap = max(2 * len(self.idx), self.n + k, 64)
-            for name in ("idx", "sure"):
-                old = getattr(self, name)
-                grown = np.zeros(cap, old.dtype)
-                grown[:self.n] = old[:self.n]
-                setattr(self, name, grown)
-        self.idx[self.n:self.n + k], self.sure[self.n:self.n + k] = idx, sure
-        self.start[files] = self.n + np.cumsum(count) - count
-        self.count[files], self.cell[files], self.end[files], self.lo[files], self.ncx[files] = count, cell, end, lo, ncx
-        self.n += k
-
-
-def _in_blocks(draw: tuple[Array, ...], f: Array, u: Array) -> tuple[Array, Array, Array, Array]:
-    """Offsets (rows, columns, in steps) of files f (indices into _maybe_blocks' files), one per
-    value of u (uniform in [0, 1), (len(f), k)): uniform over the offsets of the file's cells
-    (a cell drawn, then an offset in it: equal cells, no search), whether each lies in a sure
-    cell (its chip meets the class limits) and whether it is one of the file's (a cell at its
-    edge may reach past them: such a draw meets nothing, the others stay uniform)."""
-    count, start, cell_r, cell_c, end_r, end_c, lo_r, lo_c, ncx, idx, sure = draw
-    if not len(idx):  # no file has an offset: nothing to draw (its keys are left unmet)
-        z = np.zeros(u.shape, np.int64)
-        return z, z, z.astype(bool), z.astype(bool)
-    K, ch, cw, nx = (np.take(v, f).astype(np.int64)[:, None] for v in (count, cell_r, cell_c, ncx))
-    per = ch * cw
-    x = np.minimum((u * (K * per)).astype(np.int64), np.maximum(K * per - 1, 0))
-    k = x // per
-    at = x - k * per
-    b = np.minimum(np.maximum(np.take(start, f).astype(np.int64)[:, None] + k, 0), len(idx) - 1)
-    q = np.take(idx, b).astype(np.int64)
-    r = np.take(lo_r, f)[:, None] + q // nx * ch + at // cw
-    c = np.take(lo_c, f)[:, None] + q % nx * cw + at % cw
-    inside = (r < np.take(end_r, f)[:, None]) & (c < np.take(end_c, f)[:, None]) & (K > 0)
-    return r, c, np.take(sure, b) & inside, inside
 
 
 def _group(js: Array, n_files: int) -> tuple[Array, Array, Array]:
@@ -583,9 +518,15 @@ class RandomChipSampler(ChipSampler):
         c0 = (xs * Px).astype(np.int64) * Sx
         return _keys(js, r0, c0)
 
+    def _cells_of(self) -> cells.Cells:
+        """The cells the rejection draws offsets from (rumi.torch.cells), of the files drawn from so far."""
+        if self._cells is None:
+            self._cells = cells.Cells(self.index, self.contents)
+        return self._cells
+
     def _some_chip(self, files: Array) -> bool:
         """Whether one of files has a chip that meets the constraints: one found among SOME_CHIP_TRIES offsets drawn
-        in each of the first SOME_CHIP_FILES files' blocks (_maybe_blocks; checked at once: constraints.chips_ok)
+        in each of the first SOME_CHIP_FILES files' cells (rumi.torch.cells; checked at once: constraints.chips_ok)
         shows it without a file's pool; else file by file (has_chip)."""
         h, w = self.index.size
         head = np.asarray(files[:SOME_CHIP_FILES], np.int64)
@@ -597,10 +538,10 @@ class RandomChipSampler(ChipSampler):
             P = np.stack([(shapes[:, 2] - h) // step[:, 0] + 1, (shapes[:, 3] - w) // step[:, 1] + 1], 1)
             live = (P >= 1).all(1)
             head, P, step = head[live], P[live], step[live]
-            draw = self._maybe_blocks(head, P, step)
+            draw = self._cells_of().of(head, P, step)
             f = np.flatnonzero(draw[0] > 0)
             if len(f):
-                rows, cols, _, inside = _in_blocks(draw, f, np.random.default_rng(0).random((len(f), SOME_CHIP_TRIES)))
+                rows, cols, _, inside = cells.draw(draw, f, np.random.default_rng(0).random((len(f), SOME_CHIP_TRIES)))
                 js = np.repeat(head[f], SOME_CHIP_TRIES)[inside.ravel()]
                 if constraints.chips_ok(self.index, js, (rows * step[f, :1])[inside], (cols * step[f, 1:])[inside],
                                         self.min_valid, self.contents).any():
@@ -665,7 +606,7 @@ class RandomChipSampler(ChipSampler):
         shapes = np.asarray(self.index.shapes, np.int64)[files].reshape(-1, 4)
         step = self._steps(files)  # per file
         P = np.stack([(shapes[:, 2] - h) // step[:, 0] + 1, (shapes[:, 3] - w) // step[:, 1] + 1], 1)
-        draw = self._maybe_blocks(files, P, step)
+        draw = self._cells_of().of(files, P, step)
         # the blocks hold every offset on the step that may meet the class limits, and on a step of one pixel the
         # file's lattice too (its pool's last resort): none, no chip
         none = (draw[0] == 0) & (P >= 1).all(1) & (step == 1).all(1) \
@@ -682,7 +623,7 @@ class RandomChipSampler(ChipSampler):
         for k in REJECT_ROUNDS:
             if not len(todo):
                 break
-            cr, cc, cs, cin = _in_blocks(draw, inv[todo], rng.random((len(todo), k)))
+            cr, cc, cs, cin = cells.draw(draw, inv[todo], rng.random((len(todo), k)))
             t = todo[:, None]
             cr, cc = cr * step[t, 0], cc * step[t, 1]
             ok = cs & ~empty[t] if not others else np.zeros((len(todo), k), bool)  # in a sure cell: met
@@ -710,98 +651,6 @@ class RandomChipSampler(ChipSampler):
             need = np.bincount(inv[todo], minlength=len(files)) * (tried + 1) / (hits + 1)
             todo = todo[need[inv[todo]] <= REJECT_GIVE_UP]
         return r0, c0, met, none[inv]
-
-    def _maybe_blocks(self, files: Array, P: Array, step: Array) -> tuple[Array, ...]:
-        """The offsets _rejected draws the keys of files from (P: each file's offsets per axis on
-        its align step, step): uniform over the cells of offsets (_offset_blocks: about a quarter
-        of a tile a side) where some chip may meet the class limits, which hold every offset that
-        does (the others are never drawn: the acceptance rises, the keys stay uniform among the
-        offsets that meet them), each cell sure or not (each of its chips meets the limits: a
-        candidate there needs no check of them). (per file its cells, where they start, the cells'
-        size and the end of its offsets; then every cell's first row and column and sure), in
-        offsets of the step: _in_blocks' draw; without class limits one cell a file."""
-        kept = self._maybe
-        if kept.n > MAYBE_KEPT:  # bounded memory (and int32 places): the cells of the files drawn next are made again
-            kept = self._maybe = _Blocks(self.index.num_files)
-        new = np.flatnonzero(kept.start[files] < 0)
-        if len(new):  # a function of the file and the constraints: kept across epochs
-            kept.add(files[new], *self._offset_blocks(files[new], P[new], step[new]))
-        return (kept.count[files], kept.start[files], kept.cell[files, 0], kept.cell[files, 1], kept.end[files, 0],
-                kept.end[files, 1], kept.lo[files, 0], kept.lo[files, 1], kept.ncx[files], kept.idx[:kept.n],
-                kept.sure[:kept.n])
-
-    def _offset_blocks(self, files: Array, P: Array, step: Array) -> tuple[Array, ...]:
-        """_maybe_blocks' cells of files: (their number per file, the cells' size per file, the end
-        of its offsets, then per cell its first row and column and whether it is sure), those no
-        chip of which meets the limits left out. Blocks of about a tile (coarser where a file would
-        have more than MAYBE_BLOCKS; 2**MAYBE_LEVELS cells a side) decided for every file at once
-        (Contents.ok_range_many), the undecided ones halved in each direction and decided again,
-        MAYBE_LEVELS times (a candidate drawn in a sure cell is not checked, and fewer are drawn in
-        vain). With labels that skip the unlabelled chips, a file of one label rectangle has the
-        offsets inside it alone (sure where the class limits are); a file of several, its every
-        offset (never sure: checked)."""
-        F = len(files)
-        P = np.maximum(P, 0)
-        lo = np.zeros((F, 2), np.int64)  # the first offset (in steps) of the range the cells cover, and its offsets
-        labelled = np.ones(F, bool)  # each chip of the range has labels (or needs none)
-        if constraints.skips_unlabelled(self.index):  # a file with one label rectangle: the offsets inside it
-            rect, each = constraints.label_rects(self.index, files)
-            h, w = self.index.size
-            lo = np.minimum(np.maximum(-(-rect[:, [0, 2]] // step), 0), P)  # (within the offsets: no overflow below)
-            hi = np.maximum(np.minimum((rect[:, [1, 3]] - (h, w)) // step, P - 1), -1)
-            P = np.where(each[:, None], P, np.maximum(hi - lo + 1, 0))
-            lo[each] = 0
-            labelled = ~each
-        end = lo + P
-        if not self.contents.limits:  # one cell of every offset
-            one = (P > 0).all(1)
-            counts: Array = np.asarray(one, np.int64)
-            return counts, np.maximum(P, 1), end, lo, np.ones(F, np.int64), np.zeros(int(one.sum()), np.int32), labelled[one]
-        n = 1 << MAYBE_LEVELS  # cells a side of a first block
-        B = np.maximum(np.asarray(self.index.tiles, np.int64)[files].reshape(-1, 2) // step, 1)
-        while True:  # coarser where a file would have more than MAYBE_BLOCKS
-            big = (-(-P // B)).prod(1) > MAYBE_BLOCKS
-            if not big.any():
-                break
-            B[big] *= 2
-        cell = -(-B // n)
-        cells = -(-P // cell)  # per axis
-        nby, nbx = -(-cells[:, 0] // n), -(-cells[:, 1] // n)
-        nb = nby * nbx
-        f = np.repeat(np.arange(F), nb)
-        local = np.arange(int(nb.sum())) - np.repeat(np.cumsum(nb) - nb, nb)
-        i0, k0 = local // nbx[f] * n, local % nbx[f] * n  # blocks in cells: first cell, cells a side
-        ni, nk = np.minimum(n, cells[f, 0] - i0), np.minimum(n, cells[f, 1] - k0)
-        out: list[tuple[Array, ...]] = []
-        per_file = [np.ascontiguousarray(a[:, k]) for a in (cell, lo, end, step) for k in (0, 1)]
-        for level in range(MAYBE_LEVELS + 1):
-            ch, cw, ly, lx, ey, ex, sy, sx = (np.take(a, f) for a in per_file)  # (np.take: no 2-d fancy indexing)
-            r1, c1 = ly + i0 * ch, lx + k0 * cw
-            r2, c2 = np.minimum(r1 + ni * ch, ey) - 1, np.minimum(c1 + nk * cw, ex) - 1
-            s_b, m_b = self.contents.ok_range_many(np.take(files, f), r1 * sy, r2 * sy, c1 * sx, c2 * sx)
-            split = m_b & ~s_b & ((ni > 1) | (nk > 1))
-            done = m_b & ~split
-            out.append((f[done], i0[done], k0[done], ni[done], nk[done], s_b[done] & labelled[f[done]]))
-            if not split.any():
-                break
-            f, i0, k0, ni, nk = f[split], i0[split], k0[split], ni[split], nk[split]
-            # each block in (up to) four: the first half of its cells a side, then the rest
-            hi_, hk = -(-ni // 2), -(-nk // 2)
-            f, i0, k0 = np.tile(f, 4), np.concatenate([i0, i0, i0 + hi_, i0 + hi_]), \
-                np.concatenate([k0, k0 + hk, k0, k0 + hk])
-            ni, nk = np.concatenate([hi_, hi_, ni - hi_, ni - hi_]), np.concatenate([hk, nk - hk, hk, nk - hk])
-            keep = (ni > 0) & (nk > 0)
-            f, i0, k0, ni, nk = f[keep], i0[keep], k0[keep], ni[keep], nk[keep]
-        f, i0, k0, ni, nk, sure = (np.concatenate([o[k] for o in out]) for k in range(6))
-        # the blocks as cells, each file's together (_Blocks)
-        m = ni * nk
-        fc = np.repeat(f, m)
-        local = np.arange(int(m.sum())) - np.repeat(np.cumsum(m) - m, m)
-        ci, ck = np.repeat(i0, m) + local // np.repeat(nk, m), np.repeat(k0, m) + local % np.repeat(nk, m)
-        order = np.argsort(fc, kind="stable")
-        fc, ci, ck, sc = fc[order], ci[order], ck[order], np.repeat(sure, m)[order]
-        return (np.bincount(fc, minlength=F), cell, end, lo, np.maximum(cells[:, 1], 1),  # (a file of none: 1)
-                (ci * cells[fc, 1] + ck).astype(np.int32), sc)
 
     def _uniform(self, j: int, n: int, rng: np.random.Generator) -> tuple[Array, Array] | None:
         """n offsets of file j drawn uniformly among those on its align step whose chips meet the
