@@ -72,22 +72,22 @@ class Cells:
         does (the others are never drawn: the acceptance rises, the keys stay uniform among the
         offsets that meet them), each cell sure or not (each of its chips meets the limits: a
         candidate there needs no check of them). (per file its cells, where they start, the cells'
-        size and the end of its offsets; then every cell's first row and column and sure), in
-        offsets of the step: draw's cells; without class limits one cell a file."""
-        kept = self
-        if kept.n > MAYBE_KEPT:  # bounded memory (and int32 places): the cells of the files drawn next are made again
+        rows and columns, the end of its offsets, its grid's first offset and cells a row; then
+        every cell's number on its file's grid and sure), in offsets of the step: `draw`'s cells;
+        without class limits one cell a file."""
+        if self.n > MAYBE_KEPT:  # bounded memory (and int32 places): the cells of the files drawn next are made again
             self._empty()
-        new = np.flatnonzero(kept.start[files] < 0)
+        new = np.flatnonzero(self.start[files] < 0)
         if len(new):  # a function of the file and the constraints: kept across epochs
             self._add(files[new], *self.decide(files[new], P[new], step[new]))
-        return (kept.count[files], kept.start[files], kept.cell[files, 0], kept.cell[files, 1], kept.end[files, 0],
-                kept.end[files, 1], kept.lo[files, 0], kept.lo[files, 1], kept.ncx[files], kept.idx[:kept.n],
-                kept.sure[:kept.n])
+        return (self.count[files], self.start[files], self.cell[files, 0], self.cell[files, 1], self.end[files, 0],
+                self.end[files, 1], self.lo[files, 0], self.lo[files, 1], self.ncx[files], self.idx[:self.n],
+                self.sure[:self.n])
 
     def decide(self, files: Array, P: Array, step: Array) -> tuple[Array, ...]:
-        """of's cells of files: (their number per file, the cells' size per file, the end
-        of its offsets, then per cell its first row and column and whether it is sure), those no
-        chip of which meets the limits left out. Blocks of about a tile (coarser where a file would
+        """`of`'s cells of files: (their number per file, per file the cells' size, the end of its
+        offsets, its grid's first offset and cells a row, then per cell its number on that grid and
+        whether it is sure), those no chip of which meets the limits left out. Blocks of about a tile (coarser where a file would
         have more than MAYBE_BLOCKS; 2**MAYBE_LEVELS cells a side) decided for every file at once
         (Contents.ok_range_many), the undecided ones halved in each direction and decided again,
         MAYBE_LEVELS times (a candidate drawn in a sure cell is not checked, and fewer are drawn in
@@ -147,7 +147,7 @@ class Cells:
             keep = (ni > 0) & (nk > 0)
             f, i0, k0, ni, nk = f[keep], i0[keep], k0[keep], ni[keep], nk[keep]
         f, i0, k0, ni, nk, sure = (np.concatenate([o[k] for o in out]) for k in range(6))
-        # the blocks as cells, each file's together (_Blocks)
+        # the blocks as cells, each file's together (Cells' rows)
         m = ni * nk
         fc = np.repeat(f, m)
         local = np.arange(int(m.sum())) - np.repeat(np.cumsum(m) - m, m)
