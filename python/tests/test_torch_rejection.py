@@ -29,7 +29,7 @@ import rumi.torch as rt  # noqa: E402
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from rumi.torch import cells, constraints, samplers  # noqa: E402
-from rumi.torch.contents import Contents, limits_of  # noqa: E402
+from rumi.torch.contents import Contents, group, limits_of  # noqa: E402
 
 CRS = "EPSG:32633"
 
@@ -680,10 +680,10 @@ def test_keys_are_uniform_over_sure_and_checked_cells(tmp_path, monkeypatch, lev
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), n_files=st.sampled_from([1, 7, 300, 5000, 10**6]), keys=st.integers(0, 3000))
 def test_the_keys_files_grouped_by_counting_or_sorting_as_np_unique(seed, n_files, keys):
-    """samplers._group (the keys' files: counted when the files are few beside the keys, else np.unique's sort,
+    """contents.group (the keys' files: counted when the files are few beside the keys, else np.unique's sort,
     the branch a rank of many files takes) gives np.unique's files, inverse and counts either way."""
     js = np.random.default_rng(seed).integers(0, n_files, keys)
-    files, inv, cnt = samplers._group(js, n_files)
+    files, inv, cnt = group(js, n_files)
     want = np.unique(js, return_inverse=True, return_counts=True)
     assert np.array_equal(files, want[0]) and np.array_equal(inv, want[1].ravel()) and np.array_equal(cnt, want[2])
     assert np.array_equal(files[inv], js)

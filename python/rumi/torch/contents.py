@@ -357,7 +357,7 @@ class Contents:
         if not self.limits:
             return ~sure, maybe
         sure[:] = True
-        files = _distinct(js, self.index.num_files)
+        files = group(js, self.index.num_files)[0]
         decided = np.ones(len(js), bool)
         size = self.index.size
         for lim in self.limits:
@@ -366,7 +366,7 @@ class Contents:
             decided &= gid >= 0
             lower = lim.kind == "min"
             uncovered = _score(lim, np.zeros((1, 1)), np.full((1, 1), float(h * w)), size)[0] >= 0
-            for u in _distinct(gid[gid >= 0], len(bank.groups)).tolist():
+            for u in group(gid[gid >= 0], len(bank.groups))[0].tolist():
                 grp = bank.groups[u]
                 of_u = gid == u
                 sel: Any = slice(None) if of_u.all() else np.flatnonzero(of_u)  # one tile grid: no copies
@@ -757,15 +757,17 @@ class FlatGroup:
         return at
 
 
-def _distinct(v: Array, n: int) -> Array:
-    """The distinct values of v (integers in [0, n)), increasing: np.unique's, without its sort
-    where v is not much shorter than n."""
-    if 8 * len(v) < n or len(v) < 64:
-        out: Array = np.unique(v)
-        return out
-    seen = np.zeros(n, bool)
-    seen[v] = True
-    return np.flatnonzero(seen)
+def group(v: Array, n: int) -> tuple[Array, Array, Array]:
+    """np.unique(v, return_inverse=True, return_counts=True) of integers in [0, n) (file indices, group
+    ids): by counting where v is not much shorter than n (no sort), else np.unique's sort."""
+    if n > 16 * len(v) + 4096:
+        vals, inv, cnt = np.unique(v, return_inverse=True, return_counts=True)
+        return vals, inv.ravel(), cnt
+    count = np.bincount(v, minlength=n)
+    vals = np.flatnonzero(count)
+    rank = np.zeros(n, np.int64)
+    rank[vals] = np.arange(len(vals))
+    return vals, rank[v], count[vals]
 
 
 def _first_covering(srcs: Sequence[Source], r0: Array, c0: Array, h: int, w: int) -> Iterator[tuple[Source, Array]]:

@@ -24,7 +24,7 @@ import torch
 from rumi import RequestError
 
 from . import cells, constraints
-from .contents import ClassBalance, Contents, balance_weights, limits_of
+from .contents import ClassBalance, Contents, balance_weights, group, limits_of
 from .dtypes import Array
 from .index import ChipIndex
 from .streams import Streams, place, positions
@@ -293,19 +293,6 @@ def _check_length(length: Any) -> int:
     return int(length)
 
 
-def _group(js: Array, n_files: int) -> tuple[Array, Array, Array]:
-    """np.unique(js, return_inverse=True, return_counts=True) of file indices (0 <= js < n_files): by counting
-    where the files are few beside the keys (no sort)."""
-    if n_files > 16 * len(js) + 4096:
-        files, inv, cnt = np.unique(js, return_inverse=True, return_counts=True)
-        return files, inv.ravel(), cnt
-    count = np.bincount(js, minlength=n_files)
-    files = np.flatnonzero(count)
-    rank = np.zeros(n_files, np.int64)
-    rank[files] = np.arange(len(files))
-    return files, rank[js], count[files]
-
-
 def _keys(js: Array, r0: Array, c0: Array) -> Array:
     return np.stack([np.asarray(js, np.int64), np.asarray(r0, np.int64), np.asarray(c0, np.int64)], 1).reshape(-1, 3)
 
@@ -488,7 +475,7 @@ class RandomChipSampler(ChipSampler):
             todo = np.arange(count)
             while len(todo):
                 # the keys of files drawn at most REJECT_KEYS of them: by rejection first, every file at once
-                _, inv, cnt = _group(js[todo], index.num_files)
+                _, inv, cnt = group(js[todo], index.num_files)
                 few = todo[cnt[inv] <= REJECT_KEYS]
                 r0[few], c0[few], met, none = self._rejected(js[few], rng)
                 left = np.sort(np.concatenate([todo[cnt[inv] > REJECT_KEYS], few[~met & ~none]]))
@@ -602,7 +589,7 @@ class RandomChipSampler(ChipSampler):
         h, w = self.index.size
         r0, c0 = np.zeros(n, np.int64), np.zeros(n, np.int64)
         met = np.zeros(n, bool)
-        files, inv, _ = _group(js, self.index.num_files)
+        files, inv, _ = group(js, self.index.num_files)
         shapes = np.asarray(self.index.shapes, np.int64)[files].reshape(-1, 4)
         step = self._steps(files)  # per file
         P = np.stack([(shapes[:, 2] - h) // step[:, 0] + 1, (shapes[:, 3] - w) // step[:, 1] + 1], 1)
