@@ -78,7 +78,7 @@ run_tests() {
   (cd python/tests && RUMI_PY_STRICT=1 RUMI_PYTHON="$VENV/bin/python" \
     "$VENV/bin/python" -m pytest -q -ra -p no:cacheprovider --rootdir=. "$@" test_torch.py test_torch_train.py \
     test_torch_scale.py test_stale_files.py test_torch_scales.py test_scale_acceptance.py test_torch_classes.py \
-    test_torch_rejection.py \
+    test_torch_rejection.py test_torch_native_draw.py \
     test_torch_tiling.py test_catalog_decode.py differential/test_diff_torch.py)
 }
 rc=0

@@ -193,3 +193,19 @@ def tile_sums(
     least: Any,
     most: Any = None,
 ) -> None: ...
+def reject_draw(
+    cells: tuple[Any, ...],
+    inv: Any,
+    step_r: Any,
+    step_c: Any,
+    empty: Any,
+    limits: list[tuple[object, ...]],
+    size: tuple[int, int],
+    seed: int,
+    tries: int,
+    min_tries: int,
+    give_up: int,
+    r0: Any,
+    c0: Any,
+    met: Any,
+) -> None: ...

@@ -21,26 +21,31 @@ use pyo3::prelude::*;
 
 /// The largest offset (in absolute value) and the largest tile, raster or chip side taken:
 /// every sum and product of the walk then fits an i64 and is exact in an f64.
-const MAX_OFFSET: i64 = 1 << 40;
-const MAX_SIDE: i64 = 1 << 24;
+pub(crate) const MAX_OFFSET: i64 = 1 << 40;
+pub(crate) const MAX_SIDE: i64 = 1 << 24;
 
-/// A checked C-contiguous one- or two-dimensional buffer of 8-byte elements: its address and
+/// A checked C-contiguous buffer of float64, int64, int32 or bool elements: its address and
 /// element count (held alive by `buf`).
-struct View {
+pub(crate) struct View {
     buf: PyUntypedBuffer,
-    ptr: usize,
-    len: usize,
+    pub(crate) ptr: usize,
+    pub(crate) len: usize,
 }
 
 impl View {
-    /// `obj` as a buffer of `want` (float64 or int64) elements, C-contiguous and aligned,
-    /// writable when `out`; a ValueError naming `name` and the problem otherwise.
-    fn get(obj: &Bound<'_, PyAny>, name: &str, want: ElementType, out: bool) -> PyResult<View> {
+    /// `obj` as a buffer of `want` (float64, int64, int32 or bool) elements, C-contiguous and
+    /// aligned, writable when `out`; a ValueError naming `name` and the problem otherwise.
+    pub(crate) fn get(obj: &Bound<'_, PyAny>, name: &str, want: ElementType, out: bool) -> PyResult<View> {
         let buf = PyUntypedBuffer::get(obj)
             .map_err(|e| PyValueError::new_err(format!("{name} must be a buffer (a numpy array): {e}")))?;
-        let dtype = if want == (ElementType::Float { bytes: 8 }) { "float64" } else { "int64" };
+        let (dtype, size) = match want {
+            ElementType::Float { bytes: 8 } => ("float64", 8),
+            ElementType::SignedInteger { bytes: 8 } => ("int64", 8),
+            ElementType::SignedInteger { bytes: 4 } => ("int32", 4),
+            _ => ("bool", 1),
+        };
         let got = ElementType::from_format(buf.format());
-        if got != want || buf.item_size() != 8 {
+        if got != want || buf.item_size() != size {
             return Err(PyValueError::new_err(format!(
                 "{name} must hold {dtype} (buffer format {:?}, {} bytes an item)",
                 buf.format(),
@@ -54,24 +59,24 @@ impl View {
             return Err(PyValueError::new_err(format!("{name} is read-only")));
         }
         let ptr = buf.buf_ptr() as usize;
-        if ptr % 8 != 0 {
-            return Err(PyValueError::new_err(format!("{name} is not aligned to 8 bytes")));
+        if ptr % size != 0 {
+            return Err(PyValueError::new_err(format!("{name} is not aligned to {size} bytes")));
         }
         let len = buf.item_count();
         Ok(View { buf, ptr, len })
     }
 
-    fn shape(&self) -> &[usize] {
+    pub(crate) fn shape(&self) -> &[usize] {
         self.buf.shape()
     }
 
-    fn bytes(&self) -> std::ops::Range<usize> {
-        self.ptr..self.ptr + 8 * self.len
+    pub(crate) fn bytes(&self) -> std::ops::Range<usize> {
+        self.ptr..self.ptr + self.buf.item_size() * self.len
     }
 }
 
 /// A shape as Python writes it: `(2, 5)`, `(12,)`.
-fn py_tuple(shape: &[usize]) -> String {
+pub(crate) fn py_tuple(shape: &[usize]) -> String {
     let items: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
     if items.len() == 1 {
         format!("({},)", items[0])
@@ -83,7 +88,7 @@ fn py_tuple(shape: &[usize]) -> String {
 /// An axis of the walk (rows or columns): the tile side, the raster's side, the tiles along it,
 /// the chip's side and `size - 1` as `q t + r` (the last tile from the first without a division).
 #[derive(Clone, Copy)]
-struct Axis {
+pub(crate) struct Axis {
     t: i64,
     n: i64,
     cells: i64,
@@ -93,7 +98,7 @@ struct Axis {
 }
 
 impl Axis {
-    fn new(t: i64, n: i64, cells: i64, size: i64) -> Axis {
+    pub(crate) fn new(t: i64, n: i64, cells: i64, size: i64) -> Axis {
         Axis { t, n, cells, size, q: (size - 1) / t, r: (size - 1) % t }
     }
 
@@ -136,7 +141,7 @@ impl Axis {
 /// [0, its tile's area] (the tile's row and column, the value, the area).
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn query<const BLOCKS: bool, const LOWER: bool>(
+pub(crate) fn query<const BLOCKS: bool, const LOWER: bool>(
     ra: &Axis,
     ca: &Axis,
     nx: usize,
@@ -179,6 +184,81 @@ fn query<const BLOCKS: bool, const LOWER: bool>(
     Ok((s_least, s_most))
 }
 
+/// A tile grid's checked terms (`tile_sums`' and the samplers' kernels' `tiles`, `shape`,
+/// `grid`, `table`, `area` and chip `size`): the table's rows of ny x nx values, each tile's
+/// samples in `area` (checked equal to the grid's), the chip size at most MAX_SIDE.
+pub(crate) struct Grid {
+    pub(crate) table: View,
+    pub(crate) area: View,
+    pub(crate) m: usize,
+    pub(crate) rows: usize,
+    pub(crate) ra: Axis,
+    pub(crate) ca: Axis,
+    pub(crate) nx: usize,
+}
+
+impl Grid {
+    pub(crate) fn get(
+        tiles: (i64, i64),
+        shape: (i64, i64),
+        grid: (i64, i64),
+        size: (i64, i64),
+        table: &Bound<'_, PyAny>,
+        area: &Bound<'_, PyAny>,
+    ) -> PyResult<Grid> {
+        let side = |name: &str, v: (i64, i64)| {
+            if v.0 < 1 || v.1 < 1 || v.0 > MAX_SIDE || v.1 > MAX_SIDE {
+                return Err(PyValueError::new_err(format!("{name} {v:?} must be positive and at most {MAX_SIDE}")));
+            }
+            Ok(())
+        };
+        side("tiles", tiles)?;
+        side("shape", shape)?;
+        side("size", size)?;
+        let along = |n: i64, t: i64| (n + t - 1) / t;
+        if grid != (along(shape.0, tiles.0), along(shape.1, tiles.1)) {
+            return Err(PyValueError::new_err(format!(
+                "grid {grid:?} is not the tiles {tiles:?} of a {shape:?} raster ({:?})",
+                (along(shape.0, tiles.0), along(shape.1, tiles.1))
+            )));
+        }
+        let f64t = ElementType::Float { bytes: 8 };
+        let m = (grid.0 * grid.1) as usize;
+        let table = View::get(table, "table", f64t, false)?;
+        if table.shape().len() != 2 || table.shape()[1] != m {
+            return Err(PyValueError::new_err(format!(
+                "table has shape {}, not (rows, {m}): a row of the {} x {} tiles' values per row",
+                py_tuple(table.shape()),
+                grid.0,
+                grid.1
+            )));
+        }
+        let n_rows = table.shape()[0];
+        let area = View::get(area, "area", f64t, false)?;
+        if area.len != m {
+            return Err(PyValueError::new_err(format!("area has {} values, not one per tile ({m})", area.len)));
+        }
+        // SAFETY: the view holds m float64 items (checked above) that stay alive while `area` does.
+        let areas = unsafe { std::slice::from_raw_parts(area.ptr as *const f64, m) };
+        for (t, &a) in areas.iter().enumerate() {
+            let (i, j) = (t as i64 / grid.1, t as i64 % grid.1);
+            let want = tiles.0.min(shape.0 - i * tiles.0) * tiles.1.min(shape.1 - j * tiles.1);
+            if a != want as f64 {
+                return Err(PyValueError::new_err(format!("area[{t}] = {a}, but tile ({i}, {j}) has {want} samples")));
+            }
+        }
+        Ok(Grid {
+            table,
+            area,
+            m,
+            rows: n_rows,
+            ra: Axis::new(tiles.0, shape.0, grid.0, size.0),
+            ca: Axis::new(tiles.1, shape.1, grid.1, size.1),
+            nx: grid.1 as usize,
+        })
+    }
+}
+
 /// `tile_sums(tiles, shape, grid, table, area, rows, r1, r2, c1, c2, size, lower, least,
 /// most=None)`: per query i, the sum over the tiles of the grid (ny x nx tiles `tiles` of a
 /// raster `shape`) that the `size` chips at offsets `r1[i]..=r2[i]`, `c1[i]..=c2[i]` touch of
@@ -209,48 +289,10 @@ pub fn tile_sums(
     least: &Bound<'_, PyAny>,
     most: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<()> {
-    let side = |name: &str, v: (i64, i64)| {
-        if v.0 < 1 || v.1 < 1 || v.0 > MAX_SIDE || v.1 > MAX_SIDE {
-            return Err(PyValueError::new_err(format!("{name} {v:?} must be positive and at most {MAX_SIDE}")));
-        }
-        Ok(())
-    };
-    side("tiles", tiles)?;
-    side("shape", shape)?;
-    side("size", size)?;
-    let along = |n: i64, t: i64| (n + t - 1) / t;
-    if grid != (along(shape.0, tiles.0), along(shape.1, tiles.1)) {
-        return Err(PyValueError::new_err(format!(
-            "grid {grid:?} is not the tiles {tiles:?} of a {shape:?} raster ({:?})",
-            (along(shape.0, tiles.0), along(shape.1, tiles.1))
-        )));
-    }
+    let g = Grid::get(tiles, shape, grid, size, table, area)?;
+    let (table, area, m, n_rows) = (g.table, g.area, g.m, g.rows);
     let f64t = ElementType::Float { bytes: 8 };
     let i64t = ElementType::SignedInteger { bytes: 8 };
-    let m = (grid.0 * grid.1) as usize;
-    let table = View::get(table, "table", f64t, false)?;
-    if table.shape().len() != 2 || table.shape()[1] != m {
-        return Err(PyValueError::new_err(format!(
-            "table has shape {}, not (rows, {m}): a row of the {} x {} tiles' values per row",
-            py_tuple(table.shape()),
-            grid.0,
-            grid.1
-        )));
-    }
-    let n_rows = table.shape()[0];
-    let area = View::get(area, "area", f64t, false)?;
-    if area.len != m {
-        return Err(PyValueError::new_err(format!("area has {} values, not one per tile ({m})", area.len)));
-    }
-    // SAFETY: the view holds m float64 items (checked above) that stay alive while `area` does.
-    let areas = unsafe { std::slice::from_raw_parts(area.ptr as *const f64, m) };
-    for (t, &a) in areas.iter().enumerate() {
-        let (i, j) = (t as i64 / grid.1, t as i64 % grid.1);
-        let want = tiles.0.min(shape.0 - i * tiles.0) * tiles.1.min(shape.1 - j * tiles.1);
-        if a != want as f64 {
-            return Err(PyValueError::new_err(format!("area[{t}] = {a}, but tile ({i}, {j}) has {want} samples")));
-        }
-    }
     let ins = [("rows", rows), ("r1", r1), ("r2", r2), ("c1", c1), ("c2", c2)];
     let ins = ins.iter().map(|(name, o)| View::get(o, name, i64t, false)).collect::<PyResult<Vec<View>>>()?;
     let n = ins[0].len;
@@ -279,10 +321,9 @@ pub fn tile_sums(
     let (tp, ap) = (table.ptr, area.ptr);
     let inp: Vec<usize> = ins.iter().map(|v| v.ptr).collect();
     let outp: Vec<usize> = outs.iter().map(|v| v.ptr).collect();
-    let rows_ax = Axis::new(tiles.0, shape.0, grid.0, size.0);
-    let cols_ax = Axis::new(tiles.1, shape.1, grid.1, size.1);
+    let (rows_ax, cols_ax) = (g.ra, g.ca);
     let blocks = outs.len() == 2;
-    let nx = grid.1;
+    let nx = g.nx;
     let res = py.detach(move || -> Result<(), String> {
         // SAFETY: each (ptr, len) is the C-contiguous, 8-byte aligned memory of float64 / int64
         // items of a buffer view held until this function returns (`table`, `area`, `ins`).
@@ -296,7 +337,6 @@ pub fn tile_sums(
         let mut o: Vec<&mut [f64]> =
             outp.iter().map(|&p| unsafe { std::slice::from_raw_parts_mut(p as *mut f64, n) }).collect();
         let mut cols: Vec<(usize, f64, f64)> = Vec::with_capacity(cols_ax.cells as usize);
-        let nx = nx as usize;
         for i in 0..n {
             let (row, a1, a2, b1, b2) = (q[0][i], q[1][i], q[2][i], q[3][i], q[4][i]);
             if row < 0 || row as usize >= n_rows {

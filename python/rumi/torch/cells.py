@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import constraints
+from . import constraints, tiling
 from .contents import Contents
 from .dtypes import Array
 from .index import ChipIndex
@@ -179,3 +179,32 @@ def draw(cells: tuple[Array, ...], f: Array, u: Array) -> tuple[Array, Array, Ar
     c = np.take(lo_c, f)[:, None] + q % nx * cw + at % cw
     inside = (r < np.take(end_r, f)[:, None]) & (c < np.take(end_c, f)[:, None]) & (K > 0)
     return r, c, np.take(sure, b) & inside, inside
+
+
+def native_terms(contents: Contents, files: Array) -> list[tuple[object, ...]] | None:
+    """Each class limit's terms for files in the native rejection draw (tiling.reject_draw): its
+    kind, value, steps needed and its FlatBank group's (tiles, shape, grid, table of the bound it
+    is decided on, area, each file's row, the rows' shifts and rectangles); None where a file's
+    counts of some limit are not in its bank (decided file by file) or the files lie on several
+    tile grids: the numpy draw."""
+    out: list[tuple[object, ...]] = []
+    for lim in contents.limits:
+        bank = contents.flat_many(files, lim)
+        gid = bank.gid[files]
+        if not len(gid) or int(gid.min()) < 0 or int(gid.max()) != int(gid.min()):
+            return None
+        grp = bank.groups[int(gid[0])]
+        table = (grp.lo if lim.kind == "min" else grp.hi)[:grp.n]  # the one bound the limit is decided on (_score)
+        need = 1.0 if lim.min_steps is None else float(lim.min_steps)  # a cloud limit's steps of one step
+        out.append((lim.kind, float(lim.value), need, grp.tiles, grp.shape, grp.grid, table, grp.area,
+                    np.ascontiguousarray(bank.pos[files], np.int64), grp.shift[:grp.n], grp.rect[:grp.n]))
+    return out
+
+
+def reject(cells: tuple[Array, ...], terms: list[tuple[object, ...]], inv: Array, step: Array, empty: Array,
+           size: tuple[int, int], rng: np.random.Generator, tries: int, min_tries: int,
+           give_up: int) -> tuple[Array, Array, Array]:
+    """tiling.reject_draw over Cells.of's cells of files with their native_terms (step, empty: per
+    file; inv: each key's file), its seed drawn from rng: (rows, columns, met)."""
+    return tiling.reject_draw(cells, inv, step, empty, terms, size, int(rng.integers(0, 1 << 63)), tries, min_tries,
+                              give_up)

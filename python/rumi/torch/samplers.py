@@ -50,6 +50,8 @@ REJECT_ROUNDS = (1, 2, 4, 8, 16, 32, 64, 128)
 #: _rejected leaves a file's keys to its pool once they would need more candidates than this (estimated from the
 #: acceptance of its candidates so far; about the cost of a small file's offset map)
 REJECT_GIVE_UP = 2000
+#: the candidates of a file the native draw tries before its acceptance may give its keys up (REJECT_GIVE_UP)
+REJECT_MIN_TRIES = 64
 #: construction shows that some file has a chip by SOME_CHIP_TRIES offsets drawn in each of SOME_CHIP_FILES files
 #: (_some_chip), before it makes a file's pool
 SOME_CHIP_FILES = 16
@@ -598,15 +600,21 @@ class RandomChipSampler(ChipSampler):
         # file's lattice too (its pool's last resort): none, no chip
         none = (draw[0] == 0) & (P >= 1).all(1) & (step == 1).all(1) \
             & (bool(self.contents.limits) or constraints.skips_unlabelled(self.index))
-        empty = (np.array([j in self._pools and not self._pools[j].total for j in files.tolist()], bool)
-                 | (P < 1).any(1) | (draw[0] == 0))[inv]
-        step = step[inv]
-        todo = np.arange(n)
-        tried, hits = np.zeros(len(files)), np.zeros(len(files))
+        empty_f = np.array([j in self._pools and not self._pools[j].total for j in files.tolist()], bool) \
+            | (P < 1).any(1) | (draw[0] == 0)
         others = bool(self.min_valid)  # a sure block's chips meet every other constraint
         # a cell's chips have labels unless its file has several label files (its cells cover every offset)
         contents_only = not others and bool(self.contents) and not (
             constraints.skips_unlabelled(self.index) and constraints.label_rects(self.index, files)[1].any())
+        terms = cells.native_terms(self.contents, files) if contents_only else None
+        if terms is not None:  # the class limits alone, every file's counts in one tile grid's bank: one native call
+            r0, c0, met = cells.reject(draw, terms, inv, step, empty_f, self.index.size, rng, sum(REJECT_ROUNDS),
+                                       REJECT_MIN_TRIES, REJECT_GIVE_UP)
+            return r0, c0, met, none[inv]
+        empty = empty_f[inv]
+        step = step[inv]
+        todo = np.arange(n)
+        tried, hits = np.zeros(len(files)), np.zeros(len(files))
         for k in REJECT_ROUNDS:
             if not len(todo):
                 break

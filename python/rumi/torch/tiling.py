@@ -118,3 +118,22 @@ def tile_sum_ranges(tiles: tuple[int, int], shape: tuple[int, int], grid: tuple[
     _rumi.tile_sums(tiles, shape, grid, np.ascontiguousarray(table, np.float64), np.ascontiguousarray(area, np.float64),
                     rows, r1, r2, c1, c2, (h, w), lower, least, most)
     return least, most
+
+
+def reject_draw(cells: tuple[Array, ...], inv: Array, step: Array, empty: Array, limits: list[tuple[object, ...]],
+                size: tuple[int, int], seed: int, tries: int, min_tries: int, give_up: int) -> tuple[Array, Array, Array]:
+    """An offset (in pixels) for each key i of file inv[i] by rejection over the file's cells
+    (rumi.torch.cells.Cells.of's tuple; step (files, 2) their offsets' steps, empty: draw nothing
+    for the file's keys): candidates uniform over the cells, the first that lies in the file and
+    is in a sure cell or meets every class limit (limits: per limit its kind, value, steps
+    needed and a FlatGroup's terms: rumi.torch.cells.native_terms) taken, in one native call
+    (rumi._rumi.reject_draw; each key its own random stream from seed). A key is left unmet
+    after `tries` candidates, or once its file's keys left would need more than `give_up`
+    candidates at its acceptance so far (after min_tries). (rows, columns, met)."""
+    n = len(inv)
+    r0, c0, met = np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, bool)
+    step = np.asarray(step, np.int64)
+    _rumi.reject_draw(cells, np.ascontiguousarray(inv, np.int64), np.ascontiguousarray(step[:, 0]),
+                      np.ascontiguousarray(step[:, 1]), np.ascontiguousarray(empty, bool), limits, size, seed, tries,
+                      min_tries, give_up, r0, c0, met)
+    return r0, c0, met
