@@ -454,8 +454,11 @@ def decode_bounds_many(data: np.ndarray[Any, Any], start: np.ndarray[Any, Any], 
         g = np.flatnonzero((key == k) & ~bad)
         c, t, f, d = k >> 24, k >> 16 & 255, k >> 8 & 255, k & 255
         if c == _EXACT_CODEC:  # the counts in (K, T, ny, nx) order as t byte planes
-            cnt = payloads(g, 2, t * n * K, True).reshape(len(g), t, n * K).transpose(0, 2, 1)
-            l = u = np.ascontiguousarray(cnt).view(f"<u{t}").reshape(len(g), K, T, ny, nx)
+            planes = payloads(g, 2, t * n * K, True).reshape(len(g), t, n * K)
+            cnt = planes[:, 0].astype(np.uint32)  # each count its bytes, the lowest first
+            for b in range(1, t):
+                cnt |= planes[:, b].astype(np.uint32) << (8 * b)
+            l = u = cnt.reshape(len(g), K, T, ny, nx)
         else:  # the codes of table t of the classes kept (all but d - 1), packed, zstd'd with flag 1
             kept, bits = K - (d > 0), _bits(t)
             q = _unpack(payloads(g, 4, -(-kept * n * bits // 8), f & 1 > 0), bits)[:, :kept * n].reshape(len(g), kept, T, ny, nx)
@@ -485,6 +488,9 @@ def decode_bounds_many(data: np.ndarray[Any, Any], start: np.ndarray[Any, Any], 
 _ZSTD_MAGIC = (0x28, 0xB5, 0x2F, 0xFD)
 _ZSTD_DID = np.array([0, 1, 2, 4], np.int64)
 _ZSTD_FCS = np.array([0, 2, 4, 8], np.int64)
+#: the most bytes of a frame's header and first block header (magic 4, descriptor 1, window 1,
+#: dictionary id 4, content size 8, block header 3)
+_ZSTD_HEAD = 21
 
 
 def _one_frame(data: np.ndarray[Any, Any], s: np.ndarray[Any, Any], e: np.ndarray[Any, Any], size: int) -> np.ndarray[Any, Any]:
@@ -493,29 +499,29 @@ def _one_frame(data: np.ndarray[Any, Any], s: np.ndarray[Any, Any], e: np.ndarra
     compressed), ending where the blob ends: such frames decompressed concatenated give each its
     own bytes, in place (decode_bounds_many's one call; it decides only that: a blob it rejects is
     decompressed alone)."""
-    ok = e - s >= 9  # magic, descriptor, a content size, a block header
     top = max(len(data) - 1, 0)
+    pos = s[:, None] + np.arange(_ZSTD_HEAD)  # the bytes a header can span, 0 past the blob: one gather
+    win = np.where(pos < e[:, None], data[np.clip(pos, 0, top)] if len(data) else 0, 0).astype(np.int64)
 
-    def at(p: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-        return np.where(p < e, data[np.clip(p, 0, top)] if len(data) else 0, 0).astype(np.int64)
+    def at(o: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:  # each blob's bytes at offsets o (n, k) from its start
+        out: np.ndarray[Any, Any] = np.take_along_axis(win, o, 1)
+        return out
 
-    for k, b in enumerate(_ZSTD_MAGIC):
-        ok &= at(s + k) == b
-    fhd = at(s + 4)
+    ok = (e - s >= 9) & (win[:, :4] == _ZSTD_MAGIC).all(1)  # magic, descriptor, a content size, a block header
+    fhd = win[:, 4]
     single = (fhd >> 5) & 1
     fcs_size = np.where((fhd >> 6 == 0) & (single == 1), 1, _ZSTD_FCS[fhd >> 6])
     ok &= (fhd & 3 == 0) & (fhd & 8 == 0) & (fcs_size > 0)  # no dictionary, the reserved bit clear, a size stated
-    p = s + 5 + (1 - single) + _ZSTD_DID[fhd & 3]
-    fcs = np.zeros(len(s), np.int64)
-    for k in range(8):
-        fcs |= np.where(k < fcs_size, at(p + k) << (8 * k), 0)
+    p = 5 + (1 - single) + _ZSTD_DID[fhd & 3]  # (offsets from the blob's start)
+    k8 = np.arange(8)
+    fcs = np.bitwise_or.reduce(np.where(k8 < fcs_size[:, None], at(p[:, None] + k8) << (8 * k8), 0), 1)
     fcs += np.where(fcs_size == 2, 256, 0)
     ok &= fcs == size
     b = p + fcs_size
-    bh = at(b) | at(b + 1) << 8 | at(b + 2) << 16
+    bh = np.bitwise_or.reduce(at(b[:, None] + np.arange(3)) << (8 * np.arange(3)), 1)
     btype = (bh >> 1) & 3
     content = np.where(btype == 1, 1, bh >> 3)
-    ok &= (bh & 1 == 1) & (btype != 3) & (b + 3 + content + 4 * ((fhd >> 2) & 1) == e)
+    ok &= (bh & 1 == 1) & (btype != 3) & (s + b + 3 + content + 4 * ((fhd >> 2) & 1) == e)
     out: np.ndarray[Any, Any] = ok
     return out
 
@@ -618,11 +624,12 @@ def unpack_classes_many(entry_row: np.ndarray[Any, Any], band: np.ndarray[Any, A
         raise FormatError(f"rumi:classes names band {int(band[bad[0]])} of a {int(shp[bad[0], 1])}-band file")
     K = vals.lengths
     layout = np.concatenate([shp[:, [0, 2, 3]], til, K[:, None]], 1)
-    keys, which = np.unique(layout, axis=0, return_inverse=True)
-    which = which.ravel()
+    order = np.lexsort(layout.T[::-1])  # the layouts in np.unique(layout, axis=0)'s order, each's rows in theirs
+    srt = layout[order]
+    start = np.flatnonzero(np.concatenate([[True], (srt[1:] != srt[:-1]).any(1), [True]]))
     out = []
-    for u, (T, Y, X, th, tw, k) in enumerate(keys.tolist()):
-        every = np.flatnonzero(which == u)
+    for u, (T, Y, X, th, tw, k) in enumerate(srt[start[:-1]].tolist()):
+        every = order[start[u]:start[u + 1]]
         ny, nx = tile_counts((Y, X), (th, tw))
         size = T * ny * nx * k
         per = 1 if size >= ALONE_COUNTS else max(1, MANY_AT_ONCE // max(1, size))

@@ -382,7 +382,11 @@ class Rows:
 
         pa = K.deps().pa
         rows = np.asarray(rows, np.int64).ravel()
-        arr = _arr(self.column(K.CLASSES).take(pa.array(rows, pa.int64())))
+        col = self.column(K.CLASSES)
+        if len(rows) and 0 <= rows[0] and rows[-1] < len(col) and (np.diff(rows) == 1).all():
+            arr = _arr(col.slice(int(rows[0]), len(rows)))  # a run of rows (a shard's files in order): no copy
+        else:
+            arr = _arr(col.take(pa.array(rows, pa.int64())))
         recorded = _np(arr.is_valid(), bool)
         flat = _arr(pc.list_flatten(arr))
         if not len(flat):
