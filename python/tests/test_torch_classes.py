@@ -889,6 +889,101 @@ def test_many_small_files_draw_by_rejection_without_maps(tmp_path, monkeypatch):
     assert chi2 < dof + 6 * (2 * dof) ** 0.5, (chi2, dof)
 
 
+def _mixed_files(d, rng):
+    """Twelve images (bands x and the class map c, c first or second or absent, one or two steps, one of
+    24 classes in tiles of 4: quantised counts) and label files on their grid, shifted (none, one, two
+    over an image; static, or with the image's two steps): the catalogues' paths."""
+    imgs, labs = [], []
+    for i in range(12):
+        Y, X, tile, K = [(40, 48, 8, 3), (56, 40, 16, 4), (128, 128, 4, 24)][i % 3]
+        T = 2 if i % 4 == 0 else 1
+        x0 = 500000.0 + i * 2000
+        times = ["2020-01-01", "2020-02-01"][:T]
+        c = rng.integers(0, K, (T, 1, Y, X)).astype(np.uint8) if K == 24 else _blobs(rng, (T, 1, Y, X), K, cell=5)
+        x = rng.integers(0, 99, (T, 1, Y, X)).astype(np.uint8)
+        bands, a = [(["x", "c"], [x, c]), (["c", "x"], [c, x]), (["x"], [x])][[0, 1, 0, 0, 2][i % 5]]
+        rumi.write(d / f"i{i}.rumi", np.concatenate(a, 1), bands=bands, times=times, tile=tile, crs=GEO["crs"],
+                   geotransform=(x0, 10.0, 0.0, 5100000.0, 0.0, -10.0))
+        imgs.append(str(d / f"i{i}.rumi"))
+        for k in range([1, 1, 2, 0][i % 4]):
+            lr, lc = int(rng.integers(0, 6)) + 16 * k, int(rng.integers(0, 6))
+            LT = 2 if T == 2 and i % 8 == 0 else 1
+            lab = _blobs(rng, (LT, 1, Y - lr - int(rng.integers(0, 6)), X - lc), 3, cell=5)
+            rumi.write(d / f"l{i}_{k}.rumi", lab, bands=["lab"], times=times[:LT], tile=[8, 16][k], crs=GEO["crs"],
+                       geotransform=(x0 + lc * 10.0, 10.0, 0.0, 5100000.0 - lr * 10.0, 0.0, -10.0))
+            labs.append(str(d / f"l{i}_{k}.rumi"))
+    return rumi.Catalog.build(imgs, d / "i.parquet"), rumi.Catalog.build(labs, d / "l.parquet")
+
+
+@pytest.mark.parametrize("steps", [{}, {"max_steps": 1, "time_steps": "newest"}])
+def test_flat_banks_of_many_files_are_each_files_flat_counts(tmp_path, steps):
+    """Contents.flat_many (a limit's class sums of many files at once: where each file's counts lie
+    found as columns, their rows decoded at once, the sums of every class and of the limit's in one
+    product) holds each file's flat_counts (the file-by-file path: sources, steps, _class_steps),
+    and exactly the files whose chips read one step of one source with a rectangle (the others
+    left file by file): images' bands (the class map first, second or absent), quantised and exact
+    counts, one and two steps (max_steps=1: the newest, of a label file with steps too), label
+    files shifted on the image grid (none, one, two over an image), files asked in two calls and
+    out of order, every limit's classes (an absent one, several, every class but 0)."""
+    from rumi.catalog import columns as Cn
+
+    cat, lcat = _mixed_files(tmp_path, np.random.default_rng(4))
+    codecs = {e["counts"][0] for v in cat.table_with([Cn.CLASSES]).column(Cn.CLASSES).to_pylist() for e in v}
+    assert codecs == {2, 4}  # exact and quantised counts
+    order = np.random.default_rng(1).permutation(12)
+    kinds = set()
+    for labels in (False, True):
+        ds = rt.ChipDataset(cat, size=12, bands=["x"], labels=lcat if labels else None, **steps)
+        for mn, mx, cl in [({"c": {1: 0.3}}, {"c": {(0, 2, 30): 0.4}}, rt.Cloud("c", max=0.2))] + \
+                [({"lab": {1: 0.3}}, {"lab": {(0, 2): 0.6}}, rt.Cloud("lab", max=0.2))] * labels:
+            lims = limits_of(mn, mx, cl)
+            for lim in lims:
+                cont = Contents(ds.index, lims)
+                cont.flat_many(order[:3], lim)
+                bank = cont.flat_many(order, lim)
+                for j in range(12):
+                    fc = cont.flat_counts(j, lim)
+                    banked = bank.gid[j] >= 0
+                    assert banked == (fc is not None and ds.index.steps_count(j) == 1), (lim, j)
+                    kinds.add((lim.band, bool(banked), fc is None))
+                    if banked:
+                        g, p = bank.groups[bank.gid[j]], bank.pos[j]
+                        tiles, shape, grid, shift, rect, lo, hi = fc
+                        assert (g.tiles, g.shape, g.grid) == (tiles, shape, grid)
+                        assert tuple(g.shift[p]) == tuple(shift) and tuple(g.rect[p]) == tuple(rect)
+                        np.testing.assert_array_equal(g.lo[p], lo)
+                        np.testing.assert_array_equal(g.hi[p], hi)
+    assert {(b, True, False) for b in ("c", "lab")} <= kinds and {(b, False, True) for b in ("c", "lab")} <= kinds
+
+
+def test_flat_banks_name_a_file_whose_counts_exceed_its_tiles(tmp_path, monkeypatch):
+    """A row whose class counts hold more samples in a tile than it has (damaged): Contents.flat_many
+    refuses it naming the file (the bounds rely on it), as the file-by-file path does."""
+    from rumi.catalog.decode import Rows
+
+    cat, lcat = _mixed_files(tmp_path, np.random.default_rng(4))
+    ds = rt.ChipDataset(cat, size=12, bands=["x"], labels=lcat)
+    many = Rows.classes_many
+
+    def inflated(self, rows):  # the label file of image 5 (label row 5) counts one more sample of a class
+        recorded, batches = many(self, rows)
+        out = []
+        for b in batches:
+            lo = b.lo.copy()
+            lo[np.asarray(rows)[b.row] == 5, 0, 0, 0, 0] += 1
+            out.append(b._replace(lo=lo, hi=lo if b.hi is b.lo else b.hi))
+        return recorded, out
+
+    monkeypatch.setattr(Rows, "classes_many", inflated)
+    assert ds.index.label.matches[5][0].label == 5 and len(ds.index.label.matches[5]) == 1
+    lims = limits_of({"lab": {1: 0.3}}, None, None)
+    with pytest.raises(rumi.RequestError, match=r"rumi:classes of i5 counts more samples in a tile than it has: build "
+                                                  r"the catalogue again"):
+        Contents(ds.index, lims).flat_many(np.arange(12), lims[0])
+    monkeypatch.setattr(Rows, "classes_many", many)
+    Contents(ds.index, lims).flat_many(np.arange(12), lims[0])
+
+
 def test_many_files_keys_do_not_depend_on_the_kept_counts_and_blocks(tmp_path, monkeypatch):
     """The class sums (FlatBank) and the cells of offsets (rumi.torch.cells) a sampler keeps across
     epochs are functions of the files and the constraints: with budgets of 0 (made again at every

@@ -200,6 +200,7 @@ class Contents:
         self._cache: dict[tuple[int, str], list[Source]] = {}
         self._sums: dict[Any, Any] = {}  # bounds_range's class sums of a source's steps
         self._banks: dict[Any, FlatBank] = {}  # ok_many's class sums per (band, classes), many files at once
+        self._places: dict[str, Any] = {}  # flat_specs' rows of the files, found once
         self._where: dict[str, tuple[str, str]] = {}
         for band in self.bands:  # a band must be somewhere: the images' or the labels', not both
             kind, _, name = band.partition(":") if band.startswith(("images:", "labels:")) else ("", "", band)
@@ -390,7 +391,7 @@ class Contents:
         return sure, maybe
 
     def flat_many(self, files: Array, lim: Limit) -> FlatBank:
-        """The limit's FlatBank with files' terms in it: those not there yet found (flat_spec),
+        """The limit's FlatBank with files' terms in it: those not there yet found (flat_specs),
         their rows' class counts decoded at once per catalogue part (Rows.classes_many), the
         limit's classes summed at the step their chips read, in one numpy pass per layout. A
         file whose counts are not one source of one step with a rectangle, or whose row holds
@@ -407,16 +408,15 @@ class Contents:
     def _flat_add(self, bank: FlatBank, new: Array, lim: Limit) -> None:
         """flat_many for files not in the bank yet."""
         bank.gid[new] = -1
-        specs = [self.flat_spec(int(j), lim.band) for j in new.tolist()]
-        by_rows: dict[int, list[int]] = {}
-        for k, sp in enumerate(specs):
-            if sp is not None:
-                by_rows.setdefault(id(sp.rows), []).append(k)
-        for ks in by_rows.values():
-            got = [sp for sp in (specs[k] for k in ks) if sp is not None]
-            rows = got[0].rows
-            want, at = np.unique(np.array([sp.row for sp in got], np.int64), return_inverse=True)
-            rk = at.ravel() * (1 << 20) + np.array([sp.band for sp in got], np.int64)  # each file's (row, band)
+        sp = self.flat_specs(new, lim.band)
+        us, first = np.unique(sp.src, return_index=True)
+        for u in us[np.argsort(first)].tolist():  # each Rows in the order of its first file
+            if u < 0:
+                continue
+            ks = np.flatnonzero(sp.src == u)  # its files' places in new
+            rows = sp.rows[u]
+            want, at = np.unique(sp.row[ks], return_inverse=True)
+            rk = at.ravel() * (1 << 20) + sp.band[ks]  # each file's (row, band)
             _, batches = rows.classes_many(want)
             for bt in batches:
                 ek = bt.row * (1 << 20) + bt.band  # the entries' (row, band)
@@ -424,68 +424,125 @@ class Contents:
                 p = np.minimum(np.searchsorted(ek[order], rk), len(ek) - 1)
                 reqs = np.flatnonzero(ek[order][p] == rk)
                 T, ny, nx, K = bt.lo.shape[1:]
-                step = np.array([got[k].step for k in reqs.tolist()], np.int64)
-                reqs = reqs[(step >= 0) & (step < T)]  # others file by file (bounds names them)
+                step = sp.step[ks[reqs]]
+                inside = (step >= 0) & (step < T)  # others file by file (bounds names them)
+                reqs, step = reqs[inside], step[inside]
                 if not len(reqs):
                     continue
                 g = order[p[reqs]]
-                sps = [got[k] for k in reqs.tolist()]
-                fs = new[[ks[k] for k in reqs.tolist()]]
-                area = tile_areas(sps[0].tiles, sps[0].shape, (ny, nx))
-                bad = (bt.lo[g].sum(-1, dtype=np.int64) > area).reshape(len(g), -1).any(1) \
-                    | (bt.hi[g] > area[..., None]).reshape(len(g), -1).any(1)
+                kk = ks[reqs]
+                fs = new[kk]
+                tiles = (int(sp.tiles[kk[0], 0]), int(sp.tiles[kk[0], 1]))
+                shape = (int(sp.shape[kk[0], 0]), int(sp.shape[kk[0], 1]))
+                area = tile_areas(tiles, shape, (ny, nx))
+                n, m, each = len(g), ny * nx, np.arange(len(g))
+                vals = np.take(bt.values, g, 0)
+                sel = (vals != 0 if lim.classes is None else np.isin(vals, lim.classes)).astype(np.float64)
+                # each tile's counts of every class and of the limit's in one product (sums of integers
+                # below 2**53: exact as floats), every step's for the check, the one step's kept
+                low = np.take(bt.lo, g, 0).reshape(n, T * m, K).astype(np.float64) \
+                    @ np.stack([np.ones_like(sel), sel], -1)
+                bad = (low[..., 0].reshape(n, T, ny, nx) > area).reshape(n, -1).any(1)
+                lo = low[..., 1].reshape(n, T, m)[each, step]
+                if bt.hi is not bt.lo:  # (exact counts: each at most their sum, the area)
+                    up = np.take(bt.hi, g, 0)
+                    bad |= (up > area[..., None]).reshape(n, -1).any(1)
+                    hi = (up[each, step].reshape(n, m, K).astype(np.float64) @ sel[..., None])[..., 0]
+                else:
+                    hi = lo
                 if bad.any():  # the bounds rely on it
                     fid = self.index.ids[int(fs[int(np.argmax(bad))])]
                     raise RequestError(f"rumi:classes of {fid} counts more samples in a tile than it has: build the "
                                        "catalogue again")
-                step = np.array([v.step for v in sps], np.int64)
-                vals = bt.values[g]
-                sel = (vals != 0 if lim.classes is None else np.isin(vals, lim.classes))[:, None, None, :]
-                lo = np.where(sel, bt.lo[g, step], 0).sum(-1, dtype=np.int64)
-                hi = np.minimum(np.where(sel, bt.hi[g, step], 0).sum(-1, dtype=np.int64), area)
-                bank.add(fs, sps[0].tiles, sps[0].shape, (ny, nx), np.array([v.shift for v in sps], np.int64).reshape(-1, 2),
-                         np.array([v.rect for v in sps], np.int64).reshape(-1, 4), lo, hi)
+                hi = np.minimum(hi, area.ravel())
+                bank.add(fs, tiles, shape, (ny, nx), sp.shift[kk], sp.rect[kk], lo, hi)
 
-    def flat_spec(self, j: int, band: str) -> FlatSpec | None:
-        """Where file j's counts of band lie when they are one source of one step with a
-        rectangle (flat_counts' files), found without decoding them; None: file by file."""
+    def flat_specs(self, files: Array, band: str) -> FlatSpecs:
+        """Where the counts of band of files lie when they are one source of one step with a
+        rectangle (flat_counts' files), found without decoding them, as columns over the files
+        (FlatSpecs; src -1: file by file): the files' step counts, rows and bands at once, a
+        label file's match (a Python object per image file) looked at once per file."""
         index = self.index
         where, name = self._where[band]
-        big = 1 << 62
-        if index.steps_count(j) != 1:
-            return None
+        files = np.asarray(files, np.int64)
+        n = len(files)
+        off, steps = index.cols["steps.off"], index.cols["steps"]
+        first = off[files]
+        have = off[files + 1] - first
+        count = have if index.spec.max_steps is None else np.minimum(have, index.spec.max_steps)
+        step = np.full(n, -1, np.int64)
+        step[have == 1] = steps[first[have == 1]]
+        for k in np.flatnonzero((count == 1) & (have != 1)).tolist():  # max_steps=1 of several: the index's rule
+            step[k] = index.steps_of(int(files[k]), 0, 0)[0]
+        src = np.where(count == 1, 0, -1)
         if where == "images":
-            bands, (rows, i) = self._rows[j]
-            if name not in bands:
-                return None
-            _, _, Y, X = (int(v) for v in index.shapes[j])
-            th, tw = (int(v) for v in index.tiles[j])
-            return FlatSpec(rows, i, bands.index(name), (th, tw), (Y, X), self._one_step(j), (0, 0),
-                            (-big, big, -big, big))
+            objs, of_file, row_of, band_of = self._image_places(name)
+            bi = band_of[files]
+            src = np.where((src >= 0) & (bi >= 0), of_file[files], -1)
+            big = 1 << 62
+            return FlatSpecs(objs, src, row_of[files], bi, index.tiles[files], index.shapes[files][:, 2:], step,
+                             np.zeros((n, 2), np.int64), np.tile(np.array([-big, big, -big, big], np.int64), (n, 1)))
         lab = index.label
-        if self._label_rows is None or lab is None:
-            return None
-        ms = [m for m in lab.matches[j] if name in self._label_rows[m.label][0]]
-        if len(ms) != 1 or not ms[0].same_grid or ms[0].rect is None or ms[0].off is None:
-            return None  # file by file (sources names a label on another grid)
-        m = ms[0]
-        assert m.rect is not None and m.off is not None
-        lbands, (rows, i) = self._label_rows[m.label]
-        if m.tsteps is None:
+        assert lab is not None  # a band of the labels (__init__)
+        lrows, lband = self._label_places(name)
+        has = (lband >= 0).tolist()
+        matches, step_s = lab.matches, index.cols["step_s"]
+        got: list[tuple[int, int, int]] = []
+        offs, rects = [], []
+        for k, j in zip(np.flatnonzero(src >= 0).tolist(), files[src >= 0].tolist()):
+            ms = matches[j]
+            if len(ms) != 1 or not has[ms[0].label]:  # (most files: one label file, which has the band)
+                ms = [m for m in ms if has[m.label]]
+                if len(ms) != 1:
+                    continue
+            m = ms[0]
+            if m.rect is None or m.off is None or not m.same_grid:
+                continue  # file by file (sources names a label on another grid)
             t = 0
-        else:
-            t = m.tsteps.get(int(index.step_times[j][self._one_step(j)]), -1)
-        _, _, Yl, Xl = (int(v) for v in lab.shapes[m.label])
-        r_lo, r_hi, c_lo, c_hi = (int(v) for v in m.rect)
-        return FlatSpec(rows, i, lbands.index(name), self._ltiles[m.label], (Yl, Xl), t, (int(m.off[0]), int(m.off[1])),
-                        (r_lo, r_hi, c_lo, c_hi))
+            if m.tsteps is not None:  # the label's step at the time of the image's
+                t = m.tsteps.get(int(step_s[first[k]]) if have[k] == 1 else int(index.step_times[j][int(step[k])]), -1)
+            got.append((k, m.label, t))
+            offs.append(m.off)
+            rects.append(m.rect)
+        ks, label, t_of = np.array(got, np.int64).reshape(-1, 3).T
+        src = np.full(n, -1, np.int64)
+        src[ks] = 0
+        row, lstep = np.zeros(n, np.int64), np.zeros(n, np.int64)
+        row[ks], lstep[ks] = label, t_of
+        shift, rect = np.zeros((n, 2), np.int64), np.zeros((n, 4), np.int64)
+        shift[ks] = np.array(offs, np.int64).reshape(-1, 2)
+        rect[ks] = np.array(rects, np.int64).reshape(-1, 4)
+        shapes = np.asarray(lrows.shapes)
+        return FlatSpecs([lrows], src, row, lband[row], lrows.tiles[row], shapes[row, 2:], lstep, shift, rect)
 
-    def _one_step(self, j: int) -> int:
-        """The one step the chips of file j read (steps_count(j) == 1): its only one, without making its FileInfo."""
-        off = self.index.cols["steps.off"]
-        if int(off[j + 1]) - int(off[j]) == 1:
-            return int(self.index.cols["steps"][int(off[j])])
-        return self.index.steps_of(j, 0, 0)[0]
+    def _image_places(self, name: str) -> tuple[list[Rows], Array, Array, Array]:
+        """Per image file, its row and band name's index there (-1: none) as columns: (the
+        shards' Rows, each file's index in them, its row there, the band's index), found once
+        per band."""
+        got = self._places.get("images:" + name)
+        if got is None:
+            objs: dict[int, int] = {}
+            rows: list[Rows] = []
+            n = self.index.num_files
+            of_file, row_of, band_of = np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64)
+            for j, (bands, (r, i)) in enumerate(self._rows):
+                u = objs.get(id(r))
+                if u is None:
+                    u = objs[id(r)] = len(rows)
+                    rows.append(r)
+                of_file[j], row_of[j], band_of[j] = u, i, bands.index(name) if name in bands else -1
+            got = self._places["images:" + name] = (rows, of_file, row_of, band_of)
+        return got
+
+    def _label_places(self, name: str) -> tuple[Rows, Array]:
+        """The label files' Rows (one for them all) and, per label file, the index of band name
+        in its bands (-1: none), found once per band."""
+        got = self._places.get("labels:" + name)
+        if got is None:
+            assert self._label_rows is not None
+            lband = np.array([b.index(name) if name in b else -1 for b, _ in self._label_rows], np.int64)
+            got = self._places["labels:" + name] = (self._label_rows[0][1][0], lband)
+        return got
 
     def flat_counts(self, j: int, lim: Limit) -> tuple[Any, ...] | None:
         """ok_many's terms of file j for a limit: (tiles, shape, tile grid, shift, the rectangle of
@@ -688,19 +745,21 @@ class Contents:
         return vals, out
 
 
-class FlatSpec(NamedTuple):
-    """Where a file's counts of a band lie (Contents.flat_spec): the Rows of its row, the row,
-    the band's index there, the counted file's tiles and (Y, X), the step its chips read, the
-    shift of its pixel grid from the image's and the rectangle of image offsets it covers."""
+class FlatSpecs(NamedTuple):
+    """Where files' counts of a band lie (Contents.flat_specs), a row per file: src, the index
+    of the Rows of its row in rows (-1: file by file), the row, the band's index there, the
+    counted file's tiles (n, 2) and (Y, X) (n, 2), the step its chips read, the shift of its
+    pixel grid from the image's (n, 2) and the rectangle of image offsets it covers (n, 4)."""
 
-    rows: Rows
-    row: int
-    band: int
-    tiles: tuple[int, int]
-    shape: tuple[int, int]
-    step: int
-    shift: tuple[int, int]
-    rect: tuple[int, int, int, int]
+    rows: list[Rows]
+    src: Array
+    row: Array
+    band: Array
+    tiles: Array
+    shape: Array
+    step: Array
+    shift: Array
+    rect: Array
 
 
 class FlatBank:
