@@ -486,7 +486,6 @@ def decode_bounds_many(data: np.ndarray[Any, Any], start: np.ndarray[Any, Any], 
 
 #: a zstd frame's magic number (little-endian) and the sizes of its header's fields by flag
 _ZSTD_MAGIC = (0x28, 0xB5, 0x2F, 0xFD)
-_ZSTD_DID = np.array([0, 1, 2, 4], np.int64)
 _ZSTD_FCS = np.array([0, 2, 4, 8], np.int64)
 #: the most bytes of a frame's header and first block header (magic 4, descriptor 1, window 1,
 #: dictionary id 4, content size 8, block header 3)
@@ -502,27 +501,23 @@ def _one_frame(data: np.ndarray[Any, Any], s: np.ndarray[Any, Any], e: np.ndarra
     top = max(len(data) - 1, 0)
     pos = s[:, None] + np.arange(_ZSTD_HEAD)  # the bytes a header can span, 0 past the blob: one gather
     win = np.where(pos < e[:, None], data[np.clip(pos, 0, top)] if len(data) else 0, 0).astype(np.int64)
-
-    def at(o: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:  # each blob's bytes at offsets o (n, k) from its start
-        out: np.ndarray[Any, Any] = np.take_along_axis(win, o, 1)
-        return out
-
     ok = (e - s >= 9) & (win[:, :4] == _ZSTD_MAGIC).all(1)  # magic, descriptor, a content size, a block header
-    fhd = win[:, 4]
-    single = (fhd >> 5) & 1
-    fcs_size = np.where((fhd >> 6 == 0) & (single == 1), 1, _ZSTD_FCS[fhd >> 6])
-    ok &= (fhd & 3 == 0) & (fhd & 8 == 0) & (fcs_size > 0)  # no dictionary, the reserved bit clear, a size stated
-    p = 5 + (1 - single) + _ZSTD_DID[fhd & 3]  # (offsets from the blob's start)
-    k8 = np.arange(8)
-    fcs = np.bitwise_or.reduce(np.where(k8 < fcs_size[:, None], at(p[:, None] + k8) << (8 * k8), 0), 1)
-    fcs += np.where(fcs_size == 2, 256, 0)
-    ok &= fcs == size
-    b = p + fcs_size
-    bh = np.bitwise_or.reduce(at(b[:, None] + np.arange(3)) << (8 * np.arange(3)), 1)
-    btype = (bh >> 1) & 3
-    content = np.where(btype == 1, 1, bh >> 3)
-    ok &= (bh & 1 == 1) & (btype != 3) & (s + b + 3 + content + 4 * ((fhd >> 2) & 1) == e)
-    out: np.ndarray[Any, Any] = ok
+    out = np.zeros(len(s), bool)
+    for fhd in np.unique(win[ok, 4]).tolist():  # the frame header descriptors (blobs of one writer and size: one)
+        single = (fhd >> 5) & 1
+        fcs_size = 1 if fhd >> 6 == 0 and single else int(_ZSTD_FCS[fhd >> 6])
+        stated = size - (256 if fcs_size == 2 else 0)  # the content size field's value
+        if fhd & 3 or fhd & 8 or not fcs_size or not 0 <= stated < 1 << (8 * fcs_size):
+            continue  # a dictionary, the reserved bit, no size stated, or another size than `size`
+        g = np.flatnonzero(ok & (win[:, 4] == fhd))
+        w = win[g]
+        p = 5 + (1 - single)  # (offsets from the blob's start; no dictionary id)
+        good = (w[:, p:p + fcs_size] == list(stated.to_bytes(fcs_size, "little"))).all(1)
+        b = p + fcs_size
+        bh = w[:, b] | w[:, b + 1] << 8 | w[:, b + 2] << 16
+        btype = (bh >> 1) & 3
+        content = np.where(btype == 1, 1, bh >> 3)
+        out[g] = good & (bh & 1 == 1) & (btype != 3) & (s[g] + b + 3 + content + 4 * ((fhd >> 2) & 1) == e[g])
     return out
 
 
