@@ -916,7 +916,7 @@ def _mixed_files(d, rng):
 
 
 @pytest.mark.parametrize("steps", [{}, {"max_steps": 1, "time_steps": "newest"}])
-def test_flat_banks_of_many_files_are_each_files_flat_counts(tmp_path, steps):
+def test_flat_banks_of_many_files_are_each_files_flat_counts(tmp_path, monkeypatch, steps):
     """Contents.flat_many (a limit's class sums of many files at once: where each file's counts lie
     found as columns, their rows decoded at once, the sums of every class and of the limit's in one
     product) holds each file's flat_counts (the file-by-file path: sources, steps, _class_steps),
@@ -924,35 +924,53 @@ def test_flat_banks_of_many_files_are_each_files_flat_counts(tmp_path, steps):
     left file by file): images' bands (the class map first, second or absent), quantised and exact
     counts, one and two steps (max_steps=1: the newest, of a label file with steps too), label
     files shifted on the image grid (none, one, two over an image), files asked in two calls and
-    out of order, every limit's classes (an absent one, several, every class but 0)."""
+    out of order, every limit's classes (an absent one, several, every class but 0), the limits
+    filled in turn as ok_range_many fills them: a band's rows decoded once for all its limits."""
+    from rumi.catalog.decode import Rows
+
     from rumi.catalog import columns as Cn
 
     cat, lcat = _mixed_files(tmp_path, np.random.default_rng(4))
     codecs = {e["counts"][0] for v in cat.table_with([Cn.CLASSES]).column(Cn.CLASSES).to_pylist() for e in v}
     assert codecs == {2, 4}  # exact and quantised counts
     order = np.random.default_rng(1).permutation(12)
+    many, asked = Rows.classes_many, []
+
+    def counted(self, rows):
+        asked.append(id(self))
+        return many(self, rows)
+
+    monkeypatch.setattr(Rows, "classes_many", counted)
     kinds = set()
     for labels in (False, True):
         ds = rt.ChipDataset(cat, size=12, bands=["x"], labels=lcat if labels else None, **steps)
-        for mn, mx, cl in [({"c": {1: 0.3}}, {"c": {(0, 2, 30): 0.4}}, rt.Cloud("c", max=0.2))] + \
-                [({"lab": {1: 0.3}}, {"lab": {(0, 2): 0.6}}, rt.Cloud("lab", max=0.2))] * labels:
-            lims = limits_of(mn, mx, cl)
+        bands = ["c", "lab"] if labels else ["c"]
+        mn = {b: {1: 0.3} for b in bands}
+        mx = {b: {(0, 2, 30): 0.4} for b in bands}
+        lims = limits_of(mn, mx, rt.Cloud(bands[-1], max=0.2))
+        cont = Contents(ds.index, lims)
+        for files in (order[:3], order):
+            first = set()
             for lim in lims:
-                cont = Contents(ds.index, lims)
-                cont.flat_many(order[:3], lim)
-                bank = cont.flat_many(order, lim)
-                for j in range(12):
-                    fc = cont.flat_counts(j, lim)
-                    banked = bank.gid[j] >= 0
-                    assert banked == (fc is not None and ds.index.steps_count(j) == 1), (lim, j)
-                    kinds.add((lim.band, bool(banked), fc is None))
-                    if banked:
-                        g, p = bank.groups[bank.gid[j]], bank.pos[j]
-                        tiles, shape, grid, shift, rect, lo, hi = fc
-                        assert (g.tiles, g.shape, g.grid) == (tiles, shape, grid)
-                        assert tuple(g.shift[p]) == tuple(shift) and tuple(g.rect[p]) == tuple(rect)
-                        np.testing.assert_array_equal(g.lo[p], lo)
-                        np.testing.assert_array_equal(g.hi[p], hi)
+                asked.clear()
+                cont.flat_many(files, lim)
+                assert len(asked) <= 1 and (not asked or lim.band not in first)  # the band's rows decoded once
+                first.add(lim.band)
+            assert not cont._decoded  # (none kept past the band's limits)
+        for lim in lims:
+            bank = cont._banks[(lim.band, lim.classes)]
+            for j in range(12):
+                fc = cont.flat_counts(j, lim)
+                banked = bank.gid[j] >= 0
+                assert banked == (fc is not None and ds.index.steps_count(j) == 1), (lim, j)
+                kinds.add((lim.band, bool(banked), fc is None))
+                if banked:
+                    g, p = bank.groups[bank.gid[j]], bank.pos[j]
+                    tiles, shape, grid, shift, rect, lo, hi = fc
+                    assert (g.tiles, g.shape, g.grid) == (tiles, shape, grid)
+                    assert tuple(g.shift[p]) == tuple(shift) and tuple(g.rect[p]) == tuple(rect)
+                    np.testing.assert_array_equal(g.lo[p], lo)
+                    np.testing.assert_array_equal(g.hi[p], hi)
     assert {(b, True, False) for b in ("c", "lab")} <= kinds and {(b, False, True) for b in ("c", "lab")} <= kinds
 
 

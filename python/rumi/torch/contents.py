@@ -55,6 +55,8 @@ TILE_SUMS_AT_ONCE = 1 << 21
 FLAT_BYTES = 256 << 20
 #: the files flat_many decodes at once (their decoded counts bounded)
 FLAT_FILES_AT_ONCE = 4096
+#: the bytes of decoded counts flat_many keeps for the other limits of a band (decoded once for them all)
+DECODED_KEPT = 64 << 20
 
 
 @dataclass(frozen=True)
@@ -201,6 +203,8 @@ class Contents:
         self._sums: dict[Any, Any] = {}  # bounds_range's class sums of a source's steps
         self._banks: dict[Any, FlatBank] = {}  # ok_many's class sums per (band, classes), many files at once
         self._places: dict[str, Any] = {}  # flat_specs' rows of the files, found once
+        self._decoded: dict[int, tuple[Rows, Array, list[Any], int]] = {}  # _flat_add's last counts of a Rows, kept for
+        # the band's other limits: (rows, the rows decoded, their batches, the limits still to use them)
         self._where: dict[str, tuple[str, str]] = {}
         for band in self.bands:  # a band must be somewhere: the images' or the labels', not both
             kind, _, name = band.partition(":") if band.startswith(("images:", "labels:")) else ("", "", band)
@@ -417,7 +421,7 @@ class Contents:
             rows = sp.rows[u]
             want, at = np.unique(sp.row[ks], return_inverse=True)
             rk = at.ravel() * (1 << 20) + sp.band[ks]  # each file's (row, band)
-            _, batches = rows.classes_many(want)
+            batches = self._counts_of(rows, want, lim)
             for bt in batches:
                 ek = bt.row * (1 << 20) + bt.band  # the entries' (row, band)
                 order = np.argsort(ek, kind="stable")
@@ -437,7 +441,7 @@ class Contents:
                 area = tile_areas(tiles, shape, (ny, nx))
                 n, m, each = len(g), ny * nx, np.arange(len(g))
                 vals = np.take(bt.values, g, 0)
-                sel = (vals != 0 if lim.classes is None else np.isin(vals, lim.classes)).astype(np.float64)
+                sel = (vals != 0 if lim.classes is None else (vals[..., None] == list(lim.classes)).any(-1)).astype(np.float64)
                 # each tile's counts of every class and of the limit's in one product (sums of integers
                 # below 2**53: exact as floats), every step's for the check, the one step's kept
                 low = np.take(bt.lo, g, 0).reshape(n, T * m, K).astype(np.float64) \
@@ -456,6 +460,23 @@ class Contents:
                                        "catalogue again")
                 hi = np.minimum(hi, area.ravel())
                 bank.add(fs, tiles, shape, (ny, nx), sp.shift[kk], sp.rect[kk], lo, hi)
+
+    def _counts_of(self, rows: Rows, want: Array, lim: Limit) -> list[Any]:
+        """rows.classes_many(want)'s batches, decoded once for the limits of one band: the band's
+        other limits (other classes: other banks) ask for the same rows next (ok_many and
+        ok_range_many fill every limit's bank with the same files), which take them kept (up to
+        DECODED_KEPT bytes) until each has."""
+        got = self._decoded.pop(id(rows), None)
+        if got is not None and got[0] is rows and np.array_equal(got[1], want):
+            batches, left = got[2], got[3] - 1
+        else:
+            batches = rows.classes_many(want)[1]
+            left = len({v.classes for v in self.limits if v.band == lim.band}) - 1
+        size = sum(b.lo.nbytes + (0 if b.hi is b.lo else b.hi.nbytes) for b in batches)
+        kept = sum(sum(b.lo.nbytes + (0 if b.hi is b.lo else b.hi.nbytes) for b in v[2]) for v in self._decoded.values())
+        if left > 0 and kept + size <= DECODED_KEPT:
+            self._decoded[id(rows)] = (rows, want, batches, left)
+        return batches
 
     def flat_specs(self, files: Array, band: str) -> FlatSpecs:
         """Where the counts of band of files lie when they are one source of one step with a
