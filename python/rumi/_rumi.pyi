@@ -209,3 +209,6 @@ def reject_draw(
     c0: Any,
     met: Any,
 ) -> None: ...
+def decide_cells(
+    geo: Any, labelled: Any, n: int, limits: list[tuple[object, ...]], size: tuple[int, int]
+) -> tuple[bytes, bytes, bytes]: ...

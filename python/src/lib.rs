@@ -559,6 +559,7 @@ fn _rumi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tile_counts, m)?)?;
     m.add_function(wrap_pyfunction!(tiles::tile_sums, m)?)?;
     m.add_function(wrap_pyfunction!(reject::reject_draw, m)?)?;
+    m.add_function(wrap_pyfunction!(reject::decide_cells, m)?)?;
     m.add_function(wrap_pyfunction!(write::encode_tiles, m)?)?;
     m.add_function(wrap_pyfunction!(write::frame_unit_from_image, m)?)?;
     m.add_function(wrap_pyfunction!(write::graph_check, m)?)?;

@@ -13,7 +13,7 @@
 use pyo3::buffer::ElementType;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyBytes, PyTuple};
 
 use crate::tiles::{query, Axis, Grid, View, MAX_OFFSET};
 
@@ -90,11 +90,55 @@ impl Limit<'_> {
             })?
             .0
         };
-        Ok(match self.kind {
-            Kind::Min => s / hw - self.value + 1e-12 >= 0.0,
-            Kind::Max => self.value - s / hw + 1e-12 >= 0.0,
-            Kind::Cloud => (if s / hw <= self.value + 1e-12 { 1.0 } else { 0.0 }) - self.need >= 0.0,
-        })
+        Ok(self.meets(s, hw))
+    }
+
+    /// `_score(lim, v, v, size) >= 0` of a chip whose bound (the lower for a "min" limit, else
+    /// the upper) is v, of hw samples.
+    fn meets(&self, v: f64, hw: f64) -> bool {
+        match self.kind {
+            Kind::Min => v / hw - self.value + 1e-12 >= 0.0,
+            Kind::Max => self.value - v / hw + 1e-12 >= 0.0,
+            Kind::Cloud => (if v / hw <= self.value + 1e-12 { 1.0 } else { 0.0 }) - self.need >= 0.0,
+        }
+    }
+
+    /// (every chip at offsets a1..=a2, b1..=b2 of file f meets the limit, some chip may):
+    /// `Contents.ok_range_many`'s decision for one limit (a block partly inside the rectangle its
+    /// source covers: undecided, false and true; wholly outside: as a chip with no source).
+    fn block(
+        &self,
+        f: usize,
+        (a1, a2, b1, b2): (i64, i64, i64, i64),
+        (h, w): (i64, i64),
+        cols: &mut Vec<(usize, f64, f64)>,
+    ) -> Result<(bool, bool), String> {
+        let row = self.pos[f] as usize;
+        let (dr, dc) = (self.shift[2 * row], self.shift[2 * row + 1]);
+        let rc = &self.rect[4 * row..4 * row + 4];
+        let hw = (h * w) as f64;
+        let lower = self.kind == Kind::Min;
+        let some = a1.max(rc[0]) <= a2.min(rc[1] - h) && b1.max(rc[2]) <= b2.min(rc[3] - w);
+        if !some {
+            let u = self.meets(if lower { 0.0 } else { hw }, hw);
+            return Ok((u, u));
+        }
+        let every = a1 >= rc[0] && a2 + h <= rc[1] && b1 >= rc[2] && b2 + w <= rc[3];
+        let vals = &self.table[row * self.m..][..self.m];
+        let q = (a1 + dr, a2 + dr, b1 + dc, b2 + dc);
+        let got = if lower {
+            query::<true, true>(&self.ra, &self.ca, self.nx, vals, self.area, q, cols)
+        } else {
+            query::<true, false>(&self.ra, &self.ca, self.nx, vals, self.area, q, cols)
+        };
+        let (least, most) = got.map_err(|(k, c, v, a)| {
+            format!(
+                "table[{row}] holds {v} for tile ({k}, {c}), outside [0, its {a} samples]: the bounds need counts \
+                 within the tile's samples"
+            )
+        })?;
+        let (worst, best) = if lower { (least, most) } else { (most, least) };
+        Ok((every && self.meets(worst, hw), !every || self.meets(best, hw)))
     }
 }
 
@@ -134,6 +178,82 @@ fn slice<'a, T>(v: &View) -> &'a [T] {
     // SAFETY: a View is the C-contiguous, aligned memory of `len` items of T (checked by View::get
     // against T's dtype), held alive until the call returns (every View outlives the slices).
     unsafe { std::slice::from_raw_parts(v.ptr as *const T, v.len) }
+}
+
+/// The `limits` argument's tuples checked (kind, value, steps needed, tiles, shape, grid, table,
+/// area, pos: one per file of the call, shift, rect), for chips of `size`.
+fn limits_in(limits: &[Bound<'_, PyTuple>], nf: usize, size: (i64, i64)) -> PyResult<Vec<LimitIn>> {
+    let err = |m: String| PyValueError::new_err(m);
+    let i64t = ElementType::SignedInteger { bytes: 8 };
+    let mut lims = Vec::with_capacity(limits.len());
+    for (k, t) in limits.iter().enumerate() {
+        if t.len() != 11 {
+            return Err(err(format!("limits[{k}] must be a tuple of 11 terms, not {}", t.len())));
+        }
+        let kind = match t.get_item(0)?.extract::<String>()?.as_str() {
+            "min" => Kind::Min,
+            "max" => Kind::Max,
+            "cloud" => Kind::Cloud,
+            other => return Err(err(format!("limits[{k}]: kind {other:?} is not min, max or cloud"))),
+        };
+        let value: f64 = t.get_item(1)?.extract()?;
+        let need: f64 = t.get_item(2)?.extract()?;
+        let grid = Grid::get(
+            t.get_item(3)?.extract()?,
+            t.get_item(4)?.extract()?,
+            t.get_item(5)?.extract()?,
+            size,
+            &t.get_item(6)?,
+            &t.get_item(7)?,
+        )?;
+        let pos = View::get(&t.get_item(8)?, "pos", i64t, false)?;
+        let shift = View::get(&t.get_item(9)?, "shift", i64t, false)?;
+        let rect = View::get(&t.get_item(10)?, "rect", i64t, false)?;
+        if pos.len != nf || shift.len != 2 * grid.rows || rect.len != 4 * grid.rows {
+            return Err(err(format!(
+                "limits[{k}]: pos has {} values (one per file: {nf}), shift {} and rect {} (2 and 4 per table row: {})",
+                pos.len, shift.len, rect.len, grid.rows
+            )));
+        }
+        lims.push(LimitIn { kind, value, need, grid, pos, shift, rect });
+    }
+    Ok(lims)
+}
+
+/// `limits_in`'s limits as slices (inside a call without the GIL).
+fn limit_slices(lims: &[LimitIn]) -> Vec<Limit<'_>> {
+    lims.iter()
+        .map(|l| Limit {
+            kind: l.kind,
+            value: l.value,
+            need: l.need,
+            ra: l.grid.ra,
+            ca: l.grid.ca,
+            nx: l.grid.nx,
+            m: l.grid.m,
+            table: &slice::<f64>(&l.grid.table)[..l.grid.rows * l.grid.m],
+            area: slice(&l.grid.area),
+            pos: slice(&l.pos),
+            shift: slice(&l.shift),
+            rect: slice(&l.rect),
+        })
+        .collect()
+}
+
+/// File f's row of each limit within its table, its shift within MAX_OFFSET.
+fn check_rows(ls: &[Limit], f: usize) -> Result<(), String> {
+    for l in ls {
+        let p = l.pos[f];
+        let rows = l.table.len() / l.m.max(1);
+        if p < 0 || p as usize >= rows {
+            return Err(format!("file {f}'s table row {p} is outside the table's {rows} rows"));
+        }
+        let p = p as usize;
+        if l.shift[2 * p..2 * p + 2].iter().any(|v| v.abs() > MAX_OFFSET) {
+            return Err(format!("file {f}'s shift is beyond +-{MAX_OFFSET}"));
+        }
+    }
+    Ok(())
 }
 
 /// `reject_draw(cells, inv, step_r, step_c, empty, limits, size, seed, tries, min_tries,
@@ -209,38 +329,7 @@ pub fn reject_draw(
     if size.0 < 1 || size.1 < 1 || size.0 > crate::tiles::MAX_SIDE || size.1 > crate::tiles::MAX_SIDE {
         return Err(err(format!("size {size:?} must be positive and at most {}", crate::tiles::MAX_SIDE)));
     }
-    let mut lims = Vec::with_capacity(limits.len());
-    for (k, t) in limits.iter().enumerate() {
-        if t.len() != 11 {
-            return Err(err(format!("limits[{k}] must be a tuple of 11 terms, not {}", t.len())));
-        }
-        let kind = match t.get_item(0)?.extract::<String>()?.as_str() {
-            "min" => Kind::Min,
-            "max" => Kind::Max,
-            "cloud" => Kind::Cloud,
-            other => return Err(err(format!("limits[{k}]: kind {other:?} is not min, max or cloud"))),
-        };
-        let value: f64 = t.get_item(1)?.extract()?;
-        let need: f64 = t.get_item(2)?.extract()?;
-        let grid = Grid::get(
-            t.get_item(3)?.extract()?,
-            t.get_item(4)?.extract()?,
-            t.get_item(5)?.extract()?,
-            size,
-            &t.get_item(6)?,
-            &t.get_item(7)?,
-        )?;
-        let pos = View::get(&t.get_item(8)?, "pos", i64t, false)?;
-        let shift = View::get(&t.get_item(9)?, "shift", i64t, false)?;
-        let rect = View::get(&t.get_item(10)?, "rect", i64t, false)?;
-        if pos.len != nf || shift.len != 2 * grid.rows || rect.len != 4 * grid.rows {
-            return Err(err(format!(
-                "limits[{k}]: pos has {} values (one per file: {nf}), shift {} and rect {} (2 and 4 per table row: {})",
-                pos.len, shift.len, rect.len, grid.rows
-            )));
-        }
-        lims.push(LimitIn { kind, value, need, grid, pos, shift, rect });
-    }
+    let lims = limits_in(&limits, nf, size)?;
     for o in &outs {
         let ins = cv.iter().chain(&fv).chain([&inv]).chain(lims.iter().flat_map(|l| [&l.pos, &l.shift, &l.rect]));
         let tabs = lims.iter().flat_map(|l| [&l.grid.table, &l.grid.area]);
@@ -256,23 +345,7 @@ pub fn reject_draw(
         let sure: &[bool] = slice(&cv[10]);
         let (sr, sc, empty): (&[i64], &[i64], &[bool]) = (slice(&fv[0]), slice(&fv[1]), slice(&fv[2]));
         let inv: &[i64] = slice(&inv);
-        let ls: Vec<Limit> = lims
-            .iter()
-            .map(|l| Limit {
-                kind: l.kind,
-                value: l.value,
-                need: l.need,
-                ra: l.grid.ra,
-                ca: l.grid.ca,
-                nx: l.grid.nx,
-                m: l.grid.m,
-                table: &slice::<f64>(&l.grid.table)[..l.grid.rows * l.grid.m],
-                area: slice(&l.grid.area),
-                pos: slice(&l.pos),
-                shift: slice(&l.shift),
-                rect: slice(&l.rect),
-            })
-            .collect();
+        let ls = limit_slices(&lims);
         // SAFETY: writable views of nk items each, checked above to overlap no other buffer of
         // the call (no other slice here aliases them), held until return.
         let r_out = unsafe { std::slice::from_raw_parts_mut(outs[0].ptr as *mut i64, nk) };
@@ -304,19 +377,7 @@ pub fn reject_draw(
                         ch[f], cw[f], ncx[f], sr[f], sc[f]
                     ));
                 }
-                for l in &ls {
-                    let p = l.pos[f];
-                    if p < 0 || p as usize >= l.table.len() / l.m.max(1) {
-                        return Err(format!(
-                            "file {f}'s table row {p} is outside the table's {} rows",
-                            l.table.len() / l.m.max(1)
-                        ));
-                    }
-                    let p = p as usize;
-                    if l.shift[2 * p..2 * p + 2].iter().any(|v| v.abs() > MAX_OFFSET) {
-                        return Err(format!("file {f}'s shift is beyond +-{MAX_OFFSET}"));
-                    }
-                }
+                check_rows(&ls, f)?;
             }
             left[f] += 1;
         }
@@ -379,4 +440,158 @@ pub fn reject_draw(
     });
     drop(outs);
     res.map_err(PyValueError::new_err)
+}
+
+/// A file's cells as `Cells.decide` lays them: its offsets from (ly, lx) to before (ey, ex), in
+/// cells of ch x cw offsets, ncy x ncx of them, on steps (sy, sx) (pixels an offset).
+struct FileCells {
+    ly: i64,
+    lx: i64,
+    ey: i64,
+    ex: i64,
+    ch: i64,
+    cw: i64,
+    ncx: i64,
+    sy: i64,
+    sx: i64,
+}
+
+/// A block of cells (its first cell's row and column, its cells a side) of file f decided
+/// against every limit, halved while undecided (each half rounded up first), its cells (or
+/// those of its halves) where some chip may meet the limits pushed to idx and sure.
+#[allow(clippy::too_many_arguments)]
+fn visit(
+    ls: &[Limit],
+    f: usize,
+    fc: &FileCells,
+    labelled: bool,
+    (i0, k0, ni, nk): (i64, i64, i64, i64),
+    size: (i64, i64),
+    cols: &mut Vec<(usize, f64, f64)>,
+    out: &mut (Vec<i32>, Vec<bool>),
+) -> Result<(), String> {
+    let r1 = fc.ly + i0 * fc.ch;
+    let c1 = fc.lx + k0 * fc.cw;
+    let r2 = (r1 + ni * fc.ch).min(fc.ey) - 1;
+    let c2 = (c1 + nk * fc.cw).min(fc.ex) - 1;
+    let q = (r1 * fc.sy, r2 * fc.sy, c1 * fc.sx, c2 * fc.sx);
+    let (mut sure, mut maybe) = (true, true);
+    for l in ls {
+        let (s, m) = l.block(f, q, size, cols)?;
+        sure &= s;
+        maybe &= m;
+        if !maybe {
+            return Ok(());
+        }
+    }
+    if !sure && (ni > 1 || nk > 1) {
+        let (hi, hk) = ((ni + 1) / 2, (nk + 1) / 2);
+        for (a, b, x, y) in [
+            (i0, k0, hi, hk),
+            (i0, k0 + hk, hi, nk - hk),
+            (i0 + hi, k0, ni - hi, hk),
+            (i0 + hi, k0 + hk, ni - hi, nk - hk),
+        ] {
+            if x > 0 && y > 0 {
+                visit(ls, f, fc, labelled, (a, b, x, y), size, cols, out)?;
+            }
+        }
+        return Ok(());
+    }
+    for a in i0..i0 + ni {
+        for b in k0..k0 + nk {
+            out.0.push((a * fc.ncx + b) as i32);
+            out.1.push(sure && labelled);
+        }
+    }
+    Ok(())
+}
+
+/// `decide_cells`' result: each file's number of cells, every cell's number and sure.
+type Decided = (Vec<i64>, Vec<i32>, Vec<bool>);
+
+/// `decide_cells(geo, labelled, n, limits, size) -> (count, idx, sure)`: `Cells.decide`'s cells
+/// of each file of the call where some chip may meet every class limit (`limits`: as
+/// `reject_draw`'s, pos one per file). geo: int64 (files, 10) per file its first offset (rows,
+/// columns), end, cell size, cells per axis and steps (`FileCells`, ncy then ncx before the
+/// steps); labelled (bool, per file): its cells may be sure. Blocks of n x n cells decided
+/// first, each undecided one halved until decided or of one cell. Returns each file's number
+/// of cells (int64 bytes), then every cell's number on its file's grid (int32 bytes,
+/// row-major, files in turn) and whether it is sure (bool bytes). A ValueError names a bad input.
+#[pyfunction]
+#[pyo3(signature = (geo, labelled, n, limits, size))]
+pub fn decide_cells<'py>(
+    py: Python<'py>,
+    geo: &Bound<'py, PyAny>,
+    labelled: &Bound<'py, PyAny>,
+    n: i64,
+    limits: Vec<Bound<'py, PyTuple>>,
+    size: (i64, i64),
+) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
+    let err = |m: String| PyValueError::new_err(m);
+    let geo = View::get(geo, "geo", ElementType::SignedInteger { bytes: 8 }, false)?;
+    if geo.shape().len() != 2 || geo.shape()[1] != 10 {
+        return Err(err(format!("geo has shape {}, not (files, 10)", crate::tiles::py_tuple(geo.shape()))));
+    }
+    let nf = geo.shape()[0];
+    let lab = View::get(labelled, "labelled", ElementType::Bool, false)?;
+    if lab.len != nf {
+        return Err(err(format!("labelled has {} values, geo {nf} files", lab.len)));
+    }
+    if !(1..=1 << 16).contains(&n) {
+        return Err(err(format!("n {n} must be in 1..=65536")));
+    }
+    if size.0 < 1 || size.1 < 1 || size.0 > crate::tiles::MAX_SIDE || size.1 > crate::tiles::MAX_SIDE {
+        return Err(err(format!("size {size:?} must be positive and at most {}", crate::tiles::MAX_SIDE)));
+    }
+    let lims = limits_in(&limits, nf, size)?;
+    let res = py.detach(|| -> Result<Decided, String> {
+        let g: &[i64] = slice(&geo);
+        let lab: &[bool] = slice(&lab);
+        let ls = limit_slices(&lims);
+        let mut count = vec![0i64; nf];
+        let mut out = (Vec::new(), Vec::new());
+        let mut cols = Vec::new();
+        for f in 0..nf {
+            let v = &g[10 * f..10 * f + 10];
+            let fc =
+                FileCells { ly: v[0], lx: v[1], ey: v[2], ex: v[3], ch: v[4], cw: v[5], ncx: v[7], sy: v[8], sx: v[9] };
+            let ncy = v[6];
+            if ncy < 1 || fc.ncx < 1 {
+                continue; // no offset: no cell
+            }
+            if fc.ch < 1 || fc.cw < 1 || fc.sy < 1 || fc.sx < 1 {
+                return Err(format!(
+                    "file {f}: cells of {} x {}, steps {} x {}: each must be >= 1",
+                    fc.ch, fc.cw, fc.sy, fc.sx
+                ));
+            }
+            if ncy.saturating_mul(fc.ncx) > i64::from(i32::MAX) {
+                return Err(format!("file {f}: {ncy} x {} cells, more than an int32 numbers", fc.ncx));
+            }
+            let far = [fc.ly, fc.lx, fc.ey, fc.ex].iter().any(|a| a.abs() > MAX_OFFSET / fc.sy.max(fc.sx).max(1))
+                || fc.ly.saturating_add(ncy.saturating_mul(fc.ch)) > MAX_OFFSET
+                || fc.lx.saturating_add(fc.ncx.saturating_mul(fc.cw)) > MAX_OFFSET;
+            if far {
+                return Err(format!("file {f}'s offsets are beyond +-{MAX_OFFSET}"));
+            }
+            check_rows(&ls, f)?;
+            let before = out.0.len();
+            for bi in (0..ncy).step_by(n as usize) {
+                for bk in (0..fc.ncx).step_by(n as usize) {
+                    let blk = (bi, bk, n.min(ncy - bi), n.min(fc.ncx - bk));
+                    visit(&ls, f, &fc, lab[f], blk, size, &mut cols, &mut out)?;
+                }
+            }
+            count[f] = (out.0.len() - before) as i64;
+        }
+        Ok((count, out.0, out.1))
+    });
+    let (count, idx, sure) = res.map_err(PyValueError::new_err)?;
+    let bytes = |v: Vec<u8>| PyBytes::new(py, &v);
+    Ok((
+        bytes(count.iter().flat_map(|c| c.to_ne_bytes()).collect()),
+        bytes(idx.iter().flat_map(|c| c.to_ne_bytes()).collect()),
+        bytes(sure.iter().map(|&b| u8::from(b)).collect()),
+    ))
 }

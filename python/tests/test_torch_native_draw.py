@@ -33,22 +33,29 @@ def _one_offset_cells(r, c, sure=None):
     return (one, np.arange(n, dtype=np.int32), one, one, r + 1, c + 1, r, c, one, z, s)
 
 
-def _dataset(tmp_path, seed, shifted):
-    """Three 40 x 44 image files (classes 0-2 in blobs, tiles of 8), with label files over parts of them shifted
-    off the image's origin (shifted) or none."""
+MODES = ("images", "labels", "raise", "two")
+
+
+def _dataset(tmp_path, seed, mode):
+    """Three 40 x 44 image files (classes 0-2 in blobs, tiles of 8) and the band the limits name: "images": no
+    labels, the images' band; "labels": label files over parts of them shifted off the image's origin, the
+    labels' band (chips inside them); "raise": the same with on_missing="raise" (chips anywhere: the labels'
+    rectangle cuts blocks); "two": labels over parts, two of them on the first image, the images' band."""
     rng = np.random.default_rng(seed)
     imgs, labs = [], []
     for i in range(3):
         imgs.append(_write(tmp_path / f"i{i}.rumi", _blobs(rng, (1, 1, 40, 44), 3, cell=int(rng.integers(2, 9))), 8, i,
                            nodata=255))
-        if shifted:
-            lr, lc = int(rng.integers(0, 10)), int(rng.integers(0, 10))
-            lab = _blobs(rng, (1, 1, 40 - lr, 44 - lc), 3, cell=5)
-            labs.append(_write(tmp_path / f"l{i}.rumi", lab, 4, i, lr, lc, band="lab"))
+        for k in range(0 if mode == "images" else 2 if mode == "two" and i == 0 else 1):
+            lr, lc = int(rng.integers(0, 10)) + 14 * k, int(rng.integers(0, 10))
+            lab = _blobs(rng, (1, 1, 40 - lr - 14 * (mode == "two" and k == 0 and i == 0), 44 - lc), 3, cell=5)
+            labs.append(_write(tmp_path / f"l{i}_{k}.rumi", lab, 4, i, lr, lc, band="lab"))
     cat = rumi.Catalog.build(imgs, tmp_path / "i.parquet")
-    if not shifted:
-        return rt.ChipDataset(cat, size=12)
-    return rt.ChipDataset(cat, size=12, labels=rumi.Catalog.build(labs, tmp_path / "l.parquet"))
+    band = "lab" if mode in ("labels", "raise") else "c"
+    if mode == "images":
+        return rt.ChipDataset(cat, size=12), band
+    return rt.ChipDataset(cat, size=12, labels=rumi.Catalog.build(labs, tmp_path / "l.parquet"),
+                          on_missing="skip" if mode != "raise" else "raise"), band
 
 
 LIMITS = {
@@ -59,15 +66,15 @@ LIMITS = {
 }
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(seed=st.integers(0, 2**31), shifted=st.booleans(), kind=st.sampled_from(sorted(LIMITS)))
-def test_a_candidates_decision_is_ok_many(tmp_path_factory, seed, shifted, kind):
+@settings(max_examples=16, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**31), mode=st.sampled_from(MODES), kind=st.sampled_from(sorted(LIMITS)))
+def test_a_candidates_decision_is_ok_many(tmp_path_factory, seed, mode, kind):
     """Every offset of each file (and some past its edges and the labels' rectangle), as a cell of one offset
     drawn once: met exactly where Contents.ok_many admits it, for min / max / two limits / a cloud limit of one
     step, on the images' band or on label files shifted off the image's origin (their rectangle and shift)."""
-    ds = _dataset(tmp_path_factory.mktemp("d"), seed, shifted)
+    ds, band = _dataset(tmp_path_factory.mktemp("d"), seed, mode)
     try:
-        s = rt.RandomChipSampler(ds, length=10, seed=0, **LIMITS[kind]("lab" if shifted else "c"))
+        s = rt.RandomChipSampler(ds, length=10, seed=0, **LIMITS[kind](band))
     except rumi.RequestError:  # no chip meets them (test_torch_rejection's brute force checks that error)
         return
     seen = 0
@@ -75,7 +82,7 @@ def test_a_candidates_decision_is_ok_many(tmp_path_factory, seed, shifted, kind)
         R, C = np.meshgrid(np.arange(-2, 31), np.arange(-2, 35), indexing="ij")
         R, C = R.ravel(), C.ravel()
         files = np.full(len(R), j)
-        terms = cells.native_terms(s.contents, files)
+        terms = cells.bank_terms(s.contents, files)
         assert terms is not None
         r0, c0, met = tiling.reject_draw(_one_offset_cells(R, C), np.arange(len(R)), np.ones((len(R), 2), np.int64),
                                          np.zeros(len(R), bool), terms, ds.index.size, seed, 1, 10**9, 1)
@@ -89,12 +96,12 @@ def test_a_candidates_decision_is_ok_many(tmp_path_factory, seed, shifted, kind)
 def test_a_sure_cell_is_taken_unchecked_and_edges_are_never_taken(tmp_path):
     """A candidate in a sure cell is met whatever its counts say (the cells' promise: decided for every chip of
     the cell), and a cell reaching past its file's offsets (end) never gives an offset past them."""
-    ds = _dataset(tmp_path, 3, False)
+    ds, _ = _dataset(tmp_path, 3, "images")
     s = rt.RandomChipSampler(ds, length=10, seed=0, min_class={"c": {1: 0.3}})
     R, C = np.meshgrid(np.arange(0, 29), np.arange(0, 33), indexing="ij")
     R, C = R.ravel(), C.ravel()
     files = np.zeros(len(R), np.int64)
-    terms = cells.native_terms(s.contents, files)
+    terms = cells.bank_terms(s.contents, files)
     ok = s.contents.ok_many(np.array([0]), np.zeros(len(R), np.int64), R, C)
     assert ok.any() and not ok.all()
     args = (np.arange(len(R)), np.ones((len(R), 2), np.int64), np.zeros(len(R), bool), terms, ds.index.size, 7, 1, 10**9,
@@ -107,7 +114,7 @@ def test_a_sure_cell_is_taken_unchecked_and_edges_are_never_taken(tmp_path):
                    np.array([1], np.int32)) + cl[6:]
     n = 400
     r0, c0, met = tiling.reject_draw(cl, np.zeros(n, np.int64), np.ones((1, 2), np.int64), np.zeros(1, bool),
-                                     cells.native_terms(s.contents, np.zeros(1, np.int64)), ds.index.size, 5, 256, 10**9,
+                                     cells.bank_terms(s.contents, np.zeros(1, np.int64)), ds.index.size, 5, 256, 10**9,
                                      10**9)
     assert met.all() and not r0.any() and not c0.any()
 
@@ -116,7 +123,7 @@ def test_draws_are_uniform_over_a_files_cells_and_a_function_of_the_seed(tmp_pat
     """Every cell sure: each key's offset uniform over the file's cells' offsets (chi-square over 3 cells of 2 x 3
     offsets spread on a grid of 4 cells a row, and a second file of one cell), the same for the same seed, other
     for another; keys of an empty file are left unmet."""
-    ds = _dataset(tmp_path, 4, False)
+    ds, _ = _dataset(tmp_path, 4, "images")
     s = rt.RandomChipSampler(ds, length=10, seed=0, min_class={"c": {1: 0.3}})
     i32 = lambda *v: np.array(v, np.int32)  # noqa: E731
     cl = (i32(3, 1, 1), i32(0, 3, 4), i32(2, 1, 1), i32(3, 1, 1), i32(28, 29, 29), i32(32, 33, 33), i32(1, 5, 0),
@@ -124,7 +131,7 @@ def test_draws_are_uniform_over_a_files_cells_and_a_function_of_the_seed(tmp_pat
     n = 18000
     inv = np.concatenate([np.zeros(n, np.int64), np.ones(100, np.int64), np.full(10, 2, np.int64)])
     empty = np.array([False, False, True])
-    terms = cells.native_terms(s.contents, np.zeros(3, np.int64))
+    terms = cells.bank_terms(s.contents, np.zeros(3, np.int64))
     go = lambda seed: tiling.reject_draw(cl, inv, np.ones((3, 2), np.int64), empty, terms, ds.index.size, seed,  # noqa: E731
                                          8, 10**9, 10**9)
     r0, c0, met = go(11)
@@ -147,9 +154,9 @@ def test_draws_are_uniform_over_a_files_cells_and_a_function_of_the_seed(tmp_pat
 def test_keys_of_a_file_without_a_chip_are_given_up(tmp_path):
     """A file none of whose candidates meets the limits: its keys are left unmet (for its pool), after at most
     `tries` candidates each and fewer once its acceptance says they would cost more than give_up."""
-    ds = _dataset(tmp_path, 5, False)
+    ds, _ = _dataset(tmp_path, 5, "images")
     s = rt.RandomChipSampler(ds, length=10, seed=0, min_class={"c": {1: 0.3}})
-    terms = cells.native_terms(s.contents, np.zeros(1, np.int64))
+    terms = cells.bank_terms(s.contents, np.zeros(1, np.int64))
     # one offset whose chip fails, as a cell drawn by every key
     R, C = np.meshgrid(np.arange(29), np.arange(33), indexing="ij")
     bad = np.flatnonzero(~s.contents.ok_many(np.array([0]), np.zeros(R.size, np.int64), R.ravel(), C.ravel()))[0]
@@ -163,7 +170,7 @@ def test_keys_of_a_file_without_a_chip_are_given_up(tmp_path):
 def test_the_sampler_takes_the_native_draw_for_class_limits_alone(tmp_path, monkeypatch):
     """Class limits alone on files of one tile grid: _rejected's keys come from one native call per round of
     files (counted), each meeting ok_many; with min_valid beside them the numpy draw (no native call)."""
-    ds = _dataset(tmp_path, 6, False)
+    ds, _ = _dataset(tmp_path, 6, "images")
     calls = []
     real = tiling.reject_draw
 
@@ -184,9 +191,9 @@ def test_the_sampler_takes_the_native_draw_for_class_limits_alone(tmp_path, monk
 
 
 def _good(tmp_path):
-    ds = _dataset(tmp_path, 7, False)
+    ds, _ = _dataset(tmp_path, 7, "images")
     s = rt.RandomChipSampler(ds, length=10, seed=0, min_class={"c": {1: 0.3}})
-    terms = cells.native_terms(s.contents, np.zeros(2, np.int64))
+    terms = cells.bank_terms(s.contents, np.zeros(2, np.int64))
     return dict(cells=_one_offset_cells([0, 1], [0, 1]), inv=np.array([0, 1, 1], np.int64),
                 step=np.ones((2, 2), np.int64), empty=np.zeros(2, bool), limits=terms, size=ds.index.size, seed=1,
                 tries=4, min_tries=10, give_up=100)
@@ -260,3 +267,66 @@ def test_outputs_overlapping_an_input_are_refused(tmp_path):
     a["outs"] = [out, np.zeros(3, np.int64), np.zeros(3, bool)]
     with pytest.raises(ValueError, match="overlap"):
         _call(a)
+
+
+def _cells_by_file(c):
+    """Cells.decide's result as {file position: sorted (cell number, sure)}, with the per-file terms."""
+    count, cell, end, lo, ncx, idx, sure = c
+    start = np.cumsum(count) - count
+    by = {f: sorted(zip(idx[start[f]:start[f] + count[f]].tolist(), sure[start[f]:start[f] + count[f]].tolist()))
+          for f in range(len(count))}
+    return by, [np.asarray(a).tolist() for a in (cell, end, lo, ncx)]
+
+
+@settings(max_examples=16, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**31), kind=st.sampled_from(sorted(LIMITS)),
+       levels=st.integers(0, 3), align=st.sampled_from([False, True, 3]), mode=st.sampled_from(MODES))
+def test_native_cells_are_the_numpy_levels_cells(tmp_path_factory, seed, mode, kind, levels, align):
+    """Cells.decide's native way (every limit's counts in one bank group) gives each file the same cells, each
+    as sure, as the numpy levels (Contents.ok_range_many; forced by marking no file native), for min / max / two /
+    cloud limits, label files shifted off the image's origin, 0-3 levels and align steps."""
+    ds, band = _dataset(tmp_path_factory.mktemp("d"), seed, mode)
+    _same_cells(ds, LIMITS[kind](band), levels, align)
+
+
+def test_native_cells_where_the_labels_cut_a_block(tmp_path):
+    """on_missing="raise" (chips anywhere) and a limit every labelled chip meets (at most half of a class the
+    labels lack) but no unlabelled one (counted as every sample): blocks across a label file's edge are never
+    sure, natively as in numpy."""
+    ds, band = _dataset(tmp_path, 8, "raise")
+    for levels in (0, 2):
+        got = _same_cells(ds, dict(max_class={band: {(7, 8): 0.5}}), levels, False, tolerate=False)
+        sure = [v for cs in got.values() for _, v in cs]
+        assert any(sure) and not all(sure)
+
+
+def _same_cells(ds, lim, levels, align, tolerate=True):
+    """Cells.decide's cells of every file natively and in numpy, asserted equal: {file: [(cell, sure)]}."""
+    try:
+        s = rt.RandomChipSampler(ds, length=10, seed=0, align=align, **lim)
+    except rumi.RequestError:
+        if not tolerate:
+            raise
+        return {}
+    old = cells.MAYBE_LEVELS
+    cells.MAYBE_LEVELS = levels
+    try:
+        files = np.arange(ds.index.num_files)
+        h, w = ds.index.size
+        shapes = np.asarray(ds.index.shapes, np.int64)
+        step = s._steps(files)
+        P = np.stack([(shapes[:, 2] - h) // step[:, 0] + 1, (shapes[:, 3] - w) // step[:, 1] + 1], 1)
+        c = cells.Cells(ds.index, s.contents)
+        assert (cells._combos(s.contents, files) >= 0).all()
+        native = _cells_by_file(c.decide(files, P, step))
+        real = cells._combos
+        cells._combos = lambda contents, f: np.full(len(f), -1, np.int64)
+        try:
+            numpy = _cells_by_file(c.decide(files, P, step))
+        finally:
+            cells._combos = real
+    finally:
+        cells.MAYBE_LEVELS = old
+    assert native == numpy
+    assert any(native[0].values())
+    return native[0]

@@ -120,11 +120,37 @@ class Cells:
             B[big] *= 2
         cell = -(-B // n)
         cells = -(-P // cell)  # per axis
-        nby, nbx = -(-cells[:, 0] // n), -(-cells[:, 1] // n)
+        # the files whose every limit's counts lie in its bank: natively per tile grid of each limit (a file's way
+        # depends on the file alone, so its cells do not depend on the files decided beside it); the others in numpy
+        combo = _combos(self.contents, files)
+        parts: list[tuple[Array, Array, Array]] = []  # (each cell's file, its number, sure)
+        for u in np.unique(combo[combo >= 0]).tolist():
+            sel = np.flatnonzero(combo == u)
+            terms = bank_terms(self.contents, files[sel])
+            assert terms is not None  # (one group per limit: combo's)
+            geo = np.ascontiguousarray(np.concatenate([lo[sel], end[sel], cell[sel], cells[sel], step[sel]], 1), np.int64)
+            count, idx, sure = tiling.decide_cells(geo, labelled[sel], n, terms, self.index.size)
+            parts.append((np.repeat(sel, count), idx, sure))
+        rest = np.flatnonzero(combo < 0)
+        if len(rest):
+            parts.append(self._levels(files, rest, n, cell, cells, lo, end, step, labelled))
+        fc, idx, sure = (np.concatenate([p[k] for p in parts]) if parts else np.zeros(0, (np.int64, np.int32, bool)[k])
+                         for k in range(3))
+        order = np.argsort(fc, kind="stable")  # each file's cells together, in the order its way made them
+        return (np.bincount(fc, minlength=F), cell, end, lo, np.maximum(cells[:, 1], 1),  # (a file of none: 1)
+                idx[order].astype(np.int32), sure[order])
+
+    def _levels(self, files: Array, rest: Array, n: int, cell: Array, cells: Array, lo: Array, end: Array,
+                step: Array, labelled: Array) -> tuple[Array, Array, Array]:
+        """decide's blocks of the files at positions rest decided in numpy (Contents.ok_range_many), level by level:
+        (each cell's file position, its number on the file's grid, sure), the cells of a file together."""
+        cells_r = cells[rest]
+        nby, nbx = -(-cells_r[:, 0] // n), -(-cells_r[:, 1] // n)
         nb = nby * nbx
-        f = np.repeat(np.arange(F), nb)
+        f = np.repeat(rest, nb)
         local = np.arange(int(nb.sum())) - np.repeat(np.cumsum(nb) - nb, nb)
-        i0, k0 = local // nbx[f] * n, local % nbx[f] * n  # blocks in cells: first cell, cells a side
+        nbx_f = np.repeat(nbx, nb)
+        i0, k0 = local // nbx_f * n, local % nbx_f * n  # blocks in cells: first cell, cells a side
         ni, nk = np.minimum(n, cells[f, 0] - i0), np.minimum(n, cells[f, 1] - k0)
         out: list[tuple[Array, ...]] = []
         per_file = [np.ascontiguousarray(a[:, k]) for a in (cell, lo, end, step) for k in (0, 1)]
@@ -154,8 +180,7 @@ class Cells:
         ci, ck = np.repeat(i0, m) + local // np.repeat(nk, m), np.repeat(k0, m) + local % np.repeat(nk, m)
         order = np.argsort(fc, kind="stable")
         fc, ci, ck, sc = fc[order], ci[order], ck[order], np.repeat(sure, m)[order]
-        return (np.bincount(fc, minlength=F), cell, end, lo, np.maximum(cells[:, 1], 1),  # (a file of none: 1)
-                (ci * cells[fc, 1] + ck).astype(np.int32), sc)
+        return fc, ci * cells[fc, 1] + ck, sc
 
 
 def draw(cells: tuple[Array, ...], f: Array, u: Array) -> tuple[Array, Array, Array, Array]:
@@ -181,7 +206,18 @@ def draw(cells: tuple[Array, ...], f: Array, u: Array) -> tuple[Array, Array, Ar
     return r, c, np.take(sure, b) & inside, inside
 
 
-def native_terms(contents: Contents, files: Array) -> list[tuple[object, ...]] | None:
+def _combos(contents: Contents, files: Array) -> Array:
+    """Per file, a number of the tile grids its limits' counts lie on in their FlatBanks (files of one number:
+    bank_terms' files), or -1 where some limit's counts are not in its bank (decided file by file)."""
+    out = np.zeros(len(files), np.int64)
+    for lim in contents.limits:
+        bank = contents.flat_many(files, lim)
+        gid = bank.gid[files]
+        out = np.where((out < 0) | (gid < 0), -1, out * (len(bank.groups) + 1) + gid)
+    return out
+
+
+def bank_terms(contents: Contents, files: Array) -> list[tuple[object, ...]] | None:
     """Each class limit's terms for files in the native rejection draw (tiling.reject_draw): its
     kind, value, steps needed and its FlatBank group's (tiles, shape, grid, table of the bound it
     is decided on, area, each file's row, the rows' shifts and rectangles); None where a file's
@@ -204,7 +240,7 @@ def native_terms(contents: Contents, files: Array) -> list[tuple[object, ...]] |
 def reject(cells: tuple[Array, ...], terms: list[tuple[object, ...]], inv: Array, step: Array, empty: Array,
            size: tuple[int, int], rng: np.random.Generator, tries: int, min_tries: int,
            give_up: int) -> tuple[Array, Array, Array]:
-    """tiling.reject_draw over Cells.of's cells of files with their native_terms (step, empty: per
+    """tiling.reject_draw over Cells.of's cells of files with their bank_terms (step, empty: per
     file; inv: each key's file), its seed drawn from rng: (rows, columns, met)."""
     return tiling.reject_draw(cells, inv, step, empty, terms, size, int(rng.integers(0, 1 << 63)), tries, min_tries,
                               give_up)

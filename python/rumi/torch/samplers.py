@@ -606,7 +606,7 @@ class RandomChipSampler(ChipSampler):
         # a cell's chips have labels unless its file has several label files (its cells cover every offset)
         contents_only = not others and bool(self.contents) and not (
             constraints.skips_unlabelled(self.index) and constraints.label_rects(self.index, files)[1].any())
-        terms = cells.native_terms(self.contents, files) if contents_only else None
+        terms = cells.bank_terms(self.contents, files) if contents_only else None
         if terms is not None:  # the class limits alone, every file's counts in one tile grid's bank: one native call
             r0, c0, met = cells.reject(draw, terms, inv, step, empty_f, self.index.size, rng, sum(REJECT_ROUNDS),
                                        REJECT_MIN_TRIES, REJECT_GIVE_UP)

@@ -126,7 +126,7 @@ def reject_draw(cells: tuple[Array, ...], inv: Array, step: Array, empty: Array,
     (rumi.torch.cells.Cells.of's tuple; step (files, 2) their offsets' steps, empty: draw nothing
     for the file's keys): candidates uniform over the cells, the first that lies in the file and
     is in a sure cell or meets every class limit (limits: per limit its kind, value, steps
-    needed and a FlatGroup's terms: rumi.torch.cells.native_terms) taken, in one native call
+    needed and a FlatGroup's terms: rumi.torch.cells.bank_terms) taken, in one native call
     (rumi._rumi.reject_draw; each key its own random stream from seed). A key is left unmet
     after `tries` candidates, or once its file's keys left would need more than `give_up`
     candidates at its acceptance so far (after min_tries). (rows, columns, met)."""
@@ -137,3 +137,16 @@ def reject_draw(cells: tuple[Array, ...], inv: Array, step: Array, empty: Array,
                       np.ascontiguousarray(step[:, 1]), np.ascontiguousarray(empty, bool), limits, size, seed, tries,
                       min_tries, give_up, r0, c0, met)
     return r0, c0, met
+
+
+def decide_cells(geo: Array, labelled: Array, n: int, limits: list[tuple[object, ...]],
+                 size: tuple[int, int]) -> tuple[Array, Array, Array]:
+    """rumi.torch.cells.Cells.decide's cells of files whose every class limit's counts lie in one FlatBank group
+    each (limits: rumi.torch.cells.bank_terms), in one native call (rumi._rumi.decide_cells): geo (files, 10)
+    int64 per file its first offset, end, cell size and cells per axis and steps; labelled: its cells may be sure;
+    blocks of n x n cells decided against the limits (Contents.ok_range_many's decisions), each undecided one
+    halved until decided or of one cell. (each file's number of cells, every cell's number on its file's grid
+    (int32) and whether it is sure), the cells of a file together."""
+    count, idx, sure = _rumi.decide_cells(np.ascontiguousarray(geo, np.int64), np.ascontiguousarray(labelled, bool),
+                                          int(n), limits, size)
+    return np.frombuffer(count, np.int64), np.frombuffer(idx, np.int32), np.frombuffer(sure, bool)
