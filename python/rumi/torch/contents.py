@@ -544,14 +544,14 @@ class Contents:
         if got is None:
             objs: dict[int, int] = {}
             rows: list[Rows] = []
-            n = self.index.num_files
-            of_file, row_of, band_of = np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64)
-            for j, (bands, (r, i)) in enumerate(self._rows):
+            places = []
+            for bands, (r, i) in self._rows:
                 u = objs.get(id(r))
                 if u is None:
                     u = objs[id(r)] = len(rows)
                     rows.append(r)
-                of_file[j], row_of[j], band_of[j] = u, i, bands.index(name) if name in bands else -1
+                places.append((u, i, bands.index(name) if name in bands else -1))
+            of_file, row_of, band_of = np.array(places, np.int64).reshape(-1, 3).T
             got = self._places["images:" + name] = (rows, of_file, row_of, band_of)
         return got
 
