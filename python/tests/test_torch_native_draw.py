@@ -169,7 +169,8 @@ def test_keys_of_a_file_without_a_chip_are_given_up(tmp_path):
 
 def test_the_sampler_takes_the_native_draw_for_class_limits_alone(tmp_path, monkeypatch):
     """Class limits alone on files of one tile grid: _rejected's keys come from one native call per round of
-    files (counted), each meeting ok_many; with min_valid beside them the numpy draw (no native call)."""
+    files (counted), each meeting ok_many, however many keys a file is drawn (no pool made); with min_valid beside
+    them the numpy draw (no native call)."""
     ds, _ = _dataset(tmp_path, 6, "images")
     calls = []
     real = tiling.reject_draw
@@ -185,6 +186,16 @@ def test_the_sampler_takes_the_native_draw_for_class_limits_alone(tmp_path, monk
     for j in np.unique(keys[:, 0]).tolist():
         k = keys[keys[:, 0] == j]
         assert s.contents.ok_many(np.array([j]), np.zeros(len(k), np.int64), k[:, 1], k[:, 2]).all()
+    # files drawn more keys than REJECT_KEYS each: natively too, no offset map (pool) made
+    from rumi.torch import constraints
+    made = []
+    real_map = constraints.offset_map
+    monkeypatch.setattr(constraints, "offset_map", lambda *a, **k: made.append(a[1]) or real_map(*a, **k))
+    calls.clear()
+    n = 3 * ds.index.num_files * samplers.REJECT_KEYS
+    keys = np.array(list(rt.RandomChipSampler(ds, length=n, seed=0, min_class={"c": {1: 0.3}})))
+    assert sum(calls) >= n and not made
+    assert np.bincount(keys[:, 0]).max() > samplers.REJECT_KEYS
     calls.clear()
     list(rt.RandomChipSampler(ds, length=300, seed=0, min_class={"c": {1: 0.3}}, min_valid=0.5))
     assert not calls
@@ -317,14 +328,14 @@ def _same_cells(ds, lim, levels, align, tolerate=True):
         step = s._steps(files)
         P = np.stack([(shapes[:, 2] - h) // step[:, 0] + 1, (shapes[:, 3] - w) // step[:, 1] + 1], 1)
         c = cells.Cells(ds.index, s.contents)
-        assert (cells._combos(s.contents, files) >= 0).all()
+        assert (cells.combos(s.contents, files) >= 0).all()
         native = _cells_by_file(c.decide(files, P, step))
-        real = cells._combos
-        cells._combos = lambda contents, f: np.full(len(f), -1, np.int64)
+        real = cells.combos
+        cells.combos = lambda contents, f: np.full(len(f), -1, np.int64)
         try:
             numpy = _cells_by_file(c.decide(files, P, step))
         finally:
-            cells._combos = real
+            cells.combos = real
     finally:
         cells.MAYBE_LEVELS = old
     assert native == numpy

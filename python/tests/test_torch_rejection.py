@@ -259,10 +259,12 @@ def test_edge_cells_and_single_offsets_are_drawn_uniformly(tmp_path):
 
 @pytest.mark.parametrize("give_up", [0, 3, 40])
 def test_keys_left_to_the_pools_stay_uniform(tmp_path, monkeypatch, give_up):
-    """A file's keys that rejection gives up on (REJECT_GIVE_UP small: most or some keys left unmet) are drawn
-    from its pool: the keys of a file, from both, are still exactly its valid offsets, each about as often, and a
+    """A file's keys that rejection gives up on (REJECT_GIVE_UP and its native one small: most or some keys left
+    unmet) are drawn from its pool: the keys of a file, from both, are still exactly its valid offsets, each about
+    as often, and a
     fresh sampler at epoch 5 gives the keys of one that drew the epochs before."""
     monkeypatch.setattr(samplers, "REJECT_GIVE_UP", give_up)
+    monkeypatch.setattr(samplers, "REJECT_GIVE_UP_NATIVE", give_up)
     paths, px = _edge_files(tmp_path)
     ds = rt.ChipDataset(rumi.Catalog.build(paths, tmp_path / "e.parquet"), size=10)
     s = rt.RandomChipSampler(ds, length=600, seed=9, min_class={"c": {1: 1.0}})

@@ -122,7 +122,7 @@ class Cells:
         cells = -(-P // cell)  # per axis
         # the files whose every limit's counts lie in its bank: natively per tile grid of each limit (a file's way
         # depends on the file alone, so its cells do not depend on the files decided beside it); the others in numpy
-        combo = _combos(self.contents, files)
+        combo = combos(self.contents, files)
         parts: list[tuple[Array, Array, Array]] = []  # (each cell's file, its number, sure)
         for u in np.unique(combo[combo >= 0]).tolist():
             sel = np.flatnonzero(combo == u)
@@ -206,7 +206,7 @@ def draw(cells: tuple[Array, ...], f: Array, u: Array) -> tuple[Array, Array, Ar
     return r, c, np.take(sure, b) & inside, inside
 
 
-def _combos(contents: Contents, files: Array) -> Array:
+def combos(contents: Contents, files: Array) -> Array:
     """Per file, a number of the tile grids its limits' counts lie on in their FlatBanks (files of one number:
     bank_terms' files), or -1 where some limit's counts are not in its bank (decided file by file)."""
     out = np.zeros(len(files), np.int64)

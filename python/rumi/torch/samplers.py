@@ -50,8 +50,13 @@ REJECT_ROUNDS = (1, 2, 4, 8, 16, 32, 64, 128)
 #: _rejected leaves a file's keys to its pool once they would need more candidates than this (estimated from the
 #: acceptance of its candidates so far; about the cost of a small file's offset map)
 REJECT_GIVE_UP = 2000
-#: the candidates of a file the native draw tries before its acceptance may give its keys up (REJECT_GIVE_UP)
+#: the native draw (files whose class limits' counts lie in their banks, any number of keys): a key's candidates at
+#: most, the candidates of a file tried before its acceptance may give its keys up, and the candidates its keys left
+#: may need at most (at its acceptance so far) before they are left to its pool (a candidate ~50 ns: ~2.5 ms, about a
+#: pool's cost)
+REJECT_TRIES = 255
 REJECT_MIN_TRIES = 64
+REJECT_GIVE_UP_NATIVE = 50_000
 #: construction shows that some file has a chip by SOME_CHIP_TRIES offsets drawn in each of SOME_CHIP_FILES files
 #: (_some_chip), before it makes a file's pool
 SOME_CHIP_FILES = 16
@@ -477,10 +482,12 @@ class RandomChipSampler(ChipSampler):
             todo = np.arange(count)
             while len(todo):
                 # the keys of files drawn at most REJECT_KEYS of them: by rejection first, every file at once
-                _, inv, cnt = group(js[todo], index.num_files)
-                few = todo[cnt[inv] <= REJECT_KEYS]
+                fs, inv, cnt = group(js[todo], index.num_files)
+                # (the keys of files drawn natively too, however many: rejection costs them less than a pool)
+                by_rejection = (cnt[inv] <= REJECT_KEYS) | (self._bank_combos(fs) >= 0)[inv]
+                few = todo[by_rejection]
                 r0[few], c0[few], met, none = self._rejected(js[few], rng)
-                left = np.sort(np.concatenate([todo[cnt[inv] > REJECT_KEYS], few[~met & ~none]]))
+                left = np.sort(np.concatenate([todo[~by_rejection], few[~met & ~none]]))
                 bad = np.unique(js[few[none]]).tolist()  # no offset of theirs meets the class limits: no pool made
                 for j in np.unique(js[left]):
                     sel = left[js[left] == j]
@@ -520,7 +527,8 @@ class RandomChipSampler(ChipSampler):
         h, w = self.index.size
         head = np.asarray(files[:SOME_CHIP_FILES], np.int64)
         # a file an epoch draws more than REJECT_KEYS keys from draws them from its pool: has_chip makes it
-        head = head[np.array([self._expected(int(j)) <= REJECT_KEYS for j in head.tolist()], bool)]
+        head = head[np.array([self._expected(int(j)) <= REJECT_KEYS for j in head.tolist()], bool)
+                    | (self._bank_combos(head) >= 0)]
         if self.contents.balance is None and len(head):
             shapes = np.asarray(self.index.shapes, np.int64)[head].reshape(-1, 4)
             step = self._steps(head)
@@ -578,13 +586,26 @@ class RandomChipSampler(ChipSampler):
             self._pools[j] = m
         return m
 
+    def _bank_combos(self, files: Array) -> Array:
+        """Per file, its tile grids' number (rumi.torch.cells.combos) where its keys are drawn natively (the class
+        limits the only constraint, every limit's counts in its bank, labels of one rectangle or none), else -1:
+        a function of the file and the constraints alone."""
+        if self.min_valid or not self.contents.limits or self.contents.balance is not None:
+            return np.full(len(files), -1, np.int64)
+        combo = cells.combos(self.contents, files)
+        if constraints.skips_unlabelled(self.index):  # a file of several label files: each chip's labels checked
+            combo[constraints.label_rects(self.index, files)[1]] = -1
+        return combo
+
     def _rejected(self, js: Array, rng: np.random.Generator) -> tuple[Array, Array, Array, Array]:
         """An offset for each key of files js (key i: file js[i]) by rejection: REJECT_ROUNDS[k]
         offsets uniform on its file's align step in round k, every key's of a round checked in one
         constraints.chips_ok, the key taking the first that meets the constraints (uniform among
         those that do). (rows, cols, whether one was met, whether the file has none: no offset on
         a step of one pixel in a block where some chip may meet the class limits). A file's keys that would need more than
-        REJECT_GIVE_UP candidates more (at its acceptance so far) are left unmet (to its pool). The
+        REJECT_GIVE_UP candidates more (at its acceptance so far) are left unmet (to its pool). The keys of files
+        whose class limits are the only constraint and whose counts lie in their banks (_bank_combos) are drawn
+        in one native call per tile grid (rumi.torch.cells.reject; REJECT_GIVE_UP_NATIVE). The
         draws depend only on the keys, the rng and which offsets meet the constraints (not on the
         pools the sampler holds: a file whose pool has no offset is drawn for too, none met)."""
         n = len(js)
@@ -606,14 +627,27 @@ class RandomChipSampler(ChipSampler):
         # a cell's chips have labels unless its file has several label files (its cells cover every offset)
         contents_only = not others and bool(self.contents) and not (
             constraints.skips_unlabelled(self.index) and constraints.label_rects(self.index, files)[1].any())
-        terms = cells.bank_terms(self.contents, files) if contents_only else None
-        if terms is not None:  # the class limits alone, every file's counts in one tile grid's bank: one native call
-            r0, c0, met = cells.reject(draw, terms, inv, step, empty_f, self.index.size, rng, sum(REJECT_ROUNDS),
-                                       REJECT_MIN_TRIES, REJECT_GIVE_UP)
-            return r0, c0, met, none[inv]
+        combo = self._bank_combos(files)
+        mine = np.zeros(len(files), bool)
+        us, first = np.unique(combo, return_index=True)
+        # the class limits alone, in banks: a native call a tile grid, in the order of their first files (not of the
+        # groups' numbers, which depend on the files seen before: each call's seed is the rng's next draw)
+        for u in us[np.argsort(first)].tolist():
+            if u < 0:
+                continue
+            fsel = np.flatnonzero(combo == u)
+            terms = cells.bank_terms(self.contents, files[fsel])
+            assert terms is not None  # (one group per limit: combo's)
+            mine[:] = False
+            mine[fsel] = True
+            ksel = np.flatnonzero(mine[inv])
+            sub = tuple(np.ascontiguousarray(a[fsel]) for a in draw[:9]) + draw[9:]
+            r0[ksel], c0[ksel], met[ksel] = cells.reject(
+                sub, terms, np.searchsorted(fsel, inv[ksel]), step[fsel],
+                empty_f[fsel], self.index.size, rng, REJECT_TRIES, REJECT_MIN_TRIES, REJECT_GIVE_UP_NATIVE)
         empty = empty_f[inv]
         step = step[inv]
-        todo = np.arange(n)
+        todo = np.flatnonzero((combo < 0)[inv])  # the others' keys: numpy rounds
         tried, hits = np.zeros(len(files)), np.zeros(len(files))
         for k in REJECT_ROUNDS:
             if not len(todo):
