@@ -308,7 +308,7 @@ def test_native_cells_where_the_labels_cut_a_block(tmp_path):
     for levels in (0, 2):
         got = _same_cells(ds, dict(max_class={band: {(7, 8): 0.5}}), levels, False, tolerate=False)
         sure = [v for cs in got.values() for _, v in cs]
-        assert any(sure) and not all(sure)
+        assert any(sure) and not all(sure)  # (cells of both kinds: the comparison is not vacuous)
 
 
 def _same_cells(ds, lim, levels, align, tolerate=True):
@@ -339,5 +339,4 @@ def _same_cells(ds, lim, levels, align, tolerate=True):
     finally:
         cells.MAYBE_LEVELS = old
     assert native == numpy
-    assert any(native[0].values())
     return native[0]

@@ -57,9 +57,10 @@ REJECT_GIVE_UP = 2000
 REJECT_TRIES = 255
 REJECT_MIN_TRIES = 64
 REJECT_GIVE_UP_NATIVE = 50_000
-#: construction shows that some file has a chip by SOME_CHIP_TRIES offsets drawn in each of SOME_CHIP_FILES files
-#: (_some_chip), before it makes a file's pool
-SOME_CHIP_FILES = 16
+#: construction shows that some file has a chip by a sure cell or SOME_CHIP_TRIES offsets drawn in each of the first
+#: SOME_CHIP_FILES files (_some_chip; their cells are the first epoch's: decided at once), before it makes a file's
+#: pool
+SOME_CHIP_FILES = 1024
 SOME_CHIP_TRIES = 32
 #: balance=: the random offsets near a drawn lattice chip tried per round for the keys not met yet (15 in all)
 NEAR_ROUNDS = (1, 3, 11)
@@ -521,9 +522,10 @@ class RandomChipSampler(ChipSampler):
         return self._cells
 
     def _some_chip(self, files: Array) -> bool:
-        """Whether one of files has a chip that meets the constraints: one found among SOME_CHIP_TRIES offsets drawn
-        in each of the first SOME_CHIP_FILES files' cells (rumi.torch.cells; checked at once: constraints.chips_ok)
-        shows it without a file's pool; else file by file (has_chip)."""
+        """Whether one of files has a chip that meets the constraints: a sure cell of the first SOME_CHIP_FILES
+        files (rumi.torch.cells: without min_valid), or one found among SOME_CHIP_TRIES offsets drawn in each of
+        their cells (checked at once: constraints.chips_ok) shows it without a file's pool; else file by file
+        (has_chip)."""
         h, w = self.index.size
         head = np.asarray(files[:SOME_CHIP_FILES], np.int64)
         # a file an epoch draws more than REJECT_KEYS keys from draws them from its pool: has_chip makes it
@@ -537,6 +539,11 @@ class RandomChipSampler(ChipSampler):
             head, P, step = head[live], P[live], step[live]
             draw = self._cells_of().of(head, P, step)
             f = np.flatnonzero(draw[0] > 0)
+            if len(f) and not self.min_valid:  # a sure cell: each of its chips meets the constraints (labels included)
+                k = draw[0][f].astype(np.int64)
+                at = np.repeat(draw[1][f] - np.cumsum(k) + k, k) + np.arange(int(k.sum()))
+                if draw[10][at].any():
+                    return True
             if len(f):
                 rows, cols, _, inside = cells.draw(draw, f, np.random.default_rng(0).random((len(f), SOME_CHIP_TRIES)))
                 js = np.repeat(head[f], SOME_CHIP_TRIES)[inside.ravel()]
