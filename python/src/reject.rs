@@ -15,7 +15,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyTuple};
 
-use crate::tiles::{query, Axis, Grid, View, MAX_OFFSET};
+use crate::tiles::{out_of_area, query, Axis, Grid, View, MAX_OFFSET};
 
 #[derive(Clone, Copy, PartialEq)]
 enum Kind {
@@ -75,22 +75,27 @@ impl Limit<'_> {
                 hw
             }
         } else {
-            let vals = &self.table[row * self.m..][..self.m];
-            let q = (r0 + dr, r0 + dr, c0 + dc, c0 + dc);
-            let got = if lower {
-                query::<false, true>(&self.ra, &self.ca, self.nx, vals, self.area, q, cols)
-            } else {
-                query::<false, false>(&self.ra, &self.ca, self.nx, vals, self.area, q, cols)
-            };
-            got.map_err(|(k, c, v, a)| {
-                format!(
-                    "table[{row}] holds {v} for tile ({k}, {c}), outside [0, its {a} samples]: the bounds need counts \
-                     within the tile's samples"
-                )
-            })?
-            .0
+            self.sums::<false>(row, (r0 + dr, r0 + dr, c0 + dc, c0 + dc), cols)?.0
         };
         Ok(self.meets(s, hw))
+    }
+
+    /// `tiles::query`'s sums (at the least, at the most samples) of table row `row` over the
+    /// tiles the chips at offsets q touch (blocks when BLOCKS), of the bound the limit is decided
+    /// on (the lower for a "min" limit, else the upper).
+    fn sums<const BLOCKS: bool>(
+        &self,
+        row: usize,
+        q: (i64, i64, i64, i64),
+        cols: &mut Vec<(usize, f64, f64)>,
+    ) -> Result<(f64, f64), String> {
+        let vals = &self.table[row * self.m..][..self.m];
+        let got = if self.kind == Kind::Min {
+            query::<BLOCKS, true>(&self.ra, &self.ca, self.nx, vals, self.area, q, cols)
+        } else {
+            query::<BLOCKS, false>(&self.ra, &self.ca, self.nx, vals, self.area, q, cols)
+        };
+        got.map_err(|bad| out_of_area(row, bad))
     }
 
     /// `_score(lim, v, v, size) >= 0` of a chip whose bound (the lower for a "min" limit, else
@@ -124,19 +129,7 @@ impl Limit<'_> {
             return Ok((u, u));
         }
         let every = a1 >= rc[0] && a2 + h <= rc[1] && b1 >= rc[2] && b2 + w <= rc[3];
-        let vals = &self.table[row * self.m..][..self.m];
-        let q = (a1 + dr, a2 + dr, b1 + dc, b2 + dc);
-        let got = if lower {
-            query::<true, true>(&self.ra, &self.ca, self.nx, vals, self.area, q, cols)
-        } else {
-            query::<true, false>(&self.ra, &self.ca, self.nx, vals, self.area, q, cols)
-        };
-        let (least, most) = got.map_err(|(k, c, v, a)| {
-            format!(
-                "table[{row}] holds {v} for tile ({k}, {c}), outside [0, its {a} samples]: the bounds need counts \
-                 within the tile's samples"
-            )
-        })?;
+        let (least, most) = self.sums::<true>(row, (a1 + dr, a2 + dr, b1 + dc, b2 + dc), cols)?;
         let (worst, best) = if lower { (least, most) } else { (most, least) };
         Ok((every && self.meets(worst, hw), !every || self.meets(best, hw)))
     }

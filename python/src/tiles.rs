@@ -184,6 +184,15 @@ pub(crate) fn query<const BLOCKS: bool, const LOWER: bool>(
     Ok((s_least, s_most))
 }
 
+/// The error of a table value outside [0, its tile's samples] (`query`'s Err: the tile's row and
+/// column, the value, the area) in table row `row`.
+pub(crate) fn out_of_area(row: usize, (k, c, v, a): (i64, usize, f64, f64)) -> String {
+    format!(
+        "table[{row}] holds {v} for tile ({k}, {c}), outside [0, its {a} samples]: the bounds need counts within the \
+         tile's samples"
+    )
+}
+
 /// A tile grid's checked terms (`tile_sums`' and the samplers' kernels' `tiles`, `shape`,
 /// `grid`, `table`, `area` and chip `size`): the table's rows of ny x nx values, each tile's
 /// samples in `area` (checked equal to the grid's), the chip size at most MAX_SIDE.
@@ -361,12 +370,7 @@ pub fn tile_sums(
                 (false, true) => query::<false, true>(ra, ca, nx, vals, area, ab, &mut cols),
                 (false, false) => query::<false, false>(ra, ca, nx, vals, area, ab, &mut cols),
             };
-            let (s_least, s_most) = got.map_err(|(k, c, v, a)| {
-                format!(
-                    "table[{row}] holds {v} for tile ({k}, {c}), outside [0, its {a} samples]: the bounds need counts \
-                     within the tile's samples"
-                )
-            })?;
+            let (s_least, s_most) = got.map_err(|bad| out_of_area(row as usize, bad))?;
             o[0][i] = s_least;
             if let Some(out) = o.get_mut(1) {
                 out[i] = s_most;
