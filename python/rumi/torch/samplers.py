@@ -314,6 +314,9 @@ class RandomChipSampler(ChipSampler):
     per key): every key meets the constraints, decided without reading pixels. The keys of files a
     draw gives at most REJECT_KEYS of them are drawn by rejection first, the candidates of all
     those files checked at once (_rejected), a file's pool made only for keys that would cost more.
+    Where the class limits are the only constraint and a file's counts lie in the limits' banks,
+    all its keys, however many, are drawn by rejection in one native call per tile grid
+    (rumi.torch.cells.reject), its pool made only for keys that call gives up.
 
     align: where the offsets may fall. False (default): any pixel. True: the files' tile grid,
     so that a chip whose size is a multiple of the tile size decodes only its own tiles (a
