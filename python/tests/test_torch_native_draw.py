@@ -169,8 +169,9 @@ def test_keys_of_a_file_without_a_chip_are_given_up(tmp_path):
 
 def test_the_sampler_takes_the_native_draw_for_class_limits_alone(tmp_path, monkeypatch):
     """Class limits alone on files of one tile grid: _rejected's keys come from one native call per round of
-    files (counted), each meeting ok_many, however many keys a file is drawn (no pool made); with min_valid beside
-    them the numpy draw (no native call)."""
+    files (counted), each meeting ok_many; a file drawn more than REJECT_KEYS keys natively too (no pool made)
+    where at least NATIVE_SURE_SHARE of its cells are sure, else from its pool; with min_valid beside them the
+    numpy draw (no native call)."""
     ds, _ = _dataset(tmp_path, 6, "images")
     calls = []
     real = tiling.reject_draw
@@ -191,11 +192,17 @@ def test_the_sampler_takes_the_native_draw_for_class_limits_alone(tmp_path, monk
     made = []
     real_map = constraints.offset_map
     monkeypatch.setattr(constraints, "offset_map", lambda *a, **k: made.append(a[1]) or real_map(*a, **k))
-    calls.clear()
     n = 3 * ds.index.num_files * samplers.REJECT_KEYS
-    keys = np.array(list(rt.RandomChipSampler(ds, length=n, seed=0, min_class={"c": {1: 0.3}})))
-    assert sum(calls) >= n and not made
-    assert np.bincount(keys[:, 0]).max() > samplers.REJECT_KEYS
+    for share in (0.0, 1.01):  # every file's cells sure enough, or none: natively, or from its pool
+        monkeypatch.setattr(samplers, "NATIVE_SURE_SHARE", share)
+        calls.clear()
+        made.clear()
+        keys = np.array(list(rt.RandomChipSampler(ds, length=n, seed=0, min_class={"c": {1: 0.3}})))
+        assert (np.bincount(keys[:, 0]) > samplers.REJECT_KEYS).all()
+        if share == 0.0:
+            assert sum(calls) >= n and not made
+        else:
+            assert sum(calls) < n and sorted(set(made)) == [0, 1, 2]
     calls.clear()
     list(rt.RandomChipSampler(ds, length=300, seed=0, min_class={"c": {1: 0.3}}, min_valid=0.5))
     assert not calls

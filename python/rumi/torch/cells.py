@@ -183,6 +183,15 @@ class Cells:
         return fc, ci * cells[fc, 1] + ck, sc
 
 
+def sure_share(cells: tuple[Array, ...]) -> Array:
+    """Per file of Cells.of's cells, the share of its cells that are sure (0 for a file of none)."""
+    count, start, sure = cells[0].astype(np.int64), cells[1].astype(np.int64), cells[10]
+    at = np.repeat(start - np.cumsum(count) + count, count) + np.arange(int(count.sum()))
+    hits = np.bincount(np.repeat(np.arange(len(count)), count), sure[at], minlength=len(count))
+    out: Array = hits / np.maximum(count, 1)
+    return out
+
+
 def draw(cells: tuple[Array, ...], f: Array, u: Array) -> tuple[Array, Array, Array, Array]:
     """Offsets (rows, columns, in steps) of files f (indices into the files Cells.of was given), one per
     value of u (uniform in [0, 1), (len(f), k)): uniform over the offsets of the file's cells

@@ -57,6 +57,9 @@ REJECT_GIVE_UP = 2000
 REJECT_TRIES = 255
 REJECT_MIN_TRIES = 64
 REJECT_GIVE_UP_NATIVE = 50_000
+#: a file drawn more than REJECT_KEYS keys draws them natively where at least this share of its cells is sure (the
+#: 4096^2 class map's 0.44-0.53; LANDFIRE's fuel classes, sparse, none: its pool draws them)
+NATIVE_SURE_SHARE = 0.25
 #: construction shows that some file has a chip by a sure cell or SOME_CHIP_TRIES offsets drawn in each of the first
 #: SOME_CHIP_FILES files (_some_chip; their cells are the first epoch's: decided at once), before it makes a file's
 #: pool
@@ -487,8 +490,7 @@ class RandomChipSampler(ChipSampler):
             while len(todo):
                 # the keys of files drawn at most REJECT_KEYS of them: by rejection first, every file at once
                 fs, inv, cnt = group(js[todo], index.num_files)
-                # (the keys of files drawn natively too, however many: rejection costs them less than a pool)
-                by_rejection = (cnt[inv] <= REJECT_KEYS) | (self._bank_combos(fs) >= 0)[inv]
+                by_rejection = self._by_rejection(fs, cnt)[inv]
                 few = todo[by_rejection]
                 r0[few], c0[few], met, none = self._rejected(js[few], rng)
                 left = np.sort(np.concatenate([todo[~by_rejection], few[~met & ~none]]))
@@ -529,24 +531,18 @@ class RandomChipSampler(ChipSampler):
         files (rumi.torch.cells: without min_valid), or one found among SOME_CHIP_TRIES offsets drawn in each of
         their cells (checked at once: constraints.chips_ok) shows it without a file's pool; else file by file
         (has_chip)."""
-        h, w = self.index.size
         head = np.asarray(files[:SOME_CHIP_FILES], np.int64)
         # a file an epoch draws more than REJECT_KEYS keys from draws them from its pool: has_chip makes it
         head = head[np.array([self._expected(int(j)) <= REJECT_KEYS for j in head.tolist()], bool)
                     | (self._bank_combos(head) >= 0)]
         if self.contents.balance is None and len(head):
-            shapes = np.asarray(self.index.shapes, np.int64)[head].reshape(-1, 4)
-            step = self._steps(head)
-            P = np.stack([(shapes[:, 2] - h) // step[:, 0] + 1, (shapes[:, 3] - w) // step[:, 1] + 1], 1)
+            P, step = self._offsets_of(head)
             live = (P >= 1).all(1)
             head, P, step = head[live], P[live], step[live]
             draw = self._cells_of().of(head, P, step)
             f = np.flatnonzero(draw[0] > 0)
-            if len(f) and not self.min_valid:  # a sure cell: each of its chips meets the constraints (labels included)
-                k = draw[0][f].astype(np.int64)
-                at = np.repeat(draw[1][f] - np.cumsum(k) + k, k) + np.arange(int(k.sum()))
-                if draw[10][at].any():
-                    return True
+            if len(f) and not self.min_valid and cells.sure_share(draw).any():  # a sure cell: its chips meet them
+                return True
             if len(f):
                 rows, cols, _, inside = cells.draw(draw, f, np.random.default_rng(0).random((len(f), SOME_CHIP_TRIES)))
                 js = np.repeat(head[f], SOME_CHIP_TRIES)[inside.ravel()]
@@ -596,6 +592,29 @@ class RandomChipSampler(ChipSampler):
             self._pools[j] = m
         return m
 
+    def _offsets_of(self, files: Array) -> tuple[Array, Array]:
+        """(each file's offsets per axis on its align step (files, 2), the step (files, 2))."""
+        h, w = self.index.size
+        shapes = np.asarray(self.index.shapes, np.int64)[files].reshape(-1, 4)
+        step = self._steps(files)
+        return np.stack([(shapes[:, 2] - h) // step[:, 0] + 1, (shapes[:, 3] - w) // step[:, 1] + 1], 1), step
+
+    def _by_rejection(self, files: Array, keys: Array) -> Array:
+        """Per file (drawn keys[i] keys): whether rejection draws them: at most REJECT_KEYS of them, or any
+        number where they are drawn natively (_bank_combos) from cells of which at least NATIVE_SURE_SHARE are sure
+        (a file whose valid offsets are sparse keeps its pool, refined for its keys, which then draws each key for
+        less than rejection's candidates): a function of the file, the constraints and its keys."""
+        out: Array = keys <= REJECT_KEYS
+        many = np.flatnonzero(~out)
+        if len(many):
+            many = many[self._bank_combos(files[many]) >= 0]
+        if len(many):
+            P, step = self._offsets_of(files[many])
+            live = (P >= 1).all(1)
+            many, P, step = many[live], P[live], step[live]
+            out[many] = cells.sure_share(self._cells_of().of(files[many], P, step)) >= NATIVE_SURE_SHARE
+        return out
+
     def _bank_combos(self, files: Array) -> Array:
         """Per file, its tile grids' number (rumi.torch.cells.combos) where its keys are drawn natively (the class
         limits the only constraint, every limit's counts in its bank, labels of one rectangle or none), else -1:
@@ -619,13 +638,10 @@ class RandomChipSampler(ChipSampler):
         draws depend only on the keys, the rng and which offsets meet the constraints (not on the
         pools the sampler holds: a file whose pool has no offset is drawn for too, none met)."""
         n = len(js)
-        h, w = self.index.size
         r0, c0 = np.zeros(n, np.int64), np.zeros(n, np.int64)
         met = np.zeros(n, bool)
         files, inv, _ = group(js, self.index.num_files)
-        shapes = np.asarray(self.index.shapes, np.int64)[files].reshape(-1, 4)
-        step = self._steps(files)  # per file
-        P = np.stack([(shapes[:, 2] - h) // step[:, 0] + 1, (shapes[:, 3] - w) // step[:, 1] + 1], 1)
+        P, step = self._offsets_of(files)  # per file
         draw = self._cells_of().of(files, P, step)
         # the blocks hold every offset on the step that may meet the class limits, and on a step of one pixel the
         # file's lattice too (its pool's last resort): none, no chip
