@@ -95,17 +95,23 @@ pub(crate) struct Axis {
     size: i64,
     q: i64,
     r: i64,
+    /// log2(t) where t is a power of two (the usual tiles): tile_of shifts rather than divides
+    shift: Option<u32>,
 }
 
 impl Axis {
     pub(crate) fn new(t: i64, n: i64, cells: i64, size: i64) -> Axis {
-        Axis { t, n, cells, size, q: (size - 1) / t, r: (size - 1) % t }
+        let shift = (t > 0 && t & (t - 1) == 0).then(|| t.trailing_zeros());
+        Axis { t, n, cells, size, q: (size - 1) / t, r: (size - 1) % t, shift }
     }
 
     /// The tile of offset `a` (floor division: a chip may start before the raster) and `a`'s
-    /// place in it.
+    /// place in it (an arithmetic shift is the floor division by a power of two).
     fn tile_of(&self, a: i64) -> (i64, i64) {
-        let k = a.div_euclid(self.t);
+        let k = match self.shift {
+            Some(s) => a >> s,
+            None => a.div_euclid(self.t),
+        };
         (k, a - k * self.t)
     }
 
