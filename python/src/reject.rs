@@ -385,8 +385,7 @@ pub fn reject_draw(
                 continue;
             }
             let (h1, w1) = (i64::from(ch[f]), i64::from(cw[f]));
-            let per = h1 * w1;
-            let total = (k as u64) * (per as u64);
+            let nxc = ncx[f] as u32;
             let mut rng = Rng::new(seed, i as u64);
             for _ in 0..tries {
                 if tried[f] >= min_tries
@@ -395,16 +394,18 @@ pub fn reject_draw(
                     break; // the file's keys left would cost more candidates than its pool
                 }
                 tried[f] += 1;
-                let x = rng.below(total) as i64;
-                let (kc, at) = (x / per, x % per);
+                // a cell, then a row and a column in it: uniform over the cells' offsets (no division but the
+                // cell number's, in 32 bits)
+                let kc = rng.below(k as u64) as i64;
+                let (ar, ac) = (rng.below(h1 as u64) as i64, rng.below(w1 as u64) as i64);
                 let b = (i64::from(start[f]) + kc) as usize;
-                let q = i64::from(idx[b]);
+                let q = idx[b];
                 if q < 0 {
                     return Err(format!("cell {b} has the number {q} (< 0)"));
                 }
-                let nxc = i64::from(ncx[f]);
-                let r = i64::from(lo_r[f]) + q / nxc * h1 + at / w1;
-                let cc = i64::from(lo_c[f]) + q % nxc * w1 + at % w1;
+                let (qr, qc) = (i64::from(q as u32 / nxc), i64::from(q as u32 % nxc));
+                let r = i64::from(lo_r[f]) + qr * h1 + ar;
+                let cc = i64::from(lo_c[f]) + qc * w1 + ac;
                 if r >= i64::from(end_r[f]) || cc >= i64::from(end_c[f]) {
                     continue; // an edge cell's offset past the file's
                 }

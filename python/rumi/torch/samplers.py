@@ -669,7 +669,7 @@ class RandomChipSampler(ChipSampler):
             ksel = np.flatnonzero(mine[inv])
             sub = tuple(np.ascontiguousarray(a[fsel]) for a in draw[:9]) + draw[9:]
             r0[ksel], c0[ksel], met[ksel] = cells.reject(
-                sub, terms, np.searchsorted(fsel, inv[ksel]), step[fsel],
+                sub, terms, np.cumsum(mine)[inv[ksel]] - 1, step[fsel],
                 empty_f[fsel], self.index.size, rng, REJECT_TRIES, REJECT_MIN_TRIES, REJECT_GIVE_UP_NATIVE)
         empty = empty_f[inv]
         step = step[inv]
