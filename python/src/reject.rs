@@ -409,10 +409,15 @@ pub fn reject_draw(
                 if r >= i64::from(end_r[f]) || cc >= i64::from(end_c[f]) {
                     continue; // an edge cell's offset past the file's
                 }
-                let (pr, pc) = (r * sr[f], cc * sc[f]);
-                if pr.abs() > MAX_OFFSET || pc.abs() > MAX_OFFSET {
-                    return Err(format!("file {f}'s offset ({pr}, {pc}) is beyond +-{MAX_OFFSET}"));
-                }
+                let (pr, pc) = match (r.checked_mul(sr[f]), cc.checked_mul(sc[f])) {
+                    (Some(pr), Some(pc)) if pr.abs() <= MAX_OFFSET && pc.abs() <= MAX_OFFSET => (pr, pc),
+                    _ => {
+                        return Err(format!(
+                            "file {f}'s offset ({r}, {cc}) on steps of ({}, {}) is beyond +-{MAX_OFFSET}",
+                            sr[f], sc[f]
+                        ))
+                    }
+                };
                 let mut ok = sure[b];
                 if !ok {
                     ok = true;

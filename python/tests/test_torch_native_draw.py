@@ -255,6 +255,7 @@ BAD = [
     (lambda a: a.update(inv=np.array([0, 1], np.int32)), "inv must hold int64"),
     (lambda a: a.update(empty=np.zeros(3, bool)), "empty has 3 values, one per file (2) needed"),
     (lambda a: a.update(step=np.zeros((2, 2), np.int64)), "each must be >= 1"),
+    (lambda a: a.update(step=np.full((2, 2), 1 << 62, np.int64)), "is beyond +-"),
     (lambda a: a.update(size=(0, 12)), "size (0, 12) must be positive"),
     (lambda a: a.update(outs=[np.zeros(2, np.int64), np.zeros(3, np.int64), np.zeros(3, bool)]), "r0 has 2 values"),
     (lambda a: a.update(outs=[np.zeros(3, np.int64), np.zeros(3, np.int64), np.zeros(3, np.int8)]), "met must hold bool"),
