@@ -488,7 +488,8 @@ class RandomChipSampler(ChipSampler):
             r0, c0 = np.zeros(count, np.int64), np.zeros(count, np.int64)
             todo = np.arange(count)
             while len(todo):
-                # the keys of files drawn at most REJECT_KEYS of them: by rejection first, every file at once
+                # the keys of files drawn at most REJECT_KEYS of them (or drawn natively: _by_rejection): by rejection
+                # first, every file at once
                 fs, inv, cnt = group(js[todo], index.num_files)
                 by_rejection = self._by_rejection(fs, cnt)[inv]
                 few = todo[by_rejection]
@@ -532,7 +533,8 @@ class RandomChipSampler(ChipSampler):
         their cells (checked at once: constraints.chips_ok) shows it without a file's pool; else file by file
         (has_chip)."""
         head = np.asarray(files[:SOME_CHIP_FILES], np.int64)
-        # a file an epoch draws more than REJECT_KEYS keys from draws them from its pool: has_chip makes it
+        # a file an epoch draws more than REJECT_KEYS keys from draws them from its pool (has_chip makes it) unless
+        # it may draw them natively (_by_rejection: its cells, decided here, decide that)
         head = head[np.array([self._expected(int(j)) <= REJECT_KEYS for j in head.tolist()], bool)
                     | (self._bank_combos(head) >= 0)]
         if self.contents.balance is None and len(head):
