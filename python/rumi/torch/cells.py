@@ -89,7 +89,9 @@ class Cells:
         offsets, its grid's first offset and cells a row, then per cell its number on that grid and
         whether it is sure), those no chip of which meets the limits left out. Blocks of about a tile (coarser where a file would
         have more than MAYBE_BLOCKS; 2**MAYBE_LEVELS cells a side) decided for every file at once
-        (Contents.ok_range_many), the undecided ones halved in each direction and decided again,
+        (natively, tiling.decide_cells, for the files whose limits' counts lie in their banks, a call per
+        tile grid (combos); Contents.ok_range_many level by level for the others: _levels), the undecided
+        ones halved in each direction and decided again,
         MAYBE_LEVELS times (a candidate drawn in a sure cell is not checked, and fewer are drawn in
         vain). With labels that skip the unlabelled chips, a file of one label rectangle has the
         offsets inside it alone (sure where the class limits are); a file of several, its every
